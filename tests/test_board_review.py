@@ -172,3 +172,47 @@ def test_a_blocked_sheets_result_is_offered_among_its_deals(api):
     assert '[Result "A/C 1 blocked"]' in out["text"]
     wrong = api.post("/api/result", json={"text": first, "game": 0, "result": "A/C 30 domino"})
     assert wrong.status_code == 422
+
+
+# ---- review first (#66 items 2, 3, 5) ---------------------------------------------------------------------------
+def _cli_json(*args) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    out = subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+def test_a_finished_record_opens_for_review(browser, served):
+    """seed2 (a finished, valid game) opens for review: a click plays a variation, the graded moves are those
+    ``analyze --json`` grades (its classes and losses), and C puts the board at its critical move."""
+    base, folder = served
+    g = _cli_json("analyze", "--json", str(folder / "seed2.dom"))["games"][0]
+    graded = [d for d in g["decisions"] if d["class"]]
+    context = browser.new_context(viewport=BOARD_DESKTOP)
+    errors: list[str] = []
+    try:
+        page = open_board(context, base, errors, f"&path={folder / 'seed2.dom'}")
+        expect(page.locator("#review")).to_be_visible()
+        assert page.is_checked("input[name=clickmode][value=variation]")
+        items = page.locator("#graded li button")
+        expect(items).to_have_count(len(graded))
+        steps = page.eval_on_selector_all("#graded li button", "els => els.map(e => +e.dataset.step)")
+        assert steps == [d["index"] for d in graded]
+        for d, words in zip(graded, page.eval_on_selector_all("#graded li button", "els => els.map(e => e.textContent)")):
+            assert f"{d['class']}, losing {d['loss']} points" in words
+        assert page.locator("#chart svg[role=img]").count() == 1
+        page.click("h1")
+        page.keyboard.press("c")
+        critical = g["critical"]["index"]
+        expect(page.locator("#stepinfo")).to_contain_text(f"after move {critical} of")
+        # a click on a move there plays a variation: the record's text stays as it was
+        before = page.input_value("#text")
+        page.locator("#legal button.move").first.click()
+        expect(page.locator("#back")).to_be_visible()
+        assert page.input_value("#text") == before
+    finally:
+        context.close()
+    assert errors == []

@@ -467,6 +467,7 @@
     drawHands(p);
     drawMoves(p);
     drawValues();
+    drawReview();
   }
 
   // Set ``text`` as the element's text, each tile with what clings to it ("[0-0]@0") kept on one line: a
@@ -745,6 +746,7 @@
       state.ahead = ahead;
       status("analysed");
       drawValues();
+      drawReview();
       if (phone()) { tab("values", true); }
     });
   }
@@ -851,11 +853,22 @@
     }
     var tied = d.fair && d.fair.tied && d.fair.tied.length ? d.fair.tied : null;
     var ahead = state.ahead && state.ahead.step === index;
+    // one verdict on screen: where the analysis gives a fair verdict, the table shows the fair values and their
+    // intervals it comes from and marks its best; else the values with every hand open and their best (a sheet's
+    // marks and words come from the server as they are)
+    var fair = !!d.fair && !d.fair.words && d.alternatives.every(function (alt) { return !!alt.fair; });
+    var fairLoss = fair && d.fair.loss !== null && d.fair.loss !== undefined;
+    if (d.view) { note.push(d.view + "."); }
     note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
       d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
         d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
-        d.loss ? ", losing " + d.loss : d.loss === 0 && !tied ? ", best" : "") + ".");
+        fair ? (fairLoss && d.fair.loss > 0 ? ", losing " + d.fair.loss.toFixed(2) + " points on average by what he could know" +
+          (d.fair["class"] ? " (" + d.fair["class"] + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" : "") :
+        d.loss ? ", losing " + d.loss + " points with every hand open" + (d["class"] ? " (" + d["class"] + ")" : "") :
+          d.loss === 0 && !tied ? ", best" : "") + ".");
+    $("valuehead").textContent = fair ? "fair value (95% interval)" : "value, all hands open";
     var worth = function (alt) {
+      if (fair) { return alt.fair.mean; }
       if (alt.value !== null && alt.value !== undefined) { return alt.value; }
       return alt.fair ? alt.fair.mean : alt.over_deals ? alt.over_deals.mean : null;
     };
@@ -864,20 +877,26 @@
       return d.side === 0 ? vy - vx : vx - vy;
     }).forEach(function (alt) {
       var played = alt.played && !ahead;
-      // "best" only where the best is told apart from the next (the analysis says which are not: "tied")
-      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : alt.best && !(tied && tied.indexOf(alt.move) >= 0);
-      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (tied && tied.indexOf(alt.move) >= 0 ? " tied" : ""));
+      var isTied = !!(tied && tied.indexOf(alt.move) >= 0);
+      // "best" only where the best is told apart from the next (the analysis says which are not: "tied"); with a
+      // fair verdict, its best (the open-hands best is hindsight, not shown beside it)
+      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : fair ? alt.move === d.fair.best && !isTied :
+        alt.best && !isTied;
+      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (isTied ? " tied" : ""));
       tr.setAttribute("data-move", alt.move);
       tr.appendChild(el("td", "mv", alt.move));
       // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
       var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-      var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-        over && !alt.fair ? over : over + (alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " + signedFixed(alt.fair.ci95[0]) +
-          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "?");
-      tr.appendChild(el("td", "val", shown));
+      var fairWords = alt.fair ? signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (" + signedFixed(alt.fair.ci95[0]) +
+          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "";
+      var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
+        over && !alt.fair ? over : over + (alt.fair ? "fair " + fairWords : "?");
+      var cell = el("td", "val", shown);
+      if (fair) { cell.title = "the mean over the deals " + d.player + " could not tell apart, and its 95% interval"; }
+      tr.appendChild(cell);
       // a sheet's marks come from the server (the fair best, hindsight's pick: report.verdicts.alternative_marks)
       tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? "played" : "", best ? "best" : "",
-        tied && tied.indexOf(alt.move) >= 0 ? "not told apart" : ""].filter(Boolean).join(", ")));
+        isTied ? "not told apart" : ""].filter(Boolean).join(", ")));
       rows.appendChild(tr);
       if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
     });
@@ -894,6 +913,100 @@
       }
     }
     $("valuesnote").textContent = note.join(" ");
+    $("valueslegend").textContent = g.legend || "";
+  }
+
+  // ---- review: the graded moves, the critical move, the value chart (the analysis's, as the report shows them) -------
+  // with a fair verdict the fair classes and losses (by what each player could know), else the open-hands ones:
+  // never a mix; nothing is judged here, every class and loss is the analysis's
+  function reviewOf(p) {
+    var a = state.analysis;
+    if (!a || !p || !a.games || !a.games[p.game] || state.problem !== null || state.analysedAt) { return null; }
+    var g = a.games[p.game];
+    var fair = g.decisions.some(function (d) { return d.fair && !d.fair.words && d.fair.loss !== undefined; });
+    var graded = g.decisions.filter(function (d) {
+      return fair ? d.fair && d.fair["class"] : d["class"];
+    });
+    var critical = fair ? g.fair_critical : g.critical;
+    return {g: g, fair: fair, graded: graded, critical: critical};
+  }
+
+  function gradeWords(d, fair) {
+    if (fair) {
+      return d.fair["class"] + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
+    }
+    return d["class"] + ", losing " + (d.loss_over_deals ? d.loss_over_deals.words : d.loss) + " points" +
+      (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open");
+  }
+
+  function drawReview() {
+    var box = $("review");
+    var p = state.position;
+    var r = reviewOf(p);
+    box.hidden = !r;
+    if (!r) { return; }
+    var list = $("graded");
+    list.textContent = "";
+    $("reviewnote").textContent = (state.analysed !== boardText() ? "The text has changed since this analysis. " : "") +
+      (r.graded.length ? r.graded.length + " graded move" + (r.graded.length === 1 ? "" : "s") : "No move lost enough to be graded") +
+      (r.fair ? " by what each player could know (fair)" : " with every hand open") + (p.games > 1 ? " in game " + (p.game + 1) : "") +
+      (r.critical ? "; the critical move: " + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
+    r.graded.forEach(function (d) {
+      var item = el("li", "grade " + (r.fair ? d.fair["class"] : d["class"]) + (d.index === p.step ? " here" : ""));
+      var b = el("button", "", (d.index + 1) + ". " + d.player + " " + d.played + ": " + gradeWords(d, r.fair));
+      b.type = "button";
+      b.setAttribute("data-step", d.index);
+      if (r.critical && r.critical.index === d.index) { b.appendChild(el("strong", "", " (critical)")); }
+      b.addEventListener("click", function () { showPosition({game: p.game, step: d.index}); });
+      item.appendChild(b);
+      list.appendChild(item);
+    });
+    $("critical").disabled = !r.critical;
+    drawChart(r, p);
+  }
+
+  // the chart of the values move by move (the analysis's ``values``: the first side's, with best play), the
+  // position on the board marked: a picture with its words, no control
+  function drawChart(r, p) {
+    var box = $("chart");
+    box.textContent = "";
+    var values = (r.g.values || []).filter(function (v) { return v !== null && v !== undefined; });
+    if (values.length < 2) { return; }
+    var W = 300, H = 60, top = Math.max.apply(null, values.map(Math.abs)) || 1;
+    var n = r.g.values.length;
+    var x = function (k) { return (k / (n - 1)) * W; };
+    var y = function (v) { return H / 2 - (v / top) * (H / 2 - 3); };
+    var svg = mk("svg", {viewBox: "0 0 " + W + " " + H, "class": "valuechart", role: "img",
+                         "aria-label": "the value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] + "'s" : "the first side's") +
+                         " value after each move, from " + signed(values[0]) + " to " + signed(values[values.length - 1])});
+    mk("line", {x1: 0, y1: H / 2, x2: W, y2: H / 2, "class": "axis"}, svg);
+    var points = [];
+    r.g.values.forEach(function (v, k) { if (v !== null && v !== undefined) { points.push(x(k) + "," + y(v)); } });
+    mk("polyline", {points: points.join(" "), "class": "curve"}, svg);
+    r.graded.forEach(function (d) {
+      var v = r.g.values[d.index];
+      if (v !== null && v !== undefined) {
+        mk("circle", {cx: x(d.index), cy: y(v), r: 2.5, "class": "mark " + (r.fair ? d.fair["class"] : d["class"])}, svg);
+      }
+    });
+    mk("line", {x1: x(Math.min(p.step, n - 1)), y1: 0, x2: x(Math.min(p.step, n - 1)), y2: H, "class": "here"}, svg);
+    box.appendChild(svg);
+    box.appendChild(el("p", "note", "The value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] : "the first side") +
+      "'s points with best play after each move (above the line: ahead); the dots are the graded moves, the bar the move shown."));
+  }
+
+  function jumpCritical() {
+    var p = state.position;
+    var r = reviewOf(p);
+    if (r && r.critical) { showPosition({game: p.game, step: r.critical.index}); }
+  }
+
+  function jumpNextGraded() {
+    var p = state.position;
+    var r = reviewOf(p);
+    if (!r || !r.graded.length) { return; }
+    var next = r.graded.filter(function (d) { return d.index > p.step; })[0] || r.graded[0];
+    showPosition({game: p.game, step: next.index});
   }
 
   function lineRow(p, d, alt) {
@@ -1045,7 +1158,28 @@
       text.setSelectionRange(0, 0);
       forget();
       changed(false);
+      reviewIfFinished(text.value);
     });
+  }
+
+  // Review first (#66): a record opened whose last game is over opens for review: a click plays a variation
+  // (writing is the mode one chooses), and it is analysed at once for the graded move list, the critical move
+  // and the value chart. A record still being written (its last game not over) opens for writing.
+  function reviewIfFinished(opened) {
+    return api("position", request({game: 0})).then(function (r) {
+      if (!r.ok || text.value !== opened) { return null; }
+      return r.data.games > 1 ? api("position", request({game: r.data.games - 1})) : r;
+    }).then(function (r) {
+      if (!r || !r.ok || text.value !== opened) { return; }
+      var finished = !!r.data.over && r.data.shown === r.data.steps && !r.data.stopped;
+      setClickMode(finished ? "variation" : "record");
+      if (finished && !state.job) { analyse(); }
+    });
+  }
+
+  function setClickMode(mode) {
+    var radio = document.querySelector("input[name=clickmode][value=" + mode + "]");
+    if (radio && !radio.checked) { radio.checked = true; drawPosition(); }
   }
 
   // Save: to the record's file (a new record asks for a name); Save as: to a file named now. A file that
@@ -1153,6 +1287,7 @@
   $("saveas").addEventListener("click", saveAs);
   $("keyform").addEventListener("submit", function (ev) { ev.preventDefault(); keyEntry($("keymove").value); });
   $("writevariation").addEventListener("click", writeVariation);
+  $("critical").addEventListener("click", jumpCritical);
   Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
     radio.addEventListener("change", drawPosition);
   });
@@ -1221,6 +1356,8 @@
     else if (ev.key === "Home") { ev.preventDefault(); step(-1e9); }
     else if (ev.key === "End") { ev.preventDefault(); step(1e9); }
     else if (ev.key === "Escape" && p.variation) { ev.preventDefault(); showPosition({game: p.game, step: p.step}); }
+    else if (k === "c" && !ev.shiftKey) { ev.preventDefault(); jumpCritical(); }
+    else if (k === "n" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(); }
   });
   window.addEventListener("beforeunload", keep);
 
