@@ -216,3 +216,92 @@ def test_a_finished_record_opens_for_review(browser, served):
     finally:
         context.close()
     assert errors == []
+
+
+@pytest.mark.slow
+def test_with_fair_the_table_and_the_note_give_one_verdict(browser, served):
+    """seed2 analysed with "fair" (every hand written): at B's first move the table shows the fair values with
+    their 95% intervals and marks the fair best, the one the note names and ``analyze --fair --json`` gives,
+    not the open-hands best ([0-1]) beside it."""
+    base, folder = served
+    d = _cli_json("analyze", "--fair", "--json", str(folder / "seed2.dom"))["games"][0]["decisions"][0]
+    open_best = next(a["move"] for a in d["alternatives"] if a["best"])
+    assert d["fair"]["best"] != open_best            # (the case of the issue: the two verdicts differ here)
+    context = browser.new_context(viewport=BOARD_DESKTOP)
+    errors: list[str] = []
+    try:
+        page = open_board(context, base, errors, f"&path={folder / 'seed2.dom'}")
+        expect(page.locator("#review")).to_be_visible()          # (the analysis at opening is done)
+        page.check("#fair")
+        page.click("#analyse")
+        expect(page.locator("#valuehead")).to_have_text("fair value (95% interval)", timeout=240_000)
+        page.click("h1")
+        page.keyboard.press("Home")
+        expect(page.locator("#stepinfo")).to_contain_text("the deal")
+        best = page.eval_on_selector_all("#valuerows tr.best", "els => els.map(e => e.dataset.move)")
+        assert best == [d["fair"]["best"]]
+        assert f"best {d['fair']['best']}" in page.inner_text("#valuesnote")
+        cells = page.eval_on_selector_all("#valuerows tr:not(.line) td.val", "els => els.map(e => e.textContent)")
+        assert len(cells) == len(d["alternatives"]) and all(" to " in c for c in cells)
+        assert "B wants lower" in page.inner_text("#valuesnote")
+        assert "95% interval" in page.inner_text("#valueslegend")
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_phone_click_on_a_move_keeps_the_focus_and_the_scroll(browser, served):
+    """At 390 px a move clicked (writing mode, a record still being written) is written into the record while the
+    focus stays off the text (no keyboard brought up) and the page does not scroll to the text."""
+    base, folder = served
+    (folder / "phone.dom").write_text(MATCH_START, encoding="utf-8")
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    try:
+        page = open_board(context, base, errors, f"&path={folder / 'phone.dom'}")
+        first = _sheet_games(MATCH)[0]["moves"]
+        for k, (player, move) in enumerate(first[:3]):
+            expect(page.locator("#stepinfo")).to_contain_text("the deal" if k == 0 else f"after move {k} of {k}")
+            button = page.locator(f"#legal button[data-move='{move}'][data-player='{player}']")
+            button.scroll_into_view_if_needed()
+            y = page.evaluate("window.scrollY")
+            top = button.evaluate("b => b.getBoundingClientRect().top")
+            button.click()
+            expect(page.locator("#stepinfo")).to_contain_text(f"after move {k + 1} of {k + 1}")
+            assert page.evaluate("document.activeElement.id") != "text"
+            assert page.evaluate("window.scrollY") == y
+            # the moves stay where they were on screen
+            assert abs(page.locator("#legal").evaluate("b => b.getBoundingClientRect().top") - top) < 200
+        assert "1. D [6-6]" in page.input_value("#text")
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_left_and_right_step_the_board_on_the_click_mode_and_through_the_games(browser, served):
+    """With "a click plays a variation" chosen (the focus on its radio), left and right step the board and leave
+    the choice as it is; right at a game's end goes to the next game's deal, left there back to its end."""
+    base, folder = served
+    (folder / "three.dom").write_text(MATCH, encoding="utf-8")
+    sheet = _sheet_games(MATCH)
+    context = browser.new_context(viewport=BOARD_DESKTOP)
+    errors: list[str] = []
+    try:
+        page = open_board(context, base, errors, f"&path={folder / 'three.dom'}")
+        expect(page.locator("#stepinfo")).to_contain_text("game 1 of 3")
+        page.check("input[name=clickmode][value=variation]")
+        page.focus("input[name=clickmode][value=variation]")
+        page.keyboard.press("End")
+        n = len(sheet[0]["moves"])
+        expect(page.locator("#stepinfo")).to_contain_text(f"after move {n} of {n}")
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("#stepinfo")).to_contain_text(f"after move {n - 1} of {n}")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#stepinfo")).to_contain_text("game 2 of 3 · the deal")
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("#stepinfo")).to_contain_text(f"game 1 of 3 · after move {n} of {n}")
+        assert page.is_checked("input[name=clickmode][value=variation]")
+    finally:
+        context.close()
+    assert errors == []
