@@ -305,3 +305,29 @@ def test_left_and_right_step_the_board_on_the_click_mode_and_through_the_games(b
     finally:
         context.close()
     assert errors == []
+
+
+# ---- forms and moves (#66 item 7) -------------------------------------------------------------------------------
+MUGGINS = ('[Event "all fives"]\n[Variant "all-fives"]\n[Players "A, B"]\n[Lead "A"]\n\n'
+           "A: [0-0] [0-2] [0-5] [2-5] [5-5]\nB: [1-2] [1-3] [1-5] [3-6] [4-4]\n\n1. A [5-5]\n")
+
+
+def test_a_muggins_call_is_entered_on_the_board(browser, served):
+    """All Fives: A leads [5-5] (10 points) and does not claim them; B calls Muggins (typed "m10"): the call is
+    written into the record as the notation has it, after A's play, and the record is valid (the rules allow it)."""
+    base, folder = served
+    (folder / "muggins.dom").write_text(MUGGINS, encoding="utf-8")
+    context = browser.new_context(viewport=BOARD_DESKTOP)
+    errors: list[str] = []
+    try:
+        page = open_board(context, base, errors, f"&path={folder / 'muggins.dom'}")
+        page.evaluate("""() => { const t = document.getElementById('text');
+            t.setSelectionRange(t.value.length, t.value.length); t.dispatchEvent(new MouseEvent('click')); }""")
+        expect(page.locator("#tomove")).to_contain_text("B to move")
+        page.fill("#keymove", "m10")
+        page.press("#keymove", "Enter")
+        expect(page.locator("#text")).to_have_value(MUGGINS.replace("1. A [5-5]", "1. A [5-5] B muggins 10"))
+        expect(page.locator("#status")).to_have_text("valid")
+    finally:
+        context.close()
+    assert errors == []

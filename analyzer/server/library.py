@@ -471,6 +471,16 @@ def enter_move(text: str, label: str, game: int, move: str, player: str | None =
     steps = len(rep.steps)
     if step is not None and not 0 <= step <= steps:
         raise BoardError(f"step {step} is not a move of the game: 0 (the deal) to {steps}")
+    called = re.fullmatch(r"\s*muggins\s+(\d+)\s*", move, re.I)
+    if called:                       # a Muggins call (All Fives): the points the player before missed, no move
+        if len(called.group(1)) > MAX_DIGITS:
+            raise BoardError(f"a Muggins call is a number of points of at most {MAX_DIGITS} digits")
+        if player is None or player not in rep.players:
+            raise BoardError(f"name who calls Muggins: one of the players ({', '.join(rep.players)})")
+        entry = MoveEntry(player, None, muggins=int(called.group(1)))
+        if step is None or step == steps:
+            return {**_insert(text, record.games[game], rep, entry), "step": steps, "after": 0}
+        return _insert_before(text, record, game, rep, step, entry)
     words = move.strip().split(" +")
     try:
         parsed = Move.parse(words[0])

@@ -399,12 +399,20 @@
     if (!p || !p.legal.length) { return; }
     var w = words.trim().toLowerCase().replace(/^\[|\]/g, "");
     var hits = [], what = words.trim();
+    var call = /^m(?:uggins)?\s*(\d{1,9})$/.exec(w);
+    if (call && p.turn) {
+      // a Muggins call (All Fives): the player to move takes the points the player before him did not claim; the
+      // server writes it, and the validation says whether the rules allow it
+      $("keymove").value = "";
+      enter({move: "muggins " + Number(call[1]), player: p.turn, claim: null}, true);
+      return;
+    }
     if (w === "p" || w === "pass") {
       hits = p.legal.filter(function (m) { return m.kind === "pass"; });
       what = "a pass";
     } else {
       var k = /^(d(?:raws?)?\s*)?\[?(\d{1,2})(?:\s*-\s*|(?=\d))(\d{1,2})\]?(?:\s*(@|>|\s)\s*(\d{1,2}))?$/.exec(w);
-      if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass."); return; }
+      if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass, m10 for a Muggins call of 10."); return; }
       var a = Number(k[2]), b = Number(k[3]), lo = Math.min(a, b), hi = Math.max(a, b);
       var kind = k[1] ? "draw" : "play";
       what = (kind === "draw" ? "draws " : "") + "[" + lo + "-" + hi + "]";
@@ -1166,14 +1174,21 @@
   // (writing is the mode one chooses), and it is analysed at once for the graded move list, the critical move
   // and the value chart. A record still being written (its last game not over) opens for writing.
   function reviewIfFinished(opened) {
-    return api("position", request({game: 0})).then(function (r) {
+    var open = false;
+    return api("position", request({game: 0, step: 0})).then(function (r) {
       if (!r.ok || text.value !== opened) { return null; }
-      return r.data.games > 1 ? api("position", request({game: r.data.games - 1})) : r;
+      // every hand written: its analysis (all hands open) is quick and runs at once; one that hides a hand is
+      // analysed fairly, over the deals, which may take long: that one waits for Analyse
+      open = r.data.hidden.every(function (n) { return !n; });
+      return api("position", request({game: r.data.games - 1}));
     }).then(function (r) {
       if (!r || !r.ok || text.value !== opened) { return; }
-      var finished = !!r.data.over && r.data.shown === r.data.steps && !r.data.stopped;
+      var d = r.data;
+      // (a result still to write, or to pick among a sheet's deals: the record is being written yet)
+      var finished = !!d.over && d.shown === d.steps && !d.stopped && (d.written || !d.result) &&
+        !(d.results && d.results.length);
       setClickMode(finished ? "variation" : "record");
-      if (finished && !state.job) { analyse(); }
+      if (finished && open && !state.job) { analyse(); }
     });
   }
 
