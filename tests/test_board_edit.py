@@ -300,8 +300,9 @@ def test_a_new_record_with_rules_names_them_in_its_tags(client):
 
 @pytest.mark.parametrize("body,status,words", [
     ({"players": ["A", "B", "C"]}, 422, "seats 4"),
-    ({"players": ["A", "A", "C", "D"]}, 422, "different"),
-    ({"players": ["A", "B", "C", "<b>"]}, 422, "one word"),
+    ({"players": ["A", "A", "C", "D"]}, 422, "'A' is given twice"),
+    ({"players": ["A", "B", "C", " "]}, 422, "player 4 has no name"),
+    ({"players": ["A", "B", "C", "x" * 41]}, 422, "player 4's name 'xxxx"),
     ({"hands": [{"tiles": [[0, 0]]}, {"tiles": [[0, 0]]}, None, None]}, 422, "dealt once"),
     ({"hands": [{"tiles": [[0, 7]]}, None, None, None]}, 422, "0 to 6"),
     ({"hands": [{"tiles": [[0, k] for k in range(7)] + [[1, 1]]}, None, None, None]}, 422, "holds 7"),

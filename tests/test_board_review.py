@@ -331,3 +331,28 @@ def test_a_muggins_call_is_entered_on_the_board(browser, served):
     finally:
         context.close()
     assert errors == []
+
+
+def test_names_as_the_sheet_spells_them_are_written_as_the_notation_names_players(api):
+    """"Mohammed>." and a name with a blank are taken, written as the notation's words for them (as the importers
+    write names), the lead given in the sheet's spelling; the record is valid and says who was renamed."""
+    out = api.post("/api/new", json={"variant": "partnership", "players": ["Mohammed>.", "Ана Петрова", "C", "D"],
+                                     "lead": "Mohammed>."})
+    assert out.status_code == 200, out.text
+    data = out.json()
+    assert '[Players "Mohammed, Ана_Петрова, C, D"]' in data["text"] and '[Lead "Mohammed"]' in data["text"]
+    assert data["renamed"] == {"Mohammed>.": "Mohammed", "Ана Петрова": "Ана_Петрова"}
+    assert data["validation"]["summary"]["valid"] == 1
+
+
+def test_a_draw_games_starter_tile_is_written_by_the_new_form(api):
+    """The draw game's tile turned up from the boneyard (the Starter tag, variants.md) chosen in New...: written,
+    and refused where a hand holds it or the variant has no boneyard."""
+    out = api.post("/api/new", json={"variant": "draw", "players": ["Anna", "Ben"], "lead": "Anna",
+                                     "starter": [5, 4]}).json()
+    assert '[Starter "[4-5]"]' in out["text"] and out["validation"]["summary"]["valid"] == 1
+    held = api.post("/api/new", json={"variant": "draw", "players": ["Anna", "Ben"], "starter": [4, 5],
+                                      "hands": [{"tiles": [[4, 5]]}, None]})
+    assert held.status_code == 422 and "Anna's hand" in held.json()["error"]
+    none = api.post("/api/new", json={"variant": "partnership", "starter": [4, 5]})
+    assert none.status_code == 422 and "no boneyard" in none.json()["error"]

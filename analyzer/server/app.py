@@ -224,7 +224,10 @@ async def _new(data):
     event, lead = data.get("event"), data.get("lead") or None
     if (event is not None and not isinstance(event, str)) or (lead is not None and not isinstance(lead, str)):
         raise ApiError('"event" and "lead" are strings')
-    return await run_in_threadpool(new_record, variant, rules, players, hands, event, lead)
+    starter = data.get("starter")
+    if starter is not None and not isinstance(starter, list):
+        raise ApiError('"starter" is the tile turned up to open the line, [low, high], or null')
+    return await run_in_threadpool(new_record, variant, rules, players, hands, event, lead, starter)
 
 
 async def _setup(data):

@@ -823,13 +823,20 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
 
 
 def new_record(variant: str | None, rules: dict | None, players: list[str] | None, hands: list | None,
-               event: str | None = None, lead: str | None = None) -> dict:
+               event: str | None = None, lead: str | None = None, starter: list | None = None) -> dict:
     """A new record's text, written as the writer writes a game (tags, the deal; ``Rules`` for options),
     and what ``validate`` says of it. ``players`` in play order (default ``A``, ``B``, ...); ``hands``,
     one a player: ``null`` (not known: ``?``) or ``{"tiles": [[low, high], ...], "unknown": N}`` (N more
-    tiles not known; default: the rest of the variant's hand). ``{"text", "validation"}``."""
+    tiles not known; default: the rest of the variant's hand). A name as a sheet spells it ("Mohammed>.") is
+    written as the notation's word for it (:func:`seat_names`); ``lead`` may be given either way. ``starter``
+    (``[low, high]``, a draw game): the tile turned up from the boneyard that opens the line (the ``Starter``
+    tag). ``{"text", "validation", "renamed"}`` (``renamed``: each name written otherwise, and how)."""
     v = chosen_variant(variant, rules)
+    spelled = list(players) if players else None
     names = seat_names(v, players)
+    renamed = {a: b for a, b in zip(spelled or [], names) if a.strip() != b}
+    if lead is not None and spelled and lead in spelled:
+        lead = names[spelled.index(lead)]
     hands = list(hands) if hands is not None else [None] * len(names)
     if len(hands) != len(names):
         raise BoardError(f"give one hand a player ({len(names)}), null for a hand not known")
@@ -849,19 +856,40 @@ def new_record(variant: str | None, rules: dict | None, players: list[str] | Non
         tags["Rules"] = ", ".join(f"{k}={val}" for k, val in sorted(rules.items()))
     if lead:
         tags["Lead"] = lead
+    if starter is not None:
+        if v.drawing is None:
+            raise BoardError(f"{v.name} has no boneyard: no tile is turned up to open the line")
+        (tile,) = tile_list("the starter tile", [starter], v.dealing.max_pip)
+        if tile in seen:
+            raise BoardError(f"the starter tile {tile} is in {seen[tile]}'s hand: it is turned up from the boneyard")
+        tags["Starter"] = str(tile)
     text = write(Record([Game(tags=tags, players=tuple(names), hands=tuple(dealt))], "<board>", []))
-    return {"text": text, "validation": validate_document(text, "<board>")}
+    return {"text": text, "validation": validate_document(text, "<board>"), "renamed": renamed}
 
 
 def seat_names(v, players: list[str] | None) -> list[str]:
-    """The players' names in play order for variant ``v`` (None: A, B, ...); names that do not fit its seats
-    are a :class:`BoardError`."""
-    names = list(players) if players else [chr(ord("A") + k) for k in range(v.players)]
-    if len(names) != v.players or len(set(names)) != len(names) or \
-            not all(isinstance(n, str) and re.fullmatch(r"[A-Za-z][\w.'-]{0,30}", n) for n in names):
-        raise BoardError(f"{v.name} seats {v.players} players: give {v.players} different names, each one word "
-                         "beginning with a letter")
-    return names
+    """The players' names in play order for variant ``v`` (None: A, B, ...), each as the notation writes a
+    player: a name as a sheet spells it, with any characters ("Mohammed>.", "Пётр Иванов", "7"), becomes the
+    notation's word for it (``notation.imports.common.word_names``, as the importers write them: "Mohammed",
+    "Пётр_Иванов", "P_7"). The wrong count, an empty or overlong name, or two names that are one are a
+    :class:`BoardError` naming it."""
+    from ..notation.imports.common import word_names
+
+    names = [n.strip() if isinstance(n, str) else n for n in players] if players else \
+        [chr(ord("A") + k) for k in range(v.players)]
+    if len(names) != v.players:
+        raise BoardError(f"{v.name} seats {v.players} players: give {v.players} names, not {len(names)}")
+    for k, n in enumerate(names, 1):
+        if not isinstance(n, str) or not n:
+            raise BoardError(f"player {k} has no name: give each player a name")
+        if len(n) > 40 or "\n" in n:
+            raise BoardError(f"player {k}'s name {n[:40]!r}... is longer than 40 characters" if len(n) > 40 else
+                             f"player {k}'s name {n!r} holds a line break")
+    for k, n in enumerate(names):
+        if n in names[:k]:
+            raise BoardError(f"the name {n!r} is given twice: give each player his own name")
+    words = word_names(names)
+    return [words[n] for n in names]
 
 
 def tile_list(what: str, tiles, max_pip: int) -> list[Tile]:

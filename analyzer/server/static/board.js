@@ -1408,6 +1408,7 @@
       error("");
       form.hidden = true;
       window.DominoBoard.newRecord(r.data.text);
+      return r.data;
     });
   }
 
@@ -1430,7 +1431,7 @@
     });
   }
   window.DominoBoard = {
-    api: api, tile: tile, el: el, status: status, track: track, untrack: untrack, hooks: hooks, tab: tab,
+    api: api, tile: tile, el: el, status: status, said: said, track: track, untrack: untrack, hooks: hooks, tab: tab,
     signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
     showProblem: function (position) {
       state.problem = position;
