@@ -107,6 +107,25 @@ def match_sheet() -> tuple[str, list[dict]]:
     return header, games
 
 
+def match_baseline(header: str, games) -> list[float]:
+    """The library's time for each move of the match (written into the text, then the next board), the result
+    and the next header written between games as the page has them written."""
+    from analyzer.server.library import enter_move, next_game, position_data, result_entry
+
+    text, out = header, []
+    for k, game in enumerate(games):
+        for player, move in game["moves"]:
+            start = time.perf_counter()
+            text = enter_move(text, "<board>", k, move, player)["text"]
+            position_data(text, "<board>", k)
+            out.append(time.perf_counter() - start)
+        if k < len(games) - 1:
+            if game["result"] in position_data(text, "<board>", k)["results"]:
+                text = result_entry(text, "<board>", k, result=game["result"])["text"]
+            text = next_game(text, "<board>")["text"]
+    return out
+
+
 def transcribe_match(page, base: str, path: Path, games) -> tuple[list[float], int, int, int]:
     """Enter the match by clicks; (seconds from each move's click to the next board, clicks on moves, clicks
     between games, keys between games)."""
@@ -211,11 +230,14 @@ def main() -> None:
                 raise SystemExit(f"the page holds {len(got)} games, not {len(match_games)}")
             names = len(parse(match_header, "h").games[0].tags["Players"])
             n = sum(len(g["moves"]) for g in match_games)
+            base_times = match_baseline(match_header, match_games)
             print(f"\n3-game match sheet (match-milo.dom, hands ?): {n} moves, {clicks} clicks on "
                   f"moves ({clicks / n:.2f} a move), {between} clicks between games (a result picked among the "
                   f"deals' where they leave it open, Next game), {keys} keys between games; keys once: the names "
                   f"({names} characters of the Players tag); a click to the next board: median "
-                  f"{statistics.median(times):.3f} s, worst {max(times):.3f} s")
+                  f"{statistics.median(times):.3f} s, worst {max(times):.3f} s; the library's own work a move "
+                  f"(baseline, this process): median {statistics.median(base_times):.3f} s, worst "
+                  f"{max(base_times):.3f} s (ratio of medians {statistics.median(times) / statistics.median(base_times):.1f})")
             browser.close()
     finally:
         server.should_exit = True

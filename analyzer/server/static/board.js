@@ -849,7 +849,7 @@
     var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
     note.push(g.deals ? side.charAt(0).toUpperCase() + side.slice(1) + ", over the deals the sheet allows." : side + ".");
     if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
-      note.push("Value here with best play: " + signed(g.values[index]) + ".");
+      note.push("Value here with best play, every hand open: " + signed(g.values[index]) + ".");
     }
     var d = null;
     g.decisions.forEach(function (x) { if (x.index === index && d === null) { d = x; } });
@@ -982,7 +982,7 @@
     if (values.length < 2) { return; }
     var W = 300, H = 60, top = Math.max.apply(null, values.map(Math.abs)) || 1;
     var n = r.g.values.length;
-    var x = function (k) { return (k / (n - 1)) * W; };
+    var x = function (k) { return 4 + (k / (n - 1)) * (W - 8); };      // (a dot at either end kept whole)
     var y = function (v) { return H / 2 - (v / top) * (H / 2 - 3); };
     var svg = mk("svg", {viewBox: "0 0 " + W + " " + H, "class": "valuechart", role: "img",
                          "aria-label": "the value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] + "'s" : "the first side's") +
