@@ -108,24 +108,29 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
 
 
 def explained(document: dict) -> dict:
-    """``document`` (what :func:`analyze_document` answers) with every number's meaning in words, where the board
-    shows it (#66): each game's ``legend`` (the unit, whose values they are and which way; what a fair value and
-    "deals, sampled" mean) and each decision's ``view`` (``report.text.view_words``: "A/C values: B wants
-    lower"), as the report and ``analyze`` say them. Plain data in, plain data out."""
+    """``document`` (what ``analyze --json`` prints) with every number's meaning in words, where the board shows
+    it (#66), in a key of its own, ``explained`` (the analysis itself left exactly as the command prints it):
+    ``legends``, one a game (the unit, whose values they are and which way; what a loss, a fair value and
+    "deals, sampled" mean), and ``views``, one a game, each decision's (in the order of its ``decisions``)
+    ``report.text.view_words`` ("A/C values: B wants lower"), and ``to_move``, the view of each game's decision
+    where its record stops (or None). Plain data in, plain data out."""
+    legends, views, to_move = [], [], []
     for g in document.get("games", []):
         sides = g.get("sides") or []
         each = bool(g.get("perspective"))
-        for d in g.get("decisions", []) + ([g["to_move"]] if isinstance(g.get("to_move"), dict) else []):
-            if "player" in d and "side" in d:
-                d["view"] = view_words(d["player"], d["side"], sides, each)
+
+        def view(d):
+            return view_words(d["player"], d["side"], sides, each) if "player" in d and "side" in d else None
+        views.append([view(d) for d in g.get("decisions", [])])
+        to_move.append(view(g["to_move"]) if isinstance(g.get("to_move"), dict) else None)
         whose = ("each decision's values are its mover's against the rest (+: he gains)" if each or not sides else
                  f"values are for {sides[0]} (+: {sides[0]} ahead"
                  + (f"; {', '.join(sides[1:])} want{'s' if len(sides) == 2 else ''} them low)" if len(sides) > 1 else ")"))
-        g["legend"] = (f"Points of the hand with best play from the position on ({whose}). A loss is the points a "
+        legends.append(f"Points of the hand with best play from the position on ({whose}). A loss is the points a "
                        "move gives away against the best. A fair value is the mean over the deals the mover could "
                        "not tell apart, with its 95% interval; \"200 of 3,060 deals, sampled\": 200 of them drawn "
                        "at random and each solved with all hands open, \"exact\": every one of them solved.")
-    return document
+    return {**document, "explained": {"legends": legends, "views": views, "to_move": to_move}}
 
 
 def _told_how(analysis) -> dict:

@@ -836,11 +836,15 @@
     rows.textContent = "";
     $("moredeals").hidden = true;
     if (!here) {
+      $("valueslegend").textContent = "";
       $("valuesnote").textContent = "The analysis is of another position: Analyse values the one on the board.";
       return;
     }
     var g = here.g, index = here.index;
     var note = [];
+    // what the numbers mean, in the server's words (library.explained)
+    var expl = a.explained || {}, gi = a.games.indexOf(g);
+    $("valueslegend").textContent = expl.legends ? expl.legends[gi] || "" : "";
     if (state.analysed !== boardText()) { note.push("The text has changed since this analysis: analyse again."); }
     if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
     // a sheet without hands: the deals its record allows and the result they give, in the server's words
@@ -866,7 +870,8 @@
     // marks and words come from the server as they are)
     var fair = !!d.fair && !d.fair.words && d.alternatives.every(function (alt) { return !!alt.fair; });
     var fairLoss = fair && d.fair.loss !== null && d.fair.loss !== undefined;
-    if (d.view) { note.push(d.view + "."); }
+    var view = expl.views && expl.views[gi] ? expl.views[gi][g.decisions.indexOf(d)] : null;
+    if (view) { note.push(view + "."); }
     note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
       d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
         d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
@@ -895,10 +900,10 @@
       tr.appendChild(el("td", "mv", alt.move));
       // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
       var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-      var fairWords = alt.fair ? signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (" + signedFixed(alt.fair.ci95[0]) +
-          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "";
+      var fairWords = alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " +
+          signedFixed(alt.fair.ci95[0]) + " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "";
       var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-        over && !alt.fair ? over : over + (alt.fair ? "fair " + fairWords : "?");
+        over && !alt.fair ? over : over + (alt.fair ? fairWords : "?");
       var cell = el("td", "val", shown);
       if (fair) { cell.title = "the mean over the deals " + d.player + " could not tell apart, and its 95% interval"; }
       tr.appendChild(cell);
@@ -921,7 +926,6 @@
       }
     }
     $("valuesnote").textContent = note.join(" ");
-    $("valueslegend").textContent = g.legend || "";
   }
 
   // ---- review: the graded moves, the critical move, the value chart (the analysis's, as the report shows them) -------
