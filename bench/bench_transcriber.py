@@ -73,17 +73,22 @@ def transcribe(page, base: str, path: Path, moves) -> tuple[list[float], int, in
     """Enter ``moves`` by clicks in the page; (seconds from each click to the next board, clicks, keystrokes)."""
     page.goto(f"{base}/?token={TOKEN}&path={path}")
     page.wait_for_selector("#tomove:has-text('to move')")
-    times, clicks = [], 0
-    for k, (player, move, _claim) in enumerate(moves, 1):
+    times: list[float] = []
+    return times, click_moves(page, [(player, move) for player, move, _claim in moves], times), 0
+
+
+def click_moves(page, moves, times: list[float]) -> int:
+    """Click each of ``moves`` ``(player, move)`` on the board once the board before it is drawn; each click's
+    seconds to the next board go to ``times``; the clicks made."""
+    for k, (player, move) in enumerate(moves, 1):
         # (the board after the last click is drawn: its moves are this one's; the opener's extra tile is his)
         button = page.locator(f'#legal button.move[data-move="{move}"][data-player="{player}"]')
         button.wait_for()
         start = time.perf_counter()
         button.click()
-        clicks += 1
         page.wait_for_selector(f"#stepinfo:has-text('after move {k} of {k}')")
         times.append(time.perf_counter() - start)
-    return times, clicks, 0
+    return len(moves)
 
 
 def match_sheet() -> tuple[str, list[dict]]:
@@ -133,15 +138,8 @@ def transcribe_match(page, base: str, path: Path, games) -> tuple[list[float], i
     page.wait_for_selector("#tomove:has-text('to move')")
     times, clicks, between = [], 0, 0
     for number, game in enumerate(games, 1):
-        page.wait_for_selector(f"#stepinfo:has-text('the deal')")
-        for k, (player, move) in enumerate(game["moves"], 1):
-            button = page.locator(f'#legal button.move[data-move="{move}"][data-player="{player}"]')
-            button.wait_for()
-            start = time.perf_counter()
-            button.click()
-            clicks += 1
-            page.wait_for_selector(f"#stepinfo:has-text('after move {k} of {k}')")
-            times.append(time.perf_counter() - start)
+        page.wait_for_selector("#stepinfo:has-text('the deal')")
+        clicks += click_moves(page, game["moves"], times)
         if number == len(games):
             break
         pick = page.locator(f'#legal button[data-result="{game["result"]}"]')

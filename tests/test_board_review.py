@@ -2,6 +2,7 @@
 every call of the page through its one transport (the static site answers them without a server)."""
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 
@@ -37,22 +38,31 @@ def served(tmp_path_factory):
         yield f"http://127.0.0.1:{port}", folder
 
 
-def test_every_call_of_the_page_goes_through_its_one_transport(browser, served):
-    base, folder = served
-    context = browser.new_context(viewport=BOARD_DESKTOP)
-    context.add_init_script(TRANSPORT)
+@contextlib.contextmanager
+def _board(browser, base: str, path, viewport: dict, init: str | None = None, **options):
+    """A page of the module's board with the file ``path`` opened, in a context of its own at ``viewport``
+    (``init``: a script run in the page before its own); at the end the context is closed, and the page had no
+    script error."""
+    context = browser.new_context(viewport=viewport, **options)
+    if init:
+        context.add_init_script(init)
     errors: list[str] = []
     try:
-        page = open_board(context, base, errors, f"&path={folder / 'seed2.dom'}")
+        yield open_board(context, base, errors, f"&path={path}")
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_every_call_of_the_page_goes_through_its_one_transport(browser, served):
+    base, folder = served
+    with _board(browser, base, folder / "seed2.dom", BOARD_DESKTOP, init=TRANSPORT) as page:
         page.wait_for_selector("#legal button, #legal .none, #stepinfo")
         expect(page.locator("#stepinfo")).not_to_be_empty()
         page.click("#newrecord")
         page.wait_for_selector("#nvariant option", state="attached")
         routes = page.evaluate("window.transported")
         assert {"files", "open", "validate", "position", "variants"} <= set(routes)
-    finally:
-        context.close()
-    assert errors == []
 
 
 # ---- a whole match by clicks (#66 item 1) ----------------------------------------------------------------------
@@ -89,10 +99,7 @@ def test_a_three_game_match_entered_by_clicks_only(browser, served):
     base, folder = served
     (folder / "match-new.dom").write_text(MATCH_START, encoding="utf-8")
     sheet = _sheet_games(MATCH)
-    context = browser.new_context(viewport=BOARD_DESKTOP)
-    errors: list[str] = []
-    try:
-        page = open_board(context, base, errors, f"&path={folder / 'match-new.dom'}")
+    with _board(browser, base, folder / "match-new.dom", BOARD_DESKTOP) as page:
         for k, game in enumerate(sheet):
             _click_moves(page, game["moves"])
             if k < len(sheet) - 1:
@@ -104,9 +111,6 @@ def test_a_three_game_match_entered_by_clicks_only(browser, served):
                 page.click("#nextgame")
                 expect(page.locator("#stepinfo")).to_contain_text(f"game {k + 2} of {k + 2}")
         written = page.input_value("#text")
-    finally:
-        context.close()
-    assert errors == []
     got = _sheet_games(written)
     assert [g["moves"] for g in got] == [g["moves"] for g in sheet]
     for mine, theirs in zip(got, sheet):
@@ -189,10 +193,7 @@ def test_a_finished_record_opens_for_review(browser, served):
     base, folder = served
     g = _cli_json("analyze", "--json", str(folder / "seed2.dom"))["games"][0]
     graded = [d for d in g["decisions"] if d["class"]]
-    context = browser.new_context(viewport=BOARD_DESKTOP)
-    errors: list[str] = []
-    try:
-        page = open_board(context, base, errors, f"&path={folder / 'seed2.dom'}")
+    with _board(browser, base, folder / "seed2.dom", BOARD_DESKTOP) as page:
         expect(page.locator("#review")).to_be_visible()
         assert page.is_checked("input[name=clickmode][value=variation]")
         items = page.locator("#graded li button")
@@ -211,9 +212,6 @@ def test_a_finished_record_opens_for_review(browser, served):
         page.locator("#legal button.move").first.click()
         expect(page.locator("#back")).to_be_visible()
         assert page.input_value("#text") == before
-    finally:
-        context.close()
-    assert errors == []
 
 
 @pytest.mark.slow
@@ -225,10 +223,7 @@ def test_with_fair_the_table_and_the_note_give_one_verdict(browser, served):
     d = _cli_json("analyze", "--fair", "--json", str(folder / "seed2.dom"))["games"][0]["decisions"][0]
     open_best = next(a["move"] for a in d["alternatives"] if a["best"])
     assert d["fair"]["best"] != open_best            # (the case of the issue: the two verdicts differ here)
-    context = browser.new_context(viewport=BOARD_DESKTOP)
-    errors: list[str] = []
-    try:
-        page = open_board(context, base, errors, f"&path={folder / 'seed2.dom'}")
+    with _board(browser, base, folder / "seed2.dom", BOARD_DESKTOP) as page:
         expect(page.locator("#review")).to_be_visible()          # (the analysis at opening is done)
         page.check("#fair")
         page.click("#analyse")
@@ -243,9 +238,6 @@ def test_with_fair_the_table_and_the_note_give_one_verdict(browser, served):
         assert len(cells) == len(d["alternatives"]) and all(" to " in c for c in cells)
         assert "B wants lower" in page.inner_text("#valuesnote")
         assert "95% interval" in page.inner_text("#valueslegend")
-    finally:
-        context.close()
-    assert errors == []
 
 
 def test_a_phone_click_on_a_move_keeps_the_focus_and_the_scroll(browser, served):
@@ -253,10 +245,7 @@ def test_a_phone_click_on_a_move_keeps_the_focus_and_the_scroll(browser, served)
     focus stays off the text (no keyboard brought up) and the page does not scroll to the text."""
     base, folder = served
     (folder / "phone.dom").write_text(MATCH_START, encoding="utf-8")
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    errors: list[str] = []
-    try:
-        page = open_board(context, base, errors, f"&path={folder / 'phone.dom'}")
+    with _board(browser, base, folder / "phone.dom", {"width": 390, "height": 844}) as page:
         first = _sheet_games(MATCH)[0]["moves"]
         for k, (player, move) in enumerate(first[:3]):
             expect(page.locator("#stepinfo")).to_contain_text("the deal" if k == 0 else f"after move {k} of {k}")
@@ -271,9 +260,6 @@ def test_a_phone_click_on_a_move_keeps_the_focus_and_the_scroll(browser, served)
             # the moves stay where they were on screen
             assert abs(page.locator("#legal").evaluate("b => b.getBoundingClientRect().top") - top) < 200
         assert "1. D [6-6]" in page.input_value("#text")
-    finally:
-        context.close()
-    assert errors == []
 
 
 def test_left_and_right_step_the_board_on_the_click_mode_and_through_the_games(browser, served):
@@ -282,10 +268,7 @@ def test_left_and_right_step_the_board_on_the_click_mode_and_through_the_games(b
     base, folder = served
     (folder / "three.dom").write_text(MATCH, encoding="utf-8")
     sheet = _sheet_games(MATCH)
-    context = browser.new_context(viewport=BOARD_DESKTOP)
-    errors: list[str] = []
-    try:
-        page = open_board(context, base, errors, f"&path={folder / 'three.dom'}")
+    with _board(browser, base, folder / "three.dom", BOARD_DESKTOP) as page:
         expect(page.locator("#stepinfo")).to_contain_text("game 1 of 3")
         page.check("input[name=clickmode][value=variation]")
         page.focus("input[name=clickmode][value=variation]")
@@ -300,9 +283,6 @@ def test_left_and_right_step_the_board_on_the_click_mode_and_through_the_games(b
         page.keyboard.press("ArrowLeft")
         expect(page.locator("#stepinfo")).to_contain_text(f"game 1 of 3 · after move {n} of {n}")
         assert page.is_checked("input[name=clickmode][value=variation]")
-    finally:
-        context.close()
-    assert errors == []
 
 
 # ---- forms and moves (#66 item 7) -------------------------------------------------------------------------------
@@ -315,10 +295,9 @@ def test_a_muggins_call_is_entered_on_the_board(browser, served):
     written into the record as the notation has it, after A's play, and the record is valid (the rules allow it)."""
     base, folder = served
     (folder / "muggins.dom").write_text(MUGGINS, encoding="utf-8")
-    context = browser.new_context(viewport=BOARD_DESKTOP)
-    errors: list[str] = []
-    try:
-        page = open_board(context, base, errors, f"&path={folder / 'muggins.dom'}")
+    with _board(browser, base, folder / "muggins.dom", BOARD_DESKTOP) as page:
+        expect(page.locator("#text")).to_have_value(MUGGINS)          # (the file opened: then its end clicked)
+        expect(page.locator("#tomove")).to_contain_text("A to move")
         page.evaluate("""() => { const t = document.getElementById('text');
             t.setSelectionRange(t.value.length, t.value.length); t.dispatchEvent(new MouseEvent('click')); }""")
         expect(page.locator("#tomove")).to_contain_text("B to move")
@@ -326,9 +305,6 @@ def test_a_muggins_call_is_entered_on_the_board(browser, served):
         page.press("#keymove", "Enter")
         expect(page.locator("#text")).to_have_value(MUGGINS.replace("1. A [5-5]", "1. A [5-5] B muggins 10"))
         expect(page.locator("#status")).to_have_text("valid")
-    finally:
-        context.close()
-    assert errors == []
 
 
 def test_names_as_the_sheet_spells_them_are_written_as_the_notation_names_players(api):
@@ -381,19 +357,14 @@ def test_axe_finds_no_serious_violation_on_the_board(browser, served, axe_ready)
     critical or serious violation, at 1366 and at 390 px."""
     base, folder = served
     for viewport in (BOARD_DESKTOP, {"width": 390, "height": 844}):
-        context = browser.new_context(viewport=viewport, bypass_csp=True)   # (the check's script is put in the page)
-        errors: list[str] = []
-        try:
-            page = open_board(context, base, errors, f"&path={folder / 'seed2.dom'}")
+        # (bypass_csp: the check's script is put in the page)
+        with _board(browser, base, folder / "seed2.dom", viewport, bypass_csp=True) as page:
             expect(page.locator("#graded li").first).to_be_attached()
             page.click("#graded li button >> nth=0")
             assert _axe(page) == []
             page.click("#newrecord")
             page.wait_for_selector("#nvariant option", state="attached")
             assert _axe(page) == []
-        finally:
-            context.close()
-        assert errors == []
 
 
 @pytest.fixture(scope="module")
