@@ -142,7 +142,7 @@
       var renamed = r && r.renamed ? Object.keys(r.renamed) : [];
       if (renamed.length) {
         B.said("The names are written as the notation names players: " + renamed.map(function (n) {
-          return n + " as " + r.renamed[n]; }).join(", "));
+          return n + " as " + r.renamed[n]; }).join(", ") + ".");
       }
     });
   }
