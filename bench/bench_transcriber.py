@@ -13,6 +13,14 @@ lists each tile the mover could hold, ``analyzer.rules.offers``); the goal is on
 move. The draw game's sheet (seed 7) has the opener add a matching tile to his double (004): that move too
 is one click, on the tile the board offers him out of turn. At the end the page's text must equal the sheet
 (checked: the bench fails otherwise).
+
+The match row (#66): a 3-game match sheet (``records/match-milo.dom``, every hand ``?``)
+entered from game 1's header alone: each game's moves clicked, then at each game's end the result the sheet
+shows clicked among those its deals give (where the hidden tiles leave it open) and "Next game", which writes
+the next header (number, players, the lead the rules name). Keys: the names typed once (the Players tag of game
+1's header); none between games. The page's games must read back as the sheet's (moves, leads, results).
+
+    python bench/bench_transcriber.py --match-only    # the match row alone
 """
 from __future__ import annotations
 
@@ -65,22 +73,91 @@ def transcribe(page, base: str, path: Path, moves) -> tuple[list[float], int, in
     """Enter ``moves`` by clicks in the page; (seconds from each click to the next board, clicks, keystrokes)."""
     page.goto(f"{base}/?token={TOKEN}&path={path}")
     page.wait_for_selector("#tomove:has-text('to move')")
-    times, clicks = [], 0
-    for k, (player, move, _claim) in enumerate(moves, 1):
+    times: list[float] = []
+    return times, click_moves(page, [(player, move) for player, move, _claim in moves], times), 0
+
+
+def click_moves(page, moves, times: list[float]) -> int:
+    """Click each of ``moves`` ``(player, move)`` on the board once the board before it is drawn; each click's
+    seconds to the next board go to ``times``; the clicks made."""
+    for k, (player, move) in enumerate(moves, 1):
         # (the board after the last click is drawn: its moves are this one's; the opener's extra tile is his)
         button = page.locator(f'#legal button.move[data-move="{move}"][data-player="{player}"]')
         button.wait_for()
         start = time.perf_counter()
         button.click()
-        clicks += 1
         page.wait_for_selector(f"#stepinfo:has-text('after move {k} of {k}')")
         times.append(time.perf_counter() - start)
-    return times, clicks, 0
+    return len(moves)
+
+
+def match_sheet() -> tuple[str, list[dict]]:
+    """Game 1's header (names, lead, hands ``?``) and the three games of the match sheet: their moves, leads,
+    results."""
+    import re
+
+    from analyzer.notation import parse
+    from analyzer.server.library import position_data
+
+    text = (ROOT / "records" / "match-milo.dom").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^(\w+): \[.*$", r"\1: ?", text)         # (the file holds the match's three games)
+    games = []
+    for k, g in enumerate(parse(text, "sheet").games):
+        moves = [(m["player"], m["move"]) for m in position_data(text, "sheet", k)["moves"]]
+        games.append({"moves": moves, "lead": g.tags.get("Lead"), "result": g.tags.get("Result")})
+    first = parse(text, "sheet").games[0]
+    header = (f'[Event "a match"]\n[Game "1"]\n[Variant "{first.tags["Variant"]}"]\n[Rules "{first.tags["Rules"]}"]\n'
+              f'[Players "{first.tags["Players"]}"]\n[Lead "{first.tags["Lead"]}"]\n\n'
+              + "".join(f"{p}: ?\n" for p in first.players))
+    return header, games
+
+
+def match_baseline(header: str, games) -> list[float]:
+    """The library's time for each move of the match (written into the text, then the next board), the result
+    and the next header written between games as the page has them written."""
+    from analyzer.server.library import enter_move, next_game, position_data, result_entry
+
+    text, out = header, []
+    for k, game in enumerate(games):
+        for player, move in game["moves"]:
+            start = time.perf_counter()
+            text = enter_move(text, "<board>", k, move, player)["text"]
+            position_data(text, "<board>", k)
+            out.append(time.perf_counter() - start)
+        if k < len(games) - 1:
+            if game["result"] in position_data(text, "<board>", k)["results"]:
+                text = result_entry(text, "<board>", k, result=game["result"])["text"]
+            text = next_game(text, "<board>")["text"]
+    return out
+
+
+def transcribe_match(page, base: str, path: Path, games) -> tuple[list[float], int, int, int]:
+    """Enter the match by clicks; (seconds from each move's click to the next board, clicks on moves, clicks
+    between games, keys between games)."""
+    page.goto(f"{base}/?token={TOKEN}&path={path}")
+    page.wait_for_selector("#tomove:has-text('to move')")
+    times, clicks, between = [], 0, 0
+    for number, game in enumerate(games, 1):
+        page.wait_for_selector("#stepinfo:has-text('the deal')")
+        clicks += click_moves(page, game["moves"], times)
+        if number == len(games):
+            break
+        pick = page.locator(f'#legal button[data-result="{game["result"]}"]')
+        page.wait_for_selector("#nextgame")
+        if pick.count():
+            pick.click()
+            between += 1
+            page.wait_for_selector("#legal button[data-result]", state="detached")
+        page.click("#nextgame")
+        between += 1
+        page.wait_for_selector(f"#stepinfo:has-text('game {number + 1} of {number + 1}')")
+    return times, clicks, between, 0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs=3, default=(3, 5, 7), metavar=("PARTNERSHIP", "FIVES_THREES", "DRAW"))
+    parser.add_argument("--match-only", action="store_true", help="only the 3-game match sheet")
     args = parser.parse_args()
 
     import uvicorn
@@ -89,9 +166,12 @@ def main() -> None:
     from analyzer.server import create_app
     from analyzer.server.jobs import Workers
 
-    sheets = [("partnership", *sheet("partnership", args.seeds[0])),
-              ("all-fives-threes", *sheet("all-fives-threes", args.seeds[1])), ("draw", *sheet("draw", args.seeds[2]))]
+    sheets = [] if args.match_only else [
+        ("partnership", *sheet("partnership", args.seeds[0])),
+        ("all-fives-threes", *sheet("all-fives-threes", args.seeds[1])), ("draw", *sheet("draw", args.seeds[2]))]
+    match_header, match_games = match_sheet()
     folder = Path(tempfile.mkdtemp(prefix="bench-transcriber-"))
+    (folder / "match.dom").write_text(match_header, encoding="utf-8")
     for variant, header, _ in sheets:
         (folder / f"{variant}.dom").write_text(header, encoding="utf-8")
     with socket.socket() as s:
@@ -132,6 +212,30 @@ def main() -> None:
                 bmed, bworst = statistics.median(base_times), max(base_times)
                 print(f"{variant:18} {len(moves):5d} {clicks:6d} {keys:4d} {med:7.3f} {worst:7.3f} {bmed:8.3f} "
                       f"{bworst:10.3f} {med / bmed:6.1f}")
+            page = browser.new_page(viewport={"width": 1366, "height": 900})
+            times, clicks, between, keys = transcribe_match(page, base, folder / "match.dom", match_games)
+            text = page.input_value("#text")
+            page.close()
+            from analyzer.notation import parse
+            from analyzer.server.library import position_data
+            got = parse(text, "page").games
+            for k, (mine, theirs) in enumerate(zip(got, match_games)):
+                moves = [(m["player"], m["move"]) for m in position_data(text, "page", k)["moves"]]
+                if moves != theirs["moves"] or mine.tags.get("Lead") != theirs["lead"] or \
+                        (k < len(match_games) - 1 and mine.tags.get("Result") != theirs["result"]):
+                    raise SystemExit(f"match game {k + 1}: the page's record is not the sheet's:\n{text}")
+            if len(got) != len(match_games):
+                raise SystemExit(f"the page holds {len(got)} games, not {len(match_games)}")
+            names = len(parse(match_header, "h").games[0].tags["Players"])
+            n = sum(len(g["moves"]) for g in match_games)
+            base_times = match_baseline(match_header, match_games)
+            print(f"\n3-game match sheet (match-milo.dom, hands ?): {n} moves, {clicks} clicks on "
+                  f"moves ({clicks / n:.2f} a move), {between} clicks between games (a result picked among the "
+                  f"deals' where they leave it open, Next game), {keys} keys between games; keys once: the names "
+                  f"({names} characters of the Players tag); a click to the next board: median "
+                  f"{statistics.median(times):.3f} s, worst {max(times):.3f} s; the library's own work a move "
+                  f"(baseline, this process): median {statistics.median(base_times):.3f} s, worst "
+                  f"{max(base_times):.3f} s (ratio of medians {statistics.median(times) / statistics.median(base_times):.1f})")
             browser.close()
     finally:
         server.should_exit = True

@@ -125,7 +125,7 @@ def test_a_position_the_rules_cannot_reach_is_written_and_flagged_at_its_line(cl
     ({"to_move": "Z"}, "not one of the players"),
     ({"hands": [{"tiles": []}]}, "one hand a player"),
     ({"lacks": [[7], [], [], []]}, "from 0 to 6"),
-    ({"players": ["A", "A", "C", "D"]}, "different names"),
+    ({"players": ["A", "A", "C", "D"]}, "'A' is given twice"),
     ({"table": {"ends": [2]}}, "two open numbers"),
     ({"boneyard": -1}, "boneyard"),
     ({"points": [1]}, "one number a side"),

@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .library import (BoardError, NODE_LIMIT, branch_text, enter_move, new_record, position_data, result_entry,
-                      variant_tags, variants_data, write_variation)
+                      variant_tags, variants_data, write_variation, next_game)
 from .files import FileConflict, FileRefused, Roots
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 from .guard import Gate, cookie_name, new_token
@@ -193,7 +193,16 @@ async def _branch(data):
 
 async def _result(data):
     variant, rules = _rules(data)
-    return await run_in_threadpool(result_entry, _text(data), _label(data), _int(data, "game", 0), variant, rules)
+    chosen = data.get("result")
+    if chosen is not None and not isinstance(chosen, str):
+        raise ApiError('"result" is a result as a Result tag states it ("A/C 1 blocked"), or left out')
+    return await run_in_threadpool(result_entry, _text(data), _label(data), _int(data, "game", 0), variant, rules,
+                                   chosen)
+
+
+async def _next(data):
+    variant, rules = _rules(data)
+    return await run_in_threadpool(next_game, _text(data), _label(data), variant, rules)
 
 
 async def _tags(data):
@@ -215,7 +224,10 @@ async def _new(data):
     event, lead = data.get("event"), data.get("lead") or None
     if (event is not None and not isinstance(event, str)) or (lead is not None and not isinstance(lead, str)):
         raise ApiError('"event" and "lead" are strings')
-    return await run_in_threadpool(new_record, variant, rules, players, hands, event, lead)
+    starter = data.get("starter")
+    if starter is not None and not isinstance(starter, list):
+        raise ApiError('"starter" is the tile turned up to open the line, [low, high], or null')
+    return await run_in_threadpool(new_record, variant, rules, players, hands, event, lead, starter)
 
 
 async def _setup(data):
@@ -367,7 +379,8 @@ class _Board:
         """(the API's route, its handler, whether it watches for its client going away)."""
         return [("validate", self.validate, True), ("analyze", self.analyze, True), ("cancel", self.cancel, False),
                 ("progress", self.progress, False), ("position", _position, False), ("enter", _enter, False),
-                ("repair", self.repair, True), ("variation", _variation, False), ("branch", _branch, False), ("result", _result, False), ("tags", _tags, False),
+                ("repair", self.repair, True), ("variation", _variation, False), ("branch", _branch, False), ("result", _result, False), ("next", _next, False),
+                ("tags", _tags, False),
                 ("variants", _variants, False),
                 ("new", _new, False), ("files", self.listing, False), ("open", self.open_file, False),
                 ("save", self.save_file, False), ("setup", _setup, False), ("problemsets", self.problem_sets, False),

@@ -36,14 +36,31 @@
   }());
 
   // ---- talking to the server ------------------------------------------------------------------
-  function post(route, body, signal) {
+  // api(route, body, signal): the ONE way any script of the page talks to the server (board.js, form.js,
+  // setup.js, problems.js call it, as window.DominoBoard.api). It POSTs ``body`` as JSON to /api/<route> and
+  // resolves (never rejects) with {ok, status, data}: data the parsed JSON answer ({error: words} when there is
+  // none). A page without a server (the static site) sets window.dominoTransport(route, body, signal) before or
+  // after this script loads: a function returning a Promise of {status, data} (status an HTTP code: 2xx is ok),
+  // which then answers every call instead of fetch; a rejected promise reads as the server not reached.
+  var UNREACHED = "the server cannot be reached: your text is kept in this browser";
+  function api(route, body, signal) {
+    var transport = window.dominoTransport;
+    if (typeof transport === "function") {
+      return Promise.resolve().then(function () { return transport(route, body, signal); }).then(function (r) {
+        var code = r && typeof r.status === "number" ? r.status : 500;
+        var data = r && r.data ? r.data : {error: "no answer (" + code + ")"};
+        return {ok: code >= 200 && code < 300, status: code, data: data};
+      }, function (e) {
+        return {ok: false, status: 0, data: {error: (e && e.name === "AbortError") ? "cancelled" : UNREACHED}};
+      });
+    }
     return fetch("/api/" + route, {
       method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + TOKEN},
       body: JSON.stringify(body), signal: signal
     }).then(function (r) {
       return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; },
         function () { return {ok: false, status: r.status, data: {error: "the server sent no JSON (" + r.status + ")"}}; });
-    }, function () { return {ok: false, status: 0, data: {error: "the server cannot be reached: your text is kept in this browser"}}; });
+    }, function () { return {ok: false, status: 0, data: {error: UNREACHED}}; });
   }
 
   // the text the board stands on: the record's, or the position of the problem open (problems.js)
@@ -285,7 +302,7 @@
           p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
           "Add the Result tag to the record";
         write.addEventListener("click", function () {
-          post("result", request({game: p.game})).then(function (r) {
+          api("result", request({game: p.game})).then(function (r) {
             if (!r.ok) { status(r.data.error, true); return; }
             setText(r.data.text, undefined, "result", "the result " + r.data.result);
             said(r.data.closing ? "The table is closed with its closing line: " + r.data.closing.join(" ") :
@@ -293,6 +310,35 @@
           });
         });
         box.appendChild(write);
+      }
+      // a sheet whose hidden tiles leave the result open: each result its deals give, the one the sheet shows
+      // written in one click (the server checks it is one of them)
+      if (p.results && p.results.length && !playing) {
+        box.appendChild(el("p", "note", "The tiles not shown decide the result: write the one the sheet shows."));
+        p.results.forEach(function (words) {
+          var pick = el("button", "result", "Write the result: " + words);
+          pick.type = "button";
+          pick.setAttribute("data-result", words);
+          pick.title = "Add the Result tag " + words + " (some deal the sheet's moves allow ends so)";
+          pick.addEventListener("click", function () {
+            api("result", request({game: p.game, result: words})).then(function (r) {
+              if (!r.ok) { status(r.data.error, true); return; }
+              setText(r.data.text, undefined, "result", "the result " + r.data.result);
+              said("The result " + r.data.result + " is written into the record's Result tag.");
+            });
+          });
+          box.appendChild(pick);
+        });
+      }
+      // the last game of the text over: the next game's header as the match and the variant decide it, written
+      // by the server (with the result first, where the rules reckon it and the record does not state it yet)
+      if (p.at_end && p.game === p.games - 1 && !playing && state.problem === null) {
+        var next = el("button", "result", "Next game");
+        next.type = "button";
+        next.id = "nextgame";
+        next.title = "Write the next game's header: its number, the players, who leads by the rules, a ? hand a player";
+        next.addEventListener("click", nextGame);
+        box.appendChild(next);
       }
       return;
     }
@@ -353,12 +399,20 @@
     if (!p || !p.legal.length) { return; }
     var w = words.trim().toLowerCase().replace(/^\[|\]/g, "");
     var hits = [], what = words.trim();
+    var call = /^m(?:uggins)?\s*(\d{1,9})$/.exec(w);
+    if (call && p.turn) {
+      // a Muggins call (All Fives): the player to move takes the points the player before him did not claim; the
+      // server writes it, and the validation says whether the rules allow it
+      $("keymove").value = "";
+      enter({move: "muggins " + Number(call[1]), player: p.turn, claim: null}, true);
+      return;
+    }
     if (w === "p" || w === "pass") {
       hits = p.legal.filter(function (m) { return m.kind === "pass"; });
       what = "a pass";
     } else {
       var k = /^(d(?:raws?)?\s*)?\[?(\d{1,2})(?:\s*-\s*|(?=\d))(\d{1,2})\]?(?:\s*(@|>|\s)\s*(\d{1,2}))?$/.exec(w);
-      if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass."); return; }
+      if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass, m10 for a Muggins call of 10."); return; }
       var a = Number(k[2]), b = Number(k[3]), lo = Math.min(a, b), hi = Math.max(a, b);
       var kind = k[1] ? "draw" : "play";
       what = (kind === "draw" ? "draws " : "") + "[" + lo + "-" + hi + "]";
@@ -421,6 +475,7 @@
     drawHands(p);
     drawMoves(p);
     drawValues();
+    drawReview();
   }
 
   // Set ``text`` as the element's text, each tile with what clings to it ("[0-0]@0") kept on one line: a
@@ -443,7 +498,7 @@
     var seq = ++state.seq;
     if (!body.line) { state.mine = false; }
     if (body.step === undefined || body.line) { state.asked = null; }
-    return post("position", request(body)).then(function (r) {
+    return api("position", request(body)).then(function (r) {
       if (seq !== state.seq) { return; }
       state.asked = null;
       if (!r.ok) {
@@ -482,7 +537,20 @@
       return;
     }
     // keys pressed faster than the board answers go on from the step last asked for, not the one drawn
-    var from = state.asked && state.asked.game === p.game ? state.asked.step : p.step;
+    if (state.asked && state.asked.game !== p.game) { return; }     // another game asked: its board first
+    var from = state.asked ? state.asked.step : p.step;
+    // past a game's end the next game's deal, before its deal the game before's end: a match stepped through
+    // with the arrows (Home and End stay in the game)
+    if (delta === 1 && from >= p.steps && p.game < p.games - 1) {
+      state.asked = {game: p.game + 1, step: 0};
+      showPosition({game: p.game + 1, step: 0});
+      return;
+    }
+    if (delta === -1 && from <= 0 && p.game > 0) {
+      state.asked = {game: p.game - 1, step: null};
+      showPosition({game: p.game - 1, step: null});
+      return;
+    }
     var k = Math.max(0, Math.min(p.steps, from + delta));
     state.asked = {game: p.game, step: k};
     showPosition({game: p.game, step: k});
@@ -578,15 +646,36 @@
     var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
     var at = insertAt(p);
     if (at !== null) { body.step = at; }        // before the moves written after it
-    post("enter", request(body)).then(function (r) {
+    // the focus and the scroll stay where they are (a phone's keyboard is not brought up by a text focused,
+    // and the moves stay in sight); a click's button, drawn anew, hands its focus to the next board's moves
+    var clicked = !typed && document.activeElement && $("legal").contains(document.activeElement);
+    api("enter", request(body)).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
-      text.focus();
+      var x = window.scrollX, y = window.scrollY;
       setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
-      positionAtCursor();             // the next board at once (the cursor stands after the move)
+      window.scrollTo(x, y);
+      positionAtCursor().then(function () {             // the next board at once (the cursor stands after the move)
+        window.scrollTo(x, y);
+        var first = clicked && $("legal").querySelector("button");
+        if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
+      });
       if (typed) { $("keymove").focus(); }
       said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
         plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
         " now checked against it." : "");
+    });
+  }
+
+  function nextGame() {
+    api("next", request()).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      var d = r.data;
+      setText(d.text, d.offset, "next game", "game " + d.number);
+      positionAtCursor();
+      said((d.result ? "The result " + d.result + " is written; " : "") +
+        (d.match_over ? "the match is over: game 1 of a new match" : "game " + d.number) + " is begun" +
+        (d.score ? " (the match: " + d.score + ")" : "") +
+        (d.lead ? ", " + d.lead + " leads" + (d.reason ? " (" + d.reason + ")" : "") : ", the rules and the deal say who leads") + ".");
     });
   }
 
@@ -605,7 +694,7 @@
     var p = state.position;
     var v = p && p.variation;
     if (!v || !v.along) { return; }
-    post("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
+    api("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
       setText(r.data.text, r.data.offset, "variation", "the variation");
@@ -617,7 +706,7 @@
   function repair() {
     var game = Number($("likely").getAttribute("data-game") || 0);
     $("repair").disabled = true;
-    post("repair", request({game: game})).then(function (r) {
+    api("repair", request({game: game})).then(function (r) {
       $("repair").disabled = false;
       if (r.data.superseded) { return; }
       if (!r.ok) { status(r.data.error, true); return; }
@@ -638,7 +727,7 @@
     track(job);
     var v = p && p.variation;
     var at = v ? {game: p.game, step: p.step, line: v.line.slice(0, v.along), along: v.along} : null;
-    var base = v ? post("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
+    var base = v ? api("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
       : Promise.resolve(null);
     var ahead = null;
     base.then(function (branch) {
@@ -647,13 +736,13 @@
       var game = branch ? 0 : p ? p.game : 0;
       if (at) { at.target = {game: 0, step: branch.data.step}; }
       ahead = p && p.turn && p.legal.length > 1 && (v || p.at_end) ? {game: game, step: at ? at.target.step : p.step} : null;
-      var ready = ahead ? post("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
+      var ready = ahead ? api("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
         : Promise.resolve(null);
       return ready.then(function (entered) {
         var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
         if ($("fair").checked) { body.fair = true; }
         if (more) { body.max_worlds = more; }     // the adaptive budget: more deals only where they are needed
-        return post("analyze", body);
+        return api("analyze", body);
       });
     }).then(function (r) {
       if (!untrack(job)) { return; }
@@ -665,6 +754,7 @@
       state.ahead = ahead;
       status("analysed");
       drawValues();
+      drawReview();
       if (phone()) { tab("values", true); }
     });
   }
@@ -698,7 +788,7 @@
     words.textContent = "";
     var tick = function () {
       if (state.job !== job) { return; }
-      post("progress", {job: job}).then(function (r) {
+      api("progress", {job: job}).then(function (r) {
         if (state.job !== job) { return; }
         var d = r.data;
         if (r.ok && d.running && d.total) {
@@ -717,7 +807,7 @@
   }
 
   function cancel() {
-    if (state.job) { post("cancel", {job: state.job}); }
+    if (state.job) { api("cancel", {job: state.job}); }
   }
 
   // the analysed game and the decision index that value the position on the board, or null
@@ -746,11 +836,15 @@
     rows.textContent = "";
     $("moredeals").hidden = true;
     if (!here) {
+      $("valueslegend").textContent = "";
       $("valuesnote").textContent = "The analysis is of another position: Analyse values the one on the board.";
       return;
     }
     var g = here.g, index = here.index;
     var note = [];
+    // what the numbers mean, in the server's words (library.explained)
+    var expl = a.explained || {}, gi = a.games.indexOf(g);
+    $("valueslegend").textContent = expl.legends ? expl.legends[gi] || "" : "";
     if (state.analysed !== boardText()) { note.push("The text has changed since this analysis: analyse again."); }
     if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
     // a sheet without hands: the deals its record allows and the result they give, in the server's words
@@ -759,7 +853,7 @@
     var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
     note.push(g.deals ? side.charAt(0).toUpperCase() + side.slice(1) + ", over the deals the sheet allows." : side + ".");
     if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
-      note.push("Value here with best play: " + signed(g.values[index]) + ".");
+      note.push("Value here with best play, every hand open: " + signed(g.values[index]) + ".");
     }
     var d = null;
     g.decisions.forEach(function (x) { if (x.index === index && d === null) { d = x; } });
@@ -771,11 +865,23 @@
     }
     var tied = d.fair && d.fair.tied && d.fair.tied.length ? d.fair.tied : null;
     var ahead = state.ahead && state.ahead.step === index;
+    // one verdict on screen: where the analysis gives a fair verdict, the table shows the fair values and their
+    // intervals it comes from and marks its best; else the values with every hand open and their best (a sheet's
+    // marks and words come from the server as they are)
+    var fair = !!d.fair && !d.fair.words && d.alternatives.every(function (alt) { return !!alt.fair; });
+    var fairLoss = fair && d.fair.loss !== null && d.fair.loss !== undefined;
+    var view = expl.views && expl.views[gi] ? expl.views[gi][g.decisions.indexOf(d)] : null;
+    if (view) { note.push(view + "."); }
     note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
       d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
         d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
-        d.loss ? ", losing " + d.loss : d.loss === 0 && !tied ? ", best" : "") + ".");
+        fair ? (fairLoss && d.fair.loss > 0 ? ", losing " + d.fair.loss.toFixed(2) + " points on average by what he could know" +
+          (d.fair["class"] ? " (" + d.fair["class"] + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" : "") :
+        d.loss ? ", losing " + d.loss + " points with every hand open" + (d["class"] ? " (" + d["class"] + ")" : "") :
+          d.loss === 0 && !tied ? ", best" : "") + ".");
+    $("valuehead").textContent = fair ? "fair value (95% interval)" : "value, all hands open";
     var worth = function (alt) {
+      if (fair) { return alt.fair.mean; }
       if (alt.value !== null && alt.value !== undefined) { return alt.value; }
       return alt.fair ? alt.fair.mean : alt.over_deals ? alt.over_deals.mean : null;
     };
@@ -784,20 +890,26 @@
       return d.side === 0 ? vy - vx : vx - vy;
     }).forEach(function (alt) {
       var played = alt.played && !ahead;
-      // "best" only where the best is told apart from the next (the analysis says which are not: "tied")
-      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : alt.best && !(tied && tied.indexOf(alt.move) >= 0);
-      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (tied && tied.indexOf(alt.move) >= 0 ? " tied" : ""));
+      var isTied = !!(tied && tied.indexOf(alt.move) >= 0);
+      // "best" only where the best is told apart from the next (the analysis says which are not: "tied"); with a
+      // fair verdict, its best (the open-hands best is hindsight, not shown beside it)
+      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : fair ? alt.move === d.fair.best && !isTied :
+        alt.best && !isTied;
+      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (isTied ? " tied" : ""));
       tr.setAttribute("data-move", alt.move);
       tr.appendChild(el("td", "mv", alt.move));
       // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
       var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-      var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-        over && !alt.fair ? over : over + (alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " + signedFixed(alt.fair.ci95[0]) +
-          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "?");
-      tr.appendChild(el("td", "val", shown));
+      var fairWords = alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " +
+          signedFixed(alt.fair.ci95[0]) + " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "";
+      var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
+        over && !alt.fair ? over : over + (alt.fair ? fairWords : "?");
+      var cell = el("td", "val", shown);
+      if (fair) { cell.title = "the mean over the deals " + d.player + " could not tell apart, and its 95% interval"; }
+      tr.appendChild(cell);
       // a sheet's marks come from the server (the fair best, hindsight's pick: report.verdicts.alternative_marks)
       tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? "played" : "", best ? "best" : "",
-        tied && tied.indexOf(alt.move) >= 0 ? "not told apart" : ""].filter(Boolean).join(", ")));
+        isTied ? "not told apart" : ""].filter(Boolean).join(", ")));
       rows.appendChild(tr);
       if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
     });
@@ -814,6 +926,99 @@
       }
     }
     $("valuesnote").textContent = note.join(" ");
+  }
+
+  // ---- review: the graded moves, the critical move, the value chart (the analysis's, as the report shows them) -------
+  // with a fair verdict the fair classes and losses (by what each player could know), else the open-hands ones:
+  // never a mix; nothing is judged here, every class and loss is the analysis's
+  function reviewOf(p) {
+    var a = state.analysis;
+    if (!a || !p || !a.games || !a.games[p.game] || state.problem !== null || state.analysedAt) { return null; }
+    var g = a.games[p.game];
+    var fair = g.decisions.some(function (d) { return d.fair && !d.fair.words && d.fair.loss !== undefined; });
+    var graded = g.decisions.filter(function (d) {
+      return fair ? d.fair && d.fair["class"] : d["class"];
+    });
+    var critical = fair ? g.fair_critical : g.critical;
+    return {g: g, fair: fair, graded: graded, critical: critical};
+  }
+
+  function gradeWords(d, fair) {
+    if (fair) {
+      return d.fair["class"] + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
+    }
+    return d["class"] + ", losing " + (d.loss_over_deals ? d.loss_over_deals.words : d.loss) + " points" +
+      (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open");
+  }
+
+  function drawReview() {
+    var box = $("review");
+    var p = state.position;
+    var r = reviewOf(p);
+    box.hidden = !r;
+    if (!r) { return; }
+    var list = $("graded");
+    list.textContent = "";
+    $("reviewnote").textContent = (state.analysed !== boardText() ? "The text has changed since this analysis. " : "") +
+      (r.graded.length ? r.graded.length + " graded move" + (r.graded.length === 1 ? "" : "s") : "No move lost enough to be graded") +
+      (r.fair ? " by what each player could know (fair)" : " with every hand open") + (p.games > 1 ? " in game " + (p.game + 1) : "") +
+      (r.critical ? "; the critical move: " + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
+    r.graded.forEach(function (d) {
+      var item = el("li", "grade " + (r.fair ? d.fair["class"] : d["class"]) + (d.index === p.step ? " here" : ""));
+      var b = el("button", "", (d.index + 1) + ". " + d.player + " " + d.played + ": " + gradeWords(d, r.fair));
+      b.type = "button";
+      b.setAttribute("data-step", d.index);
+      if (r.critical && r.critical.index === d.index) { b.appendChild(el("strong", "", " (critical)")); }
+      b.addEventListener("click", function () { showPosition({game: p.game, step: d.index}); });
+      item.appendChild(b);
+      list.appendChild(item);
+    });
+    $("critical").disabled = !r.critical;
+    drawChart(r, p);
+  }
+
+  // the chart of the values move by move (the analysis's ``values``: the first side's, with best play), the
+  // position on the board marked: a picture with its words, no control
+  function drawChart(r, p) {
+    var box = $("chart");
+    box.textContent = "";
+    var values = (r.g.values || []).filter(function (v) { return v !== null && v !== undefined; });
+    if (values.length < 2) { return; }
+    var W = 300, H = 60, top = Math.max.apply(null, values.map(Math.abs)) || 1;
+    var n = r.g.values.length;
+    var x = function (k) { return 4 + (k / (n - 1)) * (W - 8); };      // (a dot at either end kept whole)
+    var y = function (v) { return H / 2 - (v / top) * (H / 2 - 3); };
+    var svg = mk("svg", {viewBox: "0 0 " + W + " " + H, "class": "valuechart", role: "img",
+                         "aria-label": "the value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] + "'s" : "the first side's") +
+                         " value after each move, from " + signed(values[0]) + " to " + signed(values[values.length - 1])});
+    mk("line", {x1: 0, y1: H / 2, x2: W, y2: H / 2, "class": "axis"}, svg);
+    var points = [];
+    r.g.values.forEach(function (v, k) { if (v !== null && v !== undefined) { points.push(x(k) + "," + y(v)); } });
+    mk("polyline", {points: points.join(" "), "class": "curve"}, svg);
+    r.graded.forEach(function (d) {
+      var v = r.g.values[d.index];
+      if (v !== null && v !== undefined) {
+        mk("circle", {cx: x(d.index), cy: y(v), r: 2.5, "class": "mark " + (r.fair ? d.fair["class"] : d["class"])}, svg);
+      }
+    });
+    mk("line", {x1: x(Math.min(p.step, n - 1)), y1: 0, x2: x(Math.min(p.step, n - 1)), y2: H, "class": "here"}, svg);
+    box.appendChild(svg);
+    box.appendChild(el("p", "note", "The value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] : "the first side") +
+      "'s points with best play after each move (above the line: ahead); the dots are the graded moves, the bar the move shown."));
+  }
+
+  function jumpCritical() {
+    var p = state.position;
+    var r = reviewOf(p);
+    if (r && r.critical) { showPosition({game: p.game, step: r.critical.index}); }
+  }
+
+  function jumpNextGraded() {
+    var p = state.position;
+    var r = reviewOf(p);
+    if (!r || !r.graded.length) { return; }
+    var next = r.graded.filter(function (d) { return d.index > p.step; })[0] || r.graded[0];
+    showPosition({game: p.game, step: next.index});
   }
 
   function lineRow(p, d, alt) {
@@ -941,7 +1146,7 @@
   }
 
   function openFile(path) {
-    return post("open", {path: path}).then(function (r) {
+    return api("open", {path: path}).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       state.path = r.data.path;
       state.name = r.data.path;
@@ -965,7 +1170,35 @@
       text.setSelectionRange(0, 0);
       forget();
       changed(false);
+      reviewIfFinished(text.value);
     });
+  }
+
+  // Review first (#66): a record opened whose last game is over opens for review: a click plays a variation
+  // (writing is the mode one chooses), and it is analysed at once for the graded move list, the critical move
+  // and the value chart. A record still being written (its last game not over) opens for writing.
+  function reviewIfFinished(opened) {
+    var open = false;
+    return api("position", request({game: 0, step: 0})).then(function (r) {
+      if (!r.ok || text.value !== opened) { return null; }
+      // every hand written: its analysis (all hands open) is quick and runs at once; one that hides a hand is
+      // analysed fairly, over the deals, which may take long: that one waits for Analyse
+      open = r.data.hidden.every(function (n) { return !n; });
+      return api("position", request({game: r.data.games - 1}));
+    }).then(function (r) {
+      if (!r || !r.ok || text.value !== opened) { return; }
+      var d = r.data;
+      // (a result still to write, or to pick among a sheet's deals: the record is being written yet)
+      var finished = !!d.over && d.shown === d.steps && !d.stopped && (d.written || !d.result) &&
+        !(d.results && d.results.length);
+      setClickMode(finished ? "variation" : "record");
+      if (finished && open && !state.job) { analyse(); }
+    });
+  }
+
+  function setClickMode(mode) {
+    var radio = document.querySelector("input[name=clickmode][value=" + mode + "]");
+    if (radio && !radio.checked) { radio.checked = true; drawPosition(); }
   }
 
   // Save: to the record's file (a new record asks for a name); Save as: to a file named now. A file that
@@ -980,7 +1213,7 @@
   function tagged() {
     var variant = $("variant").value.trim();
     if (!variant) { return Promise.resolve(true); }
-    return post("tags", request()).then(function (r) {
+    return api("tags", request()).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return false; }
       if (r.data.text !== text.value) { setText(r.data.text, undefined, "variant", "the variant " + variant); }
       $("variant").value = "";
@@ -997,7 +1230,7 @@
   function saveTo(path, token) {
     var before = state.path;
     return tagged().then(function (ok) {
-      return ok ? post("save", {path: path, text: text.value, token: token}) : null;
+      return ok ? api("save", {path: path, text: text.value, token: token}) : null;
     }).then(function (r) {
       if (!r) { return; }
       if (r.status === 409) {
@@ -1026,7 +1259,7 @@
   }
 
   function listFiles(select) {
-    return post("files", {}).then(function (r) {
+    return api("files", {}).then(function (r) {
       if (!r.ok) { return; }
       var box = $("files");
       while (box.options.length > 1) { box.remove(1); }
@@ -1047,7 +1280,7 @@
     // this page's next validation replaces it)
     if (state.checking) { state.checking.abort(); }
     var checking = state.checking = new AbortController();
-    post("validate", request({job: PAGE}), checking.signal).then(function (r) {
+    api("validate", request({job: PAGE}), checking.signal).then(function (r) {
       if (state.checking === checking) { state.checking = null; }
       // (a validation this page's next replaced answers "superseded": the next one's answer is the one to show)
       if (sent !== text.value || checking.signal.aborted || r.data.superseded) { return; }
@@ -1073,10 +1306,21 @@
   $("saveas").addEventListener("click", saveAs);
   $("keyform").addEventListener("submit", function (ev) { ev.preventDefault(); keyEntry($("keymove").value); });
   $("writevariation").addEventListener("click", writeVariation);
+  $("critical").addEventListener("click", jumpCritical);
   Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
     radio.addEventListener("change", drawPosition);
   });
-  ["click", "keyup"].forEach(function (name) { text.addEventListener(name, follow); });
+  // the board follows the text cursor when the user moves it (a click, a key that moves it), not when the text
+  // is only tabbed through: the caret where it was leaves the board where it is
+  var caret = null;
+  ["click", "keyup"].forEach(function (name) {
+    text.addEventListener(name, function () {
+      var now = text.selectionStart + ":" + text.selectionEnd;
+      if (now === caret && name === "keyup") { return; }
+      caret = now;
+      follow();
+    });
+  });
   text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
   $("variant").addEventListener("change", function () { changed(false); });
   $("other").addEventListener("submit", function (ev) {
@@ -1085,7 +1329,7 @@
     var p = state.position;
     var move = $("othermove").value.trim();
     if (!p || !move) { return; }
-    post("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
+    api("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       $("othermove").value = "";
       text.focus();
@@ -1111,7 +1355,9 @@
   document.addEventListener("keydown", function (ev) {
     var k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     if ((ev.ctrlKey || ev.metaKey) && k === "s") { ev.preventDefault(); save(); return; }
-    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text";
+    // (a radio button or a check box takes no typing: left and right step the board there too)
+    var choice = ev.target && ev.target.tagName === "INPUT" && /^(radio|checkbox)$/.test(ev.target.type);
+    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text" && !choice;
     if ((ev.ctrlKey || ev.metaKey) && !field && !ev.altKey) {
       if (k === "z" && !ev.shiftKey) { ev.preventDefault(); undo(); return; }
       if ((k === "z" && ev.shiftKey) || k === "y") { ev.preventDefault(); redo(); return; }
@@ -1129,6 +1375,8 @@
     else if (ev.key === "Home") { ev.preventDefault(); step(-1e9); }
     else if (ev.key === "End") { ev.preventDefault(); step(1e9); }
     else if (ev.key === "Escape" && p.variation) { ev.preventDefault(); showPosition({game: p.game, step: p.step}); }
+    else if (k === "c" && !ev.shiftKey) { ev.preventDefault(); jumpCritical(); }
+    else if (k === "n" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(); }
   });
   window.addEventListener("beforeunload", keep);
 
@@ -1158,19 +1406,20 @@
   // form cannot write is told to ``error`` and the form stays
   function writeRecord(route, body, button, form, error) {
     button.disabled = true;
-    return post(route, body).then(function (r) {
+    return api(route, body).then(function (r) {
       button.disabled = false;
       if (!r.ok) { error(r.data.error); return; }
       error("");
       form.hidden = true;
       window.DominoBoard.newRecord(r.data.text);
+      return r.data;
     });
   }
 
   // the deal of the variant and rules a form chose, from the server (null: refused, told to ``error``); the
   // form's list of variants filled the first time
   function dealOf(select, rules, error) {
-    return post("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
+    return api("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
       if (!r.ok) { error(r.data.error); return null; }
       error("");
       if (!select.options.length) {
@@ -1186,7 +1435,7 @@
     });
   }
   window.DominoBoard = {
-    post: post, tile: tile, el: el, status: status, track: track, untrack: untrack, hooks: hooks, tab: tab,
+    api: api, tile: tile, el: el, status: status, said: said, track: track, untrack: untrack, hooks: hooks, tab: tab,
     signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
     showProblem: function (position) {
       state.problem = position;

@@ -26,6 +26,7 @@
         form.hands = form.names.map(function () { return []; });
         form.who = 0;
       }
+      $("nstarterbox").hidden = !deal.draws;
       draw();
     });
   }
@@ -45,7 +46,7 @@
       var field = B.el("input", "nname", null);
       field.type = "text";
       field.value = name;
-      field.size = 6;
+      field.size = 16;
       field.setAttribute("aria-label", "name of player " + (k + 1));
       field.addEventListener("change", function () { form.names[k] = field.value.trim(); leads(); });
       field.addEventListener("focus", function () { if (form.who !== k) { form.who = k; pick.checked = true; mark(); } });
@@ -130,7 +131,20 @@
       lead: $("nlead").value || null,
       hands: form.hands.map(function (h) { return h.length ? {tiles: h} : null; })
     };
-    B.writeRecord("new", body, $("nwrite"), $("newform"), error);
+    // the starter tile as typed ("4-5", "[4-5]", "45"): its two numbers; the server judges the tile
+    var typed = $("nstarter").value.trim();
+    if (typed && !$("nstarterbox").hidden) {
+      var halves = /^\[?\s*(\d{1,2})\s*[-|: ]?\s*(\d{1,2})\s*\]?$/.exec(typed.length === 2 ? typed[0] + "-" + typed[1] : typed);
+      if (!halves) { error("the starter tile: type it as 4-5"); return; }
+      body.starter = [Number(halves[1]), Number(halves[2])];
+    }
+    B.writeRecord("new", body, $("nwrite"), $("newform"), error).then(function (r) {
+      var renamed = r && r.renamed ? Object.keys(r.renamed) : [];
+      if (renamed.length) {
+        B.said("The names are written as the notation names players: " + renamed.map(function (n) {
+          return n + " as " + r.renamed[n]; }).join(", ") + ".");
+      }
+    });
   }
 
   $("newrecord").addEventListener("click", function () {
