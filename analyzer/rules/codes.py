@@ -120,4 +120,5 @@ class Code(StrEnum):
     UNKNOWN_PLAYER = "unknown-player"
     UNKNOWN_VARIANT = "unknown-variant"
     UNREADABLE = "unreadable"
+    UNWRITABLE = "unwritable"
     WRONG_SCORE = "wrong-score"
