@@ -131,3 +131,19 @@ def test_the_campaign_s_inputs_validate_without_an_internal_error(name):
         result = process(name, data, options)
         errors = ([result["error"]] if result["error"] else []) + [d for g in result["games"] for d in g["diagnostics"]]
         assert not [d for d in errors if d["code"] in ("internal-error", "notation")], errors
+
+
+def test_a_match_is_not_replayed_for_a_repaired_game_past_the_record_s_time(monkeypatch):
+    # a match replayed checks each stated result over the deals its hidden hands allow (seconds, where its units
+    # say milliseconds: 16 s of a 25 s triage in the campaign's input): each repaired game's replays of the match
+    # are made only where the time left holds six of them
+    monkeypatch.setattr(triage_module, "RECORD_SECONDS", 0.0)
+    record = parse(_match_with_a_slip_in_every_game(), "match.dom")
+    replays = replay_record(record)
+    replayed = []
+    replay_again = again(record, None, {}, False)
+    triage_games(replays, lambda games: replayed.append(len(games)) or replay_again(games), read_cpu=0.0)
+    assert replayed == []
+    monkeypatch.setattr(triage_module, "RECORD_SECONDS", 60.0)
+    triage_games(replays, lambda games: replayed.append(len(games)) or replay_again(games), read_cpu=0.01)
+    assert replayed

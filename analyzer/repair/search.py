@@ -64,10 +64,11 @@ def shared_work(total: int, seconds: float | None = None):
         _LEFT.reset(token)
 
 
-def out_of_time() -> bool:
-    """Whether the searches of this record have used the CPU time :func:`shared_work` gave them."""
+def out_of_time(needed: float = 0.0) -> bool:
+    """Whether the searches of this record have used the CPU time :func:`shared_work` gave them (or have less
+    than ``needed`` seconds of it left)."""
     deadline = _DEADLINE.get()
-    return deadline is not None and time.process_time() > deadline
+    return deadline is not None and time.process_time() + needed > deadline
 
 
 def work_left(spent: int = 0) -> float:

@@ -21,6 +21,7 @@ a later game that the repair makes disappear follows from that slip, and the lat
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable
@@ -241,10 +242,11 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
     total = (RECORD_WORK if search is None else REPAIR_WORK) + MOVE_WORK * sum(
         len(rep.game.moves) + len(rep.game.hands) for rep in replays)
     with shared_work(total, None if read_cpu is None else RECORD_SECONDS + READ_TIMES * read_cpu):
-        return _triage_games(replays, again, search or search_slips)
+        return _triage_games(replays, again, search or search_slips, read_cpu or 0.0)
 
 
-def _triage_games(replays: list[Replay], again, search: Callable[[Replay], RepairReport]) -> tuple[list, dict]:
+def _triage_games(replays: list[Replay], again, search: Callable[[Replay], RepairReport],
+                  read_cpu: float) -> tuple[list, dict]:
     current, games = list(replays), [rep.game for rep in replays]
     match = again is not None and any(rep.match is not None for rep in replays)
     out: list[Triage | None] = []
@@ -254,14 +256,23 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
     # what replaying the whole match costs, taken from the record's budget of work each time
     match_work = REPLAY_WORK * sum(len(g.moves) + len(g.hands) + 1 for g in games)
 
+    # what one replay of the match costs in CPU (the record's own replay, then the slowest one met): a match
+    # replayed checks each stated result over the deals its hidden hands allow, which its units do not say
+    match_seconds = [read_cpu]
+
     def again_counted(games: list) -> list[Replay]:
         replayed[0] += len(games)
         work_left(match_work)
-        return again(games)
+        start = time.process_time()
+        try:
+            return again(games)
+        finally:
+            match_seconds[0] = max(match_seconds[0], time.process_time() - start)
 
     for k, rep in enumerate(replays):
         # (a repaired game replays the match once per repair checked, at most 5, and once more)
-        if match and (replayed[0] + len(games) * 6 > MATCH_REPLAYS or work_left() < match_work * 6 or out_of_time()):
+        if match and (replayed[0] + len(games) * 6 > MATCH_REPLAYS or work_left() < match_work * 6
+                      or out_of_time(6 * match_seconds[0])):
             match = False               # the rest each on its own: the match's work stays bounded
         now = current[k]
         if rep.valid:
