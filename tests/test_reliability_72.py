@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import analyzer.inference.sheet as sheet
 import analyzer.repair.triage as triage_module
 from analyzer.archive.runner import Options, process
@@ -123,14 +121,6 @@ def test_shared_work_without_seconds_never_runs_out_of_time():
         assert out_of_time()
     assert not out_of_time()
 
-
-@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("campaign-*.dom")))
-def test_the_campaign_s_inputs_validate_without_an_internal_error(name):
-    data = (DATA / name).read_bytes()
-    for options in (Options("validate", triage=False), Options("validate")):
-        result = process(name, data, options)
-        errors = ([result["error"]] if result["error"] else []) + [d for g in result["games"] for d in g["diagnostics"]]
-        assert not [d for d in errors if d["code"] in ("internal-error", "notation")], errors
 
 
 def test_a_match_is_not_replayed_for_a_repaired_game_past_the_record_s_time(monkeypatch):
