@@ -231,7 +231,7 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     run.analyses, run.results, run.policy = [], [None] * len(run.replays), [None] * len(run.replays)
     for k, rep in enumerate(run.replays):
-        each = o.scale == "match" and o.luck_each and rep.variant.seating.sides > 2
+        each = o.scale == "match" and o.luck_each and rep.variant.seating.sides > 2 and not any(rep.initial.hidden)
         searches = None
         if wanted[k] or each:
             from .analysis import searches_for
@@ -268,6 +268,7 @@ def results_wanted(replays: list) -> list[bool]:
 
     return [needs_results(rep.variant) and position is not None and leader is not None
             and not position.state.over and why_not(rep.variant, results=True) is None
+            and not any(rep.initial.hidden)         # (a line played out needs every hand: a sheet has none)
             for rep, (position, leader, _) in zip(replays, match_positions(replays))]
 
 

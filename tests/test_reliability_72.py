@@ -137,3 +137,16 @@ def test_a_match_is_not_replayed_for_a_repaired_game_past_the_record_s_time(monk
     monkeypatch.setattr(triage_module, "RECORD_SECONDS", 60.0)
     triage_games(replays, lambda games: replayed.append(len(games)) or replay_again(games), read_cpu=0.01)
     assert replayed
+
+
+def test_stats_of_a_sheet_in_a_match_is_no_internal_error():
+    # found by the campaign (a tag order of records/sheet-kozel.dom; the bundled record itself fails the same):
+    # stats grades every game on the match scale, and a sheet's second game (a match position before it, no hand
+    # known) had its principal variation played out by the open-hands solver: 'SolverError: the solver needs
+    # every hand known', the record's internal-error
+    from click.testing import CliRunner
+    from analyzer.cli import main
+    for args in (["stats"], ["stats", "--json"], ["stats", "--scale", "match"]):
+        res = CliRunner().invoke(main, args + [str(DATA / "sheet-stats-match-scale.dom")])
+        assert res.exit_code == 0, res.output
+        assert "internal" not in res.output and "Traceback" not in res.output
