@@ -536,23 +536,28 @@ def growth(args) -> None:
 
 def board(args) -> None:
     """The board's API (Starlette's test client, in-process: no socket) on every typed prefix of the docs' examples
-    (what the board is sent on each keystroke of a user typing one) and on ``--count`` set-up inputs: position,
-    result, tags and enter on each, validate on one in ten; a 5xx answer or a 4xx that says the board failed (an
-    internal error turned into 422) is counted."""
+    (what the board is sent on each keystroke of a user typing one) and on ``--count`` set-up inputs: position and
+    result on each, tags, enter, a later position and validate on one in ten; a 5xx answer or a 4xx that says the
+    board failed (an internal error turned into 422) is counted."""
     from conftest import board_client
     inputs = Inputs(args.inputs, args.seed)
     texts = [("typed prefixes", inputs.make(i)[2]) for i in range(len(inputs.prefixes))]
     first = dict(inputs.plan)["typed prefixes"]
     texts += [("set-up tags", inputs.make(first + k)[2]) for k in range(args.count)]
-    calls = (("position", {"game": 0}), ("result", {}), ("tags", {}), ("enter", {"move": "pass"}),
-             ("position", {"game": 0, "step": 2}))
+    calls = (("position", {"game": 0}), ("result", {}))
+    more = (("tags", {}), ("enter", {"move": "pass"}), ("position", {"game": 0, "step": 2}), ("validate", {}))
     counts: dict[str, list[int]] = {}
     failed = []
     folder = tempfile.mkdtemp(prefix="campaign72_board_")
     start = time.process_time()
+    deadline = time.time() + args.minutes * 60 if args.minutes else None
+    done = 0
     with board_client([folder]) as client:
         for k, (kind, text) in enumerate(texts):
-            todo = list(calls) + ([("validate", {})] if k % 10 == 0 else [])
+            if deadline and time.time() > deadline:
+                break
+            done += 1
+            todo = list(calls) + (list(more) if k % 10 == 0 else [])
             for route, more in todo:
                 res = client.post(f"/api/{route}", json={"text": text, **more})
                 bad = res.status_code >= 500 or "failed on this record" in res.text or "internal" in res.text.lower()
@@ -562,7 +567,7 @@ def board(args) -> None:
                 row[2] += bad
                 if bad:
                     failed.append((route, res.status_code, res.text[:200], text))
-    print(f"the board's API on {len(texts):,} texts ({time.process_time() - start:.0f} s of CPU): requests, 4xx "
+    print(f"the board's API on {done:,} of {len(texts):,} texts ({time.process_time() - start:.0f} s of CPU): requests, 4xx "
           f"answers (a problem named), failures (5xx or an internal error)")
     for name, (n, four, bad) in sorted(counts.items()):
         print(f"  {name:<30}{n:>8,}{four:>8,}{bad:>6}")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import analyzer.inference.sheet as sheet
 import analyzer.repair.triage as triage_module
 from analyzer.archive.runner import Options, process
@@ -150,3 +152,18 @@ def test_stats_of_a_sheet_in_a_match_is_no_internal_error():
         res = CliRunner().invoke(main, args + [str(DATA / "sheet-stats-match-scale.dom")])
         assert res.exit_code == 0, res.output
         assert "internal" not in res.output and "Traceback" not in res.output
+
+
+def test_the_games_after_the_record_s_time_are_not_searched_and_say_so(monkeypatch):
+    # a search's set-up replays its game again (its first error, the record as the replayer has it): the games
+    # met once the time is up get their errors and the note without one (a file of 80 broken records spent a
+    # quarter of a second past its bound so)
+    import analyzer.repair.triage as t
+    monkeypatch.setattr(t, "RECORD_SECONDS", 0.0)
+    searched = []
+    monkeypatch.setattr(t, "search_slips", lambda rep, **k: searched.append(rep) or pytest.fail("searched"))
+    replays = replay_record(read(RECORDS / "seed1.dom"))
+    triages, reports = triage_games(replays, read_cpu=0.0)
+    assert searched == [] and not reports[0].complete and reports[0].searched == 0
+    assert "slip-search-stopped" in {d.code for d in triages[0].diagnostics}
+    assert [d.key for d in triages[0].diagnostics if d.code != "slip-search-stopped"] == [d.key for d in replays[0].diagnostics]

@@ -281,7 +281,9 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
         if now.valid:                   # a repair of an earlier game mends this one too
             out.append(Triage(tuple(_follows(d, slip) for d in rep.diagnostics), None))
             continue
-        report = search(now)
+        # out of time: not searched at all (a search's set-up replays its game again), its note says so
+        report = search(now) if not out_of_time() else RepairReport(
+            now.game, False, now.game.tags.get("Result"), 0, [], {}, 0, [], False, 0)
         if match and report.best is not None:
             report = _in_match(report, k, games, again_counted)
             games[k] = report.best.game
