@@ -545,7 +545,7 @@ def board(args) -> None:
     first = dict(inputs.plan)["typed prefixes"]
     texts += [("set-up tags", inputs.make(first + k)[2]) for k in range(args.count)]
     calls = (("position", {"game": 0}), ("result", {}))
-    more = (("tags", {}), ("enter", {"move": "pass"}), ("position", {"game": 0, "step": 2}), ("validate", {}))
+    others = (("tags", {}), ("enter", {"move": "pass"}), ("position", {"game": 0, "step": 2}), ("validate", {}))
     counts: dict[str, list[int]] = {}
     failed = []
     folder = tempfile.mkdtemp(prefix="campaign72_board_")
@@ -557,9 +557,9 @@ def board(args) -> None:
             if deadline and time.time() > deadline:
                 break
             done += 1
-            todo = list(calls) + (list(more) if k % 10 == 0 else [])
-            for route, more in todo:
-                res = client.post(f"/api/{route}", json={"text": text, **more})
+            todo = list(calls) + (list(others) if k % 10 == 0 else [])
+            for route, fields in todo:
+                res = client.post(f"/api/{route}", json={"text": text, **fields})
                 bad = res.status_code >= 500 or "failed on this record" in res.text or "internal" in res.text.lower()
                 row = counts.setdefault(f"{kind}: {route}", [0, 0, 0])
                 row[0] += 1
