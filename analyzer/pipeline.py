@@ -14,6 +14,7 @@ of an archive is still done."""
 from __future__ import annotations
 
 import json
+import time
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ContextManager
@@ -143,6 +144,7 @@ class RecordRun:
     policy: list | None = None              # per game of individual players (``luck_each``): its deal's result played
     #                                         out by the hand model's policy (``analysis.outcomes.policy_result``)
     repaired: list | None = None            # per game, the analysis of its likeliest repair (or None), for its page
+    read_cpu: float = 0.0                   # CPU seconds of its parse and replay (the slip search's time is a multiple)
 
     @property
     def readable(self) -> bool:
@@ -172,13 +174,14 @@ def read_text(label: str, text: str, options: Options) -> RecordRun:
     """Parse ``text`` and replay its games under ``options`` (the one parse and replay of a record); a
     failure of the analyser there is that record's ``internal-error`` (a run without a record), never the
     caller's: every command and the board go on to the next record."""
+    start = time.process_time()
     try:
         record = parse(text, label)
         replays = replay_record(record, options.variant, rules=dict(options.rules),
                                 insert_passes=options.insert_passes)
     except Exception as exc:  # a bug on one record must not end the run over an archive
         return RecordRun(label, options, problem=_internal(label, exc))
-    return RecordRun(label, options, record, replays, text=text)
+    return RecordRun(label, options, record, replays, text=text, read_cpu=time.process_time() - start)
 
 
 def read(label: str, data: bytes | None, options: Options, problem: Diagnostic | None = None) -> RecordRun:
@@ -232,7 +235,7 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     run.analyses, run.results, run.policy = [], [None] * len(run.replays), [None] * len(run.replays)
     for k, rep in enumerate(run.replays):
-        each = o.scale == "match" and o.luck_each and rep.variant.seating.sides > 2
+        each = o.scale == "match" and o.luck_each and rep.variant.seating.sides > 2 and not any(rep.initial.hidden)
         searches = None
         if wanted[k] or each:
             from .analysis import searches_for
@@ -269,6 +272,7 @@ def results_wanted(replays: list) -> list[bool]:
 
     return [needs_results(rep.variant) and position is not None and leader is not None
             and not position.state.over and why_not(rep.variant, results=True) is None
+            and not any(rep.initial.hidden)         # (a line played out needs every hand: a sheet has none)
             for rep, (position, leader, _) in zip(replays, match_positions(replays))]
 
 
@@ -382,7 +386,8 @@ def triage(run: RecordRun) -> RecordRun:
     if o.repair_edits:
         def search(rep):
             return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
-    run.triages, run.reports = triage_games(run.replays, run.again(), search=search)
+    run.triages, run.reports = triage_games(run.replays, run.again(), search=search,
+                                            read_cpu=None if o.repair_edits else run.read_cpu)
     return run
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import shutil
 import signal
@@ -180,7 +181,8 @@ def test_a_full_disk_leaves_the_old_page_and_says_which_file(disk):
     fill(leave=8192)            # (a page is some hundreds of KB)
     res = cli("report", SEED1, "-o", page)
     assert res.exit_code == 1, res.output
-    assert f"Error: {page}: cannot be written ({NO_SPACE})" in res.output and "Traceback" not in res.output
+    assert f"error[unwritable] the page was not written: {page}: cannot be written ({NO_SPACE})" in res.output
+    assert "Traceback" not in res.output and "internal" not in res.output
     assert page.read_bytes() == good and _others(folder) == ["page.html"]
 
 
@@ -211,10 +213,41 @@ def test_a_full_disk_mid_archive_leaves_each_page_whole_or_absent(disk, tmp_path
     fill(leave=sizes["a.dom.html"] + sizes["b.dom.html"] + 8192)         # room for two pages, not for the third
     res = cli("report", archive, "-o", site)
     assert res.exit_code == 1, res.output
-    assert f"Error: {site / 'c.dom.html'}: cannot be written ({NO_SPACE})" in res.output and "Traceback" not in res.output
-    assert _others(site) == ["a.dom.html", "b.dom.html"]                  # the third page and the index absent, no .part
+    assert f"error[unwritable] the page was not written: {site / 'c.dom.html'}: cannot be written ({NO_SPACE})" \
+        in res.output and "Traceback" not in res.output
+    # the third page absent, no .part; the index whole (listing the third record's error) or, the disk full, absent
+    assert _others(site) in (["a.dom.html", "b.dom.html"], ["a.dom.html", "b.dom.html", "index.html"])
     for name in ("a.dom.html", "b.dom.html"):
         assert (site / name).read_bytes() == (whole / name).read_bytes()
+
+
+def test_a_page_that_cannot_be_written_is_that_record_s_error_and_every_other_is_written(tmp_path, monkeypatch):
+    """Issue 72 item 1: a page's write failure ended the run there (the pages after it never written, no index);
+    now it is that record's ``unwritable`` error, and every other page and the index are written."""
+    import analyzer.report.render as render
+    from analyzer.outputs import OutputError
+    archive, site = tmp_path / "archive", tmp_path / "site"
+    archive.mkdir()
+    for name, record in (("a.dom", SEED2), ("b.dom", SEED2), ("c.dom", SEED1)):
+        shutil.copy(record, archive / name)
+    real = render.write_page
+
+    def write_page(html, path):
+        if os.path.basename(path) == "b.dom.html":
+            raise OutputError(errno.EROFS, f"{path}: cannot be written ({os.strerror(errno.EROFS)})")
+        return real(html, path)
+    monkeypatch.setattr(render, "write_page", write_page)
+    res = cli("report", archive, "-o", site, "--jsonl")
+    assert res.exit_code == 1, res.output
+    assert "Traceback" not in res.output and "internal" not in res.output
+    assert sorted(p.name for p in site.iterdir()) == ["a.dom.html", "c.dom.html", "index.html"]
+    assert all(_whole_page(site / n) for n in ("a.dom.html", "c.dom.html", "index.html"))
+    lines = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
+    errors = {r["source"].rsplit("/", 1)[-1]: r["error"] for r in lines}
+    assert errors["a.dom"] is None and errors["c.dom"] is None
+    assert errors["b.dom"]["code"] == "unwritable" and str(site / "b.dom.html") in errors["b.dom"]["message"]
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="a.dom.html"' in index and 'href="c.dom.html"' in index and 'href="b.dom.html"' not in index
 
 
 # ---- a run killed outright -------------------------------------------------------------------------------------

@@ -371,6 +371,8 @@ def test_the_games_of_one_file_share_one_budget():
     moves = sum(len(rep.game.moves) + len(rep.game.hands) for rep in replays)
     trial = (PositionSearch.step_work + 2) * len(replays) * 2     # (at most a trial past the bound, each search)
     assert sum(r.work for r in reports.values()) <= RECORD_WORK + MOVE_WORK * moves + trial
-    # the first games are searched to their own bound, the later ones get what is left: none; each says so
-    assert reports[0].searched == TRIAGE_NODES and reports[len(replays) - 1].searched == 0
+    # the first game is searched to the record's bound (its work, not its own node bound: issue 72 made the
+    # shared part some 0.2 s), the later ones get what is left: none; each says so
+    assert reports[0].work >= RECORD_WORK and reports[0].searched < TRIAGE_NODES
+    assert reports[len(replays) - 1].searched == 0
     assert all("slip-search-stopped" in {d.code for d in t.diagnostics} for t in triages)

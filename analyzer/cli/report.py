@@ -87,10 +87,10 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     # nothing of a finished record is held (memory that does not grow with the archive)
     rows, tallies = (None, None) if single else (IndexRows(), _tallies(scale))
     for result, target in zip(results(inputs, options, jobs, scheduler, cache_dir), targets):
-        summary.add(result)
         if result["error"] is None:       # the page names the record as given relative to it, or by its name
-            write_page(renamed(result["page"], result["source"], shown_name(result["source"], target, list(paths))),
-                       target)
+            result = _written(result, lambda r=result, t=target: write_page(
+                renamed(r["page"], r["source"], shown_name(r["source"], t, list(paths))), t))
+        summary.add(result)
         if rows is not None:
             page = None if result["error"] else os.path.basename(target)
             rows.add(index_rows({**result, "source": shown_name(result["source"], targets[-1], list(paths))}, page))
@@ -110,6 +110,21 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
             title = _write_index(paths, rows, tallies, targets[-1], summary, scale, book, quiet or jsonl)
         _write_book(book, title, quiet or jsonl)
     finish(summary, quiet or single, err=jsonl)
+
+
+def _written(result: dict, write) -> dict:
+    """``result`` once its page is written by ``write()``; a page that cannot be written (a full disk, a folder
+    that refuses it) is that record's ``unwritable`` error naming the file, and the run goes on with the others."""
+    from ..outputs import OutputError
+    from ..pipeline import record_problem
+    from ..rules.codes import Code
+    from ..diagnostics import Diagnostic
+    try:
+        write()
+    except OutputError as exc:
+        diag = Diagnostic("error", Code.UNWRITABLE, f"the page was not written: {exc}", source=result["source"])
+        return {**result, "error": record_problem(result["source"], diag)["error"]}
+    return result
 
 
 def _tallies(scale: str) -> dict:

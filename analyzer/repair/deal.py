@@ -82,7 +82,7 @@ class Deal:
         if leader is not None:
             tags["Lead"] = s.players[leader]
         stub = replace(s.game, tags=tags, hands=self.entries, moves=[])
-        rep = s.replayed(stub)
+        rep = s.dealt(stub)
         pos = self.positions[leader] = rep.initial
         code = None
         errors = [d for d in rep.deal_diagnostics if d.severity == Severity.ERROR]

@@ -5,6 +5,7 @@ and :mod:`.position_edits`; the repairs found are kept by the record they give, 
 way to it, and the replayer confirms a line that ends as the record states."""
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator
@@ -24,36 +25,60 @@ from .position_edits import PositionEdits
 from .positional import PositionChecker, PositionState
 from .setting import Setting
 
-__all__ = ["Search", "PositionSearch", "MOVE_WORK", "shared_work"]
+__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "shared_work", "work_left", "out_of_time"]
 
 # The search's work is bounded as well as its candidates, so that it grows with the record and not
 # faster (a candidate copies the record, and the candidates at a place look along the rest of it, so
 # the nodes alone cost more the longer the record). One unit is about one cell of the record copied
-# (some 0.02 us here); a cell looked at for a candidate costs SCAN_WORK, a trial's step (one move
+# (some 0.01 us here); a cell looked at for a candidate costs SCAN_WORK, a trial's step (one move
 # replayed by the checker) ``step_work``, a confirmation by the replayer REPLAY_WORK a move. A search's
 # budget is what ``max_nodes`` candidates cost on a record of ordinary length (``node_work`` each: the
-# fixed part, a second or two for the triage's bound), plus MOVE_WORK for each move and hand line of the
-# record (about twice what replaying it costs): the search costs at most a small multiple of the
-# record's replay plus a fixed bound (bench/bench_triage.py measures it). Units of work, not seconds,
+# fixed part; the triage's shared budget bounds it further, see ``triage.RECORD_WORK``), plus MOVE_WORK for
+# each move and hand line of the record (about 1.3 times what replaying it costs): the search costs at most a
+# small multiple of the record's replay plus a fixed bound (bench/bench_triage.py measures it). Units of work, not seconds,
 # so that a result is the same on any machine.
-MOVE_WORK = 5_000
+MOVE_WORK = 4_000
 REPLAY_WORK = 2_500
 SCAN_WORK = 6
 
 # The work left to every search of one record (see ``shared_work``): a file of many broken games shares
 # one budget, so its validation, too, costs at most a small multiple of its replay plus a fixed bound.
 _LEFT: ContextVar[list[int] | None] = ContextVar("repair_work_left", default=None)
+# The CPU time (``time.process_time``) past which every search of the record stops (see ``shared_work``): the
+# work's units bound what the search does, this what it costs where a trial costs more than its units say
+# (a trial's result checked over the deals its hidden hands allow).
+_DEADLINE: ContextVar[float | None] = ContextVar("repair_deadline", default=None)
 
 
 @contextmanager
-def shared_work(total: int):
+def shared_work(total: int, seconds: float | None = None):
     """Within the block, the searches share ``total`` units of work (each still within its own budget);
-    each search's work is taken from it when it is done (:meth:`Search.settle`)."""
+    each search's work is taken from it when it is done (:meth:`Search.settle`). ``seconds``: the CPU time
+    they may take in all, from now (None: no bound of time)."""
     token = _LEFT.set([total])
+    timer = _DEADLINE.set(None if seconds is None else time.process_time() + seconds)
     try:
         yield
     finally:
+        _DEADLINE.reset(timer)
         _LEFT.reset(token)
+
+
+def out_of_time(needed: float = 0.0) -> bool:
+    """Whether the searches of this record have used the CPU time :func:`shared_work` gave them (or have less
+    than ``needed`` seconds of it left)."""
+    deadline = _DEADLINE.get()
+    return deadline is not None and time.process_time() + needed > deadline
+
+
+def work_left(spent: int = 0) -> float:
+    """The work left to the searches of this record, once ``spent`` is taken from it (work of the triage
+    besides the searches: the match replayed); unbounded outside :func:`shared_work`."""
+    pool = _LEFT.get()
+    if pool is None:
+        return float("inf")
+    pool[0] -= spent
+    return pool[0]
 
 
 class Search:
@@ -73,6 +98,7 @@ class Search:
         self.nodes = 0
         self.max_work = max_nodes * self.node_work + MOVE_WORK * (len(game.moves) + len(game.hands))
         self.work = 0
+        self.timed_out = False          # stopped by the record's bound of time (see ``shared_work``)
         self.pool = _LEFT.get()         # the record's shared budget, if any: this search takes what is left of it
         if self.pool is not None:
             self.max_work = min(self.max_work, max(self.pool[0], 0))
@@ -199,8 +225,14 @@ class Search:
 
     @property
     def stopped(self) -> bool:
-        """Whether the search stopped at its bound (of candidates or of work) before it was done."""
-        return self.nodes >= self.max_nodes or self.work >= self.max_work
+        """Whether the search stopped at its bound (of candidates, of work or of time) before it was done."""
+        return self.nodes >= self.max_nodes or self.work >= self.max_work or self.timed_out
+
+    def halted(self) -> bool:
+        """Whether the search must stop before its next candidate: :attr:`stopped`, or the record's time is up."""
+        if not self.stopped and out_of_time():
+            self.timed_out = True
+        return self.stopped
 
     def confirm_key(self, seq: list, deal: Deal) -> tuple:
         """What the replayer's verdict on the record ``seq`` and ``deal`` give depends on (see ``confirmed``)."""
@@ -235,7 +267,7 @@ class Search:
         self.work += SCAN_WORK * (L + 2 - max(min_pos, 0)) * len(seq)
         for new_seq, new_deal, start, edit, next_min in self.edits.candidates(seq, deal, frontiers, L, code,
                                                                         min_pos, depth):
-            if self.stopped:
+            if self.halted():
                 return
             self.nodes += 1
             keep = [] if depth > 1 else None

@@ -61,7 +61,13 @@ class Setting:
 
     def replayed(self, game: Game) -> Replay:
         """``game`` replayed as the record's own game was: under the match's lead and worth."""
-        return check_decided_result(replay(game, self.variant, lead=self.lead, worth=self.worth))
+        return check_decided_result(self.dealt(game))
+
+    def dealt(self, game: Game) -> Replay:
+        """``game`` (a deal with no move) replayed for its deal alone: its first position and the deal's errors,
+        without the stated result checked over the deals its hidden tiles allow (no move is played: a deal's
+        trial costs its replay, not a listing of the hidden hands)."""
+        return replay(game, self.variant, lead=self.lead, worth=self.worth)
 
     def row(self, src: MoveEntry) -> tuple:
         """The written row a move stands in: its number, and in a table its line too (a row copied

@@ -21,11 +21,12 @@ a later game that the repair makes disappear follows from that slip, and the lat
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 from ..replay import Replay
 from ..rules.codes import Code
 from ..rules.modes import Turns
@@ -33,10 +34,9 @@ from . import in_common, repair, tag_repair
 from .builder import NOT_OVER
 from .edits import Edit, Repair, RepairReport
 from .muggins import dropped_calls
-from .search import MOVE_WORK, shared_work
-from ..diagnostics import Severity
+from .search import MOVE_WORK, REPLAY_WORK, out_of_time, shared_work, work_left
 
-__all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES", "RECORD_WORK"]
+__all__ = ["Triage", "triage", "triage_games", "search_slips", "TRIAGE_NODES", "RECORD_WORK", "REPAIR_WORK"]
 
 # The bound of the search behind ``validate``: candidate records tried per broken game (the
 # two-ended search tries about 100,000 a second here; the position path about a tenth of that).
@@ -45,11 +45,20 @@ TRIAGE_NODES = 60_000
 # repaired game and each repair checked replays the match again, so a long match broken in many games
 # would cost the square of its length). Past it the later games are triaged each on its own.
 MATCH_REPLAYS = 1_000
-# The work every search of one record shares (units of :mod:`analyzer.repair.search`): this fixed part
-# (some three seconds here; three times as much for ``validate --repair``), and MOVE_WORK for each move
-# and hand line of the record. A file of many broken games gets a slip for each while the budget lasts;
-# the games after it get their errors without one, and a note that says so.
-RECORD_WORK = 150_000_000
+# The work every search of one record shares (units of :mod:`analyzer.repair.search`, some 10 ns each here):
+# this fixed part, some 0.2 s (what the command's start-up costs, so that ``validate`` of a short record
+# costs at most some three times ``replay``), and MOVE_WORK for each move and hand line of the record
+# (about 1.3 times what replaying a move costs: a long record is validated in at most some 2.5 times its
+# replay). The match's replays of a repaired game are taken from it too (REPLAY_WORK a move replayed).
+# A file of many broken games gets a slip for each while the budget lasts; the games after it get their
+# errors without one, and a note that says so. ``validate --repair`` (the search asked for) gets REPAIR_WORK.
+RECORD_WORK = 20_000_000
+REPAIR_WORK = 450_000_000
+# The CPU time the searches of one record may take behind ``validate`` (:func:`triage_games` given the
+# record's ``read_cpu``): this fixed part and READ_TIMES its parse and replay. A trial whose cost its units do
+# not say (its stated result checked over the deals its hidden hands allow) is then bounded all the same.
+RECORD_SECONDS = 0.2
+READ_TIMES = 1.5
 
 
 @dataclass(frozen=True)
@@ -224,14 +233,16 @@ def _stopped(rep: Replay, report: RepairReport) -> tuple[Diagnostic, ...]:
     if report.complete or report.problem or report.valid:
         return ()
     return (Diagnostic("info", Code.SLIP_SEARCH_STOPPED, f"the search for the likely slip stopped at its bound "
-                       f"({report.searched:,} candidate records, a budget that grows with the record's length) "
+                       f"({report.searched:,} candidate records, a budget of work and time that grows with the "
+                       "record's length) "
                        "without finding one: each error is listed as found; 'validate --repair' searches further",
                        rep.game.pos.line or None, rep.game.pos.column or None, rep.source,
                        {"searched": report.searched}),)
 
 
 def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | None = None, *,
-                 search: Callable[[Replay], RepairReport] | None = None) -> tuple[list[Triage | None], dict]:
+                 search: Callable[[Replay], RepairReport] | None = None,
+                 read_cpu: float | None = None) -> tuple[list[Triage | None], dict]:
     """Triage every game of a record: ``(triages, reports)``, a :class:`Triage` per game (None for a
     valid one) and the repair report of each game searched, by its index.
 
@@ -240,28 +251,43 @@ def triage_games(replays: list[Replay], again: Callable[[list], list[Replay]] | 
     module), so an error a slip causes in a later game (its lead, its worth, the running score) is
     marked as following from that slip; past :data:`MATCH_REPLAYS` games replayed so, the later games
     are triaged each on its own (a long match broken in many games stays linear). ``search(rep)``:
-    the repair search of one game (default :func:`search_slips`, bounded)."""
-    total = (RECORD_WORK if search is None else 3 * RECORD_WORK) + MOVE_WORK * sum(
+    the repair search of one game (default :func:`search_slips`, bounded). ``read_cpu``: the CPU seconds the
+    record's parse and replay took; the searches then take at most RECORD_SECONDS and READ_TIMES that (a
+    search stopped so says it stopped), so that ``validate`` costs at most some three times ``replay``."""
+    total = (RECORD_WORK if search is None else REPAIR_WORK) + MOVE_WORK * sum(
         len(rep.game.moves) + len(rep.game.hands) for rep in replays)
-    with shared_work(total):
-        return _triage_games(replays, again, search or search_slips)
+    with shared_work(total, None if read_cpu is None else RECORD_SECONDS + READ_TIMES * read_cpu):
+        return _triage_games(replays, again, search or search_slips, read_cpu or 0.0)
 
 
-def _triage_games(replays: list[Replay], again, search: Callable[[Replay], RepairReport]) -> tuple[list, dict]:
+def _triage_games(replays: list[Replay], again, search: Callable[[Replay], RepairReport],
+                  read_cpu: float) -> tuple[list, dict]:
     current, games = list(replays), [rep.game for rep in replays]
     match = again is not None and any(rep.match is not None for rep in replays)
     out: list[Triage | None] = []
     reports: dict[int, RepairReport] = {}
     slip: str | None = None             # the last slip repaired in an earlier game of the match
     replayed = [0]                      # games replayed by ``again`` so far (bounded: MATCH_REPLAYS)
+    # what replaying the whole match costs, taken from the record's budget of work each time
+    match_work = REPLAY_WORK * sum(len(g.moves) + len(g.hands) + 1 for g in games)
+
+    # what one replay of the match costs in CPU (the record's own replay, then the slowest one met): a match
+    # replayed checks each stated result over the deals its hidden hands allow, which its units do not say
+    match_seconds = [read_cpu]
 
     def again_counted(games: list) -> list[Replay]:
         replayed[0] += len(games)
-        return again(games)
+        work_left(match_work)
+        start = time.process_time()
+        try:
+            return again(games)
+        finally:
+            match_seconds[0] = max(match_seconds[0], time.process_time() - start)
 
     for k, rep in enumerate(replays):
         # (a repaired game replays the match once per repair checked, at most 5, and once more)
-        if match and replayed[0] + len(games) * 6 > MATCH_REPLAYS:
+        if match and (replayed[0] + len(games) * 6 > MATCH_REPLAYS or work_left() < match_work * 6
+                      or out_of_time(6 * match_seconds[0])):
             match = False               # the rest each on its own: the match's work stays bounded
         now = current[k]
         if rep.valid:
@@ -270,7 +296,9 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
         if now.valid:                   # a repair of an earlier game mends this one too
             out.append(Triage(tuple(_follows(d, slip) for d in rep.diagnostics), None))
             continue
-        report = search(now)
+        # out of time: not searched at all (a search's set-up replays its game again), its note says so
+        report = search(now) if not out_of_time() else RepairReport(
+            now.game, False, now.game.tags.get("Result"), 0, [], {}, 0, [], False, 0)
         if match and report.best is not None:
             report = _in_match(report, k, games, again_counted)
             games[k] = report.best.game

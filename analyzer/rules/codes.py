@@ -122,4 +122,5 @@ class Code(StrEnum):
     UNKNOWN_TAG = "unknown-tag"
     UNKNOWN_VARIANT = "unknown-variant"
     UNREADABLE = "unreadable"
+    UNWRITABLE = "unwritable"
     WRONG_SCORE = "wrong-score"
