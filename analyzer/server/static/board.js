@@ -36,14 +36,31 @@
   }());
 
   // ---- talking to the server ------------------------------------------------------------------
-  function post(route, body, signal) {
+  // api(route, body, signal): the ONE way any script of the page talks to the server (board.js, form.js,
+  // setup.js, problems.js call it, as window.DominoBoard.api). It POSTs ``body`` as JSON to /api/<route> and
+  // resolves (never rejects) with {ok, status, data}: data the parsed JSON answer ({error: words} when there is
+  // none). A page without a server (the static site) sets window.dominoTransport(route, body, signal) before or
+  // after this script loads: a function returning a Promise of {status, data} (status an HTTP code: 2xx is ok),
+  // which then answers every call instead of fetch; a rejected promise reads as the server not reached.
+  var UNREACHED = "the server cannot be reached: your text is kept in this browser";
+  function api(route, body, signal) {
+    var transport = window.dominoTransport;
+    if (typeof transport === "function") {
+      return Promise.resolve().then(function () { return transport(route, body, signal); }).then(function (r) {
+        var code = r && typeof r.status === "number" ? r.status : 500;
+        var data = r && r.data ? r.data : {error: "no answer (" + code + ")"};
+        return {ok: code >= 200 && code < 300, status: code, data: data};
+      }, function (e) {
+        return {ok: false, status: 0, data: {error: (e && e.name === "AbortError") ? "cancelled" : UNREACHED}};
+      });
+    }
     return fetch("/api/" + route, {
       method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + TOKEN},
       body: JSON.stringify(body), signal: signal
     }).then(function (r) {
       return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; },
         function () { return {ok: false, status: r.status, data: {error: "the server sent no JSON (" + r.status + ")"}}; });
-    }, function () { return {ok: false, status: 0, data: {error: "the server cannot be reached: your text is kept in this browser"}}; });
+    }, function () { return {ok: false, status: 0, data: {error: UNREACHED}}; });
   }
 
   // the text the board stands on: the record's, or the position of the problem open (problems.js)
@@ -285,7 +302,7 @@
           p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
           "Add the Result tag to the record";
         write.addEventListener("click", function () {
-          post("result", request({game: p.game})).then(function (r) {
+          api("result", request({game: p.game})).then(function (r) {
             if (!r.ok) { status(r.data.error, true); return; }
             setText(r.data.text, undefined, "result", "the result " + r.data.result);
             said(r.data.closing ? "The table is closed with its closing line: " + r.data.closing.join(" ") :
@@ -443,7 +460,7 @@
     var seq = ++state.seq;
     if (!body.line) { state.mine = false; }
     if (body.step === undefined || body.line) { state.asked = null; }
-    return post("position", request(body)).then(function (r) {
+    return api("position", request(body)).then(function (r) {
       if (seq !== state.seq) { return; }
       state.asked = null;
       if (!r.ok) {
@@ -578,7 +595,7 @@
     var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
     var at = insertAt(p);
     if (at !== null) { body.step = at; }        // before the moves written after it
-    post("enter", request(body)).then(function (r) {
+    api("enter", request(body)).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
       setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
@@ -605,7 +622,7 @@
     var p = state.position;
     var v = p && p.variation;
     if (!v || !v.along) { return; }
-    post("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
+    api("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       text.focus();
       setText(r.data.text, r.data.offset, "variation", "the variation");
@@ -617,7 +634,7 @@
   function repair() {
     var game = Number($("likely").getAttribute("data-game") || 0);
     $("repair").disabled = true;
-    post("repair", request({game: game})).then(function (r) {
+    api("repair", request({game: game})).then(function (r) {
       $("repair").disabled = false;
       if (r.data.superseded) { return; }
       if (!r.ok) { status(r.data.error, true); return; }
@@ -638,7 +655,7 @@
     track(job);
     var v = p && p.variation;
     var at = v ? {game: p.game, step: p.step, line: v.line.slice(0, v.along), along: v.along} : null;
-    var base = v ? post("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
+    var base = v ? api("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
       : Promise.resolve(null);
     var ahead = null;
     base.then(function (branch) {
@@ -647,13 +664,13 @@
       var game = branch ? 0 : p ? p.game : 0;
       if (at) { at.target = {game: 0, step: branch.data.step}; }
       ahead = p && p.turn && p.legal.length > 1 && (v || p.at_end) ? {game: game, step: at ? at.target.step : p.step} : null;
-      var ready = ahead ? post("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
+      var ready = ahead ? api("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
         : Promise.resolve(null);
       return ready.then(function (entered) {
         var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
         if ($("fair").checked) { body.fair = true; }
         if (more) { body.max_worlds = more; }     // the adaptive budget: more deals only where they are needed
-        return post("analyze", body);
+        return api("analyze", body);
       });
     }).then(function (r) {
       if (!untrack(job)) { return; }
@@ -698,7 +715,7 @@
     words.textContent = "";
     var tick = function () {
       if (state.job !== job) { return; }
-      post("progress", {job: job}).then(function (r) {
+      api("progress", {job: job}).then(function (r) {
         if (state.job !== job) { return; }
         var d = r.data;
         if (r.ok && d.running && d.total) {
@@ -717,7 +734,7 @@
   }
 
   function cancel() {
-    if (state.job) { post("cancel", {job: state.job}); }
+    if (state.job) { api("cancel", {job: state.job}); }
   }
 
   // the analysed game and the decision index that value the position on the board, or null
@@ -941,7 +958,7 @@
   }
 
   function openFile(path) {
-    return post("open", {path: path}).then(function (r) {
+    return api("open", {path: path}).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       state.path = r.data.path;
       state.name = r.data.path;
@@ -980,7 +997,7 @@
   function tagged() {
     var variant = $("variant").value.trim();
     if (!variant) { return Promise.resolve(true); }
-    return post("tags", request()).then(function (r) {
+    return api("tags", request()).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return false; }
       if (r.data.text !== text.value) { setText(r.data.text, undefined, "variant", "the variant " + variant); }
       $("variant").value = "";
@@ -997,7 +1014,7 @@
   function saveTo(path, token) {
     var before = state.path;
     return tagged().then(function (ok) {
-      return ok ? post("save", {path: path, text: text.value, token: token}) : null;
+      return ok ? api("save", {path: path, text: text.value, token: token}) : null;
     }).then(function (r) {
       if (!r) { return; }
       if (r.status === 409) {
@@ -1026,7 +1043,7 @@
   }
 
   function listFiles(select) {
-    return post("files", {}).then(function (r) {
+    return api("files", {}).then(function (r) {
       if (!r.ok) { return; }
       var box = $("files");
       while (box.options.length > 1) { box.remove(1); }
@@ -1047,7 +1064,7 @@
     // this page's next validation replaces it)
     if (state.checking) { state.checking.abort(); }
     var checking = state.checking = new AbortController();
-    post("validate", request({job: PAGE}), checking.signal).then(function (r) {
+    api("validate", request({job: PAGE}), checking.signal).then(function (r) {
       if (state.checking === checking) { state.checking = null; }
       // (a validation this page's next replaced answers "superseded": the next one's answer is the one to show)
       if (sent !== text.value || checking.signal.aborted || r.data.superseded) { return; }
@@ -1085,7 +1102,7 @@
     var p = state.position;
     var move = $("othermove").value.trim();
     if (!p || !move) { return; }
-    post("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
+    api("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
       $("othermove").value = "";
       text.focus();
@@ -1158,7 +1175,7 @@
   // form cannot write is told to ``error`` and the form stays
   function writeRecord(route, body, button, form, error) {
     button.disabled = true;
-    return post(route, body).then(function (r) {
+    return api(route, body).then(function (r) {
       button.disabled = false;
       if (!r.ok) { error(r.data.error); return; }
       error("");
@@ -1170,7 +1187,7 @@
   // the deal of the variant and rules a form chose, from the server (null: refused, told to ``error``); the
   // form's list of variants filled the first time
   function dealOf(select, rules, error) {
-    return post("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
+    return api("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
       if (!r.ok) { error(r.data.error); return null; }
       error("");
       if (!select.options.length) {
@@ -1186,7 +1203,7 @@
     });
   }
   window.DominoBoard = {
-    post: post, tile: tile, el: el, status: status, track: track, untrack: untrack, hooks: hooks, tab: tab,
+    api: api, tile: tile, el: el, status: status, track: track, untrack: untrack, hooks: hooks, tab: tab,
     signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
     showProblem: function (position) {
       state.problem = position;

@@ -20,7 +20,7 @@
     $("problem").hidden = false;
     error("");
     B.tab("board", true);
-    B.post("problemsets", {}).then(function (r) {
+    B.api("problemsets", {}).then(function (r) {
       if (!r.ok) { error(r.data.error); return; }
       var box = $("problemsets");
       box.textContent = "";
@@ -40,7 +40,7 @@
   function open() {
     var path = $("problemsets").value;
     if (!path) { return; }
-    B.post("problems", {path: path}).then(function (r) {
+    B.api("problems", {path: path}).then(function (r) {
       if (!r.ok) { error(r.data.error); return; }
       if (!r.data.problems.length) { error(r.data.name + " holds no problem with a position."); return; }
       error("");
@@ -92,7 +92,7 @@
     var job = "answer-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
     $("reveal").disabled = true;
     B.track(job);
-    B.post("answer", {text: p.position, name: p.source || set.name, job: job}).then(function (r) {
+    B.api("answer", {text: p.position, name: p.source || set.name, job: job}).then(function (r) {
       if (!B.untrack(job)) { return; }
       $("reveal").disabled = false;
       if (!r.ok) { B.status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
