@@ -13,7 +13,7 @@ import dataclasses
 import re
 import zlib
 
-__all__ = ["LinkError", "Link", "encode_record", "decode_record", "make_fragment", "read_fragment", "MAX_RECORD"]
+__all__ = ["LinkError", "Link", "encode_record", "decode_record", "make_fragment", "read_fragment", "read_move", "MAX_RECORD"]
 
 #: The most bytes a record in a link may inflate to (a record is far smaller; a link is not a zip bomb).
 MAX_RECORD = 4 * 1024 * 1024
@@ -106,10 +106,13 @@ def read_fragment(fragment: str) -> Link:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LinkError(f"the link's record is not UTF-8 text (byte {exc.start})") from None
-    game = step = None
-    if "m" in fields:
-        found = _MOVE.fullmatch(fields["m"])
-        if not found:
-            raise LinkError(f"the link's move {fields['m'][:20]!r} is not of the form g1.15 (game 1, after 15 moves)")
-        game, step = int(found[1]), int(found[2])
+    game, step = read_move(fields["m"]) if "m" in fields else (None, None)
     return Link(text, game, step)
+
+
+def read_move(value: str) -> tuple[int, int]:
+    """``(game, step)`` of a link's move ``gN.M`` (game from 1, step the moves played); :class:`LinkError` if not."""
+    found = _MOVE.fullmatch(value)
+    if not found:
+        raise LinkError(f"the link's move {value[:20]!r} is not of the form g1.15 (game 1, after 15 moves)")
+    return int(found[1]), int(found[2])
