@@ -127,12 +127,19 @@ def test_a_move_entered_by_click_survives_a_reload(visit):
     assert errors == []
 
 
-def test_a_broken_link_opens_nothing_and_says_why(visit):
+def test_a_broken_link_opens_nothing_and_says_why_and_a_file_opens_from_disk(visit):
     open_, _site = visit
     whole = make_fragment((RECORDS / "seed1.dom").read_text(encoding="utf-8"))
     page, errors = open_("index.html" + whole[: len(whole) // 2])
     expect(page.locator("#siteload")).to_contain_text("This link opens nothing", timeout=START)
     expect(page.locator("#siteload")).to_contain_text("cut short")
     assert "INTERNATIONAL DOMINOES" not in _text(page)
+    # a file from the reader's disk opens into the editor, and the text downloads as a file
+    other = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
+    page.set_input_files("#diskfile", str(RECORDS / "seed2.dom"))
+    expect(page.locator("#text")).to_have_value(other)
+    with page.expect_download() as download:
+        page.click("#download")
+    assert open(download.value.path(), encoding="utf-8").read() == other
     # (the board's own status line also names the refusal; nothing else went wrong)
     assert [e for e in errors if "opens nothing" not in e] == []

@@ -141,12 +141,16 @@ def _page() -> str:
                         '<link rel="stylesheet" href="static/board.css">\n<link rel="stylesheet" href="site/site.css">', 1)
     html = html.replace('<span class="actions">', '<span class="actions">\n    <button type="button" id="copylink" '
                         'title="A link that opens this record at this move (the record inside the link itself)">'
-                        'Copy link</button>', 1)
+                        'Copy link</button>\n    <button type="button" id="diskopen" title="Open a record file from this '
+                        'computer (its text goes into the editor as a new record; Save keeps it in this browser)">'
+                        'Open from disk…</button><input type="file" id="diskfile" accept=".dom,.txt,text/plain" hidden>'
+                        '\n    <button type="button" id="download" title="Download the text as a record file to this '
+                        'computer">Download</button>', 1)
     html = html.replace("</header>", '</header>\n<div id="siteload" class="siteload" role="status" aria-live="polite">'
                         '<progress id="siteprogress" aria-label="the engine loading"></progress>'
                         '<span class="what">Loading the engine…</span>'
                         '<input id="sitelink" class="sitelink" type="text" readonly hidden aria-label="the link"></div>', 1)
-    for piece in ('id="copylink"', 'id="siteload"', 'site/site.css'):
+    for piece in ('id="copylink"', 'id="diskopen"', 'id="siteload"', 'site/site.css'):
         if piece not in html:
             raise SiteError(f"the board's page changed: the site could not add {piece} (analyzer/site/build.py)")
     csp = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "

@@ -191,7 +191,31 @@
       });
     });
   }
+  // ---- a file on the reader's disk: opened into the editor (a new record), downloaded ------------------------
+  function openFromDisk() {
+    var input = element("diskfile"), file = input.files && input.files[0];
+    if (!file) { return; }
+    file.text().then(function (value) {
+      window.DominoBoard.newRecord(value);
+      say("Opened " + file.name + " from this computer (" + value.length + " characters): Save keeps it in this browser.");
+      input.value = "";
+    }, function () { say("The file " + file.name + " could not be read", true); });
+  }
+
+  function download() {
+    var B = window.DominoBoard, name = (element("files").value || "record.dom").split("/").pop();
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([B.text()], {type: "text/plain;charset=utf-8"}));
+    a.download = /\.(dom|txt)$/i.test(name) ? name : name + ".dom";
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     element("copylink").addEventListener("click", copyLink);
+    element("diskopen").addEventListener("click", function () { element("diskfile").click(); });
+    element("diskfile").addEventListener("change", openFromDisk);
+    element("download").addEventListener("click", download);
   });
 }());
