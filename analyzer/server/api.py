@@ -14,8 +14,8 @@ import uuid
 
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled
-from .library import (BoardError, branch_text, enter_move, new_record, position_data, result_entry, variant_tags,
-                      variants_data, write_variation)
+from .library import (BoardError, branch_text, enter_move, new_record, next_game, position_data, result_entry,
+                      variant_tags, variants_data, write_variation)
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 
 __all__ = ["ApiError", "ROUTES", "MAX_WORLDS", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
@@ -118,7 +118,15 @@ def _branch(data):
 
 def _result(data):
     variant, rules = _rules(data)
-    return result_entry(_text(data), _label(data), _int(data, "game", 0), variant, rules)
+    chosen = data.get("result")
+    if chosen is not None and not isinstance(chosen, str):
+        raise ApiError('"result" is a result as a Result tag states it ("A/C 1 blocked"), or left out')
+    return result_entry(_text(data), _label(data), _int(data, "game", 0), variant, rules, chosen)
+
+
+def _next(data):
+    variant, rules = _rules(data)
+    return next_game(_text(data), _label(data), variant, rules)
 
 
 def _tags(data):
@@ -150,7 +158,7 @@ def _setup(data):
 
 #: The routes a plain call answers (no state, no worker): route -> handler(request) -> answer.
 ROUTES = {"position": _position, "enter": _enter, "variation": _variation, "branch": _branch, "result": _result,
-          "tags": _tags, "variants": _variants, "new": _new, "setup": _setup}
+          "next": _next, "tags": _tags, "variants": _variants, "new": _new, "setup": _setup}
 
 
 def job_name(data: dict, kind: str | None = None) -> tuple[str, bool]:

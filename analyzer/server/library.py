@@ -24,10 +24,10 @@ from ..notation.setup import is_setup
 from ..notation.writer import rewrite, write_closing, write_comment
 from ..pipeline import (Options, again, analyse, check_rules, judge_fairly, process, read_text, run_record, safely,
                         validation_json)
-from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record
+from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, StatedResult
 from ..report.diagram import position_at, table_svg
 from ..report.model import board_view
-from ..report.text import fair_text
+from ..report.text import fair_text, view_words
 from ..report.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, over_text
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
@@ -35,8 +35,8 @@ from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
 __all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
-           "write_variation", "branch_text", "result_entry", "variant_tags", "variants_data", "new_record", "record_files",
-           "chosen_variant", "seat_names", "tile_list", "NODE_LIMIT"]
+           "write_variation", "branch_text", "result_entry", "next_game", "variant_tags", "variants_data", "new_record", "record_files",
+           "chosen_variant", "seat_names", "tile_list", "NODE_LIMIT", "explained"]
 
 
 class BoardError(ValueError):
@@ -90,7 +90,7 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
         summary.add(result)
         analyses = [{"file": result["source"], **game["analysis"], "valid": game["valid"],
                      "diagnostics": game["diagnostics"]} for game in result["games"]]
-        return {"games": analyses, "summary": summary.as_dict()}
+        return explained({"games": analyses, "summary": summary.as_dict()})
     if max_worlds is not None and max_worlds < worlds:
         raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
     run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
@@ -104,7 +104,28 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
     summary.add(result)
     analyses = [{"file": label, **_told_how(run.analyses[k]), "valid": game["valid"],
                  "diagnostics": game["diagnostics"]} for k, game in enumerate(result["games"][:run.judged])]
-    return {"games": analyses, "summary": summary.as_dict()}
+    return explained({"games": analyses, "summary": summary.as_dict()})
+
+
+def explained(document: dict) -> dict:
+    """``document`` (what :func:`analyze_document` answers) with every number's meaning in words, where the board
+    shows it (#66): each game's ``legend`` (the unit, whose values they are and which way; what a fair value and
+    "deals, sampled" mean) and each decision's ``view`` (``report.text.view_words``: "A/C values: B wants
+    lower"), as the report and ``analyze`` say them. Plain data in, plain data out."""
+    for g in document.get("games", []):
+        sides = g.get("sides") or []
+        each = bool(g.get("perspective"))
+        for d in g.get("decisions", []) + ([g["to_move"]] if isinstance(g.get("to_move"), dict) else []):
+            if "player" in d and "side" in d:
+                d["view"] = view_words(d["player"], d["side"], sides, each)
+        whose = ("each decision's values are its mover's against the rest (+: he gains)" if each or not sides else
+                 f"values are for {sides[0]} (+: {sides[0]} ahead"
+                 + (f"; {', '.join(sides[1:])} want{'s' if len(sides) == 2 else ''} them low)" if len(sides) > 1 else ")"))
+        g["legend"] = (f"Points of the hand with best play from the position on ({whose}). A loss is the points a "
+                       "move gives away against the best. A fair value is the mean over the deals the mover could "
+                       "not tell apart, with its 95% interval; \"200 of 3,060 deals, sampled\": 200 of them drawn "
+                       "at random and each solved with all hands open, \"exact\": every one of them solved.")
+    return document
 
 
 def _told_how(analysis) -> dict:
@@ -266,8 +287,32 @@ def _result_offer(text: str, record, game: int, rep, outcome, step: int, variati
         written = True                # (its closing remark says how it ended; validate checks a blocked one)
     else:
         written = stated == words
+    # a sheet whose hidden tiles decide the result: each result a deal it allows gives, for the user to pick the one
+    # the sheet shows (none where the rules decide it, or the record states one)
+    possible = (_possible_results(rep) if words is None and stated is None and outcome is not None
+                and step == len(rep.steps) and variation is None else [])
     return {"result": words, "stated": stated, "closing": None if closing is None else [x for x in closing[:1] if x]
-            + list(closing[1]), "written": written}
+            + list(closing[1]), "written": written, "results": possible}
+
+
+def _possible_results(rep) -> list[str]:
+    """Each result, as a Result tag states it, that some deal the sheet ``rep`` allows gives its finished hand
+    (``inference.sheet.listing``, up to the match's own bound); [] where they are not listed."""
+    from ..inference.sheet import listing
+    from ..match import DEALS_CHECKED
+
+    if not any(rep.initial.hidden) or rep.outcome is None:
+        return []
+    listed = listing(rep, DEALS_CHECKED)
+    if listed is None:
+        return []
+    found: dict[str, None] = {}
+    for r in sorted((r for r in listed.results if r is not None),
+                    key=lambda r: (r.winner is None, r.winner or 0, r.points)):
+        side = None if r.winner is None else tuple(rep.variant.side_name(r.winner, rep.players).split("/"))
+        found[str(StatedResult(side, r.points if side else 0, r.termination,
+                               any(n == "milo" for n, _ in r.bonuses)))] = None
+    return list(found)
 
 
 def _closing(text: str, g: Game, rep) -> tuple[str | None, tuple[str, ...]] | None:
@@ -515,7 +560,10 @@ def _insert(text: str, game: Game, rep, entry: MoveEntry) -> dict:
         same_row = order.get(entry.player, 0) > order.get(last.player, 0)
         number = (last.round or 0) + (0 if same_row else 1)
     else:
-        at = max([h.pos.line for h in game.hands if h.pos.line] + [game.table_pos.line, game.pos.line, 1]) - 1
+        # after the game's last line before its moves: its hands, its table's header, else its last tag (a move is
+        # never written into the header: a game whose header is typed but whose hands are not yet)
+        at = max([h.pos.line for h in game.hands if h.pos.line] + [s.line for s in game.tag_pos.values() if s.line]
+                 + [game.table_pos.line, game.pos.line, 1]) - 1
         same_row, number = False, 1
     if same_row:
         gap = order[entry.player] - order[last.player] - 1
@@ -603,15 +651,24 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
     return {"text": write(Record([branch], record.source, [])), "step": len(moves)}
 
 
-def result_entry(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None) -> dict:
+def result_entry(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None,
+                 result: str | None = None) -> dict:
     """``text`` with game ``game``'s result, as the rules reckon it after its last move, written in the record's
     form: a book table with no Result tag and no closing remark is closed by its own closing line in the sheet's
     words (:func:`closing_words`, ``notation.writer.write_closing``); any other game gets it in its ``Result``
     tag (the tag written anew where the game has one, else added after its last tag). ``{"text", "result",
-    "closing"}`` (``closing``: the closing line's words written, else None)."""
+    "closing"}`` (``closing``: the closing line's words written, else None). ``result``: for a sheet whose hidden
+    tiles leave it open, the one the sheet shows, among those its deals give (``_possible_results``)."""
     record, replays = _replays(text, label, variant, rules)
     rep = _game(replays, game)
     stated = rep.actual_result if rep.valid or rep.legal_prefix == len(rep.steps) else None
+    if stated is None and result is not None:
+        possible = _possible_results(rep)
+        if result not in possible:
+            raise BoardError(f"game {game + 1} cannot end {result!r} in any deal its moves allow"
+                             + (f": it ends {', or '.join(possible)}" if possible else ""))
+        rows = _set_tag(text.split("\n"), _written(record, game), "Result", result)
+        return {"text": "\n".join(rows), "result": result, "closing": None}
     if stated is None:
         raise BoardError(f"game {game + 1} is not over by the rules after its last move: no result to write")
     words = str(stated)
@@ -624,6 +681,65 @@ def result_entry(text: str, label: str, game: int, variant: str | None = None, r
             pass                      # (words the table would not read back: the Result tag instead)
     rows = _set_tag(text.split("\n"), _written(record, game), "Result", words)
     return {"text": "\n".join(rows), "result": words, "closing": None}
+
+
+# the tags a game's header takes from the game before it (the match's, not the hand's: not its number, lead, result,
+# score, deal or source)
+_MATCH_TAGS = ("Event", "Site", "Date", "Round", "Variant", "Rules", "Passes")
+
+
+def next_game(text: str, label: str, variant: str | None = None, rules: dict | None = None) -> dict:
+    """``text`` with the header of the game that follows its last one, as the match and the variant decide it:
+    its ``Game`` number (1 again where the match is over: the next match begins), the tags of the match
+    (:data:`_MATCH_TAGS`), the same players in the same order, the ``Lead`` where the rules name one player
+    (``analyzer.match.next_requirement``, from the last game's result and the match score), and a ``?`` hand a
+    player, ready for the first move. The last game must be over by the rules (a :class:`BoardError` says what
+    is missing); its result, where the rules reckon it and the record does not state it yet, is written first
+    (:func:`result_entry`). ``{"text", "offset", "game", "number", "lead", "result", "reason", "match_over", "score"}``: ``offset``
+    the end of the new header, ``game`` the new game's index, ``lead`` the player who leads (None: the rules or
+    the deal decide it), ``reason`` why, ``score`` the match score before it (None: not known)."""
+    from ..match import next_requirement
+
+    options = _options("validate", variant, rules or {})
+    record = parse(text, label)
+    if not record.games:
+        raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
+    replays = replay_record(record, options.variant, rules=dict(options.rules), match=True)
+    last, g = replays[-1], record.games[-1]
+    pos, _voids, _tile, shown = position_at(last, len(last.steps))
+    if shown < len(last.steps):
+        raise BoardError(f"game {len(replays)} breaks the rules at move {shown + 1}: mend it before the next game")
+    if pos.outcome() is None:
+        raise BoardError(f"game {len(replays)} is not over yet: {last.players[pos.turn]} is to move")
+    offer = _result_offer(text, record, len(replays) - 1, last, pos.outcome(), len(last.steps), None)
+    result = None
+    if offer["result"] is not None and not offer["written"]:     # the result the rules reckon, written first
+        result = offer["result"]
+        text = result_entry(text, label, len(replays) - 1, variant, rules)["text"]
+        record = parse(text, label)
+        replays = replay_record(record, options.variant, rules=dict(options.rules), match=True)
+        last, g = replays[-1], record.games[-1]
+    v, names = last.variant, tuple(last.players)
+    entry = getattr(last, "match", None)
+    state = entry.state if entry is not None else None
+    over = state is not None and state.over
+    req = None
+    if state is not None and not over and len(names) == v.players:
+        req = next_requirement(v, last, state, names)
+    number = 1 if over else (entry.number + 1 if entry is not None else len(replays) + 1)
+    lead = names[min(req.seats)] if req is not None and req.seats is not None and len(req.seats) == 1 else None
+    tags = {k: g.tags[k] for k in _MATCH_TAGS if k in g.tags}
+    tags["Game"] = str(number)
+    tags["Players"] = ", ".join(names)
+    if lead is not None:
+        tags["Lead"] = lead
+    header = write(Record([Game(tags=tags, players=names, hands=tuple(HandEntry(n, None) for n in names))],
+                          record.source, []))
+    head = text.rstrip("\n")
+    new = (head + "\n\n" if head else "") + header.rstrip("\n") + "\n"
+    score = entry.score if entry is not None and entry.before is not None and not over else None
+    return {"text": new, "offset": len(new), "game": len(replays), "number": number, "lead": lead, "result": result,
+            "reason": (req.reason if req is not None else "") or None, "match_over": over, "score": score or None}
 
 
 def _set_tag(rows: list[str], g: Game, name: str, value: str) -> list[str]:

@@ -311,6 +311,35 @@
         });
         box.appendChild(write);
       }
+      // a sheet whose hidden tiles leave the result open: each result its deals give, the one the sheet shows
+      // written in one click (the server checks it is one of them)
+      if (p.results && p.results.length && !playing) {
+        box.appendChild(el("p", "note", "The tiles not shown decide the result: write the one the sheet shows."));
+        p.results.forEach(function (words) {
+          var pick = el("button", "result", "Write the result: " + words);
+          pick.type = "button";
+          pick.setAttribute("data-result", words);
+          pick.title = "Add the Result tag " + words + " (some deal the sheet's moves allow ends so)";
+          pick.addEventListener("click", function () {
+            api("result", request({game: p.game, result: words})).then(function (r) {
+              if (!r.ok) { status(r.data.error, true); return; }
+              setText(r.data.text, undefined, "result", "the result " + r.data.result);
+              said("The result " + r.data.result + " is written into the record's Result tag.");
+            });
+          });
+          box.appendChild(pick);
+        });
+      }
+      // the last game of the text over: the next game's header as the match and the variant decide it, written
+      // by the server (with the result first, where the rules reckon it and the record does not state it yet)
+      if (p.at_end && p.game === p.games - 1 && !playing && state.problem === null) {
+        var next = el("button", "result", "Next game");
+        next.type = "button";
+        next.id = "nextgame";
+        next.title = "Write the next game's header: its number, the players, who leads by the rules, a ? hand a player";
+        next.addEventListener("click", nextGame);
+        box.appendChild(next);
+      }
       return;
     }
     $("other").hidden = !(p.turn && p.at_end && !playing);
@@ -438,6 +467,7 @@
     drawHands(p);
     drawMoves(p);
     drawValues();
+    drawReview();
   }
 
   // Set ``text`` as the element's text, each tile with what clings to it ("[0-0]@0") kept on one line: a
@@ -499,7 +529,20 @@
       return;
     }
     // keys pressed faster than the board answers go on from the step last asked for, not the one drawn
-    var from = state.asked && state.asked.game === p.game ? state.asked.step : p.step;
+    if (state.asked && state.asked.game !== p.game) { return; }     // another game asked: its board first
+    var from = state.asked ? state.asked.step : p.step;
+    // past a game's end the next game's deal, before its deal the game before's end: a match stepped through
+    // with the arrows (Home and End stay in the game)
+    if (delta === 1 && from >= p.steps && p.game < p.games - 1) {
+      state.asked = {game: p.game + 1, step: 0};
+      showPosition({game: p.game + 1, step: 0});
+      return;
+    }
+    if (delta === -1 && from <= 0 && p.game > 0) {
+      state.asked = {game: p.game - 1, step: null};
+      showPosition({game: p.game - 1, step: null});
+      return;
+    }
     var k = Math.max(0, Math.min(p.steps, from + delta));
     state.asked = {game: p.game, step: k};
     showPosition({game: p.game, step: k});
@@ -595,15 +638,36 @@
     var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
     var at = insertAt(p);
     if (at !== null) { body.step = at; }        // before the moves written after it
+    // the focus and the scroll stay where they are (a phone's keyboard is not brought up by a text focused,
+    // and the moves stay in sight); a click's button, drawn anew, hands its focus to the next board's moves
+    var clicked = !typed && document.activeElement && $("legal").contains(document.activeElement);
     api("enter", request(body)).then(function (r) {
       if (!r.ok) { status(r.data.error, true); return; }
-      text.focus();
+      var x = window.scrollX, y = window.scrollY;
       setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
-      positionAtCursor();             // the next board at once (the cursor stands after the move)
+      window.scrollTo(x, y);
+      positionAtCursor().then(function () {             // the next board at once (the cursor stands after the move)
+        window.scrollTo(x, y);
+        var first = clicked && $("legal").querySelector("button");
+        if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
+      });
       if (typed) { $("keymove").focus(); }
       said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
         plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
         " now checked against it." : "");
+    });
+  }
+
+  function nextGame() {
+    api("next", request()).then(function (r) {
+      if (!r.ok) { status(r.data.error, true); return; }
+      var d = r.data;
+      setText(d.text, d.offset, "next game", "game " + d.number);
+      positionAtCursor();
+      said((d.result ? "The result " + d.result + " is written; " : "") +
+        (d.match_over ? "the match is over: game 1 of a new match" : "game " + d.number) + " is begun" +
+        (d.score ? " (the match: " + d.score + ")" : "") +
+        (d.lead ? ", " + d.lead + " leads" + (d.reason ? " (" + d.reason + ")" : "") : ", the rules and the deal say who leads") + ".");
     });
   }
 
@@ -682,6 +746,7 @@
       state.ahead = ahead;
       status("analysed");
       drawValues();
+      drawReview();
       if (phone()) { tab("values", true); }
     });
   }
@@ -788,11 +853,22 @@
     }
     var tied = d.fair && d.fair.tied && d.fair.tied.length ? d.fair.tied : null;
     var ahead = state.ahead && state.ahead.step === index;
+    // one verdict on screen: where the analysis gives a fair verdict, the table shows the fair values and their
+    // intervals it comes from and marks its best; else the values with every hand open and their best (a sheet's
+    // marks and words come from the server as they are)
+    var fair = !!d.fair && !d.fair.words && d.alternatives.every(function (alt) { return !!alt.fair; });
+    var fairLoss = fair && d.fair.loss !== null && d.fair.loss !== undefined;
+    if (d.view) { note.push(d.view + "."); }
     note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
       d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
         d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
-        d.loss ? ", losing " + d.loss : d.loss === 0 && !tied ? ", best" : "") + ".");
+        fair ? (fairLoss && d.fair.loss > 0 ? ", losing " + d.fair.loss.toFixed(2) + " points on average by what he could know" +
+          (d.fair["class"] ? " (" + d.fair["class"] + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" : "") :
+        d.loss ? ", losing " + d.loss + " points with every hand open" + (d["class"] ? " (" + d["class"] + ")" : "") :
+          d.loss === 0 && !tied ? ", best" : "") + ".");
+    $("valuehead").textContent = fair ? "fair value (95% interval)" : "value, all hands open";
     var worth = function (alt) {
+      if (fair) { return alt.fair.mean; }
       if (alt.value !== null && alt.value !== undefined) { return alt.value; }
       return alt.fair ? alt.fair.mean : alt.over_deals ? alt.over_deals.mean : null;
     };
@@ -801,20 +877,26 @@
       return d.side === 0 ? vy - vx : vx - vy;
     }).forEach(function (alt) {
       var played = alt.played && !ahead;
-      // "best" only where the best is told apart from the next (the analysis says which are not: "tied")
-      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : alt.best && !(tied && tied.indexOf(alt.move) >= 0);
-      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (tied && tied.indexOf(alt.move) >= 0 ? " tied" : ""));
+      var isTied = !!(tied && tied.indexOf(alt.move) >= 0);
+      // "best" only where the best is told apart from the next (the analysis says which are not: "tied"); with a
+      // fair verdict, its best (the open-hands best is hindsight, not shown beside it)
+      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : fair ? alt.move === d.fair.best && !isTied :
+        alt.best && !isTied;
+      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (isTied ? " tied" : ""));
       tr.setAttribute("data-move", alt.move);
       tr.appendChild(el("td", "mv", alt.move));
       // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
       var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-      var shown = alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-        over && !alt.fair ? over : over + (alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " + signedFixed(alt.fair.ci95[0]) +
-          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "?");
-      tr.appendChild(el("td", "val", shown));
+      var fairWords = alt.fair ? signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (" + signedFixed(alt.fair.ci95[0]) +
+          " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "";
+      var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
+        over && !alt.fair ? over : over + (alt.fair ? "fair " + fairWords : "?");
+      var cell = el("td", "val", shown);
+      if (fair) { cell.title = "the mean over the deals " + d.player + " could not tell apart, and its 95% interval"; }
+      tr.appendChild(cell);
       // a sheet's marks come from the server (the fair best, hindsight's pick: report.verdicts.alternative_marks)
       tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? "played" : "", best ? "best" : "",
-        tied && tied.indexOf(alt.move) >= 0 ? "not told apart" : ""].filter(Boolean).join(", ")));
+        isTied ? "not told apart" : ""].filter(Boolean).join(", ")));
       rows.appendChild(tr);
       if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
     });
@@ -831,6 +913,100 @@
       }
     }
     $("valuesnote").textContent = note.join(" ");
+    $("valueslegend").textContent = g.legend || "";
+  }
+
+  // ---- review: the graded moves, the critical move, the value chart (the analysis's, as the report shows them) -------
+  // with a fair verdict the fair classes and losses (by what each player could know), else the open-hands ones:
+  // never a mix; nothing is judged here, every class and loss is the analysis's
+  function reviewOf(p) {
+    var a = state.analysis;
+    if (!a || !p || !a.games || !a.games[p.game] || state.problem !== null || state.analysedAt) { return null; }
+    var g = a.games[p.game];
+    var fair = g.decisions.some(function (d) { return d.fair && !d.fair.words && d.fair.loss !== undefined; });
+    var graded = g.decisions.filter(function (d) {
+      return fair ? d.fair && d.fair["class"] : d["class"];
+    });
+    var critical = fair ? g.fair_critical : g.critical;
+    return {g: g, fair: fair, graded: graded, critical: critical};
+  }
+
+  function gradeWords(d, fair) {
+    if (fair) {
+      return d.fair["class"] + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
+    }
+    return d["class"] + ", losing " + (d.loss_over_deals ? d.loss_over_deals.words : d.loss) + " points" +
+      (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open");
+  }
+
+  function drawReview() {
+    var box = $("review");
+    var p = state.position;
+    var r = reviewOf(p);
+    box.hidden = !r;
+    if (!r) { return; }
+    var list = $("graded");
+    list.textContent = "";
+    $("reviewnote").textContent = (state.analysed !== boardText() ? "The text has changed since this analysis. " : "") +
+      (r.graded.length ? r.graded.length + " graded move" + (r.graded.length === 1 ? "" : "s") : "No move lost enough to be graded") +
+      (r.fair ? " by what each player could know (fair)" : " with every hand open") + (p.games > 1 ? " in game " + (p.game + 1) : "") +
+      (r.critical ? "; the critical move: " + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
+    r.graded.forEach(function (d) {
+      var item = el("li", "grade " + (r.fair ? d.fair["class"] : d["class"]) + (d.index === p.step ? " here" : ""));
+      var b = el("button", "", (d.index + 1) + ". " + d.player + " " + d.played + ": " + gradeWords(d, r.fair));
+      b.type = "button";
+      b.setAttribute("data-step", d.index);
+      if (r.critical && r.critical.index === d.index) { b.appendChild(el("strong", "", " (critical)")); }
+      b.addEventListener("click", function () { showPosition({game: p.game, step: d.index}); });
+      item.appendChild(b);
+      list.appendChild(item);
+    });
+    $("critical").disabled = !r.critical;
+    drawChart(r, p);
+  }
+
+  // the chart of the values move by move (the analysis's ``values``: the first side's, with best play), the
+  // position on the board marked: a picture with its words, no control
+  function drawChart(r, p) {
+    var box = $("chart");
+    box.textContent = "";
+    var values = (r.g.values || []).filter(function (v) { return v !== null && v !== undefined; });
+    if (values.length < 2) { return; }
+    var W = 300, H = 60, top = Math.max.apply(null, values.map(Math.abs)) || 1;
+    var n = r.g.values.length;
+    var x = function (k) { return (k / (n - 1)) * W; };
+    var y = function (v) { return H / 2 - (v / top) * (H / 2 - 3); };
+    var svg = mk("svg", {viewBox: "0 0 " + W + " " + H, "class": "valuechart", role: "img",
+                         "aria-label": "the value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] + "'s" : "the first side's") +
+                         " value after each move, from " + signed(values[0]) + " to " + signed(values[values.length - 1])});
+    mk("line", {x1: 0, y1: H / 2, x2: W, y2: H / 2, "class": "axis"}, svg);
+    var points = [];
+    r.g.values.forEach(function (v, k) { if (v !== null && v !== undefined) { points.push(x(k) + "," + y(v)); } });
+    mk("polyline", {points: points.join(" "), "class": "curve"}, svg);
+    r.graded.forEach(function (d) {
+      var v = r.g.values[d.index];
+      if (v !== null && v !== undefined) {
+        mk("circle", {cx: x(d.index), cy: y(v), r: 2.5, "class": "mark " + (r.fair ? d.fair["class"] : d["class"])}, svg);
+      }
+    });
+    mk("line", {x1: x(Math.min(p.step, n - 1)), y1: 0, x2: x(Math.min(p.step, n - 1)), y2: H, "class": "here"}, svg);
+    box.appendChild(svg);
+    box.appendChild(el("p", "note", "The value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] : "the first side") +
+      "'s points with best play after each move (above the line: ahead); the dots are the graded moves, the bar the move shown."));
+  }
+
+  function jumpCritical() {
+    var p = state.position;
+    var r = reviewOf(p);
+    if (r && r.critical) { showPosition({game: p.game, step: r.critical.index}); }
+  }
+
+  function jumpNextGraded() {
+    var p = state.position;
+    var r = reviewOf(p);
+    if (!r || !r.graded.length) { return; }
+    var next = r.graded.filter(function (d) { return d.index > p.step; })[0] || r.graded[0];
+    showPosition({game: p.game, step: next.index});
   }
 
   function lineRow(p, d, alt) {
@@ -982,7 +1158,28 @@
       text.setSelectionRange(0, 0);
       forget();
       changed(false);
+      reviewIfFinished(text.value);
     });
+  }
+
+  // Review first (#66): a record opened whose last game is over opens for review: a click plays a variation
+  // (writing is the mode one chooses), and it is analysed at once for the graded move list, the critical move
+  // and the value chart. A record still being written (its last game not over) opens for writing.
+  function reviewIfFinished(opened) {
+    return api("position", request({game: 0})).then(function (r) {
+      if (!r.ok || text.value !== opened) { return null; }
+      return r.data.games > 1 ? api("position", request({game: r.data.games - 1})) : r;
+    }).then(function (r) {
+      if (!r || !r.ok || text.value !== opened) { return; }
+      var finished = !!r.data.over && r.data.shown === r.data.steps && !r.data.stopped;
+      setClickMode(finished ? "variation" : "record");
+      if (finished && !state.job) { analyse(); }
+    });
+  }
+
+  function setClickMode(mode) {
+    var radio = document.querySelector("input[name=clickmode][value=" + mode + "]");
+    if (radio && !radio.checked) { radio.checked = true; drawPosition(); }
   }
 
   // Save: to the record's file (a new record asks for a name); Save as: to a file named now. A file that
@@ -1090,10 +1287,21 @@
   $("saveas").addEventListener("click", saveAs);
   $("keyform").addEventListener("submit", function (ev) { ev.preventDefault(); keyEntry($("keymove").value); });
   $("writevariation").addEventListener("click", writeVariation);
+  $("critical").addEventListener("click", jumpCritical);
   Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
     radio.addEventListener("change", drawPosition);
   });
-  ["click", "keyup"].forEach(function (name) { text.addEventListener(name, follow); });
+  // the board follows the text cursor when the user moves it (a click, a key that moves it), not when the text
+  // is only tabbed through: the caret where it was leaves the board where it is
+  var caret = null;
+  ["click", "keyup"].forEach(function (name) {
+    text.addEventListener(name, function () {
+      var now = text.selectionStart + ":" + text.selectionEnd;
+      if (now === caret && name === "keyup") { return; }
+      caret = now;
+      follow();
+    });
+  });
   text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
   $("variant").addEventListener("change", function () { changed(false); });
   $("other").addEventListener("submit", function (ev) {
@@ -1128,7 +1336,9 @@
   document.addEventListener("keydown", function (ev) {
     var k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     if ((ev.ctrlKey || ev.metaKey) && k === "s") { ev.preventDefault(); save(); return; }
-    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text";
+    // (a radio button or a check box takes no typing: left and right step the board there too)
+    var choice = ev.target && ev.target.tagName === "INPUT" && /^(radio|checkbox)$/.test(ev.target.type);
+    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text" && !choice;
     if ((ev.ctrlKey || ev.metaKey) && !field && !ev.altKey) {
       if (k === "z" && !ev.shiftKey) { ev.preventDefault(); undo(); return; }
       if ((k === "z" && ev.shiftKey) || k === "y") { ev.preventDefault(); redo(); return; }
@@ -1146,6 +1356,8 @@
     else if (ev.key === "Home") { ev.preventDefault(); step(-1e9); }
     else if (ev.key === "End") { ev.preventDefault(); step(1e9); }
     else if (ev.key === "Escape" && p.variation) { ev.preventDefault(); showPosition({game: p.game, step: p.step}); }
+    else if (k === "c" && !ev.shiftKey) { ev.preventDefault(); jumpCritical(); }
+    else if (k === "n" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(); }
   });
   window.addEventListener("beforeunload", keep);
 
