@@ -88,6 +88,8 @@ def test_a_record_link_opens_at_its_move_steps_and_analyses_exact_and_fair(visit
     assert "pure-Python search" in page.inner_text("#siteload")       # the page says which search it runs
     expect(page.locator("#stepinfo")).to_contain_text("after move 10 of 29", timeout=START)
     assert _text(page) == record
+    # the link's record is kept in the browser's storage as a file of its own, listed and chosen
+    expect(page.locator("#files")).to_have_value(re.compile(r"^/home/pyodide/records/link-[0-9a-f]+\.dom$"))
     page.click("#next")
     expect(page.locator("#stepinfo")).to_contain_text("after move 11 of 29")
     page.click("#analyse")

@@ -136,13 +136,18 @@
     history.replaceState(null, "", address.pathname + address.search + address.hash);
   }());
 
+  var written = null;
+  function writeLink() {
+    // written once, under a name of the link's own: a file of that name kept already (the reader's edits of
+    // this link, saved) is opened as it is, never overwritten (the save of a new file refuses an existing one)
+    return written || (written = link.opened.then(function (found) {
+      return board.call("save", {path: link.name, text: found.text, token: null}).then(function () { return found; });
+    }));
+  }
+
   function openLink(body) {
-    return link.opened.then(function (found) {
-      // written once, under a name of the link's own: a file of that name kept already (the reader's edits
-      // of this link, saved) is opened as it is, never overwritten
-      return board.call("save", {path: link.name, text: found.text, token: null}).then(function () {
-        return board.call("open", body);
-      }).then(function (answer) {
+    return writeLink().then(function (found) {
+      return board.call("open", body).then(function (answer) {
         if (answer.status === 200 && found.game) {
           setTimeout(function () { window.DominoBoard.at(found.game - 1, found.step); }, 400);
         }
@@ -158,6 +163,9 @@
   window.dominoTransport = function (route, body, signal) {
     if (route === "open" && link && body && typeof body.path === "string" && body.path.split("/").pop() === link.name) {
       return openLink(body);
+    }
+    if (route === "files" && link) {          // (the link's record listed with the others, once it is written)
+      return writeLink().then(null, function () {}).then(function () { return board.call(route, body, signal); });
     }
     if (route === "cancel") {
       var running = analysis && body && analysis.running(body.job);
