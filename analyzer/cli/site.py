@@ -30,11 +30,13 @@ def site(out, pyodide, force, record, move, base, link):
     the site itself) and this project's Python, which runs every check and analysis in the reader's browser.
     Any static host serves the folder (a page opened from disk cannot load Pyodide: serve it).
 
+    A record in a link: --link FILE prints the link that opens it (and --read LINK the record a link
+    carries). To build: npm install (Pyodide, as package.json pins it), then -o DIR; try the
+    folder with python3 -m http.server -d DIR.
+
     \b
-    Examples:
-      npm install && domino site -o site/ && python3 -m http.server -d site/
-      domino site --link records/seed1.dom --at g1.15 --base https://example.org/domino/
-      domino site --read 'https://example.org/domino/#r=...'"""
+    Example (the link of the book's deal at move 15):
+      domino site --link records/seed1.dom --at g1.15"""
     from ..site.link import LinkError, make_fragment, read_fragment, read_move
 
     if link is not None:
