@@ -589,9 +589,11 @@ def safely(label: str, work: Callable[[], dict]) -> dict:
     try:
         return work()
     except Exception as exc:  # a bug on one record must not end the run over an archive
-        from concurrent.futures.process import BrokenProcessPool     # (start-up: validate starts no pool)
-
-        if isinstance(exc, BrokenProcessPool):      # a worker died (out of memory, a crash): this record only
+        try:
+            from concurrent.futures.process import BrokenProcessPool     # (start-up: validate starts no pool)
+        except ImportError:         # a Python without processes (Pyodide in the browser): no worker to die
+            BrokenProcessPool = ()
+        if BrokenProcessPool and isinstance(exc, BrokenProcessPool):      # a worker died (out of memory, a crash): this record only
             return worker_died(label)
         return internal_error(label, exc)
 

@@ -483,7 +483,7 @@ def test_a_deeply_nested_body_is_a_bad_request_named(client, route):
 
 
 def test_a_bug_on_one_request_is_its_answer_named_not_a_500(client, monkeypatch):
-    import analyzer.server.app as app
+    import analyzer.server.api as app  # (the routes read their requests and call the library there)
 
     def failing(*args, **kwargs):
         raise RuntimeError("a bug")

@@ -23,8 +23,8 @@ from .. import __version__
 __all__ = ["main", "COMMANDS"]
 
 #: the commands, in the order ``--help`` lists them (by name)
-COMMANDS = ("analyze", "diagram", "equity", "import", "new", "replay", "report", "serve", "stats", "tournament", "train",
-            "validate", "variants")
+COMMANDS = ("analyze", "diagram", "equity", "import", "new", "replay", "report", "serve", "site", "stats", "tournament",
+            "train", "validate", "variants")
 
 
 class _Commands(MutableMapping):
@@ -82,6 +82,8 @@ def _load(name: str):
         from .importing import import_command as command
     elif name == "new":
         from .new import new as command
+    elif name == "site":
+        from .site import site as command
     return command
 
 

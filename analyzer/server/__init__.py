@@ -7,13 +7,20 @@ package only."""
 import errno
 import socket
 
-from .app import create_app
-
 __all__ = ["create_app", "serve", "PortUnavailable"]
 
 
 class PortUnavailable(OSError):
     """The board cannot listen at its address: the port is in use (or not ours to take); the message names both."""
+
+
+def __getattr__(name: str):
+    """``create_app`` imported when first asked for: ``analyzer.server.library`` and ``.api`` (which the static
+    site's worker imports in the browser, where there is no Starlette) need no web framework."""
+    if name == "create_app":
+        from .app import create_app
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _listening(host: str, port: int) -> socket.socket:
@@ -51,6 +58,8 @@ def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level
     workers.warm()
     checks.warm()
     token = token or new_token()
+    from .app import create_app
+
     app = create_app(paths, workers, hosts=allowed_hosts(host, allow_hosts), token=token, checks=checks)
 
     class Server(uvicorn.Server):

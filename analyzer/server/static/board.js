@@ -1436,6 +1436,9 @@
   }
   window.DominoBoard = {
     api: api, tile: tile, el: el, status: status, said: said, track: track, untrack: untrack, hooks: hooks, tab: tab,
+    // (the static site's record links, analyzer/site/static/transport.js: the text and where the board stands, a move to show)
+    text: function () { return text.value; }, where: function () { return state.position; },
+    at: function (game, step) { return showPosition({game: game, step: step}); },
     signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
     showProblem: function (position) {
       state.problem = position;

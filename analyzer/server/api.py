@@ -1,0 +1,263 @@
+"""The board's API without a web framework: each route's reading of its JSON request and the library call
+that answers it, and each error's status. The server (``app``, Starlette) and the static site's worker
+(``analyzer.site.worker``, Pyodide in the browser) both answer ``/api/<route>`` through this module, so
+there is one API layer: the server adds only what a server has (threads, worker processes that a cancel
+ends, a client that may go away), the site only what a browser page has.
+
+A handler takes the request's JSON object (a dict) and returns the answer's; a bad request raises
+:class:`ApiError` with its status; :func:`error_answer` turns any exception into ``(status, {"error": ...})``,
+never a traceback."""
+from __future__ import annotations
+
+import logging
+import uuid
+
+from .files import FileConflict, FileRefused, Roots
+from .jobs import Busy, Cancelled
+from .library import (BoardError, branch_text, enter_move, new_record, next_game, position_data, result_entry,
+                      variant_tags, variants_data, write_variation)
+from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
+
+__all__ = ["ApiError", "ROUTES", "MAX_WORLDS", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
+           "error_answer"]
+
+_log = logging.getLogger("analyzer.server")
+MAX_WORLDS = 51_200                 # the most deals a decision may be given (``max_worlds``: "More deals")
+
+
+class ApiError(Exception):
+    def __init__(self, message: str, status: int = 400, **more):
+        super().__init__(message)
+        self.status, self.more = status, more
+
+
+def _text(data: dict) -> str:
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ApiError('give the record as "text", a string')
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ApiError(f'"text" holds a character no file can hold (a lone surrogate at {exc.start})') from None
+    return text
+
+
+def _rules(data: dict) -> tuple[str | None, dict[str, str]]:
+    variant = data.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise ApiError('"variant" is a name (see `domino variants`) or null')
+    rules = data.get("rules") or {}
+    if not isinstance(rules, dict) or not all(isinstance(k, str) and isinstance(v, (str, int))
+                                              for k, v in rules.items()):
+        raise ApiError('"rules" is an object of option names and values, like {"players": "2"}')
+    return variant or None, {k: str(v) for k, v in rules.items()}
+
+
+def _int(data: dict, key: str, default=None, low: int = 0, high: int | None = None):
+    """``data[key]``, a whole number in bounds (absent: ``default``; null only where the default is null)."""
+    value = data.get(key, default)
+    if value is None and default is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+        bound = f" from {low} to {high:,}" if high is not None else f" of at least {low}"
+        raise ApiError(f'"{key}" is a whole number{bound}' + ("" if default is None else ", or left out"))
+    return value
+
+
+def _label(data: dict) -> str:
+    name = data.get("name")
+    return name if isinstance(name, str) and name and len(name) < 1000 else "<board>"
+
+
+def _moves(data: dict, key: str = "line") -> list[str] | None:
+    line = data.get(key)
+    if line is not None and not (isinstance(line, list) and all(isinstance(m, str) for m in line)):
+        raise ApiError(f'"{key}" is a list of moves like "B [0-1]"')
+    return line
+
+
+def _position(data):
+    variant, rules = _rules(data)
+    cursor = data.get("cursor")
+    if cursor is not None:
+        if not isinstance(cursor, dict):
+            raise ApiError('"cursor" is {"line": N, "column": N}')
+        cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
+    line = _moves(data)
+    return position_data(_text(data), _label(data), _int(data, "game", 0), _int(data, "step", None), variant, rules,
+                         cursor, line, _int(data, "along", 0))
+
+
+def _enter(data):
+    variant, rules = _rules(data)
+    move = data.get("move")
+    player = data.get("player")
+    if not isinstance(move, str) or (player is not None and not isinstance(player, str)):
+        raise ApiError('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name')
+    return enter_move(_text(data), _label(data), _int(data, "game", 0), move, player, variant, rules,
+                      _int(data, "step", None))
+
+
+def _variation(data):
+    variant, rules = _rules(data)
+    line = _moves(data)
+    if not line:
+        raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and where it starts as "step"')
+    return write_variation(_text(data), _label(data), _int(data, "game", 0), _int(data, "step", 0), line, variant,
+                           rules)
+
+
+def _branch(data):
+    variant, rules = _rules(data)
+    line = _moves(data)
+    if line is None:
+        raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and how many of them as "along"')
+    return branch_text(_text(data), _label(data), _int(data, "game", 0), _int(data, "step", 0), line,
+                       _int(data, "along", 0), variant, rules)
+
+
+def _result(data):
+    variant, rules = _rules(data)
+    chosen = data.get("result")
+    if chosen is not None and not isinstance(chosen, str):
+        raise ApiError('"result" is a result as a Result tag states it ("A/C 1 blocked"), or left out')
+    return result_entry(_text(data), _label(data), _int(data, "game", 0), variant, rules, chosen)
+
+
+def _next(data):
+    variant, rules = _rules(data)
+    return next_game(_text(data), _label(data), variant, rules)
+
+
+def _tags(data):
+    variant, rules = _rules(data)
+    return variant_tags(_text(data), _label(data), variant, rules)
+
+
+def _variants(data):
+    return variants_data(*_rules(data))
+
+
+def _new(data):
+    variant, rules = _rules(data)
+    players, hands = data.get("players"), data.get("hands")
+    if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise ApiError('"players" is a list of names in play order, or null')
+    if hands is not None and not isinstance(hands, list):
+        raise ApiError('"hands" is a list, one a player: null or {"tiles": [[low, high], ...], "unknown": N}')
+    event, lead = data.get("event"), data.get("lead") or None
+    if (event is not None and not isinstance(event, str)) or (lead is not None and not isinstance(lead, str)):
+        raise ApiError('"event" and "lead" are strings')
+    starter = data.get("starter")
+    if starter is not None and not isinstance(starter, list):
+        raise ApiError('"starter" is the tile turned up to open the line, [low, high], or null')
+    return new_record(variant, rules, players, hands, event, lead, starter)
+
+
+def _setup(data):
+    variant, rules = _rules(data)
+    return setup_text({**data, "variant": variant, "rules": rules})
+
+
+#: The routes a plain call answers (no state, no worker): route -> handler(request) -> answer.
+ROUTES = {"position": _position, "enter": _enter, "variation": _variation, "branch": _branch, "result": _result,
+          "next": _next, "tags": _tags, "variants": _variants, "new": _new, "setup": _setup}
+
+
+def job_name(data: dict, kind: str | None = None) -> tuple[str, bool]:
+    """The job's name a request gives (``job``), and whether it is the page's own (its next replaces its last);
+    without one a fresh name. ``kind``: a check's kind (validate, repair), put before the page's name."""
+    job = data.get("job")
+    if isinstance(job, str) and 0 < len(job) <= 100:
+        return (f"{kind}:{job}" if kind else job), True
+    return (f"{kind}:" if kind else "") + uuid.uuid4().hex, False
+
+
+def check_call(kind: str, data: dict) -> tuple[str, dict]:
+    """A page's check (``kind``: validate, repair): the library function's name and its keyword arguments."""
+    variant, rules = _rules(data)
+    kwargs = dict(text=_text(data), label=_label(data), variant=variant, rules=rules)
+    if kind == "validate":
+        return "validate_document", kwargs
+    if kind == "repair":
+        return "repair_text", {**kwargs, "game": _int(data, "game", 0)}
+    raise ValueError(f"no check {kind!r}")
+
+
+def _worlds(data: dict) -> tuple[int, int | None]:
+    worlds = _int(data, "worlds", 200, 2, 10_000)
+    max_worlds = _int(data, "max_worlds", None, 2, MAX_WORLDS)
+    if max_worlds is not None and max_worlds < worlds:
+        raise ApiError(f'"max_worlds" ({max_worlds}) is fewer than the {worlds} deals drawn first')
+    return worlds, max_worlds
+
+
+def analysis_call(data: dict, cap: int) -> dict:
+    """``library.analyze_document``'s keyword arguments for an ``analyze`` request, each decision's search
+    bounded by ``cap`` nodes at most (with ``progress=True``: the caller puts its own reporter there)."""
+    variant, rules = _rules(data)
+    worlds, max_worlds = _worlds(data)
+    return dict(text=_text(data), label=_label(data), variant=variant, rules=rules,
+                fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
+                max_nodes=min(_int(data, "max_nodes", cap, 1), cap), seed=_int(data, "seed", 0), worlds=worlds,
+                max_worlds=max_worlds, exact_below=_int(data, "exact_below", 1000, 1, 100_000), progress=True)
+
+
+def answer_call(data: dict) -> dict:
+    """``setups.problem_answer``'s keyword arguments for an ``answer`` request (the answer to a problem)."""
+    worlds, max_worlds = _worlds(data)
+    return dict(text=_text(data), label=_label(data), seed=_int(data, "seed", 0), worlds=worlds,
+                max_worlds=max_worlds, progress=True)
+
+
+class FileRoutes:
+    """The routes that read and write the record files of ``files`` (a server's folders, or the site's
+    folder in the browser's storage)."""
+
+    def __init__(self, files: Roots):
+        self.files = files
+
+    def problem_sets(self, _data):
+        return {"sets": self.files.problem_sets(PROBLEM_TAG.search)}
+
+    def problems(self, data):
+        real, kind, name, content = self.files.problems(data.get("path"))
+        found = problem_set_data(content, name) if kind == "train" else book_data(content)
+        return {"path": real, "name": name, **found}
+
+    def listing(self, _data):
+        return {"roots": self.files.paths, "files": self.files.listing()}
+
+    def open_file(self, data):
+        return self.files.open(data.get("path"))
+
+    def save_file(self, data):
+        token = data.get("token")
+        if token is not None and not isinstance(token, str):
+            raise ApiError('"token" is the token the file was opened with, or null for a new file')
+        return self.files.save(data.get("path"), _text(data), token)
+
+    def routes(self) -> dict:
+        return {"files": self.listing, "open": self.open_file, "save": self.save_file,
+                "problemsets": self.problem_sets, "problems": self.problems}
+
+
+def error_answer(exc: Exception, where: str = "") -> tuple[int, dict]:
+    """The status and JSON answer of an exception a handler raised: a bad request's own, the library's
+    refusal (422), a file refused (403) or changed on disk (409, with its token), too busy (503), cancelled
+    (409); any other is a bug on this request's record, named (422), logged, never a traceback."""
+    if isinstance(exc, ApiError):
+        return exc.status, {"error": str(exc), **exc.more}
+    if isinstance(exc, BoardError):
+        return 422, {"error": str(exc)}
+    if isinstance(exc, FileRefused):
+        return 403, {"error": str(exc)}
+    if isinstance(exc, FileConflict):
+        return 409, {"error": str(exc), "token": exc.token}
+    if isinstance(exc, Busy):
+        return 503, {"error": str(exc)}
+    if isinstance(exc, Cancelled):
+        return 409, {"error": str(exc), "cancelled": True}
+    _log.error("internal error on %s", where, exc_info=exc)
+    return 422, {"error": f"the board failed on this record ({type(exc).__name__}: {str(exc)[:200]}); "
+                          "please report it"}

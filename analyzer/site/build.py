@@ -1,0 +1,214 @@
+"""``domino site -o DIR``: the analysis board as a folder any static host serves (docs/site.md).
+
+The folder holds the board's page and scripts (``analyzer/server/static``, the page's addresses made
+relative so it works under any path), this package's scripts (``static/``: the worker that runs Pyodide and
+the transport that hands the board's ``/api/*`` calls to it), Pyodide's own files from its npm package
+(never a CDN), one zip of the project's Python and its pure-Python dependencies (no compiled core: the
+browser runs the pure-Python search), the bundled records, and ``site.json`` naming every file and its size
+(the page shows what is loading and how much)."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.metadata
+import io
+import json
+import os
+import pathlib
+import shutil
+import zipfile
+
+__all__ = ["SiteError", "Site", "build_site", "find_pyodide", "bundle_python", "PYODIDE_FILES", "DEPENDENCIES",
+           "PYODIDE_VERSION"]
+
+HERE = pathlib.Path(__file__).resolve().parent
+PACKAGE = HERE.parent                                  # analyzer/
+BOARD_STATIC = PACKAGE / "server" / "static"
+SITE_STATIC = HERE / "static"
+
+#: The Pyodide release the site is built and tested with (package.json at the repository's root pins it).
+PYODIDE_VERSION = "0.27.7"
+#: What the site takes of Pyodide's npm package: its loader, the WebAssembly interpreter and the standard library.
+PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+                 "package.json")
+#: The pure-Python distributions the board's code imports in the browser (click is the CLI's only; Starlette
+#: the server's). MarkupSafe's compiled speed-up is left out: it falls back to its own pure Python.
+DEPENDENCIES = ("lark", "jinja2", "markupsafe", "networkx")
+#: What never goes into the zip: compiled cores and their sources, caches, the command line and tests.
+_SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o")
+_SKIPPED_PARTS = {"__pycache__", "tests", "testing"}
+#: The records the site offers at first (a reader's own are kept in the browser beside them).
+RECORDS = ("seed1.dom", "seed2.dom", "seed1-table.txt", "match-kozel.dom", "match-cuban.dom", "variant-draw.dom",
+           "variant-french.dom", "sheet-partnership.dom", "match-quinientos.dom")
+
+
+class SiteError(Exception):
+    """The site cannot be built (Pyodide's files not found, the folder not ours to write); the message says why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    """A built site: its folder, each file's size in bytes (relative path: bytes), and Pyodide's version."""
+
+    folder: pathlib.Path
+    sizes: dict
+    pyodide: str
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes.values())
+
+
+def find_pyodide(start: pathlib.Path | None = None) -> pathlib.Path:
+    """The folder of Pyodide's npm package: ``node_modules/pyodide`` in ``start`` or a folder above it, or
+    beside this source tree (``npm install`` at the repository's root puts it there)."""
+    places = []
+    for base in [pathlib.Path(start or os.getcwd()).resolve(), PACKAGE.parent]:
+        places += [p / "node_modules" / "pyodide" for p in [base, *base.parents]]
+    for place in places:
+        if (place / "pyodide.asm.wasm").is_file():
+            return place
+    raise SiteError("Pyodide's npm package is not installed: run `npm install` in the repository (its package.json "
+                    "names pyodide), or give the folder with --pyodide")
+
+
+def _wanted(relative: pathlib.PurePath) -> bool:
+    return not (relative.suffix in _SKIPPED_SUFFIXES or _SKIPPED_PARTS & set(relative.parts[:-1]))
+
+
+def _distribution_files(name: str):
+    """(path in the zip, file on disk) of an installed distribution's importable files."""
+    dist = importlib.metadata.distribution(name)
+    for entry in dist.files or ():
+        relative = pathlib.PurePosixPath(str(entry))
+        top = relative.parts[0]
+        if top.endswith((".dist-info", ".egg-info", ".data")) or top in ("..", "bin") or not _wanted(relative):
+            continue
+        path = pathlib.Path(dist.locate_file(entry))
+        if path.is_file():
+            yield str(relative), path
+
+
+def _analyzer_files():
+    """(path in the zip, file on disk) of this package, without the command line (click) and its compiled
+    cores; the grammar at ``analyzer/grammar`` (where an installed copy has it)."""
+    for path in sorted(PACKAGE.rglob("*")):
+        relative = path.relative_to(PACKAGE.parent)
+        if path.is_file() and _wanted(relative) and relative.parts[1] != "cli":
+            yield relative.as_posix(), path
+    try:
+        from importlib.resources import files
+        grammar = pathlib.Path(str(files("analyzer.grammar")))
+    except ModuleNotFoundError:                      # the source tree: grammar/ beside the package
+        grammar = PACKAGE.parent / "grammar"
+    for path in sorted(grammar.iterdir()):
+        if path.is_file() and _wanted(pathlib.PurePath(path.name)):
+            yield f"analyzer/grammar/{path.name}", path
+
+
+def bundle_python() -> bytes:
+    """One zip of the project's package and its pure-Python dependencies, laid out as site-packages (the
+    worker unpacks it there). The same files give the same bytes (fixed dates), so a browser's cache holds."""
+    buffer = io.BytesIO()
+    seen = set()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as packed:
+        sources = list(_analyzer_files())
+        for name in DEPENDENCIES:
+            try:
+                sources += list(_distribution_files(name))
+            except importlib.metadata.PackageNotFoundError:
+                raise SiteError(f"the site needs {name} installed (pip install {name})") from None
+        for arcname, path in sorted(sources):
+            if arcname in seen:
+                continue
+            seen.add(arcname)
+            info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            packed.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def _page() -> str:
+    """The board's page for the site: its addresses relative, and the site's scripts (the link codec and the
+    transport) loaded before the board's own, which then talk to the worker instead of a server."""
+    html = (BOARD_STATIC / "board.html").read_text(encoding="utf-8")
+    html = html.replace('"/static/', '"static/')
+    site_scripts = ('<script src="site/link.js" defer></script>\n'
+                    '<script src="site/transport.js" defer></script>\n')
+    first = html.index("<script ")
+    html = html[:first] + site_scripts + html[first:]
+    html = html.replace('<link rel="stylesheet" href="static/board.css">',
+                        '<link rel="stylesheet" href="static/board.css">\n<link rel="stylesheet" href="site/site.css">', 1)
+    html = html.replace('<span class="actions">', '<span class="actions">\n    <button type="button" id="copylink" '
+                        'title="A link that opens this record at this move (the record inside the link itself)">'
+                        'Copy link</button>\n    <button type="button" id="diskopen" title="Open a record file from this '
+                        'computer (its text goes into the editor as a new record; Save keeps it in this browser)">'
+                        'Open from disk…</button><input type="file" id="diskfile" accept=".dom,.txt,text/plain" hidden>'
+                        '\n    <button type="button" id="download" title="Download the text as a record file to this '
+                        'computer">Download</button>', 1)
+    html = html.replace("</header>", '</header>\n<div id="siteload" class="siteload" role="status" aria-live="polite">'
+                        '<progress id="siteprogress" aria-label="the engine loading"></progress>'
+                        '<span class="what">Loading the engine…</span>'
+                        '<input id="sitelink" class="sitelink" type="text" readonly hidden aria-label="the link"></div>', 1)
+    for piece in ('id="copylink"', 'id="diskopen"', 'id="siteload"', 'site/site.css'):
+        if piece not in html:
+            raise SiteError(f"the board's page changed: the site could not add {piece} (analyzer/site/build.py)")
+    csp = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+           "style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'")
+    html = html.replace('<meta charset="utf-8">',
+                        f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="{csp}">', 1)
+    return html
+
+
+def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None, force: bool = False,
+               records: tuple[str, ...] = RECORDS, records_folder: str | os.PathLike | None = None) -> Site:
+    """Lay the site out in ``out`` (a new or empty folder; ``force``: one made by this command before, its
+    files replaced). ``pyodide``: the npm package's folder (default :func:`find_pyodide`)."""
+    folder = pathlib.Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise SiteError(f"{folder} is a file, not a folder")
+    if folder.is_dir() and any(folder.iterdir()):
+        if not force:
+            raise SiteError(f"{folder} is not empty (give --force to replace a site built there before)")
+        if not (folder / "site.json").is_file():
+            raise SiteError(f"{folder} is not empty and holds no site.json: it is no site built by `domino site`, "
+                            "so nothing there is replaced")
+        for child in folder.iterdir():
+            shutil.rmtree(child) if child.is_dir() else child.unlink()
+    source = pathlib.Path(pyodide) if pyodide else find_pyodide()
+    missing = [name for name in PYODIDE_FILES if not (source / name).is_file()]
+    if missing:
+        raise SiteError(f"{source} is not Pyodide's npm package (no {', '.join(missing)})")
+    version = json.loads((source / "package.json").read_text(encoding="utf-8")).get("version", "?")
+    folder.mkdir(parents=True, exist_ok=True)
+    files: dict[str, bytes | pathlib.Path] = {"index.html": _page().encode("utf-8")}
+    for path in sorted(BOARD_STATIC.iterdir()):
+        if path.is_file() and path.name != "board.html":
+            files[f"static/{path.name}"] = path
+    for path in sorted(SITE_STATIC.iterdir()):
+        if path.is_file():
+            files[f"site/{path.name}"] = path
+    for name in PYODIDE_FILES:
+        files[f"pyodide/{name}"] = source / name
+    python = bundle_python()
+    files["python/domino.zip"] = python
+    shelf = pathlib.Path(records_folder) if records_folder else PACKAGE.parent / "records"
+    for name in records:
+        if (shelf / name).is_file():
+            files[f"records/{name}"] = shelf / name
+    sizes = {}
+    for name, content in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, pathlib.Path):
+            shutil.copyfile(content, target)
+        else:
+            target.write_bytes(content)
+        sizes[name] = target.stat().st_size
+    manifest = {"pyodide": version, "python": {"file": "python/domino.zip",
+                                               "sha256": hashlib.sha256(python).hexdigest()[:16]},
+                "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
+                "sizes": sizes, "total": sum(sizes.values())}
+    (folder / "site.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    sizes["site.json"] = (folder / "site.json").stat().st_size
+    return Site(folder, sizes, version)

@@ -1,0 +1,123 @@
+"""The static site's side of the board's API: what the browser's Web Worker (``static/worker.js``) calls in
+Pyodide for each ``/api/<route>`` the page asks. It answers through the server's own table
+(:mod:`analyzer.server.api`): the same reading of each request, the same library call, the same errors and
+statuses; it adds only what a page without a server has instead of a server's: the records kept in a folder
+of the browser's storage (``FileRoutes`` over it), the analysis run here with its progress told to the page,
+and the fair analysis's budget the browser's pure-Python search can afford (:data:`BROWSER_BUDGET`)."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from typing import Callable
+
+
+def _browser_python() -> None:
+    """What Pyodide's Python lacks that the library takes for granted. Its umask is 0o777 (a file written would
+    be unreadable: records are written 0o644 as on a desktop). It has no processes and no ``_multiprocessing``;
+    ``concurrent.futures.process``, which the fair analysis imports for its default pool (never started with
+    one worker), needs the module to import: an empty stand-in lets it import, and making a pool still fails
+    (its semaphore cannot be made)."""
+    if sys.platform != "emscripten":
+        return
+    os.umask(0o022)
+    if "_multiprocessing" in sys.modules:
+        return
+    import types
+
+    stand_in = types.ModuleType("_multiprocessing")
+
+    class SemLock:
+        def __init__(self, *args, **kwargs):
+            raise OSError("this Python (in the browser) runs no other process")
+
+    stand_in.SemLock, stand_in.flags = SemLock, {}
+    stand_in.sem_unlink = lambda name: None
+    sys.modules["_multiprocessing"] = stand_in
+
+
+_browser_python()
+
+from ..search.core import CORE, cores_text  # noqa: E402
+from ..server import library, setups  # noqa: E402
+from ..server.api import ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer  # noqa: E402
+from ..server.files import Roots  # noqa: E402
+
+__all__ = ["SiteApi", "BROWSER_BUDGET", "site_info"]
+
+#: The fair analysis's budget in the browser, where the page does not say: the deals drawn first for each
+#: decision, the most it is given where its best is not told apart, the deals below which a decision is solved
+#: over every deal, and the nodes each search may spend (the server's: ``library.NODE_LIMIT``). Set so that a
+#: partnership record (seed1.dom) answers in about 10 s under Pyodide's pure-Python search (bench/bench_site.py
+#: measures it; the server's defaults are 200, the command's budget, 1,000 and NODE_LIMIT). The exact analysis
+#: (all hands open) keeps the server's limit.
+BROWSER_BUDGET = {"worlds": 10, "max_worlds": 10, "exact_below": 10, "max_nodes": 20_000}
+
+
+def site_info() -> dict:
+    """What runs the analysis here, for the page to say: the search's cores and the Python."""
+    compiled = CORE != "python"
+    return {"search": cores_text(), "compiled": compiled, "python": platform.python_version(),
+            "platform": sys.platform,
+            "note": ("the compiled search" if compiled else
+                     "the pure-Python search (no compiled core in the browser): a fair analysis gives each decision "
+                     f"{BROWSER_BUDGET['worlds']} deals and each search {BROWSER_BUDGET['max_nodes']:,} positions "
+                     "by default (the server: 200 and more)")}
+
+
+class SiteApi:
+    """The board's API in the browser, over the record files of ``folder`` (the browser's storage)."""
+
+    def __init__(self, folder: str, budget: dict | None = None):
+        os.makedirs(folder, exist_ok=True)
+        self.files = FileRoutes(Roots([folder]))
+        self.budget = dict(BROWSER_BUDGET if budget is None else budget)
+
+    def _analysis(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
+        fair = bool(data.get("fair"))
+        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **data}
+        kwargs = analysis_call(data, self.budget["max_nodes"] if fair else library.NODE_LIMIT)
+        kwargs["progress"] = progress
+        return library.analyze_document(**kwargs)
+
+    def _answer(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
+        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **data}
+        kwargs = answer_call(data)
+        kwargs["progress"] = progress
+        return setups.problem_answer(**kwargs)
+
+    def answer(self, route: str, data: object, progress: Callable[[dict], None] | None = None) -> tuple[int, dict]:
+        """``(status, answer)`` for the request ``data`` to ``route``, as the server would answer it."""
+        try:
+            if not isinstance(data, dict):
+                raise ApiError("the request body must be a JSON object")
+            files = self.files.routes()
+            if route in ROUTES:
+                return 200, ROUTES[route](data)
+            if route in files:
+                return 200, files[route](data)
+            if route in ("validate", "repair"):
+                name, kwargs = check_call(route, data)
+                return 200, getattr(library, name)(**kwargs)
+            if route == "analyze":
+                return 200, self._analysis(data, progress)
+            if route == "answer":
+                return 200, self._answer(data, progress)
+            if route == "site":
+                return 200, site_info()
+            raise ApiError("no such page", 404)
+        except Exception as exc:  # each error its status and message (api.error_answer), never a traceback
+            return error_answer(exc, f"/api/{route}")
+
+    def call(self, route: str, body: str, progress: Callable[[str], None] | None = None) -> str:
+        """:meth:`answer` with JSON in and out (what the worker's JavaScript hands over): ``{"status", "data"}``;
+        ``progress`` is told each step of a long analysis as JSON."""
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError):
+            status, answer = 400, {"error": "the request body is not JSON (send a JSON object)"}
+        else:
+            told = (lambda step: progress(json.dumps(step))) if progress is not None else None
+            status, answer = self.answer(route, data, told)
+        return json.dumps({"status": status, "data": answer})

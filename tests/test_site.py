@@ -1,0 +1,162 @@
+"""``domino site`` (analyzer/site): the folder it builds, and the site's API answering as the server's does
+(one API layer: the same table of routes, analyzer/server/api.py). The site in a real browser is
+tests/test_site_browser.py."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from analyzer.site.build import PYODIDE_FILES, SiteError, build_site, bundle_python
+from analyzer.site.worker import BROWSER_BUDGET, SiteApi
+from conftest import RECORDS, ROOT, board_client
+
+
+@pytest.fixture(scope="module")
+def fake_pyodide(tmp_path_factory):
+    """A folder laid out as Pyodide's npm package (the build copies it; nothing here runs it)."""
+    folder = tmp_path_factory.mktemp("pyodide")
+    for name in PYODIDE_FILES:
+        (folder / name).write_bytes(b"{\"version\": \"0.27.7\"}" if name == "package.json" else name.encode())
+    return folder
+
+
+@pytest.fixture(scope="module")
+def python_zip():
+    return zipfile.ZipFile(__import__("io").BytesIO(bundle_python()))
+
+
+def test_the_site_holds_the_page_pyodide_the_python_and_the_records(tmp_path, fake_pyodide):
+    built = build_site(tmp_path / "site", pyodide=fake_pyodide)
+    folder = built.folder
+    for name in ["index.html", "site.json", "site/worker.js", "site/transport.js", "site/link.js", "static/board.js",
+                 "static/board.css", "python/domino.zip", "records/seed1.dom"] + [f"pyodide/{n}" for n in PYODIDE_FILES]:
+        assert (folder / name).is_file(), name
+    manifest = json.loads((folder / "site.json").read_text())
+    assert manifest["pyodide"] == "0.27.7" and "seed1.dom" in manifest["records"]
+    assert manifest["sizes"]["python/domino.zip"] == (folder / "python/domino.zip").stat().st_size
+    page = (folder / "index.html").read_text()
+    # relative addresses (any path on any host), the site's scripts before the board's, no CDN anywhere
+    assert '"/static/' not in page and page.index("site/transport.js") < page.index("static/board.js")
+    assert "http://" not in page and "https://" not in page
+    assert 'id="copylink"' in page and "wasm-unsafe-eval" in page
+
+
+def test_the_python_zip_has_the_package_and_its_pure_python_dependencies_only(python_zip):
+    names = set(python_zip.namelist())
+    for needed in ["analyzer/site/worker.py", "analyzer/server/api.py", "analyzer/server/library.py",
+                   "analyzer/grammar/record.lark", "lark/__init__.py", "jinja2/__init__.py", "markupsafe/__init__.py",
+                   "networkx/__init__.py"]:
+        assert needed in names, needed
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c", ".pyc"))]
+    assert not [n for n in names if n.startswith(("analyzer/cli/", "click/", "starlette/"))]
+    assert bundle_python() == bundle_python()        # the same bytes each build: the browser's cache holds
+
+
+def test_a_folder_not_empty_is_never_overwritten(tmp_path, fake_pyodide):
+    (tmp_path / "mine.txt").write_text("keep me")
+    with pytest.raises(SiteError, match="not empty"):
+        build_site(tmp_path, pyodide=fake_pyodide)
+    with pytest.raises(SiteError, match="no site.json"):
+        build_site(tmp_path, pyodide=fake_pyodide, force=True)
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
+    site = tmp_path / "site"
+    build_site(site, pyodide=fake_pyodide)
+    assert build_site(site, pyodide=fake_pyodide, force=True).sizes["index.html"] > 0
+
+
+def test_without_pyodide_the_build_says_what_to_install(tmp_path):
+    with pytest.raises(SiteError, match="npm package"):
+        build_site(tmp_path / "site", pyodide=tmp_path)
+
+
+def _cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "analyzer", "site", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_the_command_builds_and_makes_and_reads_links(tmp_path, fake_pyodide):
+    out = _cli("-o", str(tmp_path / "site"), "--pyodide", str(fake_pyodide))
+    assert out.returncode == 0 and "static site" in out.stdout and (tmp_path / "site" / "index.html").is_file()
+    again = _cli("-o", str(tmp_path / "site"), "--pyodide", str(fake_pyodide))
+    assert again.returncode == 1 and "not empty" in again.stderr and "Traceback" not in again.stderr
+    link = _cli("--link", str(RECORDS / "seed1.dom"), "--at", "g1.15", "--base", "https://example.org/d/")
+    assert link.returncode == 0 and link.stdout.startswith("https://example.org/d/#r=")
+    assert link.stdout.strip().endswith("&m=g1.15")
+    read = _cli("--read", link.stdout.strip())
+    assert read.stdout == (RECORDS / "seed1.dom").read_text(encoding="utf-8") and "g1.15" in read.stderr
+    broken = _cli("--read", link.stdout.strip()[:120])
+    assert broken.returncode == 1 and "opens nothing" in broken.stderr and "Traceback" not in broken.stderr
+    bad = _cli("--link", str(RECORDS / "seed1.dom"), "--at", "move 15")
+    assert bad.returncode == 2 and "g1.15" in bad.stderr
+
+
+# ---- one API layer: the site's answers are the server's ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def served_and_site(tmp_path_factory):
+    server_folder = tmp_path_factory.mktemp("served")
+    site_folder = tmp_path_factory.mktemp("site")
+    for name in ("seed1.dom", "errors.dom"):
+        shutil.copy(RECORDS / name, server_folder / name)
+        shutil.copy(RECORDS / name, site_folder / name)
+    with board_client([str(server_folder)]) as client:
+        yield client, SiteApi(str(site_folder)), server_folder, site_folder
+
+
+SEED = (RECORDS / "seed1.dom").read_text(encoding="utf-8")
+ERRORS = (RECORDS / "errors.dom").read_text(encoding="utf-8")
+SAME = [
+    ("position", {"text": SEED, "step": 5}),
+    ("position", {"text": SEED, "cursor": {"line": 17, "column": 3}}),
+    ("position", {"text": SEED, "game": 7}),
+    ("enter", {"text": SEED, "step": 3, "move": "[0-0]", "player": "B"}),
+    ("validate", {"text": ERRORS}),
+    ("repair", {"text": ERRORS}),
+    ("variants", {}),
+    ("tags", {"text": SEED}),
+    ("position", {"text": 5}),
+    ("position", {"text": SEED, "variant": "no-such-variant"}),
+    ("enter", {"text": SEED}),
+    ("analyze", {"text": SEED, "max_worlds": 3, "worlds": 10}),
+    ("analyze", {"text": SEED}),
+]
+
+
+@pytest.mark.parametrize("route,body", SAME, ids=[f"{r}-{k}" for k, (r, _) in enumerate(SAME)])
+def test_the_site_answers_each_route_as_the_server_does(served_and_site, route, body):
+    client, api, *_ = served_and_site
+    served = client.post(f"/api/{route}", json=body)
+    status, answer = api.answer(route, body)
+    assert status == served.status_code
+    assert json.loads(json.dumps(answer)) == served.json()
+
+
+def test_the_sites_files_are_kept_with_the_servers_conflict_check(served_and_site):
+    _client, api, _server_folder, site_folder = served_and_site
+    status, listing = api.answer("files", {})
+    assert status == 200 and sorted(f["name"] for f in listing["files"]) == sorted(
+        [f"{site_folder.name}/errors.dom", f"{site_folder.name}/seed1.dom"])
+    status, opened = api.answer("open", {"path": str(site_folder / "seed1.dom")})
+    assert status == 200 and opened["text"] == SEED
+    # a new file must not exist yet: a link's record written twice keeps the reader's own edits
+    assert api.answer("save", {"path": "mine.dom", "text": SEED + "\n", "token": None})[0] == 200
+    status, refused = api.answer("save", {"path": "mine.dom", "text": "other", "token": None})
+    assert status == 409 and "exists already" in refused["error"]
+    assert (site_folder / "mine.dom").read_text() == SEED + "\n"
+    assert api.answer("open", {"path": "../outside.dom"})[0] == 403
+
+
+def test_the_sites_fair_analysis_takes_the_browser_budget_and_tells_its_progress(served_and_site):
+    _client, api, *_ = served_and_site
+    steps = []
+    status, answer = api.answer("analyze", {"text": SEED, "fair": True}, steps.append)
+    assert status == 200 and answer["games"] and answer["games"][0]["decisions"]
+    worlds = [s for s in steps if s["phase"] == "worlds"]
+    assert worlds and worlds[-1]["done"] == worlds[-1]["total"]
+    # no decision was given more deals than the budget allows
+    assert worlds[-1]["total"] <= BROWSER_BUDGET["max_worlds"] * len(answer["games"][0]["decisions"])
+    assert api.answer("site", {})[1]["search"]
