@@ -398,7 +398,5 @@ def test_axe_finds_no_serious_violation_on_the_reports_index(browser, reports, a
     assert _axe_file(browser, reports / "index.html") == []
 
 
-@pytest.mark.xfail(strict=True, reason="the report page's own code (analyzer/report, not the board's): the contrast "
-                   "of .errors-box .where, and the value chart a control with controls inside (nested-interactive)")
 def test_axe_finds_no_serious_violation_on_a_report_page(browser, reports, axe_ready):
     assert _axe_file(browser, reports / "seed2.dom.html") == []
