@@ -192,10 +192,11 @@ def _tight_block(m: re.Match) -> str:
 
 
 @cache
-def static_text(name: str) -> Markup:
+def static_text(name: str, package: str = "analyzer.report") -> Markup:
     """A packaged CSS or script file, to be inlined (our own text, never record text), without the comments on
-    lines of their own and the indentation (every page carries it: a sixth of a small page)."""
-    text = files("analyzer.report").joinpath("static", name).read_text(encoding="utf-8")
+    lines of their own and the indentation (every page carries it: a sixth of a small page); ``package``: whose
+    ``static`` folder holds it (the link codec is the static site's, ``analyzer.site``: one copy)."""
+    text = files(package).joinpath("static", name).read_text(encoding="utf-8")
     if "</" in text:
         raise ValueError(f"static/{name} must not contain '</': it is inlined into the page")
     if name.endswith(".css"):
@@ -365,7 +366,8 @@ def page_assets(fair: bool, match: bool) -> tuple[Markup, Markup, str]:
     """A report page's CSS, script and policy (:func:`content_policy`): the rules of the fair analysis (``fair``) and of
     the match scale (``report --scale match``) only on the pages that show them, other pages as they were; the same for
     every page of a kind, made once."""
-    css, script = static_text("report.css"), static_text("report.js")
+    # the record-in-a-link codec first (window.DominoLink: "Copy link", a link opened here), then the page's own script
+    css, script = static_text("report.css"), Markup(static_text("link.js", "analyzer.site") + "\n" + static_text("report.js"))
     if fair:
         css = with_css(css, "fair.css")
     if match:

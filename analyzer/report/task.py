@@ -4,11 +4,13 @@ run :func:`process`; the pipeline itself knows nothing of pages or words, so it 
 (``notation -> ... -> pipeline -> report / archive / server -> cli``)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from ..match import replay_record
 from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, mover_views, read,
                         repairs_analysed, run_record, safely)
+from ..site.link import encode_record
 from .text import repair_text
 
 __all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
@@ -50,6 +52,8 @@ def page(run: RecordRun):
         from .model import with_draw_luck
 
         model = with_draw_luck(model, run.replays, run.draw_lucks)
+    if run.text is not None:        # the record in a link: "Copy link", and a link to this record opened here
+        model = replace(model, record_link=encode_record(run.text.encode("utf-8")))
     return model
 
 

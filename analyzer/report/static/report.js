@@ -620,13 +620,74 @@
       }
     });
     start();
-    document.documentElement.setAttribute("data-ready", games.length === sections.length ? "yes" : "no");
+    openLink().then(function () {
+      document.documentElement.setAttribute("data-ready", games.length === sections.length ? "yes" : "no");
+    });
   });
+
+  // ---- the record in a link (analyzer/site/static/link.js, docs/site.md): Copy link, and a link opened here ------
+  // The page carries its record as a link carries it (#r=, made by the pipeline, analyzer/site/link.py); it has no
+  // engine: a link to its own record opens at the link's move, any other link is said to be for the site.
+  function ownLink() {
+    var block = document.getElementById("record-link");
+    return block ? JSON.parse(block.textContent).r : null;
+  }
+
+  function linkNote(words) {
+    var note = document.querySelector(".link-note");
+    note.textContent = words;
+    note.hidden = false;
+  }
+
+  function copyLink(game) {
+    var step = Math.max(game.cur, 0);
+    var address = location.href.split("#")[0] + "#r=" + ownLink() + "&m=g" + game.number + "." + step;
+    var box = game.el.querySelector(".link-box");
+    box.value = address;
+    box.parentNode.hidden = false;
+    var said = game.el.querySelector(".link-said");
+    var copied = navigator.clipboard && window.isSecureContext ? navigator.clipboard.writeText(address) : Promise.reject();
+    copied.then(function () {
+      said.textContent = "Link copied: game " + game.number + ", move " + step + " (" + address.length + " characters).";
+    }, function () {
+      box.select();
+      said.textContent = "The link is in the box: copy it from there (" + address.length + " characters).";
+    });
+  }
+
+  var ELSEWHERE = "a report page has no engine, so it cannot analyse it: open the link in the domino site (made by domino site -o DIR, docs/site.md) or the board (domino serve)";
+
+  function openLink() {
+    if (!/(^#|&)(r|m)=/.test(location.hash)) { return Promise.resolve(); }
+    var own = ownLink();
+    return window.DominoLink.read(location.hash).then(function (found) {
+      return (own === null ? Promise.resolve(null) : window.DominoLink.decode(own)).then(function (text) {
+        if (text === null) { linkNote("This page does not carry its record, so it cannot tell whether the link is of it: " + ELSEWHERE + "."); return; }
+        if (text !== found.text) { linkNote("This link is of another record than this page's: " + ELSEWHERE + "."); return; }
+        if (found.game === null) { return; }
+        var g = games.filter(function (x) { return x.el.id === "g" + found.game; })[0];
+        if (!g || found.step > g.n) {
+          linkNote("This link's move g" + found.game + "." + found.step + " is not in this record (" + games.filter(function (x) { return x.el.id.slice(-1) !== "r"; }).length + " game(s)): the page opens at its start.");
+          return;
+        }
+        active = g;
+        scrolled = false;
+        g.show(found.step, false);
+        g.el.querySelector(".replay").scrollIntoView({block: "start"});
+      });
+    }, function (e) {
+      linkNote("This link opens nothing: " + e.message + ".");
+    }).then(null, function () {});
+  }
 
   function start() {
     games.forEach(function (g) { g.show(0, false); });
     active = games[0] || null;
     followHash(true);
+    games.forEach(function (game) {
+      var button = game.el.querySelector("button.copy-link");
+      if (button) { button.addEventListener("click", function () { copyLink(game); }); }
+    });
     window.addEventListener("hashchange", function () { followHash(false); });
     window.addEventListener("scroll", function () { scrolled = true; }, {passive: true});
     games.forEach(function (game) {
