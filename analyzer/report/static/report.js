@@ -637,43 +637,37 @@
     var note = document.querySelector(".link-note");
     note.textContent = words;
     note.hidden = false;
+    note.scrollIntoView({block: "nearest"});
   }
 
   function copyLink(game) {
-    var step = Math.max(game.cur, 0);
-    var address = location.href.split("#")[0] + "#r=" + ownLink() + "&m=g" + game.number + "." + step;
-    var box = game.el.querySelector(".link-box");
-    box.value = address;
+    var step = Math.max(game.cur, 0), box = game.el.querySelector(".link-box"), said = game.el.querySelector(".link-said");
+    var address = box.value = location.href.split("#")[0] + "#r=" + ownLink() + "&m=g" + game.number + "." + step;
     box.parentNode.hidden = false;
-    var said = game.el.querySelector(".link-said");
-    var copied = navigator.clipboard && window.isSecureContext ? navigator.clipboard.writeText(address) : Promise.reject();
-    copied.then(function () {
-      said.textContent = "Link copied: game " + game.number + ", move " + step + " (" + address.length + " characters).";
+    (navigator.clipboard && window.isSecureContext ? navigator.clipboard.writeText(address) : Promise.reject()).then(function () {
+      said.textContent = "Link copied: game " + game.number + ", move " + step + ".";
     }, function () {
       box.select();
-      said.textContent = "The link is in the box: copy it from there (" + address.length + " characters).";
+      said.textContent = "Copy the link from the box.";
     });
   }
-
-  var ELSEWHERE = "a report page has no engine, so it cannot analyse it: open the link in the domino site (made by domino site -o DIR, docs/site.md) or the board (domino serve)";
 
   function openLink() {
     if (!/(^#|&)(r|m)=/.test(location.hash)) { return Promise.resolve(); }
     var own = ownLink();
     return window.DominoLink.read(location.hash).then(function (found) {
-      return (own === null ? Promise.resolve(null) : window.DominoLink.decode(own)).then(function (text) {
-        if (text === null) { linkNote("This page does not carry its record, so it cannot tell whether the link is of it: " + ELSEWHERE + "."); return; }
-        if (text !== found.text) { linkNote("This link is of another record than this page's: " + ELSEWHERE + "."); return; }
-        if (found.game === null) { return; }
+      return Promise.resolve(own && window.DominoLink.decode(own)).then(function (text) {
         var g = games.filter(function (x) { return x.el.id === "g" + found.game; })[0];
-        if (!g || found.step > g.n) {
-          linkNote("This link's move g" + found.game + "." + found.step + " is not in this record (" + games.filter(function (x) { return x.el.id.slice(-1) !== "r"; }).length + " game(s)): the page opens at its start.");
-          return;
+        if (text !== found.text) {
+          linkNote("This link is of another record than this page's: a report page has no engine to analyse it; open the link in the domino site (domino site -o DIR, docs/site.md).");
+        } else if (found.game !== null && (!g || found.step > g.n)) {
+          linkNote("This link's move g" + found.game + "." + found.step + " is not in this record.");
+        } else if (g) {
+          active = g;
+          scrolled = false;
+          g.show(found.step, false);
+          g.el.querySelector(".replay").scrollIntoView({block: "start"});
         }
-        active = g;
-        scrolled = false;
-        g.show(found.step, false);
-        g.el.querySelector(".replay").scrollIntoView({block: "start"});
       });
     }, function (e) {
       linkNote("This link opens nothing: " + e.message + ".");
