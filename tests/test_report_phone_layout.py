@@ -81,3 +81,21 @@ def test_alternatives_with_one_tile_on_two_ends_name_the_end(open_page, seed_pag
     ends = sorted(re.findall(r"(?:on the |@)(\d)", text) for text in shown["[4-6]"])
     assert ends == [["4"], ["6"]], shown["[4-6]"]
     assert seen.errors == []
+
+
+def test_the_boards_legend_says_what_a_jamaican_hands_values_are():
+    """#66 item 4: the Jamaican "+1 / -1" explained beside the values. A Jamaican hand is worth one point a game
+    (002: one point a game, six love to win), so its values only say who wins: the board's legend (library
+    ``explained``, what the board shows under its values) carries what the analysis says its values assume, as
+    the report's page does; a game whose values are plain points says nothing more."""
+    from analyzer.match import replay_record
+    from analyzer.server.library import explained
+
+    rep = next(iter(replay_record(read(RECORDS / "match-jamaican.dom"))))
+    note = rep.variant.search_note
+    assert "only say who wins" in note
+    games = [{"sides": ["A/C", "B/D"], "note": note, "decisions": []},
+             {"sides": ["A/C", "B/D"], "note": None, "decisions": []}]
+    jamaican, plain = explained({"games": games})["explained"]["legends"]
+    assert jamaican.endswith("The values assume: " + note)
+    assert "assume" not in plain and plain.startswith("Points of the hand")
