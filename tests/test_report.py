@@ -248,7 +248,8 @@ def test_the_pieces_written_in_python_escape_what_they_are_given():
 
     assert move_tile("[4-6]@<b>") == ('<svg class="tile small" viewBox="0 0 21 11" role="img" aria-label="[4-6]">'
                                       '<use href="#tb"/><use href="#pl4"/><use href="#pr6"/></svg> '
-                                      '<span class="mt">[4-6]</span> <span class="on">on the &lt;b&gt;</span>')
+                                      '<span class="mt">[4-6]</span> <span class="on">on the &lt;b&gt;</span>'
+                                      '<span class="at">@&lt;b&gt;</span>')
     assert move_tile("<i>") == '<span class="mt">&lt;i&gt;</span>'
     assert 'data-t="&lt;-1"' in tile(("<", 1)) and "<<" not in tile(("<", 1))
     assert value(-3) == '<span class="val neg">-3</span>' and value(None) == '<span class="val none">–</span>'

@@ -143,18 +143,21 @@ def test_on_a_phone_the_index_shows_its_key_columns_without_scrolling_sideways(b
     context.close()
 
 
-def test_on_a_phone_a_layout_with_arms_keeps_its_tiles_as_large_as_the_hand_tiles(browser, tmp_path):
+def test_on_a_phone_a_layout_with_arms_is_drawn_whole_in_its_board(browser, tmp_path):
+    """#66 item 9: at 390 px the cross was drawn at hand-tile size in a board that scrolled sideways, its arms cut
+    at the board's edges; now the layout is drawn whole, every tile inside the board (the open ends said in words
+    under it), the spinner in the middle of the screen, the page not scrolling sideways."""
     path = tmp_path / "cross.html"
     CliRunner().invoke(main, ["report", str(RECORDS / "variant-cross.dom"), "-o", str(path)])
     context, page = _open(browser, path, PHONE, "#g1-m18", touch=True)
+    board = page.locator("#g1 .board svg.line").bounding_box()
     bodies = page.evaluate("""Array.from(document.querySelectorAll('#g1 svg.line .dt .body'))
-        .map(r => r.getBoundingClientRect()).map(b => Math.max(b.width, b.height))""")
-    hand_tile = page.locator("#g1 .hand svg.tile").first.bounding_box()["width"]
-    assert len(bodies) == 16 and min(bodies) >= hand_tile - 0.5
-    label = page.locator("#g1 svg.line .arm-label").first
-    assert float(label.evaluate("e => e.getBoundingClientRect().height")) >= 11    # not 7 px
-    # the layout scrolls in its board; the page does not
+        .map(r => r.getBoundingClientRect()).map(b => [b.left, b.right])""")
+    assert len(bodies) == 16
+    assert all(board["x"] - 0.5 <= left and right <= board["x"] + board["width"] + 0.5 for left, right in bodies)
+    assert page.locator("#g1 svg.line .arm-label").first.is_visible()
+    assert "arm 1 (right)" in page.locator("#g1 .board .ends").inner_text()
     assert _no_sideways_scroll(page)
     spinner = page.locator("#g1 svg.line .dt.lead .body").first.bounding_box()
-    assert 0 <= spinner["x"] and spinner["x"] + spinner["width"] <= PHONE["width"]      # centred on the spinner
+    assert 0 <= spinner["x"] and spinner["x"] + spinner["width"] <= PHONE["width"]
     context.close()

@@ -100,13 +100,15 @@ def _tile(a, b, cls: str) -> Markup:
 
 @lru_cache(maxsize=4096, typed=True)
 def move_tile(text: str) -> Markup:
-    """A move as a table of choices shows it: ``[4-6]@6`` -> the small tile, ``[4-6]`` and ``on the 6``."""
+    """A move as a table of choices shows it: ``[4-6]@6`` -> the small tile, ``[4-6]`` and ``on the 6`` (on a phone
+    the tile and the notation's ``@6``, report.css: the end beside the tile, so that [4-6] on the 6 and on the 4
+    differ, #66 item 9)."""
     head, at, end = text.partition("@")
     halves = head.strip("[]").split("-")
     drawn = f"{tile((int(halves[0]), int(halves[1])), 'small')} " if len(halves) == 2 and all(
         h.isdecimal() for h in halves) else ""
     return Markup(f'{drawn}<span class="mt">{escape(head)}</span>'
-                  + (f' <span class="on">on the {escape(end)}</span>' if at else ""))
+                  + (f' <span class="on">on the {escape(end)}</span><span class="at">@{escape(end)}</span>' if at else ""))
 
 
 @lru_cache(maxsize=4096, typed=True)

@@ -110,9 +110,10 @@ def explained(document: dict) -> dict:
     """``document`` (what ``analyze --json`` prints) with every number's meaning in words, where the board shows
     it (#66), in a key of its own, ``explained`` (the analysis itself left exactly as the command prints it):
     ``legends``, one a game (the unit, whose values they are and which way; what a loss, a fair value and
-    "deals, sampled" mean), and ``views``, one a game, each decision's (in the order of its ``decisions``)
-    ``report.text.view_words`` ("A/C values: B wants lower"), and ``to_move``, the view of each game's decision
-    where its record stops (or None). Plain data in, plain data out."""
+    "deals, sampled" mean; what the values assume, the game's ``note``, as the report says it), and ``views``, one
+    a game, each decision's (in the order of its ``decisions``) ``report.text.view_words`` ("A/C values: B wants
+    lower"), and ``to_move``, the view of each game's decision where its record stops (or None). Plain data in,
+    plain data out."""
     legends, views, to_move = [], [], []
     for g in document.get("games", []):
         sides = g.get("sides") or []
@@ -128,7 +129,10 @@ def explained(document: dict) -> dict:
         legends.append(f"Points of the hand with best play from the position on ({whose}). A loss is the points a "
                        "move gives away against the best. A fair value is the mean over the deals the mover could "
                        "not tell apart, with its 95% interval; \"200 of 3,060 deals, sampled\": 200 of them drawn "
-                       "at random and each solved with all hands open, \"exact\": every one of them solved.")
+                       "at random and each solved with all hands open, \"exact\": every one of them solved."
+                       # what the values assume, in the analysis's own words (a Jamaican hand's +1 / -1: a hand is
+                       # worth a fixed number of points, so the values only say who wins)
+                       + (f" The values assume: {g['note']}" if g.get("note") else ""))
     return {**document, "explained": {"legends": legends, "views": views, "to_move": to_move}}
 
 

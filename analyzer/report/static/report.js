@@ -121,21 +121,8 @@
     this.tables = tables;
     var box = table.views[this.view].box;
     this.svg.setAttribute("viewBox", viewBox(box));
-    if (this.arms) {
-      // a layout with arms on a narrow screen: drawn with its tiles as large as the hand tiles, in a board
-      // that scrolls sideways (centred on the spinner), rather than shrunk to a thumbnail
-      var need = box[2] * HAND_TILE / (2 * U);
-      var board = section.querySelector(".board");
-      if (this.svg.getBoundingClientRect().width < need) {
-        this.svg.style.width = need + "px";
-        this.svg.style.maxWidth = "none";
-        board.classList.add("wide");
-        this.centre = function () {
-          var view = board.querySelector(".board-view");
-          view.scrollLeft = (view.scrollWidth - view.clientWidth) / 2;
-        };
-      }
-    }
+    // a layout with arms is drawn whole at any width: the frame (the extent of everything the game lays) fills
+    // the board, so no arm runs past its edges on a phone (#66 item 9); its tiles shrink with the screen
     this.buttons = {};
     var self = this;
     ["first", "prev", "next", "last"].forEach(function (name) {
@@ -450,7 +437,6 @@
       b.setAttribute("aria-pressed", on ? "true" : "false");
     });
     this.showLine(1);
-    if (this.centre) { this.centre(); }          // a wide layout on a narrow screen: the spinner in view
     var box = this.linePanel.getBoundingClientRect();
     if (box.top < 0 || box.top > window.innerHeight - 80) { this.linePanel.scrollIntoView({block: "start"}); }
   };
@@ -527,7 +513,6 @@
     }
     if (this.arms) {
       if (!n) { this.ends.textContent = "The table is empty."; return; }
-      if (this.centre && !this.centred) { this.centre(); this.centred = true; }
       this.ends.textContent = "Open ends: " + arms.map(function (arm) {
         var l = shown.labels[String(arm)];
         return "arm " + arm + " (" + l[4] + "): " + l[5];
