@@ -52,7 +52,9 @@ def test_fair_mwc_is_the_mean_over_the_worlds_of_each_world_s_mwc(judged):
             for alt, chance in zip(d.alternatives, chances):
                 per_world = [(_mwc_after(rep.variant, position, v, leader), n) for v, n in alt.fair.values]
                 worlds = sum(n for _, n in per_world)
-                assert worlds == d.fair.worlds
+                # (a move raced out of contention keeps the values of its first worlds: the played move and the
+                # best are valued in every one)
+                assert worlds == d.fair.worlds if alt.played or alt.move == d.fair.best else worlds <= d.fair.worlds
                 mean = sum(m * n for m, n in per_world) / worlds
                 assert chance == pytest.approx(mean, abs=1e-12)
                 assert min(m for m, _ in per_world) - 1e-12 <= chance <= max(m for m, _ in per_world) + 1e-12

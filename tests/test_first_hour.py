@@ -207,7 +207,7 @@ TERMS = {
     "MISTAKE": ("README", r"A loss of 3, 10 or 25 points is an inaccuracy, a mistake or a blunder"),
     "A/C": ("README", r"A and C are partners"),
     "likely slip": ("README", r"the likely slip \(the one edit that makes it valid\)"),
-    "--fair": ("README", r"judged by what the player could know \(`--fair`\)"),
+    "--fair": ("README", r"by what its player could know \(`--fair`"),
     "quick-reference": ("docs/notation.md", r"## Quick reference"),
     ".venv": ("README", r"makes a virtual environment, `\.venv`"),
 }

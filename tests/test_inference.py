@@ -289,7 +289,7 @@ def test_book_deal_c_36_is_a_real_mistake_and_the_json_shape():
         if d["player"] == "C":
             assert set(d["fair"]) >= {"view", "worlds", "method", "best", "loss", "class", "verdict"}
             for alt in d["alternatives"]:
-                assert set(alt["fair"]) == {"mean", "ci95", "p_win", "spread"}
+                assert set(alt["fair"]) == {"mean", "ci95", "p_win", "spread", "gap", "gap_ci"}
         else:
             assert d["fair"] is None
 
