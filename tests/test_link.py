@@ -1,4 +1,4 @@
-"""A record in a link (analyzer/site/link.py, analyzer/site/static/link.js): every bundled record through
+"""A record in a link (analyzer/notation/link.py, analyzer/site/static/link.js): every bundled record through
 ``#r=`` and back byte for byte, in Python and in the browser's own CompressionStream (each reading what the
 other wrote), and a broken or truncated link refused with its reason."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import zlib
 import pytest
 from hypothesis import given, strategies as st
 
-from analyzer.site.link import (MAX_RECORD, LinkError, decode_record, encode_record, make_fragment, read_fragment,
+from analyzer.notation.link import (MAX_RECORD, LinkError, decode_record, encode_record, make_fragment, read_fragment,
                                 read_move)
 from conftest import RECORDS, ROOT
 

@@ -1,5 +1,5 @@
 """A record in a link on the report page (issue 68 item 3): "Copy link" gives the link of the page's record at the
-move shown, whose record (read with the site's codec, analyzer/site/link.py) is the record file byte for byte; the
+move shown, whose record (read with the site's codec, analyzer/notation/link.py) is the record file byte for byte; the
 page opened with ``&m=`` for its own record shows that move; a link of another record, or a broken one, says so
 and why. The page's record is carried as data, never as markup. In real headless Chromium."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.site.link import make_fragment, read_fragment
+from analyzer.notation.link import make_fragment, read_fragment
 from conftest import RECORDS
 
 RECORD = RECORDS / "match-further.dom"      # three games, and a German quotation (ö): UTF-8 beyond ASCII

@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from analyzer.site.build import SiteError, build_site, find_pyodide
-from analyzer.site.link import make_fragment, read_fragment
+from analyzer.notation.link import make_fragment, read_fragment
 from conftest import RECORDS, ROOT, SEED_DEAL
 
 expect = pytest.importorskip("playwright.sync_api").expect

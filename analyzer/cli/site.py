@@ -37,7 +37,7 @@ def site(out, pyodide, force, record, move, base, link):
     \b
     Example (the link of the book's deal at move 15):
       domino site --link records/seed1.dom --at g1.15"""
-    from ..site.link import LinkError, make_fragment, read_fragment, read_move
+    from ..notation.link import LinkError, make_fragment, read_fragment, read_move
 
     if link is not None:
         try:

@@ -401,7 +401,7 @@ class ReportModel:
     games: list[GameReport]
     thresholds: Thresholds
     repaired: list[GameReport] = field(default_factory=list)   # the likeliest repairs of invalid games
-    record_link: str | None = None   # the record as a link carries it (``#r=`` its value, analyzer.site.link); None: not known
+    record_link: str | None = None   # the record as a link carries it (``#r=`` its value, analyzer.notation.link); None: not known
 
     @property
     def shown(self) -> list[GameReport]:

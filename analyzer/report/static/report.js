@@ -611,7 +611,7 @@
   });
 
   // ---- the record in a link (analyzer/site/static/link.js, docs/site.md): Copy link, and a link opened here ------
-  // The page carries its record as a link carries it (#r=, made by the pipeline, analyzer/site/link.py); it has no
+  // The page carries its record as a link carries it (#r=, made by the pipeline, analyzer/notation/link.py); it has no
   // engine: a link to its own record opens at the link's move, any other link is said to be for the site.
   function ownLink() {
     var block = document.getElementById("record-link");

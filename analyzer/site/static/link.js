@@ -1,6 +1,6 @@
 // A record in a link (docs/site.md): "#r=" the record's UTF-8 bytes deflated (raw DEFLATE) and base64url-encoded
 // without padding, and "&m=g1.15" the move to open at (game 1, after 15 moves). The same codec as
-// analyzer/site/link.py, with the browser's CompressionStream("deflate-raw"). A link that cannot be read whole
+// analyzer/notation/link.py, with the browser's CompressionStream("deflate-raw"). A link that cannot be read whole
 // is refused with the reason (an Error whose message says why): a broken link opens nothing.
 (function () {
   "use strict";
