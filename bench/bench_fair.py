@@ -62,7 +62,7 @@ from analyzer.analysis.fair import EXACT_BELOW, fair_analyze  # noqa: E402
 from analyzer.analysis.fairstats import GROWTH  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
-from bench_fair_process import compare as agreement  # noqa: E402
+from bench_fair_process import compare as agreement, table  # noqa: E402
 
 
 def records(count: int, seed: int, variant: str = "partnership"):
@@ -112,14 +112,6 @@ def cpu() -> float:
 def fair_values(analysis) -> list:
     """Every alternative's fair value of every judged decision."""
     return [(d.index, [(a.move, a.fair) for a in d.alternatives]) for d in analysis.decisions if d.fair is not None]
-
-
-def table(header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print("| " + " | ".join(c.rjust(w) for c, w in zip(r, widths)) + " |")
 
 
 def one_record(args) -> int:
