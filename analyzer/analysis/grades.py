@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules.modes import Count
+
 __all__ = ["Thresholds", "ByGames", "by_games", "on_scale", "on_scale_all"]
 
 
@@ -81,7 +83,7 @@ def _outcome(value: int) -> int:
 
 def by_games(variant) -> bool:
     """Whether ``variant`` scores a hand by games: one point a game (Milo: two for its call), whoever wins it."""
-    return getattr(variant.scoring, "count", None) in ("game", "milo") and variant.play is None
+    return getattr(variant.scoring, "count", None) in (Count.GAME, Count.MILO) and variant.play is None
 
 
 def on_scale_all(thresholds: Thresholds, variants) -> Thresholds:
