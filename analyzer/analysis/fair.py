@@ -46,6 +46,7 @@ from ..workers import pool_options
 from ..rules.mechanics import turned_up
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
+from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
@@ -55,9 +56,6 @@ from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "decision_table",
            "EXACT_BELOW", "WORLDS",
            "Spread", "WorstWorld", "percentile", "PERCENTILES", "fair_verdict", "Z95", "GROWTH"]
-
-EXACT_BELOW = 1000      # enumerate every world when there are at most this many
-WORLDS = 200            # else draw this many to start with (more where the best is not told apart: ``max_worlds``)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from dataclasses import dataclass
 
 #: The positions one call of a search may visit before it gives up (:class:`SearchLimit`): the
 #: int solver (each call of its search counts one) and the general search alike.
@@ -61,7 +62,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _draw = None
 
-__all__ = ["NODE_LIMIT", "SearchLimit", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
+__all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
            "resolve_draw", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
@@ -84,6 +85,22 @@ def check_table_mb(table_mb: float) -> None:
     0 and less, or so large that its count of slots does not fit the compiled table's)."""
     if not 0 < table_mb <= MAX_TABLE_MB:
         raise ValueError(f"the table needs a size above 0 and at most {MAX_TABLE_MB:,} megabytes, not {table_mb}")
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """What one search may spend: at most ``node_limit`` nodes (None: the caller's default, or no limit) and a
+    transposition table of ``table_mb`` megabytes (memory only: the values are the same at any size). One value
+    travels from the command line to every solver, in place of the two parameters."""
+
+    node_limit: int | None = None
+    table_mb: float = TABLE_MB
+
+    def __post_init__(self):
+        check_table_mb(self.table_mb)
+        if self.node_limit is not None and not 0 < self.node_limit < 1 << 63:
+            raise ValueError(f"the node limit is a count from 1 below 2^63, not {self.node_limit}")
+        object.__setattr__(self, "table_mb", float(self.table_mb))
+
 
 #: The bytes of one slot of the compiled table.
 ENTRY_BYTES = _core.ENTRY_BYTES if _core is not None else 24

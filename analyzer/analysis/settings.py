@@ -1,0 +1,58 @@
+"""The settings of a fair analysis, as values: what to compute (:class:`FairSettings`, which shapes the result)
+and how to run it (:class:`FairRun`: processes and progress, which never change a value).
+
+One frozen value each travels from the command line (or the board, or the archive runner) down to the
+solvers, in place of the dozen parameters each step took before (issue 69).
+"""
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..search.core import SearchBudget
+from .fairstats import FairThresholds
+
+__all__ = ["EXACT_BELOW", "WORLDS", "FairSettings", "FairRun"]
+
+EXACT_BELOW = 1000      # enumerate every world when there are at most this many
+WORLDS = 200            # else draw this many to start with (more where the best is not told apart: ``max_worlds``)
+
+
+@dataclass(frozen=True)
+class FairSettings:
+    """What a fair analysis computes. ``worlds``: the deals drawn first for a decision with more than
+    ``exact_below`` deals (every deal is solved below); a decision whose best is not told apart draws more,
+    doubling up to ``max_worlds`` (None: ``worlds``, no more). ``seed``: the draws' seed (the same seed, the same
+    deals). ``seats``: the players judged (empty: every one whose hand is known). ``thresholds``: when a move is
+    graded. ``budget``: each world's search. ``results``: also each alternative's result in each world (the match
+    scale reads them). ``exact_hidden``: a small decision of a two-player game valued exactly under hidden
+    information (:mod:`analyzer.analysis.hiddenfair`)."""
+
+    worlds: int = WORLDS
+    max_worlds: int | None = None
+    exact_below: int = EXACT_BELOW
+    seed: int = 0
+    seats: tuple[str, ...] = ()
+    thresholds: FairThresholds = field(default_factory=FairThresholds)
+    budget: SearchBudget = field(default_factory=SearchBudget)
+    results: bool = False
+    exact_hidden: bool = False
+
+    def __post_init__(self):
+        if self.worlds < 2:
+            raise ValueError(f"worlds: {self.worlds} deals drawn give no interval; draw at least 2")
+        if self.max_worlds is not None and self.max_worlds < self.worlds:
+            raise ValueError(f"max_worlds: {self.max_worlds} is fewer than the {self.worlds} deals drawn first")
+        object.__setattr__(self, "seats", tuple(self.seats))
+
+
+@dataclass(frozen=True)
+class FairRun:
+    """How a fair analysis runs, which never changes its values: ``workers`` processes (None or 1: this one),
+    made by ``pool(max_workers=, mp_context=)`` (the command line's ends its workers when the run is killed);
+    ``progress(done, total)`` called in this process as the worlds are solved."""
+
+    workers: int | None = None
+    pool: Callable = ProcessPoolExecutor
+    progress: Callable[[int, int], None] | None = None
