@@ -107,10 +107,9 @@ def test_the_packed_drawings_hold_nothing_of_the_record_as_markup():
     assert HOSTILE_NAME not in html and "save-diagram" in html
 
 
-def _unpacked(packed: str) -> list[str]:
+def _unpacked(packed: dict) -> list[str]:
     """The drawings of :func:`packed_diagrams`, unpacked as the page's script unpacks them."""
-    plans, _, text = packed.partition("\n")
-    return _replayed(json.loads(plans), text.split("\n"))
+    return _replayed(packed["plans"], packed["lines"])
 
 
 def _replayed(plans: list[list[int]], fresh: list[str]) -> list[str]:

@@ -143,7 +143,7 @@ def test_the_line_moves_are_escaped(open_page, tmp_path):
     assert HOSTILE_NAME not in html
     assert '<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>' in html
     data = json.dumps(_page_data(html), ensure_ascii=False)
-    assert data.count('"said": "') > 10 and HOSTILE_NAME not in data   # each line's words sent as data, the names added by the script
+    assert data.count('"said": ["') > 10 and HOSTILE_NAME not in data   # each line's words sent as data, the names added by the script
     path = tmp_path / "hostile.html"
     path.write_text(html, encoding="utf-8")
     page, seen = open_page(path)
@@ -245,35 +245,27 @@ def test_lines_that_share_positions_give_each_line_as_played_alone(variant, seed
     assert lines > 10 and shared > 0
 
 
-def _unpacked_steps(packed: dict, at: str, alt: int, starts: dict, labels: list) -> tuple[list, list, list]:
-    """A line of ``pagedata.packed_lines`` read back as the page's script reads it (report.js: unpackLines and
-    lineBoards): its moves as ``[seat, tile, laid, count, pips, ends, (labels)]``, a pass written ``"seat -"`` taking
+def _unpacked_steps(packed: dict, at: str, alt: int, starts: dict) -> tuple[list, list, list]:
+    """A line of ``pagedata.packed_lines`` read back as the page's script reads it (report.js: joinLines and
+    lineBoards): its moves as ``[seat, tile, laid, count, pips, ends, (labels)]``, a pass written ``[seat]`` taking
     the numbers of the board before it (``starts``: the board before each decision's lines, by its move number),
     its words and each view's places, a line's ``tail`` from the line it names."""
     line, start = packed[at][alt], starts[at]
-    steps, said = [], []
+    steps = []
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
-    texts = line["steps"].split(";") if line["steps"] else []
-    said_ = line["said"].split("|") if texts else []          # (as the script: a word a move, a quiet pass's empty)
-    assert len(said_) == len(texts)
-    for text, words in zip(texts, said_):
-        f = text.split(" ")
-        if len(f) == 2:
-            seat = int(f[0])
+    assert len(line["said"]) == len(line["steps"])
+    for st in line["steps"]:
+        if len(st) == 1:
+            seat = st[0]
             st = [seat, None, 0, counts[seat], pips[seat], ends]
-        else:
-            st = [int(f[0]), None if f[1] == "-" else f[1], int(f[2]), int(f[3]), None if f[4] == "-" else int(f[4]),
-                  None if f[5] == "-" else [int(n) for n in f[5].split(".")]]
-            if len(f) > 6:
-                st.append({arm: None if k == "-" else labels[int(k)] for arm, k in (c.split(":") for c in f[6].split(","))})
         counts[st[0]], pips[st[0]], ends = st[3], st[4], st[5]
-        steps.append(st)
-        said.append(words[1:] if words.startswith("!") else "pass" if st[1] is None else f"[{st[1]}]{words}")
-    puts = [[None if p == "-" else int(p) for p in v["put"].split(" ")] if v["put"] else [] for v in line["views"]]
+        steps.append(list(st))
+    said = list(line["said"])
+    puts = [list(v["put"]) for v in line["views"]]
     if "tail" in line:
         t_at, t_alt, first = line["tail"]
         # the rest of the named line, read in its own context, from its move ``first`` on
-        rest_steps, rest_said, rest_puts = _unpacked_steps(packed, str(t_at), t_alt, starts, labels)
+        rest_steps, rest_said, rest_puts = _unpacked_steps(packed, str(t_at), t_alt, starts)
         steps += rest_steps[first:]
         said += rest_said[first:]
         puts = [p + r[first:] for p, r in zip(puts, rest_puts)]
@@ -285,7 +277,7 @@ def _unpacked_steps(packed: dict, at: str, alt: int, starts: dict, labels: list)
                                           ("french", 6), ("all-fives", 7)])
 def test_the_packed_lines_read_back_as_the_lines(variant, seed):
     """The lines as the page carries them (``pagedata.packed_lines``: a line's moves once, a pass that changes nothing
-    as ``"seat -"``, the labels a move changes in its move, what lines share as a ``tail``) read back, as the page's
+    as ``[seat]``, the labels a move changes in its move, what lines share as a ``tail``) read back, as the page's
     script reads them, into every move of every line, its words and the place of its tile in each view."""
     from analyzer.match import random_match
     from analyzer.notation import parse, write
@@ -305,13 +297,13 @@ def test_the_packed_lines_read_back_as_the_lines(variant, seed):
             if line is None:
                 assert packed["lines"][at][alt] is None
                 continue
-            steps, words, puts = _unpacked_steps(packed["lines"], at, alt, starts, list(range(len(packed["labels"]))))
+            steps, words, puts = _unpacked_steps(packed["lines"], at, alt, starts)
             want = [st[:6] + ([{arm: None if v is None else index[json_key(v)] for arm, v in st[6].items()}]
                               if len(st) > 6 else []) for st in line["steps"]]
             assert steps == want, (at, alt)
             assert words == list(said[at][alt]), (at, alt)
             assert puts == [v["put"] for v in line["views"]], (at, alt)
-            quiet += packed["lines"][at][alt]["steps"].count(" -;") + packed["lines"][at][alt]["steps"].endswith(" -")
+            quiet += sum(len(st) == 1 for st in packed["lines"][at][alt]["steps"])
             checked += 1
     assert checked > 5
     if variant in ("partnership", "whist", "block"):

@@ -1,7 +1,7 @@
 """The data each game's page carries for its script (``static/report.js``): numbers and our own short strings,
 never text of the record (names and comments reach the page only through the escaped template): the boards
 after each move, where each tile lies (:mod:`~analyzer.report.geometry`, the one drawing), each alternative's
-best line once, the packed drawings of every position to save, all of it packed (:func:`packed_game`) and deflated
+best line once, the drawings of every position to save, as plain JSON (:func:`packed_game`: what repeats written once, no strings of our own format) and deflated
 (:func:`deflated`). No jinja2 here: :mod:`~analyzer.report.render` puts it into the page."""
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from .geometry import NARROW, WIDE, Label, Place, arms_box, arms_scene, line_box
 from .model import Board, GameReport, LineView
 
 __all__ = ["game_data", "packed_game", "deflated", "DEFLATE_LEVEL", "board_data", "table_data",
-           "line_data", "lines_data", "place_data", "packed_diagrams", "line_delta", "packed_lines", "packed_board", "packed_spot",
-           "packed_label", "Spots", "Shared", "short"]
+           "line_data", "lines_data", "place_data", "packed_diagrams", "line_delta", "packed_lines", "page_label",
+           "Spots", "Shared", "short"]
 
 
 def board_data(board: Board, seat: int | None) -> dict:
@@ -148,12 +148,11 @@ def game_data(game: GameReport, ch=None) -> dict:
     }
 
 
-def packed_diagrams(diagrams: list[str]) -> str | None:
-    """The SVG of every position of a game for the page to save, packed as text: each drawing by its lines against
-    the drawing before (:func:`line_delta`), its plan (runs of the lines before and of new lines) as JSON on the
-    first line, then every new line in order (a position repeats most of the one before). The text travels in the
-    game's data, deflated with the rest of it (:func:`deflated`); the script only ever makes a file or an image of
-    it, never markup of the page."""
+def packed_diagrams(diagrams: list[str]) -> dict | None:
+    """The SVG of every position of a game for the page to save: each drawing by its lines against the drawing before
+    (:func:`line_delta`), ``{"plans": [a plan a drawing], "lines": [every new line in order]}`` (a position repeats
+    most of the one before). It travels in the game's data, deflated with the rest of it (:func:`deflated`); the
+    script only ever makes a file or an image of it, never markup of the page."""
     if not diagrams:
         return None
     plans, fresh, before = [], [], []
@@ -161,7 +160,7 @@ def packed_diagrams(diagrams: list[str]) -> str | None:
         lines = svg.split("\n")
         plans.append(line_delta(before, lines, fresh))
         before = lines
-    return json.dumps(plans, separators=(",", ":")) + "\n" + "\n".join(fresh)
+    return {"plans": plans, "lines": fresh}
 
 
 def line_delta(before: list[str], lines: list[str], fresh: list[str]) -> list[int]:
@@ -272,10 +271,6 @@ def _step_data(s) -> list:
             list(s.ends) if s.ends else None]
 
 
-def _field(f) -> str:
-    return "-" if f is None else ".".join(map(str, f)) if isinstance(f, list) else str(f)
-
-
 class Shared(list):
     """Distinct values of the page's data (lists of numbers and strings), each written once: the data names
     one by its index in the list."""
@@ -298,29 +293,32 @@ class Shared(list):
 
 
 def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -> list[tuple]:
-    """Each move of a line of :func:`line_data` as the page carries it: the move (:func:`_step_text`, and the labels
-    it changes as ``arm:index`` by ``,``), its words, the place of its tile in each view, and the move as the page
+    """Each move of a line of :func:`line_data` as the page carries it: the move (:func:`_step_row`, with the labels
+    it changes as indexes into ``labels``), its words, the place of its tile in each view, and the move as the page
     writes it (:func:`_written`; ``start``: the board before the line, :func:`board_data`). The first three are
     what two lines must share to share a tail."""
     rows = []
-    puts = [["-" if k is None else str(k) for k in v["put"]] for v in line["views"]]
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
     for j, st in enumerate(line["steps"]):
         seat, tile, laid, count, pips_, ends_ = st[:6]
         change = labels.change(st[6]) if len(st) > 6 else None
-        text = _step_text(seat, tile, laid, count, pips_, ends_)
-        if change:
-            text += " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items()))
-        made = (text, _packed_said(said[j], tile))
+        step = _step_row(seat, tile, laid, count, pips_, ends_, change)
         quiet = not change and _quiet(tile, count, pips_, ends_, counts[seat], pips[seat], ends)
-        rows.append((*made, tuple(p[j] for p in puts), _written(seat, made, quiet)))
+        puts = tuple(v["put"][j] for v in line["views"])
+        rows.append((_key(step), said[j], puts, _written(step, quiet)))
         counts[seat], pips[seat], ends = count, pips_, ends_
     return rows
 
 
-def _step_text(seat: int, tile: str | None, laid, count: int, pips: int | None, ends) -> str:
-    """A line's move as the page carries it: ``"seat tile laid count pips ends"`` (``-``: none; the ends as ``1.6``)."""
-    return f"{seat} {tile or '-'} {int(laid)} {count} {'-' if pips is None else pips} {'.'.join(map(str, ends)) if ends else '-'}"
+def _step_row(seat: int, tile: str | None, laid, count: int, pips: int | None, ends, change: dict | None = None) -> list:
+    """A line's move as the page carries it: ``[seat, tile ("3-5", None), laid (0/1), count, pips, ends]`` and, on a
+    layout with arms, the labels it changes (``{arm: index into the game's labels, None: gone}``)."""
+    row = [seat, tile, int(laid), count, pips, list(ends) if ends else None]
+    return row + [change] if change else row
+
+
+def _key(row: list) -> str:
+    return json.dumps(row, sort_keys=True, separators=(",", ":"))
 
 
 def _quiet(tile, count, pips, ends, count_before, pips_before, ends_before) -> bool:
@@ -328,30 +326,21 @@ def _quiet(tile, count, pips, ends, count_before, pips_before, ends_before) -> b
     return tile is None and count == count_before and pips == pips_before and (ends or None) == (ends_before or None)
 
 
-def _written(seat: int, made: tuple[str, str], quiet: bool) -> tuple[str, str]:
-    """A line's move and words as the page writes them: a quiet pass (:func:`_quiet`) as ``"seat -"`` and no words
-    (the numbers before it stand, and the page names the mover)."""
-    return (f"{seat} -", "" if made[1] == "!pass" else made[1]) if quiet else made
-
-
-def _packed_said(said: str, tile: str | None) -> str:
-    """A move's words as a line carries them: without the tile the move names (``"@6"`` for ``"[4-6]@6"`` laying
-    ``4-6``), or whole after ``!`` (``"!pass"``) when they do not start with it."""
-    head = f"[{tile}]" if tile is not None else None
-    return said[len(head):] if head is not None and said.startswith(head) else "!" + said
+def _written(step: list, quiet: bool) -> list:
+    """A line's move as the page writes it: a quiet pass (:func:`_quiet`) as ``[seat]`` alone (the numbers before it
+    stand)."""
+    return step[:1] if quiet else step
 
 
 def packed_lines(game: GameReport, data: dict, labels: Shared) -> dict:
-    """Each alternative's best line as the page carries it (:func:`lines_data` unpacked, made from the game's lines
-    at once), each line's moves once and what lines have in common once: a line whose last moves are those of
-    another line (the same moves from the same table, laid at the same places) gives only its own first moves and
-    ``tail``, ``[at, alt, first]``: the rest is that line's from its move ``first``. Its moves are ``steps``,
-    ``"seat tile laid count pips ends labels;..."`` (a pass that changes nothing but whose turn it is: ``"seat -"``;
-    the labels a move changes as ``arm:index``, indexes into ``labels``, the game's), their words ``said``
-    (``"@0|!pass"``, :func:`_packed_said`, empty for such a pass: the page names the mover), each view's ``box`` and
-    ``put`` as ``"2 - 285"`` (the tile's spot, :func:`line_data`), a third of the JSON arrays' size and less (the
-    script unpacks them). ``data``: the game's :func:`game_data`, a line of decision ``at`` starting from its board
-    ``at - 1``. The tails: :class:`_PlayLines` on a line of play, :class:`_ArmLines` on a layout with arms."""
+    """Each alternative's best line as the page carries it (:func:`lines_data`, made from the game's lines at once),
+    each line's moves once and what lines have in common once: a line whose last moves are those of another line
+    (the same moves from the same table, laid at the same places) gives only its own first moves and ``tail``,
+    ``[at, alt, first]``: the rest is that line's from its move ``first``. Its moves are ``steps`` (:func:`_step_row`;
+    a pass that changes nothing but whose turn it is: ``[seat]``), their words ``said`` (the page names the mover),
+    each view's ``box`` and ``put`` (the spot of each move's tile, :func:`line_data`; None for none). ``data``: the
+    game's :func:`game_data`, a line of decision ``at`` starting from its board ``at - 1``. The tails:
+    :class:`_PlayLines` on a line of play, :class:`_ArmLines` on a layout with arms."""
     table, boards = data["table"], data["boards"]
     decisions = [m for m in game.moves if m.decision is not None and any(a.line for a in m.decision.alternatives)]
     pack = _ArmLines(game, table, labels) if table["arms"] else _PlayLines(decisions, table)
@@ -362,8 +351,8 @@ def packed_lines(game: GameReport, data: dict, labels: Shared) -> dict:
 def _packed_line(own: list[tuple], views: list[dict], tail: list[int] | None) -> dict:
     """A line as :func:`packed_lines` writes it: its own moves (rows of :func:`_line_rows`), each view with their
     places, and the line whose moves it ends with."""
-    one = {"steps": ";".join(r[3][0] for r in own), "said": "|".join(r[3][1] for r in own),
-           "views": [dict(view, put=" ".join(r[2][v] for r in own)) for v, view in enumerate(views)]}
+    one = {"steps": [r[3] for r in own], "said": [r[1] for r in own],
+           "views": [dict(view, put=[r[2][v] for r in own]) for v, view in enumerate(views)]}
     if tail is not None:
         one["tail"] = tail
     return one
@@ -384,7 +373,7 @@ class _PlayLines:
                     key, n = id(a.line.steps[-1]), len(a.line.steps)
                     if n > self.longest.get(key, (0,))[0]:
                         self.longest[key] = (n, m.number, alt)
-        self.texts: dict[int, tuple] = {}          # a step's text and words (:func:`_own_rows`), by the step
+        self.rows: dict[int, tuple] = {}           # a step's row and tile laid (:func:`_own_rows`), by the step
         self.places: dict = {}                     # a line of play's places, frame and spots (:func:`_line_views`)
 
     def __call__(self, at: int, alt: int, line: LineView, start: dict) -> dict:
@@ -394,7 +383,7 @@ class _PlayLines:
             longest, t_at, t_alt = self.longest[id(line.steps[-1])]
             if (t_at, t_alt) != (at, alt):
                 n, tail = 0, [t_at, t_alt, longest - n]
-        return _packed_line(_own_rows(line, n, start, views, self.table["spots"], self.texts),
+        return _packed_line(_own_rows(line, n, start, views, self.table["spots"], self.rows),
                             [{"box": box} for _, box, _ in views], tail)
 
 
@@ -429,8 +418,8 @@ class _ArmLines:
 
 def _line_views(line: LineView, table: dict, kept: dict) -> list[tuple]:
     """Per view of the game's ``table``, where the tiles of ``line``'s line of play lie (by the tile's name), its
-    frame, and the spots of those asked for (by the name, as the page writes it): kept by the line of play, lead
-    and view (``kept``: the game's, many lines end on the same table)."""
+    frame, and the spots of those asked for (by the name): kept by the line of play, lead and view (``kept``: the
+    game's, many lines end on the same table)."""
     out, row = [], tuple(line.line)
     for view in table["views"]:
         key = (row, line.lead, view["half"])
@@ -442,80 +431,58 @@ def _line_views(line: LineView, table: dict, kept: dict) -> list[tuple]:
     return out
 
 
-def _own_rows(line: LineView, cut: int, start: dict, views: list[tuple], spots: Spots, texts: dict) -> list[tuple]:
+def _own_rows(line: LineView, cut: int, start: dict, views: list[tuple], spots: Spots, made_rows: dict) -> list[tuple]:
     """The first ``cut`` moves of a line of play as :func:`_line_rows` gives them, straight from its steps (each
-    step's text and words made once, ``texts``; ``views``: :func:`_line_views`)."""
+    step's row made once, ``made_rows``; ``views``: :func:`_line_views`)."""
     rows = []
     counts, pips, ends = list(start["counts"]), list(start["pips"]), start["ends"]
     for j in range(cut):
         s = line.steps[j]
-        made = texts.get(id(s))
+        made = made_rows.get(id(s))
         if made is None:
             tile = None if s.tile is None else tile_key(*s.tile)
-            made = texts[id(s)] = (_step_text(s.seat, tile, s.laid, s.count, s.pips, s.ends),
-                                   _packed_said(line.said[j], tile), tile if s.laid else None)
-        seat, laid, puts = s.seat, made[2], []
+            made = made_rows[id(s)] = (_step_row(s.seat, tile, s.laid, s.count, s.pips, s.ends), tile if s.laid else None)
+        step, laid, puts = made[0], made[1], []
         for where, _, spot in views:
             if laid is None:
-                puts.append("-")
+                puts.append(None)
                 continue
             k = spot.get(laid)
             if k is None:
-                k = spot[laid] = str(spots.index(where[laid]))
+                k = spot[laid] = spots.index(where[laid])
             puts.append(k)
-        rows.append((made[0], made[1], tuple(puts),
-                     _written(seat, made[:2], _quiet(s.tile, s.count, s.pips, s.ends, counts[seat], pips[seat], ends))))
-        counts[seat], pips[seat], ends = s.count, s.pips, s.ends
+        quiet = _quiet(s.tile, s.count, s.pips, s.ends, counts[s.seat], pips[s.seat], ends)
+        rows.append((None, line.said[j], tuple(puts), _written(step, quiet)))
+        counts[s.seat], pips[s.seat], ends = s.count, s.pips, s.ends
     return rows
 
 
 def packed_game(data: dict, game: GameReport) -> dict:
-    """:func:`game_data` as the page carries it: the game's lines packed (:func:`packed_lines`), the spots as one
-    string (:func:`packed_spot`, ``;`` between them), each board as one (:func:`packed_board`; the tiles it takes
-    away, the labels that change and tiles placed anew in ``more``, by the board's index), and the labels of a
-    layout's arms once each (``labels``, the boards and lines naming them by index)."""
+    """:func:`game_data` as the page carries it, plain JSON: the game's lines packed (:func:`packed_lines`), each
+    board with the labels that change named by their index into ``labels`` (an arm's label once each,
+    :func:`page_label`, the boards and lines naming them by index)."""
     labels = Shared()
-    boards, more = [], {}
-    for k, b in enumerate(data["boards"]):
-        boards.append(packed_board(b))
-        extra = {key: b[key] for key in ("drop", "labels", "moved") if key in b}
-        if "labels" in extra:
-            extra["labels"] = labels.change(extra["labels"])
-        if extra:
-            more[str(k)] = extra
-    lines = packed_lines(game, data, labels)          # (it adds spots: the spots are packed after it)
-    table = dict(data["table"], spots=";".join(map(packed_spot, data["table"]["spots"])))
-    return dict(data, boards=boards, more=more, table=table, lines=lines, labels=[packed_label(v) for v in labels])
+    boards = []
+    for b in data["boards"]:
+        if "labels" in b:
+            b = dict(b, labels=labels.change(b["labels"]))
+        boards.append(b)
+    lines = packed_lines(game, data, labels)          # (it adds spots: the spots are listed after it)
+    table = dict(data["table"], spots=list(data["table"]["spots"]))
+    return dict(data, boards=boards, table=table, lines=lines, labels=[page_label(v) for v in labels])
 
 
-def packed_label(label: list) -> str:
-    """An arm's label of :func:`_label_data` as the page carries it: ``"x y anchor|words|where|state"``, its words
+def page_label(label: list) -> list:
+    """An arm's label of :func:`_label_data` as the page carries it: ``[x, y, anchor, words, where, state]``, its words
     without the ``arm N`` they start with (the page writes that part itself, in its own style)."""
     x, y, anchor, words, where, state, _ = label
-    return f"{x} {y} {anchor}|{words[_ARM.match(words).end():]}|{where}|{state}"
+    return [x, y, anchor, words[_ARM.match(words).end():], where, state]
 
 
 _ARM = re.compile(r"arm \d+")
 
 
-def packed_board(b: dict) -> str:
-    """A board of :func:`board_data` (with the tiles it ``put``) as the page carries it, its fields in one string:
-    ``"seat;counts;pips;ends;last;put;voids;hands"``, a list's numbers joined by ``.`` (``-``: none), the tiles
-    put by ``,``, each seat's voids and hand by ``|`` (a hand's tiles by a space)."""
-    return ";".join([_field(b["seat"]), ".".join(map(_field, b["counts"])), ".".join(map(_field, b["pips"])),
-                     _field(b["ends"]), _field(b["last"]), ",".join(b["put"]),
-                     "|".join(".".join(map(str, v)) for v in b["voids"]),
-                     "|".join(" ".join(hand) for hand in b["hands"])])
-
-
-def packed_spot(spot: list) -> str:
-    """A place of :func:`place_data` as the page carries it: ``"x y flags"``, the flags upright (1), the higher number
-    on top (2) and lead (4) added, then on a layout with arms ``arm k``, else the rank from the lead."""
-    x, y, upright, higher, lead, *rest = spot
-    return " ".join(map(str, [x, y, upright + 2 * higher + 4 * lead, *rest]))
-
-
-DEFLATE_LEVEL = 3      # zlib's level for a game's data: a cross one-hand game's 92 KB of JSON to 20.5 KB of base64 in
+DEFLATE_LEVEL = 9      # zlib's level for a game's data: a cross one-hand game's 92 KB of JSON to 20.5 KB of base64 in
                        # 0.5 ms (level 1: 22 KB, 0.35 ms; level 6: 17 KB, 1.3 ms, a page's render 15 to 150 ms)
 
 

@@ -82,8 +82,6 @@
   function Game(section, data) {
     this.el = section;
     this.data = data;
-    var more = this.data.more || {};
-    this.data.boards = this.data.boards.map(function (text, k) { return unpackBoard(text, more[k]); });
     this.number = this.data.game;
     this.n = this.data.moves;
     this.cur = -1;
@@ -95,14 +93,10 @@
     this.points = section.querySelectorAll(".chart .pt");
     this.cursor = section.querySelector(".chart .cursor");
     this.hands = section.querySelectorAll(".hand");
-    var labels = (this.data.labels || []).map(unpackLabel);
+    var labels = this.data.labels || [];
     this.data.boards.forEach(function (b) { if (b.labels) { b.labels = withLabels(b.labels, labels); } });
-    unpackLines(this.data.lines, labels);
+    joinLines(this.data.lines, labels);
     var table = this.data.table;
-    table.spots = table.spots ? table.spots.split(";").map(function (s) {     // "x y flags (arm k | rank)": packed_spot
-      var f = s.split(" ").map(Number);
-      return [f[0], f[1], f[2] & 1, (f[2] >> 1) & 1, (f[2] >> 2) & 1].concat(f.slice(3));
-    }) : [];
     this.arms = table.arms;
     if (this.arms) {
       this.svg.classList.add("arms");
@@ -218,15 +212,15 @@
 
   // ---- the diagram of a position, saved as a file ------------------------------------------------------
 
-  // The SVG of every position of the game (domino diagram's drawings), unpacked once (a promise) from the text of
-  // pagedata.packed_diagrams: the plans (JSON) on the first line, then the new lines: each drawing by pairs first,
-  // count: count lines of the drawing before from first on, or (first -1) the next count new lines.
+  // The SVG of every position of the game (domino diagram's drawings), made once (a promise) from
+  // pagedata.packed_diagrams, {plans, lines}: each drawing by its plan, pairs first, count: count lines of the
+  // drawing before from first on, or (first -1) the next count of the new ``lines``.
   Game.prototype.diagrams = function () {
     if (!this.unpacked) {
-      var text = this.data.diagrams;
+      var packed = this.data.diagrams;
       this.unpacked = new Promise(function (done) {
-        var cut = text.indexOf("\n"), fresh = text.slice(cut + 1).split("\n"), taken = 0, before = [];
-        done(JSON.parse(text.slice(0, cut)).map(function (plan) {
+        var fresh = packed.lines, taken = 0, before = [];
+        done(packed.plans.map(function (plan) {
           var lines = [];
           for (var i = 0; i < plan.length; i += 2) {
             var from = plan[i] < 0 ? fresh : before, at = plan[i] < 0 ? taken : plan[i];
@@ -302,7 +296,8 @@
       if (tile !== null) {
         hands[seat] = laid ? hands[seat].filter(function (t) { return t !== tile; }) : hands[seat].concat([tile]);
       }
-      var quiet = st.length === 2;         // a pass that changes nothing: the numbers before it stand
+      var quiet = st.length === 1;         // a pass that changes nothing: the numbers before it stand
+      if (quiet) { tile = null; }
       counts[seat] = quiet ? before.counts[seat] : st[3];
       pips[seat] = quiet ? before.pips[seat] : st[4];
       boards.push({hands: hands, counts: counts, pips: pips, voids: before.voids, ends: quiet ? before.ends : st[5],
@@ -312,66 +307,28 @@
     return {boards: boards, tables: tables};
   }
 
-  // A board as pagedata.packed_board packs it: "seat;counts;pips;ends;last;put;voids;hands" (a list's numbers by
-  // ".", "-" none, the tiles put by ",", each seat's voids and hand by "|", a hand's tiles by " "); ``extra``: the
-  // tiles it takes away, the labels that change and tiles placed anew.
-  function unpackBoard(text, extra) {
-    var f = text.split(";");
-    var numbers = function (t) { return t === "-" ? null : t === "" ? [] : t.split(".").map(function (n) { return n === "-" ? null : +n; }); };
-    var b = {seat: f[0] === "-" ? null : +f[0], counts: numbers(f[1]), pips: numbers(f[2]), ends: numbers(f[3]),
-             last: numbers(f[4]), put: f[5] ? f[5].split(",") : [],
-             voids: f[6].split("|").map(numbers), hands: f[7].split("|").map(function (h) { return h ? h.split(" ") : []; })};
-    Object.keys(extra || {}).forEach(function (key) { b[key] = extra[key]; });
-    return b;
-  }
-
-  // The lines as pagedata.packed_lines packs them: each line's moves "seat tile laid count pips ends labels;..."
-  // ("-": none, the ends "1.6", the labels a move changes "arm:index,..." into the game's ``labels``; a pass
-  // that changes nothing "seat -"), their words "@0|!pass" (pagedata._packed_said; empty for such a pass) and each
-  // view's places "2 - 285"; a line with a ``tail`` [at, alt, first] goes on as that line from its move ``first``.
-  // Unpacked into the arrays drawn from: the moves [seat, tile, laid, count, pips, ends, (labels)] (such a pass
-  // [seat, null]: lineBoards keeps the numbers before it), ``said``, each view's ``put``.
-  function unpackLines(lines, labels) {
-    var none = function (f, then) { return f === "-" ? null : then(f); };
-    var split = function (text, sep) { return text === "" ? [] : text.split(sep); };
-    function unpack(line) {
-      if (!line || line.said.constructor === Array) { return line; }
-      var steps = split(line.steps, ";").map(function (s) {
-        var f = s.split(" ");
-        if (f.length === 2) { return [+f[0], null]; }
-        var st = [+f[0], none(f[1], String), +f[2], +f[3], none(f[4], Number),
-                  none(f[5], function (e) { return e.split(".").map(Number); })];
-        if (f.length > 6) {
-          var change = {};
-          f[6].split(",").forEach(function (c) { var a = c.split(":"); change[a[0]] = none(a[1], Number); });
-          st.push(withLabels(change, labels));
-        }
-        return st;
+  // The lines as pagedata.packed_lines writes them: each line's moves ``steps`` ([seat, tile, laid, count, pips,
+  // ends, (the labels it changes by arm, as indexes into the game's ``labels``)]; a pass that changes nothing
+  // [seat]), their words ``said`` and each view's places ``put``; a line with a ``tail`` [at, alt, first] goes on as
+  // that line from its move ``first``. Made whole here, the labels named by their values.
+  function joinLines(lines, labels) {
+    var done = [];
+    function join(line) {
+      if (!line || done.indexOf(line) >= 0) { return line; }
+      done.push(line);
+      line.steps = line.steps.map(function (st) {
+        return st.length > 6 ? st.slice(0, 6).concat([withLabels(st[6], labels)]) : st;
       });
-      // a word a move (a lone quiet pass's word is empty: the words are read by the moves, not by their own text)
-      var said = (steps.length ? line.said.split("|") : []).map(function (t, j) {     // "@6": after the tile laid; "!pass": whole
-        return t.charAt(0) === "!" ? t.slice(1) : steps[j][1] === null ? "pass" : "[" + steps[j][1] + "]" + t;
-      });
-      var puts = line.views.map(function (v) { return split(v.put, " ").map(function (f) { return none(f, Number); }); });
       if (line.tail) {
-        var rest = unpack(lines[String(line.tail[0])][line.tail[1]]), from = line.tail[2];
-        steps = steps.concat(rest.steps.slice(from));
-        said = said.concat(rest.said.slice(from));
-        puts = puts.map(function (put, v) { return put.concat(rest.views[v].put.slice(from)); });
+        var rest = join(lines[String(line.tail[0])][line.tail[1]]), from = line.tail[2];
+        line.steps = line.steps.concat(rest.steps.slice(from));
+        line.said = line.said.concat(rest.said.slice(from));
+        line.views.forEach(function (v, i) { v.put = v.put.concat(rest.views[i].put.slice(from)); });
       }
-      line.steps = steps;
-      line.said = said;
-      line.views.forEach(function (v, i) { v.put = puts[i]; });
       if (line.labels) { line.labels = withLabels(line.labels, labels); }
       return line;
     }
-    Object.keys(lines).forEach(function (at) { lines[at].forEach(unpack); });
-  }
-
-  // An arm's label as pagedata.packed_label packs it: "x y anchor|words after 'arm N'|where|state".
-  function unpackLabel(text) {
-    var f = text.split("|"), at = f[0].split(" ");
-    return [+at[0], +at[1], at[2], f[1], f[2], f[3]];
+    Object.keys(lines).forEach(function (at) { lines[at].forEach(join); });
   }
 
   // A layout's label changes by arm, the labels named by their index into the game's ``labels`` (null: gone).
@@ -382,7 +339,7 @@
   }
 
   // The head of the panel over a line: its title ("Best line after B [0-1] (move 1), every hand open: each step
-  // keeps its value, +18 (A/C win 18)", from its button's data) and its moves, sent once as data (unpackLines),
+  // keeps its value, +18 (A/C win 18)", from its button's data) and its moves, sent once as data (joinLines),
   // listed under each mover's name as the hand shows it, as text.
   Game.prototype.lineHead = function (button, at, line) {
     var names = {};
