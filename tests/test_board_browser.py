@@ -454,3 +454,31 @@ def test_where_the_record_breaks_the_rules_a_click_puts_the_move_before_the_brok
     assert [(m.player, m.tile) for m in new[:23] + new[24:]] == [(m.player, m.tile) for m in old]
     page.fill("#text", before)
     assert errors == []
+
+
+def test_the_one_drawing_of_a_tile_is_the_boards_module_and_the_reports_text(board):
+    """The board's page loads its ES modules (no error), the one drawing of a tile (static/tiles.js) puts the pips
+    where the report's Python puts them (render.PIP_LAYOUT, the hands of a report page), and a report page carries
+    that module's very text, inlined ahead of its own script (a page opened from disk imports nothing)."""
+    from analyzer.report.render import PIP_LAYOUT, static_text
+
+    open_, _ = board
+    page, errors = open_("seed1.dom")
+    expect(page.locator("#hands .tile").first).to_be_visible()
+    pips = page.evaluate("import('/static/tiles.js').then(m => m.PIPS)")
+    assert {int(n): [tuple(p) for p in at] for n, at in pips.items()} == PIP_LAYOUT
+    # a hand's tile of the board: its body and the pips of its two numbers, drawn by the module
+    drawn = page.evaluate("""Array.from(document.querySelectorAll('#hands .tile')).slice(0, 3).map(t =>
+        [t.getAttribute('aria-label'), t.querySelectorAll('.pip').length])""")
+    assert drawn and all(n == sum(len(PIP_LAYOUT[int(v)]) for v in label.strip("[]").split("-")) for label, n in drawn)
+    assert errors == []
+    assert static_text("tiles.js", "analyzer.server") in static_text_of_a_report()
+
+
+def static_text_of_a_report() -> str:
+    from analyzer.notation import read
+    from analyzer.report import render_html
+    from analyzer.report.task import report_model
+
+    html = render_html(report_model(read(RECORDS / "seed1.dom")))
+    return html[html.index('<script type="module">'):]

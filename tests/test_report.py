@@ -173,7 +173,7 @@ def test_the_page_is_self_contained(seed_model):
     links = re.findall(r"""\s(?:src|href|xlink:href|action|poster|data|srcset)\s*=\s*["']?([^"'\s>]*)""", markup, re.I)
     assert links and all(link.startswith("#") for link in links), [x for x in links if not x.startswith("#")]
     assert not re.search(r"<(link|iframe|object|embed|img|audio|video|base)\b", markup, re.I)
-    script = re.search(r"<script>(.*?)</script>", html, re.S).group(1)
+    script = re.search(r'<script type="module">(.*?)</script>', html, re.S).group(1)
     # the one "url(" allowed: a download of the page's own bytes (a blob: address made and let go)
     own = html.replace("URL.createObjectURL(", "").replace("URL.revokeObjectURL(", "")
     assert not re.search(r"@import|(?<![\w$])url\(", own, re.I)       # (a CSS url(), not link.js's b64url())
@@ -196,7 +196,7 @@ def _page_data(html: str) -> list[dict]:
 
 def test_the_css_and_script_are_our_packaged_files_inlined(seed_model):
     html = render_html(seed_model)
-    assert html.count("<style>") == 1 and html.count("<script>") == 1
+    assert html.count("<style>") == 1 and html.count("<script type=\"module\">") == 1
     assert "function Game(section, data)" in html
     data = _page_data(html)
     # the record's game, then its repaired copy (the book's record breaks from round 7)
@@ -542,8 +542,8 @@ LAYOUT_PROBLEMS = """() => {
         const tiles = [...svg.querySelectorAll("g.dt")].map(g => {
             const m = /translate\\(([-\\d.e]+) ([-\\d.e]+)\\)/.exec(g.getAttribute("transform"));
             const x = +m[1], y = +m[2], rect = g.querySelector("rect");
-            const halves = [...g.querySelectorAll("use")].map(u => ({
-                n: u.getAttribute("href"), x: x + +u.getAttribute("x") + 5, y: y + +u.getAttribute("y") + 5}));
+            const halves = [...g.querySelectorAll("svg.face")].map(u => ({
+                n: u.dataset.n, x: x + +u.getAttribute("x") + 5, y: y + +u.getAttribute("y") + 5}));
             return {x, y, w: +rect.getAttribute("width"), h: +rect.getAttribute("height"), halves};
         });
         tiles.forEach((a, i) => {

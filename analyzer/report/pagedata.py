@@ -1,8 +1,9 @@
 """The data each game's page carries for its script (``static/report.js``): numbers and our own short strings,
 never text of the record (names and comments reach the page only through the escaped template): the boards
 after each move, where each tile lies (:mod:`~analyzer.report.geometry`, the one drawing), each alternative's
-best line once, the drawings of every position to save, as plain JSON (:func:`packed_game`: what repeats written once, no strings of our own format) and deflated
-(:func:`deflated`). No jinja2 here: :mod:`~analyzer.report.render` puts it into the page."""
+best line once, the drawings of every position to save, as plain JSON (:func:`packed_game`: what repeats written
+once and named by index, no strings of our own format) and deflated (:func:`deflated`). No jinja2 here:
+:mod:`~analyzer.report.render` puts it into the page."""
 from __future__ import annotations
 
 import base64
@@ -302,7 +303,7 @@ def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -
     for j, st in enumerate(line["steps"]):
         seat, tile, laid, count, pips_, ends_ = st[:6]
         change = labels.change(st[6]) if len(st) > 6 else None
-        step = _step_row(seat, tile, laid, count, pips_, ends_, change)
+        step = _step_row((seat, tile, laid, count, pips_, ends_), change)
         quiet = not change and _quiet(tile, count, pips_, ends_, counts[seat], pips[seat], ends)
         puts = tuple(v["put"][j] for v in line["views"])
         rows.append((_key(step), said[j], puts, _written(step, quiet)))
@@ -310,9 +311,11 @@ def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -
     return rows
 
 
-def _step_row(seat: int, tile: str | None, laid, count: int, pips: int | None, ends, change: dict | None = None) -> list:
-    """A line's move as the page carries it: ``[seat, tile ("3-5", None), laid (0/1), count, pips, ends]`` and, on a
-    layout with arms, the labels it changes (``{arm: index into the game's labels, None: gone}``)."""
+def _step_row(step: tuple, change: dict | None = None) -> list:
+    """A line's move (``seat, tile, laid, count, pips, ends``) as the page carries it: ``[seat, tile ("3-5", None),
+    laid (0/1), count, pips, ends]`` and, on a layout with arms, the labels it changes (``{arm: index into the game's
+    labels, None: gone}``)."""
+    seat, tile, laid, count, pips, ends = step
     row = [seat, tile, int(laid), count, pips, list(ends) if ends else None]
     return row + [change] if change else row
 
@@ -441,7 +444,8 @@ def _own_rows(line: LineView, cut: int, start: dict, views: list[tuple], spots: 
         made = made_rows.get(id(s))
         if made is None:
             tile = None if s.tile is None else tile_key(*s.tile)
-            made = made_rows[id(s)] = (_step_row(s.seat, tile, s.laid, s.count, s.pips, s.ends), tile if s.laid else None)
+            made = made_rows[id(s)] = (_step_row((s.seat, tile, s.laid, s.count, s.pips, s.ends)),
+                                       tile if s.laid else None)
         step, laid, puts = made[0], made[1], []
         for where, _, spot in views:
             if laid is None:

@@ -368,8 +368,12 @@ def page_assets(fair: bool, match: bool) -> tuple[Markup, Markup, str]:
     """A report page's CSS, script and policy (:func:`content_policy`): the rules of the fair analysis (``fair``) and of
     the match scale (``report --scale match``) only on the pages that show them, other pages as they were; the same for
     every page of a kind, made once."""
-    # the record-in-a-link codec first (window.DominoLink: "Copy link", a link opened here), then the page's own script
-    css, script = static_text("report.css"), Markup(static_text("link.js", "analyzer.site") + "\n" + static_text("report.js"))
+    # one module script: the one drawing of a tile (the board's ES module tiles.js, its text: a page opened from disk
+    # may import nothing, docs/architecture.md), the record-in-a-link codec (window.DominoLink: "Copy link", a link
+    # opened here), then the page's own script, which draws with the first
+    css = static_text("report.css")
+    script = Markup("\n".join([static_text("tiles.js", "analyzer.server"), static_text("link.js", "analyzer.site"),
+                                static_text("report.js")]))
     if fair:
         css = with_css(css, "fair.css")
     if match:

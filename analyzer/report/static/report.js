@@ -6,8 +6,9 @@
 
 
   // Where each tile lies is not decided here: the page's data gives every tile's place (analyzer/report/
-  // geometry.py, the drawing domino diagram and the board draw too); the script puts ready tiles there.
-  var U = 10;          // the short side of a tile on the board, in the units of the places given
+  // geometry.py, the drawing domino diagram and the board draw too); the script puts ready tiles there, drawn by
+  // the one drawing of a tile (analyzer/server/static/tiles.js: svgNode, placedTile, U), whose text the page
+  // carries ahead of this script (render.page_assets).
   var HAND_TILE = 46;  // the width in pixels of a tile in a hand (svg.tile): a tile of the line is no smaller
 
   // How far a line of play may run from its lead on a board ``width`` pixels wide so that a tile of the line is
@@ -16,42 +17,9 @@
     if (!width) { return Infinity; }
     return (width * 2 * U / HAND_TILE - 4 * U - 4) / 2;
   }
-  var NS = document.querySelector("svg").namespaceURI;
   var games = [];
   var active = null;     // the game the keys step: the one last clicked or navigated to ...
   var scrolled = false;  // ... unless the reader has scrolled since (see keyGame)
-
-  function mk(name, attrs, parent) {
-    var node = document.createElementNS(NS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
-    if (parent) { parent.appendChild(node); }
-    return node;
-  }
-
-  // The tile ``key`` ("3-5") at its place ``p`` (one of the game's ``spots``): [x, y, upright, the higher number
-  // on top (left), lead, and its arm and index on the arm, or in a line of play its place from the lead].
-  function drawTile(parent, p, key, cls) {
-    var n = key.split("-").map(Number), v = p[2] === 1;
-    var a = p[3] === 1 ? n[1] : n[0], b = p[3] === 1 ? n[0] : n[1];
-    var w = v ? U : 2 * U, h = v ? 2 * U : U;
-    var g = mk("g", {"class": "dt" + (cls ? " " + cls : ""), transform: "translate(" + p[0] + " " + p[1] + ")"}, parent);
-    mk("title", {}, g).textContent = "[" + a + "-" + b + "]";
-    mk("rect", {"class": "body", x: 0, y: 0, width: w, height: h, rx: 1.5}, g);
-    if (v) {
-      mk("line", {"class": "bar", x1: 1.8, y1: U, x2: U - 1.8, y2: U}, g);
-      mk("use", {href: "#pf" + a, x: 0, y: 0, width: U, height: U}, g);
-      mk("use", {href: "#pf" + b, x: 0, y: U, width: U, height: U}, g);
-    } else {
-      mk("line", {"class": "bar", x1: U, y1: 1.8, x2: U, y2: U - 1.8}, g);
-      mk("use", {href: "#pf" + a, x: 0, y: 0, width: U, height: U}, g);
-      mk("use", {href: "#pf" + b, x: U, y: 0, width: U, height: U}, g);
-    }
-    if (p.length > 6) {
-      g.setAttribute("data-arm", String(p[5]));
-      g.setAttribute("data-k", String(p[6]));
-    }
-    return g;
-  }
 
   // The tiles on the table and the arms' labels after a step from the ones before it: the tiles it adds
   // (``put``) or takes away (``drop``), the labels that change. Names only: nothing here judges a move.
@@ -454,19 +422,19 @@
       return {k: k, p: spots[shown.moved && shown.moved[k] !== undefined ? shown.moved[k] : places[k]]};
     }).filter(function (t) { return t.p; });
     if (!this.arms) { tiles.sort(function (s, t) { return s.p[5] - t.p[5]; }); }    // a line left to right
-    tiles.forEach(function (t) { drawTile(svg, t.p, t.k, t.k === last ? "last" : (t.p[4] === 1 ? "lead" : "")); });
+    tiles.forEach(function (t) { placedTile(svg, t.p, t.k, t.k === last ? "last" : (t.p[4] === 1 ? "lead" : "")); });
     var arms = Object.keys(shown.labels).map(Number).sort(function (a, b) { return a - b; });
     arms.forEach(function (arm) {
       var l = shown.labels[String(arm)];
-      var text = mk("text", {"class": "arm-label", x: l[0], y: l[1], "text-anchor": l[2], "data-arm": arm}, svg);
+      var text = svgNode("text", {"class": "arm-label", x: l[0], y: l[1], "text-anchor": l[2], "data-arm": arm}, svg);
       var head = "arm " + arm;
-      mk("tspan", {"class": "arm-no"}, text).textContent = head;
+      svgNode("tspan", {"class": "arm-no"}, text).textContent = head;
       text.appendChild(document.createTextNode(l[3]));
     });
     var n = shown.keys.length;
     svg.setAttribute("data-tiles", String(n));
     if (!n) {
-      mk("text", {"class": "empty", x: 0, y: 3, "text-anchor": "middle"}, svg).textContent = "nothing played yet";
+      svgNode("text", {"class": "empty", x: 0, y: 3, "text-anchor": "middle"}, svg).textContent = "nothing played yet";
     }
     if (this.arms) {
       if (!n) { this.ends.textContent = "The table is empty."; return; }

@@ -1,1481 +1,1118 @@
 // The analysis board's page: the record's text beside the board. Everything it shows about the rules
 // (diagnostics, the player to move, his legal moves, values, repairs) comes from the server's library;
 // this script never judges a move. Every text from a record goes in through textContent, never as HTML.
-(function () {
-  "use strict";
+import {tile, svgNode as mk} from "./tiles.js";
+import {api} from "./api.js";
+import {$, STORE, BUDGET, MAX_BUDGET, TEMPLATE, state, text, PAGE, actions, boardText, request, status, debounce, el, signed,
+        signedFixed} from "./state.js";
+import {drawValues, drawReview, jumpCritical, jumpNextGraded} from "./review.js";
 
-  var $ = function (id) { return document.getElementById(id); };
-  var NS = "http://www.w3.org/2000/svg";
-  var STORE = "domino-board:";
-  // the fair analysis's adaptive budget: the most deals a decision whose best is not told apart may be given
-  // (the server's default, as the command's: --max-worlds four times the 200 deals drawn first); "More deals"
-  // asks four times the last, up to the server's limit (MAX_WORLDS)
-  var BUDGET = 800, MAX_BUDGET = 51200;
-  // a new record: the tags and a hand a player, each "?" until it is known (a hand may be partly known:
-  // "A: [0-0] [1-1] ? ? ? ? ?")
-  var TEMPLATE = '[Event "new game"]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n\n' +
-    "A: ?\nB: ?\nC: ?\nD: ?\n";
-  var state = {
-    path: null, name: "<board>", token: null, saved: "", game: 0, step: null,
-    position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0,
-    problem: null           // the position of the problem open (problems.js): the board's text while it is
-  };
-  var text = $("text");
-  // this page's name for its validations: the server ends the one still running when the next comes
-  var PAGE = "page-" + Date.now().toString(36) + "-" + Math.floor(Math.random() * 1e9).toString(36);
-  // the run's access token: the server put it in the page (which it serves only to whoever brings it); the
-  // address loses its ?token= so it is neither bookmarked nor shown over a shoulder
-  var meta = document.querySelector("meta[name=board-token]");
-  var TOKEN = meta ? meta.getAttribute("content") : "";
-  (function () {
-    var address = new URL(location.href);
-    if (address.searchParams.has("token")) {
-      address.searchParams.delete("token");
-      history.replaceState(null, "", address.pathname + address.search + address.hash);
-    }
-  }());
+// ---- a phone's tabs: the board (first), the text, the values, each brought into sight ---------------------
+var SECTIONS = {board: ".board", text: ".editor", values: "#values"};
 
-  // ---- talking to the server ------------------------------------------------------------------
-  // api(route, body, signal): the ONE way any script of the page talks to the server (board.js, form.js,
-  // setup.js, problems.js call it, as window.DominoBoard.api). It POSTs ``body`` as JSON to /api/<route> and
-  // resolves (never rejects) with {ok, status, data}: data the parsed JSON answer ({error: words} when there is
-  // none). A page without a server (the static site) sets window.dominoTransport(route, body, signal) before or
-  // after this script loads: a function returning a Promise of {status, data} (status an HTTP code: 2xx is ok),
-  // which then answers every call instead of fetch; a rejected promise reads as the server not reached.
-  var UNREACHED = "the server cannot be reached: your text is kept in this browser";
-  function api(route, body, signal) {
-    var transport = window.dominoTransport;
-    if (typeof transport === "function") {
-      return Promise.resolve().then(function () { return transport(route, body, signal); }).then(function (r) {
-        var code = r && typeof r.status === "number" ? r.status : 500;
-        var data = r && r.data ? r.data : {error: "no answer (" + code + ")"};
-        return {ok: code >= 200 && code < 300, status: code, data: data};
-      }, function (e) {
-        return {ok: false, status: 0, data: {error: (e && e.name === "AbortError") ? "cancelled" : UNREACHED}};
-      });
-    }
-    return fetch("/api/" + route, {
-      method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + TOKEN},
-      body: JSON.stringify(body), signal: signal
-    }).then(function (r) {
-      return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; },
-        function () { return {ok: false, status: r.status, data: {error: "the server sent no JSON (" + r.status + ")"}}; });
-    }, function () { return {ok: false, status: 0, data: {error: UNREACHED}}; });
-  }
-
-  // the text the board stands on: the record's, or the position of the problem open (problems.js)
-  function boardText() { return state.problem !== null ? state.problem : text.value; }
-
-  function request(extra) {
-    var body = {text: boardText(), name: state.name, variant: $("variant").value.trim() || null, rules: {}};
-    Object.keys(extra || {}).forEach(function (k) { body[k] = extra[k]; });
-    return body;
-  }
-
-  function status(message, bad) {
-    var s = $("status");
-    s.textContent = message || "";
-    s.classList.toggle("bad", !!bad);
-  }
-
-  function debounce(fn, ms) {
-    var timer = null;
-    return function () { clearTimeout(timer); timer = setTimeout(fn, ms); };
-  }
-
-  // ---- drawing tiles -------------------------------------------------------------------------------
-  var C = 5, L = 2.6, R = 7.4;
-  var PIPS = {
-    0: [], 1: [[C, C]], 2: [[L, L], [R, R]], 3: [[L, L], [C, C], [R, R]], 4: [[L, L], [R, L], [L, R], [R, R]],
-    5: [[L, L], [R, L], [C, C], [L, R], [R, R]], 6: [[L, L], [R, L], [L, C], [R, C], [L, R], [R, R]],
-    7: [[L, L], [R, L], [L, C], [C, C], [R, C], [L, R], [R, R]],
-    8: [[L, L], [C, L], [R, L], [L, C], [R, C], [L, R], [C, R], [R, R]],
-    9: [[L, L], [C, L], [R, L], [L, C], [C, C], [R, C], [L, R], [C, R], [R, R]]
-  };
-
-  function mk(name, attrs, parent) {
-    var node = document.createElementNS(NS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
-    if (parent) { parent.appendChild(node); }
-    return node;
-  }
-
-  function half(svg, n, x) {
-    if (PIPS[n]) {
-      PIPS[n].forEach(function (p) { mk("circle", {cx: x + p[0], cy: 0.5 + p[1], r: 1.05, "class": "pip"}, svg); });
-    } else {
-      mk("text", {x: x + 5, y: 7.7, "text-anchor": "middle", "font-size": 6.5, "class": "num"}, svg).textContent = String(n);
-    }
-  }
-
-  function tile(pair, cls) {
-    var svg = mk("svg", {viewBox: "0 0 21 11", "class": "tile" + (cls ? " " + cls : ""), role: "img",
-                         "aria-label": "[" + pair[0] + "-" + pair[1] + "]"});
-    mk("rect", {x: 0.5, y: 0.5, width: 20, height: 10, rx: 1.6, "class": "body"}, svg);
-    mk("line", {x1: 10.5, y1: 2, x2: 10.5, y2: 9, "class": "bar"}, svg);
-    half(svg, pair[0], 0.5);
-    half(svg, pair[1], 10.5);
-    return svg;
-  }
-
-  function el(name, cls, words) {
-    var node = document.createElement(name);
-    if (cls) { node.className = cls; }
-    if (words !== undefined && words !== null) { node.textContent = words; }
-    return node;
-  }
-
-  function signed(v) {
-    if (v === null || v === undefined) { return "?"; }
-    return v > 0 ? "+" + v : String(v);
-  }
-
-  // ---- a phone's tabs: the board (first), the text, the values, each brought into sight ---------------------
-  var SECTIONS = {board: ".board", text: ".editor", values: "#values"};
-
-  function tab(name, go) {
-    document.body.setAttribute("data-tab", name);
-    Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (b) {
-      b.setAttribute("aria-selected", String(b.getAttribute("data-tab") === name));
-    });
-    var target = document.querySelector(SECTIONS[name]);
-    if (go && phone() && target && !target.hidden) {
-      window.scrollTo(0, target.getBoundingClientRect().top + window.scrollY - document.querySelector(".tabs").offsetHeight);
-    }
-  }
-
-  function phone() { return getComputedStyle(document.querySelector(".tabs")).display !== "none"; }
-
+function tab(name, go) {
+  document.body.setAttribute("data-tab", name);
   Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (b) {
-    b.addEventListener("click", function () { tab(b.getAttribute("data-tab"), true); });
+    b.setAttribute("aria-selected", String(b.getAttribute("data-tab") === name));
   });
-
-  // ---- the gutter and the diagnostics ------------------------------------------------------------
-  function drawGutter() {
-    var lines = text.value.split("\n").length;
-    var gutter = $("gutter");
-    var marks = {};
-    ((state.validation && state.validation.games) || []).forEach(function (g) {
-      g.diagnostics.forEach(function (d) {
-        if (d.line && (d.severity === "error" || d.severity === "warning")) {
-          var was = marks[d.line];
-          if (!was || d.severity === "error") { marks[d.line] = d.severity; }
-        }
-      });
-    });
-    while (gutter.children.length > lines) { gutter.removeChild(gutter.lastChild); }
-    while (gutter.children.length < lines) { gutter.appendChild(el("div", "ln", String(gutter.children.length + 1))); }
-    Array.prototype.forEach.call(gutter.children, function (row, k) {
-      row.className = "ln" + (marks[k + 1] ? " " + marks[k + 1] : "");
-    });
-    gutter.scrollTop = text.scrollTop;
+  var target = document.querySelector(SECTIONS[name]);
+  if (go && phone() && target && !target.hidden) {
+    window.scrollTo(0, target.getBoundingClientRect().top + window.scrollY - document.querySelector(".tabs").offsetHeight);
   }
+}
 
-  function goTo(line, column) {
-    tab("text");
-    var rows = text.value.split("\n");
-    var at = 0;
-    for (var k = 0; k < line - 1 && k < rows.length; k++) { at += rows[k].length + 1; }
-    at += Math.max(0, (column || 1) - 1);
-    text.focus();
-    text.setSelectionRange(at, at);
-    var lineHeight = parseFloat(getComputedStyle(text).lineHeight) || 18;
-    text.scrollTop = Math.max(0, (line - 3) * lineHeight);
-    positionAtCursor();
-  }
+function phone() { return getComputedStyle(document.querySelector(".tabs")).display !== "none"; }
 
-  function drawDiagnostics() {
-    var list = $("diagnostics");
-    list.textContent = "";
-    var likely = null;
-    var v = state.validation;
-    if (!v) { return; }
-    v.games.forEach(function (g, k) {
-      if (g.likely && likely === null) { likely = {game: k, text: g.likely}; }
-      g.diagnostics.forEach(function (d) {
-        var item = el("li", "diag " + d.severity + (d.follow_on ? " follow" : ""));
-        item.setAttribute("data-line", d.line || "");
-        item.setAttribute("data-code", d.code);
-        var where = el("span", "at", d.line ? "line " + d.line + (d.column ? ":" + d.column : "") : "record");
-        item.appendChild(where);
-        item.appendChild(el("span", "code", d.severity + "[" + d.code + "]"));
-        item.appendChild(el("span", "msg", d.message));
-        if (d.follow_on && d.follows) { item.appendChild(el("span", "follows", "follows from the slip at " + d.follows)); }
-        if (d.line) {
-          item.tabIndex = 0;
-          item.addEventListener("click", function () { goTo(d.line, d.column); });
-          item.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { goTo(d.line, d.column); } });
-        }
-        list.appendChild(item);
-      });
+Array.prototype.forEach.call(document.querySelectorAll(".tabs button"), function (b) {
+  b.addEventListener("click", function () { tab(b.getAttribute("data-tab"), true); });
+});
+
+// ---- the gutter and the diagnostics ------------------------------------------------------------
+function drawGutter() {
+  var lines = text.value.split("\n").length;
+  var gutter = $("gutter");
+  var marks = {};
+  ((state.validation && state.validation.games) || []).forEach(function (g) {
+    g.diagnostics.forEach(function (d) {
+      if (d.line && (d.severity === "error" || d.severity === "warning")) {
+        var was = marks[d.line];
+        if (!was || d.severity === "error") { marks[d.line] = d.severity; }
+      }
     });
-    var box = $("likely");
-    box.hidden = likely === null;
-    if (likely) {
-      box.querySelector(".what").textContent = (v.games.length > 1 ? "game " + (likely.game + 1) + ": " : "") + likely.text;
-      box.setAttribute("data-game", likely.game);
+  });
+  while (gutter.children.length > lines) { gutter.removeChild(gutter.lastChild); }
+  while (gutter.children.length < lines) { gutter.appendChild(el("div", "ln", String(gutter.children.length + 1))); }
+  Array.prototype.forEach.call(gutter.children, function (row, k) {
+    row.className = "ln" + (marks[k + 1] ? " " + marks[k + 1] : "");
+  });
+  gutter.scrollTop = text.scrollTop;
+}
+
+function goTo(line, column) {
+  tab("text");
+  var rows = text.value.split("\n");
+  var at = 0;
+  for (var k = 0; k < line - 1 && k < rows.length; k++) { at += rows[k].length + 1; }
+  at += Math.max(0, (column || 1) - 1);
+  text.focus();
+  text.setSelectionRange(at, at);
+  var lineHeight = parseFloat(getComputedStyle(text).lineHeight) || 18;
+  text.scrollTop = Math.max(0, (line - 3) * lineHeight);
+  positionAtCursor();
+}
+
+function drawDiagnostics() {
+  var list = $("diagnostics");
+  list.textContent = "";
+  var likely = null;
+  var v = state.validation;
+  if (!v) { return; }
+  v.games.forEach(function (g, k) {
+    if (g.likely && likely === null) { likely = {game: k, text: g.likely}; }
+    g.diagnostics.forEach(function (d) {
+      var item = el("li", "diag " + d.severity + (d.follow_on ? " follow" : ""));
+      item.setAttribute("data-line", d.line || "");
+      item.setAttribute("data-code", d.code);
+      var where = el("span", "at", d.line ? "line " + d.line + (d.column ? ":" + d.column : "") : "record");
+      item.appendChild(where);
+      item.appendChild(el("span", "code", d.severity + "[" + d.code + "]"));
+      item.appendChild(el("span", "msg", d.message));
+      if (d.follow_on && d.follows) { item.appendChild(el("span", "follows", "follows from the slip at " + d.follows)); }
+      if (d.line) {
+        item.tabIndex = 0;
+        item.addEventListener("click", function () { goTo(d.line, d.column); });
+        item.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { goTo(d.line, d.column); } });
+      }
+      list.appendChild(item);
+    });
+  });
+  var box = $("likely");
+  box.hidden = likely === null;
+  if (likely) {
+    box.querySelector(".what").textContent = (v.games.length > 1 ? "game " + (likely.game + 1) + ": " : "") + likely.text;
+    box.setAttribute("data-game", likely.game);
+  }
+  var s = v.summary;
+  status(s.records && s.games ? (s.invalid ? "invalid: " + Object.keys(s.errors).map(function (c) {
+    return c + " " + s.errors[c]; }).join(", ") : "valid") : "");
+}
+
+// ---- the board -------------------------------------------------------------------------------
+function moveLabel(m) {
+  if (m.kind === "pass") { return "pass"; }
+  if (m.kind === "draw") { return "draws"; }
+  var where = m.arm ? "arm " + m.arm : (m.end !== null && m.end !== undefined ? "on " + m.end : "lead");
+  return where + (m.claim ? " +" + m.claim : "");
+}
+
+// The table as the server draws it: the SVG of ``domino diagram`` (the report's saved diagram too, one
+// drawing), the line or the layout with its arms, the last tile marked. Shown as an image from a data:
+// address: a picture, never markup in the page, so nothing in it can run or style the page.
+var TABLE_SCALE = 0.6;     // the least the table's drawing is shrunk to: a tile 24 pixels long
+
+function drawTable(p) {
+  var box = $("table");
+  box.textContent = "";
+  var img = el("img", "layout");
+  img.alt = p.board.line.length ? "the table: " + p.board.line.length + " tile" + (p.board.line.length === 1 ? "" : "s") +
+    " laid" + (p.board.last ? ", the last [" + p.board.last[0] + "-" + p.board.last[1] + "]" : "") : "the table: nothing played yet";
+  img.addEventListener("load", function () {
+    // a wide layout on a phone: its tiles kept readable (at least TABLE_SCALE of their drawn size) in a
+    // table that scrolls sideways, its middle in sight, rather than shrunk to a thumbnail
+    var least = Math.ceil(img.naturalWidth * TABLE_SCALE);
+    if (img.getBoundingClientRect().width < least) {
+      img.style.maxWidth = "none";
+      img.style.width = least + "px";
+      box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
     }
-    var s = v.summary;
-    status(s.records && s.games ? (s.invalid ? "invalid: " + Object.keys(s.errors).map(function (c) {
-      return c + " " + s.errors[c]; }).join(", ") : "valid") : "");
-  }
+  });
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.drawing);
+  box.appendChild(img);
+  $("ends").textContent = "open ends: " + p.ends;
+}
 
-  // ---- the board -------------------------------------------------------------------------------
-  function moveLabel(m) {
-    if (m.kind === "pass") { return "pass"; }
-    if (m.kind === "draw") { return "draws"; }
-    var where = m.arm ? "arm " + m.arm : (m.end !== null && m.end !== undefined ? "on " + m.end : "lead");
-    return where + (m.claim ? " +" + m.claim : "");
-  }
+function drawHands(p) {
+  var box = $("hands");
+  box.textContent = "";
+  p.players.forEach(function (name, s) {
+    var h = el("div", "hand" + (name === p.turn ? " tomove" : ""));
+    h.setAttribute("data-player", name);
+    var head = el("div", "who");
+    head.appendChild(el("strong", "", name));
+    head.appendChild(el("span", "count", p.board.counts[s] + " tile" + (p.board.counts[s] === 1 ? "" : "s") +
+      (p.board.pips[s] !== null ? ", " + p.board.pips[s] + " pips" : "")));
+    if (p.board.voids[s] && p.board.voids[s].length) {
+      head.appendChild(el("span", "voids", "lacks " + p.board.voids[s].join(" ")));
+    }
+    h.appendChild(head);
+    var tiles = el("div", "tiles");
+    p.board.hands[s].forEach(function (t) { tiles.appendChild(tile(t)); });
+    for (var k = 0; k < p.hidden[s]; k++) { tiles.appendChild(el("span", "unknown", "?")); }
+    h.appendChild(tiles);
+    box.appendChild(h);
+  });
+}
 
-  // The table as the server draws it: the SVG of ``domino diagram`` (the report's saved diagram too, one
-  // drawing), the line or the layout with its arms, the last tile marked. Shown as an image from a data:
-  // address: a picture, never markup in the page, so nothing in it can run or style the page.
-  var TABLE_SCALE = 0.6;     // the least the table's drawing is shrunk to: a tile 24 pixels long
+function clickMode() {
+  var chosen = document.querySelector("input[name=clickmode]:checked");
+  return chosen ? chosen.value : "record";
+}
 
-  function drawTable(p) {
-    var box = $("table");
-    box.textContent = "";
-    var img = el("img", "layout");
-    img.alt = p.board.line.length ? "the table: " + p.board.line.length + " tile" + (p.board.line.length === 1 ? "" : "s") +
-      " laid" + (p.board.last ? ", the last [" + p.board.last[0] + "-" + p.board.last[1] + "]" : "") : "the table: nothing played yet";
-    img.addEventListener("load", function () {
-      // a wide layout on a phone: its tiles kept readable (at least TABLE_SCALE of their drawn size) in a
-      // table that scrolls sideways, its middle in sight, rather than shrunk to a thumbnail
-      var least = Math.ceil(img.naturalWidth * TABLE_SCALE);
-      if (img.getBoundingClientRect().width < least) {
-        img.style.maxWidth = "none";
-        img.style.width = least + "px";
-        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
-      }
-    });
-    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.drawing);
-    box.appendChild(img);
-    $("ends").textContent = "open ends: " + p.ends;
-  }
-
-  function drawHands(p) {
-    var box = $("hands");
-    box.textContent = "";
-    p.players.forEach(function (name, s) {
-      var h = el("div", "hand" + (name === p.turn ? " tomove" : ""));
-      h.setAttribute("data-player", name);
-      var head = el("div", "who");
-      head.appendChild(el("strong", "", name));
-      head.appendChild(el("span", "count", p.board.counts[s] + " tile" + (p.board.counts[s] === 1 ? "" : "s") +
-        (p.board.pips[s] !== null ? ", " + p.board.pips[s] + " pips" : "")));
-      if (p.board.voids[s] && p.board.voids[s].length) {
-        head.appendChild(el("span", "voids", "lacks " + p.board.voids[s].join(" ")));
-      }
-      h.appendChild(head);
-      var tiles = el("div", "tiles");
-      p.board.hands[s].forEach(function (t) { tiles.appendChild(tile(t)); });
-      for (var k = 0; k < p.hidden[s]; k++) { tiles.appendChild(el("span", "unknown", "?")); }
-      h.appendChild(tiles);
-      box.appendChild(h);
-    });
-  }
-
-  function clickMode() {
-    var chosen = document.querySelector("input[name=clickmode]:checked");
-    return chosen ? chosen.value : "record";
-  }
-
-  function drawMoves(p) {
-    var box = $("legal");
-    box.textContent = "";
-    $("other").hidden = true;
-    var head = $("tomove");
-    // in a variation a click goes on with it; else as the choice above the moves says
-    var playing = !!p.variation || clickMode() === "variation";
-    $("clickmode").hidden = !p.turn || !!p.variation;
-    if (p.over) {
-      head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
-      // the result as the rules reckon it, written in one click in the record's form (the server writes it):
-      // a book table's own closing line in the sheet's words, else the Result tag
-      if (p.result && !p.written && !playing) {
-        var words = p.closing ? p.closing.join(" ") : p.result;
-        var write = el("button", "result", "Write the result: " + words);
-        write.type = "button";
-        write.id = "writeresult";
-        write.title = p.closing ? "Close the table with its closing line (" + p.result + ")" :
-          p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
-          "Add the Result tag to the record";
-        write.addEventListener("click", function () {
-          api("result", request({game: p.game})).then(function (r) {
+function drawMoves(p) {
+  var box = $("legal");
+  box.textContent = "";
+  $("other").hidden = true;
+  var head = $("tomove");
+  // in a variation a click goes on with it; else as the choice above the moves says
+  var playing = !!p.variation || clickMode() === "variation";
+  $("clickmode").hidden = !p.turn || !!p.variation;
+  if (p.over) {
+    head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
+    // the result as the rules reckon it, written in one click in the record's form (the server writes it):
+    // a book table's own closing line in the sheet's words, else the Result tag
+    if (p.result && !p.written && !playing) {
+      var words = p.closing ? p.closing.join(" ") : p.result;
+      var write = el("button", "result", "Write the result: " + words);
+      write.type = "button";
+      write.id = "writeresult";
+      write.title = p.closing ? "Close the table with its closing line (" + p.result + ")" :
+        p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
+        "Add the Result tag to the record";
+      write.addEventListener("click", function () {
+        api("result", request({game: p.game})).then(function (r) {
+          if (!r.ok) { status(r.data.error, true); return; }
+          setText(r.data.text, undefined, "result", "the result " + r.data.result);
+          said(r.data.closing ? "The table is closed with its closing line: " + r.data.closing.join(" ") :
+            "The result " + r.data.result + " is written into the record's Result tag.");
+        });
+      });
+      box.appendChild(write);
+    }
+    // a sheet whose hidden tiles leave the result open: each result its deals give, the one the sheet shows
+    // written in one click (the server checks it is one of them)
+    if (p.results && p.results.length && !playing) {
+      box.appendChild(el("p", "note", "The tiles not shown decide the result: write the one the sheet shows."));
+      p.results.forEach(function (words) {
+        var pick = el("button", "result", "Write the result: " + words);
+        pick.type = "button";
+        pick.setAttribute("data-result", words);
+        pick.title = "Add the Result tag " + words + " (some deal the sheet's moves allow ends so)";
+        pick.addEventListener("click", function () {
+          api("result", request({game: p.game, result: words})).then(function (r) {
             if (!r.ok) { status(r.data.error, true); return; }
             setText(r.data.text, undefined, "result", "the result " + r.data.result);
-            said(r.data.closing ? "The table is closed with its closing line: " + r.data.closing.join(" ") :
-              "The result " + r.data.result + " is written into the record's Result tag.");
+            said("The result " + r.data.result + " is written into the record's Result tag.");
           });
         });
-        box.appendChild(write);
-      }
-      // a sheet whose hidden tiles leave the result open: each result its deals give, the one the sheet shows
-      // written in one click (the server checks it is one of them)
-      if (p.results && p.results.length && !playing) {
-        box.appendChild(el("p", "note", "The tiles not shown decide the result: write the one the sheet shows."));
-        p.results.forEach(function (words) {
-          var pick = el("button", "result", "Write the result: " + words);
-          pick.type = "button";
-          pick.setAttribute("data-result", words);
-          pick.title = "Add the Result tag " + words + " (some deal the sheet's moves allow ends so)";
-          pick.addEventListener("click", function () {
-            api("result", request({game: p.game, result: words})).then(function (r) {
-              if (!r.ok) { status(r.data.error, true); return; }
-              setText(r.data.text, undefined, "result", "the result " + r.data.result);
-              said("The result " + r.data.result + " is written into the record's Result tag.");
-            });
-          });
-          box.appendChild(pick);
-        });
-      }
-      // the last game of the text over: the next game's header as the match and the variant decide it, written
-      // by the server (with the result first, where the rules reckon it and the record does not state it yet)
-      if (p.at_end && p.game === p.games - 1 && !playing && state.problem === null) {
-        var next = el("button", "result", "Next game");
-        next.type = "button";
-        next.id = "nextgame";
-        next.title = "Write the next game's header: its number, the players, who leads by the rules, a ? hand a player";
-        next.addEventListener("click", nextGame);
-        box.appendChild(next);
-      }
-      return;
-    }
-    $("other").hidden = !(p.turn && p.at_end && !playing);
-    if (!p.turn) { head.textContent = ""; return; }
-    var at = insertAt(p);
-    head.textContent = p.turn + " to move: click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
-      at === null ? "write it into the record" : "put it into the record before move " + (at + 1));
-    if (state.problem !== null) {        // a problem: a click answers it (problems.js)
-      $("clickmode").hidden = true;
-      $("other").hidden = true;
-      head.textContent = p.turn + " to move: click the move you would play";
-    } else if (!playing && at !== null) {
-      box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
-    }
-    var opener = null;
-    // the mover's plays, then the opener's extra tile (it follows his double at once, as on the sheet), then
-    // the mover's pass and draws
-    var plays = p.legal.filter(function (m) { return m.kind === "play" && !m.extra; });
-    var extras = p.legal.filter(function (m) { return m.extra; });
-    var rest = p.legal.filter(function (m) { return m.kind !== "play" && !m.extra; });
-    plays.concat(extras, extras.length && rest.length ? [null] : [], rest).forEach(function (m) {
-      if (m === null) {
-        box.appendChild(el("p", "note", "or " + p.turn + ":"));
-        return;
-      }
-      if (m.extra && opener === null) {
-        // the draw game's opener may add a matching tile to his lead and move again (004): the server offers it
-        opener = m.player;
-        var note = el("p", "note extra", "or " + opener + ", who opened, adds a matching tile to his lead (he moves again):");
-        note.id = "extranote";
-        box.appendChild(note);
-      }
-      var b = el("button", "move " + m.kind + (m.extra ? " extra" : ""));
-      b.type = "button";
-      b.setAttribute("data-move", m.move);
-      b.setAttribute("data-player", m.player);
-      b.title = m.player + " " + m.move + (m.claim ? " +" + m.claim : "");
-      if (m.tile) { b.appendChild(tile(m.tile)); }
-      b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
-      b.addEventListener("click", function () { act(m); });
-      box.appendChild(b);
-    });
-  }
-
-  // a move offered by the server, clicked or typed: played in a variation, or written into the record
-  function act(m, typed) {
-    var p = state.position;
-    if (hooks.move && hooks.move(m)) { return; }     // a problem's answer (problems.js)
-    var playing = !!p.variation || clickMode() === "variation";
-    if (playing) { play(m); } else { enter(m, typed); }
-  }
-
-  // Keyboard entry: "46" or "4-6" picks the offered play of [4-6] ("46@6" or "4-6 6" names the end where it
-  // fits two), "d46" its draw, "p" the pass. Only the moves the server offered are matched: nothing is judged.
-  function keyEntry(words) {
-    var p = state.position;
-    if (!p || !p.legal.length) { return; }
-    var w = words.trim().toLowerCase().replace(/^\[|\]/g, "");
-    var hits = [], what = words.trim();
-    var call = /^m(?:uggins)?\s*(\d{1,9})$/.exec(w);
-    if (call && p.turn) {
-      // a Muggins call (All Fives): the player to move takes the points the player before him did not claim; the
-      // server writes it, and the validation says whether the rules allow it
-      $("keymove").value = "";
-      enter({move: "muggins " + Number(call[1]), player: p.turn, claim: null}, true);
-      return;
-    }
-    if (w === "p" || w === "pass") {
-      hits = p.legal.filter(function (m) { return m.kind === "pass"; });
-      what = "a pass";
-    } else {
-      var k = /^(d(?:raws?)?\s*)?\[?(\d{1,2})(?:\s*-\s*|(?=\d))(\d{1,2})\]?(?:\s*(@|>|\s)\s*(\d{1,2}))?$/.exec(w);
-      if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass, m10 for a Muggins call of 10."); return; }
-      var a = Number(k[2]), b = Number(k[3]), lo = Math.min(a, b), hi = Math.max(a, b);
-      var kind = k[1] ? "draw" : "play";
-      what = (kind === "draw" ? "draws " : "") + "[" + lo + "-" + hi + "]";
-      hits = p.legal.filter(function (m) {
-        return m.kind === kind && m.tile && m.tile[0] === lo && m.tile[1] === hi;
+        box.appendChild(pick);
       });
-      // the player to move's play first; the opener's extra tile (004) where only he could play it
-      var own = hits.filter(function (m) { return !m.extra; });
-      if (own.length) { hits = own; }
-      if (k[5] !== undefined && hits.length > 1) {
-        var n = Number(k[5]);
-        var named = hits.filter(function (m) { return k[4] === ">" ? m.arm === n : m.end === n; });
-        if (!named.length) { named = hits.filter(function (m) { return m.arm === n || m.end === n; }); }
-        hits = named;
-      }
     }
-    var buttons = $("legal").querySelectorAll("button.move");
-    Array.prototype.forEach.call(buttons, function (b) {
-      b.classList.toggle("hit", hits.length > 1 && hits.some(function (m) {
-        return m.move === b.getAttribute("data-move") && m.player === b.getAttribute("data-player");
-      }));
+    // the last game of the text over: the next game's header as the match and the variant decide it, written
+    // by the server (with the result first, where the rules reckon it and the record does not state it yet)
+    if (p.at_end && p.game === p.games - 1 && !playing && state.problem === null) {
+      var next = el("button", "result", "Next game");
+      next.type = "button";
+      next.id = "nextgame";
+      next.title = "Write the next game's header: its number, the players, who leads by the rules, a ? hand a player";
+      next.addEventListener("click", nextGame);
+      box.appendChild(next);
+    }
+    return;
+  }
+  $("other").hidden = !(p.turn && p.at_end && !playing);
+  if (!p.turn) { head.textContent = ""; return; }
+  var at = insertAt(p);
+  head.textContent = p.turn + " to move: click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
+    at === null ? "write it into the record" : "put it into the record before move " + (at + 1));
+  if (state.problem !== null) {        // a problem: a click answers it (problems.js)
+    $("clickmode").hidden = true;
+    $("other").hidden = true;
+    head.textContent = p.turn + " to move: click the move you would play";
+  } else if (!playing && at !== null) {
+    box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
+  }
+  var opener = null;
+  // the mover's plays, then the opener's extra tile (it follows his double at once, as on the sheet), then
+  // the mover's pass and draws
+  var plays = p.legal.filter(function (m) { return m.kind === "play" && !m.extra; });
+  var extras = p.legal.filter(function (m) { return m.extra; });
+  var rest = p.legal.filter(function (m) { return m.kind !== "play" && !m.extra; });
+  plays.concat(extras, extras.length && rest.length ? [null] : [], rest).forEach(function (m) {
+    if (m === null) {
+      box.appendChild(el("p", "note", "or " + p.turn + ":"));
+      return;
+    }
+    if (m.extra && opener === null) {
+      // the draw game's opener may add a matching tile to his lead and move again (004): the server offers it
+      opener = m.player;
+      var note = el("p", "note extra", "or " + opener + ", who opened, adds a matching tile to his lead (he moves again):");
+      note.id = "extranote";
+      box.appendChild(note);
+    }
+    var b = el("button", "move " + m.kind + (m.extra ? " extra" : ""));
+    b.type = "button";
+    b.setAttribute("data-move", m.move);
+    b.setAttribute("data-player", m.player);
+    b.title = m.player + " " + m.move + (m.claim ? " +" + m.claim : "");
+    if (m.tile) { b.appendChild(tile(m.tile)); }
+    b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
+    b.addEventListener("click", function () { act(m); });
+    box.appendChild(b);
+  });
+}
+
+// a move offered by the server, clicked or typed: played in a variation, or written into the record
+function act(m, typed) {
+  var p = state.position;
+  if (hooks.move && hooks.move(m)) { return; }     // a problem's answer (problems.js)
+  var playing = !!p.variation || clickMode() === "variation";
+  if (playing) { play(m); } else { enter(m, typed); }
+}
+
+// Keyboard entry: "46" or "4-6" picks the offered play of [4-6] ("46@6" or "4-6 6" names the end where it
+// fits two), "d46" its draw, "p" the pass. Only the moves the server offered are matched: nothing is judged.
+function keyEntry(words) {
+  var p = state.position;
+  if (!p || !p.legal.length) { return; }
+  var w = words.trim().toLowerCase().replace(/^\[|\]/g, "");
+  var hits = [], what = words.trim();
+  var call = /^m(?:uggins)?\s*(\d{1,9})$/.exec(w);
+  if (call && p.turn) {
+    // a Muggins call (All Fives): the player to move takes the points the player before him did not claim; the
+    // server writes it, and the validation says whether the rules allow it
+    $("keymove").value = "";
+    enter({move: "muggins " + Number(call[1]), player: p.turn, claim: null}, true);
+    return;
+  }
+  if (w === "p" || w === "pass") {
+    hits = p.legal.filter(function (m) { return m.kind === "pass"; });
+    what = "a pass";
+  } else {
+    var k = /^(d(?:raws?)?\s*)?\[?(\d{1,2})(?:\s*-\s*|(?=\d))(\d{1,2})\]?(?:\s*(@|>|\s)\s*(\d{1,2}))?$/.exec(w);
+    if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass, m10 for a Muggins call of 10."); return; }
+    var a = Number(k[2]), b = Number(k[3]), lo = Math.min(a, b), hi = Math.max(a, b);
+    var kind = k[1] ? "draw" : "play";
+    what = (kind === "draw" ? "draws " : "") + "[" + lo + "-" + hi + "]";
+    hits = p.legal.filter(function (m) {
+      return m.kind === kind && m.tile && m.tile[0] === lo && m.tile[1] === hi;
     });
-    if (hits.length === 1) {
-      $("keymove").value = "";
-      act(hits[0], true);
-    } else if (hits.length > 1) {
-      said(what + " goes on " + hits.map(function (m) { return m.arm ? "arm " + m.arm : "the " + m.end; }).join(" or ") +
-        ": add the end (" + hits.map(function (m) { return w.replace(/[@>\s]\d+$/, "") + (m.arm ? ">" + m.arm : "@" + m.end); })
-        .join(" or ") + "), or click one");
-    } else {
-      said(what + " is not among the moves " + p.turn + " could make here.");
+    // the player to move's play first; the opener's extra tile (004) where only he could play it
+    var own = hits.filter(function (m) { return !m.extra; });
+    if (own.length) { hits = own; }
+    if (k[5] !== undefined && hits.length > 1) {
+      var n = Number(k[5]);
+      var named = hits.filter(function (m) { return k[4] === ">" ? m.arm === n : m.end === n; });
+      if (!named.length) { named = hits.filter(function (m) { return m.arm === n || m.end === n; }); }
+      hits = named;
     }
   }
+  var buttons = $("legal").querySelectorAll("button.move");
+  Array.prototype.forEach.call(buttons, function (b) {
+    b.classList.toggle("hit", hits.length > 1 && hits.some(function (m) {
+      return m.move === b.getAttribute("data-move") && m.player === b.getAttribute("data-player");
+    }));
+  });
+  if (hits.length === 1) {
+    $("keymove").value = "";
+    act(hits[0], true);
+  } else if (hits.length > 1) {
+    said(what + " goes on " + hits.map(function (m) { return m.arm ? "arm " + m.arm : "the " + m.end; }).join(" or ") +
+      ": add the end (" + hits.map(function (m) { return w.replace(/[@>\s]\d+$/, "") + (m.arm ? ">" + m.arm : "@" + m.end); })
+      .join(" or ") + "), or click one");
+  } else {
+    said(what + " is not among the moves " + p.turn + " could make here.");
+  }
+}
 
-  function drawPosition() {
-    var p = state.position;
-    if (!p) { return; }
-    state.game = p.game;
-    state.step = p.step;
-    var info = (p.games > 1 ? "game " + (p.game + 1) + " of " + p.games + " · " : "") +
-      (p.step === 0 ? (p.setup ? "the position set up" : "the deal") : "after move " + p.step) + " of " + p.steps;
-    if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
-    if (p.variation) {
-      var v = p.variation;
-      // a variation played on the board, or an alternative's line from the analysis
-      info = (state.mine ? "variation from " + (p.step === 0 ? "the deal" : "move " + p.step) : "line of " + v.line[0]) +
-        ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length + " (" + v.line[v.along - 1] + ")");
-    }
-    $("back").hidden = !p.variation;
+function drawPosition() {
+  var p = state.position;
+  if (!p) { return; }
+  state.game = p.game;
+  state.step = p.step;
+  var info = (p.games > 1 ? "game " + (p.game + 1) + " of " + p.games + " · " : "") +
+    (p.step === 0 ? (p.setup ? "the position set up" : "the deal") : "after move " + p.step) + " of " + p.steps;
+  if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
+  if (p.variation) {
     var v = p.variation;
-    $("variation").hidden = !v || v.along === 0;
-    if (v && v.along) {
-      setWords($("variation").querySelector(".what"), "Variation from " + (p.step === 0 ? "the deal" : "move " + p.step) +
-        " (not in the record): " + v.line.slice(0, v.along).join(", "));
+    // a variation played on the board, or an alternative's line from the analysis
+    info = (state.mine ? "variation from " + (p.step === 0 ? "the deal" : "move " + p.step) : "line of " + v.line[0]) +
+      ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length + " (" + v.line[v.along - 1] + ")");
+  }
+  $("back").hidden = !p.variation;
+  var v = p.variation;
+  $("variation").hidden = !v || v.along === 0;
+  if (v && v.along) {
+    setWords($("variation").querySelector(".what"), "Variation from " + (p.step === 0 ? "the deal" : "move " + p.step) +
+      " (not in the record): " + v.line.slice(0, v.along).join(", "));
+  }
+  setWords($("stepinfo"), info);
+  $("stopped").hidden = !p.stopped;
+  $("stopped").textContent = p.stopped || "";
+  drawTable(p);
+  drawHands(p);
+  drawMoves(p);
+  drawValues();
+  drawReview();
+}
+
+// Set ``text`` as the element's text, each tile with what clings to it ("[0-0]@0") kept on one line: a
+// narrow screen breaks between moves, never inside one (text nodes and spans only, never markup).
+function setWords(el, text) {
+  el.textContent = "";
+  var tile = /\S*\[\d+-\d+\]\S*/g, at = 0, m;
+  while ((m = tile.exec(text)) !== null) {
+    el.appendChild(document.createTextNode(text.slice(at, m.index)));
+    var span = document.createElement("span");
+    span.className = "nobreak";
+    span.textContent = m[0];
+    el.appendChild(span);
+    at = m.index + m[0].length;
+  }
+  el.appendChild(document.createTextNode(text.slice(at)));
+}
+
+actions.showPosition = showPosition;
+function showPosition(body) {
+  var seq = ++state.seq;
+  if (!body.line) { state.mine = false; }
+  if (body.step === undefined || body.line) { state.asked = null; }
+  return api("position", request(body)).then(function (r) {
+    if (seq !== state.seq) { return; }
+    state.asked = null;
+    if (!r.ok) {
+      state.position = null;
+      $("stepinfo").textContent = "";
+      $("tomove").textContent = r.data.error;
+      ["table", "hands", "legal"].forEach(function (id) { $(id).textContent = ""; });
+      $("ends").textContent = "";
+      return;
     }
-    setWords($("stepinfo"), info);
-    $("stopped").hidden = !p.stopped;
-    $("stopped").textContent = p.stopped || "";
-    drawTable(p);
-    drawHands(p);
-    drawMoves(p);
+    // the same board again (the next board was asked at once after a move, and again as the cursor
+    // settled): nothing is redrawn, so a click on a move is never lost under a redraw
+    var same = state.position && JSON.stringify(state.position) === JSON.stringify(r.data);
+    state.position = r.data;
+    if (!same) { drawPosition(); }
+  });
+}
+
+function cursorAt() {
+  var before = text.value.slice(0, text.selectionStart).split("\n");
+  return {line: before.length, column: before[before.length - 1].length + 1};
+}
+
+function positionAtCursor() {
+  // (a problem open: the board stands on its position, not on the record's text under the cursor)
+  if (state.problem !== null) { return showPosition({game: 0}); }
+  return showPosition({cursor: cursorAt()});
+}
+
+function step(delta) {
+  if (!state.position) { return; }
+  var p = state.position;
+  if (p.variation) {
+    var along = Math.max(0, Math.min(p.variation.line.length, p.variation.along + delta));
+    showPosition({game: p.game, step: p.step, line: p.variation.line, along: along});
+    return;
+  }
+  // keys pressed faster than the board answers go on from the step last asked for, not the one drawn
+  if (state.asked && state.asked.game !== p.game) { return; }     // another game asked: its board first
+  var from = state.asked ? state.asked.step : p.step;
+  // past a game's end the next game's deal, before its deal the game before's end: a match stepped through
+  // with the arrows (Home and End stay in the game)
+  if (delta === 1 && from >= p.steps && p.game < p.games - 1) {
+    state.asked = {game: p.game + 1, step: 0};
+    showPosition({game: p.game + 1, step: 0});
+    return;
+  }
+  if (delta === -1 && from <= 0 && p.game > 0) {
+    state.asked = {game: p.game - 1, step: null};
+    showPosition({game: p.game - 1, step: null});
+    return;
+  }
+  var k = Math.max(0, Math.min(p.steps, from + delta));
+  state.asked = {game: p.game, step: k};
+  showPosition({game: p.game, step: k});
+}
+
+// ---- entering, repairing -----------------------------------------------------------------------
+// ---- undo and redo: the page keeps its own history (assigning the textarea's value drops the browser's) ----
+var hist = {undo: [], redo: [], last: {value: "", start: 0, end: 0}, kind: null, typed: 0};
+
+function snap() { return {value: text.value, start: text.selectionStart, end: text.selectionEnd}; }
+
+function remember(kind, label) {
+  if (hist.last.value === text.value && kind === "typing") { return; }
+  hist.undo.push({snap: hist.last, kind: kind, label: label || ""});
+  if (hist.undo.length > 1000) { hist.undo.shift(); }
+  hist.redo = [];
+}
+
+function typedChange() {
+  var now = Date.now();
+  // keystrokes close together are one change; a pause, or another kind of change between, begins the next
+  if (hist.kind !== "typing" || now - hist.typed > 1000) { remember("typing"); }
+  hist.kind = "typing";
+  hist.typed = now;
+  hist.last = snap();
+  drawHistory();
+}
+
+function setText(value, caret, kind, label) {
+  remember(kind || "edit", label);
+  text.value = value;
+  if (caret !== undefined) { text.setSelectionRange(caret, caret); }
+  hist.kind = kind || "edit";
+  hist.last = snap();
+  drawHistory();
+  changed(true);
+}
+
+function restore(s) {
+  text.value = s.value;
+  text.setSelectionRange(Math.min(s.start, s.value.length), Math.min(s.end, s.value.length));
+  hist.kind = null;
+  hist.last = snap();
+  drawHistory();
+  said("");
+  changed(true);
+}
+
+// a change taken from one history (undo: the changes made; redo: the ones undone) onto the other
+function shift(from, to, done) {
+  var item = from.pop();
+  if (!item) { return; }
+  to.push({snap: snap(), kind: item.kind, label: item.label});
+  restore(item.snap);
+  status(done + (item.label ? ": " + item.label : ""));
+}
+
+function undo() { shift(hist.undo, hist.redo, "undone"); }
+
+function redo() { shift(hist.redo, hist.undo, "redone"); }
+
+// a record opened or chosen: its history begins there
+function forget() {
+  hist.undo = []; hist.redo = []; hist.kind = null; hist.last = snap();
+  drawHistory();
+}
+
+function drawHistory() {
+  $("undo").disabled = !hist.undo.length;
+  $("redo").disabled = !hist.redo.length;
+  var top = hist.undo[hist.undo.length - 1];
+  var back = $("takeback");
+  back.hidden = !(top && top.kind === "move");
+  if (top && top.kind === "move") { back.textContent = "Take back " + top.label; }
+}
+
+function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+function said(words) {
+  $("entered").hidden = !words;
+  $("entered").textContent = words || "";
+}
+
+// where a click puts a move: before the written move the board stands at (where the record breaks the
+// rules, the board stands before the broken move), or null: after the game's last move
+function insertAt(p) {
+  var at = p.shown < p.step ? p.shown : p.step;
+  return at < p.steps ? at : null;
+}
+
+function enter(m, typed) {
+  var p = state.position;
+  var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
+  var at = insertAt(p);
+  if (at !== null) { body.step = at; }        // before the moves written after it
+  // the focus and the scroll stay where they are (a phone's keyboard is not brought up by a text focused,
+  // and the moves stay in sight); a click's button, drawn anew, hands its focus to the next board's moves
+  var clicked = !typed && document.activeElement && $("legal").contains(document.activeElement);
+  api("enter", request(body)).then(function (r) {
+    if (!r.ok) { status(r.data.error, true); return; }
+    var x = window.scrollX, y = window.scrollY;
+    setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
+    window.scrollTo(x, y);
+    positionAtCursor().then(function () {             // the next board at once (the cursor stands after the move)
+      window.scrollTo(x, y);
+      var first = clicked && $("legal").querySelector("button");
+      if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
+    });
+    if (typed) { $("keymove").focus(); }
+    said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
+      plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
+      " now checked against it." : "");
+  });
+}
+
+function nextGame() {
+  api("next", request()).then(function (r) {
+    if (!r.ok) { status(r.data.error, true); return; }
+    var d = r.data;
+    setText(d.text, d.offset, "next game", "game " + d.number);
+    positionAtCursor();
+    said((d.result ? "The result " + d.result + " is written; " : "") +
+      (d.match_over ? "the match is over: game 1 of a new match" : "game " + d.number) + " is begun" +
+      (d.score ? " (the match: " + d.score + ")" : "") +
+      (d.lead ? ", " + d.lead + " leads" + (d.reason ? " (" + d.reason + ")" : "") : ", the rules and the deal say who leads") + ".");
+  });
+}
+
+// a variation: moves played on the board from a position, kept apart from the record (the server judges
+// each: a move it does not allow there is refused with the reason)
+function play(m) {
+  var p = state.position;
+  var v = p.variation;
+  var line = v ? v.line.slice(0, v.along) : [];
+  line.push(m.player + " " + m.move);
+  state.mine = true;
+  showPosition({game: p.game, step: p.step, line: line, along: line.length});
+}
+
+function writeVariation() {
+  var p = state.position;
+  var v = p && p.variation;
+  if (!v || !v.along) { return; }
+  api("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
+    if (!r.ok) { status(r.data.error, true); return; }
+    text.focus();
+    setText(r.data.text, r.data.offset, "variation", "the variation");
+    said("The variation is written into the record as the comment " + r.data.comment + " (the notation has no " +
+      "form for a variation).");
+  });
+}
+
+function repair() {
+  var game = Number($("likely").getAttribute("data-game") || 0);
+  $("repair").disabled = true;
+  api("repair", request({game: game})).then(function (r) {
+    $("repair").disabled = false;
+    if (r.data.superseded) { return; }
+    if (!r.ok) { status(r.data.error, true); return; }
+    setText(r.data.text, undefined, "repair", "the repair");
+    status("repaired: " + r.data.likely.replace(/^likely slips?: /, ""));
+  });
+}
+
+// ---- analysis ------------------------------------------------------------------------------------
+// Analyse values the position on the board: in the record, the record (where its written moves end and
+// the hand goes on, with one of the legal moves added, not to the text, so that every move there is valued);
+// in a variation, a record of the game that ends at the variation's position (the server writes it).
+function analyse(more) {
+  var job = "job-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
+  state.job = job;
+  var analysedText = boardText();
+  var p = state.position;
+  track(job);
+  var v = p && p.variation;
+  var at = v ? {game: p.game, step: p.step, line: v.line.slice(0, v.along), along: v.along} : null;
+  var base = v ? api("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
+    : Promise.resolve(null);
+  var ahead = null;
+  base.then(function (branch) {
+    if (branch && !branch.ok) { return branch; }
+    var source = branch ? branch.data.text : analysedText;
+    var game = branch ? 0 : p ? p.game : 0;
+    if (at) { at.target = {game: 0, step: branch.data.step}; }
+    ahead = p && p.turn && p.legal.length > 1 && (v || p.at_end) ? {game: game, step: at ? at.target.step : p.step} : null;
+    var ready = ahead ? api("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
+      : Promise.resolve(null);
+    return ready.then(function (entered) {
+      var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
+      if ($("fair").checked) { body.fair = true; }
+      if (more) { body.max_worlds = more; }     // the adaptive budget: more deals only where they are needed
+      return api("analyze", body);
+    });
+  }).then(function (r) {
+    if (!untrack(job)) { return; }
+    if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
+    state.analysis = r.data;
+    state.analysed = analysedText;
+    state.analysedAt = at;
+    state.budget = more || BUDGET;
+    state.ahead = ahead;
+    status("analysed");
     drawValues();
     drawReview();
-  }
+    if (phone()) { tab("values", true); }
+  });
+}
 
-  // Set ``text`` as the element's text, each tile with what clings to it ("[0-0]@0") kept on one line: a
-  // narrow screen breaks between moves, never inside one (text nodes and spans only, never markup).
-  function setWords(el, text) {
-    el.textContent = "";
-    var tile = /\S*\[\d+-\d+\]\S*/g, at = 0, m;
-    while ((m = tile.exec(text)) !== null) {
-      el.appendChild(document.createTextNode(text.slice(at, m.index)));
-      var span = document.createElement("span");
-      span.className = "nobreak";
-      span.textContent = m[0];
-      el.appendChild(span);
-      at = m.index + m[0].length;
-    }
-    el.appendChild(document.createTextNode(text.slice(at)));
-  }
+// an analysis (or a problem's answer) running as ``job``: the Cancel button and the progress bar follow it
+function track(job) {
+  state.job = job;
+  $("analyse").disabled = true;
+  $("cancel").hidden = false;
+  status("analysing…");
+  showProgress(job);
+}
 
-  function showPosition(body) {
-    var seq = ++state.seq;
-    if (!body.line) { state.mine = false; }
-    if (body.step === undefined || body.line) { state.asked = null; }
-    return api("position", request(body)).then(function (r) {
-      if (seq !== state.seq) { return; }
-      state.asked = null;
-      if (!r.ok) {
-        state.position = null;
-        $("stepinfo").textContent = "";
-        $("tomove").textContent = r.data.error;
-        ["table", "hands", "legal"].forEach(function (id) { $(id).textContent = ""; });
-        $("ends").textContent = "";
-        return;
-      }
-      // the same board again (the next board was asked at once after a move, and again as the cursor
-      // settled): nothing is redrawn, so a click on a move is never lost under a redraw
-      var same = state.position && JSON.stringify(state.position) === JSON.stringify(r.data);
-      state.position = r.data;
-      if (!same) { drawPosition(); }
-    });
-  }
+// the analysis ``job`` answered: false where another has replaced it since (its answer is not shown)
+function untrack(job) {
+  if (state.job !== job) { return false; }
+  state.job = null;
+  $("analyse").disabled = false;
+  $("cancel").hidden = true;
+  $("progressbox").hidden = true;
+  return true;
+}
 
-  function cursorAt() {
-    var before = text.value.slice(0, text.selectionStart).split("\n");
-    return {line: before.length, column: before[before.length - 1].length + 1};
-  }
-
-  function positionAtCursor() {
-    // (a problem open: the board stands on its position, not on the record's text under the cursor)
-    if (state.problem !== null) { return showPosition({game: 0}); }
-    return showPosition({cursor: cursorAt()});
-  }
-
-  function step(delta) {
-    if (!state.position) { return; }
-    var p = state.position;
-    if (p.variation) {
-      var along = Math.max(0, Math.min(p.variation.line.length, p.variation.along + delta));
-      showPosition({game: p.game, step: p.step, line: p.variation.line, along: along});
-      return;
-    }
-    // keys pressed faster than the board answers go on from the step last asked for, not the one drawn
-    if (state.asked && state.asked.game !== p.game) { return; }     // another game asked: its board first
-    var from = state.asked ? state.asked.step : p.step;
-    // past a game's end the next game's deal, before its deal the game before's end: a match stepped through
-    // with the arrows (Home and End stay in the game)
-    if (delta === 1 && from >= p.steps && p.game < p.games - 1) {
-      state.asked = {game: p.game + 1, step: 0};
-      showPosition({game: p.game + 1, step: 0});
-      return;
-    }
-    if (delta === -1 && from <= 0 && p.game > 0) {
-      state.asked = {game: p.game - 1, step: null};
-      showPosition({game: p.game - 1, step: null});
-      return;
-    }
-    var k = Math.max(0, Math.min(p.steps, from + delta));
-    state.asked = {game: p.game, step: k};
-    showPosition({game: p.game, step: k});
-  }
-
-  // ---- entering, repairing -----------------------------------------------------------------------
-  // ---- undo and redo: the page keeps its own history (assigning the textarea's value drops the browser's) ----
-  var hist = {undo: [], redo: [], last: {value: "", start: 0, end: 0}, kind: null, typed: 0};
-
-  function snap() { return {value: text.value, start: text.selectionStart, end: text.selectionEnd}; }
-
-  function remember(kind, label) {
-    if (hist.last.value === text.value && kind === "typing") { return; }
-    hist.undo.push({snap: hist.last, kind: kind, label: label || ""});
-    if (hist.undo.length > 1000) { hist.undo.shift(); }
-    hist.redo = [];
-  }
-
-  function typedChange() {
-    var now = Date.now();
-    // keystrokes close together are one change; a pause, or another kind of change between, begins the next
-    if (hist.kind !== "typing" || now - hist.typed > 1000) { remember("typing"); }
-    hist.kind = "typing";
-    hist.typed = now;
-    hist.last = snap();
-    drawHistory();
-  }
-
-  function setText(value, caret, kind, label) {
-    remember(kind || "edit", label);
-    text.value = value;
-    if (caret !== undefined) { text.setSelectionRange(caret, caret); }
-    hist.kind = kind || "edit";
-    hist.last = snap();
-    drawHistory();
-    changed(true);
-  }
-
-  function restore(s) {
-    text.value = s.value;
-    text.setSelectionRange(Math.min(s.start, s.value.length), Math.min(s.end, s.value.length));
-    hist.kind = null;
-    hist.last = snap();
-    drawHistory();
-    said("");
-    changed(true);
-  }
-
-  // a change taken from one history (undo: the changes made; redo: the ones undone) onto the other
-  function shift(from, to, done) {
-    var item = from.pop();
-    if (!item) { return; }
-    to.push({snap: snap(), kind: item.kind, label: item.label});
-    restore(item.snap);
-    status(done + (item.label ? ": " + item.label : ""));
-  }
-
-  function undo() { shift(hist.undo, hist.redo, "undone"); }
-
-  function redo() { shift(hist.redo, hist.undo, "redone"); }
-
-  // a record opened or chosen: its history begins there
-  function forget() {
-    hist.undo = []; hist.redo = []; hist.kind = null; hist.last = snap();
-    drawHistory();
-  }
-
-  function drawHistory() {
-    $("undo").disabled = !hist.undo.length;
-    $("redo").disabled = !hist.redo.length;
-    var top = hist.undo[hist.undo.length - 1];
-    var back = $("takeback");
-    back.hidden = !(top && top.kind === "move");
-    if (top && top.kind === "move") { back.textContent = "Take back " + top.label; }
-  }
-
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
-  function said(words) {
-    $("entered").hidden = !words;
-    $("entered").textContent = words || "";
-  }
-
-  // where a click puts a move: before the written move the board stands at (where the record breaks the
-  // rules, the board stands before the broken move), or null: after the game's last move
-  function insertAt(p) {
-    var at = p.shown < p.step ? p.shown : p.step;
-    return at < p.steps ? at : null;
-  }
-
-  function enter(m, typed) {
-    var p = state.position;
-    var body = {game: p.game, move: m.move + (m.claim ? " +" + m.claim : ""), player: m.player};
-    var at = insertAt(p);
-    if (at !== null) { body.step = at; }        // before the moves written after it
-    // the focus and the scroll stay where they are (a phone's keyboard is not brought up by a text focused,
-    // and the moves stay in sight); a click's button, drawn anew, hands its focus to the next board's moves
-    var clicked = !typed && document.activeElement && $("legal").contains(document.activeElement);
-    api("enter", request(body)).then(function (r) {
-      if (!r.ok) { status(r.data.error, true); return; }
-      var x = window.scrollX, y = window.scrollY;
-      setText(r.data.text, r.data.offset, "move", m.player + " " + m.move);
-      window.scrollTo(x, y);
-      positionAtCursor().then(function () {             // the next board at once (the cursor stands after the move)
-        window.scrollTo(x, y);
-        var first = clicked && $("legal").querySelector("button");
-        if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
-      });
-      if (typed) { $("keymove").focus(); }
-      said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
-        plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
-        " now checked against it." : "");
-    });
-  }
-
-  function nextGame() {
-    api("next", request()).then(function (r) {
-      if (!r.ok) { status(r.data.error, true); return; }
-      var d = r.data;
-      setText(d.text, d.offset, "next game", "game " + d.number);
-      positionAtCursor();
-      said((d.result ? "The result " + d.result + " is written; " : "") +
-        (d.match_over ? "the match is over: game 1 of a new match" : "game " + d.number) + " is begun" +
-        (d.score ? " (the match: " + d.score + ")" : "") +
-        (d.lead ? ", " + d.lead + " leads" + (d.reason ? " (" + d.reason + ")" : "") : ", the rules and the deal say who leads") + ".");
-    });
-  }
-
-  // a variation: moves played on the board from a position, kept apart from the record (the server judges
-  // each: a move it does not allow there is refused with the reason)
-  function play(m) {
-    var p = state.position;
-    var v = p.variation;
-    var line = v ? v.line.slice(0, v.along) : [];
-    line.push(m.player + " " + m.move);
-    state.mine = true;
-    showPosition({game: p.game, step: p.step, line: line, along: line.length});
-  }
-
-  function writeVariation() {
-    var p = state.position;
-    var v = p && p.variation;
-    if (!v || !v.along) { return; }
-    api("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
-      if (!r.ok) { status(r.data.error, true); return; }
-      text.focus();
-      setText(r.data.text, r.data.offset, "variation", "the variation");
-      said("The variation is written into the record as the comment " + r.data.comment + " (the notation has no " +
-        "form for a variation).");
-    });
-  }
-
-  function repair() {
-    var game = Number($("likely").getAttribute("data-game") || 0);
-    $("repair").disabled = true;
-    api("repair", request({game: game})).then(function (r) {
-      $("repair").disabled = false;
-      if (r.data.superseded) { return; }
-      if (!r.ok) { status(r.data.error, true); return; }
-      setText(r.data.text, undefined, "repair", "the repair");
-      status("repaired: " + r.data.likely.replace(/^likely slips?: /, ""));
-    });
-  }
-
-  // ---- analysis ------------------------------------------------------------------------------------
-  // Analyse values the position on the board: in the record, the record (where its written moves end and
-  // the hand goes on, with one of the legal moves added, not to the text, so that every move there is valued);
-  // in a variation, a record of the game that ends at the variation's position (the server writes it).
-  function analyse(more) {
-    var job = "job-" + Date.now() + "-" + Math.floor(Math.random() * 1e9);
-    state.job = job;
-    var analysedText = boardText();
-    var p = state.position;
-    track(job);
-    var v = p && p.variation;
-    var at = v ? {game: p.game, step: p.step, line: v.line.slice(0, v.along), along: v.along} : null;
-    var base = v ? api("branch", request({game: p.game, step: p.step, line: v.line, along: v.along}))
-      : Promise.resolve(null);
-    var ahead = null;
-    base.then(function (branch) {
-      if (branch && !branch.ok) { return branch; }
-      var source = branch ? branch.data.text : analysedText;
-      var game = branch ? 0 : p ? p.game : 0;
-      if (at) { at.target = {game: 0, step: branch.data.step}; }
-      ahead = p && p.turn && p.legal.length > 1 && (v || p.at_end) ? {game: game, step: at ? at.target.step : p.step} : null;
-      var ready = ahead ? api("enter", request({text: source, game: game, move: p.legal[0].move, player: p.legal[0].player}))
-        : Promise.resolve(null);
-      return ready.then(function (entered) {
-        var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
-        if ($("fair").checked) { body.fair = true; }
-        if (more) { body.max_worlds = more; }     // the adaptive budget: more deals only where they are needed
-        return api("analyze", body);
-      });
-    }).then(function (r) {
-      if (!untrack(job)) { return; }
-      if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
-      state.analysis = r.data;
-      state.analysed = analysedText;
-      state.analysedAt = at;
-      state.budget = more || BUDGET;
-      state.ahead = ahead;
-      status("analysed");
-      drawValues();
-      drawReview();
-      if (phone()) { tab("values", true); }
-    });
-  }
-
-  // an analysis (or a problem's answer) running as ``job``: the Cancel button and the progress bar follow it
-  function track(job) {
-    state.job = job;
-    $("analyse").disabled = true;
-    $("cancel").hidden = false;
-    status("analysing…");
-    showProgress(job);
-  }
-
-  // the analysis ``job`` answered: false where another has replaced it since (its answer is not shown)
-  function untrack(job) {
-    if (state.job !== job) { return false; }
-    state.job = null;
-    $("analyse").disabled = false;
-    $("cancel").hidden = true;
-    $("progressbox").hidden = true;
-    return true;
-  }
-
-  // how far the analysis has come, asked of the server until it answers: the moves valued with all hands
-  // open, then (a fair analysis) the deals solved
-  function showProgress(job) {
-    var bar = $("progress");
-    var words = $("progresstext");
-    $("progressbox").hidden = false;
-    bar.removeAttribute("value");
-    words.textContent = "";
-    var tick = function () {
+// how far the analysis has come, asked of the server until it answers: the moves valued with all hands
+// open, then (a fair analysis) the deals solved
+function showProgress(job) {
+  var bar = $("progress");
+  var words = $("progresstext");
+  $("progressbox").hidden = false;
+  bar.removeAttribute("value");
+  words.textContent = "";
+  var tick = function () {
+    if (state.job !== job) { return; }
+    api("progress", {job: job}).then(function (r) {
       if (state.job !== job) { return; }
-      api("progress", {job: job}).then(function (r) {
-        if (state.job !== job) { return; }
-        var d = r.data;
-        if (r.ok && d.running && d.total) {
-          bar.max = d.total;
-          bar.value = d.done;
-          // (the total is the most deals there may still be: it only shrinks, as moves are told apart)
-          words.textContent = d.phase === "worlds" ?
-            (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of at most " + d.total +
-            " deals solved" :
-            d.done + " of " + d.total + " moves valued";
-        }
-        setTimeout(tick, 400);
-      });
-    };
-    setTimeout(tick, 250);
-  }
-
-  function cancel() {
-    if (state.job) { api("cancel", {job: state.job}); }
-  }
-
-  // the analysed game and the decision index that value the position on the board, or null
-  function valuedHere(a, p) {
-    var at = state.analysedAt;
-    if (p.variation) {
-      var same = at && at.game === p.game && at.step === p.step && at.along === p.variation.along &&
-        at.line.join("|") === p.variation.line.slice(0, p.variation.along).join("|");
-      if (same) { return {g: a.games[at.target.game], index: at.target.step}; }
-      // a line of the record's analysis: the values where it branches, said so
-      return at ? null : a.games[p.game] ? {g: a.games[p.game], index: p.step, branch: true} : null;
-    }
-    return at ? null : a.games[p.game] ? {g: a.games[p.game], index: p.step} : null;
-  }
-
-  function signedFixed(v) { return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(2); }
-
-  function drawValues() {
-    var box = $("values");
-    var a = state.analysis;
-    var p = state.position;
-    if (!a || !p) { box.hidden = true; return; }
-    var here = valuedHere(a, p);
-    box.hidden = false;
-    var rows = $("valuerows");
-    rows.textContent = "";
-    $("moredeals").hidden = true;
-    if (!here) {
-      $("valueslegend").textContent = "";
-      $("valuesnote").textContent = "The analysis is of another position: Analyse values the one on the board.";
-      return;
-    }
-    var g = here.g, index = here.index;
-    var note = [];
-    // what the numbers mean, in the server's words (library.explained)
-    var expl = a.explained || {}, gi = a.games.indexOf(g);
-    $("valueslegend").textContent = expl.legends ? expl.legends[gi] || "" : "";
-    if (state.analysed !== boardText()) { note.push("The text has changed since this analysis: analyse again."); }
-    if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
-    // a sheet without hands: the deals its record allows and the result they give, in the server's words
-    if (g.deals && g.deals.words) { note.push(g.deals.words); }
-    if (g.deals_error) { note.push("No deal fits the sheet: " + g.deals_error + "."); }
-    var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
-    note.push(g.deals ? side.charAt(0).toUpperCase() + side.slice(1) + ", over the deals the sheet allows." : side + ".");
-    if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
-      note.push("Value here with best play, every hand open: " + signed(g.values[index]) + ".");
-    }
-    var d = null;
-    g.decisions.forEach(function (x) { if (x.index === index && d === null) { d = x; } });
-    if (!d) {
-      note.push(index < g.analysed_steps ? "No choice here: the move is forced." :
-        (g.stopped || "The record's moves end here."));
-      $("valuesnote").textContent = note.join(" ");
-      return;
-    }
-    var tied = d.fair && d.fair.tied && d.fair.tied.length ? d.fair.tied : null;
-    var ahead = state.ahead && state.ahead.step === index;
-    // one verdict on screen: where the analysis gives a fair verdict, the table shows the fair values and their
-    // intervals it comes from and marks its best; else the values with every hand open and their best (a sheet's
-    // marks and words come from the server as they are)
-    var fair = !!d.fair && !d.fair.words && d.alternatives.every(function (alt) { return !!alt.fair; });
-    var fairLoss = fair && d.fair.loss !== null && d.fair.loss !== undefined;
-    var view = expl.views && expl.views[gi] ? expl.views[gi][g.decisions.indexOf(d)] : null;
-    if (view) { note.push(view + "."); }
-    note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
-      d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
-        d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
-        fair ? (fairLoss && d.fair.loss > 0 ? ", losing " + d.fair.loss.toFixed(2) + " points on average by what he could know" +
-          (d.fair["class"] ? " (" + d.fair["class"] + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" : "") :
-        d.loss ? ", losing " + d.loss + " points with every hand open" + (d["class"] ? " (" + d["class"] + ")" : "") :
-          d.loss === 0 && !tied ? ", best" : "") + ".");
-    $("valuehead").textContent = fair ? "fair value (95% interval)" : "value, all hands open";
-    var worth = function (alt) {
-      if (fair) { return alt.fair.mean; }
-      if (alt.value !== null && alt.value !== undefined) { return alt.value; }
-      return alt.fair ? alt.fair.mean : alt.over_deals ? alt.over_deals.mean : null;
-    };
-    d.alternatives.slice().sort(function (x, y) {
-      var vx = worth(x) === null ? -1e9 : worth(x), vy = worth(y) === null ? -1e9 : worth(y);
-      return d.side === 0 ? vy - vx : vx - vy;
-    }).forEach(function (alt) {
-      var played = alt.played && !ahead;
-      var isTied = !!(tied && tied.indexOf(alt.move) >= 0);
-      // "best" only where the best is told apart from the next (the analysis says which are not: "tied"); with a
-      // fair verdict, its best (the open-hands best is hindsight, not shown beside it)
-      var best = alt.marks ? alt.marks.indexOf("best") >= 0 : fair ? alt.move === d.fair.best && !isTied :
-        alt.best && !isTied;
-      var tr = el("tr", (played ? "played" : "") + (best ? " best" : "") + (isTied ? " tied" : ""));
-      tr.setAttribute("data-move", alt.move);
-      tr.appendChild(el("td", "mv", alt.move));
-      // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
-      var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-      var fairWords = alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " +
-          signedFixed(alt.fair.ci95[0]) + " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "";
-      var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
-        over && !alt.fair ? over : over + (alt.fair ? fairWords : "?");
-      var cell = el("td", "val", shown);
-      if (fair) { cell.title = "the mean over the deals " + d.player + " could not tell apart, and its 95% interval"; }
-      tr.appendChild(cell);
-      // a sheet's marks come from the server (the fair best, hindsight's pick: report.verdicts.alternative_marks)
-      tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? "played" : "", best ? "best" : "",
-        isTied ? "not told apart" : ""].filter(Boolean).join(", ")));
-      rows.appendChild(tr);
-      if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
-    });
-    if (d.fair && d.fair.words) {          // a sheet: the verdict over the hands he may have held
-      note.push(d.fair.words + ".");
-    } else if (d.fair) {
-      if (tied) {
-        note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
-          (d.fair.how || d.fair.worlds + " deals (" + d.fair.method + ")") + ".");
-        $("moredeals").hidden = !(state.budget < MAX_BUDGET);
-      } else {
-        note.push("By what " + d.player + " could know (" + (d.fair.how || d.fair.worlds + " deals, " + d.fair.method) + "): best " +
-          d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
-      }
-    }
-    $("valuesnote").textContent = note.join(" ");
-  }
-
-  // ---- review: the graded moves, the critical move, the value chart (the analysis's, as the report shows them) -------
-  // with a fair verdict the fair classes and losses (by what each player could know), else the open-hands ones:
-  // never a mix; nothing is judged here, every class and loss is the analysis's
-  function reviewOf(p) {
-    var a = state.analysis;
-    if (!a || !p || !a.games || !a.games[p.game] || state.problem !== null || state.analysedAt) { return null; }
-    var g = a.games[p.game];
-    var fair = g.decisions.some(function (d) { return d.fair && !d.fair.words && d.fair.loss !== undefined; });
-    var graded = g.decisions.filter(function (d) {
-      return fair ? d.fair && d.fair["class"] : d["class"];
-    });
-    var critical = fair ? g.fair_critical : g.critical;
-    return {g: g, fair: fair, graded: graded, critical: critical};
-  }
-
-  function gradeWords(d, fair) {
-    if (fair) {
-      return d.fair["class"] + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
-    }
-    return d["class"] + ", losing " + (d.loss_over_deals ? d.loss_over_deals.words : d.loss) + " points" +
-      (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open");
-  }
-
-  function drawReview() {
-    var box = $("review");
-    var p = state.position;
-    var r = reviewOf(p);
-    box.hidden = !r;
-    if (!r) { return; }
-    var list = $("graded");
-    list.textContent = "";
-    $("reviewnote").textContent = (state.analysed !== boardText() ? "The text has changed since this analysis. " : "") +
-      (r.graded.length ? r.graded.length + " graded move" + (r.graded.length === 1 ? "" : "s") : "No move lost enough to be graded") +
-      (r.fair ? " by what each player could know (fair)" : " with every hand open") + (p.games > 1 ? " in game " + (p.game + 1) : "") +
-      (r.critical ? "; the critical move: " + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
-    r.graded.forEach(function (d) {
-      var item = el("li", "grade " + (r.fair ? d.fair["class"] : d["class"]) + (d.index === p.step ? " here" : ""));
-      var b = el("button", "", (d.index + 1) + ". " + d.player + " " + d.played + ": " + gradeWords(d, r.fair));
-      b.type = "button";
-      b.setAttribute("data-step", d.index);
-      if (r.critical && r.critical.index === d.index) { b.appendChild(el("strong", "", " (critical)")); }
-      b.addEventListener("click", function () { showPosition({game: p.game, step: d.index}); });
-      item.appendChild(b);
-      list.appendChild(item);
-    });
-    $("critical").disabled = !r.critical;
-    drawChart(r, p);
-  }
-
-  // the chart of the values move by move (the analysis's ``values``: the first side's, with best play), the
-  // position on the board marked: a picture with its words, no control
-  function drawChart(r, p) {
-    var box = $("chart");
-    box.textContent = "";
-    var values = (r.g.values || []).filter(function (v) { return v !== null && v !== undefined; });
-    if (values.length < 2) { return; }
-    var W = 300, H = 60, top = Math.max.apply(null, values.map(Math.abs)) || 1;
-    var n = r.g.values.length;
-    var x = function (k) { return 4 + (k / (n - 1)) * (W - 8); };      // (a dot at either end kept whole)
-    var y = function (v) { return H / 2 - (v / top) * (H / 2 - 3); };
-    var svg = mk("svg", {viewBox: "0 0 " + W + " " + H, "class": "valuechart", role: "img",
-                         "aria-label": "the value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] + "'s" : "the first side's") +
-                         " value after each move, from " + signed(values[0]) + " to " + signed(values[values.length - 1])});
-    mk("line", {x1: 0, y1: H / 2, x2: W, y2: H / 2, "class": "axis"}, svg);
-    var points = [];
-    r.g.values.forEach(function (v, k) { if (v !== null && v !== undefined) { points.push(x(k) + "," + y(v)); } });
-    mk("polyline", {points: points.join(" "), "class": "curve"}, svg);
-    r.graded.forEach(function (d) {
-      var v = r.g.values[d.index];
-      if (v !== null && v !== undefined) {
-        mk("circle", {cx: x(d.index), cy: y(v), r: 2.5, "class": "mark " + (r.fair ? d.fair["class"] : d["class"])}, svg);
-      }
-    });
-    mk("line", {x1: x(Math.min(p.step, n - 1)), y1: 0, x2: x(Math.min(p.step, n - 1)), y2: H, "class": "here"}, svg);
-    box.appendChild(svg);
-    box.appendChild(el("p", "note", "The value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] : "the first side") +
-      "'s points with best play after each move (above the line: ahead); the dots are the graded moves, the bar the move shown."));
-  }
-
-  function jumpCritical() {
-    var p = state.position;
-    var r = reviewOf(p);
-    if (r && r.critical) { showPosition({game: p.game, step: r.critical.index}); }
-  }
-
-  function jumpNextGraded() {
-    var p = state.position;
-    var r = reviewOf(p);
-    if (!r || !r.graded.length) { return; }
-    var next = r.graded.filter(function (d) { return d.index > p.step; })[0] || r.graded[0];
-    showPosition({game: p.game, step: next.index});
-  }
-
-  function lineRow(p, d, alt) {
-    var more = el("tr", "line");
-    var cell = el("td", "", null);
-    cell.colSpan = 3;
-    var details = el("details", "", null);
-    details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
-    var list = el("ol", "linemoves", null);
-    var base = state.analysedAt;
-    alt.line.forEach(function (m, k) {
-      var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
-      var go = el("button", "step", m);
-      go.type = "button";
-      go.title = "show the board after this move of the line";
-      go.addEventListener("click", function () {
-        state.mine = false;
-        // from a variation's analysis, the line goes on from the variation's moves
-        var line = base ? base.line.concat(alt.line) : alt.line;
-        showPosition({game: p.game, step: base ? base.step : d.index, line: line, along: (base ? base.line.length : 0) + k + 1});
-      });
-      item.appendChild(go);
-      list.appendChild(item);
-    });
-    if (p.variation && p.variation.line[0] === alt.line[0]) { details.open = true; }
-    details.appendChild(list);
-    cell.appendChild(details);
-    more.appendChild(cell);
-    return more;
-  }
-
-  // ---- files, saving, the text kept in the browser -----------------------------------------------------
-  function key() { return STORE + (state.path || "new"); }
-  // a new record's template, untouched, holds nothing of the user's: nothing to save or to keep
-  function unsaved() { return text.value !== state.saved && !(state.path === null && text.value === TEMPLATE); }
-
-  function fileState(words) { $("filestate").textContent = words; }
-
-  // the text not saved is kept in the browser under its file's path (or "new"), until it is saved or
-  // discarded by the user: an empty editor never replaces it, and nothing is removed that no file holds
-  function keep() {
-    fileState(unsaved() ? "unsaved (kept in this browser)" : "");
-    try {
-      if (unsaved() && text.value.trim() !== "") {
-        localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString(),
-                                                    name: state.path ? fileName(state.path) : "new record"}));
-      } else if (!unsaved() && state.path) {
-        localStorage.removeItem(key());
-      }
-    } catch (e) { /* storage full or refused: the text stays in the page */ }
-  }
-
-  function kept(path) {
-    try { return JSON.parse(localStorage.getItem(STORE + (path || "new")) || "null"); } catch (e) { return null; }
-  }
-
-  // every text kept in this browser: [{path (null: the new record), name, time, text}], the latest first
-  function allKept() {
-    var out = [];
-    try {
-      for (var k = 0; k < localStorage.length; k++) {
-        var name = localStorage.key(k);
-        if (name.indexOf(STORE) !== 0) { continue; }
-        var item = JSON.parse(localStorage.getItem(name) || "null");
-        if (item && typeof item.text === "string" && item.text.trim()) {
-          var path = name.slice(STORE.length);
-          item.path = path === "new" ? null : path;
-          out.push(item);
-        }
-      }
-    } catch (e) { /* storage refused */ }
-    return out.sort(function (a, b) { return a.time < b.time ? 1 : -1; });
-  }
-
-  function fileName(path) {
-    var o = Array.prototype.filter.call($("files").options, function (x) { return x.value === path; })[0];
-    return o ? o.textContent : path.split("/").pop();
-  }
-
-  function when(time) {
-    var d = new Date(time);
-    return isNaN(d) ? String(time) : d.toLocaleString();
-  }
-
-  // the other texts kept in this browser, each with a button to show it
-  function otherKept() {
-    return allKept().filter(function (k) { return k.path !== state.path; }).map(function (k) {
-      return ["Show the unsaved " + (k.path ? fileName(k.path) : "new record") + " (" + when(k.time) + ")", function () {
-        keep();
-        if (k.path) { $("files").value = k.path; openFile(k.path); } else { $("files").value = ""; showNew(); }
-      }];
-    });
-  }
-
-  function discard() {
-    try { localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
-    setText(state.saved, 0, "discard", "the discarded text");
-    notice("The unsaved text is discarded (Undo brings it back).", otherKept());
-  }
-
-  // the new record: the text kept in this browser, with a notice, else the template
-  function showNew() {
-    state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
-    var stored = kept(null);
-    text.value = stored ? stored.text : TEMPLATE;
-    forget();
-    notice(stored ? "Your unsaved new record from " + when(stored.time) + " is restored: save it (Save as…) or discard it." : "",
-      stored ? [["Discard it", discard]].concat(otherKept()) : otherKept());
-    changed(false);
-    keep();
-  }
-
-  function notice(message, buttons) {
-    var box = $("notice");
-    box.textContent = "";
-    box.hidden = !message;
-    if (!message) { return; }
-    box.appendChild(el("span", "", message));
-    (buttons || []).forEach(function (b) {
-      var button = el("button", "", b[0]);
-      button.type = "button";
-      button.addEventListener("click", b[1]);
-      box.appendChild(button);
-    });
-  }
-
-  function openFile(path) {
-    return api("open", {path: path}).then(function (r) {
-      if (!r.ok) { status(r.data.error, true); return; }
-      state.path = r.data.path;
-      state.name = r.data.path;
-      state.token = r.data.token;
-      state.saved = r.data.text;
-      state.analysis = null;
-      var stored = kept(state.path);
-      notice("", otherKept());
-      if (stored && stored.text !== r.data.text) {
-        text.value = stored.text;
-        if (stored.token) { state.token = stored.token; }
-        notice("Your unsaved text of " + r.data.name + " from " + when(stored.time) + " is restored" +
-          (stored.token !== r.data.token ? "; the file on disk has changed since, so saving will ask first" :
-            "; the file on disk is unchanged") + ": save it or discard it.",
-          [["Discard it", function () { state.token = r.data.token; discard(); }]].concat(otherKept()));
-      } else {
-        text.value = r.data.text;
-        var others = otherKept();
-        if (others.length) { notice("Unsaved text is kept in this browser for another record.", others); }
-      }
-      text.setSelectionRange(0, 0);
-      forget();
-      changed(false);
-      reviewIfFinished(text.value);
-    });
-  }
-
-  // Review first (#66): a record opened whose last game is over opens for review: a click plays a variation
-  // (writing is the mode one chooses), and it is analysed at once for the graded move list, the critical move
-  // and the value chart. A record still being written (its last game not over) opens for writing.
-  function reviewIfFinished(opened) {
-    var open = false;
-    return api("position", request({game: 0, step: 0})).then(function (r) {
-      if (!r.ok || text.value !== opened) { return null; }
-      // every hand written: its analysis (all hands open) is quick and runs at once; one that hides a hand is
-      // analysed fairly, over the deals, which may take long: that one waits for Analyse
-      open = r.data.hidden.every(function (n) { return !n; });
-      return api("position", request({game: r.data.games - 1}));
-    }).then(function (r) {
-      if (!r || !r.ok || text.value !== opened) { return; }
       var d = r.data;
-      // (a result still to write, or to pick among a sheet's deals: the record is being written yet)
-      var finished = !!d.over && d.shown === d.steps && !d.stopped && (d.written || !d.result) &&
-        !(d.results && d.results.length);
-      setClickMode(finished ? "variation" : "record");
-      if (finished && open && !state.job) { analyse(); }
-    });
-  }
-
-  function setClickMode(mode) {
-    var radio = document.querySelector("input[name=clickmode][value=" + mode + "]");
-    if (radio && !radio.checked) { radio.checked = true; drawPosition(); }
-  }
-
-  // Save: to the record's file (a new record asks for a name); Save as: to a file named now. A file that
-  // changed on disk since it was opened, or exists already, is never overwritten without asking.
-  function save() {
-    if (!state.path) { saveAs(); return; }
-    saveTo(state.path, state.token);
-  }
-
-  // the variant chosen in the page is written into the record's Variant tag before it is saved, so the file
-  // reads as the page judged it (the server writes the tags; Undo takes them back)
-  function tagged() {
-    var variant = $("variant").value.trim();
-    if (!variant) { return Promise.resolve(true); }
-    return api("tags", request()).then(function (r) {
-      if (!r.ok) { status(r.data.error, true); return false; }
-      if (r.data.text !== text.value) { setText(r.data.text, undefined, "variant", "the variant " + variant); }
-      $("variant").value = "";
-      return true;
-    });
-  }
-
-  function saveAs() {
-    var name = window.prompt("Save as: a file name (*.dom or *.txt) in the folder the board was started with",
-      state.path ? fileName(state.path).replace(/(\.[a-z]+)$/i, "-2$1") : "new.dom");
-    if (name) { saveTo(name.trim(), null); }
-  }
-
-  function saveTo(path, token) {
-    var before = state.path;
-    return tagged().then(function (ok) {
-      return ok ? api("save", {path: path, text: text.value, token: token}) : null;
-    }).then(function (r) {
-      if (!r) { return; }
-      if (r.status === 409) {
-        var buttons = [["Overwrite the file on disk", function () { notice(""); saveTo(path, r.data.token); }]];
-        if (path === before) {
-          buttons.push(["Show the disk's version (yours stays in this browser)", function () {
-            keep(); notice(""); openFile(path);
-          }]);
-        }
-        buttons.push(["Save as another name…", saveAs]);
-        notice(r.data.error, buttons);
-        fileState("not saved");
-        return;
+      if (r.ok && d.running && d.total) {
+        bar.max = d.total;
+        bar.value = d.done;
+        // (the total is the most deals there may still be: it only shrinks, as moves are told apart)
+        words.textContent = d.phase === "worlds" ?
+          (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of at most " + d.total +
+          " deals solved" :
+          d.done + " of " + d.total + " moves valued";
       }
-      if (!r.ok) { status(r.data.error, true); return; }
-      var oldKey = key();
-      state.path = r.data.path;
-      state.name = r.data.path;
-      state.token = r.data.token;
-      state.saved = text.value;
-      try { localStorage.removeItem(oldKey); localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
-      notice("", otherKept());
-      fileState("saved " + r.data.name);
-      if (before !== r.data.path) { listFiles(r.data.path); }
+      setTimeout(tick, 400);
     });
-  }
+  };
+  setTimeout(tick, 250);
+}
 
-  function listFiles(select) {
-    return api("files", {}).then(function (r) {
-      if (!r.ok) { return; }
-      var box = $("files");
-      while (box.options.length > 1) { box.remove(1); }
-      r.data.files.forEach(function (f) {
-        var o = el("option", "", f.name);
-        o.value = f.path;
-        box.appendChild(o);
-      });
-      if (select) { box.value = select; }
-      return r.data.files;
-    });
-  }
+function cancel() {
+  if (state.job) { api("cancel", {job: state.job}); }
+}
 
-  // ---- wiring ----------------------------------------------------------------------------------------
-  var validate = debounce(function () {
-    var sent = text.value;
-    // the validation still running for an older text is dropped (the server ends it: its client went, and
-    // this page's next validation replaces it)
-    if (state.checking) { state.checking.abort(); }
-    var checking = state.checking = new AbortController();
-    api("validate", request({job: PAGE}), checking.signal).then(function (r) {
-      if (state.checking === checking) { state.checking = null; }
-      // (a validation this page's next replaced answers "superseded": the next one's answer is the one to show)
-      if (sent !== text.value || checking.signal.aborted || r.data.superseded) { return; }
-      if (!r.ok) { status(r.data.error, true); return; }
-      state.validation = r.data;
-      drawGutter();
-      drawDiagnostics();
-    });
-  }, 300);
-  var follow = debounce(positionAtCursor, 150);
+// ---- files, saving, the text kept in the browser -----------------------------------------------------
+function key() { return STORE + (state.path || "new"); }
+// a new record's template, untouched, holds nothing of the user's: nothing to save or to keep
+function unsaved() { return text.value !== state.saved && !(state.path === null && text.value === TEMPLATE); }
 
-  function changed(edited) {
-    drawGutter();
-    if (edited) { keep(); } else { fileState(unsaved() ? "unsaved (kept in this browser)" : ""); }
-    validate();
-    follow();
-  }
+function fileState(words) { $("filestate").textContent = words; }
 
-  text.addEventListener("input", function () { said(""); typedChange(); changed(true); });
-  $("undo").addEventListener("click", undo);
-  $("redo").addEventListener("click", redo);
-  $("takeback").addEventListener("click", undo);
-  $("saveas").addEventListener("click", saveAs);
-  $("keyform").addEventListener("submit", function (ev) { ev.preventDefault(); keyEntry($("keymove").value); });
-  $("writevariation").addEventListener("click", writeVariation);
-  $("critical").addEventListener("click", jumpCritical);
-  Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
-    radio.addEventListener("change", drawPosition);
-  });
-  // the board follows the text cursor when the user moves it (a click, a key that moves it), not when the text
-  // is only tabbed through: the caret where it was leaves the board where it is
-  var caret = null;
-  ["click", "keyup"].forEach(function (name) {
-    text.addEventListener(name, function () {
-      var now = text.selectionStart + ":" + text.selectionEnd;
-      if (now === caret && name === "keyup") { return; }
-      caret = now;
-      follow();
-    });
-  });
-  text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
-  $("variant").addEventListener("change", function () { changed(false); });
-  $("other").addEventListener("submit", function (ev) {
-    // a move the rules may not allow, as a score sheet may show one: written all the same, then flagged
-    ev.preventDefault();
-    var p = state.position;
-    var move = $("othermove").value.trim();
-    if (!p || !move) { return; }
-    api("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
-      if (!r.ok) { status(r.data.error, true); return; }
-      $("othermove").value = "";
-      text.focus();
-      setText(r.data.text, r.data.offset, "move", p.turn + " " + move);
-    });
-  });
-  $("prev").addEventListener("click", function () { step(-1); });
-  $("back").addEventListener("click", function () {
-    var p = state.position;
-    if (p) { showPosition({game: p.game, step: p.step}); }
-  });
-  $("next").addEventListener("click", function () { step(1); });
-  $("repair").addEventListener("click", repair);
-  $("analyse").addEventListener("click", function () { analyse(); });
-  $("moredeals").addEventListener("click", function () { analyse(Math.min(MAX_BUDGET, (state.budget || BUDGET) * 4)); });
-  $("cancel").addEventListener("click", cancel);
-  $("save").addEventListener("click", function () { save(); });
-  $("files").addEventListener("change", function () {
-    keep();
-    var path = $("files").value;
-    if (path) { openFile(path); } else { showNew(); }
-  });
-  document.addEventListener("keydown", function (ev) {
-    var k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    if ((ev.ctrlKey || ev.metaKey) && k === "s") { ev.preventDefault(); save(); return; }
-    // (a radio button or a check box takes no typing: left and right step the board there too)
-    var choice = ev.target && ev.target.tagName === "INPUT" && /^(radio|checkbox)$/.test(ev.target.type);
-    var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text" && !choice;
-    if ((ev.ctrlKey || ev.metaKey) && !field && !ev.altKey) {
-      if (k === "z" && !ev.shiftKey) { ev.preventDefault(); undo(); return; }
-      if ((k === "z" && ev.shiftKey) || k === "y") { ev.preventDefault(); redo(); return; }
+// the text not saved is kept in the browser under its file's path (or "new"), until it is saved or
+// discarded by the user: an empty editor never replaces it, and nothing is removed that no file holds
+function keep() {
+  fileState(unsaved() ? "unsaved (kept in this browser)" : "");
+  try {
+    if (unsaved() && text.value.trim() !== "") {
+      localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString(),
+                                                  name: state.path ? fileName(state.path) : "new record"}));
+    } else if (!unsaved() && state.path) {
+      localStorage.removeItem(key());
     }
-    // the board's keys, as the report has them, where no text is being typed
-    if (field || ev.target === text || ev.ctrlKey || ev.metaKey || ev.altKey) {
-      if (ev.key === "Escape" && ev.target.id === "keymove") { $("keymove").value = ""; said(""); }
+  } catch (e) { /* storage full or refused: the text stays in the page */ }
+}
+
+function kept(path) {
+  try { return JSON.parse(localStorage.getItem(STORE + (path || "new")) || "null"); } catch (e) { return null; }
+}
+
+// every text kept in this browser: [{path (null: the new record), name, time, text}], the latest first
+function allKept() {
+  var out = [];
+  try {
+    for (var k = 0; k < localStorage.length; k++) {
+      var name = localStorage.key(k);
+      if (name.indexOf(STORE) !== 0) { continue; }
+      var item = JSON.parse(localStorage.getItem(name) || "null");
+      if (item && typeof item.text === "string" && item.text.trim()) {
+        var path = name.slice(STORE.length);
+        item.path = path === "new" ? null : path;
+        out.push(item);
+      }
+    }
+  } catch (e) { /* storage refused */ }
+  return out.sort(function (a, b) { return a.time < b.time ? 1 : -1; });
+}
+
+function fileName(path) {
+  var o = Array.prototype.filter.call($("files").options, function (x) { return x.value === path; })[0];
+  return o ? o.textContent : path.split("/").pop();
+}
+
+function when(time) {
+  var d = new Date(time);
+  return isNaN(d) ? String(time) : d.toLocaleString();
+}
+
+// the other texts kept in this browser, each with a button to show it
+function otherKept() {
+  return allKept().filter(function (k) { return k.path !== state.path; }).map(function (k) {
+    return ["Show the unsaved " + (k.path ? fileName(k.path) : "new record") + " (" + when(k.time) + ")", function () {
+      keep();
+      if (k.path) { $("files").value = k.path; openFile(k.path); } else { $("files").value = ""; showNew(); }
+    }];
+  });
+}
+
+function discard() {
+  try { localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
+  setText(state.saved, 0, "discard", "the discarded text");
+  notice("The unsaved text is discarded (Undo brings it back).", otherKept());
+}
+
+// the new record: the text kept in this browser, with a notice, else the template
+function showNew() {
+  state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
+  var stored = kept(null);
+  text.value = stored ? stored.text : TEMPLATE;
+  forget();
+  notice(stored ? "Your unsaved new record from " + when(stored.time) + " is restored: save it (Save as…) or discard it." : "",
+    stored ? [["Discard it", discard]].concat(otherKept()) : otherKept());
+  changed(false);
+  keep();
+}
+
+function notice(message, buttons) {
+  var box = $("notice");
+  box.textContent = "";
+  box.hidden = !message;
+  if (!message) { return; }
+  box.appendChild(el("span", "", message));
+  (buttons || []).forEach(function (b) {
+    var button = el("button", "", b[0]);
+    button.type = "button";
+    button.addEventListener("click", b[1]);
+    box.appendChild(button);
+  });
+}
+
+function openFile(path) {
+  return api("open", {path: path}).then(function (r) {
+    if (!r.ok) { status(r.data.error, true); return; }
+    state.path = r.data.path;
+    state.name = r.data.path;
+    state.token = r.data.token;
+    state.saved = r.data.text;
+    state.analysis = null;
+    var stored = kept(state.path);
+    notice("", otherKept());
+    if (stored && stored.text !== r.data.text) {
+      text.value = stored.text;
+      if (stored.token) { state.token = stored.token; }
+      notice("Your unsaved text of " + r.data.name + " from " + when(stored.time) + " is restored" +
+        (stored.token !== r.data.token ? "; the file on disk has changed since, so saving will ask first" :
+          "; the file on disk is unchanged") + ": save it or discard it.",
+        [["Discard it", function () { state.token = r.data.token; discard(); }]].concat(otherKept()));
+    } else {
+      text.value = r.data.text;
+      var others = otherKept();
+      if (others.length) { notice("Unsaved text is kept in this browser for another record.", others); }
+    }
+    text.setSelectionRange(0, 0);
+    forget();
+    changed(false);
+    reviewIfFinished(text.value);
+  });
+}
+
+// Review first (#66): a record opened whose last game is over opens for review: a click plays a variation
+// (writing is the mode one chooses), and it is analysed at once for the graded move list, the critical move
+// and the value chart. A record still being written (its last game not over) opens for writing.
+function reviewIfFinished(opened) {
+  var open = false;
+  return api("position", request({game: 0, step: 0})).then(function (r) {
+    if (!r.ok || text.value !== opened) { return null; }
+    // every hand written: its analysis (all hands open) is quick and runs at once; one that hides a hand is
+    // analysed fairly, over the deals, which may take long: that one waits for Analyse
+    open = r.data.hidden.every(function (n) { return !n; });
+    return api("position", request({game: r.data.games - 1}));
+  }).then(function (r) {
+    if (!r || !r.ok || text.value !== opened) { return; }
+    var d = r.data;
+    // (a result still to write, or to pick among a sheet's deals: the record is being written yet)
+    var finished = !!d.over && d.shown === d.steps && !d.stopped && (d.written || !d.result) &&
+      !(d.results && d.results.length);
+    setClickMode(finished ? "variation" : "record");
+    if (finished && open && !state.job) { analyse(); }
+  });
+}
+
+function setClickMode(mode) {
+  var radio = document.querySelector("input[name=clickmode][value=" + mode + "]");
+  if (radio && !radio.checked) { radio.checked = true; drawPosition(); }
+}
+
+// Save: to the record's file (a new record asks for a name); Save as: to a file named now. A file that
+// changed on disk since it was opened, or exists already, is never overwritten without asking.
+function save() {
+  if (!state.path) { saveAs(); return; }
+  saveTo(state.path, state.token);
+}
+
+// the variant chosen in the page is written into the record's Variant tag before it is saved, so the file
+// reads as the page judged it (the server writes the tags; Undo takes them back)
+function tagged() {
+  var variant = $("variant").value.trim();
+  if (!variant) { return Promise.resolve(true); }
+  return api("tags", request()).then(function (r) {
+    if (!r.ok) { status(r.data.error, true); return false; }
+    if (r.data.text !== text.value) { setText(r.data.text, undefined, "variant", "the variant " + variant); }
+    $("variant").value = "";
+    return true;
+  });
+}
+
+function saveAs() {
+  var name = window.prompt("Save as: a file name (*.dom or *.txt) in the folder the board was started with",
+    state.path ? fileName(state.path).replace(/(\.[a-z]+)$/i, "-2$1") : "new.dom");
+  if (name) { saveTo(name.trim(), null); }
+}
+
+function saveTo(path, token) {
+  var before = state.path;
+  return tagged().then(function (ok) {
+    return ok ? api("save", {path: path, text: text.value, token: token}) : null;
+  }).then(function (r) {
+    if (!r) { return; }
+    if (r.status === 409) {
+      var buttons = [["Overwrite the file on disk", function () { notice(""); saveTo(path, r.data.token); }]];
+      if (path === before) {
+        buttons.push(["Show the disk's version (yours stays in this browser)", function () {
+          keep(); notice(""); openFile(path);
+        }]);
+      }
+      buttons.push(["Save as another name…", saveAs]);
+      notice(r.data.error, buttons);
+      fileState("not saved");
       return;
     }
-    if (hooks.key && hooks.key(ev)) { return; }     // a problem's keys (problems.js)
-    var p = state.position;
-    if (!p) { return; }
-    if (ev.key === "ArrowLeft") { ev.preventDefault(); step(-1); }
-    else if (ev.key === "ArrowRight") { ev.preventDefault(); step(1); }
-    else if (ev.key === "Home") { ev.preventDefault(); step(-1e9); }
-    else if (ev.key === "End") { ev.preventDefault(); step(1e9); }
-    else if (ev.key === "Escape" && p.variation) { ev.preventDefault(); showPosition({game: p.game, step: p.step}); }
-    else if (k === "c" && !ev.shiftKey) { ev.preventDefault(); jumpCritical(); }
-    else if (k === "n" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(); }
+    if (!r.ok) { status(r.data.error, true); return; }
+    var oldKey = key();
+    state.path = r.data.path;
+    state.name = r.data.path;
+    state.token = r.data.token;
+    state.saved = text.value;
+    try { localStorage.removeItem(oldKey); localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
+    notice("", otherKept());
+    fileState("saved " + r.data.name);
+    if (before !== r.data.path) { listFiles(r.data.path); }
   });
-  window.addEventListener("beforeunload", keep);
+}
 
-  // for the forms (form.js, setup.js) and the problem sets (problems.js): the page's own helpers, a new record's
-  // text put in the editor, and the board put on a problem's position (null: back to the record's text)
-  var hooks = {move: null, key: null};
-
-  // a form's rules as typed: "players=3, target=200" -> {"players": "3", "target": "200"} (the server judges them)
-  function rulesOf(typed) {
-    var out = {};
-    typed.split(/[,;]/).forEach(function (part) {
-      var kv = part.split("=");
-      if (kv.length === 2 && kv[0].trim()) { out[kv[0].trim()] = kv[1].trim(); }
+function listFiles(select) {
+  return api("files", {}).then(function (r) {
+    if (!r.ok) { return; }
+    var box = $("files");
+    while (box.options.length > 1) { box.remove(1); }
+    r.data.files.forEach(function (f) {
+      var o = el("option", "", f.name);
+      o.value = f.path;
+      box.appendChild(o);
     });
-    return out;
-  }
-
-  // a form's deal changed (``was`` null or another seating or set): its seats named A, B, ... again, else null
-  function newSeats(was, deal) {
-    if (was && was.players === deal.players && was.max_pip === deal.max_pip) { return null; }
-    var names = [];
-    for (var k = 0; k < deal.players; k++) { names.push(String.fromCharCode(65 + k)); }
-    return names;
-  }
-
-  // a form's record, written by the server (``route``: new, setup), put in the editor as a new record; what the
-  // form cannot write is told to ``error`` and the form stays
-  function writeRecord(route, body, button, form, error) {
-    button.disabled = true;
-    return api(route, body).then(function (r) {
-      button.disabled = false;
-      if (!r.ok) { error(r.data.error); return; }
-      error("");
-      form.hidden = true;
-      window.DominoBoard.newRecord(r.data.text);
-      return r.data;
-    });
-  }
-
-  // the deal of the variant and rules a form chose, from the server (null: refused, told to ``error``); the
-  // form's list of variants filled the first time
-  function dealOf(select, rules, error) {
-    return api("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
-      if (!r.ok) { error(r.data.error); return null; }
-      error("");
-      if (!select.options.length) {
-        r.data.variants.forEach(function (v) {
-          var o = el("option", "", v.preset_of ? v.name + " (" + v.preset_of + ")" : v.name);
-          o.value = v.name;
-          o.title = v.description;
-          select.appendChild(o);
-        });
-        select.value = r.data.deal.variant;
-      }
-      return r.data.deal;
-    });
-  }
-  window.DominoBoard = {
-    api: api, tile: tile, el: el, status: status, said: said, track: track, untrack: untrack, hooks: hooks, tab: tab,
-    // (the static site's record links, analyzer/site/static/transport.js: the text and where the board stands, a move to show)
-    text: function () { return text.value; }, where: function () { return state.position; },
-    at: function (game, step) { return showPosition({game: game, step: step}); },
-    signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
-    showProblem: function (position) {
-      state.problem = position;
-      state.analysis = null;
-      state.position = null;
-      $("values").hidden = true;
-      document.body.classList.toggle("problem", position !== null);
-      return position !== null ? showPosition({game: 0}) : positionAtCursor();
-    },
-    newRecord: function (value) {
-      keep();
-      $("files").value = "";
-      state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
-      notice("");
-      // the board of the text replaced is not this record's: its moves are taken away until the new board comes
-      state.position = null;
-      $("legal").textContent = "";
-      text.focus();
-      setText(value, value.length, "new", "the new record");
-    }
-  };
-
-  var wanted = new URLSearchParams(location.search).get("path");
-  // on every load: the file asked for; else the latest text kept unsaved in this browser (a new record or a
-  // file's), with a notice; else the one file served; else a new record, its template ready to fill in (an
-  // empty editor would greet the user with a record that has no game)
-  drawHistory();
-  listFiles().then(function (files) {
-    files = files || [];
-    var latest = allKept()[0];
-    var first = wanted || (latest ? latest.path : files.length === 1 ? files[0].path : undefined);
-    if (first) {
-      $("files").value = first;
-      openFile(first);
-    } else {
-      $("files").value = "";
-      showNew();
-    }
+    if (select) { box.value = select; }
+    return r.data.files;
   });
-}());
+}
+
+// ---- wiring ----------------------------------------------------------------------------------------
+var validate = debounce(function () {
+  var sent = text.value;
+  // the validation still running for an older text is dropped (the server ends it: its client went, and
+  // this page's next validation replaces it)
+  if (state.checking) { state.checking.abort(); }
+  var checking = state.checking = new AbortController();
+  api("validate", request({job: PAGE}), checking.signal).then(function (r) {
+    if (state.checking === checking) { state.checking = null; }
+    // (a validation this page's next replaced answers "superseded": the next one's answer is the one to show)
+    if (sent !== text.value || checking.signal.aborted || r.data.superseded) { return; }
+    if (!r.ok) { status(r.data.error, true); return; }
+    state.validation = r.data;
+    drawGutter();
+    drawDiagnostics();
+  });
+}, 300);
+var follow = debounce(positionAtCursor, 150);
+
+function changed(edited) {
+  drawGutter();
+  if (edited) { keep(); } else { fileState(unsaved() ? "unsaved (kept in this browser)" : ""); }
+  validate();
+  follow();
+}
+
+text.addEventListener("input", function () { said(""); typedChange(); changed(true); });
+$("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", redo);
+$("takeback").addEventListener("click", undo);
+$("saveas").addEventListener("click", saveAs);
+$("keyform").addEventListener("submit", function (ev) { ev.preventDefault(); keyEntry($("keymove").value); });
+$("writevariation").addEventListener("click", writeVariation);
+$("critical").addEventListener("click", jumpCritical);
+Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
+  radio.addEventListener("change", drawPosition);
+});
+// the board follows the text cursor when the user moves it (a click, a key that moves it), not when the text
+// is only tabbed through: the caret where it was leaves the board where it is
+var caret = null;
+["click", "keyup"].forEach(function (name) {
+  text.addEventListener(name, function () {
+    var now = text.selectionStart + ":" + text.selectionEnd;
+    if (now === caret && name === "keyup") { return; }
+    caret = now;
+    follow();
+  });
+});
+text.addEventListener("scroll", function () { $("gutter").scrollTop = text.scrollTop; });
+$("variant").addEventListener("change", function () { changed(false); });
+$("other").addEventListener("submit", function (ev) {
+  // a move the rules may not allow, as a score sheet may show one: written all the same, then flagged
+  ev.preventDefault();
+  var p = state.position;
+  var move = $("othermove").value.trim();
+  if (!p || !move) { return; }
+  api("enter", request({game: p.game, move: move, player: p.turn})).then(function (r) {
+    if (!r.ok) { status(r.data.error, true); return; }
+    $("othermove").value = "";
+    text.focus();
+    setText(r.data.text, r.data.offset, "move", p.turn + " " + move);
+  });
+});
+$("prev").addEventListener("click", function () { step(-1); });
+$("back").addEventListener("click", function () {
+  var p = state.position;
+  if (p) { showPosition({game: p.game, step: p.step}); }
+});
+$("next").addEventListener("click", function () { step(1); });
+$("repair").addEventListener("click", repair);
+$("analyse").addEventListener("click", function () { analyse(); });
+$("moredeals").addEventListener("click", function () { analyse(Math.min(MAX_BUDGET, (state.budget || BUDGET) * 4)); });
+$("cancel").addEventListener("click", cancel);
+$("save").addEventListener("click", function () { save(); });
+$("files").addEventListener("change", function () {
+  keep();
+  var path = $("files").value;
+  if (path) { openFile(path); } else { showNew(); }
+});
+document.addEventListener("keydown", function (ev) {
+  var k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  if ((ev.ctrlKey || ev.metaKey) && k === "s") { ev.preventDefault(); save(); return; }
+  // (a radio button or a check box takes no typing: left and right step the board there too)
+  var choice = ev.target && ev.target.tagName === "INPUT" && /^(radio|checkbox)$/.test(ev.target.type);
+  var field = ev.target && /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName) && ev.target.id !== "text" && !choice;
+  if ((ev.ctrlKey || ev.metaKey) && !field && !ev.altKey) {
+    if (k === "z" && !ev.shiftKey) { ev.preventDefault(); undo(); return; }
+    if ((k === "z" && ev.shiftKey) || k === "y") { ev.preventDefault(); redo(); return; }
+  }
+  // the board's keys, as the report has them, where no text is being typed
+  if (field || ev.target === text || ev.ctrlKey || ev.metaKey || ev.altKey) {
+    if (ev.key === "Escape" && ev.target.id === "keymove") { $("keymove").value = ""; said(""); }
+    return;
+  }
+  if (hooks.key && hooks.key(ev)) { return; }     // a problem's keys (problems.js)
+  var p = state.position;
+  if (!p) { return; }
+  if (ev.key === "ArrowLeft") { ev.preventDefault(); step(-1); }
+  else if (ev.key === "ArrowRight") { ev.preventDefault(); step(1); }
+  else if (ev.key === "Home") { ev.preventDefault(); step(-1e9); }
+  else if (ev.key === "End") { ev.preventDefault(); step(1e9); }
+  else if (ev.key === "Escape" && p.variation) { ev.preventDefault(); showPosition({game: p.game, step: p.step}); }
+  else if (k === "c" && !ev.shiftKey) { ev.preventDefault(); jumpCritical(); }
+  else if (k === "n" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(); }
+});
+window.addEventListener("beforeunload", keep);
+
+// for the forms (form.js, setup.js) and the problem sets (problems.js): the page's own helpers, a new record's
+// text put in the editor, and the board put on a problem's position (null: back to the record's text)
+var hooks = {move: null, key: null};
+
+// a form's rules as typed: "players=3, target=200" -> {"players": "3", "target": "200"} (the server judges them)
+function rulesOf(typed) {
+  var out = {};
+  typed.split(/[,;]/).forEach(function (part) {
+    var kv = part.split("=");
+    if (kv.length === 2 && kv[0].trim()) { out[kv[0].trim()] = kv[1].trim(); }
+  });
+  return out;
+}
+
+// a form's deal changed (``was`` null or another seating or set): its seats named A, B, ... again, else null
+function newSeats(was, deal) {
+  if (was && was.players === deal.players && was.max_pip === deal.max_pip) { return null; }
+  var names = [];
+  for (var k = 0; k < deal.players; k++) { names.push(String.fromCharCode(65 + k)); }
+  return names;
+}
+
+// a form's record, written by the server (``route``: new, setup), put in the editor as a new record; what the
+// form cannot write is told to ``error`` and the form stays
+function writeRecord(route, body, button, form, error) {
+  button.disabled = true;
+  return api(route, body).then(function (r) {
+    button.disabled = false;
+    if (!r.ok) { error(r.data.error); return; }
+    error("");
+    form.hidden = true;
+    window.DominoBoard.newRecord(r.data.text);
+    return r.data;
+  });
+}
+
+// the deal of the variant and rules a form chose, from the server (null: refused, told to ``error``); the
+// form's list of variants filled the first time
+function dealOf(select, rules, error) {
+  return api("variants", {variant: select.value || null, rules: rulesOf(rules.value)}).then(function (r) {
+    if (!r.ok) { error(r.data.error); return null; }
+    error("");
+    if (!select.options.length) {
+      r.data.variants.forEach(function (v) {
+        var o = el("option", "", v.preset_of ? v.name + " (" + v.preset_of + ")" : v.name);
+        o.value = v.name;
+        o.title = v.description;
+        select.appendChild(o);
+      });
+      select.value = r.data.deal.variant;
+    }
+    return r.data.deal;
+  });
+}
+window.DominoBoard = {
+  api: api, el: el, status: status, said: said, track: track, untrack: untrack, hooks: hooks, tab: tab,
+  // (the static site's record links, analyzer/site/static/transport.js: the text and where the board stands, a move to show)
+  text: function () { return text.value; }, where: function () { return state.position; },
+  at: function (game, step) { return showPosition({game: game, step: step}); },
+  signedFixed: signedFixed, setWords: setWords, rules: rulesOf, deal: dealOf, writeRecord: writeRecord, newSeats: newSeats,
+  showProblem: function (position) {
+    state.problem = position;
+    state.analysis = null;
+    state.position = null;
+    $("values").hidden = true;
+    document.body.classList.toggle("problem", position !== null);
+    return position !== null ? showPosition({game: 0}) : positionAtCursor();
+  },
+  newRecord: function (value) {
+    keep();
+    $("files").value = "";
+    state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
+    notice("");
+    // the board of the text replaced is not this record's: its moves are taken away until the new board comes
+    state.position = null;
+    $("legal").textContent = "";
+    text.focus();
+    setText(value, value.length, "new", "the new record");
+  }
+};
+
+var wanted = new URLSearchParams(location.search).get("path");
+// on every load: the file asked for; else the latest text kept unsaved in this browser (a new record or a
+// file's), with a notice; else the one file served; else a new record, its template ready to fill in (an
+// empty editor would greet the user with a record that has no game)
+drawHistory();
+listFiles().then(function (files) {
+  files = files || [];
+  var latest = allKept()[0];
+  var first = wanted || (latest ? latest.path : files.length === 1 ? files[0].path : undefined);
+  if (first) {
+    $("files").value = first;
+    openFile(first);
+  } else {
+    $("files").value = "";
+    showNew();
+  }
+});

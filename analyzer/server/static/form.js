@@ -1,6 +1,7 @@
 // The new-record form: variant and rules, players, and each hand entered by clicking tiles (a hand may be
 // unknown or partly known). The server writes the record in the notation and validates it; this script
 // only gathers the choices (the set's size and the seats come from the server too).
+import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too)
 (function () {
   "use strict";
 
@@ -53,7 +54,7 @@
       row.appendChild(pick);
       row.appendChild(field);
       var held = B.el("span", "ntiles", null);
-      form.hands[k].forEach(function (t) { held.appendChild(B.tile(t)); });
+      form.hands[k].forEach(function (t) { held.appendChild(tile(t)); });
       var known = form.hands[k].length;
       held.appendChild(B.el("span", "ncount", known ? known + " of " + form.deal.hand_size + " known" : "not known (?)"));
       row.appendChild(held);
@@ -108,7 +109,7 @@
     button.type = "button";
     button.setAttribute("data-tile", "[" + a + "-" + b + "]");
     button.title = k >= 0 ? "[" + a + "-" + b + "] is in " + form.names[k] + "'s hand" : "give [" + a + "-" + b + "] to the chosen player";
-    button.appendChild(B.tile([a, b]));
+    button.appendChild(tile([a, b]));
     button.appendChild(B.el("span", "nholder", k >= 0 ? form.names[k] : ""));
     button.addEventListener("click", function () {
       var now = holder(a, b);

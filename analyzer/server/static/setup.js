@@ -4,6 +4,7 @@
 // scored in the hand and the match score. The server writes it as a set-up record in the notation and
 // validates it; whether the rules can reach the position is the validator's to say. This script only gathers
 // the choices (the set, the seats and the sides come from the server).
+import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too)
 (function () {
   "use strict";
 
@@ -82,7 +83,7 @@
     row.appendChild(chooser("line", "put tiles on the line"));
     row.appendChild(B.el("strong", "splace", "the line"));
     var held = B.el("span", "ntiles", null);
-    form.line.forEach(function (t) { held.appendChild(B.tile(t)); });
+    form.line.forEach(function (t) { held.appendChild(tile(t)); });
     held.appendChild(B.el("span", "ncount", form.line.length ? form.line.length + " on the table, in order" :
       "nothing on the table (the lead)"));
     row.appendChild(held);
@@ -112,7 +113,7 @@
     field.addEventListener("focus", function () { if (form.place !== k) { form.place = k; draw(); field.focus(); } });
     row.appendChild(field);
     var held = B.el("span", "ntiles", null);
-    form.hands[k].forEach(function (t) { held.appendChild(B.tile(t)); });
+    form.hands[k].forEach(function (t) { held.appendChild(tile(t)); });
     row.appendChild(held);
     var more = B.el("label", "nmore", "+ ");
     var count = B.el("input", "nunknown", null);
@@ -250,7 +251,7 @@
     button.setAttribute("data-tile", "[" + a + "-" + b + "]");
     button.title = now !== null ? "[" + a + "-" + b + "] is on " + (now === "line" ? "the line" : form.names[now] + "'s hand") :
       "put [" + a + "-" + b + "] in " + placeName(form.place);
-    button.appendChild(B.tile([a, b]));
+    button.appendChild(tile([a, b]));
     button.appendChild(B.el("span", "nholder", now === null ? "" : now === "line" ? "line" : form.names[now]));
     button.addEventListener("click", function () {
       var was = holder(a, b);
