@@ -3,9 +3,14 @@
 // this script never judges a move. Every text from a record goes in through textContent, never as HTML.
 import {tile, svgNode as mk} from "./tiles.js";
 import {api} from "./api.js";
-import {$, STORE, BUDGET, MAX_BUDGET, TEMPLATE, state, text, PAGE, actions, boardText, request, status, debounce, el, signed,
+import {$, BUDGET, MAX_BUDGET, state, text, PAGE, actions, boardText, request, status, debounce, el, signed,
         signedFixed} from "./state.js";
 import {drawValues, drawReview, jumpCritical, jumpNextGraded} from "./review.js";
+import {unsaved, fileState, keep, kept, allKept, showNew, notice, openFile, save, saveAs, listFiles} from "./files.js";
+
+// the board's own moves the other modules call back (state.js: actions)
+Object.assign(actions, {showPosition: showPosition, setText: setText, forget: forget, changed: changed, analyse: analyse,
+                        drawPosition: drawPosition});
 
 // ---- a phone's tabs: the board (first), the text, the values, each brought into sight ---------------------
 var SECTIONS = {board: ".board", text: ".editor", values: "#values"};
@@ -371,7 +376,6 @@ function setWords(el, text) {
   el.appendChild(document.createTextNode(text.slice(at)));
 }
 
-actions.showPosition = showPosition;
 function showPosition(body) {
   var seq = ++state.seq;
   if (!body.line) { state.mine = false; }
@@ -686,229 +690,6 @@ function showProgress(job) {
 
 function cancel() {
   if (state.job) { api("cancel", {job: state.job}); }
-}
-
-// ---- files, saving, the text kept in the browser -----------------------------------------------------
-function key() { return STORE + (state.path || "new"); }
-// a new record's template, untouched, holds nothing of the user's: nothing to save or to keep
-function unsaved() { return text.value !== state.saved && !(state.path === null && text.value === TEMPLATE); }
-
-function fileState(words) { $("filestate").textContent = words; }
-
-// the text not saved is kept in the browser under its file's path (or "new"), until it is saved or
-// discarded by the user: an empty editor never replaces it, and nothing is removed that no file holds
-function keep() {
-  fileState(unsaved() ? "unsaved (kept in this browser)" : "");
-  try {
-    if (unsaved() && text.value.trim() !== "") {
-      localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString(),
-                                                  name: state.path ? fileName(state.path) : "new record"}));
-    } else if (!unsaved() && state.path) {
-      localStorage.removeItem(key());
-    }
-  } catch (e) { /* storage full or refused: the text stays in the page */ }
-}
-
-function kept(path) {
-  try { return JSON.parse(localStorage.getItem(STORE + (path || "new")) || "null"); } catch (e) { return null; }
-}
-
-// every text kept in this browser: [{path (null: the new record), name, time, text}], the latest first
-function allKept() {
-  var out = [];
-  try {
-    for (var k = 0; k < localStorage.length; k++) {
-      var name = localStorage.key(k);
-      if (name.indexOf(STORE) !== 0) { continue; }
-      var item = JSON.parse(localStorage.getItem(name) || "null");
-      if (item && typeof item.text === "string" && item.text.trim()) {
-        var path = name.slice(STORE.length);
-        item.path = path === "new" ? null : path;
-        out.push(item);
-      }
-    }
-  } catch (e) { /* storage refused */ }
-  return out.sort(function (a, b) { return a.time < b.time ? 1 : -1; });
-}
-
-function fileName(path) {
-  var o = Array.prototype.filter.call($("files").options, function (x) { return x.value === path; })[0];
-  return o ? o.textContent : path.split("/").pop();
-}
-
-function when(time) {
-  var d = new Date(time);
-  return isNaN(d) ? String(time) : d.toLocaleString();
-}
-
-// the other texts kept in this browser, each with a button to show it
-function otherKept() {
-  return allKept().filter(function (k) { return k.path !== state.path; }).map(function (k) {
-    return ["Show the unsaved " + (k.path ? fileName(k.path) : "new record") + " (" + when(k.time) + ")", function () {
-      keep();
-      if (k.path) { $("files").value = k.path; openFile(k.path); } else { $("files").value = ""; showNew(); }
-    }];
-  });
-}
-
-function discard() {
-  try { localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
-  setText(state.saved, 0, "discard", "the discarded text");
-  notice("The unsaved text is discarded (Undo brings it back).", otherKept());
-}
-
-// the new record: the text kept in this browser, with a notice, else the template
-function showNew() {
-  state.path = null; state.name = "<board>"; state.token = null; state.saved = ""; state.analysis = null;
-  var stored = kept(null);
-  text.value = stored ? stored.text : TEMPLATE;
-  forget();
-  notice(stored ? "Your unsaved new record from " + when(stored.time) + " is restored: save it (Save as…) or discard it." : "",
-    stored ? [["Discard it", discard]].concat(otherKept()) : otherKept());
-  changed(false);
-  keep();
-}
-
-function notice(message, buttons) {
-  var box = $("notice");
-  box.textContent = "";
-  box.hidden = !message;
-  if (!message) { return; }
-  box.appendChild(el("span", "", message));
-  (buttons || []).forEach(function (b) {
-    var button = el("button", "", b[0]);
-    button.type = "button";
-    button.addEventListener("click", b[1]);
-    box.appendChild(button);
-  });
-}
-
-function openFile(path) {
-  return api("open", {path: path}).then(function (r) {
-    if (!r.ok) { status(r.data.error, true); return; }
-    state.path = r.data.path;
-    state.name = r.data.path;
-    state.token = r.data.token;
-    state.saved = r.data.text;
-    state.analysis = null;
-    var stored = kept(state.path);
-    notice("", otherKept());
-    if (stored && stored.text !== r.data.text) {
-      text.value = stored.text;
-      if (stored.token) { state.token = stored.token; }
-      notice("Your unsaved text of " + r.data.name + " from " + when(stored.time) + " is restored" +
-        (stored.token !== r.data.token ? "; the file on disk has changed since, so saving will ask first" :
-          "; the file on disk is unchanged") + ": save it or discard it.",
-        [["Discard it", function () { state.token = r.data.token; discard(); }]].concat(otherKept()));
-    } else {
-      text.value = r.data.text;
-      var others = otherKept();
-      if (others.length) { notice("Unsaved text is kept in this browser for another record.", others); }
-    }
-    text.setSelectionRange(0, 0);
-    forget();
-    changed(false);
-    reviewIfFinished(text.value);
-  });
-}
-
-// Review first (#66): a record opened whose last game is over opens for review: a click plays a variation
-// (writing is the mode one chooses), and it is analysed at once for the graded move list, the critical move
-// and the value chart. A record still being written (its last game not over) opens for writing.
-function reviewIfFinished(opened) {
-  var open = false;
-  return api("position", request({game: 0, step: 0})).then(function (r) {
-    if (!r.ok || text.value !== opened) { return null; }
-    // every hand written: its analysis (all hands open) is quick and runs at once; one that hides a hand is
-    // analysed fairly, over the deals, which may take long: that one waits for Analyse
-    open = r.data.hidden.every(function (n) { return !n; });
-    return api("position", request({game: r.data.games - 1}));
-  }).then(function (r) {
-    if (!r || !r.ok || text.value !== opened) { return; }
-    var d = r.data;
-    // (a result still to write, or to pick among a sheet's deals: the record is being written yet)
-    var finished = !!d.over && d.shown === d.steps && !d.stopped && (d.written || !d.result) &&
-      !(d.results && d.results.length);
-    setClickMode(finished ? "variation" : "record");
-    if (finished && open && !state.job) { analyse(); }
-  });
-}
-
-function setClickMode(mode) {
-  var radio = document.querySelector("input[name=clickmode][value=" + mode + "]");
-  if (radio && !radio.checked) { radio.checked = true; drawPosition(); }
-}
-
-// Save: to the record's file (a new record asks for a name); Save as: to a file named now. A file that
-// changed on disk since it was opened, or exists already, is never overwritten without asking.
-function save() {
-  if (!state.path) { saveAs(); return; }
-  saveTo(state.path, state.token);
-}
-
-// the variant chosen in the page is written into the record's Variant tag before it is saved, so the file
-// reads as the page judged it (the server writes the tags; Undo takes them back)
-function tagged() {
-  var variant = $("variant").value.trim();
-  if (!variant) { return Promise.resolve(true); }
-  return api("tags", request()).then(function (r) {
-    if (!r.ok) { status(r.data.error, true); return false; }
-    if (r.data.text !== text.value) { setText(r.data.text, undefined, "variant", "the variant " + variant); }
-    $("variant").value = "";
-    return true;
-  });
-}
-
-function saveAs() {
-  var name = window.prompt("Save as: a file name (*.dom or *.txt) in the folder the board was started with",
-    state.path ? fileName(state.path).replace(/(\.[a-z]+)$/i, "-2$1") : "new.dom");
-  if (name) { saveTo(name.trim(), null); }
-}
-
-function saveTo(path, token) {
-  var before = state.path;
-  return tagged().then(function (ok) {
-    return ok ? api("save", {path: path, text: text.value, token: token}) : null;
-  }).then(function (r) {
-    if (!r) { return; }
-    if (r.status === 409) {
-      var buttons = [["Overwrite the file on disk", function () { notice(""); saveTo(path, r.data.token); }]];
-      if (path === before) {
-        buttons.push(["Show the disk's version (yours stays in this browser)", function () {
-          keep(); notice(""); openFile(path);
-        }]);
-      }
-      buttons.push(["Save as another name…", saveAs]);
-      notice(r.data.error, buttons);
-      fileState("not saved");
-      return;
-    }
-    if (!r.ok) { status(r.data.error, true); return; }
-    var oldKey = key();
-    state.path = r.data.path;
-    state.name = r.data.path;
-    state.token = r.data.token;
-    state.saved = text.value;
-    try { localStorage.removeItem(oldKey); localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
-    notice("", otherKept());
-    fileState("saved " + r.data.name);
-    if (before !== r.data.path) { listFiles(r.data.path); }
-  });
-}
-
-function listFiles(select) {
-  return api("files", {}).then(function (r) {
-    if (!r.ok) { return; }
-    var box = $("files");
-    while (box.options.length > 1) { box.remove(1); }
-    r.data.files.forEach(function (f) {
-      var o = el("option", "", f.name);
-      o.value = f.path;
-      box.appendChild(o);
-    });
-    if (select) { box.value = select; }
-    return r.data.files;
-  });
 }
 
 // ---- wiring ----------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ export var text = $("text");
 // this page's name for its validations: the server ends the one still running when the next comes
 export var PAGE = "page-" + Date.now().toString(36) + "-" + Math.floor(Math.random() * 1e9).toString(36);
 
-export var actions = {showPosition: null};
+// the board's own moves other modules call back (board.js fills it: state.js and files.js, review.js never import board.js)
+export var actions = {showPosition: null, setText: null, forget: null, changed: null, analyse: null, drawPosition: null};
 
 // the text the board stands on: the record's, or the position of the problem open (problems.js)
 export function boardText() { return state.problem !== null ? state.problem : text.value; }
