@@ -542,8 +542,9 @@ LAYOUT_PROBLEMS = """() => {
         const tiles = [...svg.querySelectorAll("g.dt")].map(g => {
             const m = /translate\\(([-\\d.e]+) ([-\\d.e]+)\\)/.exec(g.getAttribute("transform"));
             const x = +m[1], y = +m[2], rect = g.querySelector("rect");
-            const halves = [...g.querySelectorAll("svg.face")].map(u => ({
-                n: u.dataset.n, x: x + +u.getAttribute("x") + 5, y: y + +u.getAttribute("y") + 5}));
+            const halves = [...g.querySelectorAll("g.face")].map(u => ({
+                n: u.dataset.n, x: x + u.transform.baseVal.consolidate().matrix.e + 5,
+                y: y + u.transform.baseVal.consolidate().matrix.f + 5}));
             return {x, y, w: +rect.getAttribute("width"), h: +rect.getAttribute("height"), halves};
         });
         tiles.forEach((a, i) => {

@@ -179,8 +179,9 @@ DRAWN = """(game) => {
     return [...svg.querySelectorAll("g.dt")].map(g => {
         const m = /translate\\(([-\\d.e]+) ([-\\d.e]+)\\)/.exec(g.getAttribute("transform"));
         const x = +m[1], y = +m[2], r = g.querySelector("rect").getBoundingClientRect();
-        const halves = [...g.querySelectorAll("svg.face")].map(u => ({
-            n: +u.dataset.n, x: x + +u.getAttribute("x") + 5, y: y + +u.getAttribute("y") + 5}));
+        const halves = [...g.querySelectorAll("g.face")].map(u => ({
+            n: +u.dataset.n, x: x + u.transform.baseVal.consolidate().matrix.e + 5,
+            y: y + u.transform.baseVal.consolidate().matrix.f + 5}));
         const rect = g.querySelector("rect");
         return {arm: +g.dataset.arm, k: +g.dataset.k, title: g.querySelector("title").textContent,
                 last: g.classList.contains("last"), halves,

@@ -24,9 +24,9 @@ export function svgNode(name, attrs, parent) {
 }
 
 // The face of number ``n`` (its pips, or the number written) in the 10 x 10 square at ``x``, ``y`` of ``parent``:
-// an <svg class="face" data-n> of its own, placed as the report's symbols of a face are (<use href="#pfN">).
+// a <g class="face" data-n> of its own, moved there as the report's symbols of a face are placed (<use href="#pfN">).
 export function face(parent, n, x, y) {
-  var box = svgNode("svg", {"class": "face", x: x, y: y, width: 10, height: 10, "data-n": n}, parent);
+  var box = svgNode("g", {"class": "face", transform: "translate(" + x + " " + y + ")", "data-n": n}, parent);
   if (PIPS[n]) {
     PIPS[n].forEach(function (p) { svgNode("circle", {cx: p[0], cy: p[1], r: 1.1, "class": "pip"}, box); });
   } else {
