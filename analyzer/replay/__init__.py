@@ -14,7 +14,7 @@ from ..rules.mechanics import position_for, turn_up
 from ..rules.modes import Turns
 from ..rules.judge import Judge
 from ..rules.dealt import judge_deal
-from ..rules.lead import judge_lead
+from ..rules.lead import LeadGame, RecordedLead, ShownDeal, judge_lead
 from ..rules.claims import Problem
 from ..rules.replayed import after_end, out_skipped, pass_inserted, skips_out, unknown_player
 from ..tiles import Move, Tile
@@ -209,8 +209,8 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         """Check who leads (rules/lead.py decides) and set the tiles the lead may be (``pos.opening``)."""
         game = self.game
         starter, out = starter_tag(game, self.source)
-        verdict = judge_lead(self.variant, game.number, self.hands, self.whole, self.players,
-                             decided=self.requirement, starter=starter, **_lead_tags(game, self.seat_of))
+        verdict = judge_lead(self.variant, LeadGame(game.number, self.players, self.requirement),
+                             ShownDeal(self.hands, self.whole), _recorded_lead(game, self.seat_of, starter))
         if verdict.tiles:
             pos.opening = verdict.tiles
         pos.turn = verdict.leader or 0
@@ -497,13 +497,13 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     return out
 
 
-def _lead_tags(game: Game, seat_of: dict[str, int]) -> dict:
+def _recorded_lead(game: Game, seat_of: dict[str, int], starter: Tile | None) -> RecordedLead:
     """What the record says of its lead, as :func:`analyzer.rules.lead.judge_lead` reads it: the Lead and
-    LeadFrom tags, who moves first and with what, whether anyone moves."""
+    LeadFrom tags, who moves first and with what, whether anyone moves, the tile the Starter tag turns up."""
     first = next((m for m in game.moves if m.player in seat_of), None)
-    return dict(lead_tag=game.tags.get("Lead"), giver_tag=game.tags.get("LeadFrom"),
-                first_mover=None if first is None else seat_of[first.player], has_moves=bool(game.moves),
-                first_tile=None if first is None else first.tile)
+    return RecordedLead(lead_tag=game.tags.get("Lead"), giver_tag=game.tags.get("LeadFrom"),
+                        first_mover=None if first is None else seat_of[first.player], has_moves=bool(game.moves),
+                        first_tile=None if first is None else first.tile, starter=starter)
 
 
 def _lead_place(game: Game, where: str) -> Span | None:
