@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game, Record, clip
-from ..replay import Replay, replay, resolve_variant
+from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
 from ..record import StatedResult
 from ..rules.hints import lead_hints, score_hint
@@ -247,7 +247,7 @@ def _deal_again(game: Game, played: tuple | None, variant: Variant, source: str,
     """A game tagged ``[Deal "same"]`` in a match (its hands filled by :func:`same_deals`): led as the game
     it plays again, from the match before it, and another line of play, so it does not count in the match."""
     req, worth, number, entry = played[1:] if played is not None else (None, 1, 1, None)
-    rep = check_decided_result(replay(game, variant, source, lead=req, insert_passes=insert_passes, worth=worth), DEALS_CHECKED)
+    rep = check_decided_result(replay(game, variant, source, terms=MatchTerms(req, worth), insert_passes=insert_passes), DEALS_CHECKED)
     known = entry is None or entry.before is not None
     rep.match = MatchEntry(number, req.reason if req else "", rep.result, state, _shown(variant, rep, state, known),
                            False, entry.before if entry else None, entry.opens if entry else False,
@@ -453,8 +453,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         req = _requirement(chosen, game, names, prev, state, number, further, draw)
         if not known and chosen.match.lead(state, chosen.seating) is not None:
             req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
-        rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
-                                          worth=chosen.match.worth(state)), DEALS_CHECKED)
+        rep = check_decided_result(replay(game, chosen, source, terms=MatchTerms(req, chosen.match.worth(state)),
+                                          insert_passes=insert_passes), DEALS_CHECKED)
         _match_notes(rep, draw, draw_problem, number, part, moved, diags if k == 0 else [], new_match)
         draw_problem = None
         how = f"game {number} of the match in the file"
@@ -810,7 +810,7 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
     if not any(before.scores):
         return rep
     later = LeadRequirement(reason="the Score tag puts this game after the start of a match")
-    again = check_decided_result(replay(game, variant, source, rules=rules, lead=later, insert_passes=insert_passes),
+    again = check_decided_result(replay(game, variant, source, rules=rules, terms=MatchTerms(later), insert_passes=insert_passes),
                                  DEALS_CHECKED)
     tile = rep.variant.opening.first_game_tile
     again.deal_diagnostics.append(_diag(

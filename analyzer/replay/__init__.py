@@ -28,7 +28,17 @@ from ..notation.setup import read_setup
 from ..rules.codes import Code
 from ..diagnostics import Severity
 
-__all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
+__all__ = ["Replay", "Step", "MatchTerms", "replay", "ends_text", "hand_facts", "wins"]
+
+
+@dataclass(frozen=True)
+class MatchTerms:
+    """What a match decides of one of its games, as the replayer takes it: who must ``lead`` it (None: the
+    variant's rule) and what it is ``worth`` after drawn games (None: the hand's own point; the Result tag may
+    state it instead)."""
+
+    lead: LeadRequirement | None = None
+    worth: int | None = None
 
 
 class _Run(NamedTuple):
@@ -60,6 +70,11 @@ class Replay:
     written: Game | None = None  # the game as written, when it leaves forced passes out (``game`` has them)
     setup_lacks: tuple | None = None   # a game set up from a position: ((seat, numbers), ...) the passes proved
     start_scores: tuple[int, ...] | None = None   # ... and each seat's points scored before it (All Fives)
+
+    @property
+    def terms(self) -> MatchTerms:
+        """What the match decided of this game (its lead and worth), to replay an edited copy under the same."""
+        return MatchTerms(self.lead, self.worth)
     deal_results: tuple[str, ...] = ()    # a sheet without hands whose deals end otherwise: their results in words
 
     @cached_property
@@ -431,17 +446,17 @@ def _withdraw_missed(steps: list[Step], call: MoveEntry) -> None:
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
-           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           insert_passes: bool = False, worth: int | None = None) -> Replay:
+           rules: dict[str, str] | None = None, terms: MatchTerms = MatchTerms(),
+           insert_passes: bool = False) -> Replay:
     """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership).
 
-    ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``lead``: who must
-    lead, as the earlier games of a match decide it (the match validator passes it).
-    ``insert_passes`` (or the game's tag ``[Passes "omitted"]``): the record leaves forced passes out;
+    ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``terms``: who must
+    lead, as the earlier games of a match decide it, and what the game is worth in its match after drawn
+    games (the match validator passes them; the Result tag may state the worth instead of the hand's own
+    point). ``insert_passes`` (or the game's tag ``[Passes "omitted"]``): the record leaves forced passes out;
     where the next recorded mover is not the player to move and the judge says that player can only
-    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves.
-    ``worth``: what the game is worth in its match after drawn games (the match passes it); the
-    Result tag may state that instead of the hand's own point."""
+    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves."""
+    lead, worth = terms.lead, terms.worth
     variant, diags = resolve_variant(game, variant, rules, source)
     insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
     written = None
