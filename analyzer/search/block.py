@@ -24,7 +24,7 @@ from ..rules.variants import Variant
 from ..tiles import Move
 from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
                    resolve)
-from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
+from .alphabeta import INF, Proven, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
 from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
@@ -134,9 +134,10 @@ class Solver:
             except SearchLimit as exc:
                 exc.partial = out
                 if self.bound_past_limit:
-                    exc.bounds = bound_decision(self, moves, dict(out), lambda m, a, b: pushed(
+                    exc.bounds = bound_decision(self, moves, lambda m, a, b: pushed(
                         position, m, lambda: self._value(position, a, b)),
-                        self.variant.seating.teams[position.turn] == 0, most=hand_bound(self.variant, position))
+                        self.variant.seating.teams[position.turn] == 0,
+                        Proven(dict(out), most=hand_bound(self.variant, position)))
                 raise
         return out
 
