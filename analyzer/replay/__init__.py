@@ -12,7 +12,7 @@ from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.facts import hand_facts
 from ..rules.mechanics import position_for, turn_up
 from ..rules.modes import Turns
-from ..rules.judge import Judge
+from ..rules.judge import Judge, Written
 from ..rules.dealt import judge_deal
 from ..rules.lead import LeadGame, RecordedLead, ShownDeal, judge_lead
 from ..rules.claims import Problem
@@ -286,7 +286,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             elif (outcome := pos.outcome()) is not None:
                 errors += self._after_end(pos, entry, outcome, collect, diags)
             else:
-                move, lacks, wrong, warned = self._judged(pos, moves, i, entry, seat, collect, diags)
+                move, lacks, wrong, warned = self._judged(pos, moves, i, seat, collect, diags)
                 errors += wrong
                 soft += warned
                 pushed += move is not None
@@ -336,11 +336,12 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             diags.append(self.problem(problem, entry.pos))
         return 1
 
-    def _judged(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, seat: int, collect: bool,
+    def _judged(self, pos: Position, moves: list[MoveEntry], i: int, seat: int, collect: bool,
                 diags: list[Diagnostic]) -> tuple[Move | None, tuple[int, ...], int, int]:
         """Entry ``i`` by a known player in a hand still on, as the judge sees it, applied when playable:
         the move pushed (None: none), the numbers a pass proves its player lacks, the errors, the
         warnings among them."""
+        entry = moves[i]
         errors = soft = 0
         move: Move | None = None
         lacks: tuple[int, ...] = ()
@@ -352,9 +353,9 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             if collect:
                 diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
             pos.turn = seat
-        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                   stands=self.standing(moves, i, seat) if self.false_plays else None,
-                                   followed=entry.arm is not None and self.followed(moves, i, seat))
+        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, written=Written(
+            entry.end, entry.arm, self.standing(moves, i, seat) if self.false_plays else None,
+            entry.arm is not None and self.followed(moves, i, seat)))
         candidates = list(verdict.moves)
         errors += len(verdict.problems)
         soft += sum(p.severity != Severity.ERROR for p in verdict.problems) if verdict.problems else 0
@@ -368,7 +369,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
                 if collect:
                     diags.append(exposed)
         if verdict.playable:
-            move = self.placed(pos, moves, i, entry, candidates, collect, diags)
+            move = self.placed(pos, moves, i, candidates, collect, diags)
             if move.is_pass and pos.ends is not None:
                 lacks = pos.numbers_open()
             pos.push(move)
