@@ -84,6 +84,20 @@ def test_milo_is_called_in_the_result_tag():
     assert [d.code for d in wrong.errors] == ["result-mismatch"] and "Milo" in wrong.errors[0].message
 
 
+def test_milo_is_seen_on_the_table_of_a_sheet_without_hands():
+    """The same Milo on a sheet that writes no hand (a tournament sheet): whether the last tile left both ends
+    equal is on the table, so the call is checked there too, and a plain domino called Milo is still wrong."""
+    import re
+
+    text = re.sub(r"^([A-D]): .*$", r"\1: ?", (RECORDS / "match-milo.dom").read_text(), flags=re.M)
+    reps = replay_record(parse(text))
+    assert all(r.valid for r in reps), [r.errors for r in reps]
+    called = text.replace('[Result "A/C 1 domino"]', '[Result "A/C 1 milo"]')
+    wrong = [r for r in replay_record(parse(called)) if not r.valid]
+    assert len(wrong) == 1 and [d.code for d in wrong[0].errors] == ["result-mismatch"]
+    assert "Milo" in wrong[0].errors[0].message
+
+
 # 000: "Es folgt das Spiel mit der gleichen Steinverteilung aber verschiedenem Spiel": the book's second game
 # is the first one's deal played again, written [Deal "same"] without the hands.
 def test_the_same_deal_played_again():
