@@ -376,11 +376,11 @@ def test_the_openers_extra_tile_is_valued_from_his_view(text, k, played):
     einen passenden hat, auch diesen anlegen": adding a tile to the lead, or not, is the opener's choice, and
     the fair analysis values it over every deal and boneyard order he cannot tell apart, each
     alternative's mean that of plain minimax over those worlds."""
-    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
     from test_boneyard import brute_worlds, reference_values
 
     rep = record(text, DRAW2)
-    out = fair_analyze(rep, worlds=10, exact_below=6_000, workers=1)
+    out = fair_analyze(rep, settings=FairSettings(worlds=10, exact_below=6_000), run=FairRun(workers=1))
     [d] = [d for d in out.decisions if d.player == "A" and d.played == played]
     assert d.fair is not None and d.fair.method == "exact"
     worlds = brute_worlds(rep, k, 0)
