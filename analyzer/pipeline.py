@@ -287,7 +287,8 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     open-hands analysis alone. Its worlds in ``workers`` processes made by ``pool`` (see
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
-    from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+    from .analysis.fair import GROWTH, FairRun, FairSettings, FairThresholds, fair_analyze  # (start-up: validate
+                                                                            # and replay need none of it)
     from .inference.sheet import is_sheet
 
     o = run.options
@@ -296,11 +297,10 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         run.analyses = [None] * len(run.replays)
     worlds = fair_worlds(run)
     settings = dict(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
-                    seats=seats or o.fair_seats, thresholds=FairThresholds(o.limits), workers=workers,
+                    seats=seats or o.fair_seats, thresholds=FairThresholds(o.limits),
                     node_limit=o.max_nodes, table_mb=o.table_mb, exact_hidden=o.fair_exact_hidden and o.scale != "match",
                     max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
-    if pool is not None:
-        settings["pool"] = pool
+    how = FairRun(workers) if pool is None else FairRun(workers, pool)
     run.judged = 0
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     every_game = fair_every_game(o)
@@ -316,8 +316,9 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         if analysis is None:
             analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
-            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
-                analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
+            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's,
+                analysis = fair_analyze(rep, analysis, settings=FairSettings.of(results=wanted[k], **settings),
+                                        run=replace(how, progress=progress))     # for the scale)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run

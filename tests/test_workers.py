@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.archive import Options, load, run
 from analyzer.archive import runner as runner_module
 from analyzer.replay import replay
@@ -46,14 +46,15 @@ def test_workers_are_forked_only_where_no_other_thread_runs(a_thread):
 def test_the_fair_analysis_gives_the_same_run_with_a_thread_alive(a_thread):
     variant = small("partnership", 3, 4)
     rep = replay(random_record(variant, random.Random(11)), variant)
-    one = fair_analyze(rep, worlds=20, exact_below=1, seed=3, workers=1).as_dict()
+    one = fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3), run=FairRun(workers=1)).as_dict()
     methods = []
 
     def pool(**kwargs):
         methods.append(kwargs["mp_context"].get_start_method())
         return ProcessPoolExecutor(**kwargs)
     rep = replay(rep.game, variant)
-    two = fair_analyze(rep, worlds=20, exact_below=1, seed=3, workers=2, pool=pool).as_dict()
+    two = fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3),
+                       run=FairRun(workers=2, pool=pool)).as_dict()
     assert methods and set(methods) == {"forkserver"}        # the worlds solved in workers not forked
     assert one == two
 

@@ -37,7 +37,7 @@ from ..search.core import TABLE_MB
 from ..workers import pool_options
 from . import Alternative, Decision, GameAnalysis, Thresholds, analyze_replay
 from .dealvalues import DealsSummary, OverDeals, OverHands
-from .fair import FairDecision, fair_analyze
+from .fair import FairDecision, FairRun, FairSettings, fair_analyze
 
 __all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
            "written_game", "HANDS"]
@@ -279,7 +279,8 @@ def _judge_hand(task: tuple[int, int]) -> tuple[dict, frozenset]:
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
     seat, at = task
     written = written_replay(rep, deals[at])
-    got = fair_analyze(written, seats=[rep.players[seat]], workers=1, **settings)
+    got = fair_analyze(written, settings=FairSettings.of(seats=(rep.players[seat],), **settings),
+                       run=FairRun(workers=1))
     decided = [d for d in got.decisions + ([got.to_move] if got.to_move is not None else [])
                if d.fair is not None and d.player == rep.players[seat]]
     return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives}) for d in decided}, _choices(written, seat)
