@@ -29,7 +29,7 @@ from .record import Record
 from .replay.json import result_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
-from .search.core import TABLE_MB
+from .search.core import TABLE_MB, SearchBudget
 from .diagnostics import Severity
 
 if TYPE_CHECKING:
@@ -246,10 +246,10 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
             if wanted[k]:
-                run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches,
-                                                   played=o.mode == "report")
+                run.results[k] = principal_results(rep, analysis, SearchBudget(o.max_nodes, o.table_mb),
+                                                   searches=searches, played=o.mode == "report")
             if each:
-                run.policy[k] = policy_result(rep, o.max_nodes, o.table_mb, searches=searches)
+                run.policy[k] = policy_result(rep, SearchBudget(o.max_nodes, o.table_mb), searches=searches)
     return run
 
 
@@ -466,7 +466,7 @@ def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
             continue
         results = run.results[k] if run.results else None
         if results is None and wanted[k] and analysis.values:        # (else never read)
-            results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb,
+            results = principal_results(rep, analysis, SearchBudget(run.options.max_nodes, run.options.table_mb),
                                         played=run.options.mode == "report")
         scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
         if leader is not None:

@@ -26,7 +26,7 @@ from ..rules.facts import HandFacts, hand_facts
 from ..rules.modes import MatchKind, Turns
 from ..search.block import PrincipalLine, Solver, principal_end, principal_ends, principal_line
 from ..search import TreeSearch
-from ..search.core import TABLE_MB, SearchLimit
+from ..search.core import SearchBudget, SearchLimit
 from ..search.draw import DrawLine, ends_at, line_at
 from . import AgainstTheRest, alternative_text, hand_value, int_solver_plays, searcher_for, start_position
 
@@ -73,9 +73,10 @@ class PrincipalResults:
     line: list[HandResult | None]
 
 
-def principal_results(rep: Replay, analysis, node_limit: int | None = None, table_mb: float = TABLE_MB,
+def principal_results(rep: Replay, analysis, budget: SearchBudget = SearchBudget(),
                       searches: dict[int, object] | None = None, played: bool = True) -> PrincipalResults:
-    """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``).
+    """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``), each search
+    made here within ``budget`` (its node limit: the analysis's, None where every value is exact).
 
     ``played``: also the result from each position of the line played (``line[k]``, the MWC line a report draws
     beside the values); False: from the deal alone (``line[0]``, what the deal's luck reads), ``line`` of length 1.
@@ -93,6 +94,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     plays there); across a forced move, the next step's (the principal variation goes on by that move), unless
     the record does not claim all that move scores during play."""
     variant = rep.variant
+    node_limit, table_mb = budget.node_limit, budget.table_mb
     pos, _ = start_position(rep, rep.legal_prefix)
     steps = min(analysis.analysed_steps, len(rep.steps))
     if pos is None:
@@ -318,7 +320,7 @@ class _Ends:
         return end_facts(hands, seat, self.tiles[bit], ends, self.leader)
 
 
-def policy_result(rep: Replay, node_limit: int | None = None, table_mb: float = TABLE_MB,
+def policy_result(rep: Replay, budget: SearchBudget = SearchBudget(),
                   searches: dict[int, object] | None = None) -> HandResult | None:
     """In a game of individual players, the result of the hand when its deal is played out from the lead by
     the policy of the variant's hand-result model (``equity.model.POLICY_EACH``: each mover his best move
@@ -336,7 +338,7 @@ def policy_result(rep: Replay, node_limit: int | None = None, table_mb: float = 
         pos.turn = rep.steps[0].seat
     fast = int_solver_plays(variant)
     searches = dict(searches or {})
-    each = [searches.get(seat) or searcher_for(AgainstTheRest(variant, seat), fast, node_limit, table_mb)
+    each = [searches.get(seat) or searcher_for(AgainstTheRest(variant, seat), fast, budget.node_limit, budget.table_mb)
             for seat in range(variant.players)]
     try:        # (``pos`` is the analysis's own copy of the deal: played to its end here, not undone)
         _, _, facts, limited = play_out(variant, pos, each, hand_leader(rep))
