@@ -20,8 +20,8 @@ holder of the highest double opens every hand with it, as in the 003 block game,
 ``holder:T:forced`` / ``holder:T:any`` (the holder of tile ``T`` leads, with ``T`` or with any tile:
 the first hand of a partnership match, the [6-6] holder after a reset or a drawn hand).
 
-**Another policy** may play the hands of a block game of two sides: ``simulate_mode(..., choose=...)`` plays each
-deal move by move, the chooser picking at every decision with two or more legal moves (:class:`Choice`, what the
+**Another policy** may play the hands of a block game of two sides: ``simulate_mode(..., HandPlayers(choose=...))``
+plays each deal move by move, the chooser picking at every decision with two or more legal moves (:class:`Choice`, what the
 hand has shown so far); its ``policy`` names it in the model. The deals are those of the open-hands policy with
 the same seed (a chooser draws from its own generator), so the two models are measured on the same hands. The
 fair-play chooser (each decision by the mean over the worlds the mover cannot tell apart) is
