@@ -691,9 +691,9 @@ def analysis_data(analysis, lines: bool = False, steps=(), draw_lucks=None, scal
     """A game's analysis as plain data (``GameAnalysis.as_dict``), with its best lines (``lines``), the luck of its
     draws (``draw_lucks``, the draws of ``steps``: ``"draw_luck"``) and its grading on the match scale (``scale``:
     ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"``, ``"match_scale"``), in that order."""
-    data = analysis.as_dict()
-    if lines:
-        data["lines"] = analysis.lines
+    from .codec import to_data
+
+    data = to_data(analysis, lines=lines)
     if draw_lucks:
         from .analysis.drawluck import annotate
 

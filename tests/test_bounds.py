@@ -19,6 +19,7 @@ from analyzer.notation import read
 from analyzer.report.text import analysis_text
 from analyzer.search import SearchLimit, Solver, TreeSearch
 from analyzer.search.alphabeta import INF, bound_moves, proven_best
+from analyzer.codec import from_data, to_data
 from conftest import RECORDS
 
 compiled = pytest.mark.skipif(core.compiled_core() is None or core.arms_core() is None or core.draw_core() is None,
@@ -182,12 +183,12 @@ def test_json_has_the_bounds_beside_a_null_value_and_exact_values_unchanged():
         Alternative("[1-3]", 11, True, True), Alternative("[1-1]", None, False, False, bounds=[12, None]),
         Alternative("[2-5]", None, False, False, bounds=[11, 12]), Alternative("[2-6]", None, False, False)],
         11, 0, None, unsolved=3)
-    data = json.loads(json.dumps(d.as_dict()))
+    data = json.loads(json.dumps(to_data(d)))
     assert data["alternatives"][0] == {"move": "[1-3]", "value": 11, "best": True, "played": True}
     assert data["alternatives"][1] == {"move": "[1-1]", "value": None, "best": False, "played": False,
                                        "bounds": [12, None]}
     assert data["alternatives"][2]["bounds"] == [11, 12] and "bounds" not in data["alternatives"][3]
-    assert Decision.from_dict(data) == d
+    assert from_data(Decision, data) == d
     # side 1 minimises: the move played (+11) is at least 0 from the best, and nothing proves more
     assert d.least_loss == 0
 

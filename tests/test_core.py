@@ -25,6 +25,7 @@ from analyzer.search import CORE, SearchLimit, Solver, TreeSearch
 from analyzer.search.block import core_note
 from analyzer.search.scoring import standard_scoring
 from analyzer.search.core import ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, compiled_core
+from analyzer.codec import from_data, to_data
 from conftest import RECORDS
 
 # the directory of the analyzer package these tests import (a source tree or an installed copy)
@@ -280,7 +281,7 @@ def test_both_cores_leave_out_the_same_values(record, game):
         compiled, python = (analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=limit))
                             for core in ("compiled", "python"))
         assert compiled.values == python.values and compiled.stopped == python.stopped
-        assert [d.as_dict() for d in compiled.decisions] == [d.as_dict() for d in python.decisions]
+        assert [to_data(d) for d in compiled.decisions] == [to_data(d) for d in python.decisions]
 
 
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
@@ -298,8 +299,8 @@ def test_a_small_node_limit_leaves_out_only_the_values_past_it_and_names_them(co
     assert all(v == full.values[k] for k, v in enumerate(part.values) if v is not None)
     assert all(f" {rep.steps[k].index + 1}" in part.stopped for k in missing)
     given = {d.index for d in part.decisions if not d.unsolved}
-    assert [d.as_dict() for d in full.decisions if d.index in given] == \
-        [d.as_dict() for d in part.decisions if not d.unsolved]
+    assert [to_data(d) for d in full.decisions if d.index in given] == \
+        [to_data(d) for d in part.decisions if not d.unsolved]
 
 
 class _Refuses(Solver):
@@ -341,7 +342,7 @@ def test_a_decision_past_the_node_limit_leaves_out_its_own_values_only(record):
     assert f"at moves {moves[0]} and {moves[1]}, so the values there are missing; the others are given" \
         in part.stopped
     # the decisions before the refused ones are valued: the first decision of the hand among them
-    assert part.decisions[0].as_dict() == full.decisions[0].as_dict()
+    assert to_data(part.decisions[0]) == to_data(full.decisions[0])
 
 
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
@@ -416,7 +417,7 @@ def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit,
         assert d.played_value is None or d.played_value == truth.played_value
     assert part.critical is None or not part.critical.unsolved
     # as data: the same decision back from JSON (a worker, the cache)
-    assert [Decision.from_dict(d.as_dict()) for d in partial] == partial
+    assert [from_data(Decision, to_data(d)) for d in partial] == partial
 
 
 def test_the_commands_show_the_moves_a_decision_past_the_limit_valued():

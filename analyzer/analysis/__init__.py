@@ -4,8 +4,8 @@ The result is plain data (dataclasses of ints and strings) that the report and t
 without calling the search again."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
 
 from ..position import Position
 from ..replay import Replay
@@ -22,8 +22,9 @@ from ..rules.codes import Code
 from ..diagnostics import Severity
 from ..rules.modes import Layout
 from .grades import Thresholds, on_scale
+from ..codec import from_data, key
 
-__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
+__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
 
 
@@ -77,34 +78,41 @@ def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
     return result.points if result.winner == mine else -result.points
 
 
+def _fair_value(fair) -> dict:
+    """An alternative's fair value (``analysis.fairstats.FairValue``) as data: its mean, interval and win chance,
+    the spread of its worlds' values and its paired gap to the best where they are known."""
+    out = {"mean": fair.mean, "ci95": list(fair.ci95), "p_win": fair.p_win}
+    if getattr(fair, "spread", None) is not None:
+        out["spread"] = fair.spread.as_dict()
+    if getattr(fair, "gap", None) is not None:
+        out["gap"], out["gap_ci"] = fair.gap, list(fair.gap_ci)
+    return out
+
+
+class Played(NamedTuple):
+    """A step of the line analysed: who moved, and the move as the record writes it."""
+
+    player: str
+    move: str
+
+
+# The result types below are written as plain data and read back by ``analyzer.codec`` (``to_data``/``from_data``),
+# each field's key and when it is written in its metadata (``key``); docs/architecture.md, "Results and their JSON".
+
 @dataclass
 class Alternative:
     move: str
     value: int | None             # None: no open-hands value (a hand the record does not show)
     best: bool = False
     played: bool = False
-    fair: object | None = None    # its fair value (``analysis.fair.FairValue``), in a fair analysis
-    line: list[str] | None = None  # its best continuation, the move itself first (``"B [0-0]"``), when asked for
-    bounds: list | None = None    # past the node limit: ``[low, high]``, the proven bounds of its value (None: open)
-    over_deals: object | None = None  # a sheet without hands: its value over the deals the sheet allows
-    #                                   (``analysis.sheets.OverDeals``), where ``value`` is None
-
-    def as_dict(self, fair: bool = False) -> dict:
-        d = {"move": self.move, "value": self.value, "best": self.best, "played": self.played}
-        if self.over_deals is not None:
-            d["over_deals"] = self.over_deals.as_dict()
-        if self.bounds is not None:
-            d["bounds"] = list(self.bounds)
-        if self.line is not None:
-            d["line"] = list(self.line)
-        if fair:
-            d["fair"] = None if self.fair is None else {"mean": self.fair.mean, "ci95": list(self.fair.ci95),
-                                                        "p_win": self.fair.p_win}
-            if self.fair is not None and getattr(self.fair, "spread", None) is not None:
-                d["fair"]["spread"] = self.fair.spread.as_dict()
-            if self.fair is not None and getattr(self.fair, "gap", None) is not None:
-                d["fair"]["gap"], d["fair"]["gap_ci"] = self.fair.gap, list(self.fair.gap_ci)
-        return d
+    # a sheet without hands: its value over the deals the sheet allows, where ``value`` is None
+    over_deals: OverDeals | None = field(default=None, metadata=key(omit_none=True))
+    # past the node limit: ``[low, high]``, the proven bounds of its value (None: open)
+    bounds: list | None = field(default=None, metadata=key(omit_none=True))
+    # its best continuation, the move itself first (``"B [0-0]"``), when asked for
+    line: list[str] | None = field(default=None, metadata=key(omit_none=True))
+    # its fair value (``analysis.fairstats.FairValue``), in a fair analysis
+    fair: object | None = field(default=None, metadata=key(when="fair", write=_fair_value))
 
 
 @dataclass
@@ -122,11 +130,12 @@ class Decision:
     alternatives: list[Alternative]
     best_value: int | None
     loss: int | None              # from the mover's side, never negative; None where the best is not known
-    cls: str | None               # inaccuracy / mistake / blunder
-    fair: object | None = None    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
+    cls: str | None = field(metadata=key("class", after="unsolved"))     # inaccuracy / mistake / blunder
     unsolved: int = 0             # alternatives the search did not value within the node limit
-    loss_over: object | None = None   # a sheet without hands: the loss of the move played over the deals the
-    #                                   sheet allows (``analysis.sheets.OverDeals``), where ``loss`` is None
+    # a sheet without hands: the loss of the move played over the deals the sheet allows, where ``loss`` is None
+    loss_over: OverDeals | None = field(default=None, metadata=key("loss_over_deals", omit_none=True))
+    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis (not read back)
+    fair: object | None = field(default=None, metadata=key(when="fair", read=False))
 
     @property
     def least_loss(self) -> int | None:
@@ -143,30 +152,6 @@ class Decision:
             return None
         return max(0, max(lows) - high)
 
-    def as_dict(self, fair: bool = False) -> dict:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}       # (its fields are plain values, but these two:
-        d["class"] = d.pop("cls")                                       # ``asdict`` would copy every world's results)
-        d.pop("fair")
-        d.pop("loss_over")
-        if self.loss_over is not None:
-            d["loss_over_deals"] = self.loss_over.as_dict()
-        d["alternatives"] = [a.as_dict(fair) for a in self.alternatives]
-        if fair:
-            d["fair"] = None if self.fair is None else self.fair.as_dict()
-        return d
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Decision:
-        """The decision back from :meth:`as_dict` (plain data from a worker or a cache)."""
-        d = {k: v for k, v in data.items() if k in _DECISION_FIELDS}
-        d["cls"] = data["class"]
-        # (what other steps add to an alternative's data, such as the match scale's "mwc", stays in the data)
-        d["alternatives"] = [Alternative(**{k: v for k, v in a.items() if k in _ALTERNATIVE_FIELDS and k != "over_deals"},
-                                         over_deals=OverDeals.from_dict(a.get("over_deals")))
-                             for a in data["alternatives"]]
-        d["loss_over"] = OverDeals.from_dict(data.get("loss_over_deals"))
-        return cls(**d)
-
 
 def _mover_bounds(alt: Alternative, sign: int) -> tuple[int | None, int | None]:
     """What is proven of ``alt``'s value for the mover (``sign`` -1: side 1, who minimises): ``(low,
@@ -177,9 +162,8 @@ def _mover_bounds(alt: Alternative, sign: int) -> tuple[int | None, int | None]:
     return low, high
 
 
-_ALTERNATIVE_FIELDS = {f.name for f in fields(Alternative)}
-_DECISION_FIELDS = {"index", "player", "side", "line", "column", "round", "played", "played_value",
-                    "best_value", "loss", "unsolved"}
+
+_FAIR = key(when="fair", read=False)     # the fair analysis's fields of a game: written in one, not read back
 
 
 @dataclass
@@ -188,7 +172,7 @@ class GameAnalysis:
     players: list[str]
     sides: list[str]                      # "A/C", "B/D"
     decisions: list[Decision] = field(default_factory=list)
-    moves: list[tuple[str, str]] = field(default_factory=list)   # the analysed line: (player, move)
+    moves: list[Played] = field(default_factory=list)   # the analysed line
     values: list[int | None] = field(default_factory=list)   # value before the first move, then after each step
     critical: Decision | None = None
     turning_point: int | None = None      # the step after which the value first changes sign
@@ -197,56 +181,30 @@ class GameAnalysis:
     stopped: str | None = None            # why the analysis stops before the end of the record
     note: str | None = None               # what the values assume (the variant's search note)
     perspective: str | None = None        # whose values these are, when not the first side's
-    lines: list[dict] = field(default_factory=list)          # best continuations, when asked for
-    # the fair analysis (``analysis.fair``), when asked for
-    fair: bool = False
-    fair_seats: list[str] = field(default_factory=list)    # the players judged by what they could know
-    fair_note: str | None = None          # which seats were analysed, why the others were not, assumptions
-    fair_critical: Decision | None = None
-    fair_error: str | None = None         # the record's facts admit no world (the move that contradicts them)
     # a record that stops at a decision ("what should he play now?", [Result "*"]): the values of every move of
     # the player to move there, nothing played (``played`` "", no loss); its ``fair`` in a fair analysis
     to_move: Decision | None = None
-    # a sheet without hands (``analysis.sheets``): the deals it allows (``DealsSummary``), why none fits it, and
-    # the deals found (``inference.sheet.SheetDeals``, for its fair verdicts; not in the plain data)
-    deals: object | None = None
-    deals_error: str | None = None
-    deals_found: object | None = field(default=None, repr=False, compare=False)
-
-    def as_dict(self) -> dict:
-        fair = self.fair
-        out = {
-            "title": self.title, "players": self.players, "sides": self.sides,
-            "decisions": [d.as_dict(fair) for d in self.decisions],
-            "moves": [{"player": p, "move": m} for p, m in self.moves],
-            "values": self.values,
-            "critical": self.critical.as_dict(fair) if self.critical else None,
-            "turning_point": self.turning_point, "turning_cause": self.turning_cause,
-            "analysed_steps": self.analysed_steps, "stopped": self.stopped,
-            "note": self.note, "perspective": self.perspective,
-            "to_move": self.to_move.as_dict(fair) if self.to_move else None,
-        }
-        if self.deals is not None or self.deals_error is not None:
-            out["deals"] = None if self.deals is None else self.deals.as_dict()
-            out["deals_error"] = self.deals_error
-        if fair:
-            out.update(fair_seats=self.fair_seats, fair_note=self.fair_note, fair_error=self.fair_error,
-                       fair_critical=self.fair_critical.as_dict(fair) if self.fair_critical else None)
-        return out
+    # a sheet without hands (``analysis.sheets``): the deals it allows (``DealsSummary``) and why none fits it
+    # (written where either is known), and the deals found (``inference.sheet.SheetDeals``, for its fair verdicts;
+    # not in the plain data)
+    deals: DealsSummary | None = field(default=None, metadata=key(group="deals"))
+    deals_error: str | None = field(default=None, metadata=key(group="deals"))
+    # the fair analysis (``analysis.fair``), when asked for: the players judged by what they could know, which
+    # seats were analysed (why the others were not, the assumptions), the record's facts admitting no world (the
+    # move that contradicts them), the fair critical move
+    fair_seats: list[str] = field(default_factory=list, metadata=_FAIR)
+    fair_note: str | None = field(default=None, metadata=_FAIR)
+    fair_error: str | None = field(default=None, metadata=_FAIR)
+    fair_critical: Decision | None = field(default=None, metadata=_FAIR)
+    lines: list[dict] = field(default_factory=list, metadata=key(when="lines"))   # best continuations, when asked for
+    fair: bool = field(default=False, metadata=key(flag=True))
+    deals_found: object | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))
 
     @classmethod
     def from_dict(cls, data: dict) -> GameAnalysis:
-        """The analysis back from :meth:`as_dict` (with ``lines`` when the data carries them)."""
-        return cls(data["title"], data["players"], data["sides"],
-                   decisions=[Decision.from_dict(d) for d in data["decisions"]],
-                   moves=[(m["player"], m["move"]) for m in data["moves"]], values=data["values"],
-                   critical=Decision.from_dict(data["critical"]) if data["critical"] else None,
-                   turning_point=data["turning_point"], turning_cause=data.get("turning_cause"),
-                   analysed_steps=data["analysed_steps"],
-                   stopped=data["stopped"], note=data["note"], perspective=data["perspective"],
-                   lines=data.get("lines", []),
-                   to_move=Decision.from_dict(data["to_move"]) if data.get("to_move") else None,
-                   deals=DealsSummary.from_dict(data.get("deals")), deals_error=data.get("deals_error"))
+        """The analysis back from its plain data (``codec.from_data``: the one reader; kept for the callers that
+        name it)."""
+        return from_data(cls, data)
 
 
 def _sign(v: int) -> int:
@@ -413,7 +371,7 @@ def _played_line(out: GameAnalysis, rep: Replay, pos: Position,
         if step.scores is not None:       # the points as the record has them: claimed, or taken by muggins
             points = tuple(step.scores)
         line.append(here)
-        out.moves.append((step.entry.player, step.entry.text if step.move is None else str(step.move)))
+        out.moves.append(Played(step.entry.player, step.entry.text if step.move is None else str(step.move)))
     return line, points
 
 

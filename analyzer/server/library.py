@@ -17,6 +17,7 @@ from typing import Callable
 
 from ..archive import Summary
 from ..archive.inputs import expand
+from ..codec import to_data
 from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
@@ -137,10 +138,10 @@ def explained(document: dict) -> dict:
 
 
 def _told_how(analysis) -> dict:
-    """``analysis.as_dict()`` with each fair verdict's ``"how"``: how it was reached in the words of the report
+    """The analysis's plain data (``codec.to_data``) with each fair verdict's ``"how"``: how it was reached in the words of the report
     and the command line (``report.verdicts.how_words``: "exact under hidden information, 360 deals", "200 of
     3,060 deals, sampled"), for the board to show as it is."""
-    data = analysis.as_dict()
+    data = to_data(analysis)
     shown = list(zip(data.get("decisions", []), analysis.decisions))
     if data.get("to_move") and analysis.to_move is not None:
         shown.append((data["to_move"], analysis.to_move))
