@@ -29,11 +29,11 @@ from .record import Record
 from .replay.json import result_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
-from .search.core import TABLE_MB
+from .search.core import TABLE_MB, SearchBudget
 from .diagnostics import Severity
 
 if TYPE_CHECKING:
-    from .analysis import Thresholds
+    from .analysis import AnalysisSettings, Thresholds
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "fair_worlds", "fair_every_game", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
@@ -90,6 +90,18 @@ class Options:
         from .analysis import Thresholds        # (start-up: validate needs no analysis)
 
         return Thresholds.parse(self.thresholds)
+
+    @property
+    def budget(self) -> SearchBudget:
+        """What each search may spend (``max_nodes``, ``table_mb``)."""
+        return SearchBudget(self.max_nodes, self.table_mb)
+
+    @property
+    def analysis(self) -> AnalysisSettings:
+        """The settings of the open-hands analysis: the thresholds, ``lines`` and the search's budget."""
+        from .analysis import AnalysisSettings
+
+        return AnalysisSettings(self.limits, self.lines, self.budget)
 
 
 # ---- the results of a record that could not be worked out ----------------------------------------
@@ -195,30 +207,29 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
     return read_text(label, text, options)
 
 
-def analyse_game(rep, options: Options, progress=None, searches: dict | None = None, sheet: dict | None = None):
-    """The analysis of one replayed game under ``options`` (its thresholds, ``lines``, ``max_nodes`` and
-    ``table_mb``); one the search cannot take says why instead of raising. ``searches``: the searches to value it
-    with, by view (``analysis.searches_for``; default: made for it). A valid game whose record does not write every
-    hand (a sheet) is analysed over the deals it allows (``analysis.sheets.sheet_analyze``, with ``sheet``'s
-    settings: ``max_deals``, ``seed``, ``workers``, ``pool``)."""
+def analyse_game(rep, options: Options, progress=None, searches: dict | None = None, sheet=None):
+    """The analysis of one replayed game under ``options`` (:attr:`Options.analysis`: its thresholds, ``lines``,
+    ``max_nodes`` and ``table_mb``); one the search cannot take says why instead of raising. ``searches``: the
+    searches to value it with, by view (``analysis.searches_for``; default: made for it). A valid game whose record
+    does not write every hand (a sheet) is analysed over the deals it allows (``analysis.sheets.sheet_analyze``:
+    at most ``max_deals``, drawn with ``fair_seed``; ``sheet``, an ``analysis.settings.FairRun``: the processes that
+    analyse them and the progress)."""
     from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
     from .inference.sheet import is_sheet
 
-    thresholds, lines, node_limit, table_mb = options.limits, options.lines, options.max_nodes, options.table_mb
-
     if is_sheet(rep) and rep.valid and len(rep.players) == rep.variant.players:
+        from .analysis.settings import FairRun
         from .analysis.sheets import sheet_analyze
 
         try:
-            return sheet_analyze(rep, thresholds, node_limit=node_limit, table_mb=table_mb, lines=lines,
-                                 **(sheet or {}))
+            return sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
+                                 run=sheet or FairRun())
         except ValueError as exc:
             out = GameAnalysis(rep.title, list(rep.players), [])
             out.stopped = f"the analysis could not run: {exc}"
             return out
     try:
-        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb,
-                              searches=searches)
+        return analyze_replay(rep, options.analysis, progress, searches)
     except ValueError as exc:      # a position the search cannot take (SolverError)
         out = GameAnalysis(rep.title, list(rep.players), [])
         out.stopped = f"the analysis could not run: {exc}"
@@ -241,7 +252,7 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
         # (one worker for a sheet's deals: here is perhaps a worker of a pool already)
-        analysis = analyse_game(rep, o, progress, searches, sheet_settings(o, 1))
+        analysis = analyse_game(rep, o, progress, searches, sheet_run(1))
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
@@ -253,14 +264,13 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
     return run
 
 
-def sheet_settings(options: Options, workers: int | None = None, pool=None) -> dict:
-    """How a sheet without hands is analysed over its deals (``analysis.sheets.sheet_analyze``)."""
-    out: dict = {"max_deals": options.max_deals, "seed": options.fair_seed}
-    if workers is not None:
-        out["workers"] = workers
-    if pool is not None:
-        out["pool"] = pool
-    return out
+def sheet_run(workers: int | None = None, pool=None, progress=None):
+    """How a sheet without hands is analysed over its deals (``analysis.sheets.sheet_analyze``), or judged over the
+    hands it allows (``sheet_fair``): in ``workers`` processes made by ``pool`` (None: the default), as a
+    ``FairRun``."""
+    from .analysis.settings import FairRun
+
+    return FairRun(workers, progress=progress) if pool is None else FairRun(workers, pool, progress)
 
 
 def results_wanted(replays: list) -> list[bool]:
@@ -288,6 +298,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+    from .analysis.settings import FairSettings, fair_options
     from .inference.sheet import is_sheet
 
     o = run.options
@@ -295,12 +306,11 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     if fresh:
         run.analyses = [None] * len(run.replays)
     worlds = fair_worlds(run)
-    settings = dict(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
-                    seats=seats or o.fair_seats, thresholds=FairThresholds(o.limits), workers=workers,
-                    node_limit=o.max_nodes, table_mb=o.table_mb, exact_hidden=o.fair_exact_hidden and o.scale != "match",
-                    max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
-    if pool is not None:
-        settings["pool"] = pool
+    settings = FairSettings(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
+                            seats=tuple(seats or o.fair_seats), thresholds=FairThresholds(o.limits), budget=o.budget,
+                            exact_hidden=o.fair_exact_hidden and o.scale != "match",
+                            max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
+    how = sheet_run(workers, pool)
     run.judged = 0
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     every_game = fair_every_game(o)
@@ -308,7 +318,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         analysis = None if fresh else run.analyses[k]
         if (analysis is None and is_sheet(rep)) or (analysis is not None and analysis.deals is not None):
             # a sheet: its deals' values, then judged in every hand it allows (where its deals are found)
-            analysis = _judge_sheet(run, rep, k, settings, seats, workers, pool, bar, analysis)
+            analysis = _judge_sheet(run, k, settings, how, bar, analysis)
             if analysis.deals is not None:
                 run.analyses[k] = analysis
                 run.judged = k + 1
@@ -317,19 +327,21 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
             analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
-                analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
+                analysis = fair_analyze(rep, analysis, **fair_options(replace(settings, results=wanted[k]),   # for
+                                                                      replace(how, progress=progress)))     # the scale)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run
 
 
-def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: int, pool, bar, analysis=None):
+def _judge_sheet(run: RecordRun, k: int, settings, how, bar, analysis=None):
     """Game ``k`` of ``run``, a sheet without hands: its values over the deals it allows (unless ``analysis``
-    has them), then its fair verdicts over the hands each player may have held (``analysis.sheets``); the bar
-    of game ``k + 1`` counts the deals analysed, then the hands judged."""
+    has them), then its fair verdicts over the hands each player may have held (``analysis.sheets``), under the
+    fair ``settings`` (``FairSettings``), in the processes ``how`` says (``FairRun``); the bar of game ``k + 1``
+    counts the deals analysed, then the hands judged."""
     from .analysis.sheets import sheet_fair
 
-    o = run.options
+    o, rep = run.options, run.replays[k]
     most = o.fair_hands * len(rep.players)          # the most hands judged: the bar's length only shrinks
     with (bar(k + 1) if bar is not None else nullcontext()) as progress:
         dealt = [0]
@@ -342,15 +354,10 @@ def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: in
             progress(dealt[0] + done, dealt[0] + total)
 
         if analysis is None:
-            analysis = analyse_game(rep, o, sheet={**sheet_settings(o, workers, pool),
-                                                   "progress": deals if progress else None})
+            analysis = analyse_game(rep, o, sheet=replace(how, progress=deals if progress else None))
         if analysis.deals is None:          # no deal fits, or not a sheet the deals are found for: as before
             return analysis
-        fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
-                                               "exact_hidden", "max_worlds")}
-        return sheet_fair(rep, analysis, hands=o.fair_hands, seed=o.fair_seed, workers=workers,
-                          seats=seats or o.fair_seats, progress=hands if progress else None,
-                          **({"pool": pool} if pool is not None else {}), **fair)
+        return sheet_fair(rep, analysis, settings, replace(how, progress=hands if progress else None), o.fair_hands)
 
 
 def fair_worlds(run: RecordRun) -> int:

@@ -114,7 +114,7 @@ def _grading(args, v, shipped) -> None:
     for k, rep in enumerate(reps):  # (as the pipeline: the search that valued the hand plays its lines out)
         t0 = time.process_time()
         solver = searcher_for(v, int_solver_plays(v), None)
-        a = analyze_replay(rep, solver=solver)
+        a = analyze_replay(rep, searches={0: solver})
         t1 = time.process_time()
         leader = rep.initial.turn
         state = MatchState(_scores_before(v, k), (0, 0), 1)

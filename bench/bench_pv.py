@@ -54,7 +54,7 @@ load_table(v)
 reps = [replay(random_game(v, seed), v) for seed in range(records)]
 solvers = [searcher_for(v, int_solver_plays(v), None) for _ in reps]
 t0 = time.process_time()
-analyses = [analyze_replay(rep, solver=s) for rep, s in zip(reps, solvers)]
+analyses = [analyze_replay(rep, searches={0: s}) for rep, s in zip(reps, solvers)]
 points = time.process_time() - t0
 if warm and "searches" not in inspect.signature(principal_results).parameters:
     print(json.dumps(None))

@@ -21,6 +21,8 @@ from analyzer.search import SearchLimit, Solver, TreeSearch
 from analyzer.search.alphabeta import INF, bound_moves, proven_best
 from analyzer.codec import from_data, to_data
 from conftest import RECORDS
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 compiled = pytest.mark.skipif(core.compiled_core() is None or core.arms_core() is None or core.draw_core() is None,
                               reason="the compiled cores were not built (no C compiler)")
@@ -42,7 +44,7 @@ def _replay(record: str, game: int):
 def _truth(record: str, game: int):
     """The exact analysis of the record (on the compiled cores where built: the same values either way)."""
     if (record, game) not in _TRUTH:
-        _TRUTH[record, game] = analyze_replay(_replay(record, game), node_limit=10**12)
+        _TRUTH[record, game] = analyze_replay(_replay(record, game), AnalysisSettings(budget=SearchBudget(10**12)))
     return _TRUTH[record, game]
 
 
@@ -68,7 +70,7 @@ def test_every_bound_holds_the_exact_value_and_a_best_named_is_the_exact_best(re
     rep = _replay(record, game)
     bounded = proven = 0
     for limit in limits:
-        part = analyze_replay(rep, node_limit=limit)
+        part = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(limit)))
         for d in part.decisions:
             t = truth[d.index]
             assert [a.move for a in d.alternatives] == [a.move for a in t.alternatives]
@@ -206,7 +208,7 @@ def test_the_least_loss_comes_from_the_bounds():
 
 def test_the_text_marks_which_values_are_bounds():
     rep = _replay("variant-cross.dom", 0)
-    text = analysis_text(1, analyze_replay(rep, node_limit=20_000))
+    text = analysis_text(1, analyze_replay(rep, AnalysisSettings(budget=SearchBudget(20_000))))
     assert "moves not valued exactly (the node limit)" in text
     assert ">= +" in text or "<= " in text or ", +" in text
     exact = analysis_text(1, _truth("variant-cross.dom", 0))

@@ -15,7 +15,7 @@ from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, arms_note, revealed
 from ..search.draw import draw_note
 from ..search.block import Solver, SolverError, core_note, principal_line
 from ..search.alphabeta import proven_best
-from ..search.core import TABLE_MB
+from ..search.core import TABLE_MB, SearchBudget
 from ..tiles import Move
 from .dealvalues import DealsSummary, OverDeals
 from ..rules.codes import Code
@@ -24,7 +24,7 @@ from ..rules.modes import Layout
 from .grades import Thresholds, on_scale
 from ..codec import from_data, key
 
-__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
+__all__ = ["Thresholds", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
 
 
@@ -207,6 +207,17 @@ class GameAnalysis:
         return from_data(cls, data)
 
 
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """What an open-hands analysis computes: the ``thresholds`` of its classes (in points; read on the game's scale,
+    :func:`~analyzer.analysis.grades.on_scale`), whether each alternative's best line is kept (``lines``), and what
+    each search may spend (``budget``: its node limit and table size, :class:`~analyzer.search.core.SearchBudget`)."""
+
+    thresholds: Thresholds = Thresholds()
+    lines: bool = False
+    budget: SearchBudget = SearchBudget()
+
+
 def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
@@ -249,62 +260,78 @@ def searches_for(variant: Variant, node_limit: int | None = None, table_mb: floa
             for seat in range(variant.players)}
 
 
-def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bool = False,
-                   solver: Solver | None = None, node_limit: int | None = None,
+def analyze_replay(rep: Replay, settings: AnalysisSettings = AnalysisSettings(),
                    progress: Callable[[int], None] | None = None,
-                   table_mb: float = TABLE_MB, searches: dict[int, object] | None = None) -> GameAnalysis:
+                   searches: dict[int, object] | None = None) -> GameAnalysis:
     """Analyse the legal prefix of a replayed game with every hand open.
 
-    ``node_limit``: the positions the exact search (the int solver of two-ended block games as
-    well as the general search) may visit for the values of one decision (or one running value); one
-    that needs more is left out, the others are given, and ``stopped`` names the moves left out
-    (default ``analyzer.search.NODE_LIMIT``).
+    ``settings``: the thresholds of the classes, whether to keep the best lines, and each search's budget: the
+    positions the exact search (the int solver of two-ended block games as well as the general search) may visit
+    for the values of one decision (or one running value), one that needs more left out, the others given, and
+    ``stopped`` naming the moves left out (default ``analyzer.search.NODE_LIMIT``); the memory the transposition
+    tables may take (default ``analyzer.search.TABLE_MB``).
     ``progress`` is called with 1 for every move of the record whose position has been valued.
-    ``table_mb``: the memory the transposition tables of the exact search may take: the int solver's,
-    or the general search's, compiled or pure-Python (default ``analyzer.search.TABLE_MB``).
-    ``solver`` (two sides) or ``searches`` (either: :func:`searches_for`'s, by view): the searches to value
-    the moves with, kept by the caller, whose tables then hold what this analysis searched (default: made
-    here).
+    ``searches`` (:func:`searches_for`'s, by view; ``{0: solver}`` for two sides): the searches to value the moves
+    with, kept by the caller, whose tables then hold what this analysis searched (default: made here).
 
     Values are the hand's points for the first side (or, in a game of individuals, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
     scored during play (All Fives) plus the value of what is still to come."""
     variant = rep.variant
-    thresholds = on_scale(thresholds, variant)
-    teams = variant.seating.teams
     out, pos = _opening(rep)
     if pos is None:
         return out
     prefix = rep.legal_prefix
-    fast = int_solver_plays(variant)
-    _add_notes(out, rep, pos, prefix, fast)
-    individual = variant.seating.sides > 2
-    solvers = None
-    if individual:
+    _add_notes(out, rep, pos, prefix, int_solver_plays(variant))
+    budget = settings.budget
+    if variant.seating.sides > 2:
         # every decision is valued for its mover against all the others; the running values
         # follow the first player of the play order
         out.sides = list(rep.players)
         out.perspective = (f"each decision is valued for its mover against all the others; the running "
                            f"values are {rep.players[0]}'s")
-        solvers = searches or searches_for(variant, node_limit, table_mb)
-        teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
         out.stopped = stop_reason(rep)
-    solver = solvers[0] if individual else (solver or (searches or searches_for(variant, node_limit, table_mb))[0])
+    walk = _Walk(out, rep, settings, searches or searches_for(variant, budget.node_limit, budget.table_mb))
     line, points = _played_line(out, rep, pos, prefix)
     out.analysed_steps = len(line)
-
-    def scored(points: tuple[int, ...], seat: int) -> int:
-        """The points scored for the first side; in a game of individuals, for ``seat`` against the others."""
-        if individual:
-            return 2 * points[seat] - sum(points)
-        return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
-
-    values, over, full = _value_back(out, rep, pos, prefix, line, points, solver, solvers, teams, thresholds,
-                                     lines, scored, progress)
+    values, over, full = _value_back(walk, pos, line, points, progress)
     out.values = values
-    _conclude(out, rep, line, over, full, solver, individual, table_mb)
+    _conclude(walk, line, over, full)
     return out
+
+
+@dataclass
+class _Walk:
+    """One open-hands analysis under way: the result it fills (``out``), the game, its settings (the thresholds
+    read on the game's scale) and its searches by view (one for two sides; one a seat for individual players, each
+    valuing his moves against all the others)."""
+
+    out: GameAnalysis
+    rep: Replay
+    settings: AnalysisSettings
+    searches: dict
+
+    def __post_init__(self):
+        variant = self.rep.variant
+        self.individual = variant.seating.sides > 2
+        self.thresholds = on_scale(self.settings.thresholds, variant)
+        self.solver = self.searches[0]      # the running values' (two sides: the one search)
+        # the running values follow the first player of the play order in a game of individuals
+        self.teams = tuple(0 if s == 0 else 1 for s in range(variant.players)) if self.individual \
+            else variant.seating.teams
+
+    def mover(self, turn: int):
+        """The search that values the moves of the player at ``turn``, and his side in its values."""
+        if self.individual:
+            return self.searches[turn], 0
+        return self.solver, self.teams[turn]
+
+    def scored(self, points: tuple[int, ...], seat: int) -> int:
+        """The points scored for the first side; in a game of individuals, for ``seat`` against the others."""
+        if self.individual:
+            return 2 * points[seat] - sum(points)
+        return sum(p if self.teams[s] == 0 else -p for s, p in enumerate(points))
 
 
 def _opening(rep: Replay) -> tuple[GameAnalysis, Position | None]:
@@ -375,17 +402,15 @@ def _played_line(out: GameAnalysis, rep: Replay, pos: Position,
     return line, points
 
 
-def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line: list[_Point],
-                points: tuple[int, ...], solver, solvers: dict | None, teams, thresholds: Thresholds,
-                lines: bool, scored: Callable[[tuple[int, ...], int], int],
+def _value_back(walk: _Walk, pos: Position, line: list[_Point], points: tuple[int, ...],
                 progress: Callable[[int], None] | None) -> tuple[list[int | None], list[int], bool]:
     """The values of the line as played, searched from its end (``pos``) back to the deal, its
-    decisions added to ``out``: the values, the steps whose search went past the node limit, and
-    whether a table was full when one did. ``solvers``: a game of individuals' searches by seat."""
-    individual = solvers is not None
+    decisions added to the analysis: the values, the steps whose search went past the node limit, and
+    whether a table was full when one did."""
+    out, rep, solver, scored = walk.out, walk.rep, walk.solver, walk.scored
     values: list[int | None] = [None] * (len(line) + 1)
     over: list[int] = []                 # the steps whose search went past the node limit
-    searches = list(solvers.values()) if individual else [solver]
+    searches = list(walk.searches.values())
     full = False                         # a table was full when a search went past the limit
 
     def past_limit(k: int) -> None:
@@ -397,10 +422,8 @@ def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line
         k = len(line)
         try:
             values[k] = scored(points, 0) + solver.solve(pos)
-            if stops_at_decision(rep, pos, prefix):
-                mover = solvers[pos.turn] if individual else solver
-                out.to_move = _to_move(rep, mover, pos, 0 if individual else teams[pos.turn],
-                                       scored(points, pos.turn))
+            if stops_at_decision(rep, pos):
+                out.to_move = _to_move(rep, *walk.mover(pos.turn), pos, scored(points, pos.turn))
         except SearchLimit:
             past_limit(k)
         for k in reversed(range(len(line))):
@@ -417,7 +440,7 @@ def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line
             # than a later one (a seat that has drawn many sleepers moves later), so one past the limit
             # leaves out its own values only
             try:
-                _step(out, line, k, values, solvers, solver, teams, thresholds, lines, scored, rep.steps[0])
+                _step(walk, line, k, values)
             except SearchLimit:
                 past_limit(k)
     except (SolverError, NotImplementedError) as exc:
@@ -425,10 +448,10 @@ def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line
     return values, over, full
 
 
-def _conclude(out: GameAnalysis, rep: Replay, line: list[_Point], over: list[int], full: bool, solver,
-              individual: bool, table_mb: float) -> None:
+def _conclude(walk: _Walk, line: list[_Point], over: list[int], full: bool) -> None:
     """The analysis's findings once the values are in: the decisions in order, the values left out (and
     why), the critical move and the turning point."""
+    out, rep, solver, table_mb = walk.out, walk.rep, walk.solver, walk.settings.budget.table_mb
     out.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     out.lines.sort(key=lambda entry: entry["index"])
     if over:
@@ -439,7 +462,7 @@ def _conclude(out: GameAnalysis, rep: Replay, line: list[_Point], over: list[int
                   if any(d.unsolved for d in out.decisions) else "") + "; "
                + ("the others are given" if len(over) < len(line) + 1 else "none is given"))
         if full:
-            mb = table_mb if individual else getattr(solver, "table_mb", table_mb)
+            mb = table_mb if walk.individual else getattr(solver, "table_mb", table_mb)
             gap += (f" (the transposition tables, {mb:g} MB in all, were full and gave up entries: a larger "
                     "--table-mb may help too)")
         out.stopped = f"{out.stopped}; {gap}" if out.stopped else gap
@@ -489,28 +512,24 @@ def _places(line: list, over: list[int]) -> str:
     return " and at ".join(named)
 
 
-def _step(out: GameAnalysis, line: list, k: int, values: list, solvers: dict | None, solver, teams, thresholds,
-          lines: bool, scored: Callable[[tuple[int, ...], int], int], lead) -> None:
+def _step(walk: _Walk, line: list, k: int, values: list) -> None:
     """Value step ``k`` of the line as played: its decision (every alternative), or the position before
     it, and the decision of a draw game's opener who added no tile to his lead right before it (recorded
-    at ``lead``, the record's first step)."""
+    at the record's first step)."""
     here = line[k]
     step, at = here.step, here.pos
-    individual = solvers is not None
-    mover = solvers[at.turn] if individual else solver
-    side = 0 if individual else teams[at.turn]
+    mover, _ = walk.mover(at.turn)
     # a false play that stands (Domino Whist §8) is no choice among the legal moves
     choice = len(at.legal_moves()) > 1 and step.move.open is None
     if choice:
-        _decide(out, mover, at, step.move, step, side, thresholds, lines, scored(here.points, at.turn))
-    if choice and (not individual or mover is solver):
-        values[k] = out.decisions[-1].best_value
+        _decide(walk, at, step.move, step, walk.scored(here.points, at.turn))
+    if choice and mover is walk.solver:
+        values[k] = walk.out.decisions[-1].best_value
     else:
-        values[k] = scored(here.points, 0) + solver.solve(at)
+        values[k] = walk.scored(here.points, 0) + walk.solver.solve(at)
     if here.declined is not None and len(here.declined.legal_moves()) > 1:
         d = here.declined
-        _decide(out, solvers[d.turn] if individual else solver, d, NO_EXTRA, lead,
-                0 if individual else teams[d.turn], thresholds, lines, scored(here.points, d.turn))
+        _decide(walk, d, NO_EXTRA, walk.rep.steps[0], walk.scored(here.points, d.turn))
 
 
 def stop_reason(rep: Replay) -> str | None:
@@ -536,13 +555,14 @@ class _Point:
     declined: Position | None = None
 
 
-def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: int, thresholds: Thresholds,
-            lines: bool, scored: int = 0) -> int:
+def _decide(walk: _Walk, pos: Position, played: Move, step, scored: int = 0) -> int:
     """Value every move of the player to move and record the decision; the played move's value.
     ``scored``: the points scored during play so far, which every value includes. Where the search
     runs past the node limit, the decision is recorded with each move's exact value or its proven
     bounds (a best move, a loss and a class only where they are proven) and :class:`SearchLimit` goes on
     up, unless its probes found every value."""
+    out, thresholds = walk.out, walk.thresholds
+    mover, side = walk.mover(pos.turn)
     same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
     player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
     where = (step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None, step.entry.round,
@@ -561,7 +581,7 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
     loss = abs(best - played_value)
     alts = [Alternative(alternative_text(m), v, v == best, m == same) for m, v in values]
     out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss, best, played_value, side)))
-    if lines:
+    if walk.settings.lines:
         entry = _lines(mover, pos, step.index, values, played, out.players)
         out.lines.append(entry)
         for alt, data in zip(alts, entry["alternatives"]):
@@ -620,7 +640,7 @@ def open_decision(rep: Replay, pos: Position, side: int, values: list[tuple[Move
                     best, None, None)
 
 
-def _to_move(rep: Replay, mover, pos: Position, side: int, scored: int) -> Decision:
+def _to_move(rep: Replay, mover, side: int, pos: Position, scored: int) -> Decision:
     return open_decision(rep, pos, side, [(m, scored + v) for m, v in mover.values(pos)])
 
 
@@ -657,13 +677,12 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
     return {"index": index, "alternatives": alts}
 
 
-def analyze(record, variant=None, thresholds: Thresholds = Thresholds(), lines: bool = False,
-            progress: Callable[[int], None] | None = None,
-            rules: dict[str, str] | None = None, node_limit: int | None = None) -> list[GameAnalysis]:
+def analyze(record, variant=None, settings: AnalysisSettings = AnalysisSettings(),
+            progress: Callable[[int], None] | None = None, rules: dict[str, str] | None = None) -> list[GameAnalysis]:
     """Analyse every game of a record (see ``analyze_replay``)."""
     out = []
     for rep in replay_record(record, variant, rules=rules):
-        out.append(analyze_replay(rep, thresholds, lines, node_limit=node_limit))
+        out.append(analyze_replay(rep, settings))
         if progress:
             progress(1)
     return out

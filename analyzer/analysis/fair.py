@@ -36,7 +36,7 @@ from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..inference.boneyard import hands_after
 from ..position import mask_of, tiles_of
 from ..replay import Replay
-from ..search.core import TABLE_MB
+from ..search.core import TABLE_MB, SearchBudget
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
@@ -50,7 +50,7 @@ from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
-from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
+from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "decision_table",
@@ -536,7 +536,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
     if max_worlds is not None and max_worlds < worlds:
         raise ValueError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
     if base is None:
-        base = analyze_replay(rep, thresholds.points, node_limit=node_limit, table_mb=table_mb)
+        base = analyze_replay(rep, AnalysisSettings(thresholds.points, budget=SearchBudget(node_limit, table_mb)))
     if any(rep.initial.hidden) and rep.deal_ok:
         base.stopped = "no open-hands values: the record does not show every hand"
         if stop_reason(rep):

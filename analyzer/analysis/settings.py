@@ -13,7 +13,7 @@ from typing import Callable
 from ..search.core import SearchBudget
 from .fairstats import FairThresholds
 
-__all__ = ["EXACT_BELOW", "WORLDS", "FairSettings", "FairRun"]
+__all__ = ["EXACT_BELOW", "WORLDS", "FairSettings", "FairRun", "fair_options"]
 
 EXACT_BELOW = 1000      # enumerate every world when there are at most this many
 WORLDS = 200            # else draw this many to start with (more where the best is not told apart: ``max_worlds``)
@@ -56,3 +56,13 @@ class FairRun:
     workers: int | None = None
     pool: Callable = ProcessPoolExecutor
     progress: Callable[[int, int], None] | None = None
+
+
+def fair_options(settings: FairSettings, run: FairRun = FairRun()) -> dict:
+    """``settings`` and ``run`` as the keywords :func:`~analyzer.analysis.fair.fair_analyze` takes today (until it
+    takes the two values themselves: then its callers pass them and this goes)."""
+    b = settings.budget
+    return dict(seats=settings.seats, worlds=settings.worlds, exact_below=settings.exact_below, seed=settings.seed,
+                thresholds=settings.thresholds, workers=run.workers, node_limit=b.node_limit, table_mb=b.table_mb,
+                pool=run.pool, progress=run.progress, results=settings.results, max_worlds=settings.max_worlds,
+                exact_hidden=settings.exact_hidden)
