@@ -40,17 +40,16 @@ class Key:
 _PLAIN = Key()
 
 
-def key(name: str | None = None, *, omit_none: bool = False, when: str | None = None, group: str | None = None,
-        flag: bool = False, write: Callable[[Any], Any] | None = None, read: bool = True,
-        skip: bool = False, after: str | None = None) -> dict:
-    """A field's metadata for the writer and the reader: ``name`` its JSON key (default the field's name);
-    ``omit_none``: left out where None; ``when``: written only where the context ``when`` is on (a flag field of an
-    enclosing value, or one given to :func:`to_data`); ``group``: the fields of a group are left out together where
-    every one of them is None; ``flag``: the field is not written but sets the context of its name for the value and
-    what it holds; ``write``: the field's value as data (a value of a type described elsewhere); ``read``: False
-    where the data is not read back (the field keeps its default); ``skip``: neither written nor read; ``after``: the
-    field is written right after that one (its place in the data, where the constructor's order differs)."""
-    return {"json": Key(name, omit_none, when, group, flag, write, read, skip, after)}
+def key(name: str | None = None, **how) -> dict:
+    """A field's metadata for the writer and the reader (``field(metadata=key(...))``): ``name`` its JSON key
+    (default the field's name), ``how`` the rest of :class:`Key`: ``omit_none``: left out where None; ``when``:
+    written only where the context ``when`` is on (a flag field of an enclosing value, or one given to
+    :func:`to_data`); ``group``: the fields of a group are left out together where every one of them is None;
+    ``flag``: the field is not written but sets the context of its name for the value and what it holds;
+    ``write``: the field's value as data (a value of a type described elsewhere); ``read``: False where the data is
+    not read back (the field keeps its default); ``skip``: neither written nor read; ``after``: the field is written
+    right after that one (its place in the data, where the constructor's order differs)."""
+    return {"json": Key(name, **how)}
 
 
 def _spec(f: dataclasses.Field) -> Key:

@@ -466,15 +466,15 @@ def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
     scales = [None] * len(run.replays)
     draws = list(run.draw_lucks or [None] * len(run.replays))
     wanted = results_wanted(run.replays)
-    for k, (rep, analysis, (position, leader, note)) in enumerate(zip(run.replays, run.analyses,
-                                                                     match_positions(run.replays))):
+    for k, (rep, analysis, before) in enumerate(zip(run.replays, run.analyses, match_positions(run.replays))):
         if analysis is None:
             continue
+        position, leader, _ = before
         results = run.results[k] if run.results else None
         if results is None and wanted[k] and analysis.values:        # (else never read)
             results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb,
                                         played=run.options.mode == "report")
-        scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
+        scale = match_scale(analysis, rep.variant, before, results)
         if leader is not None:
             each = _each_luck(run, k, position if scale.known else None, leader)
             if each is not None:

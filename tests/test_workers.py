@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from analyzer.analysis.fair import fair_analyze
-from analyzer.archive import Options, load, run
+from analyzer.archive import Execution, Options, load, run
 from analyzer.archive import runner as runner_module
 from analyzer.replay import replay
 from analyzer.workers import fork_is_safe, pool_context
@@ -68,7 +68,7 @@ def test_an_archive_s_workers_give_the_same_results_with_a_thread_alive(a_thread
         made.append(pool := real(*args, **kwargs))
         return pool
     monkeypatch.setattr(runner_module, "worker_pool", watched)
-    assert list(run(sources, Options("analyze"), jobs=2)) == here
+    assert list(run(sources, Options("analyze"), Execution(jobs=2))) == here
     assert made and all(p._mp_context.get_start_method() == "forkserver" for p in made)
 
 
