@@ -19,6 +19,7 @@ from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ContextManager
 
+from .codec import key, to_data
 from .diagnostics import Diagnostic, DominoError
 from .rules.codes import Code
 from .match import replay_record
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "fair_worlds", "fair_every_game", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
-           "games_data", "analysis_data", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
+           "games_data", "game_results", "GameResult", "RecordResult", "ScoredAnalysis", "analysis_data", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = Code.CLUSTER_LOST   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -110,9 +111,64 @@ def _diag_data(diag: Diagnostic) -> dict:
     return {**diag.as_dict(), "text": str(diag)}
 
 
+def _diags_data(diags) -> list[dict]:
+    return [_diag_data(d) for d in diags]
+
+
+@dataclass(frozen=True)
+class ScoredAnalysis:
+    """A game's analysis composed with what the steps after it found (the plain data :func:`analysis_data` writes):
+    the best lines where asked for (``lines``), the luck of its draws (``draw_lucks``, the draws of ``steps``) and
+    its grading on the match scale (``scale``)."""
+
+    analysis: object                     # ``analysis.GameAnalysis``
+    lines: bool = False
+    steps: tuple = ()
+    draw_lucks: list | None = None
+    scale: object | None = None          # ``analysis.match_scale.MatchScale``
+
+    def as_dict(self) -> dict:
+        return analysis_data(self.analysis, self.lines, self.steps, self.draw_lucks, self.scale)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A replayed game's result, written by ``codec.to_data`` (:func:`games_data`): what its replay found (its
+    diagnostics marked primary or follow-on where it was triaged), its analysis where it was analysed, and where
+    its repair was searched, the repairs found and the likely one."""
+
+    title: str
+    event: str | None
+    players: list[str]
+    variant: str
+    valid: bool
+    errors: int
+    diagnostics: tuple = field(metadata=key(write=_diags_data))      # ``Diagnostic``s
+    result: dict | None
+    result_text: str | None
+    moves: int
+    errors_by_player: dict
+    analysis: ScoredAnalysis | None
+    repairs: tuple | None = field(default=None, metadata=key(omit_none=True))     # ``repair.edits.Repair``s
+    likely: object | None = field(default=None, metadata=key(omit_none=True))
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """A record's result, written by ``codec.to_data`` (:meth:`RecordRun.data`, :func:`run_record`): its source,
+    why it could not be read or worked out (``error``, else None), its games, and where asked for, the repair
+    search's report of each game (``repairs_found``) and the repaired record's text (``repaired``)."""
+
+    source: str
+    error: Diagnostic | None = field(default=None, metadata=key(write=_diag_data))
+    games: tuple[GameResult, ...] = ()
+    repairs_found: list | None = field(default=None, metadata=key(omit_none=True))
+    repaired: dict | None = field(default=None, metadata=key(omit_none=True))
+
+
 def record_problem(label: str, diag: Diagnostic) -> dict:
     """The result of a record that could not be read at all (or not worked out)."""
-    return {"source": label, "error": _diag_data(diag), "games": []}
+    return to_data(RecordResult(label, diag))
 
 
 def internal_error(label: str, exc: Exception) -> dict:
@@ -173,13 +229,16 @@ class RecordRun:
         o = self.options
         return again(self.record, o.variant, dict(o.rules), o.insert_passes)
 
-    def data(self) -> dict:
-        """The plain result: ``{"source", "error", "games": [...]}``."""
+    def result(self) -> RecordResult:
+        """The record's result as far as it has been worked out (:class:`RecordResult`)."""
         if self.problem is not None:
-            return record_problem(self.label, self.problem)
-        return {"source": self.label, "error": None,
-                "games": games_data(self.replays, self.analyses, self.options.lines, self.triages,
-                                    self.draw_lucks, self.scales)}
+            return RecordResult(self.label, self.problem)
+        return RecordResult(self.label, None, game_results(self.replays, self.analyses, self.options.lines,
+                                                           self.triages, self.draw_lucks, self.scales))
+
+    def data(self) -> dict:
+        """The plain result: ``{"source", "error", "games": [...]}`` (:meth:`result`, written)."""
+        return to_data(self.result())
 
 
 def read_text(label: str, text: str, options: Options) -> RecordRun:
@@ -568,17 +627,17 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
         triage(run)
     if o.mode != "validate":
         extras(run)
-    out = run.data()
+    out = run.result()
     if o.mode == "report":
         repairs_analysed(run)
         mover_views(run.analyses or [])
     if o.repair_edits:
-        out["repairs_found"] = [None if k not in run.reports else {"report": run.reports[k].as_dict()}
-                                for k in range(len(run.replays))]
+        out = replace(out, repairs_found=[None if k not in run.reports else {"report": run.reports[k].as_dict()}
+                                          for k in range(len(run.replays))])
     if o.write_repaired:
         text, games = repaired_text(run)
-        out["repaired"] = {"text": text, "games": games}
-    return out
+        out = replace(out, repaired={"text": text, "games": games})
+    return to_data(out)
 
 
 def process(label: str, data: bytes, options: Options, progress: Callable[[int], None] | None = None) -> dict:
@@ -645,8 +704,15 @@ def again(record, variant=None, rules: dict[str, str] | None = None, insert_pass
 # ---- plain data -----------------------------------------------------------------------------------
 
 def games_data(replays, analyses=None, lines: bool = False, triages=None, draw_lucks=None, scales=None) -> list[dict]:
-    """Each replayed game (and its analysis, if any) as the plain data of a result: the one writer of a game's
-    data, from the results of each step, none of which is changed here.
+    """Each replayed game (and its analysis, if any) as the plain data of a result (:func:`game_results`,
+    written)."""
+    return to_data(game_results(replays, analyses, lines, triages, draw_lucks, scales))
+
+
+def game_results(replays, analyses=None, lines: bool = False, triages=None, draw_lucks=None,
+                 scales=None) -> tuple[GameResult, ...]:
+    """Each replayed game (and its analysis, if any) as a :class:`GameResult`, composed from the results of each
+    step, none of which is changed here.
 
     ``triages``: per game, its :class:`~analyzer.repair.triage.Triage` (None for a valid game): its
     errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found. ``draw_lucks``,
@@ -656,23 +722,17 @@ def games_data(replays, analyses=None, lines: bool = False, triages=None, draw_l
     none = [None] * len(replays)
     for rep, analysis, t, lucks, scale in zip(replays, analyses or none, triages or none, draw_lucks or none,
                                               scales or none):
-        diagnostics, found = rep.diagnostics, {}
+        diagnostics, repairs, likely = rep.diagnostics, None, None
         if t is not None:
             diagnostics = t.diagnostics
             if t.report is not None:
-                found["repairs"] = [r.as_dict() for r in t.report.repairs]
-                if t.likely:
-                    found["likely"] = t.likely
-        out.append({
-            "title": rep.title, "event": rep.game.tags.get("Event"), "players": list(rep.players),
-            "variant": rep.variant.name, "valid": rep.valid, "errors": len(rep.errors),
-            "diagnostics": [_diag_data(d) for d in diagnostics],
-            "result": rep.result_dict(), "result_text": result_text(rep),
-            "moves": len(rep.steps), "errors_by_player": _errors_by_player(rep),
-            "analysis": None if analysis is None else analysis_data(analysis, lines, rep.steps, lucks, scale),
-            **found,
-        })
-    return out
+                repairs, likely = tuple(t.report.repairs), t.likely or None
+        out.append(GameResult(
+            rep.title, rep.game.tags.get("Event"), list(rep.players), rep.variant.name, rep.valid, len(rep.errors),
+            tuple(diagnostics), rep.result_dict(), result_text(rep), len(rep.steps), _errors_by_player(rep),
+            None if analysis is None else ScoredAnalysis(analysis, lines, tuple(rep.steps), lucks, scale),
+            repairs, likely))
+    return tuple(out)
 
 
 def validation_json(result: dict, reports: dict[int, dict]) -> list[dict]:
@@ -698,8 +758,6 @@ def analysis_data(analysis, lines: bool = False, steps=(), draw_lucks=None, scal
     """A game's analysis as plain data (``GameAnalysis.as_dict``), with its best lines (``lines``), the luck of its
     draws (``draw_lucks``, the draws of ``steps``: ``"draw_luck"``) and its grading on the match scale (``scale``:
     ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"``, ``"match_scale"``), in that order."""
-    from .codec import to_data
-
     data = to_data(analysis, lines=lines)
     if draw_lucks:
         from .analysis.drawluck import annotate
@@ -731,11 +789,11 @@ def _errors_by_player(rep) -> dict[str, int]:
 def check_rules(rules: dict[str, str]) -> None:
     """Raise the variant error of a ``--rule`` that no variant can take (an unknown key, or a value
     that every variant with that key refuses); a rule some variant takes is checked per record."""
-    for key, value in rules.items():
+    for option, value in rules.items():
         specs = [(family.name, spec) for family in FAMILIES.values() for spec in family.options
-                 if spec.key == normalise(key)]
+                 if spec.key == normalise(option)]
         if not specs:
-            raise UnknownOption(f"--rule {key}={value}: no variant has an option {key!r} (see `domino variants`)")
+            raise UnknownOption(f"--rule {option}={value}: no variant has an option {option!r} (see `domino variants`)")
         errors = []
         for name, spec in specs:
             try:
@@ -744,4 +802,4 @@ def check_rules(rules: dict[str, str]) -> None:
             except BadOptionValue as exc:
                 errors.append(str(exc))
         else:
-            raise BadOptionValue(f"--rule {key}={value}: {errors[0]}")
+            raise BadOptionValue(f"--rule {option}={value}: {errors[0]}")
