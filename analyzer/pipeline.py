@@ -357,7 +357,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
-    from .analysis.settings import FairSettings, fair_options
+    from .analysis.settings import FairSettings
     from .inference.sheet import is_sheet
 
     o = run.options
@@ -385,9 +385,9 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         if analysis is None:
             analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
-            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
-                analysis = fair_analyze(rep, analysis, **fair_options(replace(settings, results=wanted[k]),   # for
-                                                                      replace(how, progress=progress)))     # the scale)
+            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's,
+                analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),
+                                        run=replace(how, progress=progress))     # for the scale)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run

@@ -52,8 +52,8 @@ from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.match import random_match, replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
 from analyzer.search.tree import NODE_LIMIT, SearchLimit, TreeSearch, revealed, revealed_order  # noqa: E402
-from analyzer.analysis import AnalysisSettings
-from analyzer.search.core import SearchBudget
+from analyzer.analysis import AnalysisSettings  # noqa: E402
+from analyzer.search.core import SearchBudget  # noqa: E402
 
 
 @contextmanager

@@ -134,7 +134,8 @@ def _fair(path: Path, rounds: int) -> None:
     import time
 
     from analyzer.analysis import analyze_replay
-    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis import fair
+    from bench_fair_process import fair_call
     from analyzer.match import replay_record
     from analyzer.notation import parse
 
@@ -146,7 +147,8 @@ def _fair(path: Path, rounds: int) -> None:
             bases = [analyze_replay(rep) for rep in reps]       # (outside the clock: the same in all three)
             with _without_batch_lines(how == "old"):
                 t0 = time.process_time()
-                judged = [fair_analyze(rep, base, workers=1, results=how != "points") for rep, base in zip(reps, bases)]
+                judged = [fair_call(fair, rep, base, workers=1, results=how != "points") for rep, base in zip(reps,
+                                    bases)]
                 runs[how].append(time.process_time() - t0)
             found[how] = [[(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None
                            for a in d.alternatives] for out in judged]

@@ -32,8 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis import analyze_replay  # noqa: E402
-from analyzer.analysis.fair import fair_analyze  # noqa: E402
-from analyzer.analysis.settings import FairRun, FairSettings  # noqa: E402
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze  # noqa: E402
 from analyzer.analysis.sheets import sheet_analyze, sheet_fair  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.inference.sheet import sheet_deals  # noqa: E402
@@ -103,7 +102,7 @@ def main() -> int:
             t0 = time.perf_counter()
             analyze_replay(full)
             t1 = time.perf_counter()
-            fair_analyze(full, worlds=args.worlds, workers=args.jobs)
+            fair_analyze(full, settings=FairSettings(worlds=args.worlds), run=FairRun(workers=args.jobs))
             t2 = time.perf_counter()
             found = sheet_deals(sheet, args.max_deals)
             t3 = time.perf_counter()

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.analysis.match_scale import Before, match_scale, why_not
 from analyzer.analysis.outcomes import needs_results, principal_results
 from analyzer.cli import main
@@ -219,7 +219,7 @@ def test_each_worlds_result_splits_exactly_that_worlds_value(record, variant):
         v = find_variant(variant)
         rep = replay(random_game(v, 1), v)
     bad = rep.variant.match.kind == "bad"
-    judged = fair_analyze(rep, worlds=12, workers=1, results=True)
+    judged = fair_analyze(rep, settings=FairSettings(worlds=12, results=True), run=FairRun(workers=1))
     checked = 0
     for d in judged.decisions:
         for alt in d.alternatives:
@@ -232,7 +232,8 @@ def test_each_worlds_result_splits_exactly_that_worlds_value(record, variant):
             assert split == Counter(dict(alt.fair.values)), (d.index, alt.move)
             checked += 1
     assert checked > 10
-    plain = fair_analyze(rep, worlds=12, workers=1)          # not asked: none, and the same values
+    plain = fair_analyze(rep, settings=FairSettings(worlds=12),
+                         run=FairRun(workers=1))          # not asked: none, and the same values
     assert all(a.fair is None or a.fair.results is None for d in plain.decisions for a in d.alternatives)
     assert [[a.fair for a in d.alternatives] for d in plain.decisions] == \
         [[a.fair for a in d.alternatives] for d in judged.decisions]

@@ -10,10 +10,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..search.core import SearchBudget
+from ..search.core import TABLE_MB, SearchBudget
 from .fairstats import FairThresholds
 
-__all__ = ["EXACT_BELOW", "WORLDS", "FairSettings", "FairRun", "fair_options"]
+__all__ = ["EXACT_BELOW", "WORLDS", "FairSettings", "FairRun"]
 
 EXACT_BELOW = 1000      # enumerate every world when there are at most this many
 WORLDS = 200            # else draw this many to start with (more where the best is not told apart: ``max_worlds``)
@@ -46,6 +46,12 @@ class FairSettings:
             raise ValueError(f"max_worlds: {self.max_worlds} is fewer than the {self.worlds} deals drawn first")
         object.__setattr__(self, "seats", tuple(self.seats))
 
+    @classmethod
+    def of(cls, *, node_limit: int | None = None, table_mb: float = TABLE_MB, **fields) -> FairSettings:
+        """The settings from the options of a caller that keeps them by name (the pipeline's, a sheet's): the
+        fields of this class, and the search budget's two (``node_limit``, ``table_mb``) in place of ``budget``."""
+        return cls(budget=SearchBudget(node_limit, table_mb), **fields)
+
 
 @dataclass(frozen=True)
 class FairRun:
@@ -57,12 +63,3 @@ class FairRun:
     pool: Callable = ProcessPoolExecutor
     progress: Callable[[int, int], None] | None = None
 
-
-def fair_options(settings: FairSettings, run: FairRun = FairRun()) -> dict:
-    """``settings`` and ``run`` as the keywords :func:`~analyzer.analysis.fair.fair_analyze` takes today (until it
-    takes the two values themselves: then its callers pass them and this goes)."""
-    b = settings.budget
-    return dict(seats=settings.seats, worlds=settings.worlds, exact_below=settings.exact_below, seed=settings.seed,
-                thresholds=settings.thresholds, workers=run.workers, node_limit=b.node_limit, table_mb=b.table_mb,
-                pool=run.pool, progress=run.progress, results=settings.results, max_worlds=settings.max_worlds,
-                exact_hidden=settings.exact_hidden)

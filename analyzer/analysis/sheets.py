@@ -34,8 +34,7 @@ from ..replay import Replay, replay
 from ..workers import pool_options
 from . import Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, analyze_replay
 from .dealvalues import DealsSummary, OverDeals, OverHands
-from .fair import FairDecision, fair_analyze
-from .settings import FairRun, FairSettings, fair_options
+from .fair import FairDecision, FairRun, FairSettings, fair_analyze
 
 __all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
            "written_game", "HANDS"]
@@ -279,7 +278,7 @@ def _judge_hand(task: tuple[int, int]) -> tuple[dict, frozenset]:
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
     seat, at = task
     written = written_replay(rep, deals[at])
-    got = fair_analyze(written, **fair_options(replace(settings, seats=(rep.players[seat],)), FairRun(workers=1)))
+    got = fair_analyze(written, settings=replace(settings, seats=(rep.players[seat],)), run=FairRun(workers=1))
     decided = [d for d in got.decisions + ([got.to_move] if got.to_move is not None else [])
                if d.fair is not None and d.player == rep.players[seat]]
     return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives}) for d in decided}, _choices(written, seat)
