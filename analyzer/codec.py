@@ -58,13 +58,37 @@ def _spec(f: dataclasses.Field) -> Key:
 
 @cache
 def _written(cls: type) -> tuple:
-    """The fields of ``cls`` and their keys in the order they are written."""
+    """How ``cls`` is written: its fields in the order they are written, each ``(attribute, key, its Key)`` (the
+    fields neither written nor setting a context left out), its flag fields, and its groups' fields."""
     specs = [(f, _spec(f)) for f in dataclasses.fields(cls)]
     for f, s in [(f, s) for f, s in specs if s.after]:
         specs.remove((f, s))
         at = next(i for i, (g, _) in enumerate(specs) if g.name == s.after)
         specs.insert(at + 1, (f, s))
-    return tuple(specs)
+    written = tuple((f.name, s.name or f.name, s) for f, s in specs if not (s.skip or s.flag))
+    flags = tuple(f.name for f, s in specs if s.flag)
+    groups: dict[str, list[str]] = {}
+    for f, s in specs:
+        if s.group:
+            groups.setdefault(s.group, []).append(f.name)
+    return written, flags, tuple((g, tuple(names)) for g, names in groups.items())
+
+
+@cache
+def _kind(cls: type) -> str:
+    """How a value of ``cls`` is written: as it is, by itself (``as_dict``), by its fields, as a named tuple's
+    object, a list or a dict."""
+    if cls in (str, int, float, bool, type(None)) or issubclass(cls, (str, int, float)):
+        return "plain"
+    if dataclasses.is_dataclass(cls):
+        return "self" if "as_dict" in cls.__dict__ else "fields"
+    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return "named"
+    if issubclass(cls, (list, tuple)):
+        return "list"
+    if issubclass(cls, dict):
+        return "dict"
+    return "none"
 
 
 def to_data(value: Any, **context: bool) -> Any:
@@ -72,45 +96,42 @@ def to_data(value: Any, **context: bool) -> Any:
     :func:`key`), a named tuple as a dict of its fields, a tuple or list as a list; a value of a type that writes
     itself (``as_dict``, the types not yet described by their fields) as it does. ``context``: the contexts on
     (``lines=True``: the fields written only with the best lines)."""
-    if value is None or isinstance(value, (str, int, float)):
+    return _to(value, context)
+
+
+def _to(value: Any, context: dict) -> Any:
+    kind = _kind(type(value))
+    if kind == "plain":
         return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        own = type(value).__dict__.get("as_dict")
-        if own is not None:
-            return value.as_dict()
+    if kind == "fields":
         return _write(value, context)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return {name: to_data(getattr(value, name), **context) for name in value._fields}
-    if isinstance(value, (list, tuple)):
-        return [to_data(v, **context) for v in value]
-    if isinstance(value, dict):
-        return {k: to_data(v, **context) for k, v in value.items()}
+    if kind == "self":
+        return value.as_dict()
+    if kind == "list":
+        return [_to(v, context) for v in value]
+    if kind == "named":
+        return {name: _to(getattr(value, name), context) for name in value._fields}
+    if kind == "dict":
+        return {k: _to(v, context) for k, v in value.items()}
     raise TypeError(f"no plain data for a {type(value).__name__}")
 
 
 def _write(value: Any, context: dict) -> dict:
-    specs = _written(type(value))
-    flags = {f.name: bool(getattr(value, f.name)) for f, s in specs if s.flag}
+    written, flags, groups = _written(type(value))
     if flags:
-        context = {**context, **flags}
-    empty = _empty_groups(value, specs)
+        context = {**context, **{name: bool(getattr(value, name)) for name in flags}}
+    empty = {g for g, names in groups if all(getattr(value, n) is None for n in names)} if groups else ()
     out = {}
-    for f, s in specs:
-        if s.skip or s.flag or (s.when and not context.get(s.when)) or s.group in empty:
+    for name, key_, s in written:
+        if (s.when and not context.get(s.when)) or (s.group and s.group in empty):
             continue
-        v = getattr(value, f.name)
-        if v is None and s.omit_none:
-            continue
-        out[s.name or f.name] = s.write(v) if s.write is not None and v is not None else to_data(v, **context)
+        v = getattr(value, name)
+        if v is None:
+            if not s.omit_none:
+                out[key_] = None
+        else:
+            out[key_] = s.write(v) if s.write is not None else _to(v, context)
     return out
-
-
-def _empty_groups(value: Any, specs) -> set[str]:
-    groups: dict[str, bool] = {}
-    for f, s in specs:
-        if s.group:
-            groups[s.group] = groups.get(s.group, True) and getattr(value, f.name) is None
-    return {g for g, empty in groups.items() if empty}
 
 
 def from_data(cls: type, data: Any) -> Any:
