@@ -108,8 +108,8 @@ def cli_fair_page(tmp_path_factory):
     from test_cli import run
 
     path = tmp_path_factory.mktemp("cli-fair") / "seed1.html"
-    result = run("report", str(RECORDS / "seed1.dom"), "--fair", "--seat", "C", "--worlds", str(FAIR["worlds"]),
-                 "--exact-below", str(FAIR["exact_below"]), "-o", str(path))
+    result = run("report", str(RECORDS / "seed1.dom"), "--fair", "--seat", "C", "--worlds", str(FAIR.worlds),
+                 "--exact-below", str(FAIR.exact_below), "-o", str(path))
     assert result.exit_code == 1          # the book's record breaks the rules from round 7 on
     assert f"wrote {path}" in result.output
     return path

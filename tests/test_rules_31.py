@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.match import progression_seats, replay_record
 from analyzer.notation import parse, read
+from analyzer.codec import to_data
 from conftest import RECORDS
 
 
@@ -181,7 +182,7 @@ def test_a_record_that_stops_at_a_decision_gets_that_decision_analysed():
     assert d is not None and d.player == "A" and d.played == "" and d.loss is None
     assert {a.move: a.value for a in d.alternatives} == {a.move: a.value for a in played.alternatives}
     assert [a.move for a in d.alternatives if a.best] == [a.move for a in played.alternatives if a.best]
-    assert analysis.as_dict()["to_move"]["alternatives"] and d.index == len(rep.steps)
+    assert to_data(analysis)["to_move"]["alternatives"] and d.index == len(rep.steps)
     # B's hand not shown: the fair analysis from A's view
     (rep,) = replay_record(parse(stopped.replace("B: [0-1] [0-3] [1-2] [1-4] [2-5] [3-4]", "B: ?")))
     fair = fair_analyze(rep, settings=FairSettings(seats=["A"], worlds=30), run=FairRun(workers=1))
