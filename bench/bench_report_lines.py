@@ -28,6 +28,7 @@ from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
 from analyzer.report import build_report, render_html  # noqa: E402
 from analyzer.report.task import position_diagrams  # noqa: E402
+from analyzer.analysis import AnalysisSettings  # noqa: E402
 
 RECORDS = ["seed1.dom", "seed2.dom", "variant-cross.dom", "variant-draw.dom", "variant-all-fives.dom"]
 
@@ -58,7 +59,7 @@ def main() -> None:
         record = read(path)
         replays = replay_record(record)
         plain_s, plain = cpu(lambda: [analyze_replay(rep) for rep in replays], args.repeat)
-        lines_s, lined = cpu(lambda: [analyze_replay(rep, lines=True) for rep in replays], args.repeat)
+        lines_s, lined = cpu(lambda: [analyze_replay(rep, AnalysisSettings(lines=True)) for rep in replays], args.repeat)
         diagrams_s, diagrams = cpu(lambda: [position_diagrams(rep) for rep in replays], args.repeat)
         before = render_html(build_report(record.source, replays, plain))
         model = build_report(record.source, replays, lined)

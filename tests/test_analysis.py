@@ -16,13 +16,14 @@ from analyzer.search.block import Solver
 from analyzer.tiles import Move, Tile
 from conftest import RECORDS, SEED_DEAL
 from minimax_reference import Reference, from_move
+from analyzer.analysis import AnalysisSettings
 
 
 @pytest.fixture(scope="module")
 def seed_one():
     """The seed's first game, the table as the book prints it (invalid from round 7 on)."""
     (rep,) = replay_record(read(RECORDS / "seed1-table.txt"))
-    return rep, analyze_replay(rep, lines=True)
+    return rep, analyze_replay(rep, AnalysisSettings(lines=True))
 
 
 def test_the_critical_move_is_the_one_the_book_marks(seed_one):

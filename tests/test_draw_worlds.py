@@ -22,6 +22,7 @@ from analyzer.rules import find_variant
 from analyzer.search import NO_EXTRA, SearchLimit, TreeSearch, revealed
 from analyzer.search.core import draw_core
 from analyzer.search.drawworlds import DrawWorlds
+from analyzer.codec import to_data
 from minimax_reference import DrawReference
 from test_inference import small
 
@@ -146,10 +147,10 @@ def test_the_fair_analysis_is_the_same_with_the_batch_and_world_by_world(family,
     calls = []
     values = DrawWorlds.values
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: calls.append(1) or values(self, *a))
-    batched = fair_analyze(rep, settings=settings, run=alone).as_dict()
+    batched = to_data(fair_analyze(rep, settings=settings, run=alone))
     assert calls
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: None)
-    assert fair_analyze(rep, settings=settings, run=alone).as_dict() == batched
+    assert to_data(fair_analyze(rep, settings=settings, run=alone)) == batched
 
 
 def test_a_search_not_compiled_leaves_the_worlds_to_the_search_of_each():
@@ -170,10 +171,10 @@ def test_hungarian_s_fair_analysis_is_the_same_with_the_batch_and_world_by_world
     calls = []
     values = DrawWorlds.values
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: calls.append(1) or values(self, *a))
-    batched = fair_analyze(rep, settings=settings, run=alone).as_dict()
+    batched = to_data(fair_analyze(rep, settings=settings, run=alone))
     assert calls and any(d.get("fair") for d in batched["decisions"])
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: None)
-    assert fair_analyze(rep, settings=settings, run=alone).as_dict() == batched
+    assert to_data(fair_analyze(rep, settings=settings, run=alone)) == batched
 
 
 @built

@@ -32,6 +32,7 @@ from analyzer.replay import replay
 from analyzer.rules.policies import Dealing
 from analyzer.rules.variants import find_variant
 from analyzer.tiles import Tile
+from analyzer.codec import to_data
 
 from conftest import RECORDS
 from test_cli import run
@@ -271,9 +272,9 @@ def test_sampled_intervals_cover_the_exact_means():
 def test_the_same_seed_gives_the_same_run():
     variant = small("partnership", 3, 4)
     rep = replay(random_record(variant, random.Random(11)), variant)
-    one = fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3), run=FairRun(workers=1)).as_dict()
+    one = to_data(fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3), run=FairRun(workers=1)))
     rep = replay(rep.game, variant)
-    two = fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3), run=FairRun(workers=2)).as_dict()
+    two = to_data(fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3), run=FairRun(workers=2)))
     assert one == two
 
 
@@ -285,7 +286,7 @@ def test_book_deal_c_36_is_a_real_mistake_and_the_json_shape():
     # C sees his hand and 17 moves: few enough deals to solve every one
     assert c36.fair.method == "exact" and c36.fair.best.startswith("[4-6]")
     assert c36.fair.verdict == "real" and c36.cls is not None
-    data = out.as_dict()
+    data = to_data(out)
     for d in data["decisions"]:
         if d["player"] == "C":
             assert set(d["fair"]) >= {"view", "worlds", "method", "best", "loss", "class", "verdict"}

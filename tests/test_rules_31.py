@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.match import progression_seats, replay_record
 from analyzer.notation import parse, read
+from analyzer.codec import to_data
 from conftest import RECORDS
 
 
@@ -82,6 +83,20 @@ def test_milo_is_called_in_the_result_tag():
     called = text.replace('[Result "A/C 1 domino"]', '[Result "A/C 1 milo"]')
     wrong = replay_record(parse(called))[reps.index(plain)]
     assert [d.code for d in wrong.errors] == ["result-mismatch"] and "Milo" in wrong.errors[0].message
+
+
+def test_milo_is_seen_on_the_table_of_a_sheet_without_hands():
+    """The same Milo on a sheet that writes no hand (a tournament sheet): whether the last tile left both ends
+    equal is on the table, so the call is checked there too, and a plain domino called Milo is still wrong."""
+    import re
+
+    text = re.sub(r"^([A-D]): .*$", r"\1: ?", (RECORDS / "match-milo.dom").read_text(), flags=re.M)
+    reps = replay_record(parse(text))
+    assert all(r.valid for r in reps), [r.errors for r in reps]
+    called = text.replace('[Result "A/C 1 domino"]', '[Result "A/C 1 milo"]')
+    wrong = [r for r in replay_record(parse(called)) if not r.valid]
+    assert len(wrong) == 1 and [d.code for d in wrong[0].errors] == ["result-mismatch"]
+    assert "Milo" in wrong[0].errors[0].message
 
 
 # 000: "Es folgt das Spiel mit der gleichen Steinverteilung aber verschiedenem Spiel": the book's second game
@@ -167,7 +182,7 @@ def test_a_record_that_stops_at_a_decision_gets_that_decision_analysed():
     assert d is not None and d.player == "A" and d.played == "" and d.loss is None
     assert {a.move: a.value for a in d.alternatives} == {a.move: a.value for a in played.alternatives}
     assert [a.move for a in d.alternatives if a.best] == [a.move for a in played.alternatives if a.best]
-    assert analysis.as_dict()["to_move"]["alternatives"] and d.index == len(rep.steps)
+    assert to_data(analysis)["to_move"]["alternatives"] and d.index == len(rep.steps)
     # B's hand not shown: the fair analysis from A's view
     (rep,) = replay_record(parse(stopped.replace("B: [0-1] [0-3] [1-2] [1-4] [2-5] [3-4]", "B: ?")))
     fair = fair_analyze(rep, settings=FairSettings(seats=["A"], worlds=30), run=FairRun(workers=1))

@@ -49,7 +49,7 @@ from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
-from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
+from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "decision_table",
@@ -542,8 +542,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     worlds are solved, counted in worlds."""
     budget_ = settings.budget
     if base is None:
-        base = analyze_replay(rep, settings.thresholds.points, node_limit=budget_.node_limit,
-                              table_mb=budget_.table_mb)
+        base = analyze_replay(rep, AnalysisSettings(settings.thresholds.points, budget=budget_))
     if any(rep.initial.hidden) and rep.deal_ok:
         base.stopped = "no open-hands values: the record does not show every hand"
         if stop_reason(rep):

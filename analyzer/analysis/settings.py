@@ -62,3 +62,4 @@ class FairRun:
     workers: int | None = None
     pool: Callable = ProcessPoolExecutor
     progress: Callable[[int, int], None] | None = None
+
