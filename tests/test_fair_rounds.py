@@ -7,8 +7,6 @@ import pathlib
 from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 
-import pytest
-
 from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.search.core import SearchBudget
 from analyzer.cli import output
@@ -150,14 +148,3 @@ def test_a_move_out_of_contention_keeps_the_values_of_its_first_worlds_and_the_v
                 # its values are those of the same first worlds with every move valued (checked on its worst)
                 assert a.fair.spread.low >= b.fair.spread.low
     assert dropped            # (this record's settings drop some: the test sees racing at work)
-
-
-def test_the_options_kept_by_name_give_the_settings_as_values():
-    """The pipeline and a sheet keep the fair options by their names (``FairSettings.of``): the node limit and the
-    table's size make the search budget, the others are the settings' own; a name that is no setting (how the
-    analysis runs: its processes) is refused, not dropped."""
-    assert FairSettings.of(node_limit=2000, table_mb=8, worlds=40, seed=3, seats=["C"]) == \
-        FairSettings(worlds=40, seed=3, seats=("C",), budget=SearchBudget(2000, 8))
-    assert FairSettings.of() == FairSettings()
-    with pytest.raises(TypeError):
-        FairSettings.of(workers=2)
