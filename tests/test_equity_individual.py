@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.match_scale import match_scale, value_chance, why_not
+from analyzer.analysis.match_scale import Before, match_scale, value_chance, why_not
 from analyzer.equity import MatchPosition, first_lead, lattice, load_table, supported
 from analyzer.equity.model import mode_of
 from analyzer.equity.table import solve, solve_each
@@ -158,7 +158,7 @@ def _graded(n: int, seed: int, scores: tuple[int, ...]):
     rep = replay(random_game(v, seed), v)
     analysis = analyze_replay(rep)
     leader = rep.initial.turn
-    scale = match_scale(analysis, v, MatchPosition(running(scores, leader), ("side", leader)), leader)
+    scale = match_scale(analysis, v, Before(MatchPosition(running(scores, leader), ("side", leader)), leader))
     return v, analysis, scale, leader
 
 

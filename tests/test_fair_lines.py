@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.analysis.match_scale import fair_chance
 from analyzer.analysis.outcomes import drawn_facts, played_out
 from analyzer.analysis.readings import dealt_facts
@@ -124,7 +124,8 @@ def _fair_results(rep, batch: bool, monkeypatch) -> list:
         if not batch:
             m.setattr(WorldsSolver, "lines", _values_only)
             m.setattr(DrawWorlds, "lines", lambda self, position, worlds, only=None: None)
-        out = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
+        out = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=6, exact_below=30, results=True),
+                           run=FairRun(workers=1))
     return [(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None for a in d.alternatives]
 
 
@@ -263,7 +264,8 @@ def test_a_world_whose_line_is_past_the_node_limit_leaves_that_alternative_witho
     whole = _fair_results(rep, True, monkeypatch)
     with monkeypatch.context() as m:
         m.setattr(WorldsSolver, "lines", _first_line_dropped(WorldsSolver.lines))
-        cut = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
+        cut = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=6, exact_below=30, results=True),
+                           run=FairRun(workers=1))
     alternatives = [(d.index, a.move, a.fair) for d in cut.decisions if d.fair is not None for a in d.alternatives]
     assert [(k, move) for k, move, _ in alternatives] == [(k, move) for k, move, _ in whole]
     missing = 0

@@ -226,7 +226,7 @@ def test_principal_results_are_the_same_with_the_analysiss_searches():
     """The searches that made the analysis (their tables hold its values) give the same results as new ones."""
     for rep in replay_record(parse((RECORDS / "match-whist.dom").read_text(encoding="utf-8"))):
         solver = searcher_for(rep.variant, int_solver_plays(rep.variant), None)
-        analysis = analyze_replay(rep, solver=solver)
+        analysis = analyze_replay(rep, searches={0: solver})
         assert principal_results(rep, analysis, searches={0: solver}) == principal_results(rep, analysis)
 
 

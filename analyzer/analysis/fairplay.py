@@ -18,9 +18,9 @@ from ..equity.model import Choice
 from ..inference import Worlds, worlds_at
 from ..record import Game, HandEntry, MoveEntry
 from ..replay import Replay, replay
-from ..search.core import TABLE_MB
+from ..search.core import TABLE_MB, SearchBudget
 from ..tiles import Move
-from .fair import decision_table, solve_dealt
+from .fair import WorldSearch, decision_table, solve_dealt
 
 __all__ = ["FairPlayer", "fair_choice", "hand_record", "NAMES"]
 
@@ -38,10 +38,8 @@ def fair_choice(rep: Replay, k: int, seat: int, deals: Sequence[tuple[int, ...]]
     template = rep.position_at(k)
     if template.draws:
         raise NotImplementedError("fair_choice takes games without drawing")
-    individual = rep.variant.seating.sides > 2
-    rows = solve_dealt(rep, template, list(deals), seat, node_limit, table_mb)[0]
-    sign = 1 if individual or rep.variant.seating.teams[seat] == 0 else -1
-    table, best = decision_table(rep, k, seat, template.legal_moves(), rows, sign, individual)
+    rows = solve_dealt(rep, template, list(deals), seat, WorldSearch(SearchBudget(node_limit, table_mb)))[0]
+    table, best = decision_table(rep, k, seat, template.legal_moves(), rows)
     return best, table
 
 

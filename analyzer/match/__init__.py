@@ -349,9 +349,11 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
         problem = compare_result(stated, rep.outcome, decided, rep.variant, rep.players, rep.worth)
         if problem:
-            rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, f"the record states \"{stated}\" but "
-                                             f"{problem} (whatever the tiles it does not show)", "Result"))
-            rep.__dict__.pop("diagnostics", None)
+            # one error a slip: where the table already shows the Result wrong, the deals say it once more
+            if not any(d.code == Code.RESULT_MISMATCH for d in rep.end_diagnostics):
+                rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, f"the record states \"{stated}\" "
+                                                 f"but {problem} (whatever the tiles it does not show)", "Result"))
+                rep.__dict__.pop("diagnostics", None)
             return rep
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
     found = sheet_result(rep, limit, listed)

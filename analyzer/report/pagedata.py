@@ -312,7 +312,7 @@ def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -
         if change:
             text += " " + ",".join(f"{arm}:{'-' if k is None else k}" for arm, k in sorted(change.items()))
         made = (text, _packed_said(said[j], tile))
-        quiet = not change and _quiet(tile, count, pips_, ends_, counts[seat], pips[seat], ends)
+        quiet = not change and _quiet(tile, (count, pips_, ends_), (counts[seat], pips[seat], ends))
         rows.append((*made, tuple(p[j] for p in puts), _written(seat, made, quiet)))
         counts[seat], pips[seat], ends = count, pips_, ends_
     return rows
@@ -323,8 +323,10 @@ def _step_text(seat: int, tile: str | None, laid, count: int, pips: int | None, 
     return f"{seat} {tile or '-'} {int(laid)} {count} {'-' if pips is None else pips} {'.'.join(map(str, ends)) if ends else '-'}"
 
 
-def _quiet(tile, count, pips, ends, count_before, pips_before, ends_before) -> bool:
-    """A pass that changes nothing: no tile, and the mover's count and pips and the open ends as they were."""
+def _quiet(tile, after: tuple, before: tuple) -> bool:
+    """A pass that changes nothing: no tile, and the mover's count and pips and the open ends (``after``, each
+    ``(count, pips, ends)``) as they were (``before``)."""
+    (count, pips, ends), (count_before, pips_before, ends_before) = after, before
     return tile is None and count == count_before and pips == pips_before and (ends or None) == (ends_before or None)
 
 
@@ -464,7 +466,7 @@ def _own_rows(line: LineView, cut: int, start: dict, views: list[tuple], spots: 
                 k = spot[laid] = str(spots.index(where[laid]))
             puts.append(k)
         rows.append((made[0], made[1], tuple(puts),
-                     _written(seat, made[:2], _quiet(s.tile, s.count, s.pips, s.ends, counts[seat], pips[seat], ends))))
+                     _written(seat, made[:2], _quiet(s.tile, (s.count, s.pips, s.ends), (counts[seat], pips[seat], ends)))))
         counts[seat], pips[seat], ends = s.count, s.pips, s.ends
     return rows
 
