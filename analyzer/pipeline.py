@@ -19,6 +19,7 @@ from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ContextManager
 
+from .codec import key, to_data
 from .diagnostics import Diagnostic, DominoError
 from .rules.codes import Code
 from .match import replay_record
@@ -29,15 +30,15 @@ from .record import Record
 from .replay.json import result_text
 from .rules.options import BadOptionValue, UnknownOption, normalise
 from .rules.variants import FAMILIES
-from .search.core import TABLE_MB
+from .search.core import TABLE_MB, SearchBudget
 from .diagnostics import Severity
 
 if TYPE_CHECKING:
-    from .analysis import Thresholds
+    from .analysis import AnalysisSettings, Thresholds
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "fair_worlds", "fair_every_game", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
-           "games_data", "analysis_data", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
+           "games_data", "game_results", "GameResult", "RecordResult", "ScoredAnalysis", "analysis_data", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = Code.CLUSTER_LOST   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -91,6 +92,18 @@ class Options:
 
         return Thresholds.parse(self.thresholds)
 
+    @property
+    def budget(self) -> SearchBudget:
+        """What each search may spend (``max_nodes``, ``table_mb``)."""
+        return SearchBudget(self.max_nodes, self.table_mb)
+
+    @property
+    def analysis(self) -> AnalysisSettings:
+        """The settings of the open-hands analysis: the thresholds, ``lines`` and the search's budget."""
+        from .analysis import AnalysisSettings
+
+        return AnalysisSettings(self.limits, self.lines, self.budget)
+
 
 # ---- the results of a record that could not be worked out ----------------------------------------
 
@@ -98,9 +111,64 @@ def _diag_data(diag: Diagnostic) -> dict:
     return {**diag.as_dict(), "text": str(diag)}
 
 
+def _diags_data(diags) -> list[dict]:
+    return [_diag_data(d) for d in diags]
+
+
+@dataclass(frozen=True)
+class ScoredAnalysis:
+    """A game's analysis composed with what the steps after it found (the plain data :func:`analysis_data` writes):
+    the best lines where asked for (``lines``), the luck of its draws (``draw_lucks``, the draws of ``steps``) and
+    its grading on the match scale (``scale``)."""
+
+    analysis: object                     # ``analysis.GameAnalysis``
+    lines: bool = False
+    steps: tuple = ()
+    draw_lucks: list | None = None
+    scale: object | None = None          # ``analysis.match_scale.MatchScale``
+
+    def as_dict(self) -> dict:
+        return analysis_data(self.analysis, self.lines, self.steps, self.draw_lucks, self.scale)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A replayed game's result, written by ``codec.to_data`` (:func:`games_data`): what its replay found (its
+    diagnostics marked primary or follow-on where it was triaged), its analysis where it was analysed, and where
+    its repair was searched, the repairs found and the likely one."""
+
+    title: str
+    event: str | None
+    players: list[str]
+    variant: str
+    valid: bool
+    errors: int
+    diagnostics: tuple = field(metadata=key(write=_diags_data))      # ``Diagnostic``s
+    result: dict | None
+    result_text: str | None
+    moves: int
+    errors_by_player: dict
+    analysis: ScoredAnalysis | None
+    repairs: tuple | None = field(default=None, metadata=key(omit_none=True))     # ``repair.edits.Repair``s
+    likely: object | None = field(default=None, metadata=key(omit_none=True))
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """A record's result, written by ``codec.to_data`` (:meth:`RecordRun.data`, :func:`run_record`): its source,
+    why it could not be read or worked out (``error``, else None), its games, and where asked for, the repair
+    search's report of each game (``repairs_found``) and the repaired record's text (``repaired``)."""
+
+    source: str
+    error: Diagnostic | None = field(default=None, metadata=key(write=_diag_data))
+    games: tuple[GameResult, ...] = ()
+    repairs_found: list | None = field(default=None, metadata=key(omit_none=True))
+    repaired: dict | None = field(default=None, metadata=key(omit_none=True))
+
+
 def record_problem(label: str, diag: Diagnostic) -> dict:
     """The result of a record that could not be read at all (or not worked out)."""
-    return {"source": label, "error": _diag_data(diag), "games": []}
+    return to_data(RecordResult(label, diag))
 
 
 def internal_error(label: str, exc: Exception) -> dict:
@@ -161,13 +229,16 @@ class RecordRun:
         o = self.options
         return again(self.record, o.variant, dict(o.rules), o.insert_passes)
 
-    def data(self) -> dict:
-        """The plain result: ``{"source", "error", "games": [...]}``."""
+    def result(self) -> RecordResult:
+        """The record's result as far as it has been worked out (:class:`RecordResult`)."""
         if self.problem is not None:
-            return record_problem(self.label, self.problem)
-        return {"source": self.label, "error": None,
-                "games": games_data(self.replays, self.analyses, self.options.lines, self.triages,
-                                    self.draw_lucks, self.scales)}
+            return RecordResult(self.label, self.problem)
+        return RecordResult(self.label, None, game_results(self.replays, self.analyses, self.options.lines,
+                                                           self.triages, self.draw_lucks, self.scales))
+
+    def data(self) -> dict:
+        """The plain result: ``{"source", "error", "games": [...]}`` (:meth:`result`, written)."""
+        return to_data(self.result())
 
 
 def read_text(label: str, text: str, options: Options) -> RecordRun:
@@ -195,30 +266,29 @@ def read(label: str, data: bytes | None, options: Options, problem: Diagnostic |
     return read_text(label, text, options)
 
 
-def analyse_game(rep, options: Options, progress=None, searches: dict | None = None, sheet: dict | None = None):
-    """The analysis of one replayed game under ``options`` (its thresholds, ``lines``, ``max_nodes`` and
-    ``table_mb``); one the search cannot take says why instead of raising. ``searches``: the searches to value it
-    with, by view (``analysis.searches_for``; default: made for it). A valid game whose record does not write every
-    hand (a sheet) is analysed over the deals it allows (``analysis.sheets.sheet_analyze``, with ``sheet``'s
-    settings: ``max_deals``, ``seed``, ``workers``, ``pool``)."""
+def analyse_game(rep, options: Options, progress=None, searches: dict | None = None, sheet=None):
+    """The analysis of one replayed game under ``options`` (:attr:`Options.analysis`: its thresholds, ``lines``,
+    ``max_nodes`` and ``table_mb``); one the search cannot take says why instead of raising. ``searches``: the
+    searches to value it with, by view (``analysis.searches_for``; default: made for it). A valid game whose record
+    does not write every hand (a sheet) is analysed over the deals it allows (``analysis.sheets.sheet_analyze``:
+    at most ``max_deals``, drawn with ``fair_seed``; ``sheet``, an ``analysis.settings.FairRun``: the processes that
+    analyse them and the progress)."""
     from .analysis import GameAnalysis, analyze_replay      # (start-up: validate needs no analysis)
     from .inference.sheet import is_sheet
 
-    thresholds, lines, node_limit, table_mb = options.limits, options.lines, options.max_nodes, options.table_mb
-
     if is_sheet(rep) and rep.valid and len(rep.players) == rep.variant.players:
+        from .analysis.settings import FairRun
         from .analysis.sheets import sheet_analyze
 
         try:
-            return sheet_analyze(rep, thresholds, node_limit=node_limit, table_mb=table_mb, lines=lines,
-                                 **(sheet or {}))
+            return sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
+                                 run=sheet or FairRun())
         except ValueError as exc:
             out = GameAnalysis(rep.title, list(rep.players), [])
             out.stopped = f"the analysis could not run: {exc}"
             return out
     try:
-        return analyze_replay(rep, thresholds, lines, node_limit=node_limit, progress=progress, table_mb=table_mb,
-                              searches=searches)
+        return analyze_replay(rep, options.analysis, progress, searches)
     except ValueError as exc:      # a position the search cannot take (SolverError)
         out = GameAnalysis(rep.title, list(rep.players), [])
         out.stopped = f"the analysis could not run: {exc}"
@@ -241,26 +311,25 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
         # (one worker for a sheet's deals: here is perhaps a worker of a pool already)
-        analysis = analyse_game(rep, o, progress, searches, sheet_settings(o, 1))
+        analysis = analyse_game(rep, o, progress, searches, sheet_run(1))
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
             if wanted[k]:
-                run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches,
-                                                   played=o.mode == "report")
+                run.results[k] = principal_results(rep, analysis, SearchBudget(o.max_nodes, o.table_mb),
+                                                   searches=searches, played=o.mode == "report")
             if each:
-                run.policy[k] = policy_result(rep, o.max_nodes, o.table_mb, searches=searches)
+                run.policy[k] = policy_result(rep, SearchBudget(o.max_nodes, o.table_mb), searches=searches)
     return run
 
 
-def sheet_settings(options: Options, workers: int | None = None, pool=None) -> dict:
-    """How a sheet without hands is analysed over its deals (``analysis.sheets.sheet_analyze``)."""
-    out: dict = {"max_deals": options.max_deals, "seed": options.fair_seed}
-    if workers is not None:
-        out["workers"] = workers
-    if pool is not None:
-        out["pool"] = pool
-    return out
+def sheet_run(workers: int | None = None, pool=None, progress=None):
+    """How a sheet without hands is analysed over its deals (``analysis.sheets.sheet_analyze``), or judged over the
+    hands it allows (``sheet_fair``): in ``workers`` processes made by ``pool`` (None: the default), as a
+    ``FairRun``."""
+    from .analysis.settings import FairRun
+
+    return FairRun(workers, progress=progress) if pool is None else FairRun(workers, pool, progress)
 
 
 def results_wanted(replays: list) -> list[bool]:
@@ -288,6 +357,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+    from .analysis.settings import FairSettings
     from .inference.sheet import is_sheet
 
     o = run.options
@@ -295,12 +365,11 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     if fresh:
         run.analyses = [None] * len(run.replays)
     worlds = fair_worlds(run)
-    settings = dict(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
-                    seats=seats or o.fair_seats, thresholds=FairThresholds(o.limits), workers=workers,
-                    node_limit=o.max_nodes, table_mb=o.table_mb, exact_hidden=o.fair_exact_hidden and o.scale != "match",
-                    max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
-    if pool is not None:
-        settings["pool"] = pool
+    settings = FairSettings(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
+                            seats=tuple(seats or o.fair_seats), thresholds=FairThresholds(o.limits), budget=o.budget,
+                            exact_hidden=o.fair_exact_hidden and o.scale != "match",
+                            max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
+    how = sheet_run(workers, pool)
     run.judged = 0
     wanted = results_wanted(run.replays) if o.scale == "match" else [False] * len(run.replays)
     every_game = fair_every_game(o)
@@ -308,7 +377,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         analysis = None if fresh else run.analyses[k]
         if (analysis is None and is_sheet(rep)) or (analysis is not None and analysis.deals is not None):
             # a sheet: its deals' values, then judged in every hand it allows (where its deals are found)
-            analysis = _judge_sheet(run, rep, k, settings, seats, workers, pool, bar, analysis)
+            analysis = _judge_sheet(run, k, settings, how, bar, analysis)
             if analysis.deals is not None:
                 run.analyses[k] = analysis
                 run.judged = k + 1
@@ -316,20 +385,22 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         if analysis is None:
             analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
-            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's
-                analysis = fair_analyze(rep, analysis, progress=progress, results=wanted[k], **settings)  # for the scale)
+            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's,
+                analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),
+                                        run=replace(how, progress=progress))     # for the scale)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run
 
 
-def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: int, pool, bar, analysis=None):
+def _judge_sheet(run: RecordRun, k: int, settings, how, bar, analysis=None):
     """Game ``k`` of ``run``, a sheet without hands: its values over the deals it allows (unless ``analysis``
-    has them), then its fair verdicts over the hands each player may have held (``analysis.sheets``); the bar
-    of game ``k + 1`` counts the deals analysed, then the hands judged."""
+    has them), then its fair verdicts over the hands each player may have held (``analysis.sheets``), under the
+    fair ``settings`` (``FairSettings``), in the processes ``how`` says (``FairRun``); the bar of game ``k + 1``
+    counts the deals analysed, then the hands judged."""
     from .analysis.sheets import sheet_fair
 
-    o = run.options
+    o, rep = run.options, run.replays[k]
     most = o.fair_hands * len(rep.players)          # the most hands judged: the bar's length only shrinks
     with (bar(k + 1) if bar is not None else nullcontext()) as progress:
         dealt = [0]
@@ -342,15 +413,10 @@ def _judge_sheet(run: RecordRun, rep, k: int, settings: dict, seats, workers: in
             progress(dealt[0] + done, dealt[0] + total)
 
         if analysis is None:
-            analysis = analyse_game(rep, o, sheet={**sheet_settings(o, workers, pool),
-                                                   "progress": deals if progress else None})
+            analysis = analyse_game(rep, o, sheet=replace(how, progress=deals if progress else None))
         if analysis.deals is None:          # no deal fits, or not a sheet the deals are found for: as before
             return analysis
-        fair = {key: settings[key] for key in ("worlds", "exact_below", "thresholds", "node_limit", "table_mb",
-                                               "exact_hidden", "max_worlds")}
-        return sheet_fair(rep, analysis, hands=o.fair_hands, seed=o.fair_seed, workers=workers,
-                          seats=seats or o.fair_seats, progress=hands if progress else None,
-                          **({"pool": pool} if pool is not None else {}), **fair)
+        return sheet_fair(rep, analysis, settings, replace(how, progress=hands if progress else None), o.fair_hands)
 
 
 def fair_worlds(run: RecordRun) -> int:
@@ -382,10 +448,10 @@ def triage(run: RecordRun) -> RecordRun:
         return run
     from .repair.triage import search_slips, triage_games      # (start-up: a valid record needs no repair)
 
-    search = None
-    if o.repair_edits:
-        def search(rep):
-            return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
+    def full_search(rep):          # validate --repair: the full search, with the edits asked for
+        return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
+
+    search = full_search if o.repair_edits else None
     run.triages, run.reports = triage_games(run.replays, run.again(), search=search,
                                             read_cpu=None if o.repair_edits else run.read_cpu)
     return run
@@ -451,7 +517,7 @@ def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
     its ``MatchScale`` (or None), and its draws' luck (``run.draw_lucks``, :func:`value_draws`) with their MWC
     where the match position is known. Changes nothing of ``run``: the caller keeps both (the page shows them)
     and the plain data is written from them (:func:`games_data`)."""
-    from .analysis.luck import deal_luck, first_hand    # (the match-winning-chance tables: loaded when asked for)
+    from .analysis.luck import LedHand, deal_luck, first_hand  # (the match-winning-chance tables: loaded when asked)
     from .analysis.drawluck import match_chance, with_match
     from .analysis.match_scale import match_positions, match_scale
     from .analysis.outcomes import principal_results
@@ -459,24 +525,24 @@ def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
     scales = [None] * len(run.replays)
     draws = list(run.draw_lucks or [None] * len(run.replays))
     wanted = results_wanted(run.replays)
-    for k, (rep, analysis, (position, leader, note)) in enumerate(zip(run.replays, run.analyses,
-                                                                     match_positions(run.replays))):
+    for k, (rep, analysis, before) in enumerate(zip(run.replays, run.analyses, match_positions(run.replays))):
         if analysis is None:
             continue
+        position, leader, _ = before
         results = run.results[k] if run.results else None
         if results is None and wanted[k] and analysis.values:        # (else never read)
-            results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb,
+            results = principal_results(rep, analysis, SearchBudget(run.options.max_nodes, run.options.table_mb),
                                         played=run.options.mode == "report")
-        scale = match_scale(analysis, rep.variant, position, leader, note=note, results=results)
+        scale = match_scale(analysis, rep.variant, before, results)
         if leader is not None:
             each = _each_luck(run, k, position if scale.known else None, leader)
             if each is not None:
                 scale = replace(scale, luck_each=each, luck=each[0])
             elif rep.variant.seating.sides == 2:
-                scale = replace(scale, luck=deal_luck(analysis, rep.variant, leader, first_hand(rep),
-                                                      position if scale.known else None,
-                                                      results.line[0] if results is not None and results.line else None,
-                                                      played=rep.result))
+                line = results.line[0] if results is not None and results.line else None
+                hand = LedHand(leader, first_hand(rep), rep.result)
+                scale = replace(scale, luck=deal_luck(analysis, rep.variant, hand, position if scale.known else None,
+                                                      line))
         lucks = draws[k]
         chance = match_chance(rep.variant, position, leader) if lucks and scale.known and leader is not None else None
         if chance is not None:
@@ -489,15 +555,15 @@ def _each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
     """Each player's deal luck in game ``k`` of ``run``, a game of individual players whose deal was played out
     by the hand model's policy (``run.policy``: ``Options.luck_each``), from the match ``position`` before it
     (None: in points only); None for any other game."""
-    from .analysis import hand_value
-    from .analysis.luck import deal_luck, first_hand
+    from .analysis.luck import LedHand, deal_luck, first_hand
 
     result = (run.policy or [None] * len(run.replays))[k]
     if result is None:
         return None
     rep = run.replays[k]
-    return [deal_luck(run.analyses[k], rep.variant, leader, first_hand(rep), position, result, seat,
-                      hand_value(rep.variant, result, seat), rep.result) for seat in range(rep.variant.players)]
+    hand = LedHand(leader, first_hand(rep), rep.result)
+    return [deal_luck(run.analyses[k], rep.variant, hand, position, result, seat)
+            for seat in range(rep.variant.players)]
 
 
 def value_draws(run: RecordRun) -> list:
@@ -561,17 +627,17 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
         triage(run)
     if o.mode != "validate":
         extras(run)
-    out = run.data()
+    out = run.result()
     if o.mode == "report":
         repairs_analysed(run)
         mover_views(run.analyses or [])
     if o.repair_edits:
-        out["repairs_found"] = [None if k not in run.reports else {"report": run.reports[k].as_dict()}
-                                for k in range(len(run.replays))]
+        out = replace(out, repairs_found=[None if k not in run.reports else {"report": run.reports[k].as_dict()}
+                                          for k in range(len(run.replays))])
     if o.write_repaired:
         text, games = repaired_text(run)
-        out["repaired"] = {"text": text, "games": games}
-    return out
+        out = replace(out, repaired={"text": text, "games": games})
+    return to_data(out)
 
 
 def process(label: str, data: bytes, options: Options, progress: Callable[[int], None] | None = None) -> dict:
@@ -638,8 +704,15 @@ def again(record, variant=None, rules: dict[str, str] | None = None, insert_pass
 # ---- plain data -----------------------------------------------------------------------------------
 
 def games_data(replays, analyses=None, lines: bool = False, triages=None, draw_lucks=None, scales=None) -> list[dict]:
-    """Each replayed game (and its analysis, if any) as the plain data of a result: the one writer of a game's
-    data, from the results of each step, none of which is changed here.
+    """Each replayed game (and its analysis, if any) as the plain data of a result (:func:`game_results`,
+    written)."""
+    return to_data(game_results(replays, analyses, lines, triages, draw_lucks, scales))
+
+
+def game_results(replays, analyses=None, lines: bool = False, triages=None, draw_lucks=None,
+                 scales=None) -> tuple[GameResult, ...]:
+    """Each replayed game (and its analysis, if any) as a :class:`GameResult`, composed from the results of each
+    step, none of which is changed here.
 
     ``triages``: per game, its :class:`~analyzer.repair.triage.Triage` (None for a valid game): its
     errors are marked primary or follow-on, and ``repairs`` and ``likely`` say what was found. ``draw_lucks``,
@@ -649,23 +722,17 @@ def games_data(replays, analyses=None, lines: bool = False, triages=None, draw_l
     none = [None] * len(replays)
     for rep, analysis, t, lucks, scale in zip(replays, analyses or none, triages or none, draw_lucks or none,
                                               scales or none):
-        diagnostics, found = rep.diagnostics, {}
+        diagnostics, repairs, likely = rep.diagnostics, None, None
         if t is not None:
             diagnostics = t.diagnostics
             if t.report is not None:
-                found["repairs"] = [r.as_dict() for r in t.report.repairs]
-                if t.likely:
-                    found["likely"] = t.likely
-        out.append({
-            "title": rep.title, "event": rep.game.tags.get("Event"), "players": list(rep.players),
-            "variant": rep.variant.name, "valid": rep.valid, "errors": len(rep.errors),
-            "diagnostics": [_diag_data(d) for d in diagnostics],
-            "result": rep.result_dict(), "result_text": result_text(rep),
-            "moves": len(rep.steps), "errors_by_player": _errors_by_player(rep),
-            "analysis": None if analysis is None else analysis_data(analysis, lines, rep.steps, lucks, scale),
-            **found,
-        })
-    return out
+                repairs, likely = tuple(t.report.repairs), t.likely or None
+        out.append(GameResult(
+            rep.title, rep.game.tags.get("Event"), list(rep.players), rep.variant.name, rep.valid, len(rep.errors),
+            tuple(diagnostics), rep.result_dict(), result_text(rep), len(rep.steps), _errors_by_player(rep),
+            None if analysis is None else ScoredAnalysis(analysis, lines, tuple(rep.steps), lucks, scale),
+            repairs, likely))
+    return tuple(out)
 
 
 def validation_json(result: dict, reports: dict[int, dict]) -> list[dict]:
@@ -691,9 +758,7 @@ def analysis_data(analysis, lines: bool = False, steps=(), draw_lucks=None, scal
     """A game's analysis as plain data (``GameAnalysis.as_dict``), with its best lines (``lines``), the luck of its
     draws (``draw_lucks``, the draws of ``steps``: ``"draw_luck"``) and its grading on the match scale (``scale``:
     ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"``, ``"match_scale"``), in that order."""
-    data = analysis.as_dict()
-    if lines:
-        data["lines"] = analysis.lines
+    data = to_data(analysis, lines=lines)
     if draw_lucks:
         from .analysis.drawluck import annotate
 
@@ -724,11 +789,11 @@ def _errors_by_player(rep) -> dict[str, int]:
 def check_rules(rules: dict[str, str]) -> None:
     """Raise the variant error of a ``--rule`` that no variant can take (an unknown key, or a value
     that every variant with that key refuses); a rule some variant takes is checked per record."""
-    for key, value in rules.items():
+    for option, value in rules.items():
         specs = [(family.name, spec) for family in FAMILIES.values() for spec in family.options
-                 if spec.key == normalise(key)]
+                 if spec.key == normalise(option)]
         if not specs:
-            raise UnknownOption(f"--rule {key}={value}: no variant has an option {key!r} (see `domino variants`)")
+            raise UnknownOption(f"--rule {option}={value}: no variant has an option {option!r} (see `domino variants`)")
         errors = []
         for name, spec in specs:
             try:
@@ -737,4 +802,4 @@ def check_rules(rules: dict[str, str]) -> None:
             except BadOptionValue as exc:
                 errors.append(str(exc))
         else:
-            raise BadOptionValue(f"--rule {key}={value}: {errors[0]}")
+            raise BadOptionValue(f"--rule {option}={value}: {errors[0]}")

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from .archive.stats import player_key
 from .notation import parse, read, write
-from .outputs import GENERATOR, write_atomic
+from .outputs import GENERATOR, OutputError, write_atomic
 from .replay import replay
 from .replay.setup import setup_game
 
@@ -270,6 +270,7 @@ def anki_deck(found: list[Problem], player: str, path: str) -> int:
     (``outputs.KINDS["deck"]``). Returns the notes written. ImportError where genanki is not installed
     (the extra ``anki``: ``pip install analyzer[anki]``)."""
     import io
+    import sqlite3
     import zipfile
 
     import genanki
@@ -288,7 +289,10 @@ def anki_deck(found: list[Problem], player: str, path: str) -> int:
         key = f"{problem.source}#{problem.game}#{problem.step}"
         deck.add_note(genanki.Note(model=model, fields=[question, answer, key], guid=genanki.guid_for(key)))
     buffer = io.BytesIO()
-    genanki.Package(deck).write_to_file(buffer)
+    try:        # (genanki builds the deck's database in a temporary file: a full disk or a file size limit fails it)
+        genanki.Package(deck).write_to_file(buffer)
+    except (OSError, sqlite3.Error) as exc:
+        raise OutputError(f"{path}: cannot be written (the deck's database could not be made: {exc})") from None
     with zipfile.ZipFile(buffer, "a") as package:
         package.comment = f"{GENERATOR} {__version__}".encode()
     write_atomic(path, buffer.getvalue(), make_folder=True)

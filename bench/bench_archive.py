@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.archive import Options, load, run  # noqa: E402
+from analyzer.archive import Execution, Options, load, run  # noqa: E402
 from analyzer.match import random_match  # noqa: E402
 from analyzer.notation import write  # noqa: E402
 from bench_solver import best_of as timed  # noqa: E402  (bench/ is this script's own directory)
@@ -92,11 +92,11 @@ def main() -> None:
             options = Options(mode)
             base, local = timed(args.repeat, lambda: list(run(subset, options)))
             print(row(f"{mode}, 1 process", len(subset), base, None, None))
-            pool_time, pooled = timed(args.repeat, lambda: list(run(subset, options, jobs=2)))
+            pool_time, pooled = timed(args.repeat, lambda: list(run(subset, options, Execution(jobs=2))))
             print(row(f"{mode}, --jobs 2", len(subset), pool_time, base, pooled == local))
             if cluster is not None:
                 address = cluster.scheduler_address
-                t, remote = timed(args.repeat, lambda: list(run(subset, options, scheduler=address)))
+                t, remote = timed(args.repeat, lambda: list(run(subset, options, Execution(scheduler=address))))
                 print(row(f"{mode}, Dask (2 workers)", len(subset), t, base, remote == local))
                 print(f"{'':<34} Dask overhead against --jobs 2: "
                       f"{(t - pool_time) * 1000 / len(subset):+.1f} ms a record")

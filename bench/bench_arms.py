@@ -52,6 +52,8 @@ from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.match import random_match, replay_record  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
 from analyzer.search.tree import NODE_LIMIT, SearchLimit, TreeSearch, revealed, revealed_order  # noqa: E402
+from analyzer.analysis import AnalysisSettings  # noqa: E402
+from analyzer.search.core import SearchBudget  # noqa: E402
 
 
 @contextmanager
@@ -73,13 +75,13 @@ def hand(variant, seed: int):
 
 def analyse(rep, args, clock) -> tuple[float, object]:
     t0 = clock()
-    result = analyze_replay(rep, node_limit=args.node_limit, table_mb=args.table_mb)
+    result = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(args.node_limit, args.table_mb)))
     return clock() - t0, result
 
 
 def analyse_with(rep, search, args, clock) -> tuple[float, object]:
     t0 = clock()
-    result = analyze_replay(rep, solver=search, node_limit=args.node_limit, table_mb=args.table_mb)
+    result = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(args.node_limit, args.table_mb)), searches={0: search})
     return clock() - t0, result
 
 
@@ -252,7 +254,7 @@ def hardest(args, clock) -> None:
         rep = hand(variant, args.seed + i)
         search = _Counted(variant, node_limit=limit, table_mb=args.table_mb)
         t0 = clock()
-        analyze_replay(rep, solver=search, node_limit=limit, table_mb=args.table_mb)
+        analyze_replay(rep, AnalysisSettings(budget=SearchBudget(limit, args.table_mb)), searches={0: search})
         took = clock() - t0
         most, held = max(search.calls) if search.calls else (0, "-")
         if search.over is not None:

@@ -46,7 +46,7 @@ from analyzer.notation import write  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.jobs import Workers  # noqa: E402
-from analyzer.server.library import (analyze_document, enter_move, new_record, position_data,  # noqa: E402
+from analyzer.server.library import (BoardRecord, AnalysisRequest, NewGame, analyze_document, enter_move, new_record, position_data,  # noqa: E402
                                      validate_document, write_variation)
 
 
@@ -98,7 +98,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
 
     rows = []
-    here_board = position_data(valid, "<board>", 0, 5)
+    here_board = position_data(BoardRecord(valid, "<board>"), 0, 5)
     at = {"step": 5, "move": here_board["legal"][0]["move"], "player": here_board["turn"]}
     line = [f"{at['player']} {at['move']}"]
     hands = [{"tiles": [[0, 0], [1, 1]]}, None, {"tiles": [[2, 2], [3, 3], [4, 4], [5, 5], [6, 6], [0, 6], [1, 6]]}, None]
@@ -108,17 +108,17 @@ def main() -> None:
         ("validate, 4 games, a slip", lambda: post(base, "validate", {"text": broken}),
          lambda: validate_document(broken, "<board>")),
         ("board at the cursor", lambda: post(base, "position", {"text": valid, "cursor": {"line": end, "column": 1}}),
-         lambda: position_data(valid, "<board>", cursor=(end, 1))),
+         lambda: position_data(BoardRecord(valid, "<board>"), cursor=(end, 1))),
         ("analyse, partnership game", lambda: post(base, "analyze", {"text": game}),
-         lambda: analyze_document(game, "<board>")),
+         lambda: analyze_document(BoardRecord(game, "<board>"))),
         ("analyse, fair (one view)", lambda: post(base, "analyze", {"text": fair, "worlds": args.worlds}),
-         lambda: analyze_document(fair, "<board>", worlds=args.worlds)),
+         lambda: analyze_document(BoardRecord(fair, "<board>"), AnalysisRequest(worlds=args.worlds))),
         ("enter before the end", lambda: post(base, "enter", {"text": valid, "game": 0, **at}),
-         lambda: enter_move(valid, "<board>", 0, at["move"], at["player"], step=5)),
+         lambda: enter_move(BoardRecord(valid, "<board>"), 0, at["move"], at["player"], step=5)),
         ("variation as a comment", lambda: post(base, "variation", {"text": valid, "step": 5, "line": line}),
-         lambda: write_variation(valid, "<board>", 0, 5, line)),
+         lambda: write_variation(BoardRecord(valid, "<board>"), 0, 5, line)),
         ("new record from the form", lambda: post(base, "new", {"variant": "partnership", "hands": hands}),
-         lambda: new_record("partnership", {}, None, hands)),
+         lambda: new_record("partnership", {}, NewGame(None, hands))),
         ("progress poll", lambda: post(base, "progress", {"job": "none"}), lambda: workers.progress("none")),
         ("fair: first deals counted", lambda: _first_count(base, fair, args.worlds),
          lambda: _first_count_here(fair, args.worlds)),
@@ -181,7 +181,7 @@ def _first_count_here(text: str, worlds: int) -> float:
     def told(d):
         if not first and d["phase"] == "worlds" and d["total"] and d["done"]:
             first.append(time.perf_counter() - t)
-    analyze_document(text, "<board>", worlds=worlds, progress=told)
+    analyze_document(BoardRecord(text, "<board>"), AnalysisRequest(worlds=worlds), progress=told)
     return first[0] if first else time.perf_counter() - t
 
 

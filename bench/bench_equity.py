@@ -40,9 +40,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis import AgainstTheRest, analyze_replay, int_solver_plays, searcher_for  # noqa: E402
-from analyzer.analysis.match_scale import match_scale  # noqa: E402
+from analyzer.analysis.match_scale import Before, match_scale  # noqa: E402
 from analyzer.analysis.outcomes import needs_results, principal_results  # noqa: E402
 from analyzer.equity import MatchPosition, compute_table, load_table, score_step  # noqa: E402
+from analyzer.equity.model import HandPlayers  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.notation.writer import write_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
@@ -90,7 +91,7 @@ def _tables(args, v) -> None:
     base = None
     for w in reversed(runs):                       # the baseline first: the ratio is against it
         t0 = time.process_time()
-        table = compute_table(w, args.hands, seed=1, view=AgainstTheRest)
+        table = compute_table(w, args.hands, seed=1, players=HandPlayers(view=AgainstTheRest))
         total = time.process_time() - t0
         sim, dp = table.meta["seconds"]["simulation"], table.meta["seconds"]["dp"]
         hands = args.hands * len(table.model.modes)
@@ -114,12 +115,12 @@ def _grading(args, v, shipped) -> None:
     for k, rep in enumerate(reps):  # (as the pipeline: the search that valued the hand plays its lines out)
         t0 = time.process_time()
         solver = searcher_for(v, int_solver_plays(v), None)
-        a = analyze_replay(rep, solver=solver)
+        a = analyze_replay(rep, searches={0: solver})
         t1 = time.process_time()
         leader = rep.initial.turn
         state = MatchState(_scores_before(v, k), (0, 0), 1)
         results = principal_results(rep, a, searches={0: solver}) if exact else None
-        scale = match_scale(a, v, MatchPosition(state, ("side", v.seating.teams[leader])), leader, results=results)
+        scale = match_scale(a, v, Before(MatchPosition(state, ("side", v.seating.teams[leader])), leader), results=results)
         graded += len(scale.loss)
         points += t1 - t0
         match += time.process_time() - t1

@@ -67,7 +67,7 @@ def measure(seed: int, decisions: int, worlds: int) -> dict:
     from analyzer.analysis import fair
     from analyzer.inference import worlds_at
     from analyzer.search import Solver
-    from analyzer.search.core import CORE, TABLE_MB
+    from analyzer.search.core import CORE, SearchBudget
 
     rep, plain, tag = record(seed)
     t0 = time.perf_counter()
@@ -79,11 +79,11 @@ def measure(seed: int, decisions: int, worlds: int) -> dict:
               if rep.position_at(k).exposed][:decisions]
     plans = [fair._Plan(k, seat, moves, worlds_at(rep, k, seat), "sampled", None, worlds, 0)
              for k, seat, moves in points]
-    fair._JOB.update(rep=rep, node_limit=None, table_mb=TABLE_MB, plans=plans)
+    fair._JOB.update(rep=rep, budget=SearchBudget(), plans=plans)
     per = []
     for p, (k, *_rest) in enumerate(points):
         t0 = time.perf_counter()
-        solved, _ = fair._solve((p, 0))         # (each world's values; no results asked for)
+        solved, _ = fair._solve((p, 0, worlds, None))         # (each world's values; no results asked for)
         per.append((k, (time.perf_counter() - t0) / len(solved)))
     # (c) the int solver's states on the plain record
     nodes = 0

@@ -58,11 +58,11 @@ sys.path.insert(0, str(TREE))
 
 from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.analysis import fair as fair_module  # noqa: E402
-from analyzer.analysis.fair import EXACT_BELOW, fair_analyze  # noqa: E402
+from analyzer.analysis.fair import EXACT_BELOW  # noqa: E402
 from analyzer.analysis.fairstats import GROWTH  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
-from bench_fair_process import compare as agreement, table  # noqa: E402
+from bench_fair_process import compare as agreement, fair_call, table  # noqa: E402
 
 
 def records(count: int, seed: int, variant: str = "partnership"):
@@ -81,8 +81,8 @@ def measure(rep, worlds: int, exact_below: int, jobs: int, per_world: bool = Fal
     t0 = time.perf_counter()
     base = analyze_replay(rep)
     c1, t1 = cpu(), time.perf_counter()
-    fair = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs,
-                        max_worlds=max_worlds)
+    fair = fair_call(fair_module, rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs,
+                     max_worlds=max_worlds)
     c2, t2 = cpu(), time.perf_counter()
     judged = [d for d in fair.decisions if d.fair is not None]
     out = {"open": t1 - t0, "fair": t2 - t1, "fair_cpu": c2 - c1, "decisions": len(base.decisions),
@@ -92,8 +92,9 @@ def measure(rep, worlds: int, exact_below: int, jobs: int, per_world: bool = Fal
         fair_module._shared_searcher = fair_module._searcher
         try:
             c3, t3 = cpu(), time.perf_counter()
-            fresh = fair_analyze(rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below, workers=jobs,
-                                 max_worlds=max_worlds)
+            fresh = fair_call(fair_module, rep, analyze_replay(rep), worlds=worlds, exact_below=exact_below,
+                              workers=jobs,
+                              max_worlds=max_worlds)
             out["per_world"], out["per_world_cpu"] = time.perf_counter() - t3, cpu() - c3
         finally:
             fair_module._shared_searcher = shared
@@ -120,8 +121,8 @@ def one_record(args) -> int:
     rep = records(args.record + 1, args.seed, args.variant)[args.record]
     base = analyze_replay(rep)
     c0, t0 = cpu(), time.perf_counter()
-    fair = fair_analyze(rep, base, worlds=args.worlds, exact_below=args.exact_below, workers=args.jobs,
-                        max_worlds=args.max_worlds)
+    fair = fair_call(fair_module, rep, base, worlds=args.worlds, exact_below=args.exact_below, workers=args.jobs,
+                     max_worlds=args.max_worlds)
     took, used = time.perf_counter() - t0, cpu() - c0
     judged = [d for d in fair.decisions if d.fair is not None]
     digest = hashlib.sha256(repr(fair_values(fair)).encode()).hexdigest()

@@ -29,6 +29,7 @@ def record(tree: str, first: int, last: int, out: str) -> None:
     from analyzer.analysis.fairstats import GROWTH
     from analyzer.generate import random_game
     from analyzer.replay import replay
+    from bench_fair_process import fair_call
 
     cost: dict = {}
     solve = F._solve
@@ -56,7 +57,7 @@ def record(tree: str, first: int, last: int, out: str) -> None:
         cost.clear()
         seen.clear()
         t = time.process_time()
-        out_ = F.fair_analyze(rep, analyze_replay(rep), workers=1, max_worlds=GROWTH * F.WORLDS)
+        out_ = fair_call(F, rep, analyze_replay(rep), workers=1, max_worlds=GROWTH * F.WORLDS)
         rows.append(dict(seed=s, total=time.process_time() - t))
         for p, plan in enumerate(seen[0]):
             d = next((d for d in out_.decisions if d.fair and d.index == plan.k and d.fair.view == rep.players[plan.seat]),

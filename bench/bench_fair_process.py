@@ -33,6 +33,23 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+RUN_OPTIONS = ("workers", "pool", "progress")
+
+
+def fair_call(fair, rep, base=None, **options):
+    """``fair.fair_analyze(rep, base)`` (``fair``: the ``analysis.fair`` module of whichever tree is on the path)
+    with ``options`` given by their old keyword names: as values (``FairSettings``, ``FairRun``, the node limit
+    and table size as a ``SearchBudget``) where the tree takes them so, else as keywords (a tree before issue 69),
+    so that one bench measures both trees."""
+    if not hasattr(fair, "FairSettings"):
+        return fair.fair_analyze(rep, base, **options)
+    from analyzer.search.core import SearchBudget
+
+    run = {key: options.pop(key) for key in RUN_OPTIONS if key in options}
+    limits = {key: options.pop(key) for key in ("node_limit", "table_mb") if key in options}
+    if limits:
+        options["budget"] = SearchBudget(**limits)
+    return fair.fair_analyze(rep, base, settings=fair.FairSettings(**options), run=fair.FairRun(**run))
 
 
 def write_records(folder: Path, variant: str, seed: int, count: int) -> list[Path]:

@@ -49,9 +49,10 @@ def work(cases: list[str], seeds: int, jobs: int, max_worlds: int | None = None)
     from analyzer.analysis import fair
     from analyzer.match import replay_record
     from analyzer.notation import parse
+    from bench_fair_process import fair_call
 
     options = {}
-    if "max_worlds" in inspect.signature(fair.fair_analyze).parameters:
+    if hasattr(fair, "FairSettings") or "max_worlds" in inspect.signature(fair.fair_analyze).parameters:
         options["max_worlds"] = max_worlds or fair.GROWTH * fair.WORLDS          # the commands' default
     out = {}
     for case in cases:
@@ -62,7 +63,7 @@ def work(cases: list[str], seeds: int, jobs: int, max_worlds: int | None = None)
         for seed in range(seeds):
             analysis = analyze_replay(rep) if seed else base
             start = time.perf_counter()
-            analysis = fair.fair_analyze(rep, analysis, seed=seed, workers=jobs, **options)
+            analysis = fair_call(fair, rep, analysis, seed=seed, workers=jobs, **options)
             took = time.perf_counter() - start
             verdicts = {}
             for d in analysis.decisions + ([analysis.to_move] if analysis.to_move else []):

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyzer.analysis import analyze_replay  # noqa: E402
-from analyzer.analysis.match_scale import match_positions, match_scale  # noqa: E402
+from analyzer.analysis.match_scale import Before, match_positions, match_scale  # noqa: E402
 from analyzer.equity import load_table  # noqa: E402
 from analyzer.match import random_match, replay_record  # noqa: E402
 from analyzer.notation.writer import write_game  # noqa: E402
@@ -74,7 +74,7 @@ def main() -> None:
                 a = analyze_replay(rep)
                 analysis_s += time.process_time() - t
                 t = time.process_time()
-                match_scale(a, v, position, leader, note=note)
+                match_scale(a, v, Before(position, leader, note))
                 scale_s += time.process_time() - t
                 games += 1
         points, match = [], []

@@ -54,7 +54,7 @@ load_table(v)
 reps = [replay(random_game(v, seed), v) for seed in range(records)]
 solvers = [searcher_for(v, int_solver_plays(v), None) for _ in reps]
 t0 = time.process_time()
-analyses = [analyze_replay(rep, solver=s) for rep, s in zip(reps, solvers)]
+analyses = [analyze_replay(rep, searches={0: s}) for rep, s in zip(reps, solvers)]
 points = time.process_time() - t0
 if warm and "searches" not in inspect.signature(principal_results).parameters:
     print(json.dumps(None))
@@ -67,7 +67,12 @@ for k, (rep, a, s) in enumerate(zip(reps, analyses, solvers)):
     lines += time.process_time() - t1
     leader = rep.initial.turn
     state = MatchState((10 * (k % 9), 7 * (k % 13)), (0, 0), 1)
-    match_scale(a, v, MatchPosition(state, ("side", v.seating.teams[leader])), leader, results=results)
+    position = MatchPosition(state, ("side", v.seating.teams[leader]))
+    if "before" in inspect.signature(match_scale).parameters:        # (the hand's place as one value: issue 69)
+        from analyzer.analysis.match_scale import Before
+        match_scale(a, v, Before(position, leader), results=results)
+    else:
+        match_scale(a, v, position, leader, results=results)
     digest.update(repr((results.alternatives, results.line)).encode())
 grading = time.process_time() - t0
 print(json.dumps({"points": points, "grading": grading, "lines": lines, "digest": digest.hexdigest()}))
@@ -129,7 +134,8 @@ def _fair(path: Path, rounds: int) -> None:
     import time
 
     from analyzer.analysis import analyze_replay
-    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis import fair
+    from bench_fair_process import fair_call
     from analyzer.match import replay_record
     from analyzer.notation import parse
 
@@ -141,7 +147,8 @@ def _fair(path: Path, rounds: int) -> None:
             bases = [analyze_replay(rep) for rep in reps]       # (outside the clock: the same in all three)
             with _without_batch_lines(how == "old"):
                 t0 = time.process_time()
-                judged = [fair_analyze(rep, base, workers=1, results=how != "points") for rep, base in zip(reps, bases)]
+                judged = [fair_call(fair, rep, base, workers=1, results=how != "points") for rep, base in zip(reps,
+                                    bases)]
                 runs[how].append(time.process_time() - t0)
             found[how] = [[(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None
                            for a in d.alternatives] for out in judged]

@@ -23,11 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyzer.analysis import analyze_replay  # noqa: E402
-from analyzer.analysis.fair import fair_analyze  # noqa: E402
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
 from analyzer.report import build_report, render_html  # noqa: E402
 from analyzer.report.task import position_diagrams  # noqa: E402
+from analyzer.analysis import AnalysisSettings  # noqa: E402
 
 RECORDS = ["seed1.dom", "seed2.dom", "variant-cross.dom", "variant-draw.dom", "variant-all-fives.dom"]
 
@@ -58,7 +59,7 @@ def main() -> None:
         record = read(path)
         replays = replay_record(record)
         plain_s, plain = cpu(lambda: [analyze_replay(rep) for rep in replays], args.repeat)
-        lines_s, lined = cpu(lambda: [analyze_replay(rep, lines=True) for rep in replays], args.repeat)
+        lines_s, lined = cpu(lambda: [analyze_replay(rep, AnalysisSettings(lines=True)) for rep in replays], args.repeat)
         diagrams_s, diagrams = cpu(lambda: [position_diagrams(rep) for rep in replays], args.repeat)
         before = render_html(build_report(record.source, replays, plain))
         model = build_report(record.source, replays, lined)
@@ -76,7 +77,8 @@ def fair_models(paths: list[str], worlds: int, repeat: int) -> None:
     for path in paths:
         record = read(path)
         replays = replay_record(record)
-        analyses = [fair_analyze(rep, analyze_replay(rep), worlds=worlds, workers=1) for rep in replays]
+        analyses = [fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=worlds), run=FairRun(workers=1))
+                    for rep in replays]
         judged = [d for a in analyses for d in a.decisions if d.fair is not None]
         kept = [d.fair.seen for d in judged]
         taken_s, _ = cpu(lambda: build_report(record.source, replays, analyses), repeat)

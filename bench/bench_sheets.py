@@ -32,8 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis import analyze_replay  # noqa: E402
-from analyzer.analysis.fair import fair_analyze  # noqa: E402
-from analyzer.analysis.fairstats import FairThresholds  # noqa: E402
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze  # noqa: E402
 from analyzer.analysis.sheets import sheet_analyze, sheet_fair  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.inference.sheet import sheet_deals  # noqa: E402
@@ -103,14 +102,13 @@ def main() -> int:
             t0 = time.perf_counter()
             analyze_replay(full)
             t1 = time.perf_counter()
-            fair_analyze(full, worlds=args.worlds, workers=args.jobs)
+            fair_analyze(full, settings=FairSettings(worlds=args.worlds), run=FairRun(workers=args.jobs))
             t2 = time.perf_counter()
             found = sheet_deals(sheet, args.max_deals)
             t3 = time.perf_counter()
-            analysis = sheet_analyze(sheet, max_deals=args.max_deals, workers=args.jobs)
+            analysis = sheet_analyze(sheet, max_deals=args.max_deals, run=FairRun(args.jobs))
             t4 = time.perf_counter()
-            sheet_fair(sheet, analysis, hands=args.hands, workers=args.jobs, worlds=args.worlds,
-                       thresholds=FairThresholds())
+            sheet_fair(sheet, analysis, FairSettings(worlds=args.worlds), FairRun(args.jobs), args.hands)
             t5 = time.perf_counter()
             got.append({"deals": found.count, "open": t1 - t0, "full_fair": t2 - t1, "find": t3 - t2,
                         "hindsight": t4 - t3, "fair": t5 - t4})

@@ -57,14 +57,14 @@ def sheet(variant: str, seed: int) -> tuple[str, list[tuple[str, str, int | None
 
 def baseline(header: str, moves) -> list[float]:
     """The library's time for each move: written into the text, then the next board."""
-    from analyzer.server.library import enter_move, position_data
+    from analyzer.server.library import BoardRecord, enter_move, position_data
 
     text, out = header, []
-    position_data(text, "<board>")
+    position_data(BoardRecord(text, "<board>"))
     for player, move, claim in moves:
         start = time.perf_counter()
-        text = enter_move(text, "<board>", 0, move + (f" +{claim}" if claim else ""), player)["text"]
-        position_data(text, "<board>")
+        text = enter_move(BoardRecord(text, "<board>"), 0, move + (f" +{claim}" if claim else ""), player)["text"]
+        position_data(BoardRecord(text, "<board>"))
         out.append(time.perf_counter() - start)
     return out
 
@@ -97,13 +97,13 @@ def match_sheet() -> tuple[str, list[dict]]:
     import re
 
     from analyzer.notation import parse
-    from analyzer.server.library import position_data
+    from analyzer.server.library import BoardRecord, position_data
 
     text = (ROOT / "records" / "match-milo.dom").read_text(encoding="utf-8")
     text = re.sub(r"(?m)^(\w+): \[.*$", r"\1: ?", text)         # (the file holds the match's three games)
     games = []
     for k, g in enumerate(parse(text, "sheet").games):
-        moves = [(m["player"], m["move"]) for m in position_data(text, "sheet", k)["moves"]]
+        moves = [(m["player"], m["move"]) for m in position_data(BoardRecord(text, "sheet"), k)["moves"]]
         games.append({"moves": moves, "lead": g.tags.get("Lead"), "result": g.tags.get("Result")})
     first = parse(text, "sheet").games[0]
     header = (f'[Event "a match"]\n[Game "1"]\n[Variant "{first.tags["Variant"]}"]\n[Rules "{first.tags["Rules"]}"]\n'
@@ -115,18 +115,18 @@ def match_sheet() -> tuple[str, list[dict]]:
 def match_baseline(header: str, games) -> list[float]:
     """The library's time for each move of the match (written into the text, then the next board), the result
     and the next header written between games as the page has them written."""
-    from analyzer.server.library import enter_move, next_game, position_data, result_entry
+    from analyzer.server.library import BoardRecord, enter_move, next_game, position_data, result_entry
 
     text, out = header, []
     for k, game in enumerate(games):
         for player, move in game["moves"]:
             start = time.perf_counter()
-            text = enter_move(text, "<board>", k, move, player)["text"]
-            position_data(text, "<board>", k)
+            text = enter_move(BoardRecord(text, "<board>"), k, move, player)["text"]
+            position_data(BoardRecord(text, "<board>"), k)
             out.append(time.perf_counter() - start)
         if k < len(games) - 1:
-            if game["result"] in position_data(text, "<board>", k)["results"]:
-                text = result_entry(text, "<board>", k, result=game["result"])["text"]
+            if game["result"] in position_data(BoardRecord(text, "<board>"), k)["results"]:
+                text = result_entry(BoardRecord(text, "<board>"), k, result=game["result"])["text"]
             text = next_game(text, "<board>")["text"]
     return out
 
@@ -201,11 +201,10 @@ def main() -> None:
                 text = page.input_value("#text")
                 page.close()
                 base_times = baseline(header, moves)
-                from analyzer.server.library import enter_move
+                from analyzer.server.library import BoardRecord, enter_move
                 expected = header
                 for player, move, claim in moves:
-                    expected = enter_move(expected, "<board>", 0, move + (f" +{claim}" if claim else ""),
-                                          player)["text"]
+                    expected = enter_move(BoardRecord(expected, "<board>"), 0, move + (f" +{claim}" if claim else ""), player)["text"]
                 if text != expected:
                     raise SystemExit(f"{variant}: the page's text is not the sheet:\n{text}\n---\n{expected}")
                 med, worst = statistics.median(times), max(times)
@@ -217,10 +216,10 @@ def main() -> None:
             text = page.input_value("#text")
             page.close()
             from analyzer.notation import parse
-            from analyzer.server.library import position_data
+            from analyzer.server.library import BoardRecord, position_data
             got = parse(text, "page").games
             for k, (mine, theirs) in enumerate(zip(got, match_games)):
-                moves = [(m["player"], m["move"]) for m in position_data(text, "page", k)["moves"]]
+                moves = [(m["player"], m["move"]) for m in position_data(BoardRecord(text, "page"), k)["moves"]]
                 if moves != theirs["moves"] or mine.tags.get("Lead") != theirs["lead"] or \
                         (k < len(match_games) - 1 and mine.tags.get("Result") != theirs["result"]):
                     raise SystemExit(f"match game {k + 1}: the page's record is not the sheet's:\n{text}")

@@ -269,6 +269,8 @@ def cli_plan(total: int) -> list[tuple[str, list[str]]]:
     record commands over the campaign's inputs; a ``validate`` run is followed by ``replay`` of the same input
     (the command-line ratio)."""
     runs = [("option extremes", c) for c in option_extremes()]
+    runs += [("outputs", [HOSTILE[k % len(HOSTILE)], WRITERS[(k // len(HOSTILE)) % len(WRITERS)][0]])
+             for k in range(OUTPUT_RUNS)]
     k = 0
     while len(runs) < total:
         command = RECORD_COMMANDS[k % len(RECORD_COMMANDS)]
@@ -279,14 +281,42 @@ def cli_plan(total: int) -> list[tuple[str, list[str]]]:
     return runs[:total]
 
 
-def cpu_run(args: list[str], timeout: float, stdin=None) -> tuple[int | None, str, str, float]:
+HOSTILE = ("kill -9", "full disk", "ulimit -f", "read-only folder")
+OUTPUT_RUNS = 600
+# every writer: (name, command with {rec} the record, {dir} a folder of records, {out} the output; what it writes)
+WRITERS = (("report", ["report", "{rec}", "-o", "{out}.html"], "html"),
+           ("report of a folder", ["report", "{dir}", "-o", "{out}"], "pages"),
+           ("diagram", ["diagram", "{rec}", "--move", "3", "-o", "{out}.svg"], "svg"),
+           ("validate --write-repaired", ["validate", "--write-repaired", "{out}.dom", "{rec}"], "dom"),
+           ("analyze --graph", ["analyze", "--max-nodes", "2000", "--graph", "{out}.graphml", "{rec}"], "graphml"),
+           ("train --json", ["train", "--player", "A", "--worlds", "4", "--max-nodes", "2000", "--json", "{out}.json", "{rec}"], "json"),
+           ("train -o", ["train", "--player", "A", "--worlds", "4", "--max-nodes", "2000", "-o", "{out}.apkg", "{rec}"], "zip"),
+           ("equity -o", ["equity", "-o", "{out}.json"], "json"),
+           ("new -o", ["new", "-o", "{out}.dom"], "dom"),
+           ("analyze --cache", ["analyze", "--max-nodes", "2000", "--cache", "{out}", "{rec}"], "cache"),
+           ("report --cache", ["report", "{dir}", "-o", "{out}.site", "--cache", "{out}"], "cache"))
+
+
+def cpu_run(args: list[str], timeout: float, stdin=None, fsize: int | None = None) -> tuple[int | None, str, str, float]:
     """Run ``args`` as a process (its own session); (status or None when killed at ``timeout`` s of wall time,
-    stdout, stderr, CPU seconds of it and its workers)."""
+    stdout, stderr, CPU seconds of it and its workers). ``fsize``: the largest file it may write (``ulimit -f``;
+    its output then read through pipes, which the limit does not touch)."""
     import signal
     import subprocess
+    import threading
     with tempfile.TemporaryFile("w+") as so, tempfile.TemporaryFile("w+") as se:
-        child = subprocess.Popen(args, stdout=so, stderr=se, stdin=stdin or subprocess.DEVNULL, cwd=ROOT,
-                                 start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        piped = fsize is not None
+        child = subprocess.Popen(args, stdout=subprocess.PIPE if piped else so, stderr=subprocess.PIPE if piped else se,
+                                 stdin=stdin or subprocess.DEVNULL, cwd=ROOT,
+                                 start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                 preexec_fn=None if fsize is None else (lambda: _limit_files(fsize)))
+        readers = []
+        if piped:
+            for stream, sink in ((child.stdout, so), (child.stderr, se)):
+                def read(stream=stream, sink=sink):
+                    sink.write(stream.read().decode("utf-8", "replace"))
+                readers.append(threading.Thread(target=read, daemon=True))
+                readers[-1].start()
         deadline, status = time.time() + timeout, None
         while status is None:
             pid, code, usage = os.wait4(child.pid, os.WNOHANG)
@@ -299,9 +329,151 @@ def cpu_run(args: list[str], timeout: float, stdin=None) -> tuple[int | None, st
                 break
             time.sleep(0.02)
         child.returncode = status if status is not None else -9
+        for t in readers:
+            t.join(5)
         so.seek(0)
         se.seek(0)
         return status, so.read(), se.read(), usage.ru_utime + usage.ru_stime
+
+
+def _limit_files(size: int) -> None:
+    import resource
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+
+def _whole(path: Path, what: str) -> bool:
+    """Whether ``path`` holds a whole output of its kind (a page ends its html, a JSON file reads, ...)."""
+    import zipfile
+    if what == "zip":
+        return zipfile.is_zipfile(path)
+    data = path.read_bytes()
+    if what == "json":
+        try:
+            json.loads(data)
+            return True
+        except ValueError:
+            return False
+    ends = {"html": b"</html>", "svg": b"</svg>", "graphml": b"</graphml>", "dom": b"\n"}[what]
+    return data.rstrip(b"\n" if what != "dom" else b"").endswith(ends)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and p.name != ".filler"}
+
+
+def hostile_run(r: int, spec: list[str], inputs: "Inputs", args, tmp: Path) -> dict:
+    """A writer under a hostile condition (``HOSTILE``): killed with SIGKILL at a random moment, its disk full (a
+    small tmpfs filled to a few bytes), its file size limited (``ulimit -f``) or its folder read-only (a read-only
+    bind mount). Before it, the same command wrote its own output there (most runs): that file must stay whole, as
+    it was or as the new run wrote it whole; nothing else may be left but a hidden ``.part`` of a killed run; a run
+    that could not write says which file, with no traceback and no internal error, and exit status 1 (0 only when
+    its output is there whole); after a kill, the same command again (the cache it left) must be sound."""
+    import shutil
+    import subprocess
+    condition, writer = spec
+    name, command, what = next(w for w in WRITERS if w[0] == writer)
+    rng = random.Random(f"outputs:{args.seed}:{r}")
+    work = tmp / f"h{r}"
+    work.mkdir()
+    records = work / "records"
+    records.mkdir()
+    seed1, seed2 = ROOT / "records" / "seed1.dom", ROOT / "records" / "seed2.dom"
+    if rng.random() < 0.5:
+        rec, detail = seed1, "seed1"
+    else:
+        i = rng.randrange(args.inputs)
+        ikind, idetail, text = inputs.make(i)
+        rec, detail = records / f"input-{i}.dom", f"{ikind} #{i} {idetail}".strip()
+        rec.write_text(text, encoding="utf-8")
+    folder = work / "records-dir"
+    folder.mkdir()
+    for k, src in enumerate((seed1, rec, seed2)):
+        shutil.copy(src, folder / f"r{k}.dom")
+    old_dir = work / "old-dir"
+    old_dir.mkdir()
+    shutil.copy(seed2, old_dir / "r0.dom")
+    out_folder = work / "out"
+    out_folder.mkdir()
+    mounted = []
+    row = {"r": r, "kind": "outputs", "command": f"{condition}: {name}", "detail": detail, "status": None, "cpu": 0.0,
+           "killed": False}
+    problems = []
+
+    def argv(record: Path, folder_: Path) -> list[str]:
+        return [sys.executable, "-m", "analyzer"] + [a.format(rec=record, dir=folder_, out=out_folder / "out") for a in command]
+    try:
+        if condition == "full disk":
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(out_folder)], check=True)
+            mounted.append(out_folder)
+        had_old = rng.random() < 0.6
+        if had_old:
+            status, so, se, cpu = cpu_run(argv(seed2, old_dir), 60)
+            row["cpu"] += cpu
+        before = _snapshot(out_folder)
+        if condition == "full disk":
+            free = os.statvfs(out_folder)
+            leave = rng.choice((0, 512, 4096, 20000))
+            with open(out_folder / ".filler", "wb") as fh:
+                try:
+                    fh.write(b"\0" * max(0, free.f_bavail * free.f_frsize - leave))
+                except OSError:
+                    pass
+        if condition == "read-only folder":
+            subprocess.run(["mount", "--bind", "-o", "ro", str(out_folder), str(out_folder)], check=True)
+            mounted.append(out_folder)
+        timeout, fsize = 60.0, None
+        if condition == "kill -9":
+            timeout = rng.choice((0.3, 0.6, 1.0, 1.5, 2.5))
+        if condition == "ulimit -f":
+            fsize = rng.choice((0, 1024, 8192, 65536))
+        status, so, se, cpu = cpu_run(argv(rec, folder), timeout, fsize=fsize)
+        row["cpu"] += cpu
+        row["status"] = status
+        killed = status is None
+        row["killed"] = killed
+        if killed and condition != "kill -9":
+            problems.append(f"no answer in {timeout:.0f} s")
+        both = so + se
+        if "Traceback" in both or "internal error" in both or "internal-error" in both:
+            problems.append("internal: " + both[-300:])
+        elif not killed and status not in (0, 1, 2):
+            problems.append(f"exit status {status}")
+        after = _snapshot(out_folder)
+        outputs = {k for k in set(before) | set(after) if not k.rsplit("/", 1)[-1].startswith(".")}
+        parts = [k for k in after if k.rsplit("/", 1)[-1].startswith(".")]
+        if parts and not killed:
+            problems.append(f"left behind: {parts[:3]}")
+        if killed and len(parts) > 1:
+            problems.append(f"a kill left several: {parts[:3]}")
+        if what != "cache":
+            for k in sorted(outputs):
+                path = out_folder / k
+                if k not in after:
+                    problems.append(f"{k}: the old output lost")
+                elif before.get(k) != after[k] and not _whole(path, "html" if what == "pages" else what):
+                    problems.append(f"{k}: not whole")
+            changed = any(before.get(k) != after.get(k) for k in outputs)
+            if not killed and status == 0 and condition in ("full disk", "read-only folder") and not changed and before:
+                problems.append("exit 0 but nothing written")
+            if not killed and status != 0 and condition in ("full disk", "read-only folder", "ulimit -f") and not changed \
+                    and "cannot be written" not in both and "error[" not in both and "Error:" not in both:
+                problems.append(f"exit {status} and no file named: {both[-200:]}")
+        if condition == "kill -9" and not problems:
+            status2, so2, se2, cpu2 = cpu_run(argv(rec, folder), 60)      # the same again: what the kill left is sound
+            row["cpu"] += cpu2
+            both2 = so2 + se2
+            if status2 is None or "Traceback" in both2 or "internal" in both2 or status2 not in (0, 1, 2):
+                problems.append(f"after a kill, again: {status2} {both2[-300:]}")
+    except Exception:
+        problems.append("campaign: " + traceback.format_exc(limit=4)[-600:])
+    finally:
+        for m in reversed(mounted):
+            subprocess.run(["umount", "-l", str(m)], check=False)
+        shutil.rmtree(work, ignore_errors=True)
+    row["cpu"] = round(row["cpu"], 3)
+    if problems:
+        row["internal"] = " | ".join(problems)[:1500]
+    return row
 
 
 def cli_verdict(command: list[str], status: int | None, out: str, err: str) -> str | None:
@@ -325,6 +497,21 @@ def startup_cpu() -> float:
     return min(cpu_run([sys.executable, "-m", "analyzer", "replay", str(empty)], 60)[3] for _ in range(3))
 
 
+def _rows(path: Path) -> list[dict]:
+    """The rows of a state file; a last line cut short by a kill is left out."""
+    rows = []
+    for line in path.open(encoding="utf-8"):
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            pass
+    return rows
+
+
+def _done(path: Path, key: str) -> set[int]:
+    return {r[key] for r in _rows(path)} if path.exists() else set()
+
+
 def run_inputs(args) -> None:
     from analyzer.archive.runner import Options, process
     from analyzer.notation import parse, write
@@ -334,9 +521,13 @@ def run_inputs(args) -> None:
     replay_options, validate_options = Options("validate", triage=False), Options("validate")
     state = Path(args.state)
     state.mkdir(parents=True, exist_ok=True)
-    out = open(state / f"inputs-{args.start:07d}.jsonl", "w", encoding="utf-8")
+    name = state / (f"inputs-{args.start:07d}.jsonl" if args.stride == 1 else f"inputs-s{args.stride}-{args.start:07d}.jsonl")
+    done = _done(name, "i")                  # (a chunk run again goes on where it stopped: a partial run counts)
+    out = open(name, "a", encoding="utf-8")
     deadline = time.time() + args.minutes * 60 if args.minutes else None
-    for i in range(args.start, min(args.start + args.count, args.inputs)):
+    for i in range(args.start, min(args.start + args.count * args.stride, args.inputs), args.stride):
+        if i in done:
+            continue
         kind, detail, text = inputs.make(i)
         row = {"i": i, "kind": kind, "detail": detail, "kb": round(len(text.encode("utf-8")) / 1024, 2),
                "startup": start_up}
@@ -382,10 +573,22 @@ def run_cli(args) -> None:
     state.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="campaign72_cli_"))
     small = ROOT / "records" / "seed1.dom"
-    out = open(state / f"cli-{args.start:07d}.jsonl", "w", encoding="utf-8")
+    name = state / f"cli-{args.start:07d}.jsonl"
+    done = _done(name, "r")                  # (a chunk run again goes on where it stopped)
+    out = open(name, "a", encoding="utf-8")
     deadline = time.time() + args.minutes * 60 if args.minutes else None
     for r in range(args.start, min(args.start + args.count, len(plan))):
         kind, command = plan[r]
+        if r in done:
+            continue
+        if kind == "outputs":
+            row = hostile_run(r, command, inputs, args, tmp)
+            if row.get("internal"):
+                (state / "found").mkdir(exist_ok=True)
+                (state / "found" / f"cli-{r}.txt").write_text(json.dumps(row), encoding="utf-8")
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            continue
         if kind == "option extremes":
             path, detail = small, " ".join(command)
         else:
@@ -423,8 +626,8 @@ def run_cli(args) -> None:
 
 def table(args) -> None:
     state = Path(args.state)
-    rows = [json.loads(line) for p in sorted(state.glob("inputs-*.jsonl")) for line in p.open(encoding="utf-8")]
-    runs = [json.loads(line) for p in sorted(state.glob("cli-*.jsonl")) for line in p.open(encoding="utf-8")]
+    rows = [r for p in sorted(state.glob("inputs-*.jsonl")) for r in _rows(p)]
+    runs = [r for p in sorted(state.glob("cli-*.jsonl")) for r in _rows(p)]
     seen = {}
     for row in rows:
         seen[row["i"]] = row                # (a chunk run again: its last row)
@@ -496,6 +699,9 @@ def growth(args) -> None:
     from analyzer.notation import parse
     from test_robustness import issue_mutation
     parse("")
+    if args.no_time:            # the slip search bounded by its work's units alone (no bound of time)
+        import analyzer.repair.triage as triage_module
+        triage_module.RECORD_SECONDS = 1e9
     start_up = startup_cpu()
     seed2 = (ROOT / "records" / "seed2.dom").read_text(encoding="utf-8").rstrip("\n") + "\n"
     tags, body = split_tags(SETUP_DOC)
@@ -513,7 +719,8 @@ def growth(args) -> None:
     sizes = {"illegal rows": (250, 500, 1000, 2000, 4000), "Lacks items": (1000, 2000, 4000, 8000, 16000),
              "broken records": (5, 10, 20, 40, 80), "broken sheets": (1, 2, 4, 8, 16)}
     print(f"validation against replay on grown records: CPU s in-process (parser built); 'as commands' adds the "
-          f"start-up ({start_up:.2f} s, domino replay of an empty file) to both")
+          f"start-up ({start_up:.2f} s, domino replay of an empty file) to both"
+          + ("; the slip search bounded by its units of work alone (--no-time)" if args.no_time else ""))
     print(f"{'series':<16}{'size':>7}{'KB':>8}{'replay':>8}{'validate':>9}{'in-proc':>8}{'as commands':>12}{'stopped':>8}")
     for name, make in series.items():
         kbs, rs, vs = [], [], []
@@ -532,6 +739,61 @@ def growth(args) -> None:
                   f"{(vs[-1] + start_up) / (rs[-1] + start_up):>12.2f}{stopped:>8}", flush=True)
         print(f"{name:<16} exponent against size: validate {_slope(kbs, vs):.2f}, replay {_slope(kbs, rs):.2f}; "
               f"the largest two: validate {_slope(kbs[-2:], vs[-2:]):.2f}")
+
+
+def bound(args) -> None:
+    """The slip search's bound of time against its bound of work alone, on the campaign's heaviest inputs (the
+    ``--count`` slowest validations of the state, and every input whose search stopped) and the grown series:
+    each validated with the time bound (RECORD_SECONDS + READ_TIMES x the read's CPU, as ``validate`` runs) and
+    without it (the work's units alone: the same answer on any machine); CPU in-process, the ratio as commands
+    (the start-up added to both), and whether the two give the same diagnostics."""
+    import analyzer.repair.triage as triage_module
+    from analyzer.archive.runner import Options, process
+    from analyzer.notation import parse
+    parse("")
+    start_up = startup_cpu()
+    rows = {r["i"]: r for p in sorted(Path(args.state).glob("inputs-*.jsonl")) for r in _rows(p)}
+    timed = [r for r in rows.values() if "validate" in r]
+    picked = sorted(timed, key=lambda r: -r["validate"])[:args.count]
+    picked += [r for r in timed if r.get("stopped") and r not in picked]
+    inputs = Inputs(args.inputs, args.seed)
+    seconds = triage_module.RECORD_SECONDS
+
+    def diagnostics(result) -> list:
+        return [(d["code"], d["line"], d["column"], d["text"]) for g in result["games"] for d in g["diagnostics"]
+                if d["code"] != "slip-search-stopped"]
+    print(f"the slip search with its bound of time and with the work's units alone, on {len(picked)} campaign inputs "
+          f"(the {args.count} slowest validations and every one whose search stopped); CPU s in-process, ratio as "
+          f"commands (start-up {start_up:.2f} s added to both)")
+    print(f"{'input':<34}{'KB':>7}{'replay':>8}{'timed':>8}{'work':>8}{'ratio t':>8}{'ratio w':>8}{'stop t':>7}{'stop w':>7}  same")
+    worst, over, differ = 0.0, 0, 0
+    for r in sorted(picked, key=lambda r: r["i"]):
+        kind, detail, text = inputs.make(r["i"])
+        data = text.encode("utf-8")
+        t0 = time.process_time()
+        process("campaign.dom", data, Options("validate", triage=False))
+        t1 = time.process_time()
+        timed_result = process("campaign.dom", data, Options("validate"))
+        t2 = time.process_time()
+        triage_module.RECORD_SECONDS = 1e9          # no bound of time: the units alone
+        try:
+            work_result = process("campaign.dom", data, Options("validate"))
+        finally:
+            triage_module.RECORD_SECONDS = seconds
+        t3 = time.process_time()
+        replay, v_timed, v_work = t1 - t0, t2 - t1, t3 - t2
+        ratio_w = (v_work + start_up) / (replay + start_up)
+        worst = max(worst, ratio_w)
+        over += ratio_w > 3
+        stops = [sum(d["code"] == "slip-search-stopped" for g in res["games"] for d in g["diagnostics"])
+                 for res in (timed_result, work_result)]
+        same = diagnostics(timed_result) == diagnostics(work_result)
+        differ += not same
+        print(f"{kind[:12] + ' #' + str(r['i']):<34}{len(data) / 1024:>7.1f}{replay:>8.2f}{v_timed:>8.2f}{v_work:>8.2f}"
+              f"{(v_timed + start_up) / (replay + start_up):>8.2f}{ratio_w:>8.2f}{stops[0]:>7}{stops[1]:>7}  "
+              f"{'yes' if same else 'NO'}", flush=True)
+    print(f"work units alone: worst ratio as commands {worst:.2f}, over 3x {over} of {len(picked)}; diagnostics "
+          f"differing from the timed search's {differ}")
 
 
 def board(args) -> None:
@@ -579,16 +841,20 @@ def board(args) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("plan", "inputs", "cli", "table", "growth", "board"))
+    ap.add_argument("what", choices=("plan", "inputs", "cli", "table", "growth", "board", "bound"))
     ap.add_argument("--inputs", type=int, default=100_000, help="the in-process inputs of the whole campaign")
     ap.add_argument("--cli", type=int, default=5_000, help="the command-line runs of the whole campaign")
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=1_000)
+    ap.add_argument("--stride", type=int, default=1, help="a chunk takes every stride-th input from --start (a chunk "
+                    "spread over every kind)")
     ap.add_argument("--seed", type=int, default=72)
     ap.add_argument("--state", default="/tmp/campaign72")
     ap.add_argument("--minutes", type=float, default=0, help="stop the chunk after this long")
     ap.add_argument("--sample", type=int, default=4, help="one input in this many through the slip search too (every "
                     "typed prefix and grown input)")
+    ap.add_argument("--no-time", action="store_true", help="growth: the slip search without its bound of time "
+                    "(its units of work alone)")
     ap.add_argument("--timeout", type=float, default=60, help="a CLI run is killed after this many seconds of wall time")
     args = ap.parse_args()
     if args.what == "plan":
@@ -604,6 +870,8 @@ def main() -> None:
         growth(args)
     elif args.what == "board":
         board(args)
+    elif args.what == "bound":
+        bound(args)
     else:
         table(args)
 

@@ -52,11 +52,15 @@ BOARD = [("records/seed1.dom", False), ("records/variant-draw-003.dom", False), 
 def _board(tree: str, folder: str) -> None:
     """In a child process: the board's ``analyze_document`` of :data:`BOARD`, one JSON document a line."""
     sys.path.insert(0, tree)
-    from analyzer.server.library import analyze_document
+    from analyzer.server import library
 
     for name, fair in BOARD:
         text = (Path(folder) / name).read_text(encoding="utf-8")
-        doc = analyze_document(text, name, fair=fair, worlds=12)
+        if hasattr(library, "BoardRecord"):     # (the board's record and request as values: issue 69 item 2)
+            doc = library.analyze_document(library.BoardRecord(text, name),
+                                           library.AnalysisRequest(fair=fair, worlds=12))
+        else:
+            doc = library.analyze_document(text, name, fair=fair, worlds=12)
         print(json.dumps(doc, sort_keys=True))
 
 

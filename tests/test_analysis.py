@@ -16,13 +16,14 @@ from analyzer.search.block import Solver
 from analyzer.tiles import Move, Tile
 from conftest import RECORDS, SEED_DEAL
 from minimax_reference import Reference, from_move
+from analyzer.analysis import AnalysisSettings
 
 
 @pytest.fixture(scope="module")
 def seed_one():
     """The seed's first game, the table as the book prints it (invalid from round 7 on)."""
     (rep,) = replay_record(read(RECORDS / "seed1-table.txt"))
-    return rep, analyze_replay(rep, lines=True)
+    return rep, analyze_replay(rep, AnalysisSettings(lines=True))
 
 
 def test_the_critical_move_is_the_one_the_book_marks(seed_one):
@@ -250,12 +251,12 @@ def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
     """A French hand's fair analysis solves thousands of worlds (minutes): ``progress(done, total)``
     counts them as they are solved, and ``analyze --fair`` shows it as a bar on a terminal."""
     import analyzer.cli.output as cli
-    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 
     (rep,) = replay_record(read(RECORDS / "variant-block7.dom"))
     calls = []
-    out = fair_analyze(rep, seats=["A"], worlds=30, exact_below=10, workers=workers,
-                       progress=lambda done, total: calls.append((done, total)))
+    out = fair_analyze(rep, settings=FairSettings(seats=["A"], worlds=30, exact_below=10),
+                       run=FairRun(workers=workers, progress=lambda done, total: calls.append((done, total))))
     solved = sum(d.fair.worlds for d in out.decisions if d.fair is not None)
     assert solved > 30 and calls[-1] == (solved, solved)
     # (the total is the most deals there may still be: it only shrinks as decisions are told apart or settle)
@@ -270,11 +271,11 @@ def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
 def test_one_drawn_deal_proves_no_real_mistake():
     """A verdict "real" needs the mean loss over the drawn deals above zero by its 95% interval, which
     one deal cannot give; the library refuses to draw fewer than two, as the command line does."""
-    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis.fair import FairSettings, fair_analyze
     from analyzer.analysis.fairstats import significant as _significant
 
     assert not _significant([12.0], exact=False) and _significant([12.0], exact=True)
     assert _significant([12.0, 11.0, 13.0], exact=False)
     (rep,) = replay_record(read(RECORDS / "variant-block7.dom"))
     with pytest.raises(ValueError, match="at least 2"):
-        fair_analyze(rep, worlds=1)
+        fair_analyze(rep, settings=FairSettings(worlds=1))

@@ -14,7 +14,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from analyzer.archive import Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
+from analyzer.archive import Execution, Cache, InputError, Options, Summary, decode, expand, load, player_rows, run
 from analyzer.archive.cluster import cluster_lost
 from analyzer.archive.cluster import ClusterUnavailable
 from analyzer.archive.runner import estimate_moves, process
@@ -210,7 +210,7 @@ def test_missing_folders_of_an_output_are_made(tmp_path):
 def test_jobs_give_the_same_results_in_the_same_order(archive):
     sources = load([str(archive), str(RECORDS / "variant-all-fives.dom")])
     options = Options("analyze")
-    assert list(run(sources, options, jobs=2)) == list(run(sources, options))
+    assert list(run(sources, options, Execution(jobs=2))) == list(run(sources, options))
     one = cli("validate", "--jsonl", archive).stdout
     assert cli("validate", "--jsonl", "--jobs", "2", archive).stdout == one
 
@@ -231,7 +231,7 @@ def test_a_worker_that_dies_loses_only_its_own_record(tmp_path, monkeypatch):
     sources = load([str(tmp_path)])
     expected = list(run(sources, Options()))
     monkeypatch.setattr(runner, "process", _dies_on_poison)
-    results = list(run(sources, Options(), jobs=2))
+    results = list(run(sources, Options(), Execution(jobs=2)))
     assert [r["source"] for r in results] == [s.label for s in sources]
     for want, got in zip(expected, results):
         if "poison" in got["source"]:
@@ -312,16 +312,16 @@ def test_a_second_run_with_the_cache_does_no_work(tmp_path, archive):
     cache = Cache(tmp_path / "cache")
     options = Options("analyze")
     counts: dict = {}
-    first = list(run(sources, options, cache=cache, counts=counts))
+    first = list(run(sources, options, Execution(cache=cache), counts=counts))
     assert counts == {"computed": 5, "cached": 0, "lost": 0}      # the file that cannot be opened is not cached
-    second = list(run(sources, options, cache=cache, counts=counts))
+    second = list(run(sources, options, Execution(cache=cache), counts=counts))
     assert counts == {"computed": 0, "cached": 5, "lost": 0} and second == first
     # other options, or a changed record, are worked out again
-    list(run(sources, Options("analyze", thresholds="2,5,9"), cache=cache, counts=counts))
+    list(run(sources, Options("analyze", thresholds="2,5,9"), Execution(cache=cache), counts=counts))
     assert counts["computed"] == 5
     with open(archive / "day1" / "a-valid.dom", "a", encoding="utf-8") as fh:
         fh.write("\n{a comment added later}\n")
-    list(run(load([str(archive)]), options, cache=cache, counts=counts))
+    list(run(load([str(archive)]), options, Execution(cache=cache), counts=counts))
     assert counts == {"computed": 1, "cached": 4, "lost": 0}
 
 
@@ -336,9 +336,9 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
             if len(done) == 5:
                 raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        list(run(sources, Options(), cache=cache, progress=interrupt))
+        list(run(sources, Options(), Execution(cache=cache), progress=interrupt))
     counts: dict = {}
-    resumed = list(run(sources, Options(), cache=cache, counts=counts))
+    resumed = list(run(sources, Options(), Execution(cache=cache), counts=counts))
     assert counts == {"computed": len(sources) - 5, "cached": 5, "lost": 0}
     assert resumed == list(run(sources, Options()))
 
@@ -351,8 +351,8 @@ def test_a_cached_result_names_its_own_file_not_a_copy_s(tmp_path):
         shutil.copy(SEED1, tmp_path / folder / "table.txt")
     sources = load([str(tmp_path / "day1"), str(tmp_path / "day2")])
     cache = Cache(tmp_path / "cache")
-    fresh = list(run(sources, Options(), cache=cache))
-    again = list(run(sources, Options(), cache=cache))
+    fresh = list(run(sources, Options(), Execution(cache=cache)))
+    again = list(run(sources, Options(), Execution(cache=cache)))
     assert again == fresh
     for source, result in zip(sources, again):
         diagnostics = [d for g in result["games"] for d in g["diagnostics"]]
@@ -369,11 +369,11 @@ def test_a_damaged_cache_entry_is_redone_not_served(tmp_path):
                lambda b: b"{}", lambda b: b"[1]")
     for k, damage in enumerate(damages):
         cache = Cache(tmp_path / f"cache{k}")
-        list(run(sources, Options("analyze"), cache=cache))
+        list(run(sources, Options("analyze"), Execution(cache=cache)))
         (entry,) = (tmp_path / f"cache{k}").rglob("*.json")
         entry.write_bytes(damage(entry.read_bytes()))
         counts: dict = {}
-        assert list(run(sources, Options("analyze"), cache=cache, counts=counts)) == fresh, k
+        assert list(run(sources, Options("analyze"), Execution(cache=cache), counts=counts)) == fresh, k
         assert counts == {"computed": 1, "cached": 0, "lost": 0}, k
 
 
@@ -417,7 +417,7 @@ def test_a_dask_cluster_gives_the_local_results(archive):
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
         local = list(run(sources, Options("analyze")))
-        assert list(run(sources, Options("analyze"), scheduler=cluster.scheduler_address)) == local
+        assert list(run(sources, Options("analyze"), Execution(scheduler=cluster.scheduler_address))) == local
         res = cli("validate", "--jsonl", "--scheduler", cluster.scheduler_address, archive)
         assert res.stdout == cli("validate", "--jsonl", archive).stdout
 
@@ -431,10 +431,10 @@ def test_a_cluster_whose_workers_run_other_code_is_refused(monkeypatch):
     with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
         sources = load([str(SEED2)])
-        assert list(run(sources, Options(), scheduler=cluster.scheduler_address)) == list(run(sources, Options()))
+        assert list(run(sources, Options(), Execution(scheduler=cluster.scheduler_address))) == list(run(sources, Options()))
         monkeypatch.setattr(cache_module, "__version__", "0.0.other")       # this machine's code, not the worker's
         with pytest.raises(ClusterUnavailable, match="other code"):
-            list(run(sources, Options(), scheduler=cluster.scheduler_address))
+            list(run(sources, Options(), Execution(scheduler=cluster.scheduler_address)))
 
 
 def test_an_unreachable_scheduler_is_a_clean_error():

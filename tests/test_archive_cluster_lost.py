@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from analyzer.archive import Cache, Options, load, run
+from analyzer.archive import Execution, Cache, Options, load, run
 from analyzer.archive.cluster import ClusterUnavailable
 from analyzer.archive.runner import process
 from conftest import HANG_SECONDS, ROOT
@@ -149,7 +149,7 @@ def test_a_scheduler_killed_mid_run_keeps_what_was_done_and_names_each_record_no
     # the cache holds what was done, not the losses: a re-run (here, without the cluster) finishes the rest
     assert sum(1 for _ in cache_dir.rglob("*.json")) == DONE
     counts = {}
-    again = list(run(load(paths), Options(), cache=Cache(cache_dir), counts=counts))
+    again = list(run(load(paths), Options(), Execution(cache=Cache(cache_dir)), counts=counts))
     assert counts == {"cached": DONE, "computed": RECORDS - DONE, "lost": 0}
     assert [json.dumps(r) for r in again] == local
 
@@ -164,8 +164,7 @@ def test_a_cluster_without_workers_or_answers_mid_run_ends_the_run_in_bounded_ti
     cache_dir = tmp_path / "cache"
     counts = {}
     with cluster(tmp_path) as (address, scheduler, worker):
-        work = _within(HANG_SECONDS, lambda: list(run(load(paths), Options(), scheduler=address, cache=Cache(cache_dir),
-                                             counts=counts)))
+        work = _within(HANG_SECONDS, lambda: list(run(load(paths), Options(), Execution(scheduler=address, cache=Cache(cache_dir)), counts=counts)))
         _until(_holding(tmp_path, cache_dir), "the worker to hold a record")
         if gone == "every worker":
             worker.send_signal(signal.SIGKILL)
@@ -188,7 +187,7 @@ def test_a_scheduler_without_workers_is_a_clean_error_in_bounded_time(tmp_path, 
     monkeypatch.setenv(cluster_module.WAIT_ENV, "2")         # (as a user sets it)
     with cluster(tmp_path, worker=False) as (address, _scheduler, _worker):
         with pytest.raises(ClusterUnavailable, match=r"has no worker \(none joined in 2 s\)"):   # its bound, not ours
-            _within(HANG_SECONDS, lambda: list(run(load([str(SEED2)]), Options(), scheduler=address)))()
+            _within(HANG_SECONDS, lambda: list(run(load([str(SEED2)]), Options(), Execution(scheduler=address))))()
         res = CliRunner().invoke(main, ["validate", "--scheduler", address, str(SEED2)])
     assert res.exit_code == 1 and f"the Dask scheduler at {address} has no worker (none joined in 2 s)" in res.output
     assert "Traceback" not in res.output and "game 1" not in res.output
@@ -257,8 +256,7 @@ def test_a_task_that_fails_on_its_worker_costs_only_its_record_not_the_cluster(t
     with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None,
                                   protocol="tcp://", host="127.0.0.1") as local:
         counts = {}
-        results = _within(HANG_SECONDS, lambda: list(run(sources, Options(), scheduler=local.scheduler_address,
-                                               counts=counts)))()
+        results = _within(HANG_SECONDS, lambda: list(run(sources, Options(), Execution(scheduler=local.scheduler_address), counts=counts)))()
     assert [r["source"] for r in results] == sorted([*paths, str(poison)])
     for want, got in zip(expected, results):
         if got["source"] == str(poison):
@@ -280,6 +278,6 @@ def test_a_scheduler_lost_before_any_work_is_said_so_not_taken_for_other_code(mo
                                   protocol="tcp://", host="127.0.0.1") as local:
         monkeypatch.setattr(distributed.Client, "run", lost)
         with pytest.raises(ClusterUnavailable) as error:
-            list(run(load([str(SEED2)]), Options(), scheduler=local.scheduler_address))
+            list(run(load([str(SEED2)]), Options(), Execution(scheduler=local.scheduler_address)))
     assert str(error.value) == f"lost the Dask scheduler at {local.scheduler_address} before any work: " \
                                "CommClosedError: in <TCP (closed) ConnectionPool.broadcast>: Stream is closed"

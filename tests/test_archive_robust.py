@@ -13,7 +13,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from analyzer.archive import Cache, InputError, Options, load, run
+from analyzer.archive import Execution, Cache, InputError, Options, load, run
 from analyzer.cli import main
 from conftest import HANG_SECONDS, RECORDS, ROOT
 from test_archive import SEED1, SEED2, _dies_on_poison, assert_workers_end_when_killed
@@ -73,7 +73,7 @@ def test_each_file_is_read_when_its_turn_comes(tmp_path, jobs):
             return self.source.read()
 
     sources[4] = ChangesTheLast(sources[4])
-    results = list(run(sources, Options(), jobs=jobs))
+    results = list(run(sources, Options(), Execution(jobs=jobs)))
     assert [r["source"] for r in results] == [str(tmp_path / f"g{k}.dom") for k in range(6)]
     assert results[1]["error"]["code"] == "unreadable" and results[1]["games"] == []
     assert [g["valid"] for r in results[2:5] for g in r["games"]] == [True] * 3
@@ -149,7 +149,7 @@ def test_a_record_that_kills_its_dask_workers_costs_only_itself(tmp_path, monkey
             distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
                                      host="127.0.0.1") as cluster:
         monkeypatch.setattr(cluster_module, "process", _dies_on_poison)
-        results = list(run(sources, Options(), scheduler=cluster.scheduler_address))
+        results = list(run(sources, Options(), Execution(scheduler=cluster.scheduler_address)))
     assert [r["source"] for r in results] == [s.label for s in sources]
     for want, got in zip(expected, results):
         if "poison" in got["source"]:

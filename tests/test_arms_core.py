@@ -33,6 +33,8 @@ from analyzer.rules.layout import Arm
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from test_search import reference, reference_values, rules_for, small_deal
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 built = pytest.mark.skipif(arms_core() is None, reason="the compiled search over arms was not built (no C compiler)")
 
@@ -467,9 +469,9 @@ def test_the_analysis_names_a_full_table_of_the_search_over_arms(core, monkeypat
 
     monkeypatch.setattr(search_core, "ARMS_CORE", core)
     (rep,) = replay_record(random_match(find_variant("french"), 1000, games=1))
-    small = analyze_replay(rep, node_limit=5_000, table_mb=0.05)
+    small = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(5_000, 0.05)))
     assert None in small.values and "0.05 MB in all, were full" in small.stopped
-    roomy = analyze_replay(rep, node_limit=5_000, table_mb=512)
+    roomy = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(5_000, 512)))
     assert None in roomy.values and "node limit" in roomy.stopped and "--table-mb" not in roomy.stopped
 
 

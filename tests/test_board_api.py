@@ -25,7 +25,7 @@ from analyzer.notation import write  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.server import create_app  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
-from analyzer.server.library import analyze_document  # noqa: E402
+from analyzer.server.library import BoardRecord, AnalysisRequest, analyze_document  # noqa: E402
 from analyzer.cli import main  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
@@ -360,13 +360,13 @@ _TEXTS = [RECORDS.joinpath(n).read_text(encoding="utf-8") for n in
 def test_a_mangled_record_gets_a_board_or_a_reason(which, at, cut, put, line, column):
     """A record cut and patched anywhere (as while typing): the board's library answers with a position or
     a :class:`BoardError` naming why not, never anything else."""
-    from analyzer.server.library import BoardError, enter_move, position_data
+    from analyzer.server.library import BoardRecord, BoardError, enter_move, position_data
 
     text = _TEXTS[which]
     a = int(at * len(text))
     text = text[:a] + put + text[a + cut:]
-    for call in (lambda: position_data(text, "x", cursor=(line, column)), lambda: position_data(text, "x"),
-                 lambda: enter_move(text, "x", 0, "pass")):
+    for call in (lambda: position_data(BoardRecord(text, "x"), cursor=(line, column)), lambda: position_data(BoardRecord(text, "x")),
+                 lambda: enter_move(BoardRecord(text, "x"), 0, "pass")):
         try:
             call()
         except BoardError:
@@ -455,7 +455,7 @@ def test_each_fair_verdict_says_how_it_was_reached_in_the_commands_words():
     # the board shows the words domino analyze --fair prints for each (report.verdicts.how_words), not a code
     pytest.importorskip("scipy")
     text = (RECORDS / "variant-draw.dom").read_text(encoding="utf-8")
-    doc = analyze_document(text, "variant-draw.dom", fair=True)
+    doc = analyze_document(BoardRecord(text, "variant-draw.dom"), AnalysisRequest(fair=True))
     hows = {d["fair"]["method"]: d["fair"]["how"] for d in doc["games"][0]["decisions"] if d.get("fair")}
     assert hows["exact-hidden"] == "exact under hidden information, 360 deals"
     assert hows["sampled"].endswith("deals, sampled") and " of " in hows["sampled"]

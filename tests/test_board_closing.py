@@ -17,7 +17,7 @@ from analyzer.generate import random_game
 from analyzer.notation import parse, write
 from analyzer.notation.writer import write_table
 from analyzer.record import Record, StatedResult
-from analyzer.server.library import position_data, result_entry
+from analyzer.server.library import BoardRecord, position_data, result_entry
 
 from conftest import RECORDS, ROOT
 
@@ -66,9 +66,9 @@ def _same_result(game: dict, stated: str) -> bool:
 @pytest.mark.parametrize("variant, seed", [("partnership", 0), ("partnership", 7), ("cutthroat", 0), ("milo", 0)])
 def test_a_table_without_its_closing_line_gets_it_in_its_own_words(tmp_path, variant, seed, german):
     text, stated = _table(variant, seed, german)
-    board = position_data(text, "x")
+    board = position_data(BoardRecord(text, "x"))
     assert board["result"] == stated and board["stated"] is None and board["written"] is False
-    out = result_entry(text, "x", 0)
+    out = result_entry(BoardRecord(text, "x"), 0)
     assert out["result"] == stated and out["closing"] == board["closing"]
     new = out["text"]
     assert "[Result" not in new
@@ -86,12 +86,12 @@ def test_a_table_without_its_closing_line_gets_it_in_its_own_words(tmp_path, var
     assert _same_result(game, stated)
     assert parse(new, "x").games[0].remark == "\n".join(out["closing"])
     # written: nothing more offered
-    assert position_data(new, "x")["written"] is True
+    assert position_data(BoardRecord(new, "x"))["written"] is True
 
 
 def test_the_books_blocked_game_closes_as_the_book_closes_it(tmp_path):
     """000's second game, its closing words taken away: the board writes them back as the book has them."""
-    out = result_entry(OPEN_BOOK, "x", 0)
+    out = result_entry(BoardRecord(OPEN_BOOK, "x"), 0)
     assert out["closing"] == ["Das Spiel ist gesperrt!", "Die Spieler A und C gewinnen 46 Punkte."]
     assert "6 [3-4] [2-3] [2-4] Das Spiel ist gesperrt!\n\nDie Spieler A und C gewinnen 46 Punkte." in out["text"]
     assert out["text"].startswith(OPEN_BOOK.split("6 [3-4]")[0])
@@ -103,14 +103,14 @@ def test_a_pgn_record_and_a_table_with_a_result_tag_keep_the_tag():
     game = random_game("partnership", 3)
     full = write(Record([game], "x", []))
     stated = game.tags["Result"]
-    assert result_entry(full.replace(f'[Result "{stated}"]\n', ""), "x", 0) == \
+    assert result_entry(BoardRecord(full.replace(f'[Result "{stated}"]\n', ""), "x"), 0) == \
         {"text": full, "result": stated, "closing": None}
     # the book's table with a wrong Result tag: the tag is written anew, no closing line added
     wrong = BOOK.replace("A/C 46 blocked", "B/D 46 blocked")
-    assert position_data(wrong, "x")["written"] is False
-    assert result_entry(wrong, "x", 0) == {"text": BOOK, "result": "A/C 46 blocked", "closing": None}
+    assert position_data(BoardRecord(wrong, "x"))["written"] is False
+    assert result_entry(BoardRecord(wrong, "x"), 0) == {"text": BOOK, "result": "A/C 46 blocked", "closing": None}
     # a table that closes with its own remark already is not offered another
-    assert position_data(BOOK.replace('[Result "A/C 46 blocked"]\n', ""), "x")["written"] is True
+    assert position_data(BoardRecord(BOOK.replace('[Result "A/C 46 blocked"]\n', ""), "x"))["written"] is True
 
 
 def test_the_closing_line_is_written_in_one_click_and_saved(browser, tmp_path):
@@ -128,7 +128,7 @@ def test_the_closing_line_is_written_in_one_click_and_saved(browser, tmp_path):
         page.click("#writeresult")
         expect(page.locator("#writeresult")).to_have_count(0)
         written = page.input_value("#text")
-        assert written == result_entry(OPEN_BOOK, "x", 0)["text"]
+        assert written == result_entry(BoardRecord(OPEN_BOOK, "x"), 0)["text"]
         page.click("#save")
         expect(page.locator("#filestate")).to_have_text(re.compile(r"^saved "))
         saved = (tmp_path / "book.txt").read_text(encoding="utf-8")

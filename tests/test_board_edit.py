@@ -22,7 +22,7 @@ from analyzer.notation.writer import table_writable, write_table  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.rules.catalog import catalog  # noqa: E402
 from analyzer.server.app import MAX_BODY  # noqa: E402
-from analyzer.server.library import analyze_document, enter_move, write_variation  # noqa: E402
+from analyzer.server.library import BoardRecord, AnalysisRequest, analyze_document, enter_move, write_variation  # noqa: E402
 
 from conftest import BOARD_TOKEN, HANG_SECONDS, RECORDS, SEED_DEAL, SEED_HANDS, board_client, served_board, wait_until  # noqa: E402
 
@@ -57,7 +57,7 @@ def test_a_fair_analysis_reports_its_moves_then_its_worlds():
     record that hides a hand is a sheet, whose count is of its deals and its hands, test_sheet_progress.)"""
     text = RECORDS.joinpath("seed2.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
-    doc = analyze_document(text, "x", progress=seen.append, fair=True, worlds=60, exact_below=10)
+    doc = analyze_document(BoardRecord(text, "x"), AnalysisRequest(fair=True, worlds=60, exact_below=10), progress=seen.append)
     decisions = [d for d in doc["games"][0]["decisions"] if d.get("fair")]
     worlds = sum(d["fair"]["worlds"] for d in decisions)
     moves = [s for s in seen if s["phase"] == "moves"]
@@ -84,7 +84,7 @@ def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
     path = RECORDS / "seed2.dom"         # (every hand written: judged fairly as a record, not a sheet)
     text = path.read_text(encoding="utf-8")
     for budget in (60, 120):
-        api = analyze_document(text, str(path), fair=True, worlds=60, exact_below=10, max_worlds=budget)
+        api = analyze_document(BoardRecord(text, str(path)), AnalysisRequest(fair=True, worlds=60, exact_below=10, max_worlds=budget))
         out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", "--fair", "--worlds", "60",
                               "--max-worlds", str(budget), "--exact-below", "10", str(path)], capture_output=True,
                              text=True, cwd=ROOT)
@@ -97,7 +97,7 @@ def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
         assert api["games"][0]["decisions"] == cli["games"][0]["decisions"]
     assert max(drawn) == 120           # (a best not told apart at 60 deals is given the budget)
     with pytest.raises(Exception, match="fewer than the 60 deals"):
-        analyze_document(text, "x", fair=True, worlds=60, max_worlds=30)
+        analyze_document(BoardRecord(text, "x"), AnalysisRequest(fair=True, worlds=60, max_worlds=30))
 
 
 def test_sheet_progress():
@@ -105,7 +105,7 @@ def test_sheet_progress():
     at the hands judged (here A's one and B's, whose deals the sheet's values were found over first)."""
     text = RECORDS.joinpath("sheet-draw.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
-    doc = analyze_document(text, "x", progress=seen.append, worlds=20, exact_below=10)
+    doc = analyze_document(BoardRecord(text, "x"), AnalysisRequest(worlds=20, exact_below=10), progress=seen.append)
     counted = [s for s in seen if s["phase"] == "worlds" and s["total"] is not None]
     done, totals = [s["done"] for s in counted], [s["total"] for s in counted]
     assert counted and done == sorted(done) and totals == sorted(totals, reverse=True)
@@ -118,7 +118,7 @@ def test_an_exact_analysis_reports_the_moves_it_values():
     the 23 before the broken one are valued, and the count ends there."""
     text = RECORDS.joinpath("seed1.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
-    analyze_document(text, "x", progress=seen.append)
+    analyze_document(BoardRecord(text, "x"), progress=seen.append)
     assert {s["phase"] for s in seen} == {"moves"} and {s["total"] for s in seen} == {len(parse(text).games[0].moves)}
     assert [s["done"] for s in seen] == list(range(0, 24))
 
@@ -397,7 +397,7 @@ def test_a_move_left_out_and_put_back_by_the_board_gives_the_game_again(variant,
     cut = dataclasses.replace(game, moves=game.moves[:k] + game.moves[k + 1:])
     text = write_table(cut) if table else write(Record([cut]))
     move = game.moves[k]
-    out = enter_move(text, "<board>", 0, move.notation(marks=False).replace("passt", "pass"), move.player, step=k)
+    out = enter_move(BoardRecord(text, "<board>"), 0, move.notation(marks=False).replace("passt", "pass"), move.player, step=k)
     assert [_key(m) for m in parse(out["text"]).games[0].moves] == [_key(m) for m in game.moves]
     assert out["step"] == k and out["after"] == len(game.moves) - 1 - k
 
@@ -418,7 +418,7 @@ def test_a_variation_written_in_leaves_the_moves_as_they_were(variant, seed, whe
     k = int(where * len(rep.steps))
     line = [f"{s.entry.player} {s.move}" for s in rep.steps[k:k + length] if s.move is not None]
     assume(line and len(line) == len(rep.steps[k:k + length]))
-    out = write_variation(text, "<board>", 0, k, line)
+    out = write_variation(BoardRecord(text, "<board>"), 0, k, line)
     after = parse(out["text"]).games[0]
     assert [_key(m) for m in after.moves] == [_key(m) for m in game.moves]
     words = "variation: " + " ".join(line)

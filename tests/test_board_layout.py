@@ -175,12 +175,12 @@ def test_line_with_doubles_crosswise_last_tile_marked(browser, served, viewport,
 def test_the_drawing_escapes_the_record_and_runs_nothing():
     """The record's title goes into the picture's accessible name escaped; the picture holds no script, no
     foreign markup, no address to load; the last tile of a variation played on the board is the one marked."""
-    from analyzer.server.library import position_data
+    from analyzer.server.library import BoardRecord, position_data
     from conftest import SEED_DEAL
 
     text = ('[Event "<script>alert(1)</script> & \\"x\\""]\n[Variant "partnership"]\n[Players "A, B, C, D"]\n'
             '[Lead "B"]\n\n' + SEED_DEAL + "\n\n1. B [1-1]\n")
-    out = position_data(text, "<board>", line=["C pass", "D [1-5]@1"], along=2)
+    out = position_data(BoardRecord(text, "<board>"), line=["C pass", "D [1-5]@1"], along=2)
     svg = out["drawing"]
     root = ElementTree.fromstring(svg)          # well-formed: the title could not break out of its attribute
     assert "<script>" in root.get("aria-label")

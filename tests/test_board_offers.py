@@ -14,7 +14,7 @@ from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.notation import parse, write
 from analyzer.record import Record
-from analyzer.server.library import enter_move, position_data, validate_document
+from analyzer.server.library import BoardRecord, enter_move, position_data, validate_document
 
 from conftest import board_client
 
@@ -28,31 +28,31 @@ def _sheet(variant: str, players: str, moves: str = "") -> str:
 
 def test_the_leader_of_unknown_hands_may_lead_any_tile_and_not_pass_or_draw():
     for variant, players in (("partnership", "A, B, C, D"), ("all-fives", "A, B"), ("draw", "A, B")):
-        legal = position_data(_sheet(variant, players), "x")["legal"]
+        legal = position_data(BoardRecord(_sheet(variant, players), "x"))["legal"]
         assert sorted(m["kind"] for m in legal) == ["play"] * 28, variant
         assert [m["tile"] for m in legal] == sorted(m["tile"] for m in legal)          # by their numbers
 
 
 def test_each_end_apart_and_the_tiles_on_the_table_and_excluded_by_passes_left_out():
     text = _sheet("partnership", "A, B, C, D", "1. A [2-6] B pass\n")
-    legal = position_data(text, "x")["legal"]          # C: ends 2 and 6
+    legal = position_data(BoardRecord(text, "x"))["legal"]          # C: ends 2 and 6
     moves = {m["move"] for m in legal}
     assert "[2-6]@2" not in moves and "[2-6]@6" not in moves          # on the table
     assert {"[2-2]@2", "[6-6]@6", "[0-2]@2", "[0-6]@6", "pass"} <= moves
     assert all(m["kind"] == "pass" or 2 in m["tile"] or 6 in m["tile"] for m in legal)
     # B passed on 2 and 6: at his next turn no tile of a 2 or a 6 is offered him, though the ends still show them
     text = _sheet("partnership", "A, B, C, D", "1. A [2-6] B pass C [2-3]@2 D [6-4]@6\n")
-    legal = position_data(text, "x")["legal"]          # A: ends 3 and 4
+    legal = position_data(BoardRecord(text, "x"))["legal"]          # A: ends 3 and 4
     assert {"[3-4]@3", "[3-4]@4"} <= {m["move"] for m in legal}                 # a tile that fits both: twice
     text += "2. A [3-4]@3\n"
-    legal = position_data(text, "x")["legal"]          # B: ends 4 and 4
+    legal = position_data(BoardRecord(text, "x"))["legal"]          # B: ends 4 and 4
     assert legal and all(not ({2, 6} & set(m["tile"])) for m in legal if m["tile"])
 
 
 def test_a_partly_known_hand_is_offered_its_tiles_and_the_unseen_ones():
     text = (HEAD.format(v="partnership", p="A, B, C, D") + "A: [6-6] ? ? ? ? ? ?\nB: [0-0] [0-1] [0-2] [0-3] [0-4] [0-5] "
             "[0-6]\nC: ?\nD: ?\n")
-    legal = position_data(text, "x")["legal"]
+    legal = position_data(BoardRecord(text, "x"))["legal"]
     tiles = {tuple(m["tile"]) for m in legal}
     assert (6, 6) in tiles and not any(t[0] == 0 for t in tiles) and len(tiles) == 28 - 7
 
@@ -73,26 +73,26 @@ def test_the_moves_of_a_real_game_are_offered_with_the_hands_hidden(seed, varian
     for s in rep.steps:
         if s.move is None:
             continue
-        board = position_data(text, "x")
+        board = position_data(BoardRecord(text, "x"))
         # (the opener adding a matching tile to his lead, the draw game's rule 004: offered him out of turn)
         offered = {m["move"]: m for m in board["legal"] if m["player"] == s.entry.player}
         assert board["turn"] == s.entry.player or s.index == 1 and all(m.get("extra") for m in offered.values())
         assert str(s.move) in offered, (str(s.move), sorted(offered))
         m = offered[str(s.move)]
-        text = enter_move(text, "x", 0, m["move"] + (f" +{m['claim']}" if m["claim"] else ""), m["player"])["text"]
+        text = enter_move(BoardRecord(text, "x"), 0, m["move"] + (f" +{m['claim']}" if m["claim"] else ""), m["player"])["text"]
     errors = [d for g in validate_document(text, "x")["games"] for d in g["diagnostics"] if d["severity"] == "error"]
     assert errors == [], (text, errors)
 
 
 def test_a_result_is_written_only_when_the_hand_is_over():
-    from analyzer.server.library import BoardError, result_entry
+    from analyzer.server.library import BoardRecord, BoardError, result_entry
 
     with pytest.raises(BoardError, match="not over"):
-        result_entry(_sheet("partnership", "A, B, C, D", "1. A [2-6] B pass\n"), "x", 0)
+        result_entry(BoardRecord(_sheet("partnership", "A, B, C, D", "1. A [2-6] B pass\n"), "x"), 0)
     game = random_game("all-fives", 7)
     full = write(Record([game], "x", []))
     stated = game.tags["Result"]
-    assert result_entry(full.replace(f'[Result "{stated}"]\n', ""), "x", 0) == {"text": full, "result": stated,
+    assert result_entry(BoardRecord(full.replace(f'[Result "{stated}"]\n', ""), "x"), 0) == {"text": full, "result": stated,
                                                                             "closing": None}
 
 
@@ -125,4 +125,4 @@ def test_the_draw_game_openers_extra_tile_is_offered_through_the_api(hands):
         assert after["board"]["line"] != board["board"]["line"]
     # where the opener holds no other tile of his double's number, none is offered
     plain = DRAW.replace("[3-6] [5-6]", "[3-4] [4-5]")
-    assert not any(m.get("extra") for m in position_data(plain, "x")["legal"])
+    assert not any(m.get("extra") for m in position_data(BoardRecord(plain, "x"))["legal"])

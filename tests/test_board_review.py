@@ -75,10 +75,10 @@ MATCH_START = ('[Event "a partnership match"]\n[Game "1"]\n[Variant "partnership
 
 def _sheet_games(text: str) -> list[dict]:
     from analyzer.notation import parse
-    from analyzer.server.library import position_data
+    from analyzer.server.library import BoardRecord, position_data
 
     record = parse(text, "sheet")
-    return [{"moves": [(m["player"], m["move"]) for m in position_data(text, "sheet", k)["moves"]],
+    return [{"moves": [(m["player"], m["move"]) for m in position_data(BoardRecord(text, "sheet"), k)["moves"]],
              "tags": dict(g.tags)} for k, g in enumerate(record.games)]
 
 

@@ -9,6 +9,7 @@ fair means of ``analyzer.inference.boneyard`` and ``analyzer.analysis.fair`` mus
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 import json
 import random
 from collections import Counter
@@ -17,7 +18,7 @@ from fractions import Fraction
 import pytest
 
 from analyzer.analysis import AgainstTheRest
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.inference import NoWorld, worlds_at
 from analyzer.match import random_hand
 from analyzer.notation import parse, read
@@ -227,7 +228,7 @@ def test_draw_fair_values_equal_the_mean_of_minimax_over_every_world(family, var
     checked = 0
     while not checked:
         rep = draw_record(variant, rng, draws=1)
-        out = fair_analyze(rep, worlds=10, exact_below=6_000, workers=1)
+        out = fair_analyze(rep, settings=FairSettings(worlds=10, exact_below=6_000), run=FairRun(workers=1))
         assert "order of the boneyard" in out.fair_note
         for d in out.decisions:
             if d.fair is None or d.fair.method != "exact" or rep.steps[d.index].ends_before is None:
@@ -271,12 +272,13 @@ def test_a_draw_game_logged_by_one_player_is_judged_on_the_same_worlds():
     full = replay(read(str(RECORDS / "variant-draw.dom")).games[0])
     log = replay(read(str(RECORDS / "draw-one-view.dom")).games[0])
     assert log.valid and log.initial.hidden[1] == 8
-    settings = dict(worlds=3, exact_below=3, seed=4, workers=1)
-    judged = fair_analyze(log, **settings)
+    settings, alone = FairSettings(worlds=3, exact_below=3, seed=4), FairRun(workers=1)
+    judged = fair_analyze(log, settings=settings, run=alone)
     assert judged.fair_seats == ["A"] and "B: the record does not show the whole hand" in judged.fair_note
     mine = [d for d in judged.decisions if d.fair is not None]
     assert mine and all(d.player == "A" and d.played_value is None for d in mine)
-    reference = {d.index: d for d in fair_analyze(full, seats=["A"], **settings).decisions if d.fair is not None}
+    reference = {d.index: d for d in fair_analyze(full, settings=replace(settings, seats=("A",)),
+                                                  run=alone).decisions if d.fair is not None}
     assert sorted(reference) == [d.index for d in mine]
     for d in mine:
         r = reference[d.index]
@@ -330,7 +332,7 @@ def test_a_player_whose_drawn_tile_the_record_does_not_name_is_judged_only_befor
         "A draws [6-6] A draws [4-6] A draws [1-5]", "A draws ? A draws ? A draws ?")
     rep = replay(parse(text).games[0])
     first = next(st for st in rep.steps if st.seat == 0 and st.move.draw)
-    out = fair_analyze(rep, worlds=2, exact_below=2, workers=1)
+    out = fair_analyze(rep, settings=FairSettings(worlds=2, exact_below=2), run=FairRun(workers=1))
     assert f"A's moves after move {first.index + 1} are not judged" in out.fair_note
     judged = [d.index for d in out.decisions if d.fair is not None]
     assert judged and max(judged) < first.index

@@ -18,8 +18,11 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.report.text import analysis_text
 from analyzer.search import SearchLimit, Solver, TreeSearch
-from analyzer.search.alphabeta import INF, bound_moves, proven_best
+from analyzer.search.alphabeta import INF, Proven, bound_moves, proven_best
+from analyzer.codec import from_data, to_data
 from conftest import RECORDS
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 compiled = pytest.mark.skipif(core.compiled_core() is None or core.arms_core() is None or core.draw_core() is None,
                               reason="the compiled cores were not built (no C compiler)")
@@ -41,7 +44,7 @@ def _replay(record: str, game: int):
 def _truth(record: str, game: int):
     """The exact analysis of the record (on the compiled cores where built: the same values either way)."""
     if (record, game) not in _TRUTH:
-        _TRUTH[record, game] = analyze_replay(_replay(record, game), node_limit=10**12)
+        _TRUTH[record, game] = analyze_replay(_replay(record, game), AnalysisSettings(budget=SearchBudget(10**12)))
     return _TRUTH[record, game]
 
 
@@ -67,7 +70,7 @@ def test_every_bound_holds_the_exact_value_and_a_best_named_is_the_exact_best(re
     rep = _replay(record, game)
     bounded = proven = 0
     for limit in limits:
-        part = analyze_replay(rep, node_limit=limit)
+        part = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(limit)))
         for d in part.decisions:
             t = truth[d.index]
             assert [a.move for a in d.alternatives] == [a.move for a in t.alternatives]
@@ -146,7 +149,7 @@ def test_bounds_from_any_fail_soft_answers_hold_the_values(values, maximise, bud
     # what an interrupted MTD(f) proved of one move: any interval around its value (+-INF open)
     started = {m: (rnd.choice([-INF, v - rnd.randint(0, 9)]), rnd.choice([INF, v + rnd.randint(0, 9)]))
                for m, v in enumerate(values) if m not in known and rnd.random() < 0.3}
-    bounds = bound_moves(moves, known, probe, maximise, budget, guess, started, most)
+    bounds = bound_moves(moves, probe, maximise, budget, Proven(known, started, most, guess))
     assert [m for m, _, _ in bounds] == moves
     for m, lo, hi in bounds:
         assert _holds(lo, hi, values[m])
@@ -164,7 +167,7 @@ def test_with_exact_probes_and_room_enough_every_value_is_found():
         return values[move], 1
 
     for maximise in (True, False):
-        bounds = bound_moves(range(5), {}, probe, maximise, 1000)
+        bounds = bound_moves(range(5), probe, maximise, 1000)
         assert [(lo, hi) for _, lo, hi in bounds] == [(v, v) for v in values]
         assert proven_best(bounds, maximise) == ([2, 3] if maximise else [1])
 
@@ -182,12 +185,12 @@ def test_json_has_the_bounds_beside_a_null_value_and_exact_values_unchanged():
         Alternative("[1-3]", 11, True, True), Alternative("[1-1]", None, False, False, bounds=[12, None]),
         Alternative("[2-5]", None, False, False, bounds=[11, 12]), Alternative("[2-6]", None, False, False)],
         11, 0, None, unsolved=3)
-    data = json.loads(json.dumps(d.as_dict()))
+    data = json.loads(json.dumps(to_data(d)))
     assert data["alternatives"][0] == {"move": "[1-3]", "value": 11, "best": True, "played": True}
     assert data["alternatives"][1] == {"move": "[1-1]", "value": None, "best": False, "played": False,
                                        "bounds": [12, None]}
     assert data["alternatives"][2]["bounds"] == [11, 12] and "bounds" not in data["alternatives"][3]
-    assert Decision.from_dict(data) == d
+    assert from_data(Decision, data) == d
     # side 1 minimises: the move played (+11) is at least 0 from the best, and nothing proves more
     assert d.least_loss == 0
 
@@ -205,7 +208,7 @@ def test_the_least_loss_comes_from_the_bounds():
 
 def test_the_text_marks_which_values_are_bounds():
     rep = _replay("variant-cross.dom", 0)
-    text = analysis_text(1, analyze_replay(rep, node_limit=20_000))
+    text = analysis_text(1, analyze_replay(rep, AnalysisSettings(budget=SearchBudget(20_000))))
     assert "moves not valued exactly (the node limit)" in text
     assert ">= +" in text or "<= " in text or ", +" in text
     exact = analysis_text(1, _truth("variant-cross.dom", 0))

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import equity
-from analyzer.archive import Cache, Options, load, run
+from analyzer.archive import Execution, Cache, Options, load, run
 from analyzer.cli import main
 from analyzer.equity import CACHE_ENV, SOLVED_ON_LOAD, EquityTable, table_name, write_table
 from analyzer.equity.race import solve_race
@@ -43,7 +43,7 @@ def test_a_cache_entry_of_any_kind_is_redone_and_replaced_and_caching_goes_on(tm
     sources = load([str(archive)])
     plain = list(run(sources, Options("validate")))
     cache = Cache(tmp_path / "cache")
-    assert list(run(sources, Options("validate"), cache=cache)) == plain
+    assert list(run(sources, Options("validate"), Execution(cache=cache))) == plain
     paths = [_entry(cache, s) for s in sources]
     # damage every entry in its own way: a folder (with a file in it), a FIFO (reading it would block), a link to
     # a file outside the cache, and a file where the entry's folder belongs
@@ -58,13 +58,13 @@ def test_a_cache_entry_of_any_kind_is_redone_and_replaced_and_caching_goes_on(tm
         fh.write("in the way")
     warned, counts = [], {}
     again = Cache(tmp_path / "cache", warn=warned.append)
-    assert list(run(sources, Options("validate"), cache=again, counts=counts)) == plain
+    assert list(run(sources, Options("validate"), Execution(cache=again), counts=counts)) == plain
     assert counts["computed"] == 4 and counts["cached"] == 0        # none served
     assert again.broken is None and warned == []                   # caching not switched off
     assert all(os.path.isfile(p) and not os.path.islink(p) for p in paths)
     assert outside.read_text() == '{"not": "an entry"}'             # the link's target untouched
     counts = {}
-    assert list(run(sources, Options("validate"), cache=Cache(tmp_path / "cache"), counts=counts)) == plain
+    assert list(run(sources, Options("validate"), Execution(cache=Cache(tmp_path / "cache")), counts=counts)) == plain
     assert counts["cached"] == 4 and counts["computed"] == 0        # each replaced by a whole entry
     assert not list((tmp_path / "cache").rglob("*.tmp"))
 

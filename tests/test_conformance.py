@@ -15,6 +15,8 @@ from analyzer.replay import replay
 from analyzer.rules import find_variant
 from analyzer.rules.catalog import catalog
 from analyzer.position import mask_of
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 
 def _configurations():
@@ -98,7 +100,7 @@ SMALL_NODE_LIMIT = 100
 def _analyses_only_stop_at_the_node_limit(record, node_limit: int | None = SMALL_NODE_LIMIT):
     """A legal record is analysed without an internal error and stops for no broken move or missing
     search; with a small node limit the earlier values may be missing, and the analysis says so."""
-    analyses = analyze(record, node_limit=node_limit)
+    analyses = analyze(record, settings=AnalysisSettings(budget=SearchBudget(node_limit)))
     assert len(analyses) == len(record.games)
     for game, analysis in zip(record.games, analyses):
         assert analysis.stopped is None or "node limit" in analysis.stopped, analysis.stopped

@@ -25,7 +25,10 @@ from analyzer.search import CORE, SearchLimit, Solver, TreeSearch
 from analyzer.search.block import core_note
 from analyzer.search.scoring import standard_scoring
 from analyzer.search.core import ENTRY_BYTES, PURE_ENV, PY_ENTRY_BYTES, compiled_core
+from analyzer.codec import from_data, to_data
 from conftest import RECORDS
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 # the directory of the analyzer package these tests import (a source tree or an installed copy)
 ROOT = Path(analyzer.__file__).resolve().parent.parent
@@ -277,17 +280,17 @@ def test_both_cores_count_the_same_states_and_the_limit_bounds_each_call_exactly
 def test_both_cores_leave_out_the_same_values(record, game):
     rep, _ = _line(RECORDS / record, game)
     for limit in (300, 2000, 10000):
-        compiled, python = (analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=limit))
+        compiled, python = (analyze_replay(rep, searches={0: Solver(rep.variant, core=core, node_limit=limit)})
                             for core in ("compiled", "python"))
         assert compiled.values == python.values and compiled.stopped == python.stopped
-        assert [d.as_dict() for d in compiled.decisions] == [d.as_dict() for d in python.decisions]
+        assert [to_data(d) for d in compiled.decisions] == [to_data(d) for d in python.decisions]
 
 
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
 def test_a_small_node_limit_leaves_out_only_the_values_past_it_and_names_them(core):
     rep, _ = _line(RECORDS / "seed2.dom")
-    full = analyze_replay(rep, solver=Solver(rep.variant, core=core))
-    part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=2000))
+    full = analyze_replay(rep, searches={0: Solver(rep.variant, core=core)})
+    part = analyze_replay(rep, searches={0: Solver(rep.variant, core=core, node_limit=2000)})
     assert full.stopped is None and None not in full.values
     assert "more than 2,000 positions (the node limit, --max-nodes) at move" in part.stopped
     assert "so the values there are missing" in part.stopped and "; the others are given" in part.stopped
@@ -298,8 +301,8 @@ def test_a_small_node_limit_leaves_out_only_the_values_past_it_and_names_them(co
     assert all(v == full.values[k] for k, v in enumerate(part.values) if v is not None)
     assert all(f" {rep.steps[k].index + 1}" in part.stopped for k in missing)
     given = {d.index for d in part.decisions if not d.unsolved}
-    assert [d.as_dict() for d in full.decisions if d.index in given] == \
-        [d.as_dict() for d in part.decisions if not d.unsolved]
+    assert [to_data(d) for d in full.decisions if d.index in given] == \
+        [to_data(d) for d in part.decisions if not d.unsolved]
 
 
 class _Refuses(Solver):
@@ -331,7 +334,7 @@ def test_a_decision_past_the_node_limit_leaves_out_its_own_values_only(record):
     full = analyze_replay(rep)
     chosen = [k for k, pos in enumerate(positions) if len(pos.legal_moves()) > 1]
     refused = {len(positions[chosen[-2]].history), len(positions[chosen[-4]].history)}
-    part = analyze_replay(rep, solver=_Refuses(rep.variant, refused))
+    part = analyze_replay(rep, searches={0: _Refuses(rep.variant, refused)})
     lost = [k for k in range(len(full.values)) if part.values[k] is None]
     assert lost == sorted(k for k in (chosen[-2], chosen[-4]))
     assert [v for k, v in enumerate(full.values) if k not in lost] == [v for v in part.values if v is not None]
@@ -341,7 +344,7 @@ def test_a_decision_past_the_node_limit_leaves_out_its_own_values_only(record):
     assert f"at moves {moves[0]} and {moves[1]}, so the values there are missing; the others are given" \
         in part.stopped
     # the decisions before the refused ones are valued: the first decision of the hand among them
-    assert part.decisions[0].as_dict() == full.decisions[0].as_dict()
+    assert to_data(part.decisions[0]) == to_data(full.decisions[0])
 
 
 @pytest.mark.parametrize("core", [pytest.param("compiled", marks=built), "python"])
@@ -350,7 +353,7 @@ def test_a_full_table_is_named_where_the_node_limit_stops_the_analysis(core):
     the node limit then stops it, the analysis says that a larger table may help too."""
     rep, _ = _line(RECORDS / "seed2.dom")
     small = Solver(rep.variant, core=core, table_mb=0.001, node_limit=20_000)
-    part = analyze_replay(rep, solver=small)
+    part = analyze_replay(rep, searches={0: small})
     assert small.table_full and None in part.values
     assert "node limit" in part.stopped and "0.001 MB in all, were full" in part.stopped
     assert "--table-mb may help too" in part.stopped
@@ -392,10 +395,10 @@ def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit,
     exact value); a best move, loss and class only where the bounds prove them."""
     (rep,) = replay_record(read(RECORDS / record))
     if core is None:        # the general search (a layout with arms)
-        full, part = analyze_replay(rep), analyze_replay(rep, node_limit=limit)
+        full, part = analyze_replay(rep), analyze_replay(rep, AnalysisSettings(budget=SearchBudget(limit)))
     else:
-        full = analyze_replay(rep, solver=Solver(rep.variant, core=core))
-        part = analyze_replay(rep, solver=Solver(rep.variant, core=core, node_limit=limit))
+        full = analyze_replay(rep, searches={0: Solver(rep.variant, core=core)})
+        part = analyze_replay(rep, searches={0: Solver(rep.variant, core=core, node_limit=limit)})
     exact = {d.index: d for d in full.decisions}
     partial = [d for d in part.decisions if d.unsolved]
     assert partial and "each move of a decision there is given its exact value or the bounds" in part.stopped
@@ -416,7 +419,7 @@ def test_a_decision_past_the_node_limit_keeps_the_moves_it_valued(record, limit,
         assert d.played_value is None or d.played_value == truth.played_value
     assert part.critical is None or not part.critical.unsolved
     # as data: the same decision back from JSON (a worker, the cache)
-    assert [Decision.from_dict(d.as_dict()) for d in partial] == partial
+    assert [from_data(Decision, to_data(d)) for d in partial] == partial
 
 
 def test_the_commands_show_the_moves_a_decision_past_the_limit_valued():

@@ -33,6 +33,8 @@ from conftest import RECORDS
 from minimax_reference import DrawReference
 from test_arms_core import _Failing, limit_stops_both_cores
 from test_search import dealt, rules_for, small_deal
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 built = pytest.mark.skipif(draw_core() is None,
                            reason="the compiled search of draw games was not built (no C compiler)")
@@ -631,7 +633,7 @@ def test_the_analysis_names_a_full_table_of_the_search_of_draw_games(core, monke
 
     monkeypatch.setattr(search_core, "DRAW_CORE", core)
     (rep,) = replay_record(random_match(find_variant("chiva", {"players": "3"}), 4000, games=1))
-    small = analyze_replay(rep, node_limit=5_000, table_mb=0.05)     # (it holds 260 to 1,100 entries)
+    small = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(5_000, 0.05)))     # (it holds 260 to 1,100 entries)
     assert None in small.values and "0.05 MB in all, were full" in small.stopped
-    roomy = analyze_replay(rep, node_limit=5_000, table_mb=1024)
+    roomy = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(5_000, 1024)))
     assert None in roomy.values and "node limit" in roomy.stopped and "--table-mb" not in roomy.stopped

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from analyzer.analysis import AgainstTheRest
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.generate import random_game
 from analyzer.inference import world_position, worlds_at
 from analyzer.match import random_hand
@@ -22,6 +22,7 @@ from analyzer.rules import find_variant
 from analyzer.search import NO_EXTRA, SearchLimit, TreeSearch, revealed
 from analyzer.search.core import draw_core
 from analyzer.search.drawworlds import DrawWorlds
+from analyzer.codec import to_data
 from minimax_reference import DrawReference
 from test_inference import small
 
@@ -142,14 +143,14 @@ def test_the_node_limit_stops_the_batch_where_it_stops_a_world_searched_alone(fa
                                                                                            "all-fives-3"])
 def test_the_fair_analysis_is_the_same_with_the_batch_and_world_by_world(family, variant, monkeypatch):
     rep = draw_record(variant, random.Random(f"draw-worlds-fair-{family}"), draws=2)
-    settings = dict(worlds=12, exact_below=30, seed=3, workers=1)
+    settings, alone = FairSettings(worlds=12, exact_below=30, seed=3), FairRun(workers=1)
     calls = []
     values = DrawWorlds.values
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: calls.append(1) or values(self, *a))
-    batched = fair_analyze(rep, **settings).as_dict()
+    batched = to_data(fair_analyze(rep, settings=settings, run=alone))
     assert calls
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: None)
-    assert fair_analyze(rep, **settings).as_dict() == batched
+    assert to_data(fair_analyze(rep, settings=settings, run=alone)) == batched
 
 
 def test_a_search_not_compiled_leaves_the_worlds_to_the_search_of_each():
@@ -166,14 +167,14 @@ def test_hungarian_s_fair_analysis_is_the_same_with_the_batch_and_world_by_world
     world's own search); every verdict is the one each world searched alone gives."""
     variant = find_variant("hungarian", {"players": players})
     rep = replay(random_game(variant, 7), variant)
-    settings = dict(worlds=12, exact_below=30, seed=3, workers=1)
+    settings, alone = FairSettings(worlds=12, exact_below=30, seed=3), FairRun(workers=1)
     calls = []
     values = DrawWorlds.values
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: calls.append(1) or values(self, *a))
-    batched = fair_analyze(rep, **settings).as_dict()
+    batched = to_data(fair_analyze(rep, settings=settings, run=alone))
     assert calls and any(d.get("fair") for d in batched["decisions"])
     monkeypatch.setattr(DrawWorlds, "values", lambda self, *a: None)
-    assert fair_analyze(rep, **settings).as_dict() == batched
+    assert to_data(fair_analyze(rep, settings=settings, run=alone)) == batched
 
 
 @built

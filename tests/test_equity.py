@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.match_scale import MwcThresholds, match_positions, match_scale, value_result
+from analyzer.analysis.match_scale import Before, MwcThresholds, match_positions, match_scale, value_result
 from analyzer.cli import main
 from analyzer.equity import MatchPosition, first_lead, load_table, mwc, open_model_table, resolve
 from analyzer.equity.model import mode_of
@@ -187,7 +187,7 @@ def test_at_99_every_winning_move_is_no_mistake(table):
     rep, a = _all_win_game()
     leader = rep.initial.turn
     assert any(d.cls for d in a.decisions)                    # the points scale finds mistakes
-    scale = match_scale(a, V, at(99, 0, ("side", V.seating.teams[leader])), leader)
+    scale = match_scale(a, V, Before(at(99, 0, ("side", V.seating.teams[leader])), leader))
     assert scale.known
     assert all(c == 1.0 for row in scale.mwc for c in row)   # every move wins the hand, and so the match
     assert not any(scale.cls) and all(loss == 0 for loss in scale.loss)
@@ -206,7 +206,7 @@ def test_a_small_points_slip_that_loses_the_match(table):
     else:
         pytest.skip("no such game among the seeds tried")
     leader = rep.initial.turn
-    scale = match_scale(a, V, at(90, 98, ("side", V.seating.teams[leader])), leader)
+    scale = match_scale(a, V, Before(at(90, 98, ("side", V.seating.teams[leader])), leader))
     i = hits[0]
     assert a.decisions[i].cls in (None, "inaccuracy")
     played = next(c for alt, c in zip(a.decisions[i].alternatives, scale.mwc[i]) if alt.played)
@@ -252,7 +252,7 @@ def test_a_score_tag_at_which_the_match_was_already_won_grades_in_points_only():
         replays = replay_record(parse(text.replace("[Result", f'[Score "{stated}"]\n[Result', 1)))
         (position, leader, how), = match_positions(replays)
         assert position.state.scores == before and position.state.over == over and "Score tag" in how
-        scale = match_scale(analyze_replay(replays[0]), replays[0].variant, position, leader)
+        scale = match_scale(analyze_replay(replays[0]), replays[0].variant, Before(position, leader))
         assert scale.known != over
         if over:
             assert scale.note.startswith(f"the match was over before this hand, at {before[0]}-{before[1]}")
@@ -275,21 +275,21 @@ def test_a_score_tag_that_gives_no_position_says_why():
         replays = replay_record(parse(text))
         (position, _, how), = match_positions(replays)
         assert position is None and how.startswith("no match position from the Score tag") and why in how
-        scale = match_scale(analyze_replay(replays[0]), replays[0].variant, position, replays[0].initial.turn,
-                            note=how)
+        scale = match_scale(analyze_replay(replays[0]), replays[0].variant,
+                            Before(position, replays[0].initial.turn, how))
         assert not scale.known and scale.note.endswith("graded in points only")
 
 
 def test_no_position_grades_in_points_only():
     rep = replay(random_game(V, 3), V)
-    scale = match_scale(analyze_replay(rep), V, None, None)
+    scale = match_scale(analyze_replay(rep), V, Before(None, None))
     assert not scale.known and "points only" in scale.note
 
 
 def test_no_table_for_another_target():
     v = find_variant("partnership", {"target": "30"})
     rep = replay(random_game(v, 3), v)
-    scale = match_scale(analyze_replay(rep), v, at(10, 10), 0)
+    scale = match_scale(analyze_replay(rep), v, Before(at(10, 10), 0))
     assert not scale.known and "domino equity" in scale.note
 
 
@@ -356,13 +356,13 @@ def read_text_with_score(game, score: str) -> str:
 def test_deal_luck_plus_mean_is_the_lead_value(table):
     from fractions import Fraction
 
-    from analyzer.analysis.luck import deal_luck
+    from analyzer.analysis.luck import LedHand, deal_luck
 
     for seed in range(4):
         rep = replay(random_game(V, seed), V)
         a = analyze_replay(rep)
         leader = rep.initial.turn
-        luck = deal_luck(a, V, leader, position=at(40, 55, ("side", V.seating.teams[leader])))
+        luck = deal_luck(a, V, LedHand(leader), position=at(40, 55, ("side", V.seating.teams[leader])))
         assert luck.points + luck.mean == a.values[0]                   # exactly (fractions)
         # the mean is the model's own: the mean hand value of the leading side over its sampled outcomes
         sample = open_model_table(V).model.modes["open"]       # (the hands played with every hand open)

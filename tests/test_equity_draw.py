@@ -258,7 +258,7 @@ def test_a_draw_match_is_graded_game_by_game():
     # a match of the draw game to 5: each game's position is the match code's score after the games before
     # it (the record's own Score tags say the same), and its moves are graded on the match scale
     from analyzer.analysis import analyze_replay
-    from analyzer.analysis.match_scale import match_scale
+    from analyzer.analysis.match_scale import Before, match_scale
     from analyzer.match import parse_score, random_match
 
     v = find_variant("draw", "target=5")
@@ -268,7 +268,7 @@ def test_a_draw_match_is_graded_game_by_game():
         if k:
             said = parse_score(reps[k - 1].game.tags["Score"])
             assert position.state.scores == tuple(said[frozenset({n})] for n in rep.players)
-        scale = match_scale(analyze_replay(rep), v, position, leader)
+        scale = match_scale(analyze_replay(rep), v, Before(position, leader))
         assert scale.known and all(0 <= c <= 1 for row in scale.mwc for c in row if c is not None)
 
 

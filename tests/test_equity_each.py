@@ -215,7 +215,7 @@ def test_chiva_for_three_records_are_graded_on_the_match_scale(record):
 
 def test_all_fives_for_three_is_graded_by_the_mover_s_own_chance():
     from analyzer.analysis import analyze_replay
-    from analyzer.analysis.match_scale import match_positions, match_scale, value_chance, why_not
+    from analyzer.analysis.match_scale import Before, match_positions, match_scale, value_chance, why_not
     from analyzer.match import random_match, replay_record
 
     assert why_not(FIVES) is None
@@ -226,7 +226,7 @@ def test_all_fives_for_three_is_graded_by_the_mover_s_own_chance():
     replays = replay_record(random_match(FIVES, seed=2, games=3), FIVES)
     for rep, (position, leader, note) in zip(replays, match_positions(replays)):
         analysis = analyze_replay(rep)
-        scale = match_scale(analysis, FIVES, position, leader, note=note)
+        scale = match_scale(analysis, FIVES, Before(position, leader, note))
         assert scale.known and sum(scale.each) == pytest.approx(1, abs=3e-6)
         for d, chances, loss in zip(analysis.decisions, scale.mwc, scale.loss):
             ordered = sorted(zip((a.value for a in d.alternatives), chances))

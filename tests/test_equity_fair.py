@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyzer.analysis.match_scale import match_positions, match_scale, value_result
+from analyzer.analysis.match_scale import Before, match_positions, match_scale, value_result
 from analyzer.cli import main
 from analyzer.equity import MatchPosition, load_table
 from analyzer.equity.table import resolve
@@ -46,7 +46,7 @@ def _mwc_after(v, position, value, leader):
 def test_fair_mwc_is_the_mean_over_the_worlds_of_each_world_s_mwc(judged):
     checked = 0
     for rep, analysis, (position, leader, _) in zip(judged.replays, judged.analyses, match_positions(judged.replays)):
-        scale = match_scale(analysis, rep.variant, position, leader)
+        scale = match_scale(analysis, rep.variant, Before(position, leader))
         assert scale.known
         for d, chances, loss in zip(analysis.decisions, scale.fair_mwc, scale.fair_loss):
             for alt, chance in zip(d.alternatives, chances):

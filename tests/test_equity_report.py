@@ -49,12 +49,12 @@ def test_match_parts_only_with_the_match_scale(pages):
 
 def test_names_are_escaped():
     # a hostile player name: every text of a record reaches the match parts and the index escaped
-    from analyzer.analysis.luck import deal_luck
-    from analyzer.analysis.match_scale import match_positions, match_scale
+    from analyzer.analysis.luck import LedHand, deal_luck
+    from analyzer.analysis.match_scale import Before, match_positions, match_scale
     from analyzer.archive.stats import PlayerRow
     from analyzer.match import replay_record
     from analyzer.pipeline import Options, analyse_game
-    from analyzer.report.index import build_index, render_index
+    from analyzer.report.index import ArchiveIndex, build_index, render_index
     from analyzer.report.model import build_report
     from analyzer.report.matchscale import with_match_views
     from analyzer.report.render import render_html
@@ -71,16 +71,16 @@ def test_names_are_escaped():
     analyses = [analyse_game(rep, Options(mode="analyze")) for rep in replays]
     scales = []
     for rep, analysis, (position, leader, note) in zip(replays, analyses, match_positions(replays)):
-        scale = match_scale(analysis, rep.variant, position, leader, note=note)
-        scale = dataclasses.replace(scale, luck=deal_luck(analysis, rep.variant, leader, rep.match.number == 1,
-                                                          position))
+        scale = match_scale(analysis, rep.variant, Before(position, leader, note))
+        scale = dataclasses.replace(scale, luck=deal_luck(analysis, rep.variant,
+                                                          LedHand(leader, rep.match.number == 1), position))
         scales.append(scale)
     assert scales[0].known and f"{HOSTILE}/C" in replays[0].side_name(0)
     model = with_match_views(build_report("names.dom", replays, analyses), replays, analyses, scales)
     page = render_html(model)
     assert "Luck of the deal" in page and HOSTILE not in page and "&lt;b&gt;A&lt;/b&gt;/C" in page
     row = PlayerRow(HOSTILE, 1, 1, luck=1.0, result=1, adjusted=0.0, luck_hands=1)
-    index = render_index(build_index([], [], [row], "1 record", skill=([row], [row])))
+    index = render_index(build_index([], [], ArchiveIndex("Archive", [], [row], "1 record", skill=([row], [row]))))
     assert 'id="skill"' in index and HOSTILE not in index and "&lt;b&gt;A&lt;/b&gt;" in index
 
 

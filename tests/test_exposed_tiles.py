@@ -22,6 +22,8 @@ from analyzer.rules.policies import HandFacts
 from analyzer.search import SearchLimit, TreeSearch
 from conftest import SEED_DEAL
 from test_judge import judged_moves, positions
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 # the example game to the start of row 4; the open ends are then 1 and 4, A to move
 ROWS_1_3 = "1. B [1-1] C pass D [1-5]\n2. A [1-4] B pass C [4-5]@5 D [0-4]\n3. A [0-5] B pass C [2-5] D [1-2]\n"
@@ -186,4 +188,4 @@ def test_the_node_limit_bounds_the_positions_of_a_decision_under_an_exposed_tile
     assert searcher_for(rep.variant, True, search.nodes).values(pos) == values
     with pytest.raises(SearchLimit):
         searcher_for(rep.variant, True, search.nodes - 1).values(pos)
-    assert "node limit" in analyze_replay(rep, node_limit=search.nodes - 1).stopped
+    assert "node limit" in analyze_replay(rep, AnalysisSettings(budget=SearchBudget(search.nodes - 1))).stopped

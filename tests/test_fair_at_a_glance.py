@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -73,7 +73,8 @@ def test_one_best_a_list_and_hindsights_pick_apart(fair_text):
 def c_model():
     record = read(RECORDS / "seed1.dom")
     reps = replay_record(record)
-    analyses = [fair_analyze(rep, analyze_replay(rep), seats=["C"], worlds=4, exact_below=400, workers=1)
+    analyses = [fair_analyze(rep, analyze_replay(rep), settings=FairSettings(seats=["C"], worlds=4, exact_below=400),
+                             run=FairRun(workers=1))
                 for rep in reps]
     mover_views(analyses)           # (who holds what: the pipeline gives it to the page)
     return build_report(record.source, reps, analyses)

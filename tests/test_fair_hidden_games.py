@@ -51,9 +51,9 @@ def test_a_page_judges_fairly_only_the_games_with_a_hidden_hand():
 
 
 def test_the_board_judges_the_same_games_fairly_as_the_command(tmp_path):
-    from analyzer.server.library import analyze_document
+    from analyzer.server.library import BoardRecord, AnalysisRequest, analyze_document
 
     _, both = _two_games()
-    board = analyze_document(both, "both.dom", worlds=8)["games"]
+    board = analyze_document(BoardRecord(both, "both.dom"), AnalysisRequest(worlds=8))["games"]
     command = _analyze_json(tmp_path, "both.dom", both, "--worlds", "8")
     assert ["fair_seats" in game for game in board] == ["fair_seats" in game for game in command] == [False, True]

@@ -14,13 +14,13 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.inference import worlds_at
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.position import tiles_of
 from analyzer.record import HandEntry
-from analyzer.replay import replay
+from analyzer.replay import MatchTerms, replay
 from analyzer.rules.policies import Dealing
 from analyzer.rules.variants import find_variant
 from analyzer.tiles import Tile
@@ -53,7 +53,7 @@ def deals_seen(rep, seen: int, viewer: int, turn: bool = False) -> list[tuple[fr
         hands = [dealt[s] if s == viewer else played[s] | chosen[s] for s in range(n)]
         trial = dataclasses.replace(game, tags=tags, moves=list(game.moves[:seen + turn]),
                                     hands=tuple(HandEntry(p, tuple(sorted(h))) for p, h in zip(game.players, hands)))
-        if replay(trial, rep.variant, lead=rep.lead).valid:
+        if replay(trial, rep.variant, terms=rep.terms).valid:
             out.append(tuple(frozenset(h - played[s]) for s, h in enumerate(hands)) + ((frozenset(rest),) if rest else ()))
     return out
 
@@ -111,7 +111,7 @@ def test_the_six_six_holder_who_leads_any_tile_is_known_to_hold_it():
             deals = assert_view_is_the_rules(rep, seen, viewer)
             assert deals and all(six_six in deal[1] for deal in deals)
     # and the fair analysis judges A's decisions on those deals only
-    out = fair_analyze(rep, seats=["A"], workers=1, exact_below=2_000)
+    out = fair_analyze(rep, settings=FairSettings(seats=["A"], exact_below=2_000), run=FairRun(workers=1))
     judged = [d for d in out.decisions if d.fair is not None and d.index >= 15]
     assert judged
     for decision in judged:
@@ -153,7 +153,7 @@ def test_a_lead_that_is_no_double_shows_the_leading_side_holds_none():
         for viewer in (1, 3):
             deals = assert_view_is_the_rules(rep, seen, viewer)
             assert deals and not [t for deal in deals for t in deal[0] | deal[2] if t.is_double]
-    out = fair_analyze(rep, seats=["B", "D"], workers=1, exact_below=2_000)
+    out = fair_analyze(rep, settings=FairSettings(seats=["B", "D"], exact_below=2_000), run=FairRun(workers=1))
     judged = [d for d in out.decisions if d.fair is not None and d.index >= 14]
     assert judged
     for decision in judged:
@@ -183,7 +183,7 @@ def test_an_exposed_tile_is_known_to_every_player_from_the_moment_it_lies_open()
         deals = assert_view_is_the_rules(rep, seen, viewer)
         assert deals and all(three_three in deal[2] and three_five in deal[3] for deal in deals)
     # (worlds=2: the sampled decision, B's lead, is solved by the general search while C's [3-3] lies open)
-    out = fair_analyze(rep, seats=["B"], workers=1, exact_below=2_000, worlds=2)
+    out = fair_analyze(rep, settings=FairSettings(seats=["B"], exact_below=2_000, worlds=2), run=FairRun(workers=1))
     (decision,) = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact"]
     assert decision.index > row4
     assert decision.fair.worlds == decision.fair.total == len(deals_seen(rep, decision.index, 1))
@@ -213,7 +213,7 @@ def test_a_leader_whose_hand_is_known_opens_with_his_highest_double_when_other_h
     hidden = "\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines())
     (rep,) = replay_record(parse(hidden))
     assert rep.deal_ok and rep.initial.hidden[1]
-    out = fair_analyze(rep, seats=["A"], workers=1, worlds=4, exact_below=1)
+    out = fair_analyze(rep, settings=FairSettings(seats=["A"], worlds=4, exact_below=1), run=FairRun(workers=1))
     assert out.decisions and all(d.index != 0 for d in out.decisions)      # A's [6-6] lead is no decision
     for text in (full, hidden):
         (wrong,) = replay_record(parse(text.replace("1. A [6-6] B [4-6]", "1. A [3-3] B [4-6]")))
@@ -353,7 +353,7 @@ def _random_rep(variant, key: str, lead=None, keep=lambda rep: True):
     rng = random.Random(key)
     while True:
         game = random_hand(variant, rng, lead)[0]
-        rep = replay(game, variant, lead=lead)
+        rep = replay(game, variant, terms=MatchTerms(lead))
         assert rep.valid, rep.errors
         if keep(rep):
             return rep
@@ -374,7 +374,7 @@ def test_hungarian_worlds_on_small_deals_are_those_the_rules_allow():
                 assert_view_is_the_rules(rep, seen, viewer, turn=True)
         assert filtered        # the lead ruled out some deal the per-tile facts allowed
         # the fair analysis judges each decision on exactly those deals
-        out = fair_analyze(rep, workers=1, exact_below=SMALL)
+        out = fair_analyze(rep, settings=FairSettings(exact_below=SMALL), run=FairRun(workers=1))
         judged = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact"]
         assert judged
         for decision in judged:
@@ -431,7 +431,7 @@ def draw_deals_seen(rep, seen: int, viewer: int) -> list:
             moves.append(dataclasses.replace(entry, tile=next(drawn)) if step.move.draw else entry)
         trial = dataclasses.replace(game, tags=tags, moves=moves, hands=tuple(
             HandEntry(p, tuple(sorted(tiles_of(h, rep.initial.max_pip)))) for p, h in zip(game.players, hands)))
-        if replay(trial, rep.variant, lead=rep.lead).valid:
+        if replay(trial, rep.variant, terms=rep.terms).valid:
             out.append((hands, order))
     return out
 

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.analysis.match_scale import fair_chance
-from analyzer.analysis.outcomes import drawn_facts, played_out
+from analyzer.analysis.outcomes import HandRead, drawn_facts, played_out
 from analyzer.analysis.readings import dealt_facts
 from analyzer.match import replay_record
 from analyzer.notation import parse
@@ -114,7 +114,7 @@ def test_the_batch_gives_each_world_the_plain_minimax_line_and_the_result_of_the
             # the result read off the batch's line is the one the path without it plays out and reads
             assert variant.hand_result(dealt_facts(world, move, line, leader)) == \
                 variant.hand_result(facts_after(variant, world, [move, *line.moves], leader)) == \
-                played_out(variant, Solver(variant), world, move, leader, None, {})
+                played_out(HandRead(variant, leader), Solver(variant), world, move, {})
 
 
 def _fair_results(rep, batch: bool, monkeypatch) -> list:
@@ -124,7 +124,8 @@ def _fair_results(rep, batch: bool, monkeypatch) -> list:
         if not batch:
             m.setattr(WorldsSolver, "lines", _values_only)
             m.setattr(DrawWorlds, "lines", lambda self, position, worlds, only=None: None)
-        out = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
+        out = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=6, exact_below=30, results=True),
+                           run=FairRun(workers=1))
     return [(d.index, a.move, a.fair.results) for d in out.decisions if d.fair is not None for a in d.alternatives]
 
 
@@ -201,9 +202,9 @@ def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_an
                         for _ in range(pushed):
                             pos.pop()
                     assert variant.hand_result(facts_after(variant, pos, [move, *line.moves], leader)) == \
-                        played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
+                        played_out(HandRead(variant, leader), TreeSearch(rules, core="python"), pos, move, {})
                     # the facts read off the line, without playing it, are those hand_facts reads once it is played
-                    assert drawn_facts(variant, pos, tuple(pos.hands), move, line, leader, None) == \
+                    assert drawn_facts(HandRead(variant, leader), pos, tuple(pos.hands), move, line) == \
                         facts_after(variant, pos, [move, *line.moves], leader)
                     checked += 1
                     draws += any(m.draw for m in line.moves)
@@ -263,7 +264,8 @@ def test_a_world_whose_line_is_past_the_node_limit_leaves_that_alternative_witho
     whole = _fair_results(rep, True, monkeypatch)
     with monkeypatch.context() as m:
         m.setattr(WorldsSolver, "lines", _first_line_dropped(WorldsSolver.lines))
-        cut = fair_analyze(rep, analyze_replay(rep), workers=1, worlds=6, exact_below=30, results=True)
+        cut = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=6, exact_below=30, results=True),
+                           run=FairRun(workers=1))
     alternatives = [(d.index, a.move, a.fair) for d in cut.decisions if d.fair is not None for a in d.alternatives]
     assert [(k, move) for k, move, _ in alternatives] == [(k, move) for k, move, _ in whole]
     missing = 0

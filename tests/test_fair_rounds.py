@@ -4,15 +4,17 @@ drawn from it never runs past its length."""
 from __future__ import annotations
 
 import pathlib
+from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
+from analyzer.search.core import SearchBudget
 from analyzer.cli import output
 from analyzer.match import replay_record
 from analyzer.notation import read
 
 RECORDS = pathlib.Path(__file__).resolve().parent.parent / "records"
-SETTINGS = dict(seats=["C"], worlds=20, max_worlds=160, exact_below=1, seed=7)
+SETTINGS = FairSettings(seats=("C",), worlds=20, max_worlds=160, exact_below=1, seed=7)
 
 
 def _game():
@@ -33,9 +35,9 @@ def test_one_pool_serves_every_round_with_the_verdicts_of_one_process():
         return ProcessPoolExecutor(**options)
 
     rounds = []
-    pooled = fair_analyze(_game(), workers=2, pool=pool, progress=lambda done, total: rounds.append(total),
-                          **SETTINGS)
-    alone = fair_analyze(_game(), workers=1, **SETTINGS)
+    pooled = fair_analyze(_game(), settings=SETTINGS,
+                          run=FairRun(workers=2, pool=pool, progress=lambda done, total: rounds.append(total)))
+    alone = fair_analyze(_game(), settings=SETTINGS, run=FairRun(workers=1))
     assert _said(pooled) == _said(alone)
     assert any(worlds > 20 for _, _, _, worlds, _ in _said(alone))        # (more than one round was drawn)
     assert len(made) == 1 and made[0]["max_workers"] == 2
@@ -43,7 +45,8 @@ def test_one_pool_serves_every_round_with_the_verdicts_of_one_process():
 
 def test_the_progress_counts_against_a_budget_that_only_shrinks():
     seen = []
-    analysis = fair_analyze(_game(), workers=1, progress=lambda done, total: seen.append((done, total)), **SETTINGS)
+    analysis = fair_analyze(_game(), settings=SETTINGS,
+                            run=FairRun(workers=1, progress=lambda done, total: seen.append((done, total))))
     dones, totals = [d for d, _ in seen], [t for _, t in seen]
     assert dones == sorted(dones) and totals == sorted(totals, reverse=True)
     assert all(d <= t for d, t in seen)
@@ -90,7 +93,8 @@ def test_a_decision_past_the_node_limit_solves_no_more_of_its_worlds(monkeypatch
     # its other parts give, so none of them is started (each would spend the node limit again on its first world)
     runs = _solves(monkeypatch)
     rep = next(r for r in replay_record(read(OVER)) if r.deal_ok and r.steps)
-    analysis = fair_analyze(rep, worlds=200, workers=1, node_limit=2000)
+    analysis = fair_analyze(rep, settings=FairSettings(worlds=200, budget=SearchBudget(node_limit=2000)),
+                            run=FairRun(workers=1))
     failed = {plan for plan, _, over in runs if over}
     assert len(failed) >= 5                                 # (the record's point: many decisions past the limit)
     for plan in failed:
@@ -123,11 +127,11 @@ def test_a_move_out_of_contention_keeps_the_values_of_its_first_worlds_and_the_v
     valued), the moves still in contention and the move played are valued in every world as before, so the best
     and their means are those of the analysis that values every move in every world, and the moves not told apart
     from the best are among the ones it names."""
-    settings = dict(SETTINGS, worlds=25, max_worlds=200)
-    raced = fair_analyze(_game(), workers=1, **settings)
+    settings = replace(SETTINGS, worlds=25, max_worlds=200)
+    raced = fair_analyze(_game(), settings=settings, run=FairRun(workers=1))
     with monkeypatch.context() as m:
         _every_move_valued(m)
-        whole = fair_analyze(_game(), workers=1, **settings)
+        whole = fair_analyze(_game(), settings=settings, run=FairRun(workers=1))
     dropped = 0
     for fast, slow in zip(*[[d for d in a.decisions if d.fair is not None] for a in (raced, whole)]):
         assert (fast.index, fast.fair.worlds) == (slow.index, slow.fair.worlds)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.analysis.fairstats import Z95, look_z, needed, tied_moves, worth_more
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -101,15 +101,15 @@ def _game(name: str):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_moves_equal_in_every_deal_are_never_best_whatever_the_seed(seed):
-    analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1, worlds=20, max_worlds=160, exact_below=1,
-                            seed=seed)
+    analysis = fair_analyze(_game("seed2.dom"), settings=FairSettings(seats=["C"], worlds=20, max_worlds=160,
+                                                                      exact_below=1, seed=seed), run=FairRun(workers=1))
     d = next(d for d in analysis.decisions if d.index == EQUAL and d.fair is not None)
     assert d.fair.method == "sampled" and {"[2-4]@2", "[2-4]@4"} <= set(d.fair.tied)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_clear_gap_is_told_apart_whatever_the_seed(seed):
-    analysis = fair_analyze(_game("seed1.dom"), seats=["C"], workers=1, worlds=20, max_worlds=160, exact_below=1,
-                            seed=seed)
+    analysis = fair_analyze(_game("seed1.dom"), settings=FairSettings(seats=["C"], worlds=20, max_worlds=160,
+                                                                      exact_below=1, seed=seed), run=FairRun(workers=1))
     d = next(d for d in analysis.decisions if d.index == CLEAR and d.fair is not None)
     assert d.fair.best == "[4-6]@6" and d.fair.tied == () and d.fair.verdict == "real"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.analysis import analyze_replay, fair
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.generate import random_game
 from analyzer.replay import replay
 
@@ -34,11 +34,13 @@ def test_one_search_for_all_worlds_gives_the_values_of_a_search_a_world(variant,
         return real(*args)
 
     monkeypatch.setattr(fair, "_searcher", counted)
-    shared = fair_analyze(rep, analyze_replay(rep), worlds=3, exact_below=3, workers=1)
+    shared = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=3, exact_below=3),
+                          run=FairRun(workers=1))
     searches = len(made)
     made.clear()
     monkeypatch.setattr(fair, "_shared_searcher", counted)          # a search made for every world
-    alone = fair_analyze(rep, analyze_replay(rep), worlds=3, exact_below=3, workers=1)
+    alone = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=3, exact_below=3),
+                         run=FairRun(workers=1))
     judged = _values(shared)
     assert len(judged) >= 5 and judged == _values(alone)
     # one search for all the worlds (one for each seat judged where each plays against the rest); a

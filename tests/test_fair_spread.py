@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from hypothesis import given, strategies as st
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import PERCENTILES, Spread, fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, PERCENTILES, Spread, fair_analyze
 from analyzer.cli import main
 from analyzer.inference import worlds_at
 from analyzer.match import replay_record
@@ -32,7 +32,8 @@ def seed():
 
 @pytest.fixture(scope="module")
 def exact(seed):
-    return fair_analyze(seed, analyze_replay(seed), worlds=4, exact_below=400, workers=1, seats=["C"])
+    return fair_analyze(seed, analyze_replay(seed), settings=FairSettings(worlds=4, exact_below=400, seats=["C"]),
+                        run=FairRun(workers=1))
 
 
 def _mistake(analysis):
@@ -102,7 +103,8 @@ def test_the_worst_world_gives_the_largest_gap_when_solved_on_its_own(seed, exac
 
 
 def test_a_sampled_worst_world_is_one_of_the_worlds_drawn(seed):
-    analysis = fair_analyze(seed, analyze_replay(seed), worlds=60, exact_below=10, workers=1, seats=["C"])
+    analysis = fair_analyze(seed, analyze_replay(seed), settings=FairSettings(worlds=60, exact_below=10, seats=["C"]),
+                            run=FairRun(workers=1))
     d = next(d for d in analysis.decisions if d.played == "[3-6]@6")
     assert d.fair.method == "sampled"
     if d.fair.verdict != "real":
@@ -178,7 +180,7 @@ def test_a_pickled_verdict_keeps_the_worst_world_but_not_the_worlds(exact):
 
 def test_a_draw_games_worst_world_lists_the_boneyard_in_its_order():
     (rep,) = replay_record(read(RECORDS / "variant-draw.dom"))
-    analysis = fair_analyze(rep, analyze_replay(rep), worlds=20, workers=1)
+    analysis = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=20), run=FairRun(workers=1))
     worst = [d for d in analysis.decisions if d.fair is not None and d.fair.worst is not None]
     assert worst
     for d in worst:

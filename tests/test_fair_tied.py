@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis import fair as fair_module
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.analysis.fairstats import Z95, look_z, looks, needed, tied_moves, worth_more
 from analyzer.cli import main
 from analyzer.match import replay_record
@@ -41,14 +41,14 @@ def every_world():
     tables = {}
     real = fair_module.decision_table
 
-    def spy(rep, k, seat, moves, per_world, sign, individual):
-        table, best = real(rep, k, seat, moves, per_world, sign, individual)
+    def spy(rep, k, seat, moves, per_world):
+        table, best = real(rep, k, seat, moves, per_world)
         tables[k] = {str(m): list(v) for m, v in table.items()}
         return table, best
 
     fair_module.decision_table = spy
     try:
-        analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1)
+        analysis = fair_analyze(_game("seed2.dom"), settings=FairSettings(seats=["C"]), run=FairRun(workers=1))
     finally:
         fair_module.decision_table = real
     return analysis, tables
@@ -66,7 +66,8 @@ def test_two_moves_equal_in_every_deal_are_tied_when_every_deal_is_solved(every_
 def test_two_moves_equal_in_every_deal_are_tied_at_any_budget(budget):
     """Sampled, whatever the budget, the two stay tied; since they come to the same in every deal drawn, no
     more deals are drawn for them."""
-    analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1, worlds=20, max_worlds=budget, exact_below=1)
+    analysis = fair_analyze(_game("seed2.dom"), settings=FairSettings(seats=["C"], worlds=20, max_worlds=budget,
+                                                                      exact_below=1), run=FairRun(workers=1))
     d = _decision(analysis, EQUAL)
     assert d.fair.method == "sampled" and set(d.fair.tied) == {"[2-4]@2", "[2-4]@4"}
     assert d.fair.worlds == 20
@@ -74,15 +75,17 @@ def test_two_moves_equal_in_every_deal_are_tied_at_any_budget(budget):
 
 def test_a_clear_best_is_told_apart():
     """C's [4-6] against his [3-6] (20 points on average over every deal): told apart at the first look."""
-    analysis = fair_analyze(_game("seed1.dom"), seats=["C"], workers=1, worlds=20, max_worlds=160, exact_below=1)
+    analysis = fair_analyze(_game("seed1.dom"), settings=FairSettings(seats=["C"], worlds=20, max_worlds=160,
+                                                                      exact_below=1), run=FairRun(workers=1))
     d = _decision(analysis, CLEAR)
     assert d.fair.best == "[4-6]@6" and d.fair.tied == () and d.fair.verdict == "real" and d.fair.worlds == 20
 
 
 def test_the_same_seed_gives_the_same_verdicts_whatever_the_processes():
     def verdicts(workers):
-        analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=workers, worlds=20, max_worlds=160,
-                                exact_below=1, seed=7)
+        analysis = fair_analyze(_game("seed2.dom"), settings=FairSettings(seats=["C"], worlds=20, max_worlds=160,
+                                                                          exact_below=1, seed=7),
+                                run=FairRun(workers=workers))
         return [(d.index, d.fair.best, d.fair.tied, d.fair.worlds, [a.fair.mean for a in d.alternatives])
                 for d in analysis.decisions if d.fair is not None]
 
@@ -94,12 +97,14 @@ def test_the_same_seed_gives_the_same_verdicts_whatever_the_processes():
 def test_more_deals_are_drawn_only_where_the_best_is_not_told_apart():
     """Each decision is looked at with 20, 40, 80 or 160 deals; one that grew is still tied where the budget
     stops it at half its deals."""
-    analysis = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1, worlds=20, max_worlds=160, exact_below=1)
+    analysis = fair_analyze(_game("seed2.dom"), settings=FairSettings(seats=["C"], worlds=20, max_worlds=160,
+                                                                      exact_below=1), run=FairRun(workers=1))
     grown = [d for d in analysis.decisions if d.fair is not None and d.fair.worlds > 20]
     assert grown and all(d.fair.worlds in looks(20, 160) for d in grown)
     for d in grown:
-        fewer = fair_analyze(_game("seed2.dom"), seats=["C"], workers=1, worlds=20, max_worlds=d.fair.worlds // 2,
-                             exact_below=1)
+        fewer = fair_analyze(_game("seed2.dom"), settings=FairSettings(seats=["C"], worlds=20,
+                                                                       max_worlds=d.fair.worlds // 2, exact_below=1),
+                             run=FairRun(workers=1))
         assert _decision(fewer, d.index).fair.tied
 
 

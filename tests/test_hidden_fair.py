@@ -14,7 +14,7 @@ from click.testing import CliRunner
 pytest.importorskip("scipy")
 
 from analyzer.analysis import Thresholds, alternative_text  # noqa: E402
-from analyzer.analysis.fair import _decision_points, fair_analyze  # noqa: E402
+from analyzer.analysis.fair import FairRun, FairSettings, _decision_points, fair_analyze  # noqa: E402
 from analyzer.cli import main  # noqa: E402
 from analyzer.hidden import MAX_DEALS, MAX_HAND, hidden_decision, public_game  # noqa: E402
 from analyzer.inference import world_position, worlds_at  # noqa: E402
@@ -115,7 +115,7 @@ def test_the_text_and_the_page_say_which_decisions_are_exact_under_hidden_inform
 
 def test_a_cut_throat_game_for_two_is_valued_exactly_near_its_end():
     rep = replay_record(read(RECORDS / "match-cutthroat-partner-rules.dom"))[0]
-    out = fair_analyze(rep, exact_hidden=True, workers=1)
+    out = fair_analyze(rep, settings=FairSettings(exact_hidden=True), run=FairRun(workers=1))
     hidden = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact-hidden"]
     assert hidden
     for d in hidden:
@@ -126,7 +126,7 @@ def test_a_cut_throat_game_for_two_is_valued_exactly_near_its_end():
         assert d.fair.hidden["value"] == pytest.approx(solved.value, abs=1e-6)
         means = sorted(a.fair.mean for a in d.alternatives)
         assert means == pytest.approx(sorted(v for _, v in solved.hand_values()), abs=1e-4)
-    sampled = fair_analyze(rep, exact_hidden=False, workers=1)
+    sampled = fair_analyze(rep, settings=FairSettings(exact_hidden=False), run=FairRun(workers=1))
     assert not any(d.fair is not None and d.fair.method == "exact-hidden" for d in sampled.decisions)
 
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.analysis import AgainstTheRest, analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.generate import SEAT_NAMES, play_out, random_deal
 from analyzer.match import random_hand, replay_record
 from analyzer.inference import NoWorld, Worlds, view_at, world_position, worlds_at
@@ -32,6 +32,7 @@ from analyzer.replay import replay
 from analyzer.rules.policies import Dealing
 from analyzer.rules.variants import find_variant
 from analyzer.tiles import Tile
+from analyzer.codec import to_data
 
 from conftest import RECORDS
 from test_cli import run
@@ -218,7 +219,7 @@ def test_fair_values_equal_the_mean_of_minimax_over_every_world(family, variant)
         rep = replay(random_record(variant, rng), variant)
         if any(d.code == "missed-score" for d in rep.diagnostics):
             continue                 # points taken by muggins: the reference counts them for the player
-        out = fair_analyze(rep, worlds=10, exact_below=2_000, workers=1)
+        out = fair_analyze(rep, settings=FairSettings(worlds=10, exact_below=2_000), run=FairRun(workers=1))
         for d in out.decisions:
             if d.fair is None or d.fair.method != "exact" or rep.steps[d.index].ends_before is None:
                 continue             # the lead: the reference knows no opening rule
@@ -248,8 +249,9 @@ def test_sampled_intervals_cover_the_exact_means():
     inside = total = 0
     for _ in range(8):
         rep = replay(random_record(variant, rng), variant)
-        exact = fair_analyze(rep, workers=1, worlds=2, exact_below=2_000)
-        sampled = fair_analyze(replay(rep.game, variant), worlds=60, exact_below=1, seed=5, workers=1)
+        exact = fair_analyze(rep, settings=FairSettings(worlds=2, exact_below=2_000), run=FairRun(workers=1))
+        sampled = fair_analyze(replay(rep.game, variant), settings=FairSettings(worlds=60, exact_below=1, seed=5),
+                               run=FairRun(workers=1))
         assert len(exact.decisions) == len(sampled.decisions)
         for d_exact, d_sampled in zip(exact.decisions, sampled.decisions):
             assert d_sampled.fair.method == "sampled" and d_sampled.fair.worlds == 60
@@ -270,21 +272,21 @@ def test_sampled_intervals_cover_the_exact_means():
 def test_the_same_seed_gives_the_same_run():
     variant = small("partnership", 3, 4)
     rep = replay(random_record(variant, random.Random(11)), variant)
-    one = fair_analyze(rep, worlds=20, exact_below=1, seed=3, workers=1).as_dict()
+    one = to_data(fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3), run=FairRun(workers=1)))
     rep = replay(rep.game, variant)
-    two = fair_analyze(rep, worlds=20, exact_below=1, seed=3, workers=2).as_dict()
+    two = to_data(fair_analyze(rep, settings=FairSettings(worlds=20, exact_below=1, seed=3), run=FairRun(workers=2)))
     assert one == two
 
 
 # -- the book deal, the JSON shapes and bad input -------------------------------------------------
 def test_book_deal_c_36_is_a_real_mistake_and_the_json_shape():
     rep = replay(read(str(RECORDS / "seed1.dom")).games[0])
-    out = fair_analyze(rep, analyze_replay(rep), seats=["C"], worlds=8, workers=1)
+    out = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(seats=["C"], worlds=8), run=FairRun(workers=1))
     c36 = next(d for d in out.decisions if d.played.startswith("[3-6]"))
     # C sees his hand and 17 moves: few enough deals to solve every one
     assert c36.fair.method == "exact" and c36.fair.best.startswith("[4-6]")
     assert c36.fair.verdict == "real" and c36.cls is not None
-    data = out.as_dict()
+    data = to_data(out)
     for d in data["decisions"]:
         if d["player"] == "C":
             assert set(d["fair"]) >= {"view", "worlds", "method", "best", "loss", "class", "verdict"}

@@ -17,6 +17,8 @@ from analyzer.rules.mechanics import position_for
 from analyzer.rules.layout import CLOSED, DOUBLE, OPEN, START, Arm, ArmPosition, Chain
 from analyzer.position import mask_of
 from analyzer.tiles import DRAW, PASS, Move, Tile
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 T = Tile.parse
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -521,7 +523,7 @@ def test_a_tile_on_a_later_alike_arm_is_analysed_as_the_same_move():
         one.push(step.move)
         other.push(same)
         assert one.key() == other.key()
-    (analysis,) = analyze(record, node_limit=2000)
+    (analysis,) = analyze(record, settings=AnalysisSettings(budget=SearchBudget(2000)))
     decided = {d.index: d for d in analysis.decisions}
     assert any(step.index in decided for _, step in later)
     for _, step in later:

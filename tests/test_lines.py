@@ -22,6 +22,7 @@ from analyzer.record import MoveEntry, Record
 from analyzer.tiles import Move
 
 from conftest import RECORDS, ROOT
+from analyzer.analysis import AnalysisSettings
 
 # every variant family with an open-hands analysis: partnership and block, draw, All Fives (and the
 # pubs' Fives and Threes), French and cross arms, Hungarian runs, a game of individual players
@@ -77,7 +78,7 @@ def _check_lines(record: Record) -> int:
     for number, rep in enumerate(replay_record(record)):
         if not rep.deal_ok or any(rep.initial.hidden):
             continue
-        analysis = analyze_replay(rep, lines=True)
+        analysis = analyze_replay(rep, AnalysisSettings(lines=True))
         individual = rep.variant.seating.sides > 2
         assert analysis.decisions, f"{record.source} game {number + 1}: no decision to check"
         for d in analysis.decisions:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.luck import first_hand
-from analyzer.analysis.match_scale import match_positions, match_scale
+from analyzer.analysis.match_scale import Before, match_positions, match_scale
 from analyzer.cli import main
 from analyzer.equity import first_lead
 from analyzer.match import random_match, replay_record
@@ -60,7 +60,7 @@ def test_a_lone_game_five_is_graded_in_points_only_never_as_game_one_at_love_all
     note, = [d for d in rep.diagnostics if d.code == "match-note"]
     assert note.severity == "info" and note.line == line_of(text, "Game") and "points only" in note.message
     assert not first_hand(rep)                  # its deal's luck is not measured against the first game's lead
-    scale = match_scale(analyze_replay(rep), rep.variant, position, leader, note=how)
+    scale = match_scale(analyze_replay(rep), rep.variant, Before(position, leader, how))
     assert not scale.known and scale.note.endswith("graded in points only")
 
 
@@ -147,7 +147,7 @@ def test_a_mid_match_score_tag_makes_the_six_six_lead_a_choice():
     assert sorted(a.move for a in d.alternatives) == sorted(B_HAND)       # any tile of his hand
     best = min(a.value for a in d.alternatives)          # (B/D minimise the first side's value)
     assert d.loss == next(a.value for a in d.alternatives if a.played) - best > 0
-    scale = match_scale(analyze_replay(rep), rep.variant, position, leader, note=how)
+    scale = match_scale(analyze_replay(rep), rep.variant, Before(position, leader, how))
     assert scale.known and scale.loss[0] > 0 and scale.cls[0] is not None
 
 

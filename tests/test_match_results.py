@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
-from analyzer.analysis.match_scale import match_scale, why_not
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
+from analyzer.analysis.match_scale import Before, match_scale, why_not
 from analyzer.analysis.outcomes import needs_results, principal_results
 from analyzer.cli import main
 from analyzer.equity import MatchPosition
@@ -95,10 +95,10 @@ def test_rules_without_a_table_say_the_table_is_missing_not_that_a_value_needs_r
     assert "does not give" not in out.output
     whist = find_variant("whist")
     empty = GameAnalysis("a hand with errors", ["A", "B", "C", "D"], [])
-    scale = match_scale(empty, whist, MatchPosition(MatchState((10, 20), (0, 0), 1), ("side", 0)), 0)
+    scale = match_scale(empty, whist, Before(MatchPosition(MatchState((10, 20), (0, 0), 1), ("side", 0)), 0))
     assert not scale.known and scale.note.startswith("no move of this hand was analysed")
-    assert "no match-winning-chance table" in match_scale(empty, v, MatchPosition(MatchState((1, 2), (0, 0), 1),
-                                                                                   ("side", 0)), 0).note
+    assert "no match-winning-chance table" in match_scale(empty, v, Before(MatchPosition(MatchState((1, 2), (0, 0), 1),
+                                                                                   ("side", 0)), 0)).note
 
 
 def test_a_whist_alternative_that_reaches_100_bad_points_ends_the_match():
@@ -112,7 +112,7 @@ def test_a_whist_alternative_that_reaches_100_bad_points_ends_the_match():
         results = principal_results(rep, analysis)
         leader = rep.initial.turn
         position = MatchPosition(MatchState((80, 85), (0, 0), 3), ("side", v.seating.teams[leader]))
-        scale = match_scale(analysis, v, position, leader, results=results)
+        scale = match_scale(analysis, v, Before(position, leader), results=results)
         assert scale.known and scale.running is not None
         for row, chances in zip(results.alternatives, scale.mwc):
             for r, c in zip(row, chances):
@@ -219,7 +219,7 @@ def test_each_worlds_result_splits_exactly_that_worlds_value(record, variant):
         v = find_variant(variant)
         rep = replay(random_game(v, 1), v)
     bad = rep.variant.match.kind == "bad"
-    judged = fair_analyze(rep, worlds=12, workers=1, results=True)
+    judged = fair_analyze(rep, settings=FairSettings(worlds=12, results=True), run=FairRun(workers=1))
     checked = 0
     for d in judged.decisions:
         for alt in d.alternatives:
@@ -232,7 +232,8 @@ def test_each_worlds_result_splits_exactly_that_worlds_value(record, variant):
             assert split == Counter(dict(alt.fair.values)), (d.index, alt.move)
             checked += 1
     assert checked > 10
-    plain = fair_analyze(rep, worlds=12, workers=1)          # not asked: none, and the same values
+    plain = fair_analyze(rep, settings=FairSettings(worlds=12),
+                         run=FairRun(workers=1))          # not asked: none, and the same values
     assert all(a.fair is None or a.fair.results is None for d in plain.decisions for a in d.alternatives)
     assert [[a.fair for a in d.alternatives] for d in plain.decisions] == \
         [[a.fair for a in d.alternatives] for d in judged.decisions]
@@ -277,11 +278,12 @@ def test_a_draw_games_line_taken_at_the_analysiss_value_is_the_searched_one_and_
                 value = searches[seat].solve(pos) if pos.outcome() is None else None
                 if value is not None:
                     for claimed in (value, value + 1, value - 1):
-                        got = outcomes._trusted(v, searches[seat], pos, claimed, claimed, leader, [0] * v.players)
+                        got = outcomes._trusted(outcomes.HandRead(v, leader, [0] * v.players), searches[seat], pos,
+                                                claimed, claimed)
                         if claimed == value:
                             kept += got is not None
-                            assert got is None or got == played_out(v, searches_for(v)[seat], pos, None, leader,
-                                                                    None, {})
+                            assert got is None or got == played_out(outcomes.HandRead(v, leader), searches_for(v)[seat],
+                                                                    pos, None, {})
                         else:
                             refused += got is None
                             assert got is None or hand_value(v, got, seat) == claimed

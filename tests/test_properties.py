@@ -12,6 +12,8 @@ from analyzer.replay import replay
 from analyzer.match import replay_record
 from analyzer.tiles import Tile
 from conftest import RECORDS
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -133,5 +135,5 @@ def test_random_text_never_breaks_the_validator(text):
 def test_analysis_of_a_truncated_record_never_breaks(sample, cut):
     text = sample[: cut % (len(sample) + 1)]
     # the node limit keeps the long layout games (French, double-nine) quick; past it the analysis stops cleanly
-    for result in analyze(parse(text, "fuzz.dom"), node_limit=20_000):
+    for result in analyze(parse(text, "fuzz.dom"), settings=AnalysisSettings(budget=SearchBudget(20_000))):
         assert result.analysed_steps >= 0

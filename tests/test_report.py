@@ -21,6 +21,8 @@ from analyzer.report.task import report_model
 from analyzer.report import render_html, write_report
 from analyzer.report.render import PIP_LAYOUT, environment, move_rows
 from conftest import RECORDS, ROOT, settled
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 SEED = RECORDS / "seed1-table.txt"
 HOSTILE_NAME = "<script>alert(1)</script>"
@@ -713,7 +715,7 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
     from analyzer.report.render import chart
 
     replays = replay_record(read(RECORDS / "seed2.dom"))
-    analyses = [analyze_replay(rep, node_limit=2000) for rep in replays]
+    analyses = [analyze_replay(rep, AnalysisSettings(budget=SearchBudget(2000))) for rep in replays]
     (game,) = page_model("seed2.dom", replays, analyses, Thresholds()).games
     known = [k for k, v in enumerate(game.values) if v is not None]
     assert any(b != a + 1 for a, b in zip(known, known[1:]))        # a hole between two known values
@@ -734,7 +736,7 @@ def test_a_decision_past_the_node_limit_shows_the_moves_it_valued():
     from analyzer.report.verdicts import sure_value
 
     replays = replay_record(read(RECORDS / "seed2.dom"))
-    analyses = [analyze_replay(rep, node_limit=2000) for rep in replays]
+    analyses = [analyze_replay(rep, AnalysisSettings(budget=SearchBudget(2000))) for rep in replays]
     model = page_model("seed2.dom", replays, analyses, Thresholds())
     page = unescape(render_html(model))
     partial = [d for d in analyses[0].decisions if d.unsolved]

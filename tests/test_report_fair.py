@@ -8,27 +8,27 @@ from html import unescape
 import pytest
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.pipeline import mover_views
 from analyzer.report import build_report, render_html
 from conftest import RECORDS, wait_ready
 
-FAIR = {"worlds": 4, "exact_below": 400, "workers": 1, "seats": ["C"]}
+FAIR = FairSettings(worlds=4, exact_below=400, seats=("C",))
 
 
-def fair_report(record, **settings):
-    """The report model of ``record`` with the fair analysis of every game."""
+def fair_report(record, settings: FairSettings):
+    """The report model of ``record`` with the fair analysis of every game (in this process)."""
     reps = replay_record(record)
-    analyses = [fair_analyze(rep, analyze_replay(rep), **settings) for rep in reps]
+    analyses = [fair_analyze(rep, analyze_replay(rep), settings=settings, run=FairRun(workers=1)) for rep in reps]
     mover_views(analyses)           # (who holds what: the pipeline gives it to the page)
     return build_report(record.source, reps, analyses)
 
 
 @pytest.fixture(scope="module")
 def fair_model():
-    return fair_report(read(RECORDS / "seed1.dom"), **FAIR)
+    return fair_report(read(RECORDS / "seed1.dom"), FAIR)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_a_record_with_hidden_hands_gets_the_fair_analysis_in_the_report():
     text = (RECORDS / "seed1.dom").read_text(encoding="utf-8")
     for name in "ABD":
         text = re.sub(rf"^{name}: .*$", f"{name}: ?", text, flags=re.M)
-    model = fair_report(parse(text), worlds=2, exact_below=2, workers=1)
+    model = fair_report(parse(text), FairSettings(worlds=2, exact_below=2))
     game = model.games[0]
     judged = [m for m in game.moves if m.decision is not None]
     assert judged and all(m.player == "C" and m.decision.fair is not None for m in judged)
@@ -108,8 +108,8 @@ def cli_fair_page(tmp_path_factory):
     from test_cli import run
 
     path = tmp_path_factory.mktemp("cli-fair") / "seed1.html"
-    result = run("report", str(RECORDS / "seed1.dom"), "--fair", "--seat", "C", "--worlds", str(FAIR["worlds"]),
-                 "--exact-below", str(FAIR["exact_below"]), "-o", str(path))
+    result = run("report", str(RECORDS / "seed1.dom"), "--fair", "--seat", "C", "--worlds", str(FAIR.worlds),
+                 "--exact-below", str(FAIR.exact_below), "-o", str(path))
     assert result.exit_code == 1          # the book's record breaks the rules from round 7 on
     assert f"wrote {path}" in result.output
     return path
@@ -170,7 +170,7 @@ def test_the_fair_table_of_alternatives_fits_its_card(open_page, fair_page, fair
 def test_a_long_name_in_the_table_of_who_holds_what_ends_in_an_ellipsis(open_page, tmp_path):
     long = "Bartholomew_Featherstonehaugh_Cholmondeley_Marjoribanks_the_third_of_his_name_and_very_long"
     text = re.sub(r"\bA\b", long, (RECORDS / "seed1.dom").read_text(encoding="utf-8"))
-    model = fair_report(parse(text), **FAIR)
+    model = fair_report(parse(text), FAIR)
     c36 = next(m for m in model.games[0].moves if m.player == "C" and m.text.startswith("[3-6]"))
     assert c36.holds.holders[0] == long
     path = tmp_path / "long-fair.html"

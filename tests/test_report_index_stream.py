@@ -58,8 +58,8 @@ def test_the_archive_report_writes_the_index_of_the_whole_results(tmp_path):
     pages = [None if r["error"] else path.name + ".html" for r, path in zip(results, sorted(folder.iterdir()))]
     shown = [{**r, "source": shown_name(r["source"], str(out / "index.html"), [str(folder)])} for r in results]
     written = (out / "index.html").read_text(encoding="utf-8")
-    whole = render_index(build_index(shown, pages, player_rows(results), _summary_line(written),
-                                     f"Archive: {folder.name}"))
+    whole = render_index(build_index(shown, pages, ArchiveIndex(f"Archive: {folder.name}", [], player_rows(results),
+                                                                _summary_line(written))))
     assert written == whole
     assert written.count('<tr class="valid">') + written.count('<tr class="invalid">') == 4 * 2 + 1
 

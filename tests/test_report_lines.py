@@ -15,6 +15,7 @@ from analyzer.report.task import report_model
 from analyzer.tiles import Move
 from conftest import RECORDS, wait_ready
 from test_cli import run
+from analyzer.analysis import AnalysisSettings
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +166,7 @@ def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
     from analyzer.report import build_report
 
     for rep in replay_record(read(RECORDS / name))[:2]:
-        analysis = analyze_replay(rep, lines=True)
+        analysis = analyze_replay(rep, AnalysisSettings(lines=True))
         game = build_report(name, [rep], [analysis]).games[0]
         given = {(d.index, a.move): a.line for d in analysis.decisions for a in d.alternatives if a.line}
         shown = {(m.index, a.move): a.line for m in game.moves if m.decision for a in m.decision.alternatives

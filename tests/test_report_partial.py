@@ -98,14 +98,15 @@ def test_the_page_counts_no_worlds_itself(monkeypatch):
     page built from the analysis alone shows none and counts nothing."""
     import analyzer.inference as inference
     from analyzer.analysis import analyze_replay
-    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
     from analyzer.match import replay_record
     from analyzer.notation import read
     from analyzer.pipeline import mover_views
     from analyzer.report import build_report, render_html
 
     (rep,) = replay_record(read(RECORDS / "draw-one-view.dom"))
-    analysis = fair_analyze(rep, analyze_replay(rep), worlds=4, exact_below=400, workers=1)
+    analysis = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=4, exact_below=400),
+                            run=FairRun(workers=1))
 
     def counted(*args, **kwargs):
         raise AssertionError("the page counted worlds")

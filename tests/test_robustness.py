@@ -18,6 +18,8 @@ from analyzer.record import Game, MoveEntry, Record
 from analyzer.repair import COSTS, Edit, repair
 from analyzer.repair.triage import triage_games
 from conftest import RECORDS
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 
 def _record(name: str, *changes: tuple[str, str]) -> str:
@@ -421,7 +423,7 @@ def test_a_seeded_fuzz_run_meets_no_internal_error():
             marks = t.diagnostics if t is not None else rep.diagnostics
             assert not [d for d in marks if d.code in ("internal-error", "notation")], text
             if k % 10 == 0 and rep.valid or k % 10 == 5:
-                analyze_replay(rep, node_limit=2_000)
+                analyze_replay(rep, AnalysisSettings(budget=SearchBudget(2_000)))
 
 
 # ---- 5. --write-repaired changes only what the repair changes (issue 32, item 5) -------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.match import progression_seats, replay_record
 from analyzer.notation import parse, read
+from analyzer.codec import to_data
 from conftest import RECORDS
 
 
@@ -84,6 +85,20 @@ def test_milo_is_called_in_the_result_tag():
     assert [d.code for d in wrong.errors] == ["result-mismatch"] and "Milo" in wrong.errors[0].message
 
 
+def test_milo_is_seen_on_the_table_of_a_sheet_without_hands():
+    """The same Milo on a sheet that writes no hand (a tournament sheet): whether the last tile left both ends
+    equal is on the table, so the call is checked there too, and a plain domino called Milo is still wrong."""
+    import re
+
+    text = re.sub(r"^([A-D]): .*$", r"\1: ?", (RECORDS / "match-milo.dom").read_text(), flags=re.M)
+    reps = replay_record(parse(text))
+    assert all(r.valid for r in reps), [r.errors for r in reps]
+    called = text.replace('[Result "A/C 1 domino"]', '[Result "A/C 1 milo"]')
+    wrong = [r for r in replay_record(parse(called)) if not r.valid]
+    assert len(wrong) == 1 and [d.code for d in wrong[0].errors] == ["result-mismatch"]
+    assert "Milo" in wrong[0].errors[0].message
+
+
 # 000: "Es folgt das Spiel mit der gleichen Steinverteilung aber verschiedenem Spiel": the book's second game
 # is the first one's deal played again, written [Deal "same"] without the hands.
 def test_the_same_deal_played_again():
@@ -157,7 +172,7 @@ def test_a_record_that_stops_at_a_decision_gets_that_decision_analysed():
     played: the issue's All Fives example, whose values an independent minimax checks), and by what the
     mover knows where they are not."""
     from analyzer.analysis import analyze_replay
-    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
     from test_equal_ends import ISSUE_EXAMPLE, decisions_against_reference
     played = decisions_against_reference(ISSUE_EXAMPLE, "issue.dom")[-1]            # A's [3-5], played
     stopped = ISSUE_EXAMPLE.replace("4. A [3-5]@5>2\n", "")
@@ -167,10 +182,10 @@ def test_a_record_that_stops_at_a_decision_gets_that_decision_analysed():
     assert d is not None and d.player == "A" and d.played == "" and d.loss is None
     assert {a.move: a.value for a in d.alternatives} == {a.move: a.value for a in played.alternatives}
     assert [a.move for a in d.alternatives if a.best] == [a.move for a in played.alternatives if a.best]
-    assert analysis.as_dict()["to_move"]["alternatives"] and d.index == len(rep.steps)
+    assert to_data(analysis)["to_move"]["alternatives"] and d.index == len(rep.steps)
     # B's hand not shown: the fair analysis from A's view
     (rep,) = replay_record(parse(stopped.replace("B: [0-1] [0-3] [1-2] [1-4] [2-5] [3-4]", "B: ?")))
-    fair = fair_analyze(rep, seats=["A"], worlds=30, workers=1)
+    fair = fair_analyze(rep, settings=FairSettings(seats=["A"], worlds=30), run=FairRun(workers=1))
     assert fair.to_move is not None and fair.to_move.fair is not None and fair.to_move.fair.view == "A"
     assert {a.move for a in fair.to_move.alternatives} == {"[3-5]@5>1", "[3-5]@5>2"}
     assert all(a.fair is not None and a.value is None for a in fair.to_move.alternatives)
@@ -204,19 +219,20 @@ def test_fair_verdicts_as_documented_and_exact_thresholds():
     assert 20.9 - 10.9 < 10                                     # (the float slip the comparison must not make)
     best = [21] * 9 + [20]                                      # mean 20.9
     played = [11] * 9 + [10]                                    # mean 10.9
-    loss, cls, verdict = fair_verdict(best, played, 1, True, t, None)
+    loss, cls, verdict = fair_verdict(best, played, True, t, None)
     assert loss == 10 and cls == "mistake" and verdict == "real"
     assert t.classify(Fraction(3, 20) * 0, Fraction(3, 20)) == "mistake"       # a win chance 0.15 short
     # sampled, the loss reaches a class but the gap is not significant: uncertain, whatever the open class
     noisy_best, noisy_played = [60, -40, 60, -40, 20], [1, 1, 1, 1, 1]     # gaps 59, -41, 59, -41, 19
     for open_cls in (None, "blunder"):
-        loss, cls, verdict = fair_verdict(noisy_best, noisy_played, 1, False, t, open_cls)
+        loss, cls, verdict = fair_verdict(noisy_best, noisy_played, False, t, open_cls)
         assert (loss, cls, verdict) == (11, "mistake", "uncertain")
     # no fair class: hindsight only where the open-hands loss is graded, else none
-    assert fair_verdict([5, 5], [4, 5], 1, True, t, "mistake")[2] == "hindsight"
-    assert fair_verdict([5, 5], [4, 5], 1, True, t, None)[2] == "none"
-    # the minimising side: its loss is the others' gain
-    assert fair_verdict([-21] * 9 + [-20], [-11] * 9 + [-10], -1, True, t, None)[:2] == (10, "mistake")
+    assert fair_verdict([5, 5], [4, 5], True, t, "mistake")[2] == "hindsight"
+    assert fair_verdict([5, 5], [4, 5], True, t, None)[2] == "none"
+    # the minimising side: the values are from the mover's side, side 0's negated; his loss is the others' gain
+    side0_best, side0_played = [-21] * 9 + [-20], [-11] * 9 + [-10]
+    assert fair_verdict([-v for v in side0_best], [-v for v in side0_played], True, t, None)[:2] == (10, "mistake")
 
 
 def test_a_game_tag_after_the_deal_of_a_game_without_one_is_its_own():

@@ -63,9 +63,9 @@ def test_the_schema_accepts_the_documents_pinned_before_the_results_were_typed(c
 
 
 def test_the_schema_accepts_the_boards_analysis():
-    from analyzer.server.library import analyze_document
+    from analyzer.server.library import BoardRecord, analyze_document
 
-    check(analyze_document((ROOT / "records" / "seed1.dom").read_text(encoding="utf-8"), "seed1.dom"))
+    check(analyze_document(BoardRecord((ROOT / "records" / "seed1.dom").read_text(encoding="utf-8"), "seed1.dom")))
 
 
 def test_the_schema_refuses_a_document_that_breaks_its_contract():

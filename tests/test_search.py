@@ -21,6 +21,8 @@ from analyzer.search import NO_EXTRA, SearchLimit, TreeSearch, revealed
 from analyzer.search.block import Solver
 from analyzer.tiles import Move, Tile, tile_set
 from conftest import RECORDS
+from analyzer.analysis import AnalysisSettings
+from analyzer.search.core import SearchBudget
 
 
 def reference(pos, rules) -> int:
@@ -294,7 +296,7 @@ def test_the_report_says_what_the_values_assume():
 def test_past_the_node_limit_the_later_values_are_still_given_and_exact():
     (rep,) = replay_record(read(RECORDS / "variant-cross.dom"))
     full = analyze_replay(rep)
-    part = analyze_replay(rep, node_limit=3000)
+    part = analyze_replay(rep, AnalysisSettings(budget=SearchBudget(3000)))
     assert part.values[0] is None and "node limit" in part.stopped and "the others are given" in part.stopped
     assert part.values[-1] == full.values[-1] and part.analysed_steps == full.analysed_steps
     # what is missing is at the start of the hand, where the searches are largest; every value given is exact

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.generate import random_game
 from analyzer.notation import parse, write
 from analyzer.replay import replay
@@ -53,7 +53,7 @@ def test_a_set_up_cut_from_a_record_gets_the_records_open_hands_values(variant, 
                                            ("partnership", 7), ("block", 5), ("block", 7)])
 def test_a_set_up_gets_the_records_fair_values_where_it_knows_as_much(variant, seed):
     rep = replay(random_game(variant, seed))
-    full = fair_analyze(rep, workers=1, seed=3)
+    full = fair_analyze(rep, settings=FairSettings(seed=3), run=FairRun(workers=1))
     # late in the hand, where every world is counted and the lead tells nothing the position does not: the
     # turn of the first of the last decisions whose worlds are all counted
     exact = [d.index for d in full.decisions if d.fair is not None and d.fair.method == "exact"]
@@ -62,7 +62,7 @@ def test_a_set_up_gets_the_records_fair_values_where_it_knows_as_much(variant, s
     k = max(s for s in _starts(rep) + [last] if s <= last and rep.steps[s - 1].seat != rep.steps[s].seat)
     game = setup_game(rep, k)
     back = replay(parse(write(game)).games[0])
-    cut = fair_analyze(back, workers=1, seed=3)
+    cut = fair_analyze(back, settings=FairSettings(seed=3), run=FairRun(workers=1))
     mine = {d.index + k: d for d in cut.decisions if d.fair is not None}
     theirs = {d.index: d for d in full.decisions if d.fair is not None and d.index >= k}
     assert mine.keys() == theirs.keys() and mine

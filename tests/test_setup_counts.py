@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.cli import main
 from analyzer.inference import worlds_at
 from analyzer.notation import parse
@@ -103,7 +103,8 @@ def test_the_fair_values_are_the_means_over_those_worlds_each_with_every_hand_sh
     counts, lacks, lacking = CASES[0]
     theirs = _brute({int(x): int(c) for x, c in (p.split(":") for p in counts.split())}, lacking)
     assert len(theirs) <= 60
-    fair = fair_analyze(replay(parse(_text(counts, lacks)).games[0]), workers=1, exact_below=1000).to_move
+    fair = fair_analyze(replay(parse(_text(counts, lacks)).games[0]), settings=FairSettings(exact_below=1000),
+                        run=FairRun(workers=1)).to_move
     assert fair.fair.method == "exact" and fair.fair.total == len(theirs)
     each: dict[str, list[int]] = {}
     for a, b, c in theirs:
@@ -118,7 +119,7 @@ def test_the_fair_values_are_the_means_over_those_worlds_each_with_every_hand_sh
 def test_too_many_tables_is_said_not_raised(monkeypatch):
     monkeypatch.setattr("analyzer.inference.tabled.MOST_TABLES", 3)      # (the 60 worlds' tables are more)
     text = _text(CASES[0][0])
-    out = fair_analyze(replay(parse(text).games[0]), workers=1, worlds=8)
+    out = fair_analyze(replay(parse(text).games[0]), settings=FairSettings(worlds=8), run=FairRun(workers=1))
     assert out.fair_note.startswith("no fair analysis: the tiles on the table are known only by counts")
     assert "more than 3 sets" in out.fair_note
     assert out.to_move is None or out.to_move.fair is None
@@ -228,7 +229,8 @@ def test_the_fair_values_of_a_draw_game_by_counts_are_the_means_over_its_worlds(
     counts = DRAW_CASES[0][0]
     theirs = _draw_brute(_counted(counts), set())
     text = DRAW.format(COUNTS=counts, LACKS="")
-    fair = fair_analyze(replay(parse(text).games[0]), workers=1, exact_below=1000).to_move
+    fair = fair_analyze(replay(parse(text).games[0]), settings=FairSettings(exact_below=1000),
+                        run=FairRun(workers=1)).to_move
     assert fair.fair.method == "exact" and fair.fair.total == len(theirs)
     each: dict[str, list[int]] = {}
     shown = {}
@@ -261,7 +263,7 @@ B: ? ? ? ? ? ?
 def test_a_draw_game_by_counts_gets_the_fair_analysis_of_every_legal_move():
     rep = replay(parse(DRAW_RECORD).games[0])
     assert rep.valid, [str(d) for d in rep.errors]
-    out = fair_analyze(rep, workers=1, worlds=24)
+    out = fair_analyze(rep, settings=FairSettings(worlds=24), run=FairRun(workers=1))
     legal = {str(m) for m in rep.initial.legal_moves()}
     assert legal == {"[3-6]@3", "[3-6]@6"}          # (only the 3-6 fits either end; A may not draw)
     assert "no fair analysis" not in out.fair_note and "not listed yet" not in out.fair_note

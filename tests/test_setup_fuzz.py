@@ -6,7 +6,7 @@ import random
 import pytest
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.inference import InferenceUnsupported, NoWorld
 from analyzer.notation import parse
 from analyzer.replay import replay
@@ -65,6 +65,6 @@ def test_random_set_ups_are_read_replayed_and_analysed_without_raising(seed):
         if not any(rep.initial.hidden):
             analyze_replay(rep)
         try:
-            fair_analyze(rep, workers=1, worlds=8)
+            fair_analyze(rep, settings=FairSettings(worlds=8), run=FairRun(workers=1))
         except (InferenceUnsupported, NoWorld):
             pass

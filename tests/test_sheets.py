@@ -16,6 +16,7 @@ import random
 import pytest
 
 from analyzer.analysis import analyze_replay
+from analyzer.analysis.settings import FairRun
 from analyzer.analysis.sheets import sheet_analyze, written_game
 from analyzer.inference import NoWorld, worlds_at
 from analyzer.inference.sheet import SheetDeal, first_contradiction, sheet_deals
@@ -164,7 +165,7 @@ def test_the_values_over_the_deals_are_the_mean_least_and_most_of_each_deals_own
         if not 2 <= found.count <= 12 or not any(st.move is not None and st.move.tile is not None for st in rep.steps):
             continue
         checked += 1
-        got = sheet_analyze(rep, workers=1)
+        got = sheet_analyze(rep, run=FairRun(workers=1))
         per_deal = [analyze_replay(replay(written_game(rep, d), variant)) for d in found.deals]
         for decision in got.decisions:
             for alt in decision.alternatives:

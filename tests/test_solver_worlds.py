@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.analysis import AgainstTheRest, analyze_replay
-from analyzer.analysis.fair import fair_analyze
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.position import Position
@@ -210,10 +210,12 @@ def test_the_fair_analysis_gives_the_values_of_a_search_a_world(record, monkeypa
         return batches[-1]
 
     monkeypatch.setattr(WorldsSolver, "values", counted)
-    batched = fair_analyze(rep, analyze_replay(rep), worlds=12, exact_below=12, workers=1, seed=3)
+    batched = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=12, exact_below=12, seed=3),
+                           run=FairRun(workers=1))
     assert batches and all(b is not None for b in batches)
     monkeypatch.setattr(WorldsSolver, "values", lambda self, position, deals, only=None: None)  # every world alone
-    alone = fair_analyze(rep, analyze_replay(rep), worlds=12, exact_below=12, workers=1, seed=3)
+    alone = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=12, exact_below=12, seed=3),
+                         run=FairRun(workers=1))
     values = [[(d.index, [(a.move, a.fair) for a in d.alternatives]) for d in x.decisions if d.fair is not None]
               for x in (batched, alone)]
     assert len(values[0]) >= 5 and values[0] == values[1]

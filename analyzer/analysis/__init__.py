@@ -4,8 +4,8 @@ The result is plain data (dataclasses of ints and strings) that the report and t
 without calling the search again."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
 
 from ..position import Position
 from ..replay import Replay
@@ -15,15 +15,16 @@ from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, arms_note, revealed
 from ..search.draw import draw_note
 from ..search.block import Solver, SolverError, core_note, principal_line
 from ..search.alphabeta import proven_best
-from ..search.core import TABLE_MB
+from ..search.core import TABLE_MB, SearchBudget
 from ..tiles import Move
 from .dealvalues import DealsSummary, OverDeals
 from ..rules.codes import Code
 from ..diagnostics import Severity
 from ..rules.modes import Layout
 from .grades import Thresholds, on_scale
+from ..codec import from_data, key
 
-__all__ = ["Thresholds", "Alternative", "Decision", "GameAnalysis", "analyze", "analyze_replay",
+__all__ = ["Thresholds", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
 
 
@@ -77,34 +78,41 @@ def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
     return result.points if result.winner == mine else -result.points
 
 
+def _fair_value(fair) -> dict:
+    """An alternative's fair value (``analysis.fairstats.FairValue``) as data: its mean, interval and win chance,
+    the spread of its worlds' values and its paired gap to the best where they are known."""
+    out = {"mean": fair.mean, "ci95": list(fair.ci95), "p_win": fair.p_win}
+    if getattr(fair, "spread", None) is not None:
+        out["spread"] = fair.spread.as_dict()
+    if getattr(fair, "gap", None) is not None:
+        out["gap"], out["gap_ci"] = fair.gap, list(fair.gap_ci)
+    return out
+
+
+class Played(NamedTuple):
+    """A step of the line analysed: who moved, and the move as the record writes it."""
+
+    player: str
+    move: str
+
+
+# The result types below are written as plain data and read back by ``analyzer.codec`` (``to_data``/``from_data``),
+# each field's key and when it is written in its metadata (``key``); docs/architecture.md, "Results and their JSON".
+
 @dataclass
 class Alternative:
     move: str
     value: int | None             # None: no open-hands value (a hand the record does not show)
     best: bool = False
     played: bool = False
-    fair: object | None = None    # its fair value (``analysis.fair.FairValue``), in a fair analysis
-    line: list[str] | None = None  # its best continuation, the move itself first (``"B [0-0]"``), when asked for
-    bounds: list | None = None    # past the node limit: ``[low, high]``, the proven bounds of its value (None: open)
-    over_deals: object | None = None  # a sheet without hands: its value over the deals the sheet allows
-    #                                   (``analysis.sheets.OverDeals``), where ``value`` is None
-
-    def as_dict(self, fair: bool = False) -> dict:
-        d = {"move": self.move, "value": self.value, "best": self.best, "played": self.played}
-        if self.over_deals is not None:
-            d["over_deals"] = self.over_deals.as_dict()
-        if self.bounds is not None:
-            d["bounds"] = list(self.bounds)
-        if self.line is not None:
-            d["line"] = list(self.line)
-        if fair:
-            d["fair"] = None if self.fair is None else {"mean": self.fair.mean, "ci95": list(self.fair.ci95),
-                                                        "p_win": self.fair.p_win}
-            if self.fair is not None and getattr(self.fair, "spread", None) is not None:
-                d["fair"]["spread"] = self.fair.spread.as_dict()
-            if self.fair is not None and getattr(self.fair, "gap", None) is not None:
-                d["fair"]["gap"], d["fair"]["gap_ci"] = self.fair.gap, list(self.fair.gap_ci)
-        return d
+    # a sheet without hands: its value over the deals the sheet allows, where ``value`` is None
+    over_deals: OverDeals | None = field(default=None, metadata=key(omit_none=True))
+    # past the node limit: ``[low, high]``, the proven bounds of its value (None: open)
+    bounds: list | None = field(default=None, metadata=key(omit_none=True))
+    # its best continuation, the move itself first (``"B [0-0]"``), when asked for
+    line: list[str] | None = field(default=None, metadata=key(omit_none=True))
+    # its fair value (``analysis.fairstats.FairValue``), in a fair analysis
+    fair: object | None = field(default=None, metadata=key(when="fair", write=_fair_value))
 
 
 @dataclass
@@ -122,11 +130,12 @@ class Decision:
     alternatives: list[Alternative]
     best_value: int | None
     loss: int | None              # from the mover's side, never negative; None where the best is not known
-    cls: str | None               # inaccuracy / mistake / blunder
-    fair: object | None = None    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis
+    cls: str | None = field(metadata=key("class", after="unsolved"))     # inaccuracy / mistake / blunder
     unsolved: int = 0             # alternatives the search did not value within the node limit
-    loss_over: object | None = None   # a sheet without hands: the loss of the move played over the deals the
-    #                                   sheet allows (``analysis.sheets.OverDeals``), where ``loss`` is None
+    # a sheet without hands: the loss of the move played over the deals the sheet allows, where ``loss`` is None
+    loss_over: OverDeals | None = field(default=None, metadata=key("loss_over_deals", omit_none=True))
+    # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis (not read back)
+    fair: object | None = field(default=None, metadata=key(when="fair", read=False))
 
     @property
     def least_loss(self) -> int | None:
@@ -143,30 +152,6 @@ class Decision:
             return None
         return max(0, max(lows) - high)
 
-    def as_dict(self, fair: bool = False) -> dict:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}       # (its fields are plain values, but these two:
-        d["class"] = d.pop("cls")                                       # ``asdict`` would copy every world's results)
-        d.pop("fair")
-        d.pop("loss_over")
-        if self.loss_over is not None:
-            d["loss_over_deals"] = self.loss_over.as_dict()
-        d["alternatives"] = [a.as_dict(fair) for a in self.alternatives]
-        if fair:
-            d["fair"] = None if self.fair is None else self.fair.as_dict()
-        return d
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Decision:
-        """The decision back from :meth:`as_dict` (plain data from a worker or a cache)."""
-        d = {k: v for k, v in data.items() if k in _DECISION_FIELDS}
-        d["cls"] = data["class"]
-        # (what other steps add to an alternative's data, such as the match scale's "mwc", stays in the data)
-        d["alternatives"] = [Alternative(**{k: v for k, v in a.items() if k in _ALTERNATIVE_FIELDS and k != "over_deals"},
-                                         over_deals=OverDeals.from_dict(a.get("over_deals")))
-                             for a in data["alternatives"]]
-        d["loss_over"] = OverDeals.from_dict(data.get("loss_over_deals"))
-        return cls(**d)
-
 
 def _mover_bounds(alt: Alternative, sign: int) -> tuple[int | None, int | None]:
     """What is proven of ``alt``'s value for the mover (``sign`` -1: side 1, who minimises): ``(low,
@@ -177,9 +162,8 @@ def _mover_bounds(alt: Alternative, sign: int) -> tuple[int | None, int | None]:
     return low, high
 
 
-_ALTERNATIVE_FIELDS = {f.name for f in fields(Alternative)}
-_DECISION_FIELDS = {"index", "player", "side", "line", "column", "round", "played", "played_value",
-                    "best_value", "loss", "unsolved"}
+
+_FAIR = key(when="fair", read=False)     # the fair analysis's fields of a game: written in one, not read back
 
 
 @dataclass
@@ -188,7 +172,7 @@ class GameAnalysis:
     players: list[str]
     sides: list[str]                      # "A/C", "B/D"
     decisions: list[Decision] = field(default_factory=list)
-    moves: list[tuple[str, str]] = field(default_factory=list)   # the analysed line: (player, move)
+    moves: list[Played] = field(default_factory=list)   # the analysed line
     values: list[int | None] = field(default_factory=list)   # value before the first move, then after each step
     critical: Decision | None = None
     turning_point: int | None = None      # the step after which the value first changes sign
@@ -197,56 +181,41 @@ class GameAnalysis:
     stopped: str | None = None            # why the analysis stops before the end of the record
     note: str | None = None               # what the values assume (the variant's search note)
     perspective: str | None = None        # whose values these are, when not the first side's
-    lines: list[dict] = field(default_factory=list)          # best continuations, when asked for
-    # the fair analysis (``analysis.fair``), when asked for
-    fair: bool = False
-    fair_seats: list[str] = field(default_factory=list)    # the players judged by what they could know
-    fair_note: str | None = None          # which seats were analysed, why the others were not, assumptions
-    fair_critical: Decision | None = None
-    fair_error: str | None = None         # the record's facts admit no world (the move that contradicts them)
     # a record that stops at a decision ("what should he play now?", [Result "*"]): the values of every move of
     # the player to move there, nothing played (``played`` "", no loss); its ``fair`` in a fair analysis
     to_move: Decision | None = None
-    # a sheet without hands (``analysis.sheets``): the deals it allows (``DealsSummary``), why none fits it, and
-    # the deals found (``inference.sheet.SheetDeals``, for its fair verdicts; not in the plain data)
-    deals: object | None = None
-    deals_error: str | None = None
-    deals_found: object | None = field(default=None, repr=False, compare=False)
-
-    def as_dict(self) -> dict:
-        fair = self.fair
-        out = {
-            "title": self.title, "players": self.players, "sides": self.sides,
-            "decisions": [d.as_dict(fair) for d in self.decisions],
-            "moves": [{"player": p, "move": m} for p, m in self.moves],
-            "values": self.values,
-            "critical": self.critical.as_dict(fair) if self.critical else None,
-            "turning_point": self.turning_point, "turning_cause": self.turning_cause,
-            "analysed_steps": self.analysed_steps, "stopped": self.stopped,
-            "note": self.note, "perspective": self.perspective,
-            "to_move": self.to_move.as_dict(fair) if self.to_move else None,
-        }
-        if self.deals is not None or self.deals_error is not None:
-            out["deals"] = None if self.deals is None else self.deals.as_dict()
-            out["deals_error"] = self.deals_error
-        if fair:
-            out.update(fair_seats=self.fair_seats, fair_note=self.fair_note, fair_error=self.fair_error,
-                       fair_critical=self.fair_critical.as_dict(fair) if self.fair_critical else None)
-        return out
+    # a sheet without hands (``analysis.sheets``): the deals it allows (``DealsSummary``) and why none fits it
+    # (written where either is known), and the deals found (``inference.sheet.SheetDeals``, for its fair verdicts;
+    # not in the plain data)
+    deals: DealsSummary | None = field(default=None, metadata=key(group="deals"))
+    deals_error: str | None = field(default=None, metadata=key(group="deals"))
+    # the fair analysis (``analysis.fair``), when asked for: the players judged by what they could know, which
+    # seats were analysed (why the others were not, the assumptions), the record's facts admitting no world (the
+    # move that contradicts them), the fair critical move
+    fair_seats: list[str] = field(default_factory=list, metadata=_FAIR)
+    fair_note: str | None = field(default=None, metadata=_FAIR)
+    fair_error: str | None = field(default=None, metadata=_FAIR)
+    fair_critical: Decision | None = field(default=None, metadata=_FAIR)
+    lines: list[dict] = field(default_factory=list, metadata=key(when="lines"))   # best continuations, when asked for
+    fair: bool = field(default=False, metadata=key(flag=True))
+    deals_found: object | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))
 
     @classmethod
     def from_dict(cls, data: dict) -> GameAnalysis:
-        """The analysis back from :meth:`as_dict` (with ``lines`` when the data carries them)."""
-        return cls(data["title"], data["players"], data["sides"],
-                   decisions=[Decision.from_dict(d) for d in data["decisions"]],
-                   moves=[(m["player"], m["move"]) for m in data["moves"]], values=data["values"],
-                   critical=Decision.from_dict(data["critical"]) if data["critical"] else None,
-                   turning_point=data["turning_point"], turning_cause=data.get("turning_cause"),
-                   analysed_steps=data["analysed_steps"],
-                   stopped=data["stopped"], note=data["note"], perspective=data["perspective"],
-                   lines=data.get("lines", []),
-                   to_move=Decision.from_dict(data["to_move"]) if data.get("to_move") else None,
-                   deals=DealsSummary.from_dict(data.get("deals")), deals_error=data.get("deals_error"))
+        """The analysis back from its plain data (``codec.from_data``: the one reader; kept for the callers that
+        name it)."""
+        return from_data(cls, data)
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """What an open-hands analysis computes: the ``thresholds`` of its classes (in points; read on the game's scale,
+    :func:`~analyzer.analysis.grades.on_scale`), whether each alternative's best line is kept (``lines``), and what
+    each search may spend (``budget``: its node limit and table size, :class:`~analyzer.search.core.SearchBudget`)."""
+
+    thresholds: Thresholds = Thresholds()
+    lines: bool = False
+    budget: SearchBudget = SearchBudget()
 
 
 def _sign(v: int) -> int:
@@ -291,62 +260,78 @@ def searches_for(variant: Variant, node_limit: int | None = None, table_mb: floa
             for seat in range(variant.players)}
 
 
-def analyze_replay(rep: Replay, thresholds: Thresholds = Thresholds(), lines: bool = False,
-                   solver: Solver | None = None, node_limit: int | None = None,
+def analyze_replay(rep: Replay, settings: AnalysisSettings = AnalysisSettings(),
                    progress: Callable[[int], None] | None = None,
-                   table_mb: float = TABLE_MB, searches: dict[int, object] | None = None) -> GameAnalysis:
+                   searches: dict[int, object] | None = None) -> GameAnalysis:
     """Analyse the legal prefix of a replayed game with every hand open.
 
-    ``node_limit``: the positions the exact search (the int solver of two-ended block games as
-    well as the general search) may visit for the values of one decision (or one running value); one
-    that needs more is left out, the others are given, and ``stopped`` names the moves left out
-    (default ``analyzer.search.NODE_LIMIT``).
+    ``settings``: the thresholds of the classes, whether to keep the best lines, and each search's budget: the
+    positions the exact search (the int solver of two-ended block games as well as the general search) may visit
+    for the values of one decision (or one running value), one that needs more left out, the others given, and
+    ``stopped`` naming the moves left out (default ``analyzer.search.NODE_LIMIT``); the memory the transposition
+    tables may take (default ``analyzer.search.TABLE_MB``).
     ``progress`` is called with 1 for every move of the record whose position has been valued.
-    ``table_mb``: the memory the transposition tables of the exact search may take: the int solver's,
-    or the general search's, compiled or pure-Python (default ``analyzer.search.TABLE_MB``).
-    ``solver`` (two sides) or ``searches`` (either: :func:`searches_for`'s, by view): the searches to value
-    the moves with, kept by the caller, whose tables then hold what this analysis searched (default: made
-    here).
+    ``searches`` (:func:`searches_for`'s, by view; ``{0: solver}`` for two sides): the searches to value the moves
+    with, kept by the caller, whose tables then hold what this analysis searched (default: made here).
 
     Values are the hand's points for the first side (or, in a game of individuals, for the
     mover against all the others: ``AgainstTheRest``), counting from the deal: points already
     scored during play (All Fives) plus the value of what is still to come."""
     variant = rep.variant
-    thresholds = on_scale(thresholds, variant)
-    teams = variant.seating.teams
     out, pos = _opening(rep)
     if pos is None:
         return out
     prefix = rep.legal_prefix
-    fast = int_solver_plays(variant)
-    _add_notes(out, rep, pos, prefix, fast)
-    individual = variant.seating.sides > 2
-    solvers = None
-    if individual:
+    _add_notes(out, rep, pos, prefix, int_solver_plays(variant))
+    budget = settings.budget
+    if variant.seating.sides > 2:
         # every decision is valued for its mover against all the others; the running values
         # follow the first player of the play order
         out.sides = list(rep.players)
         out.perspective = (f"each decision is valued for its mover against all the others; the running "
                            f"values are {rep.players[0]}'s")
-        solvers = searches or searches_for(variant, node_limit, table_mb)
-        teams = tuple(0 if s == 0 else 1 for s in range(variant.players))
     if prefix < len(rep.steps):
         out.stopped = stop_reason(rep)
-    solver = solvers[0] if individual else (solver or (searches or searches_for(variant, node_limit, table_mb))[0])
+    walk = _Walk(out, rep, settings, searches or searches_for(variant, budget.node_limit, budget.table_mb))
     line, points = _played_line(out, rep, pos, prefix)
     out.analysed_steps = len(line)
-
-    def scored(points: tuple[int, ...], seat: int) -> int:
-        """The points scored for the first side; in a game of individuals, for ``seat`` against the others."""
-        if individual:
-            return 2 * points[seat] - sum(points)
-        return sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
-
-    values, over, full = _value_back(out, rep, pos, prefix, line, points, solver, solvers, teams, thresholds,
-                                     lines, scored, progress)
+    values, over, full = _value_back(walk, pos, line, points, progress)
     out.values = values
-    _conclude(out, rep, line, over, full, solver, individual, table_mb)
+    _conclude(walk, line, over, full)
     return out
+
+
+@dataclass
+class _Walk:
+    """One open-hands analysis under way: the result it fills (``out``), the game, its settings (the thresholds
+    read on the game's scale) and its searches by view (one for two sides; one a seat for individual players, each
+    valuing his moves against all the others)."""
+
+    out: GameAnalysis
+    rep: Replay
+    settings: AnalysisSettings
+    searches: dict
+
+    def __post_init__(self):
+        variant = self.rep.variant
+        self.individual = variant.seating.sides > 2
+        self.thresholds = on_scale(self.settings.thresholds, variant)
+        self.solver = self.searches[0]      # the running values' (two sides: the one search)
+        # the running values follow the first player of the play order in a game of individuals
+        self.teams = tuple(0 if s == 0 else 1 for s in range(variant.players)) if self.individual \
+            else variant.seating.teams
+
+    def mover(self, turn: int):
+        """The search that values the moves of the player at ``turn``, and his side in its values."""
+        if self.individual:
+            return self.searches[turn], 0
+        return self.solver, self.teams[turn]
+
+    def scored(self, points: tuple[int, ...], seat: int) -> int:
+        """The points scored for the first side; in a game of individuals, for ``seat`` against the others."""
+        if self.individual:
+            return 2 * points[seat] - sum(points)
+        return sum(p if self.teams[s] == 0 else -p for s, p in enumerate(points))
 
 
 def _opening(rep: Replay) -> tuple[GameAnalysis, Position | None]:
@@ -413,21 +398,19 @@ def _played_line(out: GameAnalysis, rep: Replay, pos: Position,
         if step.scores is not None:       # the points as the record has them: claimed, or taken by muggins
             points = tuple(step.scores)
         line.append(here)
-        out.moves.append((step.entry.player, step.entry.text if step.move is None else str(step.move)))
+        out.moves.append(Played(step.entry.player, step.entry.text if step.move is None else str(step.move)))
     return line, points
 
 
-def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line: list[_Point],
-                points: tuple[int, ...], solver, solvers: dict | None, teams, thresholds: Thresholds,
-                lines: bool, scored: Callable[[tuple[int, ...], int], int],
+def _value_back(walk: _Walk, pos: Position, line: list[_Point], points: tuple[int, ...],
                 progress: Callable[[int], None] | None) -> tuple[list[int | None], list[int], bool]:
     """The values of the line as played, searched from its end (``pos``) back to the deal, its
-    decisions added to ``out``: the values, the steps whose search went past the node limit, and
-    whether a table was full when one did. ``solvers``: a game of individuals' searches by seat."""
-    individual = solvers is not None
+    decisions added to the analysis: the values, the steps whose search went past the node limit, and
+    whether a table was full when one did."""
+    out, rep, solver, scored = walk.out, walk.rep, walk.solver, walk.scored
     values: list[int | None] = [None] * (len(line) + 1)
     over: list[int] = []                 # the steps whose search went past the node limit
-    searches = list(solvers.values()) if individual else [solver]
+    searches = list(walk.searches.values())
     full = False                         # a table was full when a search went past the limit
 
     def past_limit(k: int) -> None:
@@ -439,10 +422,8 @@ def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line
         k = len(line)
         try:
             values[k] = scored(points, 0) + solver.solve(pos)
-            if stops_at_decision(rep, pos, prefix):
-                mover = solvers[pos.turn] if individual else solver
-                out.to_move = _to_move(rep, mover, pos, 0 if individual else teams[pos.turn],
-                                       scored(points, pos.turn))
+            if stops_at_decision(rep, pos):
+                out.to_move = _to_move(rep, *walk.mover(pos.turn), pos, scored(points, pos.turn))
         except SearchLimit:
             past_limit(k)
         for k in reversed(range(len(line))):
@@ -459,7 +440,7 @@ def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line
             # than a later one (a seat that has drawn many sleepers moves later), so one past the limit
             # leaves out its own values only
             try:
-                _step(out, line, k, values, solvers, solver, teams, thresholds, lines, scored, rep.steps[0])
+                _step(walk, line, k, values)
             except SearchLimit:
                 past_limit(k)
     except (SolverError, NotImplementedError) as exc:
@@ -467,10 +448,10 @@ def _value_back(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, line
     return values, over, full
 
 
-def _conclude(out: GameAnalysis, rep: Replay, line: list[_Point], over: list[int], full: bool, solver,
-              individual: bool, table_mb: float) -> None:
+def _conclude(walk: _Walk, line: list[_Point], over: list[int], full: bool) -> None:
     """The analysis's findings once the values are in: the decisions in order, the values left out (and
     why), the critical move and the turning point."""
+    out, rep, solver, table_mb = walk.out, walk.rep, walk.solver, walk.settings.budget.table_mb
     out.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
     out.lines.sort(key=lambda entry: entry["index"])
     if over:
@@ -481,7 +462,7 @@ def _conclude(out: GameAnalysis, rep: Replay, line: list[_Point], over: list[int
                   if any(d.unsolved for d in out.decisions) else "") + "; "
                + ("the others are given" if len(over) < len(line) + 1 else "none is given"))
         if full:
-            mb = table_mb if individual else getattr(solver, "table_mb", table_mb)
+            mb = table_mb if walk.individual else getattr(solver, "table_mb", table_mb)
             gap += (f" (the transposition tables, {mb:g} MB in all, were full and gave up entries: a larger "
                     "--table-mb may help too)")
         out.stopped = f"{out.stopped}; {gap}" if out.stopped else gap
@@ -531,28 +512,24 @@ def _places(line: list, over: list[int]) -> str:
     return " and at ".join(named)
 
 
-def _step(out: GameAnalysis, line: list, k: int, values: list, solvers: dict | None, solver, teams, thresholds,
-          lines: bool, scored: Callable[[tuple[int, ...], int], int], lead) -> None:
+def _step(walk: _Walk, line: list, k: int, values: list) -> None:
     """Value step ``k`` of the line as played: its decision (every alternative), or the position before
     it, and the decision of a draw game's opener who added no tile to his lead right before it (recorded
-    at ``lead``, the record's first step)."""
+    at the record's first step)."""
     here = line[k]
     step, at = here.step, here.pos
-    individual = solvers is not None
-    mover = solvers[at.turn] if individual else solver
-    side = 0 if individual else teams[at.turn]
+    mover, _ = walk.mover(at.turn)
     # a false play that stands (Domino Whist §8) is no choice among the legal moves
     choice = len(at.legal_moves()) > 1 and step.move.open is None
     if choice:
-        _decide(out, mover, at, step.move, step, side, thresholds, lines, scored(here.points, at.turn))
-    if choice and (not individual or mover is solver):
-        values[k] = out.decisions[-1].best_value
+        _decide(walk, at, step.move, step, walk.scored(here.points, at.turn))
+    if choice and mover is walk.solver:
+        values[k] = walk.out.decisions[-1].best_value
     else:
-        values[k] = scored(here.points, 0) + solver.solve(at)
+        values[k] = walk.scored(here.points, 0) + walk.solver.solve(at)
     if here.declined is not None and len(here.declined.legal_moves()) > 1:
         d = here.declined
-        _decide(out, solvers[d.turn] if individual else solver, d, NO_EXTRA, lead,
-                0 if individual else teams[d.turn], thresholds, lines, scored(here.points, d.turn))
+        _decide(walk, d, NO_EXTRA, walk.rep.steps[0], walk.scored(here.points, d.turn))
 
 
 def stop_reason(rep: Replay) -> str | None:
@@ -578,13 +555,14 @@ class _Point:
     declined: Position | None = None
 
 
-def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: int, thresholds: Thresholds,
-            lines: bool, scored: int = 0) -> int:
+def _decide(walk: _Walk, pos: Position, played: Move, step, scored: int = 0) -> int:
     """Value every move of the player to move and record the decision; the played move's value.
     ``scored``: the points scored during play so far, which every value includes. Where the search
     runs past the node limit, the decision is recorded with each move's exact value or its proven
     bounds (a best move, a loss and a class only where they are proven) and :class:`SearchLimit` goes on
     up, unless its probes found every value."""
+    out, thresholds = walk.out, walk.thresholds
+    mover, side = walk.mover(pos.turn)
     same = pos.canonical(played)          # a tile on an arm alike to an earlier one is that move
     player = step.entry.player if played is not NO_EXTRA else out.players[pos.turn]
     where = (step.index, player, side, step.entry.pos.line or None, step.entry.pos.column or None, step.entry.round,
@@ -603,7 +581,7 @@ def _decide(out: GameAnalysis, mover, pos: Position, played: Move, step, side: i
     loss = abs(best - played_value)
     alts = [Alternative(alternative_text(m), v, v == best, m == same) for m, v in values]
     out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss, best, played_value, side)))
-    if lines:
+    if walk.settings.lines:
         entry = _lines(mover, pos, step.index, values, played, out.players)
         out.lines.append(entry)
         for alt, data in zip(alts, entry["alternatives"]):
@@ -662,7 +640,7 @@ def open_decision(rep: Replay, pos: Position, side: int, values: list[tuple[Move
                     best, None, None)
 
 
-def _to_move(rep: Replay, mover, pos: Position, side: int, scored: int) -> Decision:
+def _to_move(rep: Replay, mover, side: int, pos: Position, scored: int) -> Decision:
     return open_decision(rep, pos, side, [(m, scored + v) for m, v in mover.values(pos)])
 
 
@@ -699,13 +677,12 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
     return {"index": index, "alternatives": alts}
 
 
-def analyze(record, variant=None, thresholds: Thresholds = Thresholds(), lines: bool = False,
-            progress: Callable[[int], None] | None = None,
-            rules: dict[str, str] | None = None, node_limit: int | None = None) -> list[GameAnalysis]:
+def analyze(record, variant=None, settings: AnalysisSettings = AnalysisSettings(),
+            progress: Callable[[int], None] | None = None, rules: dict[str, str] | None = None) -> list[GameAnalysis]:
     """Analyse every game of a record (see ``analyze_replay``)."""
     out = []
     for rep in replay_record(record, variant, rules=rules):
-        out.append(analyze_replay(rep, thresholds, lines, node_limit=node_limit))
+        out.append(analyze_replay(rep, settings))
         if progress:
             progress(1)
     return out

@@ -105,15 +105,16 @@ def draw_lucks(rep, node_limit: int | None = None, table_mb: float = TABLE_MB) -
     out = []
     for n, k in enumerate(draws):
         try:
-            out.append(_one_draw(rep, steps, k, order, n, individual, search_for))
+            out.append(_one_draw(rep, steps, k, order, n, search_for))
         except (SearchLimit, SolverError):
             out.append(None)
     return out
 
 
-def _one_draw(rep, steps, k: int, order: tuple, n: int, individual: bool, search_for) -> DrawLuck:
+def _one_draw(rep, steps, k: int, order: tuple, n: int, search_for) -> DrawLuck:
     """The luck of the draw at step ``k`` (the ``n``-th draw of the record)."""
     variant = rep.variant
+    individual = variant.seating.sides > 2
     step = steps[k]
     seat, t = step.seat, step.move.tile
     side = seat if individual else variant.seating.teams[seat]
@@ -198,8 +199,7 @@ def _consistent(rep, k: int, t: Tile, c: Tile) -> bool:
                   else h for h in game.hands)
     moves = [replace(m, tile=swap[m.tile]) if m.tile in swap else m for m in game.moves[:last + 1]]
     tags = dict(game.tags, Result="*")
-    again = replay(replace(game, hands=hands, moves=moves, tags=tags), rep.variant, rep.source, lead=rep.lead,
-                   worth=rep.worth)
+    again = replay(replace(game, hands=hands, moves=moves, tags=tags), rep.variant, rep.source, terms=rep.terms)
     return again.deal_ok and again.legal_prefix == len(again.steps) == k + 1
 
 

@@ -26,17 +26,16 @@ from __future__ import annotations
 
 import os
 import random
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..inference.boneyard import hands_after
 from ..position import mask_of, tiles_of
 from ..replay import Replay
-from ..search.core import TABLE_MB
+from ..search.core import SearchBudget
 from ..search.tree import NO_EXTRA, NODE_LIMIT, SearchLimit, revealed
 from ..search.block import SolverError
 from ..search.worlds import WorldsSolver
@@ -50,11 +49,11 @@ from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
-from . import (AgainstTheRest, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
+from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
                int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "decision_table",
-           "EXACT_BELOW", "WORLDS",
+           "WorldSearch", "EXACT_BELOW", "WORLDS", "FairSettings", "FairRun",
            "Spread", "WorstWorld", "percentile", "PERCENTILES", "fair_verdict", "Z95", "GROWTH"]
 
 
@@ -141,13 +140,25 @@ def _rules(rep: Replay, seat: int):
     return AgainstTheRest(rep.variant, seat) if rep.variant.seating.sides > 2 else rep.variant
 
 
-def _searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
-    search = searcher_for(_rules(rep, seat), int_solver_plays(rep.variant), node_limit, table_mb, max_deals=1)
+def _searcher(rep: Replay, seat: int, budget: SearchBudget):
+    search = searcher_for(_rules(rep, seat), int_solver_plays(rep.variant), budget.node_limit, budget.table_mb,
+                          max_deals=1)
     search.bound_past_limit = False     # a world past the node limit drops the fair verdict: no bounds needed
     return search
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
+
+
+@dataclass(frozen=True)
+class WorldSearch:
+    """How the worlds of one decision are searched: each within ``budget``; ``only``: these alternatives valued
+    alone (None: every one; the others are neither searched where a compiled batch takes the worlds, nor in the
+    rows); with ``reading`` (a ``readings.WorldReading``), each alternative's result in each world is read too."""
+
+    budget: SearchBudget = field(default_factory=SearchBudget)
+    only: list[Move] | None = None
+    reading: WorldReading | None = None
 
 
 @dataclass
@@ -179,19 +190,19 @@ class _Plan:
         return [self.worlds.sample(rng) for _ in range(min(CHUNK, size - part * CHUNK))]
 
 
-def _shared_searcher(rep: Replay, seat: int, node_limit: int | None, table_mb: float):
+def _shared_searcher(rep: Replay, seat: int, budget: SearchBudget):
     """The search of a world. Where the int solver plays, a new one (its tables belong to one deal).
     Elsewhere, one for all the worlds this process solves, kept from task to task: the general search's
     table of positions is emptied for each deal, but a search over arms keeps its table, which is sound
     across deals (see ``TreeSearch._start``) and holds what the worlds have in common. One player
     against the rest has rules of his own: the search of the next seat replaces the last."""
     if int_solver_plays(rep.variant):
-        return _searcher(rep, seat, node_limit, table_mb)
+        return _searcher(rep, seat, budget)
     rules = seat if rep.variant.seating.sides > 2 else None
     held = _HELD.get("searcher")
     if held is None or held[0] != rules:
         held = _HELD["searcher"] = None  # (the last one's tables are freed before the next one's grow)
-        _HELD["searcher"] = held = (rules, _searcher(rep, seat, node_limit, table_mb))
+        _HELD["searcher"] = held = (rules, _searcher(rep, seat, budget))
     return held[1]
 
 
@@ -204,30 +215,28 @@ def _solve(task: tuple[int, int, int, tuple[int, ...] | None]) -> tuple[list[lis
     worlds = plan.chunk(task[1], task[2])
     reading = WorldReading.at(rep, plan.k, plan.seat) if _JOB.get("results") else None
     only = None if task[3] is None else [plan.moves[i] for i in task[3]]
-    got = _values(rep, plan, worlds, reading, only)
+    got = _values(rep, plan, worlds, WorldSearch(_JOB["budget"], only, reading))
     if got is None:
         return None
     rows, known = got
     return rows, (_world_results(rep, plan, worlds, rows, known) if reading is not None else None)
 
 
-def _values(rep: Replay, plan: _Plan, worlds: list, reading: WorldReading | None = None,
-            only: list[Move] | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
+def _values(rep: Replay, plan: _Plan, worlds: list,
+            search: WorldSearch = WorldSearch()) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` of ``plan`` (None: past the node limit), and with
-    ``reading`` each alternative's result in each world whose search could read them at once, its table warm
+    ``search.reading`` each alternative's result in each world whose search could read them at once, its table warm
     (``known``: the principal variations from a compiled batch of worlds, ``WorldsSolver.lines``, or played out
     by the search that valued the world alone): ``(values, known)``, ``known`` aligned with ``worlds``, None for
-    a world whose results are not known yet (:func:`_world_results` plays them out). ``only``: these alternatives
-    valued alone (the others not searched where a compiled batch takes the worlds; left out of the rows)."""
-    node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
+    a world whose results are not known yet (:func:`_world_results` plays them out). ``search.only``: these
+    alternatives valued alone (the others not searched where a compiled batch takes the worlds; left out of the rows)."""
     k, seat, view = plan.k, plan.seat, plan.worlds.view
+    reading = search.reading
     template = rep.position_at(k)
     try:
         if not template.draws:
-            return solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, node_limit, table_mb,
-                               reading, only)
-        batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], node_limit,
-                             table_mb, reading, only)
+            return solve_dealt(rep, template, [view.deal(world) for world in worlds], seat, search)
+        batch = _solve_drawn(rep, k, seat, [(view.deal(world), view.order(world)) for world in worlds], search)
         if batch is not None:
             return batch
         out, known = [], []
@@ -237,9 +246,9 @@ def _values(rep: Replay, plan: _Plan, worlds: list, reading: WorldReading | None
             key = (deal, order[:len(order) - template.keep]) if order is not None else None
             if key not in same:
                 pos = _drawn_position(rep, k, seat, deal, order)
-                search = _shared_searcher(rep, seat, node_limit, table_mb)
-                row = _kept(search.values(pos), only)
-                found = reading.played(search, pos, row) if reading is not None and order is not None else None
+                solver = _shared_searcher(rep, seat, search.budget)
+                row = _kept(solver.values(pos), search.only)
+                found = reading.played(solver, pos, row) if reading is not None and order is not None else None
                 if key is None:
                     out.append(row)
                     known.append(found)
@@ -265,14 +274,13 @@ def _drawn_position(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order
 
 
 def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, ...], tuple | None]],
-                 node_limit: int | None, table_mb: float, reading: WorldReading | None = None,
-                 only: list[Move] | None = None) -> tuple[list[list[tuple[Move, int]]], list] | None:
+                 search: WorldSearch = WorldSearch()) -> tuple[list[list[tuple[Move, int]]], list] | None:
     """The value of every alternative in each of ``worlds`` (deal, boneyard order) of a draw game, all in one
     call into the compiled draw search (``search.drawworlds``; worlds that differ only in the order of tiles
     nobody may draw are solved once); None where it does not take them (then each world is searched alone).
-    With ``reading``, each alternative's result in each world along the principal variations the same call
+    With ``search.reading``, each alternative's result in each world along the principal variations the same call
     gave (``DrawWorlds.lines``, where points are scored during play; else not known yet): ``(values, known)``
-    (see :func:`_values`); ``only``: these alternatives alone."""
+    (see :func:`_values`); ``search.only``: these alternatives alone."""
     if not worlds or any(order is None for _, order in worlds) or turned_up(rep.initial) is not None:
         return None
     template = _drawn_position(rep, k, seat, *worlds[0])
@@ -290,7 +298,8 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
             batch.append((hands_after(deal, order, events), tuple(t.bit for t in order)))
     if batch[0][0] != tuple(template.hands):
         return None                 # (the record's moves do not give the hands so: let the replay say)
-    solver = DrawWorlds(_rules(rep, seat), node_limit, table_mb)
+    solver = DrawWorlds(_rules(rep, seat), search.budget.node_limit, search.budget.table_mb)
+    reading, only = search.reading, search.only
     got = solver.lines(template, batch, only) if reading is not None else None
     rows, lines = got if got is not None else (solver.values(template, batch, only), None)
     if rows is None:
@@ -303,24 +312,26 @@ def _solve_drawn(rep: Replay, k: int, seat: int, worlds: list[tuple[tuple[int, .
     return [rows[at] for at in places], [known[at] for at in places]
 
 
-def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, node_limit: int | None,
-                table_mb: float, reading: WorldReading | None = None,
-                only: list[Move] | None = None) -> tuple[list[list[tuple[Move, int]]], list]:
+def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
+                search: WorldSearch = WorldSearch()) -> tuple[list[list[tuple[Move, int]]], list]:
     """The value of every alternative in each of ``deals`` of a game without drawing, whose table is the same in
     every world (only the hands, and the tiles out of play, change): where the int solver plays (Hungarian: the
     draw games' batch), all in one call into the compiled core (``search.worlds``, ``drawworlds``), each world it
-    leaves to Python (a move that ends the hand), and every world where it cannot, searched alone. With ``reading``,
+    leaves to Python (a move that ends the hand), and every world where it cannot, searched alone (each within
+    ``search.budget``). With ``search.reading``,
     each alternative's result in each world, along the principal variations the compiled batch gave with the
     values (``WorldsSolver.lines``), or played out by the search that valued the world alone: ``(values,
-    known)`` (see :func:`_values`). ``only``: these alternatives alone (the others neither searched where the
+    known)`` (see :func:`_values`). ``search.only``: these alternatives alone (the others neither searched where the
     compiled batch takes the worlds, nor in the rows)."""
     def position(deal: tuple[int, ...]):
         return _dealt_position(rep, template, deal)
 
+    reading, only = search.reading, search.only
     rows, lines = [None] * len(deals), [None] * len(deals)
     runs, table = plays_runs(rep.variant), _on_table(template)       # (Hungarian: the draw games' batch)
     if (runs or int_solver_plays(rep.variant)) and deals:
-        solver = (DrawWorlds if runs else WorldsSolver)(_rules(rep, seat), node_limit, table_mb)
+        solver = (DrawWorlds if runs else WorldsSolver)(_rules(rep, seat), search.budget.node_limit,
+                                                        search.budget.table_mb)
         batch = [(tuple(d & ~table for d in deal), ()) for deal in deals] if runs else deals
         if reading is None:
             rows = solver.values(position(deals[0]), batch, only) or rows
@@ -337,9 +348,9 @@ def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int, 
                 reader, tuple(d & ~table for d in deal), row, found))
             continue
         pos = position(deal)
-        search = _shared_searcher(rep, seat, node_limit, table_mb)
-        out.append(_kept(search.values(pos), only))
-        known.append(None if reading is None else reading.played(search, pos, out[-1]))
+        solver = _shared_searcher(rep, seat, search.budget)
+        out.append(_kept(solver.values(pos), only))
+        known.append(None if reading is None else reading.played(solver, pos, out[-1]))
     return out, known
 
 
@@ -374,7 +385,6 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
     ``rows`` its first guess; those ``known`` already (see :func:`_values`) kept. None for a world whose
     boneyard order is unknown or past the node limit."""
     k, seat, view = plan.k, plan.seat, plan.worlds.view
-    node_limit, table_mb = _JOB["node_limit"], _JOB["table_mb"]
     template = rep.position_at(k)
     reading = WorldReading.at(rep, k, seat)
     out = []
@@ -390,32 +400,33 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
             pos = _drawn_position(rep, k, seat, view.deal(world), order)
         else:
             pos = _dealt_position(rep, template, view.deal(world))
-        out.append(reading.played(_shared_searcher(rep, seat, node_limit, table_mb), pos, row))
+        out.append(reading.played(_shared_searcher(rep, seat, _JOB["budget"]), pos, row))
     return out
 
 
-def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, limits: tuple, pool, progress,
-            results: bool) -> tuple[list, list]:
+def _sample(rep: Replay, plans: list[_Plan], budget: list[int], settings: FairSettings,
+            run: FairRun) -> tuple[list, list]:
     """Every plan's worlds solved: all of them at once, then, round by round, more worlds for each sampled
     decision whose best is not told apart from another move (``fairstats.tied_moves`` at the ``z`` of
     ``budget``, the numbers of worlds it may be looked at with): its next number of worlds, until it is told
     apart, more worlds would not tell it apart within the budget (``fairstats.worth_more``), or the budget is
-    spent. One pool of ``workers`` processes (made by ``pool``, at the first round with more than one task)
+    spent; each world searched within ``settings.budget``. One pool of ``run.workers`` processes (made by
+    ``run.pool``, at the first round with more than one task)
     serves every round, its searches kept warm; each task carries the number of worlds its plan solves then,
     since a worker holds the plans as they were when it started. A part's worlds are drawn with its own seed,
     so the worlds of a larger number extend those of a smaller, and a run is the same whatever the processes.
-    Returns per plan its values in each world (None: past the node limit) and, with ``results``, each world's
-    results (see :func:`_solve`). ``progress(done, total)``: the worlds solved so far (each counted once) and
+    Returns per plan its values in each world (None: past the node limit) and, with ``settings.results``, each
+    world's results (see :func:`_solve`). ``run.progress(done, total)``: the worlds solved so far (each counted once) and
     the most there may be in all, the budget: every decision that may still draw more counted at
     ``budget[-1]``, so the total only shrinks, as decisions are settled, and ends equal to ``done``."""
-    individual, teams = rep.variant.seating.sides > 2, rep.variant.seating.teams
+    individual = rep.variant.seating.sides > 2
+    workers, progress, results = run.workers or 1, run.progress, settings.results
     z = look_z(len(budget))
     got: list[dict] = [{} for _ in plans]
     have: list[dict] = [{} for _ in plans]        # worlds solved per part (a part not full is solved again, whole)
     tasks = [(p, part, None) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
     growing = {p for p, plan in enumerate(plans) if plan.method == "sampled" and budget[-1] > plan.size}
-    _JOB.update(rep=rep, node_limit=limits[0], table_mb=limits[1], plans=plans,   # a forked worker finds them here
-                results=results)
+    _JOB.update(rep=rep, budget=settings.budget, plans=plans, results=results)   # a forked worker finds them here
     try:
         with ExitStack() as stack:
             executor = None
@@ -424,7 +435,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
                     tasks.sort(key=lambda task: plans[task[0]].seat)
                 if executor is None and workers > 1 and len(tasks) > 1:
                     start = pool_options(__name__, "_JOB")     # (forked only with no other thread alive)
-                    executor = stack.enter_context(pool(max_workers=workers, **start))
+                    executor = stack.enter_context(run.pool(max_workers=workers, **start))
                 sized = [(p, part, plans[p].size, only) for p, part, only in tasks]
                 for p, part, only in tasks:
                     plans[p].valued[part] = only
@@ -434,7 +445,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], workers: int, li
                     if progress is not None:
                         progress(sum(sum(h.values()) for h in have),
                                  sum(budget[-1] if q in growing else plan.size for q, plan in enumerate(plans)))
-                tasks = _next_round(rep, plans, got, budget, z, individual, teams)
+                tasks = _next_round(rep, plans, got, budget, z)
                 growing = {p for p, *_ in tasks}        # (the others are settled: their worlds are all solved)
             if progress is not None:       # every decision settled: the total is the worlds solved
                 progress(sum(sum(h.values()) for h in have), sum(plan.size for plan in plans))
@@ -461,8 +472,8 @@ def _solved(sized: list[tuple], executor) -> Iterator[tuple[tuple, object]]:
         yield task, res
 
 
-def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[int], z: float, individual: bool,
-                teams) -> list[tuple[int, int, tuple[int, ...] | None]]:
+def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[int],
+                z: float) -> list[tuple[int, int, tuple[int, ...] | None]]:
     """The tasks of the next round: each sampled plan whose best is not told apart, where more worlds may tell
     it apart within the budget, grown to its next number of worlds (its ``size`` set to it). The worlds drawn
     from then on value the moves still in contention alone (``contenders``: the best and the moves it is not
@@ -476,8 +487,8 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[i
         per_world = _joined(got[p], plan)[0] if plan.method == "sampled" and more else None
         if per_world is None:
             continue
-        sign = 1 if individual or teams[plan.seat] == 0 else -1
-        table, best = decision_table(rep, plan.k, plan.seat, plan.moves, per_world, sign, individual)
+        sign = _sign(rep, plan.seat)
+        table, best = decision_table(rep, plan.k, plan.seat, plan.moves, per_world)
         racing = set(range(len(plan.moves)) if plan.contenders is None else plan.contenders)
         close = [m for m in tied_moves(table, best, sign, False, z) if plan.moves.index(m) in racing]
         if len(close) > 1 and worth_more(table, best, sign, close, z, budget[-1]):
@@ -511,39 +522,34 @@ def _joined(parts: dict, plan: _Plan) -> tuple[list | None, list | None]:
 
 
 # -- the analysis -----------------------------------------------------------------------------------
-def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequence[str] = (),
-                 worlds: int = WORLDS, exact_below: int = EXACT_BELOW, seed: int = 0,
-                 thresholds: FairThresholds = FairThresholds(), workers: int | None = None,
-                 node_limit: int | None = None, table_mb: float = TABLE_MB,
-                 pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None,
-                 results: bool = False, max_worlds: int | None = None, exact_hidden: bool = False) -> GameAnalysis:
+def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: FairSettings = FairSettings(),
+                 run: FairRun = FairRun()) -> GameAnalysis:
     """The fair analysis of a replayed game, added to its open-hands analysis ``base`` (computed here
     when not given): each decision of an analysed seat gains ``fair`` and each of its alternatives a
     :class:`FairValue`; decisions the open-hands analysis could not value (a hidden hand) are added
-    with ``None`` values. ``seats``: the players to judge (default: every one whose hand is known).
-    ``node_limit`` and ``table_mb`` bound each world's search as they bound the open-hands analysis.
-    ``pool(max_workers=, mp_context=)`` makes the process pool of ``workers`` > 1 (the command line's
-    ends its workers when the run is killed). ``progress(done, total)`` is called (in this process) as
-    the worlds are solved, counted in worlds. ``results``: also each alternative's result in each world
-    along its principal variation there (``FairValue.results``), which the match scale reads where both
-    sides may score in a hand (``outcomes.needs_results``). A sampled decision whose best is not told apart
-    from another move draws more worlds, doubling from ``worlds`` to ``max_worlds`` (default ``worlds``: no more;
-    the commands' default is :data:`GROWTH` times ``worlds``): see :mod:`analyzer.analysis.fairstats`.
-    ``exact_hidden``: a decision of a two-player game small enough is valued exactly under hidden information
-    instead (:mod:`analyzer.analysis.hiddenfair`; without scipy, sampled as the others, and the note says so)."""
-    if worlds < 2:
-        raise ValueError(f"worlds: {worlds} deals drawn give no interval; draw at least 2")
-    if max_worlds is not None and max_worlds < worlds:
-        raise ValueError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
+    with ``None`` values. ``settings`` (:class:`~analyzer.analysis.settings.FairSettings`) says what is
+    computed: the seats judged (default: every one whose hand is known), the worlds drawn, the seed, the
+    thresholds, each world's search budget (as it bounds the open-hands analysis), ``results``: also each
+    alternative's result in each world along its principal variation there (``FairValue.results``), which the
+    match scale reads where both sides may score in a hand (``outcomes.needs_results``). A sampled decision
+    whose best is not told apart from another move draws more worlds, doubling from ``worlds`` to ``max_worlds``
+    (default ``worlds``: no more; the commands' default is :data:`GROWTH` times ``worlds``): see
+    :mod:`analyzer.analysis.fairstats`. ``exact_hidden``: a decision of a two-player game small enough is valued
+    exactly under hidden information instead (:mod:`analyzer.analysis.hiddenfair`; without scipy, sampled as the
+    others, and the note says so). ``run`` (:class:`~analyzer.analysis.settings.FairRun`) says how, which never
+    changes a value: ``run.pool(max_workers=, mp_context=)`` makes the process pool of ``run.workers`` > 1
+    (default: 2 where the machine has them); ``run.progress(done, total)`` is called (in this process) as the
+    worlds are solved, counted in worlds."""
+    budget_ = settings.budget
     if base is None:
-        base = analyze_replay(rep, thresholds.points, node_limit=node_limit, table_mb=table_mb)
+        base = analyze_replay(rep, AnalysisSettings(settings.thresholds.points, budget=budget_))
     if any(rep.initial.hidden) and rep.deal_ok:
         base.stopped = "no open-hands values: the record does not show every hand"
         if stop_reason(rep):
             base.stopped += f"; {stop_reason(rep)}"
     out = base
     out.fair = True
-    chosen, left_out = fair_seats(rep, seats)
+    chosen, left_out = fair_seats(rep, settings.seats)
     variant = rep.variant
     individual = variant.seating.sides > 2
     notes = _first_notes(rep, chosen)
@@ -551,35 +557,36 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, seats: Sequen
         out.fair_note = "no fair analysis: " + (out.stopped or "the deal has errors")
         return out
     points = _decision_points(rep, chosen)
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    if run.workers is None:
+        run = replace(run, workers=min(2, os.cpu_count() or 1))
     # list the worlds of every decision with few (a sampled one draws them where it is solved),
     # then solve them all in one go
     plans = []
     hidden: dict = {}
-    if exact_hidden and not individual and hidden_unavailable() is None:    # (without scipy: sampled; the
-        hidden, failed = exact_points(rep, points)                          # command says so once)
+    if settings.exact_hidden and not individual and hidden_unavailable() is None:    # (without scipy: sampled;
+        hidden, failed = exact_points(rep, points)                                   # the command says so once)
         notes += [failed] if failed else []
     try:
-        _list_worlds(plans, rep, points, worlds, exact_below, seed, hidden)
+        _list_worlds(plans, rep, points, settings, hidden)
     except NoWorld as exc:
         out.fair_note = f"the fair analysis stops: {exc}"
         out.fair_error = str(exc)
     except InferenceUnsupported as exc:
         out.fair_note = f"no fair analysis: {exc}"
         return out
-    budget = looks(worlds, worlds if max_worlds is None else max_worlds)
+    looked = looks(settings.worlds, settings.worlds if settings.max_worlds is None else settings.max_worlds)
     try:
-        solved, lines = _sample(rep, plans, budget, workers, (node_limit, table_mb), pool, progress, results)
+        sampled = _sample(rep, plans, looked, settings, run)
     except (SolverError, NotImplementedError) as exc:
         out.fair_note = f"no fair analysis: the exact search stops: {exc}"
         return out
     # (by the decision's index: the one where the record stops, ``to_move``, is after the last step)
-    too_big = [plan.k for plan, per_world in zip(plans, solved) if per_world is None]
+    too_big = [plan.k for plan, per_world in zip(plans, sampled[0]) if per_world is None]
     if too_big:
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
-                     f"{min(too_big) + 1}) where a deal needs more than {node_limit or NODE_LIMIT:,} positions "
-                     "(--max-nodes)")
-    _grade_plans(base, rep, plans, solved, thresholds, individual, lines, look_z(len(budget)))
+                     f"{min(too_big) + 1}) where a deal needs more than {budget_.node_limit or NODE_LIMIT:,} "
+                     "positions (--max-nodes)")
+    _grade_plans(base, rep, plans, sampled, settings.thresholds, look_z(len(looked)))
     _last_notes(out, rep, chosen, left_out, notes)
     return out
 
@@ -605,32 +612,36 @@ def _first_notes(rep: Replay, chosen: list[int]) -> list[str]:
     return notes
 
 
-def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, list[Move]]], worlds: int,
-                 exact_below: int, seed: int, hidden: dict) -> None:
+def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, list[Move]]], settings: FairSettings,
+                 hidden: dict) -> None:
     """The plan of each decision point, added to ``plans``: the exact solver's where ``hidden`` has it (by
-    step and seat), else every world listed where there are at most ``exact_below``, else ``worlds`` drawn
-    (a decision without a world raises ``NoWorld``, the plans before it kept)."""
+    step and seat), else every world listed where there are at most ``settings.exact_below``, else
+    ``settings.worlds`` drawn with ``settings.seed`` (a decision without a world raises ``NoWorld``, the plans
+    before it kept)."""
+    seed = settings.seed
     for k, seat, moves in points:
         every = worlds_at(rep, k, seat)
         if (k, seat) in hidden:
             plans.append(_Plan(k, seat, moves, every, HIDDEN, [], 0, seed, hidden[(k, seat)]))
-        elif every.count <= exact_below:
+        elif every.count <= settings.exact_below:
             listed = list(every)
             plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
         else:
-            plans.append(_Plan(k, seat, moves, every, "sampled", None, worlds, seed))
+            plans.append(_Plan(k, seat, moves, every, "sampled", None, settings.worlds, seed))
 
 
-def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: list[list | None],
-                 thresholds: FairThresholds, individual: bool, lines: list[list | None], z: float = Z95) -> None:
+def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], sampled: tuple[list, list],
+                 thresholds: FairThresholds, z: float = Z95) -> None:
     """Each decision valued in its worlds graded, added to ``base`` where the open-hands analysis
-    has none; the fair critical move. ``lines``: per plan each world's results, where asked for; ``z``: the
-    bound a sampled gap is judged at."""
+    has none; the fair critical move. ``sampled``: per plan its values in each world (None: not valued) and each
+    world's results, where asked for (:func:`_sample`); ``z``: the bound a sampled gap is judged at."""
+    solved, lines = sampled
+    individual = rep.variant.seating.sides > 2
     by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
     for plan, per_world, results in zip(plans, solved, lines):
         if per_world is None:
             continue
-        k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
+        k, seat, moves = plan.k, plan.seat, plan.moves
         if k == len(rep.steps):           # the decision at the end of a record that stops there
             if base.to_move is None:
                 side = 0 if individual else rep.variant.seating.teams[seat]
@@ -638,7 +649,7 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
             if plan.hidden is not None:
                 _grade_hidden(base.to_move, rep, plan, thresholds)
             else:
-                _grade(base.to_move, rep, k, seat, moves, per_world, method, count, thresholds, individual, z)
+                _grade(base.to_move, rep, plan, per_world, thresholds, z)
                 _attach_results(base.to_move, per_world, results)
             base.to_move.fair.seen = plan.worlds
             continue
@@ -652,7 +663,7 @@ def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], solved: li
         if plan.hidden is not None:
             _grade_hidden(decision, rep, plan, thresholds)
             continue
-        _grade(decision, rep, k, seat, moves, per_world, method, count, thresholds, individual, z)
+        _grade(decision, rep, plan, per_world, thresholds, z)
         _attach_results(decision, per_world, results)
         _mark_worst(decision, rep, plan, per_world)
     base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
@@ -743,13 +754,14 @@ def _attach_results(decision: Decision, per_world: list, results: list | None) -
             alt.fair = replace(alt.fair, results=tuple(Counter(got).items()))
 
 
-def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move], per_world: list,
-           method: str, count: int, thresholds: FairThresholds, individual: bool, z: float = Z95) -> None:
-    """Attach the fair values of every alternative and the fair verdict to ``decision`` (``z``: the bound a
-    sampled gap is judged at, see ``fairstats.look_z``)."""
+def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresholds: FairThresholds,
+           z: float = Z95) -> None:
+    """Attach the fair values of every alternative of ``plan``'s decision, valued ``per_world``, and the fair
+    verdict to ``decision`` (``z``: the bound a sampled gap is judged at, see ``fairstats.look_z``)."""
+    k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
     sign = 1 if decision.side == 0 else -1
     exact = method == "exact"
-    table, best = decision_table(rep, k, seat, moves, per_world, sign, individual)
+    table, best = decision_table(rep, k, seat, moves, per_world)
     stats = {m: replace(value_summary(vs, sign, exact), **dict(zip(("gap", "gap_ci"),
                                                                    paired_gap(table[best], vs, sign, exact, z))))
              for m, vs in table.items()}
@@ -763,7 +775,8 @@ def _grade(decision: Decision, rep: Replay, k: int, seat: int, moves: list[Move]
         return
     played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
     shared = len(table[played])             # (the worlds the move played was valued in: all, or the first ones)
-    loss, cls, verdict = fair_verdict(table[best][:shared], table[played], sign, exact, thresholds, decision.cls, z)
+    loss, cls, verdict = fair_verdict([sign * v for v in table[best][:shared]], [sign * v for v in table[played]],
+                                      exact, thresholds, decision.cls, z)
     decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), round(float(loss), 4), cls, verdict,
                                  count, tied=tied)
 
@@ -772,20 +785,19 @@ def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: Fair
     """Attach the exact solver's values of every alternative and its verdict to ``decision``
     (:func:`analysis.hiddenfair.hidden_verdict`), and the worlds its mover could not tell apart."""
     k, seat, solved = plan.k, plan.seat, plan.hidden
-    played = None if k == len(rep.steps) else rep.steps[k].move
-    got: HiddenVerdict = hidden_verdict(rep, k, seat, solved, played, decision.cls, thresholds)
+    got: HiddenVerdict = hidden_verdict(rep, k, seat, solved, decision.cls, thresholds)
     for alt in decision.alternatives:
         alt.fair = got.values[next(m for m in plan.moves if alternative_text(m) == alt.move)]
     decision.fair = FairDecision(rep.players[seat], solved.deals, HIDDEN, got.best, got.loss, got.cls, got.verdict,
                                  solved.deals, tied=got.tied, seen=plan.worlds, hidden=got.summary)
 
 
-def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list, sign: int,
-           individual: bool) -> tuple[dict, Move]:
+def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list) -> tuple[dict, Move]:
     """Each move's value in each world (side-0 points, the points scored before the decision added) and the
-    fair best: by the exact sums over the shared worlds (every value a whole number of points), then by the
-    worlds won. A move dropped from contention (``_next_round``) has values in the first worlds alone (a
+    fair best for ``seat``: by the exact sums over the shared worlds (every value a whole number of points), then
+    by the worlds won. A move dropped from contention (``_next_round``) has values in the first worlds alone (a
     prefix of the others'); the best is one of the moves valued in every world."""
+    individual, sign = rep.variant.seating.sides > 2, _sign(rep, seat)
     offset = points_before(rep, k, seat, individual)
     table = {m: [] for m in moves}
     for values in per_world:
@@ -794,6 +806,11 @@ def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world:
     wins = {m: sum(1 for v in vs if sign * v > 0) for m, vs in table.items()}
     everywhere = [m for m in moves if len(table[m]) == len(per_world)]
     return table, max(everywhere, key=lambda m: (sign * sum(table[m]), wins[m]))
+
+
+def _sign(rep: Replay, seat: int) -> int:
+    """1 where ``seat``'s side is side 0 (or he plays against all the others), else -1: the values are side 0's."""
+    return 1 if rep.variant.seating.sides > 2 or rep.variant.seating.teams[seat] == 0 else -1
 
 
 def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -> None:

@@ -17,10 +17,10 @@ from typing import Callable, Sequence
 from ..equity.model import Choice
 from ..inference import Worlds, worlds_at
 from ..record import Game, HandEntry, MoveEntry
-from ..replay import Replay, replay
-from ..search.core import TABLE_MB
+from ..replay import MatchTerms, Replay, replay
+from ..search.core import TABLE_MB, SearchBudget
 from ..tiles import Move
-from .fair import decision_table, solve_dealt
+from .fair import WorldSearch, decision_table, solve_dealt
 
 __all__ = ["FairPlayer", "fair_choice", "hand_record", "NAMES"]
 
@@ -38,10 +38,8 @@ def fair_choice(rep: Replay, k: int, seat: int, deals: Sequence[tuple[int, ...]]
     template = rep.position_at(k)
     if template.draws:
         raise NotImplementedError("fair_choice takes games without drawing")
-    individual = rep.variant.seating.sides > 2
-    rows = solve_dealt(rep, template, list(deals), seat, node_limit, table_mb)[0]
-    sign = 1 if individual or rep.variant.seating.teams[seat] == 0 else -1
-    table, best = decision_table(rep, k, seat, template.legal_moves(), rows, sign, individual)
+    rows = solve_dealt(rep, template, list(deals), seat, WorldSearch(SearchBudget(node_limit, table_mb)))[0]
+    table, best = decision_table(rep, k, seat, template.legal_moves(), rows)
     return best, table
 
 
@@ -79,7 +77,7 @@ class FairPlayer:
                 f"(then the most deals won, then the first in move order, as the fair analysis picks its best)")
 
     def __call__(self, choice: Choice) -> Move:
-        rep = replay(hand_record(choice), choice.variant, lead=choice.requirement)
+        rep = replay(hand_record(choice), choice.variant, terms=MatchTerms(choice.requirement))
         k, seat = len(rep.steps), choice.seat
         if k != len(choice.played) or rep.errors:
             raise ValueError(f"the hand so far does not replay: {[d.message for d in rep.errors][:3]}")

@@ -146,17 +146,18 @@ class FairValue:
     gap_ci: tuple[float, float] | None = None
 
 
-def fair_verdict(best: list[int], played: list[int], sign: int, exact: bool, thresholds: FairThresholds,
+def fair_verdict(best: list[int], played: list[int], exact: bool, thresholds: FairThresholds,
                  open_cls: str | None, z: float = Z95) -> tuple[Fraction, str | None, str]:
     """The fair loss of the move played (exact: a fraction of whole points), its class and the verdict,
-    from the values (side-0 points) of the best move and of the move played in each shared world;
-    ``sign`` 1 when the mover maximises; ``open_cls``: the move's class with every hand open; ``z``: the
-    bound a sampled gap's interval is taken at (:func:`look_z`)."""
+    from the values of the best move and of the move played in each shared world, from the mover's side (his
+    side's points, the higher the better: side 0's points negated where his side is the other);
+    ``open_cls``: the move's class with every hand open; ``z``: the bound a sampled gap's interval is taken
+    at (:func:`look_z`)."""
     n = len(best)
-    loss = max(Fraction(0), Fraction(sign * (sum(best) - sum(played)), n))
-    won = [int(sign * b > 0) - int(sign * p > 0) for b, p in zip(best, played)]
+    loss = max(Fraction(0), Fraction(sum(best) - sum(played), n))
+    won = [int(b > 0) - int(p > 0) for b, p in zip(best, played)]
     cls = thresholds.classify(loss, max(Fraction(0), Fraction(sum(won), n)))
-    gaps = [sign * (b - p) for b, p in zip(best, played)]
+    gaps = [b - p for b, p in zip(best, played)]
     shown = significant(gaps, exact, z) or significant([float(w) for w in won], exact, z)
     if cls and shown:
         return loss, cls, "real"

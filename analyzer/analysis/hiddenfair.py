@@ -98,10 +98,11 @@ class HiddenVerdict:
     summary: dict
 
 
-def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, played: Move | None, open_cls: str | None,
+def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_cls: str | None,
                    thresholds: FairThresholds) -> HiddenVerdict:
-    """The verdict of the decision of ``seat`` at step ``k`` from ``solved`` (``played``: the move made, None
-    where the record stops at the decision); ``open_cls``: the move's class with every hand open."""
+    """The verdict of the decision of ``seat`` at step ``k`` from ``solved`` on the move made there (none where
+    the record stops at the decision); ``open_cls``: the move's class with every hand open."""
+    played = None if k == len(rep.steps) else rep.steps[k].move
     sign = 1 if rep.variant.seating.teams[seat] == 0 else -1
     offset = points_before(rep, k, seat, False)
     per_hand = {m: v + offset for m, v in solved.hand_values()}

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..equity import TABLES_ENV, MatchPosition, first_lead, load_table, supported, table_name, table_problem
 from ..match import opens_match, score_before
@@ -41,7 +41,7 @@ from ..replay import Replay
 from ..rules import HandResult, Variant
 from ..rules.modes import MatchKind
 
-__all__ = ["MwcThresholds", "MatchScale", "match_scale", "match_positions", "value_result", "value_chance", "why_not",
+__all__ = ["MwcThresholds", "MatchScale", "Before", "match_scale", "match_positions", "value_result", "value_chance", "why_not",
            "fair_chance", "mover_drop"]
 
 
@@ -207,15 +207,24 @@ def why_not(variant: Variant, results: bool = False) -> str | None:
     return None
 
 
-def match_scale(analysis, variant: Variant, position: MatchPosition | None, leader: int | None,
-                thresholds: MwcThresholds = MwcThresholds(), note: str = "",
-                results=None) -> MatchScale:
+class Before(NamedTuple):
+    """A hand's place in its match (:func:`match_positions`): the match ``position`` before it (None: not known),
+    the seat that led it (``leader``), and where the position comes from, or why none is known (``note``)."""
+
+    position: MatchPosition | None
+    leader: int | None
+    note: str = ""
+
+
+def match_scale(analysis, variant: Variant, before: Before, results=None,
+                thresholds: MwcThresholds = MwcThresholds()) -> MatchScale:
     """Grade ``analysis`` (a ``GameAnalysis`` with every hand open) on the match scale, from the match
-    ``position`` before the hand, led by seat ``leader``. ``results``: the hand's results along the principal
+    position before the hand, led by its leader (``before``). ``results``: the hand's results along the principal
     variations (``analysis.outcomes.PrincipalResults``), which grade each alternative, and give the MWC of
     the line played (``running``), where both sides may score in a hand (bad points, points during play)
     instead of the result a value stands for; a fair analysis is then graded by each world's result (its
     alternatives' ``fair.results``: ``fair_analyze(results=True)``), and not where it has none."""
+    position, leader, note = before
     table = load_table(variant)
     name = None if table is None else table_name(variant)
     if position is None or leader is None:
@@ -336,7 +345,7 @@ def mover_drop(decision, chances: list[float | None]) -> float | None:
     return max(0.0, played - min(known))
 
 
-def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, int | None, str]]:
+def match_positions(replays: list[Replay]) -> list[Before]:
     """For each replayed game of a record: the match position before it, the seat that led it, and
     where the position comes from (or why none is known). The games before it in the file (the match's own
     replay, ``analyzer.match``: a file that starts at ``[Game "N"]``, N > 1, starts from that game's Score tag,
@@ -371,7 +380,7 @@ def match_positions(replays: list[Replay]) -> list[tuple[MatchPosition | None, i
             continue
         lead = first_lead(v) if opens_match(rep) else _lead_of(v, leader)
         out.append((MatchPosition(state, lead), leader, "the Score tag (the score after the hand, less the hand's result)"))
-    return out
+    return [Before(*x) for x in out]
 
 
 def _set_up(v: Variant, rep: Replay, leader: int | None, given: str) -> tuple[MatchPosition | None, int | None, str]:

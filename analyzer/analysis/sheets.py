@@ -24,20 +24,17 @@ from __future__ import annotations
 import math
 import os
 import random
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import replace
-from typing import Callable
 
 from ..inference import InferenceUnsupported, NoWorld
 from ..inference.sheet import MAX_DEALS, SheetDeal, SheetDeals, sheet_deals
 from ..position import tiles_of
 from ..replay import Replay, replay
-from ..search.core import TABLE_MB
 from ..workers import pool_options
-from . import Alternative, Decision, GameAnalysis, Thresholds, analyze_replay
+from . import Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, analyze_replay
 from .dealvalues import DealsSummary, OverDeals, OverHands
-from .fair import FairDecision, fair_analyze
+from .fair import FairDecision, FairRun, FairSettings, fair_analyze
 
 __all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
            "written_game", "HANDS"]
@@ -65,7 +62,7 @@ def written_game(rep: Replay, deal: SheetDeal):
 
 def written_replay(rep: Replay, deal: SheetDeal) -> Replay:
     """``rep``'s game replayed with ``deal`` written (the lead and the worth its match gave it kept)."""
-    out = replay(written_game(rep, deal), rep.variant, rep.source, lead=rep.lead, worth=rep.worth)
+    out = replay(written_game(rep, deal), rep.variant, rep.source, terms=rep.terms)
     return replace(out, match=rep.match)
 
 
@@ -76,12 +73,12 @@ _JOB: dict = {}
 def _analyse_chunk(part: int) -> list:
     """The compact analysis of each deal of chunk ``part``: per decision ``(index, played, [(move, value)],
     loss)``, then the deal's result words."""
-    rep, deals, thresholds = _JOB["rep"], _JOB["deals"], _JOB["thresholds"]
+    rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
     out = []
     for deal in deals[part * CHUNK:(part + 1) * CHUNK]:
         written = written_replay(rep, deal)
         # (searches made for each deal: one kept from deal to deal empties its tables for each, 2.4 times slower)
-        got = analyze_replay(written, thresholds, node_limit=_JOB["node_limit"], table_mb=_JOB["table_mb"])
+        got = analyze_replay(written, settings)
         rows = [(d.index, d.played, [(a.move, a.value) for a in d.alternatives], d.loss) for d in got.decisions]
         to_move = got.to_move
         if to_move is not None:       # a record that stops at a decision: its moves' values, nothing played
@@ -115,15 +112,17 @@ def _run(tasks: list, work, workers: int, pool, done=None) -> list:
     return out
 
 
-def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_deals: int = MAX_DEALS, seed: int = 0,
-                  workers: int | None = None, node_limit: int | None = None, table_mb: float = TABLE_MB,
-                  lines: bool = False, pool=ProcessPoolExecutor,
-                  progress: Callable[[int, int], None] | None = None) -> GameAnalysis:
-    """The hindsight analysis of a sheet over the deals its record allows (see the module): a
-    :class:`GameAnalysis` whose ``deals`` says how many, each decision's alternatives valued ``over_deals`` and
-    the move played's ``loss_over``. Where the record allows no deal, ``stopped`` and ``deals_error`` say why;
-    where the inference does not list this family's deals, ``stopped`` says so by name. ``progress(done, total)``:
-    the deals analysed so far, and their number."""
+def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), *, max_deals: int = MAX_DEALS,
+                  seed: int = 0, run: FairRun = FairRun()) -> GameAnalysis:
+    """The hindsight analysis of a sheet over the deals its record allows (see the module), each deal analysed
+    under ``settings`` (:func:`~analyzer.analysis.analyze_replay`'s; the best lines kept only where the sheet
+    allows one deal): a :class:`GameAnalysis` whose ``deals`` says how many (at most ``max_deals``, else drawn
+    with ``seed``), each decision's alternatives valued ``over_deals`` and the move played's ``loss_over``. Where
+    the record allows no deal, ``stopped`` and ``deals_error`` say why; where the inference does not list this
+    family's deals, ``stopped`` says so by name. ``run``: the deals analysed in ``run.workers`` processes (None:
+    at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and their
+    number."""
+    thresholds, progress = settings.thresholds, run.progress
     out = GameAnalysis(rep.title, list(rep.players), [rep.side_name(s) for s in range(rep.variant.seating.sides)])
     if rep.variant.seating.sides > 2:
         out.sides = list(rep.players)
@@ -141,16 +140,16 @@ def sheet_analyze(rep: Replay, thresholds: Thresholds = Thresholds(), *, max_dea
     summary = _summary(rep, found, max_deals)
     if found.count == 1 and found.exact:
         written = written_replay(rep, found.deals[0])
-        got = analyze_replay(written, thresholds, lines, node_limit=node_limit, table_mb=table_mb)
+        got = analyze_replay(written, settings)
         got.deals, got.deals_found = replace(summary, results=((_result_words(written), 1),)), found
         for d in got.decisions:
             _exact_over(d)
         return got
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    _JOB.update(rep=rep, deals=list(found.deals), thresholds=thresholds, node_limit=node_limit, table_mb=table_mb)
+    workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
+    _JOB.update(rep=rep, deals=list(found.deals), settings=replace(settings, lines=False))
     try:
         total = len(found.deals)
-        parts = _run(list(range(-(-total // CHUNK))), _analyse_chunk, workers, pool,
+        parts = _run(list(range(-(-total // CHUNK))), _analyse_chunk, workers, run.pool,
                      None if progress is None else lambda k: progress(min(total, k * CHUNK), total))
     finally:
         _JOB.clear()
@@ -279,7 +278,7 @@ def _judge_hand(task: tuple[int, int]) -> tuple[dict, frozenset]:
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
     seat, at = task
     written = written_replay(rep, deals[at])
-    got = fair_analyze(written, seats=[rep.players[seat]], workers=1, **settings)
+    got = fair_analyze(written, settings=replace(settings, seats=(rep.players[seat],)), run=FairRun(workers=1))
     decided = [d for d in got.decisions + ([got.to_move] if got.to_move is not None else [])
                if d.fair is not None and d.player == rep.players[seat]]
     return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives}) for d in decided}, _choices(written, seat)
@@ -301,18 +300,18 @@ def _choices(written: Replay, seat: int) -> frozenset:
     return frozenset(out)
 
 
-def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed: int = 0, workers: int | None = None,
-               seats=(), pool=ProcessPoolExecutor, progress: Callable[[int, int], None] | None = None,
-               **settings) -> GameAnalysis:
+def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = FairSettings(), run: FairRun = FairRun(),
+               hands: int = HANDS) -> GameAnalysis:
     """The fair verdicts of a sheet analysed by :func:`sheet_analyze` (``analysis``, whose deals were analysed
-    with the same ``seed`` and ``max_deals``), added to its decisions: for each player, every hand he may have
-    held over those deals where there are at most ``hands``, else ``hands`` drawn by the deals they stand for;
-    each judged by :func:`analyzer.analysis.fair.fair_analyze` (``settings``: its options), and each decision's
-    fair loss averaged over them (:class:`OverHands`, on the decision's ``fair``). ``progress(done, total)``: the
-    hands judged so far, and their number."""
+    with the same ``settings.seed`` and ``max_deals``), added to its decisions: for each player (``settings.seats``;
+    none: every one), every hand he may have held over those deals where there are at most ``hands``, else
+    ``hands`` drawn by the deals they stand for; each judged by :func:`analyzer.analysis.fair.fair_analyze`
+    (under ``settings``), and each decision's fair loss averaged over them (:class:`OverHands`, on the decision's
+    ``fair``). ``run``: the hands judged in ``run.workers`` processes (None: at most 2) made by ``run.pool``;
+    ``run.progress(done, total)``: the hands judged so far, and their number."""
     analysis.fair = True
-    settings.pop("seed", None)
-    points = settings["thresholds"].points if "thresholds" in settings else Thresholds()
+    seed, seats, progress = settings.seed, settings.seats, run.progress
+    points = settings.thresholds.points
     if analysis.deals is None:
         analysis.fair_note = "no fair analysis: " + (analysis.stopped or "the sheet's deals are not known")
         return analysis
@@ -338,10 +337,10 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, *, hands: int = HANDS, seed:
         for at, weight in chosen:
             tasks.append((seat, at))
             weights.append(weight)
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    _JOB.update(rep=rep, deals=deals, settings={**settings, "seed": seed})
+    workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
+    _JOB.update(rep=rep, deals=deals, settings=settings)
     try:
-        verdicts = _run(tasks, _judge_hand, workers, pool,
+        verdicts = _run(tasks, _judge_hand, workers, run.pool,
                         None if progress is None else lambda k: progress(k, len(tasks)))
     finally:
         _JOB.clear()

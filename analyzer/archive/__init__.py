@@ -9,11 +9,11 @@ from .cache import Cache, CacheUnusable
 from .inputs import RECORD_EXTENSIONS, InputError, RecordFile, Source, decode, expand, load
 from ..pipeline import Options, check_rules
 from ..report.task import process
-from .runner import run
+from .runner import Execution, run
 from .summary import Summary
 
 __all__ = ["Cache", "CacheUnusable", "RECORD_EXTENSIONS", "InputError", "RecordFile", "Source", "decode", "expand",
-           "load", "ClusterUnavailable", "Options", "check_rules", "process", "run", "PlayerRow", "player_rows",
+           "load", "ClusterUnavailable", "Options", "check_rules", "process", "run", "Execution", "PlayerRow", "player_rows",
            "Summary"]
 
 

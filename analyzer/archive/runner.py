@@ -14,6 +14,7 @@ import os
 import re
 import threading
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
@@ -25,7 +26,19 @@ from .inputs import RecordFile, Source
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["run", "estimate_moves", "worker_pool", "progress_share"]
+__all__ = ["run", "Execution", "estimate_moves", "worker_pool", "progress_share"]
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Where and how the records of an archive are worked out (never what their results are): ``jobs`` > 1, in a
+    pool of that many processes (none for a single record to work out: it is done here); ``scheduler``, on the
+    Dask cluster of that address (``tcp://host:8786``); ``cache``, a :class:`~analyzer.archive.cache.Cache` that
+    keeps each result, so that a record whose bytes and options are unchanged is not redone."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    cache: Cache | None = None
 
 
 # lines that hold no move: a tag ([Event "..."]), a hand ("A: [0-5] ...", "Spieler A:"), a row of dealt tiles
@@ -45,15 +58,14 @@ def estimate_moves(source: Source) -> int:
 
 # ---- running over many records ------------------------------------------------------------------
 
-def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int = 1, scheduler: str | None = None,
-        cache: Cache | None = None, progress: Callable[[int, dict | None], None] | None = None,
-        counts: dict | None = None, known: dict | None = None) -> Iterator[dict]:
+def run(sources: Iterable[Source | RecordFile], options: Options, on: Execution = Execution(), *,
+        progress: Callable[[int, dict | None], None] | None = None, counts: dict | None = None,
+        known: dict | None = None) -> Iterator[dict]:
     """The result of every source, in input order, each as soon as it and those before are done.
 
     Each file is read when the work reaches it (at most a few records ahead of the results: the
-    bytes of an archive are never all in memory). ``jobs`` > 1: a pool of that many processes (none for a
-    single record to work out: it is done here);
-    ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``). ``progress(moves, result)``
+    bytes of an archive are never all in memory). ``on``: where (here, a pool of processes, a Dask cluster) and
+    with which cache (:class:`Execution`). ``progress(moves, result)``
     is called in this process: with ``result`` None for each move valued while a record is analysed
     here (``jobs`` 1), and with the result when a record is done (``moves``: the rest of its moves);
     with the fair analysis each move counts twice (:func:`progress_share`). ``counts`` (a dict)
@@ -62,6 +74,7 @@ def run(sources: Iterable[Source | RecordFile], options: Options, *, jobs: int =
     full disk) is not cached: see :meth:`Cache.put`. ``known``: the records already read and replayed
     in this process (:class:`~analyzer.pipeline.RecordRun`s by their index in ``sources``, read under
     ``options``): worked out here from there (``jobs`` 1), not parsed again."""
+    jobs, scheduler, cache = on.jobs, on.scheduler, on.cache
     counts = counts if counts is not None else {}
     counts.update(computed=0, cached=0, lost=0)
     share = progress_share(options)

@@ -113,10 +113,11 @@ def _shown(result: dict, graphs: list | None, words: bool, named: bool) -> tuple
     held) and its ``words`` (:func:`_text`), made whole before any is printed: a failure there is that record's
     ``internal-error`` alone."""
     from ..analysis import GameAnalysis
+    from ..codec import from_data
     from ..pipeline import internal_error
 
     try:
-        trees = [GameAnalysis.from_dict(game["analysis"]) for game in result["games"]] if graphs is not None else []
+        trees = [from_data(GameAnalysis, game["analysis"]) for game in result["games"]] if graphs is not None else []
         text = _text(result, named) if words else ""
     except Exception as exc:  # a bug on one record must not end the run
         return internal_error(result["source"], exc), ""
@@ -129,10 +130,11 @@ def _text(result: dict, named: bool) -> str:
     """One record's analysis as text (its file named first when there are several); its errors are printed
     after it."""
     from ..analysis import GameAnalysis
+    from ..codec import from_data
     from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
 
     out = [f"{result['source']}:\n"] if named else []
-    games = [(game, GameAnalysis.from_dict(game["analysis"])) for game in result["games"]]
+    games = [(game, from_data(GameAnalysis, game["analysis"])) for game in result["games"]]
     for number, (game, analysis) in enumerate(games, 1):
         if no_game(game):        # an empty file: its one error below, no analysis
             continue
@@ -149,6 +151,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
 
     from ..archive import Summary
     from ..archive.runner import worker_pool
+    from ..codec import to_data
     from ..pipeline import analyze_entry, internal_error, judge_fairly, read, safely
     from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
     from .output import JsonGames, WorldsBar, echo_errors, echo_jsonl, finish
@@ -187,7 +190,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
                 game = result["games"][number - 1]
                 plain = game.get("analysis") or {}
                 data = plain if "match_scale" in plain or any("draw_luck" in m for m in plain.get("moves", ())) \
-                    else fair.as_dict()
+                    else to_data(fair)
                 if as_json:
                     parts.append(analyze_entry(src.label, game, data))
                 elif not no_game(game):    # an empty file: its one error, no analysis

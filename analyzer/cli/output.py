@@ -10,7 +10,7 @@ import time
 
 import click
 
-from ..archive import Cache, Options, Summary, check_rules, load, run
+from ..archive import Cache, Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
@@ -178,8 +178,7 @@ def results(inputs, options: Options, jobs: int, scheduler, cache_dir, label: st
                                                           else f"warning: {text}", err=True)) if cache_dir else None
     with Progress(inputs, label if options.mode != "validate" else "validating", len(inputs) > 1
                   or options.mode != "validate", progress_share(options)) as bar:
-        for result in run(inputs, options, jobs=jobs, scheduler=scheduler, cache=cache, progress=bar,
-                          known=known):
+        for result in run(inputs, options, Execution(jobs, scheduler, cache), progress=bar, known=known):
             if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
                 click.echo("\r\033[K", err=True, nl=False)
             yield result

@@ -33,7 +33,7 @@ def serve(paths, host, port, token, allow_hosts):
     Example (the board on every record of a folder; open the address it prints):
       domino serve records/"""
     try:
-        from ..server import PortUnavailable
+        from ..server import Listening, PortUnavailable
         from ..server import serve as run
         from ..server.files import FileRefused
     except ImportError as exc:
@@ -45,7 +45,7 @@ def serve(paths, host, port, token, allow_hosts):
     def started(url: str) -> None:
         click.echo(f"the board: {url}  (Ctrl-C stops it)", err=True)
     try:
-        run(list(paths), host, port, token=token, allow_hosts=allow_hosts, started=started)
+        run(list(paths), Listening(host, port, token, tuple(allow_hosts)), started=started)
     except FileRefused as exc:
         raise click.ClickException(str(exc)) from None
     except PortUnavailable as exc:         # a usage error (exit 2): another --port, or --port 0 for a free one

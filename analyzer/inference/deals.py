@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..position import Position, mask_of, tiles_of
 from ..rules.modes import Turns
-from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, fitting_now, laid_at_start, lead_revealed, moves_again,
+from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, laid_at_start, lead_revealed, moves_again,
                      moves_seen, whole_hands)
 
 __all__ = ["block_view"]
@@ -84,22 +84,20 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
                 bits |= 1 << h
         allowed.append(bits)
     return View(viewer, seen, tuple(holders), tuple(fixed), tuple(room), unseen, tuple(allowed),
-                tuple(played), n, whole=whole_hands(rep, seen), must=_goes_on(rep, seen, counts))
+                tuple(played), n, whole=whole_hands(rep, seen), must=_goes_on(rep, seen))
 
 
-def _goes_on(rep, seen: int, counts: list[int]) -> tuple[int, int, int] | None:
+def _goes_on(rep, seen: int) -> tuple[int, int, int] | None:
     """What the next move seen shows of the hands (:attr:`View.must`): the player who moves again
-    after his play holds a tile that fits (:func:`moves_again`), unless the hand is blocked; and in
-    Hungarian, once a player is out, the others play on while one of them can (004), so a move after
-    that shows the hand is not over: some hand holds a tile that fits."""
+    after his play holds a tile that fits (:func:`moves_again`), unless the hand is over (nobody holds one: the
+    passes written after that are no error, in Hungarian also once a player is out). That the record
+    goes on shows nothing more: in Hungarian, once a player is out, the others play on while one of them can
+    (004), but the passes written after nobody can play are no error (docs/variants.md), so the next entry named
+    may be such a pass, and who moves next does not show that the hand is not over."""
     n = len(rep.players)
-    every = (1 << n) - 1
     again = moves_again(rep, seen)
-    if again is not None:                # (once a player is out, nobody passes: see below)
-        return 1 << again[0], again[1], every if all(counts) else 0
-    if (rep.variant.turns == Turns.RUN and not all(counts) and seen < len(rep.steps)
-            and rep.steps[seen].seat is not None and (rep.steps[seen].move is not None or rep.steps[seen].entry.is_pass)):
-        return every, fitting_now(rep, seen), 0
+    if again is not None:
+        return 1 << again[0], again[1], (1 << n) - 1
     return None
 
 

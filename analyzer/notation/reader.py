@@ -674,8 +674,9 @@ class _GameBuilder:
                 if isinstance(item, _Note):
                     self.events.append(item)
                     continue
-                if fields is not None:      # a sheet's row: each cell in the column of its field
-                    column = fields(item) - 1
+                at = fields(item) if fields is not None else None
+                if at is not None:          # a sheet's row: each cell in the column of its field
+                    column = at - 1
                 if column >= len(players):
                     extra.append(item)
                 elif isinstance(item, _Play) and item.readable and playable_name(players[column]):
@@ -712,7 +713,13 @@ class _GameBuilder:
             first = fields_of(row.pos.line, row.pos.column)
             if first is None:
                 return None
-            return lambda item: fields_of(item.pos.line, item.pos.column) - first
+
+            def field(item) -> int | None:      # (None: a cell on a line after its row's follows the one before)
+                pos = getattr(item, "pos", None)
+                if pos is None or pos.line != row.pos.line:
+                    return None
+                return fields_of(pos.line, pos.column) - first
+            return field
         return sheet
 
     def _check_players(self, game: Game, hands, moves) -> None:

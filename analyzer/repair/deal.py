@@ -27,9 +27,10 @@ class Deal:
     deal (tiles dealt twice, foreign or missing, hands of the wrong size) is worked out here, to
     propose the deal edits."""
 
-    def __init__(self, setting: Setting, hands: tuple[HandEntry, ...]):
+    def __init__(self, setting: Setting, hands: tuple[HandEntry, ...], deals: Deals | None = None):
         self.setting = setting
         self.entries = hands
+        self._deals = deals             # (which counts the deal's replays: a search's work)
         self.key = deal_key(hands)
         self._leads: dict[int | None, tuple[tuple, str | None]] = {}
         self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
@@ -82,6 +83,8 @@ class Deal:
         if leader is not None:
             tags["Lead"] = s.players[leader]
         stub = replace(s.game, tags=tags, hands=self.entries, moves=[])
+        if self._deals is not None:
+            self._deals.replayed += 1
         rep = s.dealt(stub)
         pos = self.positions[leader] = rep.initial
         code = None
@@ -119,12 +122,13 @@ class Deals:
     def __init__(self, setting: Setting):
         self.setting = setting
         self.known: dict[tuple, Deal] = {}
+        self.replayed = 0           # deals replayed so far (a replay of the hands alone, for each leader tried)
 
     def of(self, hands: tuple[HandEntry, ...]) -> Deal:
         key = deal_key(hands)
         deal = self.known.get(key)
         if deal is None:
-            deal = self.known[key] = Deal(self.setting, hands)
+            deal = self.known[key] = Deal(self.setting, hands, self)
         return deal
 
 
@@ -160,9 +164,10 @@ class DealEdits:
             for tile in deal.missing:
                 yield self.edit(seq, deal, h, None, tile, ("deal-add", COSTS["deal-add"], (h, None), None, tile, None))
 
-    def exchange(self, seq, deal, frontiers, L, code, depth, legal):
+    def exchange(self, trial, depth: int, legal):
         """The lean search's edits of a sound deal: the first of an exchange between two hands
-        (two deal edits), at the error ``L``; ``legal``: the mover's legal moves in a frontier."""
+        (two deal edits), at the ``trial``'s error ``L``; ``legal``: the mover's legal moves in a frontier."""
+        seq, deal, frontiers, L, code = trial
         entries = deal.entries
         if depth < 2 or L < 0 or L >= len(seq) or deal.hidden:
             return
@@ -197,13 +202,14 @@ class DealEdits:
                     cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
                     yield self.edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
 
-    def in_sound_deal(self, seq, deal, frontiers, L, code, depth):
+    def in_sound_deal(self, trial, depth: int):
         """The position path's edits of a sound deal: a dealt tile mistyped for one nobody was dealt
         (a boneyard tile, or a sleeper) takes one edit, for one of another hand two (an exchange): a
         tile played that the player was not dealt; a tile he could play when he passes or draws; a
         tile drawn that the deal gives to someone. Where the record does not show every hand, only
         the first: a tile played that the player's shown hand was not dealt, or that a hand not shown
         plays and the deal gives to a shown one."""
+        seq, deal, frontiers, L, code = trial
         if L < 0 or L >= len(seq) or (deal.hidden and code != Code.TILE_NOT_HELD):
             return
         c = seq[L]

@@ -18,7 +18,7 @@ from ..rules.codes import Code
 from .builder import Builder, PositionBuilder
 from .candidates import LeanEdits
 from .deal import Deal, DealEdits, Deals
-from .edits import SEAT, Found
+from .edits import SEAT, Found, Trial
 from .exposed import exposed_rows, reveals
 from .lean import LeanChecker
 from .position_edits import PositionEdits
@@ -40,6 +40,10 @@ __all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "shared_work"
 MOVE_WORK = 4_000
 REPLAY_WORK = 2_500
 SCAN_WORK = 6
+# A deal the search tries is replayed alone (see ``Deal``): DEAL_WORK each (twice that for a set-up, whose position
+# is laid out again from its tags), and a unit for each character of the game's tags (read again each time: a
+# set-up's Lacks tag may hold thousands of items).
+DEAL_WORK = 3 * REPLAY_WORK
 
 # The work left to every search of one record (see ``shared_work``): a file of many broken games shares
 # one budget, so its validation, too, costs at most a small multiple of its replay plus a fixed bound.
@@ -118,6 +122,8 @@ class Search:
                 self.problem = (f"the Result tag names {'/'.join(self.stated.side)}, who are not all "
                                 f"players of this game ({', '.join(setting.players)})")
         self.deals = Deals(setting)
+        self.deal_work = DEAL_WORK * (2 if "SetUp" in game.tags else 1) + sum(len(k) + len(v) for k, v in game.tags.items())
+        self._deals_counted = 0
         self.checker = self.checker_kind(setting)
         self.edits = self.edits_kind(setting, self.checker, DealEdits(setting, self.deals))
         self.found: dict[tuple, Found] = {}      # record key -> the cheapest repair that gives it
@@ -217,8 +223,15 @@ class Search:
             ok = self.confirmed[key] = self.replayed(game).valid
         return ok
 
+    def count_deals(self) -> None:
+        """Add the deals replayed since the last count to the search's work."""
+        replayed = self.deals.replayed
+        self.work += self.deal_work * (replayed - self._deals_counted)
+        self._deals_counted = replayed
+
     def settle(self) -> None:
         """Take this search's work from the record's shared budget (once, when it is done)."""
+        self.count_deals()
         if self.pool is not None:
             self.pool[0] -= self.work
             self.pool = None
@@ -230,6 +243,7 @@ class Search:
 
     def halted(self) -> bool:
         """Whether the search must stop before its next candidate: :attr:`stopped`, or the record's time is up."""
+        self.count_deals()
         if not self.stopped and out_of_time():
             self.timed_out = True
         return self.stopped
@@ -258,15 +272,16 @@ class Search:
             self.builder.renumber = all(m.round == s.first_round + (offset + k) // s.n
                                         for k, m in enumerate(game.moves[:max(L, 1)]))
         if self.problem is None and self.max_edits > 0:
-            self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, self.max_edits)
+            self.visit(Trial(seq, deal, frontiers, L, code), (), 0.0, -1, self.max_edits)
         return seq, False
 
-    def visit(self, seq, deal, frontiers, L, code, edits, cost, min_pos, depth) -> None:
-        """Try every edit at ``min_pos`` .. ``L`` (the first error) and go on from each."""
+    def visit(self, trial: Trial, edits: tuple, cost: float, min_pos: int, depth: int) -> None:
+        """Try every edit of the ``trial`` at ``min_pos`` .. ``trial.L`` (the first error) and go on from each,
+        with ``depth`` edits left (``edits`` made so far, costing ``cost``)."""
+        seq, deal, frontiers, L, _ = trial
         # the candidates at each place look along the rest of the record (a later move to swap in)
         self.work += SCAN_WORK * (L + 2 - max(min_pos, 0)) * len(seq)
-        for new_seq, new_deal, start, edit, next_min in self.edits.candidates(seq, deal, frontiers, L, code,
-                                                                        min_pos, depth):
+        for new_seq, new_deal, start, edit, next_min in self.edits.candidates(trial, min_pos, depth):
             if self.halted():
                 return
             self.nodes += 1
@@ -287,7 +302,7 @@ class Search:
             if nL is None:
                 self.record(new_seq, new_deal, new_edits, new_cost)
             elif depth > 1 and nL >= next_min:
-                self.visit(new_seq, new_deal, keep, nL, ncode, new_edits, new_cost, next_min, depth - 1)
+                self.visit(Trial(new_seq, new_deal, keep, nL, ncode), new_edits, new_cost, next_min, depth - 1)
 
     @staticmethod
     def line_key(seq: list) -> tuple:
@@ -327,7 +342,7 @@ class PositionSearch(Search):
         # one edit, then two...; the smallest size that has a repair ends the search (a trial here
         # costs too much to count every larger repair, as the lean search does)
         for bound in range(1, self.max_edits + 1 if self.problem is None else 1):
-            self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, bound)
+            self.visit(Trial(seq, deal, frontiers, L, code), (), 0.0, -1, bound)
             if self.stopped or self.confirmed_any():
                 break
         return seq, False

@@ -1,6 +1,7 @@
 """The end of a replayed hand: how it ended, its result, and the Result tag and remark checked against them."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from typing import Sequence
@@ -73,7 +74,7 @@ class HandEnding:
                 out.append(self.diag(Code.INCOMPLETE, f"the record ends before the hand is over: {self._unfinished(pos)}",
                                      last_pos, severity="warning"))
         elif stated is not None:
-            problem = self._compare(stated, outcome, result)
+            problem = self._compare(stated, outcome, result, pos)
             if problem:
                 hint = "" if self.facts is None else _result_hint(self.variant, self.facts, stated, outcome,
                                                                   tuple(self.players), self.worth)
@@ -95,8 +96,16 @@ class HandEnding:
             parts.append(f"{self.players[s]} still holds {left}")
         return "; ".join(parts)
 
-    def _compare(self, stated: StatedResult, outcome: Outcome, result: HandResult | None) -> str | None:
+    def _compare(self, stated: StatedResult, outcome: Outcome, result: HandResult | None, pos: Position) -> str | None:
+        if result is None and stated.milo and self._milo_on_table(pos, outcome):
+            stated = dataclasses.replace(stated, milo=False)   # (the rest is checked as for any domino)
         return compare_result(stated, outcome, result, self.variant, self.players, self.worth)
+
+    def _milo_on_table(self, pos: Position, outcome: Outcome) -> bool:
+        """Whether the table shows a Milo where the hands are not all known: the hand's result is not worked out
+        then, but whether the last tile left both ends equal (000, Milo) is seen on the table."""
+        facts = hand_facts(pos, outcome.termination, outcome.seat, self.leader)
+        return any(name == "milo" for name, _ in self.variant.hand_result(facts).bonuses)
 
 
 @functools.lru_cache(maxsize=512)

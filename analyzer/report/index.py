@@ -10,7 +10,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from typing import Any
 
 from .. import __version__
@@ -101,15 +101,11 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
     return f"{c['player']} {c['played']}{where}: loses {c['loss']}{cls}", c["loss"]
 
 
-def build_index(results: list[dict], pages: list[str | None], players: list, summary: str,
-                title: str = "Archive", skill: tuple[list, list] | None = None,
-                book: str | None = None) -> ArchiveIndex:
-    """The index of an archive from the pipeline's ``results``, the page name of each record, the
-    rows of its ``players`` and the ``summary`` line of the run; ``skill``: the rows of luck and
-    error rate per player and per pair (``report --scale match``); ``book``: the file name of the book of
-    problems written beside the index, linked from it."""
-    rows = [row for result, page in zip(results, pages) for row in index_rows(result, page)]
-    return ArchiveIndex(title, rows, players, summary, skill, book)
+def build_index(results: list[dict], pages: list[str | None], index: ArchiveIndex) -> ArchiveIndex:
+    """The index of an archive from the pipeline's ``results`` and the page name of each record: ``index`` (its
+    title, the rows of its players, the summary line of the run, the skill rows and the book) with a row for
+    each game of ``results`` (:func:`index_rows`)."""
+    return replace(index, rows=[row for result, page in zip(results, pages) for row in index_rows(result, page)])
 
 
 def index_rows(result: dict, page: str | None) -> list[IndexRow]:

@@ -304,7 +304,7 @@ def _line_rows(line: dict, said: tuple[str, ...], labels: Shared, start: dict) -
         seat, tile, laid, count, pips_, ends_ = st[:6]
         change = labels.change(st[6]) if len(st) > 6 else None
         step = _step_row((seat, tile, laid, count, pips_, ends_), change)
-        quiet = not change and _quiet(tile, count, pips_, ends_, counts[seat], pips[seat], ends)
+        quiet = not change and _quiet(tile, (count, pips_, ends_), (counts[seat], pips[seat], ends))
         puts = tuple(v["put"][j] for v in line["views"])
         rows.append((_key(step), said[j], puts, _written(step, quiet)))
         counts[seat], pips[seat], ends = count, pips_, ends_
@@ -324,8 +324,10 @@ def _key(row: list) -> str:
     return json.dumps(row, sort_keys=True, separators=(",", ":"))
 
 
-def _quiet(tile, count, pips, ends, count_before, pips_before, ends_before) -> bool:
-    """A pass that changes nothing: no tile, and the mover's count and pips and the open ends as they were."""
+def _quiet(tile, after: tuple, before: tuple) -> bool:
+    """A pass that changes nothing: no tile, and the mover's count and pips and the open ends (``after``, each
+    ``(count, pips, ends)``) as they were (``before``)."""
+    (count, pips, ends), (count_before, pips_before, ends_before) = after, before
     return tile is None and count == count_before and pips == pips_before and (ends or None) == (ends_before or None)
 
 
@@ -455,7 +457,7 @@ def _own_rows(line: LineView, cut: int, start: dict, views: list[tuple], spots: 
             if k is None:
                 k = spot[laid] = spots.index(where[laid])
             puts.append(k)
-        quiet = _quiet(s.tile, s.count, s.pips, s.ends, counts[s.seat], pips[s.seat], ends)
+        quiet = _quiet(s.tile, (s.count, s.pips, s.ends), (counts[s.seat], pips[s.seat], ends))
         rows.append((None, line.said[j], tuple(puts), _written(step, quiet)))
         counts[s.seat], pips[s.seat], ends = s.count, s.pips, s.ends
     return rows

@@ -6,8 +6,21 @@ into the analyser; ``files`` keeps reading and writing under the paths the serve
 package only."""
 import errno
 import socket
+from dataclasses import dataclass
 
-__all__ = ["create_app", "serve", "PortUnavailable"]
+__all__ = ["create_app", "serve", "Listening", "PortUnavailable"]
+
+
+@dataclass(frozen=True)
+class Listening:
+    """Where the board listens and whom it answers: ``host``:``port`` (127.0.0.1 unless told otherwise; port 0: a
+    free one), ``token``, the secret every API call must carry (None: a fresh one), and ``allow_hosts``, more names
+    to answer to than ``host`` and the loopback names."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    token: str | None = None
+    allow_hosts: tuple[str, ...] = ()
 
 
 class PortUnavailable(OSError):
@@ -43,21 +56,21 @@ def _listening(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8765, log_level: str = "warning",
-          token: str | None = None, allow_hosts: tuple[str, ...] = (), started=None) -> None:
-    """Run the board until it is stopped (Ctrl-C, SIGTERM: at once, every worker ended). ``token``: the
-    secret every API call must carry (default a fresh one); ``allow_hosts``: more names to answer to
-    than ``host`` and the loopback names; ``started(url)`` is told the page's address once it listens."""
+def serve(paths: list[str], at: Listening = Listening(), log_level: str = "warning", started=None) -> None:
+    """Run the board on the files ``paths`` name until it is stopped (Ctrl-C, SIGTERM: at once, every worker
+    ended), listening as ``at`` says (:class:`Listening`); ``started(url)`` is told the page's address once it
+    listens."""
     import uvicorn
 
     from .guard import allowed_hosts, new_token
     from .jobs import Workers
 
+    host, port, allow_hosts = at.host, at.port, at.allow_hosts
     sock = _listening(host, port)             # (before any worker starts: a port in use is said at once)
     workers, checks = Workers(), Workers(limit=2, queue=True)
     workers.warm()
     checks.warm()
-    token = token or new_token()
+    token = at.token or new_token()
     from .app import create_app
 
     app = create_app(paths, workers, hosts=allowed_hosts(host, allow_hosts), token=token, checks=checks)

@@ -14,8 +14,8 @@ import uuid
 
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled
-from .library import (BoardError, branch_text, enter_move, new_record, next_game, position_data, result_entry,
-                      variant_tags, variants_data, write_variation)
+from .library import (AnalysisRequest, BoardError, BoardRecord, NewGame, branch_text, enter_move, new_record, next_game,
+                      position_data, result_entry, variant_tags, variants_data, write_variation)
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 
 __all__ = ["ApiError", "ROUTES", "MAX_WORLDS", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
@@ -76,52 +76,54 @@ def _moves(data: dict, key: str = "line") -> list[str] | None:
     return line
 
 
-def _position(data):
+def _record(data: dict) -> BoardRecord:
+    """The record a request works on: its text, its name, the variant and rules chosen."""
     variant, rules = _rules(data)
+    return BoardRecord(_text(data), _label(data), variant, rules)
+
+
+def _position(data):
+    doc = _record(data)
     cursor = data.get("cursor")
     if cursor is not None:
         if not isinstance(cursor, dict):
             raise ApiError('"cursor" is {"line": N, "column": N}')
         cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
     line = _moves(data)
-    return position_data(_text(data), _label(data), _int(data, "game", 0), _int(data, "step", None), variant, rules,
-                         cursor, line, _int(data, "along", 0))
+    return position_data(doc, _int(data, "game", 0), _int(data, "step", None), cursor, line, _int(data, "along", 0))
 
 
 def _enter(data):
-    variant, rules = _rules(data)
+    doc = _record(data)
     move = data.get("move")
     player = data.get("player")
     if not isinstance(move, str) or (player is not None and not isinstance(player, str)):
         raise ApiError('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name')
-    return enter_move(_text(data), _label(data), _int(data, "game", 0), move, player, variant, rules,
-                      _int(data, "step", None))
+    return enter_move(doc, _int(data, "game", 0), move, player, _int(data, "step", None))
 
 
 def _variation(data):
-    variant, rules = _rules(data)
+    doc = _record(data)
     line = _moves(data)
     if not line:
         raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and where it starts as "step"')
-    return write_variation(_text(data), _label(data), _int(data, "game", 0), _int(data, "step", 0), line, variant,
-                           rules)
+    return write_variation(doc, _int(data, "game", 0), _int(data, "step", 0), line)
 
 
 def _branch(data):
-    variant, rules = _rules(data)
+    doc = _record(data)
     line = _moves(data)
     if line is None:
         raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and how many of them as "along"')
-    return branch_text(_text(data), _label(data), _int(data, "game", 0), _int(data, "step", 0), line,
-                       _int(data, "along", 0), variant, rules)
+    return branch_text(doc, _int(data, "game", 0), _int(data, "step", 0), line, _int(data, "along", 0))
 
 
 def _result(data):
-    variant, rules = _rules(data)
+    doc = _record(data)
     chosen = data.get("result")
     if chosen is not None and not isinstance(chosen, str):
         raise ApiError('"result" is a result as a Result tag states it ("A/C 1 blocked"), or left out')
-    return result_entry(_text(data), _label(data), _int(data, "game", 0), variant, rules, chosen)
+    return result_entry(doc, _int(data, "game", 0), chosen)
 
 
 def _next(data):
@@ -151,7 +153,7 @@ def _new(data):
     starter = data.get("starter")
     if starter is not None and not isinstance(starter, list):
         raise ApiError('"starter" is the tile turned up to open the line, [low, high], or null')
-    return new_record(variant, rules, players, hands, event, lead, starter)
+    return new_record(variant, rules, NewGame(players, hands, event, lead, starter))
 
 
 def _setup(data):
@@ -195,19 +197,19 @@ def _worlds(data: dict) -> tuple[int, int | None]:
 def analysis_call(data: dict, cap: int) -> dict:
     """``library.analyze_document``'s keyword arguments for an ``analyze`` request, each decision's search
     bounded by ``cap`` nodes at most (with ``progress=True``: the caller puts its own reporter there)."""
-    variant, rules = _rules(data)
+    doc = _record(data)
     worlds, max_worlds = _worlds(data)
-    return dict(text=_text(data), label=_label(data), variant=variant, rules=rules,
-                fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
-                max_nodes=min(_int(data, "max_nodes", cap, 1), cap), seed=_int(data, "seed", 0), worlds=worlds,
-                max_worlds=max_worlds, exact_below=_int(data, "exact_below", 1000, 1, 100_000), progress=True)
+    return dict(doc=doc, asked=AnalysisRequest(
+        fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
+        max_nodes=min(_int(data, "max_nodes", cap, 1), cap), seed=_int(data, "seed", 0), worlds=worlds,
+        max_worlds=max_worlds, exact_below=_int(data, "exact_below", 1000, 1, 100_000)), progress=True)
 
 
 def answer_call(data: dict) -> dict:
     """``setups.problem_answer``'s keyword arguments for an ``answer`` request (the answer to a problem)."""
     worlds, max_worlds = _worlds(data)
-    return dict(text=_text(data), label=_label(data), seed=_int(data, "seed", 0), worlds=worlds,
-                max_worlds=max_worlds, progress=True)
+    return dict(doc=BoardRecord(_text(data), _label(data)),
+                asked=AnalysisRequest(seed=_int(data, "seed", 0), worlds=worlds, max_worlds=max_worlds), progress=True)
 
 
 class FileRoutes:

@@ -17,6 +17,7 @@ from typing import Callable
 
 from ..archive import Summary
 from ..archive.inputs import expand
+from ..codec import to_data
 from ..diagnostics import DominoError
 from ..match import replay_record
 from ..notation import parse, write
@@ -34,13 +35,56 @@ from ..rules.catalog import catalog
 from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
-__all__ = ["BoardError", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
+__all__ = ["BoardError", "BoardRecord", "AnalysisRequest", "NewGame", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
            "write_variation", "branch_text", "result_entry", "next_game", "variant_tags", "variants_data", "new_record", "record_files",
            "chosen_variant", "seat_names", "tile_list", "NODE_LIMIT", "explained"]
 
 
 class BoardError(ValueError):
     """A request the library cannot answer (an unknown variant, a game or step that is not there)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardRecord:
+    """The record the board works on: its ``text``, read as the file ``label``, under ``variant`` (None: as its
+    tags say) with ``rules`` (option: value)."""
+
+    text: str
+    label: str = "<board>"
+    variant: str | None = None
+    rules: dict | None = None
+
+    def replays(self):
+        """The record read, and its games replayed (an unknown variant or rule is a :class:`BoardError`)."""
+        return _replays(self.text, self.label, self.variant, self.rules)
+
+
+@dataclasses.dataclass(frozen=True)
+class AnalysisRequest:
+    """What the board asks of an analysis, as ``domino analyze --json``'s options: ``fair`` (``--fair``), ``lines``
+    (``--lines``), ``max_nodes`` (``--max-nodes``), and for the fair analysis ``seed``, ``worlds`` (the deals drawn
+    first for each decision), ``exact_below`` and ``max_worlds`` (the most a decision may be given where its best
+    is not told apart; None: the command's default budget)."""
+
+    fair: bool = False
+    lines: bool = False
+    max_nodes: int | None = None
+    seed: int = 0
+    worlds: int = 200
+    exact_below: int = 1000
+    max_worlds: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class NewGame:
+    """A new record's game as the board's form gives it (:func:`new_record`): the ``players`` in play order (None:
+    ``A``, ``B``, ...), their ``hands`` (None: not known), the ``event``, the ``lead`` and a draw game's ``starter``."""
+
+    players: list[str] | None = None
+    hands: list | None = None
+    event: str | None = None
+    lead: str | None = None
+    starter: list | None = None
 
 
 def _options(mode: str, variant: str | None, rules: dict[str, str], **more) -> Options:
@@ -64,21 +108,18 @@ def validate_document(text: str, label: str, variant: str | None = None, rules: 
     return {"games": validation_json(result, {}), "summary": summary.as_dict()}
 
 
-def analyze_document(text: str, label: str, variant: str | None = None, rules: dict | None = None,
-                     fair: bool = False, lines: bool = False, max_nodes: int | None = None,
-                     seed: int = 0, worlds: int = 200, exact_below: int = 1000,
-                     progress: Callable[[dict], None] | None = None, max_worlds: int | None = None) -> dict:
-    """What ``domino analyze --json`` prints for ``text`` (``--fair``, ``--lines``, ``--max-nodes``): the
-    fair analysis too where asked or where a game of the text has a hand that is not known, as the
-    command does; the record read and replayed once (``analyzer.pipeline``). ``worlds``, ``max_worlds``:
-    ``--worlds`` and ``--max-worlds``, the deals drawn first for each decision and the most it may be given
-    where its best is not told apart (None: the command's default budget). ``progress`` is told how far
+def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(),
+                     progress: Callable[[dict], None] | None = None) -> dict:
+    """What ``domino analyze --json`` prints for ``doc`` with the options ``asked`` (:class:`AnalysisRequest`):
+    the fair analysis too where asked or where a game of the text has a hand that is not known, as the
+    command does; the record read and replayed once (``analyzer.pipeline``). ``progress`` is told how far
     the analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
     are valued with the hands open, then in a fair analysis ``{"phase": "worlds", "game", "games", "done", "total"}`` as
     each game's worlds are solved (game from 1; ``total`` None until they are listed, then the most deals
     there may still be, every decision not told apart counted at its budget: it only shrinks, so a bar
     never grows while it fills, and ends equal to the deals solved)."""
-    options = _options("analyze", variant, rules or {}, max_nodes=max_nodes, lines=lines)
+    text, label, fair, worlds, max_worlds = doc.text, doc.label, asked.fair, asked.worlds, asked.max_worlds
+    options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines)
     summary = Summary()
     run = read_text(label, text, options)
     hidden_only = not fair and bool(run.replays) and run.partial
@@ -92,7 +133,7 @@ def analyze_document(text: str, label: str, variant: str | None = None, rules: d
         return explained({"games": analyses, "summary": summary.as_dict()})
     if max_worlds is not None and max_worlds < worlds:
         raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
-    run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=seed, fair_exact_below=exact_below,
+    run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=asked.seed, fair_exact_below=asked.exact_below,
                                       fair_max_worlds=max_worlds, fair_hidden_only=hidden_only)
     if progress is None:
         result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=1).data())
@@ -137,10 +178,10 @@ def explained(document: dict) -> dict:
 
 
 def _told_how(analysis) -> dict:
-    """``analysis.as_dict()`` with each fair verdict's ``"how"``: how it was reached in the words of the report
+    """The analysis's plain data (``codec.to_data``) with each fair verdict's ``"how"``: how it was reached in the words of the report
     and the command line (``report.verdicts.how_words``: "exact under hidden information, 360 deals", "200 of
     3,060 deals, sampled"), for the board to show as it is."""
-    data = analysis.as_dict()
+    data = to_data(analysis)
     shown = list(zip(data.get("decisions", []), analysis.decisions))
     if data.get("to_move") and analysis.to_move is not None:
         shown.append((data["to_move"], analysis.to_move))
@@ -225,16 +266,15 @@ def _pair(tile) -> list[int] | None:
     return None if tile is None else [tile.low, tile.high]
 
 
-def position_data(text: str, label: str, game: int = 0, step: int | None = None, variant: str | None = None,
-                  rules: dict | None = None, cursor: tuple[int, int] | None = None,
+def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, cursor: tuple[int, int] | None = None,
                   line: list[str] | None = None, along: int = 0) -> dict:
-    """The board before step ``step`` (0: the deal; None or past the end: after the last move) of game
+    """The board of ``doc`` before step ``step`` (0: the deal; None or past the end: after the last move) of game
     ``game``: the hands as far as the record knows them, the table, the player to move and every move
     the rules allow him there, each with the entry that writes it into the record. ``cursor`` (line,
     column) instead of ``game`` and ``step``: the game the cursor is in, after the moves before it.
     ``line`` (an alternative's line, ``analyze --lines``: ``["B [0-1]", "C pass", ...]``) and ``along``:
     the board after the first ``along`` moves of that line played from there, each judged legal."""
-    record, replays = _replays(text, label, variant, rules)
+    record, replays = doc.replays()
     if cursor is not None and replays:
         game, step = _at_cursor(record, replays, cursor)
     rep = _game(replays, game)
@@ -270,7 +310,7 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
         "drawing": table_svg(view, f"the table of {rep.title}"),
         "turn": rep.players[pos.turn] if moving else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
-        **_result_offer(text, record, game, rep, outcome, step, variation),
+        **_result_offer(doc.text, record, game, rep, outcome is not None and step == steps and variation is None),
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
         "moves": [{"player": s.entry.player, "move": s.entry.text if s.move is None else str(s.move),
                    "line": s.entry.pos.line or None, "column": s.entry.pos.column or None}
@@ -278,15 +318,16 @@ def position_data(text: str, label: str, game: int = 0, step: int | None = None,
     }
 
 
-def _result_offer(text: str, record, game: int, rep, outcome, step: int, variation) -> dict:
-    """What the board offers to write as the game's result, where it stands at the game's end: ``result``, the
+def _result_offer(text: str, record, game: int, rep, ended: bool) -> dict:
+    """What the board offers to write as the game's result, where it stands at the game's end (``ended``: the board
+    shows the end of the game as written, no variation, and the hand is over): ``result``, the
     result as a Result tag would state it; ``stated``, the Result tag the game has; ``closing``, the lines a
     book table without a Result tag is closed with instead (:func:`closing_words`); ``written``: whether the
     record states it already (its Result tag says so, or its table has its closing remark)."""
     g = record.games[game] if game < len(record.games) else None
     stated = g.tags.get("Result") if g is not None else None
     words = None
-    if outcome is not None and step == len(rep.steps) and variation is None and rep.legal_prefix == len(rep.steps):
+    if ended and rep.legal_prefix == len(rep.steps):
         words = None if rep.actual_result is None else str(rep.actual_result)
     closing = _closing(text, g, rep) if words is not None and g is not None else None
     if closing is not None:
@@ -297,8 +338,7 @@ def _result_offer(text: str, record, game: int, rep, outcome, step: int, variati
         written = stated == words
     # a sheet whose hidden tiles decide the result: each result a deal it allows gives, for the user to pick the one
     # the sheet shows (none where the rules decide it, or the record states one)
-    possible = (_possible_results(rep) if words is None and stated is None and outcome is not None
-                and step == len(rep.steps) and variation is None else [])
+    possible = _possible_results(rep) if words is None and stated is None and ended else []
     return {"result": words, "stated": stated, "closing": None if closing is None else [x for x in closing[:1] if x]
             + list(closing[1]), "written": written, "results": possible}
 
@@ -464,9 +504,8 @@ def _claim(variant, pos, move: Move, seat: int) -> int | None:
         pos.turn = turn
 
 
-def enter_move(text: str, label: str, game: int, move: str, player: str | None = None,
-               variant: str | None = None, rules: dict | None = None, step: int | None = None) -> dict:
-    """``text`` with ``move`` (as :meth:`Move.parse` reads it, ``claim`` points added by ``+N``) written into
+def enter_move(doc: BoardRecord, game: int, move: str, player: str | None = None, step: int | None = None) -> dict:
+    """``doc``'s text with ``move`` (as :meth:`Move.parse` reads it, ``claim`` points added by ``+N``) written into
     game ``game`` in the record's own form: a cell of its table, or a move of its list. ``step`` (the
     moves played before it; None or the game's length: after its last move, a new numbered row where
     the round begins again): before move ``step`` + 1, the moves after it going on from it (their rows
@@ -474,7 +513,8 @@ def enter_move(text: str, label: str, game: int, move: str, player: str | None =
     written all the same, as a score sheet may show one; validation flags it. Returns ``{"text",
     "offset", "step", "after"}``: the new text, where the entry ends in it, its step and how many
     written moves now follow it (checked against it)."""
-    record, replays = _replays(text, label, variant, rules)
+    text = doc.text
+    record, replays = doc.replays()
     rep = _game(replays, game)
     steps = len(rep.steps)
     if step is not None and not 0 <= step <= steps:
@@ -500,7 +540,7 @@ def enter_move(text: str, label: str, game: int, move: str, player: str | None =
     except ValueError as exc:
         raise BoardError(str(exc)) from None
     if player is None:
-        data = position_data(text, label, game, step, variant, rules)
+        data = position_data(doc, game, step)
         player = data["turn"]
         if player is None:
             raise BoardError("nobody is to move here: name the player")
@@ -615,13 +655,13 @@ def _line_from(rep, step: int, line: list[str], along: int) -> None:
     _play_line(rep, pos, line, along, last)
 
 
-def write_variation(text: str, label: str, game: int, step: int, line: list[str], variant: str | None = None,
-                    rules: dict | None = None) -> dict:
-    """``text`` with the variation ``line`` (moves like ``"C pass"``, each judged legal in turn from step
+def write_variation(doc: BoardRecord, game: int, step: int, line: list[str]) -> dict:
+    """``doc``'s text with the variation ``line`` (moves like ``"C pass"``, each judged legal in turn from step
     ``step`` of game ``game``) written in: the notation has no form for a variation, so it is written
     as a comment, ``{variation: C pass D [1-5]@1 ...}``, after the move it branches from (before the
     first move for one from the deal). ``{"text", "offset", "comment"}``."""
-    record, replays = _replays(text, label, variant, rules)
+    text = doc.text
+    record, replays = doc.replays()
     rep = _game(replays, game)
     if not isinstance(line, list) or not line:
         raise BoardError("the variation has no move: play one on the board first")
@@ -648,12 +688,11 @@ def write_variation(text: str, label: str, game: int, step: int, line: list[str]
     return {"text": new, "offset": offset, "comment": note}
 
 
-def branch_text(text: str, label: str, game: int, step: int, line: list[str], along: int,
-                variant: str | None = None, rules: dict | None = None) -> dict:
-    """A record of game ``game`` alone that ends at the position of a variation: its first ``step`` moves, then
+def branch_text(doc: BoardRecord, game: int, step: int, line: list[str], along: int) -> dict:
+    """A record of game ``game`` of ``doc`` alone that ends at the position of a variation: its first ``step`` moves, then
     the first ``along`` moves of ``line`` (each judged legal in turn), its result left open; what the board
     analyses to value the position a variation shows. ``{"text", "step"}`` (``step``: the moves it holds)."""
-    record, replays = _replays(text, label, variant, rules)
+    record, replays = doc.replays()
     rep = _game(replays, game)
     _line_from(rep, step, line, along)
     moves = [dataclasses.replace(s.entry, pos=NOWHERE, round=None, comment=None) for s in rep.steps[:step]]
@@ -669,15 +708,15 @@ def branch_text(text: str, label: str, game: int, step: int, line: list[str], al
     return {"text": write(Record([branch], record.source, [])), "step": len(moves)}
 
 
-def result_entry(text: str, label: str, game: int, variant: str | None = None, rules: dict | None = None,
-                 result: str | None = None) -> dict:
-    """``text`` with game ``game``'s result, as the rules reckon it after its last move, written in the record's
+def result_entry(doc: BoardRecord, game: int, result: str | None = None) -> dict:
+    """``doc``'s text with game ``game``'s result, as the rules reckon it after its last move, written in the record's
     form: a book table with no Result tag and no closing remark is closed by its own closing line in the sheet's
     words (:func:`closing_words`, ``notation.writer.write_closing``); any other game gets it in its ``Result``
     tag (the tag written anew where the game has one, else added after its last tag). ``{"text", "result",
     "closing"}`` (``closing``: the closing line's words written, else None). ``result``: for a sheet whose hidden
     tiles leave it open, the one the sheet shows, among those its deals give (``_possible_results``)."""
-    record, replays = _replays(text, label, variant, rules)
+    text = doc.text
+    record, replays = doc.replays()
     rep = _game(replays, game)
     stated = rep.actual_result if rep.valid or rep.legal_prefix == len(rep.steps) else None
     if stated is None and result is not None:
@@ -729,11 +768,11 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
         raise BoardError(f"game {len(replays)} breaks the rules at move {shown + 1}: mend it before the next game")
     if pos.outcome() is None:
         raise BoardError(f"game {len(replays)} is not over yet: {last.players[pos.turn]} is to move")
-    offer = _result_offer(text, record, len(replays) - 1, last, pos.outcome(), len(last.steps), None)
+    offer = _result_offer(text, record, len(replays) - 1, last, pos.outcome() is not None)
     result = None
     if offer["result"] is not None and not offer["written"]:     # the result the rules reckon, written first
         result = offer["result"]
-        text = result_entry(text, label, len(replays) - 1, variant, rules)["text"]
+        text = result_entry(BoardRecord(text, label, variant, rules), len(replays) - 1)["text"]
         record = parse(text, label)
         replays = replay_record(record, options.variant, rules=dict(options.rules), match=True)
         last, g = replays[-1], record.games[-1]
@@ -830,15 +869,15 @@ def variants_data(variant: str | None = None, rules: dict | None = None) -> dict
                                       "sides": [list(v.seating.members(side)) for side in range(v.seating.sides)]}}
 
 
-def new_record(variant: str | None, rules: dict | None, players: list[str] | None, hands: list | None,
-               event: str | None = None, lead: str | None = None, starter: list | None = None) -> dict:
+def new_record(variant: str | None, rules: dict | None, game: NewGame = NewGame()) -> dict:
     """A new record's text, written as the writer writes a game (tags, the deal; ``Rules`` for options),
-    and what ``validate`` says of it. ``players`` in play order (default ``A``, ``B``, ...); ``hands``,
+    and what ``validate`` says of it. ``game`` (:class:`NewGame`): ``players`` in play order (default ``A``, ``B``, ...); ``hands``,
     one a player: ``null`` (not known: ``?``) or ``{"tiles": [[low, high], ...], "unknown": N}`` (N more
     tiles not known; default: the rest of the variant's hand). A name as a sheet spells it ("Mohammed>.") is
     written as the notation's word for it (:func:`seat_names`); ``lead`` may be given either way. ``starter``
     (``[low, high]``, a draw game): the tile turned up from the boneyard that opens the line (the ``Starter``
     tag). ``{"text", "validation", "renamed"}`` (``renamed``: each name written otherwise, and how)."""
+    players, hands, event, lead, starter = game.players, game.hands, game.event, game.lead, game.starter
     v = chosen_variant(variant, rules)
     spelled = list(players) if players else None
     names = seat_names(v, players)

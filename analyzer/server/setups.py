@@ -19,7 +19,8 @@ from typing import Callable
 from ..notation import parse, write
 from ..notation.setup import SetUp, position_hand, setup_record
 from ..train import decision_answer
-from .library import BoardError, analyze_document, chosen_variant, seat_names, tile_list, validate_document
+from .library import (AnalysisRequest, BoardError, BoardRecord, analyze_document, chosen_variant, seat_names, tile_list,
+                      validate_document)
 
 __all__ = ["setup_text", "problem_set_data", "book_data", "problem_answer", "PROBLEM_TAG"]
 
@@ -202,14 +203,13 @@ def book_data(files: list[tuple[str, str]]) -> dict:
     return {"kind": "book", "player": "", "problems": out, "skipped": 0}
 
 
-def problem_answer(text: str, label: str, seed: int = 0, worlds: int = 200, max_worlds: int | None = None,
-                   exact_below: int = 1000, progress: Callable[[dict], None] | None = None) -> dict:
-    """The answer to the problem whose position is ``text`` (a record that stops at a decision): the decision
+def problem_answer(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(),
+                   progress: Callable[[dict], None] | None = None) -> dict:
+    """The answer to the problem whose position is ``doc`` (a record that stops at a decision): the decision
     where it stops as ``domino analyze --json`` values it (``to_move``: exact where every hand is shown, else
-    the fair analysis from the mover's view, ``--seed``, ``--worlds``, ``--max-worlds``), in a problem set's
+    the fair analysis from the mover's view, ``asked``'s ``seed``, ``worlds``, ``max_worlds``), in a problem set's
     form (:func:`analyzer.train.decision_answer`)."""
-    document = analyze_document(text, label, seed=seed, worlds=worlds, max_worlds=max_worlds,
-                                exact_below=exact_below, progress=progress)
+    document = analyze_document(doc, asked, progress=progress)
     if not document["games"]:
         raise BoardError("the problem's text holds no game")
     game = document["games"][0]

@@ -1,0 +1,183 @@
+"""The one writer and reader of the results' plain data (the JSON the tool prints, caches and sends), generated
+from the result types' dataclass fields: :func:`to_data` writes a value as plain data, :func:`from_data` reads it
+back into its type. A field says how it is written by its metadata (:func:`key`): its JSON name, when it is left
+out (None, outside a context such as the fair analysis, or with the rest of its group), whether it is read back.
+
+The means (docs/architecture.md, "Results and their JSON"): the standard library's ``dataclasses.fields`` and
+``typing.get_type_hints`` walk the types; no third-party codec, because the static site runs this code in
+Pyodide from a zip of pure-Python packages (``analyzer/site``): msgspec and pydantic are compiled (Pyodide 0.27.7
+has wheels of both, but the site serves no Pyodide package and fetches none from a CDN), and cattrs would still
+need a hook for each key written only in a context (the fair analysis's, the best lines') — what the metadata here
+says in one word."""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Callable
+
+__all__ = ["key", "to_data", "from_data"]
+
+
+@dataclass(frozen=True)
+class Key:
+    """How a field is written (see :func:`key`)."""
+
+    name: str | None = None
+    omit_none: bool = False
+    when: str | None = None
+    group: str | None = None
+    flag: bool = False
+    write: Callable[[Any], Any] | None = None
+    read: bool = True
+    skip: bool = False
+    after: str | None = None
+
+
+_PLAIN = Key()
+
+
+def key(name: str | None = None, **how) -> dict:
+    """A field's metadata for the writer and the reader (``field(metadata=key(...))``): ``name`` its JSON key
+    (default the field's name), ``how`` the rest of :class:`Key`: ``omit_none``: left out where None; ``when``:
+    written only where the context ``when`` is on (a flag field of an enclosing value, or one given to
+    :func:`to_data`); ``group``: the fields of a group are left out together where every one of them is None;
+    ``flag``: the field is not written but sets the context of its name for the value and what it holds;
+    ``write``: the field's value as data (a value of a type described elsewhere); ``read``: False where the data is
+    not read back (the field keeps its default); ``skip``: neither written nor read; ``after``: the field is written
+    right after that one (its place in the data, where the constructor's order differs)."""
+    return {"json": Key(name, **how)}
+
+
+def _spec(f: dataclasses.Field) -> Key:
+    return f.metadata.get("json", _PLAIN)
+
+
+@cache
+def _written(cls: type) -> tuple:
+    """How ``cls`` is written: its fields in the order they are written, each ``(attribute, key, its Key)`` (the
+    fields neither written nor setting a context left out), its flag fields, and its groups' fields."""
+    specs = [(f, _spec(f)) for f in dataclasses.fields(cls)]
+    for f, s in [(f, s) for f, s in specs if s.after]:
+        specs.remove((f, s))
+        at = next(i for i, (g, _) in enumerate(specs) if g.name == s.after)
+        specs.insert(at + 1, (f, s))
+    written = tuple((f.name, s.name or f.name, s) for f, s in specs if not (s.skip or s.flag))
+    flags = tuple(f.name for f, s in specs if s.flag)
+    groups: dict[str, list[str]] = {}
+    for f, s in specs:
+        if s.group:
+            groups.setdefault(s.group, []).append(f.name)
+    return written, flags, tuple((g, tuple(names)) for g, names in groups.items())
+
+
+@cache
+def _kind(cls: type) -> str:
+    """How a value of ``cls`` is written: as it is, by itself (``as_dict``), by its fields, as a named tuple's
+    object, a list or a dict."""
+    if cls in (str, int, float, bool, type(None)) or issubclass(cls, (str, int, float)):
+        return "plain"
+    if dataclasses.is_dataclass(cls):
+        return "self" if "as_dict" in cls.__dict__ else "fields"
+    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return "named"
+    if issubclass(cls, (list, tuple)):
+        return "list"
+    if issubclass(cls, dict):
+        return "dict"
+    return "none"
+
+
+def to_data(value: Any, **context: bool) -> Any:
+    """``value`` as plain data (dicts, lists, strings, numbers, None): a dataclass by its fields in order (see
+    :func:`key`), a named tuple as a dict of its fields, a tuple or list as a list; a value of a type that writes
+    itself (``as_dict``, the types not yet described by their fields) as it does. ``context``: the contexts on
+    (``lines=True``: the fields written only with the best lines)."""
+    return _to(value, context)
+
+
+def _to(value: Any, context: dict) -> Any:
+    kind = _kind(type(value))
+    if kind == "plain":
+        return value
+    if kind == "fields":
+        return _write(value, context)
+    if kind == "self":
+        return value.as_dict()
+    if kind == "list":
+        return [_to(v, context) for v in value]
+    if kind == "named":
+        return {name: _to(getattr(value, name), context) for name in value._fields}
+    if kind == "dict":
+        return {k: _to(v, context) for k, v in value.items()}
+    raise TypeError(f"no plain data for a {type(value).__name__}")
+
+
+def _write(value: Any, context: dict) -> dict:
+    written, flags, groups = _written(type(value))
+    if flags:
+        context = {**context, **{name: bool(getattr(value, name)) for name in flags}}
+    empty = {g for g, names in groups if all(getattr(value, n) is None for n in names)} if groups else ()
+    out = {}
+    for name, key_, s in written:
+        if (s.when and not context.get(s.when)) or (s.group and s.group in empty):
+            continue
+        v = getattr(value, name)
+        if v is None:
+            if not s.omit_none:
+                out[key_] = None
+        else:
+            out[key_] = s.write(v) if s.write is not None else _to(v, context)
+    return out
+
+
+def from_data(cls: type, data: Any) -> Any:
+    """A value of ``cls`` (a dataclass) read back from the plain data :func:`to_data` wrote; a key the data lacks,
+    or a field not read back, keeps the field's default; keys the type does not know (what a later step adds to
+    the data) are left out."""
+    if data is None:
+        return None
+    hints = _hints(cls)
+    args = {}
+    for f in dataclasses.fields(cls):
+        s = _spec(f)
+        name = s.name or f.name
+        if s.skip or s.flag or not s.read or name not in data:
+            continue
+        args[f.name] = _read(hints[f.name], data[name])
+    return cls(**args)
+
+
+@cache
+def _hints(cls: type) -> dict:
+    return typing.get_type_hints(cls)
+
+
+def _read(tp: Any, data: Any) -> Any:
+    if data is None or tp is Any or tp is object:
+        return data
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        kinds = [a for a in args if a is not type(None)]
+        return _read(kinds[0], data) if len(kinds) == 1 else data
+    if origin is list:
+        return [_read(args[0], v) for v in data] if args else list(data)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_read(args[0], v) for v in data)
+        return tuple(_read(a, v) for a, v in zip(args, data)) if args else tuple(data)
+    if origin is dict or tp is dict:
+        return data
+    if isinstance(tp, type):
+        if dataclasses.is_dataclass(tp):
+            own = tp.__dict__.get("from_dict")
+            return own.__get__(None, tp)(data) if own is not None else from_data(tp, data)
+        if issubclass(tp, tuple) and hasattr(tp, "_fields"):
+            hints = _hints(tp)
+            return tp(**{name: _read(hints.get(name, Any), data[name]) for name in tp._fields})
+        if issubclass(tp, enum.Enum):
+            return tp(data)
+    return data

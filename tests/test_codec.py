@@ -1,0 +1,86 @@
+"""The one JSON writer and reader of the result types (``analyzer.codec``): what each field's metadata says, and the
+analysis of real records written and read back."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
+
+import pytest
+
+from analyzer.analysis import AnalysisSettings, Decision, GameAnalysis, Played, analyze_replay
+from analyzer.codec import from_data, key, to_data
+from analyzer.match import replay_record
+from analyzer.notation import read
+
+from conftest import RECORDS
+
+
+class Pair(NamedTuple):
+    a: int
+    b: str
+
+
+@dataclass
+class Inner:
+    x: int
+    hidden: str | None = field(default=None, metadata=key(when="secret"))
+
+
+@dataclass
+class Outer:
+    first: int
+    cls: str | None = field(metadata=key("class", after="last"))
+    last: int = 0
+    maybe: int | None = field(default=None, metadata=key(omit_none=True))
+    inner: Inner | None = None
+    pairs: list[Pair] = field(default_factory=list)
+    low: int | None = field(default=None, metadata=key(group="range"))
+    high: int | None = field(default=None, metadata=key(group="range"))
+    secret: bool = field(default=False, metadata=key(flag=True))
+    note: str | None = field(default=None, metadata=key(when="secret", read=False))
+    cached: object = field(default=None, metadata=key(skip=True))
+    shout: str = field(default="", metadata=key(write=str.upper))
+
+
+def test_each_key_is_written_as_its_metadata_says_and_in_its_place():
+    plain = Outer(1, "x", 2, inner=Inner(3, "h"), pairs=[Pair(4, "y")], cached=object(), shout="hi")
+    assert list(to_data(plain)) == ["first", "last", "class", "inner", "pairs", "shout"]   # "class" after "last"
+    assert to_data(plain) == {"first": 1, "last": 2, "class": "x", "inner": {"x": 3}, "pairs": [{"a": 4, "b": "y"}],
+                              "shout": "HI"}
+    # a flag field sets its context for the value and what it holds; a group is written where one of it is known
+    told = Outer(1, None, maybe=0, inner=Inner(3, "h"), low=5, secret=True, note="n")
+    assert to_data(told) == {"first": 1, "last": 0, "class": None, "maybe": 0, "inner": {"x": 3, "hidden": "h"},
+                             "pairs": [], "low": 5, "high": None, "note": "n", "shout": ""}
+    # a context given by the caller
+    assert to_data(Inner(1, "h"), secret=True) == {"x": 1, "hidden": "h"}
+    assert to_data(Inner(1, "h")) == {"x": 1}
+
+
+def test_read_back_keeps_defaults_for_what_is_not_read_and_drops_unknown_keys():
+    data = to_data(Outer(1, "x", 2, maybe=7, inner=Inner(3), pairs=[Pair(4, "y")], low=1, high=2, secret=True,
+                         note="n"))
+    data["added_later"] = {"mwc": 0.5}            # (what a later step adds to the data)
+    back = from_data(Outer, json.loads(json.dumps(data)))
+    assert back == Outer(1, "x", 2, maybe=7, inner=Inner(3), pairs=[Pair(4, "y")], low=1, high=2)
+    assert isinstance(back.pairs[0], Pair) and back.note is None and back.secret is False
+
+
+def test_a_value_of_no_known_shape_is_refused_by_name():
+    with pytest.raises(TypeError, match="complex"):
+        to_data([1j])
+
+
+@pytest.mark.parametrize("name", ["seed1.dom", "variant-cross.dom", "variant-draw.dom"])
+def test_an_analysis_of_a_real_record_comes_back_from_its_json(name):
+    for rep in replay_record(read(RECORDS / name)):
+        analysis = analyze_replay(rep, AnalysisSettings(lines=True))
+        data = json.loads(json.dumps(to_data(analysis, lines=True)))
+        assert list(data)[:4] == ["title", "players", "sides", "decisions"]
+        assert all(list(d)[-2:] == ["unsolved", "class"] for d in data["decisions"])   # the key order of version 1
+        assert "fair" not in data and "deals" not in data                               # (no fair analysis, no sheet)
+        back = from_data(GameAnalysis, data)
+        # (the best lines are plain data, their moves' pairs lists once in JSON)
+        assert replace(back, lines=[]) == replace(analysis, lines=[]) and back.lines == data["lines"]
+        assert all(isinstance(m, Played) for m in back.moves) and all(isinstance(d, Decision) for d in back.decisions)
+        assert to_data(back, lines=True) == data
