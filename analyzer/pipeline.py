@@ -448,10 +448,10 @@ def triage(run: RecordRun) -> RecordRun:
         return run
     from .repair.triage import search_slips, triage_games      # (start-up: a valid record needs no repair)
 
-    search = None
-    if o.repair_edits:
-        def search(rep):
-            return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
+    def full_search(rep):          # validate --repair: the full search, with the edits asked for
+        return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
+
+    search = full_search if o.repair_edits else None
     run.triages, run.reports = triage_games(run.replays, run.again(), search=search,
                                             read_cpu=None if o.repair_edits else run.read_cpu)
     return run

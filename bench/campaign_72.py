@@ -455,7 +455,7 @@ def hostile_run(r: int, spec: list[str], inputs: "Inputs", args, tmp: Path) -> d
             changed = any(before.get(k) != after.get(k) for k in outputs)
             if not killed and status == 0 and condition in ("full disk", "read-only folder") and not changed and before:
                 problems.append("exit 0 but nothing written")
-            if not killed and status != 0 and condition in ("full disk", "read-only folder", "ulimit -f") \
+            if not killed and status != 0 and condition in ("full disk", "read-only folder", "ulimit -f") and not changed \
                     and "cannot be written" not in both and "error[" not in both and "Error:" not in both:
                 problems.append(f"exit {status} and no file named: {both[-200:]}")
         if condition == "kill -9" and not problems:
@@ -699,6 +699,9 @@ def growth(args) -> None:
     from analyzer.notation import parse
     from test_robustness import issue_mutation
     parse("")
+    if args.no_time:            # the slip search bounded by its work's units alone (no bound of time)
+        import analyzer.repair.triage as triage_module
+        triage_module.RECORD_SECONDS = 1e9
     start_up = startup_cpu()
     seed2 = (ROOT / "records" / "seed2.dom").read_text(encoding="utf-8").rstrip("\n") + "\n"
     tags, body = split_tags(SETUP_DOC)
@@ -716,7 +719,8 @@ def growth(args) -> None:
     sizes = {"illegal rows": (250, 500, 1000, 2000, 4000), "Lacks items": (1000, 2000, 4000, 8000, 16000),
              "broken records": (5, 10, 20, 40, 80), "broken sheets": (1, 2, 4, 8, 16)}
     print(f"validation against replay on grown records: CPU s in-process (parser built); 'as commands' adds the "
-          f"start-up ({start_up:.2f} s, domino replay of an empty file) to both")
+          f"start-up ({start_up:.2f} s, domino replay of an empty file) to both"
+          + ("; the slip search bounded by its units of work alone (--no-time)" if args.no_time else ""))
     print(f"{'series':<16}{'size':>7}{'KB':>8}{'replay':>8}{'validate':>9}{'in-proc':>8}{'as commands':>12}{'stopped':>8}")
     for name, make in series.items():
         kbs, rs, vs = [], [], []
@@ -735,6 +739,61 @@ def growth(args) -> None:
                   f"{(vs[-1] + start_up) / (rs[-1] + start_up):>12.2f}{stopped:>8}", flush=True)
         print(f"{name:<16} exponent against size: validate {_slope(kbs, vs):.2f}, replay {_slope(kbs, rs):.2f}; "
               f"the largest two: validate {_slope(kbs[-2:], vs[-2:]):.2f}")
+
+
+def bound(args) -> None:
+    """The slip search's bound of time against its bound of work alone, on the campaign's heaviest inputs (the
+    ``--count`` slowest validations of the state, and every input whose search stopped) and the grown series:
+    each validated with the time bound (RECORD_SECONDS + READ_TIMES x the read's CPU, as ``validate`` runs) and
+    without it (the work's units alone: the same answer on any machine); CPU in-process, the ratio as commands
+    (the start-up added to both), and whether the two give the same diagnostics."""
+    import analyzer.repair.triage as triage_module
+    from analyzer.archive.runner import Options, process
+    from analyzer.notation import parse
+    parse("")
+    start_up = startup_cpu()
+    rows = {r["i"]: r for p in sorted(Path(args.state).glob("inputs-*.jsonl")) for r in _rows(p)}
+    timed = [r for r in rows.values() if "validate" in r]
+    picked = sorted(timed, key=lambda r: -r["validate"])[:args.count]
+    picked += [r for r in timed if r.get("stopped") and r not in picked]
+    inputs = Inputs(args.inputs, args.seed)
+    seconds = triage_module.RECORD_SECONDS
+
+    def diagnostics(result) -> list:
+        return [(d["code"], d["line"], d["column"], d["text"]) for g in result["games"] for d in g["diagnostics"]
+                if d["code"] != "slip-search-stopped"]
+    print(f"the slip search with its bound of time and with the work's units alone, on {len(picked)} campaign inputs "
+          f"(the {args.count} slowest validations and every one whose search stopped); CPU s in-process, ratio as "
+          f"commands (start-up {start_up:.2f} s added to both)")
+    print(f"{'input':<34}{'KB':>7}{'replay':>8}{'timed':>8}{'work':>8}{'ratio t':>8}{'ratio w':>8}{'stop t':>7}{'stop w':>7}  same")
+    worst, over, differ = 0.0, 0, 0
+    for r in sorted(picked, key=lambda r: r["i"]):
+        kind, detail, text = inputs.make(r["i"])
+        data = text.encode("utf-8")
+        t0 = time.process_time()
+        process("campaign.dom", data, Options("validate", triage=False))
+        t1 = time.process_time()
+        timed_result = process("campaign.dom", data, Options("validate"))
+        t2 = time.process_time()
+        triage_module.RECORD_SECONDS = 1e9          # no bound of time: the units alone
+        try:
+            work_result = process("campaign.dom", data, Options("validate"))
+        finally:
+            triage_module.RECORD_SECONDS = seconds
+        t3 = time.process_time()
+        replay, v_timed, v_work = t1 - t0, t2 - t1, t3 - t2
+        ratio_w = (v_work + start_up) / (replay + start_up)
+        worst = max(worst, ratio_w)
+        over += ratio_w > 3
+        stops = [sum(d["code"] == "slip-search-stopped" for g in res["games"] for d in g["diagnostics"])
+                 for res in (timed_result, work_result)]
+        same = diagnostics(timed_result) == diagnostics(work_result)
+        differ += not same
+        print(f"{kind[:12] + ' #' + str(r['i']):<34}{len(data) / 1024:>7.1f}{replay:>8.2f}{v_timed:>8.2f}{v_work:>8.2f}"
+              f"{(v_timed + start_up) / (replay + start_up):>8.2f}{ratio_w:>8.2f}{stops[0]:>7}{stops[1]:>7}  "
+              f"{'yes' if same else 'NO'}", flush=True)
+    print(f"work units alone: worst ratio as commands {worst:.2f}, over 3x {over} of {len(picked)}; diagnostics "
+          f"differing from the timed search's {differ}")
 
 
 def board(args) -> None:
@@ -782,7 +841,7 @@ def board(args) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("plan", "inputs", "cli", "table", "growth", "board"))
+    ap.add_argument("what", choices=("plan", "inputs", "cli", "table", "growth", "board", "bound"))
     ap.add_argument("--inputs", type=int, default=100_000, help="the in-process inputs of the whole campaign")
     ap.add_argument("--cli", type=int, default=5_000, help="the command-line runs of the whole campaign")
     ap.add_argument("--start", type=int, default=0)
@@ -794,6 +853,8 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=0, help="stop the chunk after this long")
     ap.add_argument("--sample", type=int, default=4, help="one input in this many through the slip search too (every "
                     "typed prefix and grown input)")
+    ap.add_argument("--no-time", action="store_true", help="growth: the slip search without its bound of time "
+                    "(its units of work alone)")
     ap.add_argument("--timeout", type=float, default=60, help="a CLI run is killed after this many seconds of wall time")
     args = ap.parse_args()
     if args.what == "plan":
@@ -809,6 +870,8 @@ def main() -> None:
         growth(args)
     elif args.what == "board":
         board(args)
+    elif args.what == "bound":
+        bound(args)
     else:
         table(args)
 

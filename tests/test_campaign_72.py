@@ -8,7 +8,14 @@ import sys
 
 import pytest
 
+import analyzer.repair.search as search_module
+import analyzer.repair.triage as triage_module
+from analyzer.match import replay_record
 from analyzer.notation import parse, read
+from analyzer.pipeline import again
+from analyzer.repair.deal import Deals
+from analyzer.repair.search import MOVE_WORK
+from analyzer.repair.triage import RECORD_WORK, triage_games
 from conftest import HANG_SECONDS, RECORDS, ROOT
 
 DATA = ROOT / "tests" / "data" / "issue72"
@@ -43,3 +50,52 @@ def test_a_deck_whose_database_cannot_be_made_names_the_deck_and_is_no_internal_
     assert f"{deck}: cannot be written" in run.stderr
     assert "internal" not in run.stderr and "Traceback" not in run.stderr
     assert not deck.exists()
+
+
+# ---- the slip search's bound (issue 72 item 5, as the campaign met it) -------------------------------------------
+
+def test_a_deal_the_search_tries_is_counted_in_its_work():
+    # a set-up typed as far as its fourth hand (docs/problems.md's first problem): the search tries deals, each
+    # replayed alone (its set-up laid out again), some 10x what its units counted (1 s of search against 0.2 s
+    # meant, cut by the clock alone): each now costs DEAL_WORK (twice for a set-up) and its tags' length
+    from analyzer.repair.search import DEAL_WORK
+    (rep,) = replay_record(read(DATA / "setup-prefix-deal-trials.dom"))
+    assert not rep.valid
+    counted = []
+    real = Deals.of
+
+    def of(self, hands):
+        counted.append(self)
+        return real(self, hands)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Deals, "of", of)
+        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    deals = counted[-1]
+    assert deals.replayed > 0
+    tags = sum(len(k) + len(v) for k, v in rep.game.tags.items())
+    assert reports[0].work >= deals.replayed * (2 * DEAL_WORK + tags)
+    assert reports[0].work <= RECORD_WORK + MOVE_WORK * (len(rep.game.moves) + len(rep.game.hands)) \
+        + 4 * (2 * DEAL_WORK + tags) + 20_000      # (a candidate past the bound)
+
+
+def test_a_match_replayed_past_the_record_s_time_is_not_replayed_again(monkeypatch):
+    # a repaired game of a match is checked in it: the match replayed checks each game's stated result over the
+    # deals its hidden hands allow (here a third game hiding B's hand, valid once the second is repaired): the
+    # first replay cost 0.4 s where the record's own took 0.004 s, then it was replayed again for each repair and
+    # once more with the best (1.05 s of validation against 0.04 s of replay, 3.8x as commands)
+    record = read(DATA / "match-repair-lists-hidden-deals.dom")
+    replays = replay_record(record)
+    replay_again = again(record, None, {}, False)
+    replayed = []
+
+    def slow(games):            # a replay that takes the record's whole time
+        replayed.append(len(games))
+        monkeypatch.setattr(search_module, "out_of_time", lambda needed=0.0: True)
+        monkeypatch.setattr(triage_module, "out_of_time", lambda needed=0.0: True)
+        return replay_again(games)
+    triages, reports = triage_games(replays, slow, read_cpu=0.0)
+    assert len(replayed) == 1
+    k = next(k for k, r in reports.items() if r.best is not None)
+    assert triages[k].best is not None          # the slip found is kept
+    assert all(t is None or all("follow_on" in d.details for d in t.diagnostics if d.severity == "error")
+               for t in triages)

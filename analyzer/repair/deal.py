@@ -27,9 +27,10 @@ class Deal:
     deal (tiles dealt twice, foreign or missing, hands of the wrong size) is worked out here, to
     propose the deal edits."""
 
-    def __init__(self, setting: Setting, hands: tuple[HandEntry, ...]):
+    def __init__(self, setting: Setting, hands: tuple[HandEntry, ...], deals: Deals | None = None):
         self.setting = setting
         self.entries = hands
+        self._deals = deals             # (which counts the deal's replays: a search's work)
         self.key = deal_key(hands)
         self._leads: dict[int | None, tuple[tuple, str | None]] = {}
         self.positions: dict[int | None, Position] = {}    # the replayer's position before the lead
@@ -82,6 +83,8 @@ class Deal:
         if leader is not None:
             tags["Lead"] = s.players[leader]
         stub = replace(s.game, tags=tags, hands=self.entries, moves=[])
+        if self._deals is not None:
+            self._deals.replayed += 1
         rep = s.dealt(stub)
         pos = self.positions[leader] = rep.initial
         code = None
@@ -119,12 +122,13 @@ class Deals:
     def __init__(self, setting: Setting):
         self.setting = setting
         self.known: dict[tuple, Deal] = {}
+        self.replayed = 0           # deals replayed so far (a replay of the hands alone, for each leader tried)
 
     def of(self, hands: tuple[HandEntry, ...]) -> Deal:
         key = deal_key(hands)
         deal = self.known.get(key)
         if deal is None:
-            deal = self.known[key] = Deal(self.setting, hands)
+            deal = self.known[key] = Deal(self.setting, hands, self)
         return deal
 
 

@@ -40,6 +40,10 @@ __all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "shared_work"
 MOVE_WORK = 4_000
 REPLAY_WORK = 2_500
 SCAN_WORK = 6
+# A deal the search tries is replayed alone (see ``Deal``): DEAL_WORK each (twice that for a set-up, whose position
+# is laid out again from its tags), and a unit for each character of the game's tags (read again each time: a
+# set-up's Lacks tag may hold thousands of items).
+DEAL_WORK = 3 * REPLAY_WORK
 
 # The work left to every search of one record (see ``shared_work``): a file of many broken games shares
 # one budget, so its validation, too, costs at most a small multiple of its replay plus a fixed bound.
@@ -118,6 +122,8 @@ class Search:
                 self.problem = (f"the Result tag names {'/'.join(self.stated.side)}, who are not all "
                                 f"players of this game ({', '.join(setting.players)})")
         self.deals = Deals(setting)
+        self.deal_work = DEAL_WORK * (2 if "SetUp" in game.tags else 1) + sum(len(k) + len(v) for k, v in game.tags.items())
+        self._deals_counted = 0
         self.checker = self.checker_kind(setting)
         self.edits = self.edits_kind(setting, self.checker, DealEdits(setting, self.deals))
         self.found: dict[tuple, Found] = {}      # record key -> the cheapest repair that gives it
@@ -217,8 +223,15 @@ class Search:
             ok = self.confirmed[key] = self.replayed(game).valid
         return ok
 
+    def count_deals(self) -> None:
+        """Add the deals replayed since the last count to the search's work."""
+        replayed = self.deals.replayed
+        self.work += self.deal_work * (replayed - self._deals_counted)
+        self._deals_counted = replayed
+
     def settle(self) -> None:
         """Take this search's work from the record's shared budget (once, when it is done)."""
+        self.count_deals()
         if self.pool is not None:
             self.pool[0] -= self.work
             self.pool = None
@@ -230,6 +243,7 @@ class Search:
 
     def halted(self) -> bool:
         """Whether the search must stop before its next candidate: :attr:`stopped`, or the record's time is up."""
+        self.count_deals()
         if not self.stopped and out_of_time():
             self.timed_out = True
         return self.stopped

@@ -55,10 +55,13 @@ MATCH_REPLAYS = 1_000
 RECORD_WORK = 20_000_000
 REPAIR_WORK = 450_000_000
 # The CPU time the searches of one record may take behind ``validate`` (:func:`triage_games` given the
-# record's ``read_cpu``): this fixed part and READ_TIMES its parse and replay. A trial whose cost its units do
-# not say (its stated result checked over the deals its hidden hands allow) is then bounded all the same.
-RECORD_SECONDS = 0.2
-READ_TIMES = 1.5
+# record's ``read_cpu``): this fixed part and READ_TIMES its parse and replay. A safety net: the units decide
+# (the same slip found on any machine; a deal tried is counted too, see ``search.DEAL_WORK``), some 2.5 times
+# below it on the campaign's inputs (bench/campaign_72.py bound). What the units cannot say before it is done, a
+# replay of the match whose stated results are checked over the deals a game hiding hands allows, is bounded
+# by this time: a repaired game's match is replayed only while the time left holds two more such replays.
+RECORD_SECONDS = 0.5
+READ_TIMES = 2.0
 
 
 @dataclass(frozen=True)
@@ -296,13 +299,17 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
         if now.valid:                   # a repair of an earlier game mends this one too
             out.append(Triage(tuple(_follows(d, slip) for d in rep.diagnostics), None))
             continue
-        # out of time: not searched at all (a search's set-up replays its game again), its note says so
-        report = search(now) if not out_of_time() else RepairReport(
+        # out of work or time: not searched at all (a search's set-up replays its game again), its note says so
+        report = search(now) if work_left() > 0 and not out_of_time() else RepairReport(
             now.game, False, now.game.tags.get("Result"), 0, [], {}, 0, [], False, 0)
         if match and report.best is not None:
-            report = _in_match(report, k, games, again_counted)
-            games[k] = report.best.game
-            current = again_counted(games)
+            report = _in_match(report, k, games, again_counted, lambda: (
+                work_left() < match_work * 2 or out_of_time(2 * match_seconds[0])))
+            if work_left() < match_work or out_of_time(match_seconds[0]):
+                match = False           # no room for the match replayed with it: the rest each on its own
+            else:
+                games[k] = report.best.game
+                current = again_counted(games)
         reports[k] = report
         t = triage(now, report=report)
         if now is not rep:              # the marks of the game as the repaired match has it
@@ -316,12 +323,16 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
     return out, reports
 
 
-def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list], list[Replay]]) -> RepairReport:
+def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list], list[Replay]],
+              enough: Callable[[], bool] = lambda: False) -> RepairReport:
     """``report`` (of game ``k``) with its repairs checked in the match: the running score is the
     match's to check, so a Score tag a repaired game still disagrees with is a slip of its own, and
-    the repair gets the change-score edit too; ranked again by size and cost."""
+    the repair gets the change-score edit too; ranked again by size and cost. ``enough()``: whether the record's
+    bound leaves no room for another replay of the match (the repairs not checked by then are left out)."""
     checked = []
-    for fix in report.repairs:
+    for n, fix in enumerate(report.repairs):
+        if n and enough():          # (a replay of the match may list the deals of a game hiding hands: each counts)
+            break
         fixed = again(games[:k] + [fix.game] + games[k + 1:])[k]
         errors = fixed.errors
         if not errors:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..diagnostics import Diagnostic
 from ..notation.setup import SetUp, line_ends, value_place
-from ..position import Position, mask_of, tiles_of
+from ..position import Position, tiles_of
 from ..record import Game, MoveEntry, Span
 from ..rules import Variant
 from ..rules.codes import Code
