@@ -316,10 +316,10 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results
             if wanted[k]:
-                run.results[k] = principal_results(rep, analysis, o.max_nodes, o.table_mb, searches=searches,
-                                                   played=o.mode == "report")
+                run.results[k] = principal_results(rep, analysis, SearchBudget(o.max_nodes, o.table_mb),
+                                                   searches=searches, played=o.mode == "report")
             if each:
-                run.policy[k] = policy_result(rep, o.max_nodes, o.table_mb, searches=searches)
+                run.policy[k] = policy_result(rep, SearchBudget(o.max_nodes, o.table_mb), searches=searches)
     return run
 
 
@@ -448,10 +448,10 @@ def triage(run: RecordRun) -> RecordRun:
         return run
     from .repair.triage import search_slips, triage_games      # (start-up: a valid record needs no repair)
 
-    search = None
-    if o.repair_edits:
-        def search(rep):
-            return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
+    def full_search(rep):          # validate --repair: the full search, with the edits asked for
+        return search_slips(rep, max_edits=o.repair_edits, limit=5, max_nodes=None)
+
+    search = full_search if o.repair_edits else None
     run.triages, run.reports = triage_games(run.replays, run.again(), search=search,
                                             read_cpu=None if o.repair_edits else run.read_cpu)
     return run
@@ -517,7 +517,7 @@ def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
     its ``MatchScale`` (or None), and its draws' luck (``run.draw_lucks``, :func:`value_draws`) with their MWC
     where the match position is known. Changes nothing of ``run``: the caller keeps both (the page shows them)
     and the plain data is written from them (:func:`games_data`)."""
-    from .analysis.luck import deal_luck, first_hand    # (the match-winning-chance tables: loaded when asked for)
+    from .analysis.luck import LedHand, deal_luck, first_hand  # (the match-winning-chance tables: loaded when asked)
     from .analysis.drawluck import match_chance, with_match
     from .analysis.match_scale import match_positions, match_scale
     from .analysis.outcomes import principal_results
@@ -531,7 +531,7 @@ def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
         position, leader, _ = before
         results = run.results[k] if run.results else None
         if results is None and wanted[k] and analysis.values:        # (else never read)
-            results = principal_results(rep, analysis, run.options.max_nodes, run.options.table_mb,
+            results = principal_results(rep, analysis, SearchBudget(run.options.max_nodes, run.options.table_mb),
                                         played=run.options.mode == "report")
         scale = match_scale(analysis, rep.variant, before, results)
         if leader is not None:
@@ -539,10 +539,10 @@ def grade_on_match_scale(run: RecordRun) -> tuple[list, list]:
             if each is not None:
                 scale = replace(scale, luck_each=each, luck=each[0])
             elif rep.variant.seating.sides == 2:
-                scale = replace(scale, luck=deal_luck(analysis, rep.variant, leader, first_hand(rep),
-                                                      position if scale.known else None,
-                                                      results.line[0] if results is not None and results.line else None,
-                                                      played=rep.result))
+                line = results.line[0] if results is not None and results.line else None
+                hand = LedHand(leader, first_hand(rep), rep.result)
+                scale = replace(scale, luck=deal_luck(analysis, rep.variant, hand, position if scale.known else None,
+                                                      line))
         lucks = draws[k]
         chance = match_chance(rep.variant, position, leader) if lucks and scale.known and leader is not None else None
         if chance is not None:
@@ -555,15 +555,15 @@ def _each_luck(run: RecordRun, k: int, position, leader: int) -> list | None:
     """Each player's deal luck in game ``k`` of ``run``, a game of individual players whose deal was played out
     by the hand model's policy (``run.policy``: ``Options.luck_each``), from the match ``position`` before it
     (None: in points only); None for any other game."""
-    from .analysis import hand_value
-    from .analysis.luck import deal_luck, first_hand
+    from .analysis.luck import LedHand, deal_luck, first_hand
 
     result = (run.policy or [None] * len(run.replays))[k]
     if result is None:
         return None
     rep = run.replays[k]
-    return [deal_luck(run.analyses[k], rep.variant, leader, first_hand(rep), position, result, seat,
-                      hand_value(rep.variant, result, seat), rep.result) for seat in range(rep.variant.players)]
+    hand = LedHand(leader, first_hand(rep), rep.result)
+    return [deal_luck(run.analyses[k], rep.variant, hand, position, result, seat)
+            for seat in range(rep.variant.players)]
 
 
 def value_draws(run: RecordRun) -> list:

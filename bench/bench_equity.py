@@ -43,6 +43,7 @@ from analyzer.analysis import AgainstTheRest, analyze_replay, int_solver_plays, 
 from analyzer.analysis.match_scale import Before, match_scale  # noqa: E402
 from analyzer.analysis.outcomes import needs_results, principal_results  # noqa: E402
 from analyzer.equity import MatchPosition, compute_table, load_table, score_step  # noqa: E402
+from analyzer.equity.model import HandPlayers  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.notation.writer import write_game  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
@@ -90,7 +91,7 @@ def _tables(args, v) -> None:
     base = None
     for w in reversed(runs):                       # the baseline first: the ratio is against it
         t0 = time.process_time()
-        table = compute_table(w, args.hands, seed=1, view=AgainstTheRest)
+        table = compute_table(w, args.hands, seed=1, players=HandPlayers(view=AgainstTheRest))
         total = time.process_time() - t0
         sim, dp = table.meta["seconds"]["simulation"], table.meta["seconds"]["dp"]
         hands = args.hands * len(table.model.modes)

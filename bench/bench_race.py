@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from analyzer.analysis import AgainstTheRest  # noqa: E402
 from analyzer.equity import first_lead, lattice, load_table  # noqa: E402
-from analyzer.equity.model import HandModel, mode_of, policy_of, simulate_mode  # noqa: E402
-from analyzer.equity.race import race_arrays, solve_race  # noqa: E402
+from analyzer.equity.model import HandModel, HandPlayers, mode_of, policy_of, simulate_mode  # noqa: E402
+from analyzer.equity.race import RaceLoop, race_arrays, solve_race  # noqa: E402
 from analyzer.equity.table import solve_each  # noqa: E402
 from analyzer.rules import find_variant  # noqa: E402
 
@@ -70,7 +70,7 @@ def compare(target: int, runs: int, python: bool) -> None:
         t, solved = _cpu(lambda: solve_race(v, model, arrays=arrays))
         best["race"] = min(best["race"], t + best["answers"])
         if python:
-            t, _ = _cpu(lambda: solve_race(v, model, arrays=arrays, core="python"))
+            t, _ = _cpu(lambda: solve_race(v, model, arrays, how=RaceLoop("python")))
             best["python"] = min(best["python"], t + best["answers"])
     diff = max(max(abs(a - b) for a, b in zip(c, solved[pos])) for pos, c in walked.items())
     print(f"\n| solver | positions | CPU s (best of {runs}) | walk / this |")
@@ -94,7 +94,7 @@ def tables(hands: int) -> None:
         model = HandModel(v.name, dict(v.options), {}, policy_of(v), 0)
         simulated = 0.0
         for mode in modes:
-            t, model.modes[mode] = _cpu(lambda: simulate_mode(v, mode, hands, 0, view=AgainstTheRest))
+            t, model.modes[mode] = _cpu(lambda: simulate_mode(v, mode, hands, 0, HandPlayers(view=AgainstTheRest)))
             simulated += t
         asked, arrays = _cpu(lambda: race_arrays(v, model, lattice=lattice(v)))
         swept, values = _cpu(lambda: solve_race(v, model, arrays=arrays))

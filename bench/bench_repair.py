@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from dataclasses import replace  # noqa: E402
 
 from analyzer.notation import read  # noqa: E402
-from analyzer.repair import repair  # noqa: E402
+from analyzer.repair import RepairLimits, repair  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 from test_repair import content, corrupted_cases  # noqa: E402
 from test_repair_variants import FAMILIES, laid, variant_cases  # noqa: E402
@@ -48,7 +48,7 @@ def timed(game, repeat: int):
     best, report = None, None
     for _ in range(repeat):
         start = time.perf_counter()
-        report = repair(game, max_edits=2, limit=5)
+        report = repair(game, limits=RepairLimits(max_edits=2, limit=5))
         took = time.perf_counter() - start
         best = took if best is None else min(best, took)
     return best, report
@@ -130,7 +130,7 @@ def variant_table(args) -> None:
                 if laid(original, claims) in [laid(r.game, claims) for r in report.repairs]:
                     hits += 1
                 elif report.tied > len(report.repairs):
-                    wide = repair(game, max_edits=2, limit=report.tied)
+                    wide = repair(game, limits=RepairLimits(max_edits=2, limit=report.tied))
                     tied += laid(original, claims) in [laid(r.game, claims) for r in wide.repairs]
             label = f"{family}, {slips} slip{'s' * (slips > 1)}"
             print(f"{label:<40} {total:>5} {f'{hits} ({100 * hits / total:.0f}%)':>18} {tied:>5} {found:>6} "

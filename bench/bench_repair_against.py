@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2] + "/tests")
-from analyzer.repair import repair
+from analyzer.repair import RepairLimits, repair
 from test_repair import corrupted_cases
 from test_repair_variants import variant_cases
 cases = {"lean": [g for _, g, _ in corrupted_cases(2, range(1, 40))] + [g for _, g, _ in corrupted_cases(3, range(1, 8))],
@@ -32,7 +32,7 @@ cases = {"lean": [g for _, g, _ in corrupted_cases(2, range(1, 40))] + [g for _,
 out = {}
 for name, games in cases.items():
     start = time.process_time()
-    nodes = sum(repair(g, max_edits=2, limit=5).searched for g in games)
+    nodes = sum(repair(g, limits=RepairLimits(max_edits=2, limit=5)).searched for g in games)
     out[name] = [time.process_time() - start, len(games), nodes]
 print(json.dumps(out))
 """

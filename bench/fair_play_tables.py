@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from analyzer.analysis.fairplay import FairPlayer  # noqa: E402
 from analyzer.equity import (MatchPosition, bootstrap, compute_table, load_table, table_name,  # noqa: E402
                              write_table)
-from analyzer.equity.model import simulate_mode  # noqa: E402
+from analyzer.equity.model import HandPlayers, simulate_mode  # noqa: E402
 from analyzer.equity.table import first_lead, key_state  # noqa: E402
 from analyzer.match import random_match  # noqa: E402
 from analyzer.notation import read, write  # noqa: E402
@@ -56,7 +56,7 @@ def _simulated(v, mode: str, hands: int, seed: int, worlds: int):
     """One lead mode's sample by the fair-play policy (in a worker process), its counts and its CPU time."""
     cpu = _cpu()
     player = FairPlayer(worlds, seed)
-    sample = simulate_mode(v, mode, hands, seed, choose=player)
+    sample = simulate_mode(v, mode, hands, seed, HandPlayers(choose=player))
     return sample, (player.decisions, player.worlds_valued), _cpu() - cpu
 
 
@@ -80,8 +80,8 @@ def make(args) -> None:
                 other_cpu += cpu_used
     print(f"# fair_play_tables make: {v.name} {dict(v.options)}, {args.hands} hands a lead mode, {args.worlds} worlds "
           f"a decision, seed {args.seed}, search core {CORE}", flush=True)
-    table = compute_table(v, args.hands, args.seed, progress=lambda text: print(f"  {text} ({_cpu() - cpu:.0f} s CPU)",
-                                                                                    flush=True), choose=player,
+    table = compute_table(v, args.hands, args.seed, HandPlayers(choose=player),
+                          progress=lambda text: print(f"  {text} ({_cpu() - cpu:.0f} s CPU)", flush=True),
                           samples=samples)
     spent = _cpu() - cpu + other_cpu
     table.meta["cpu_seconds"] = round(spent, 1)

@@ -273,7 +273,7 @@ def matches_won_by_played_hands(variant, start, n: int, view=None) -> float:
     them in turn); a drawn match, or one no hand can end (Chiva for three once everybody has a point), counts
     1/N. The reference the equity tables' dynamic programming is checked against."""
     from analyzer.equity import resolve
-    from analyzer.equity.model import mode_of, simulate_mode
+    from analyzer.equity.model import HandPlayers, mode_of, simulate_mode
     from analyzer.rules import HandResult
 
     sides = variant.seating.sides
@@ -285,7 +285,7 @@ def matches_won_by_played_hands(variant, start, n: int, view=None) -> float:
                 break
             k += 1
             side = lead[1] if lead[0] == "side" else k % sides
-            (o,) = simulate_mode(variant, mode_of(lead), 1, seed=k, view=view).outcomes
+            (o,) = simulate_mode(variant, mode_of(lead), 1, seed=k, players=HandPlayers(view=view)).outcomes
             winner = None if o.winner is None else (o.winner + side) % sides
             state = variant.match.apply(state, HandResult(o.termination, winner, o.points, 0,
                                                           tuple(o.scores[(s - side) % sides] for s in range(sides)),

@@ -18,7 +18,7 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.report.text import analysis_text
 from analyzer.search import SearchLimit, Solver, TreeSearch
-from analyzer.search.alphabeta import INF, bound_moves, proven_best
+from analyzer.search.alphabeta import INF, Proven, bound_moves, proven_best
 from analyzer.codec import from_data, to_data
 from conftest import RECORDS
 from analyzer.analysis import AnalysisSettings
@@ -149,7 +149,7 @@ def test_bounds_from_any_fail_soft_answers_hold_the_values(values, maximise, bud
     # what an interrupted MTD(f) proved of one move: any interval around its value (+-INF open)
     started = {m: (rnd.choice([-INF, v - rnd.randint(0, 9)]), rnd.choice([INF, v + rnd.randint(0, 9)]))
                for m, v in enumerate(values) if m not in known and rnd.random() < 0.3}
-    bounds = bound_moves(moves, known, probe, maximise, budget, guess, started, most)
+    bounds = bound_moves(moves, probe, maximise, budget, Proven(known, started, most, guess))
     assert [m for m, _, _ in bounds] == moves
     for m, lo, hi in bounds:
         assert _holds(lo, hi, values[m])
@@ -167,7 +167,7 @@ def test_with_exact_probes_and_room_enough_every_value_is_found():
         return values[move], 1
 
     for maximise in (True, False):
-        bounds = bound_moves(range(5), {}, probe, maximise, 1000)
+        bounds = bound_moves(range(5), probe, maximise, 1000)
         assert [(lo, hi) for _, lo, hi in bounds] == [(v, v) for v in values]
         assert proven_best(bounds, maximise) == ([2, 3] if maximise else [1])
 

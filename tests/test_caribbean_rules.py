@@ -3,7 +3,7 @@ beim Partnerspiel" after a reset and after a drawn game, Chiva's lead after a dr
 tag that states what a game is worth after drawn games."""
 from analyzer.match import replay_record
 from analyzer.notation import parse, read
-from analyzer.replay import replay
+from analyzer.replay import MatchTerms, replay
 from analyzer.rules import HandFacts, LeadRequirement, find_variant
 from analyzer.tiles import Tile
 from conftest import RECORDS
@@ -98,7 +98,7 @@ def test_a_jamaican_or_chiva_result_may_state_the_points_after_drawn_games():
     # the book's blocked game: B holds the single lowest hand (13), so B/D win the game, here worth 3
     for stated, ok in (("B/D 3 blocked", True), ("B/D 1 blocked", True), ("B/D 2 blocked", False)):
         game = parse(seed2.replace('[Result "A/C 46 blocked"]', f'[Result "{stated}"]')).games[0]
-        rep = replay(game, v, lead=LeadRequirement(), worth=3)
+        rep = replay(game, v, terms=MatchTerms(LeadRequirement(), 3))
         assert ("result-mismatch" not in codes(rep)) == ok, stated
 
 

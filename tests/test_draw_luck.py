@@ -39,7 +39,7 @@ def _exchanged(rep, last: int, t, c):
     hands = tuple(replace(h, tiles=tuple(swap.get(x, x) for x in h.tiles)) for h in game.hands)
     moves = [replace(m, tile=swap.get(m.tile, m.tile)) for m in game.moves[:upto + 1]]
     return replay(replace(game, hands=hands, moves=moves, tags=dict(game.tags, Result="*")), rep.variant,
-                  lead=rep.lead)
+                  terms=rep.terms)
 
 
 def reference(rep, k: int, order: list):

@@ -356,13 +356,13 @@ def read_text_with_score(game, score: str) -> str:
 def test_deal_luck_plus_mean_is_the_lead_value(table):
     from fractions import Fraction
 
-    from analyzer.analysis.luck import deal_luck
+    from analyzer.analysis.luck import LedHand, deal_luck
 
     for seed in range(4):
         rep = replay(random_game(V, seed), V)
         a = analyze_replay(rep)
         leader = rep.initial.turn
-        luck = deal_luck(a, V, leader, position=at(40, 55, ("side", V.seating.teams[leader])))
+        luck = deal_luck(a, V, LedHand(leader), position=at(40, 55, ("side", V.seating.teams[leader])))
         assert luck.points + luck.mean == a.values[0]                   # exactly (fractions)
         # the mean is the model's own: the mean hand value of the leading side over its sampled outcomes
         sample = open_model_table(V).model.modes["open"]       # (the hands played with every hand open)

@@ -15,7 +15,7 @@ import itertools
 import pytest
 
 from analyzer.analysis.fairplay import FairPlayer
-from analyzer.equity.model import simulate_mode
+from analyzer.equity.model import HandPlayers, simulate_mode
 from analyzer.position import mask_of
 from analyzer.rules.policies import Dealing
 from analyzer.rules.variants import find_variant
@@ -42,7 +42,7 @@ def _true_deal(choice, every, rng):
 def test_with_the_true_deal_as_its_only_world_it_plays_as_the_open_hands_policy(name, mode):
     v = find_variant(name)
     player = FairPlayer(1, deals=_true_deal)
-    fair = simulate_mode(v, mode, 6, seed=5, choose=player)
+    fair = simulate_mode(v, mode, 6, seed=5, players=HandPlayers(choose=player))
     open_hands = simulate_mode(v, mode, 6, seed=5)
     assert player.decisions > 30
     assert (fair.outcomes, fair.total, fair.total_sq) == (open_hands.outcomes, open_hands.total, open_hands.total_sq)
@@ -123,5 +123,5 @@ def test_on_a_tiny_deal_its_choice_is_the_best_mean_over_every_world_enumerated(
         return move
 
     both.policy = fair.policy
-    simulate_mode(v, "open", 12, seed=2, choose=both)
+    simulate_mode(v, "open", 12, seed=2, players=HandPlayers(choose=both))
     assert len(checked) >= 8 and max(checked) > 1

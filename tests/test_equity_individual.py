@@ -271,7 +271,7 @@ def test_dp_agrees_with_whole_matches_of_freshly_played_hands():
     kept by the match code: the first player's share of the matches lies within the error of the sampling
     and of the model's own sample (its bootstrap standard error, about 0.002 here, is far below this one)."""
     from analyzer.analysis import AgainstTheRest
-    from analyzer.equity.model import simulate_mode
+    from analyzer.equity.model import HandPlayers, simulate_mode
 
     v, table = variant(3), shipped(3)
     start = MatchPosition(running((2, 0, 0), 0), ("side", 0))
@@ -281,7 +281,7 @@ def test_dp_agrees_with_whole_matches_of_freshly_played_hands():
         state, leader, mode = start.state, 0, "open"
         while not state.over:
             seed += 1
-            (o,) = simulate_mode(v, mode, 1, seed=seed, view=AgainstTheRest).outcomes
+            (o,) = simulate_mode(v, mode, 1, seed=seed, players=HandPlayers(view=AgainstTheRest)).outcomes
             if mode != "open":                          # the holder of [6-6]: any player alike
                 leader = random.Random(seed).randrange(3)
             winner = None if o.winner is None else (o.winner + leader) % 3

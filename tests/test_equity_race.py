@@ -24,7 +24,7 @@ from analyzer.equity import (CACHE_ENV, MAX_RACE, SOLVED_ON_LOAD, EquityTable, M
                              supported, table_name, write_table)
 from analyzer.equity.model import HandModel, ModeSample, Outcome, mode_of
 from analyzer.equity.race import (RACE_CORE, dump_values, is_race, led_results, load_values, race_arrays, score_step,
-                                  side_leads_results, solve_race)
+                                  side_leads_results, solve_race, RaceLoop)
 from analyzer.equity import race as race_module
 from analyzer.equity.table import hand_rows, resolve, solve_each, state_key
 from analyzer.rules import HandResult, MatchState, find_variant
@@ -87,8 +87,8 @@ def test_the_compiled_loop_and_its_pure_python_twin_agree(race):
     # sweeps settle, and the compiled loop sweeps a block of rows at a time (a block reads its own chances of the
     # sweep before), so at the default 1e-12 the two stop apart by some 1e-12 (seen: 1.05e-12); swept to 1e-15 both
     # settle where the equations do, and must agree to far less than 1e-12
-    compiled = solve_race(v, model, core="compiled", arrays=arrays, tol=1e-15)
-    python = solve_race(v, model, core="python", arrays=arrays, tol=1e-15)
+    compiled = solve_race(v, model, arrays, how=RaceLoop("compiled", 1e-15))
+    python = solve_race(v, model, arrays, how=RaceLoop("python", 1e-15))
     assert list(compiled) == list(python)
     for pos in compiled:
         assert max(abs(a - b) for a, b in zip(compiled[pos], python[pos])) <= 1e-12
@@ -296,7 +296,7 @@ def test_the_reduced_state_on_a_lattice_stays_near_the_exact_race():
     for _ in range(40):        # the winner of the hand 0, the other two their pips
         outcomes[Outcome(None, 0, (0, rng.randrange(0, 25), rng.randrange(0, 25)), "domino", False, ("any",))] += 1
     model = HandModel(v.name, dict(v.options), {"open": ModeSample(40, outcomes)})
-    exact, coarse = solve_race(v, model), solve_race(v, model, lattice=4)
+    exact, coarse = solve_race(v, model), solve_race(v, model, race_arrays(v, model, lattice=4))
     assert coarse.arrays.coarse and len(coarse) < len(exact) / 30
     start = (state_key(v, _state((0, 0, 0))), ("any",))
     assert coarse[start] == pytest.approx((1 / 3,) * 3, abs=1e-9)
@@ -347,7 +347,7 @@ def test_a_known_leader_between_a_lattices_points_is_the_walk_from_there(race):
     # positions: RaceValues.after_hand weighs the hand's results (table.hand_rows) from the corners around each, in
     # C and in its pure-Python twin; the walk from that position on the race's values (solve_each) is the reference
     v, model, step, key = race
-    solved = solve_race(v, model, lattice=step)
+    solved = solve_race(v, model, race_arrays(v, model, lattice=step))
     if key[1] in solved.arrays.leads:
         return
     walked = solve_each(v, model, [key], known=solved)
@@ -444,7 +444,7 @@ def test_a_solved_race_kept_and_read_back_gives_every_chance_again(race):
     # chances are the same numbers (on a lattice of 4, those between its points too, weighed from the same corners)
     coarse = race[0] == "lattice"
     v, model = race[1] if coarse else race
-    solved = solve_race(v, model, lattice=4 if coarse else None)
+    solved = solve_race(v, model, race_arrays(v, model, lattice=4 if coarse else None))
     again = load_values(dump_values(solved))
     assert dict(again.items()) == dict(solved.items()) and len(again) == len(solved)
     for scores in product(range(0, v.match.target, score_step(v)), repeat=v.seating.sides):

@@ -49,7 +49,7 @@ def test_match_parts_only_with_the_match_scale(pages):
 
 def test_names_are_escaped():
     # a hostile player name: every text of a record reaches the match parts and the index escaped
-    from analyzer.analysis.luck import deal_luck
+    from analyzer.analysis.luck import LedHand, deal_luck
     from analyzer.analysis.match_scale import Before, match_positions, match_scale
     from analyzer.archive.stats import PlayerRow
     from analyzer.match import replay_record
@@ -72,8 +72,8 @@ def test_names_are_escaped():
     scales = []
     for rep, analysis, (position, leader, note) in zip(replays, analyses, match_positions(replays)):
         scale = match_scale(analysis, rep.variant, Before(position, leader, note))
-        scale = dataclasses.replace(scale, luck=deal_luck(analysis, rep.variant, leader, rep.match.number == 1,
-                                                          position))
+        scale = dataclasses.replace(scale, luck=deal_luck(analysis, rep.variant,
+                                                          LedHand(leader, rep.match.number == 1), position))
         scales.append(scale)
     assert scales[0].known and f"{HOSTILE}/C" in replays[0].side_name(0)
     model = with_match_views(build_report("names.dom", replays, analyses), replays, analyses, scales)

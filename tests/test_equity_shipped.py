@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from analyzer import equity
 from analyzer.equity import CACHE_ENV, DATA_DIR, PACKED, SOLVED_ON_LOAD, EquityTable, table_name, write_table
 from analyzer.equity.model import HandModel, ModeSample, Outcome
-from analyzer.equity.race import RACE_CORE, race_arrays, solve_race
+from analyzer.equity.race import RACE_CORE, RaceLoop, race_arrays, solve_race
 from analyzer.equity.shipped import (MAGIC, QUANTUM, SUFFIX, _diff, pack_solved, place, solve_shipped, undiff,
                                      unpack_solved)
 from analyzer.equity.store import unpack
@@ -121,7 +121,7 @@ def test_a_shipped_solution_is_read_instead_of_solved(tmp_path, monkeypatch, wit
         if with_values:
             assert max(abs(x - y) for x, y in zip(got._values, solved._values)) <= 2 * 0.5 / QUANTUM + 1e-12
         else:
-            assert got._values == solve_race(v, model, core=core)._values
+            assert got._values == solve_race(v, model, how=RaceLoop(core))._values
         with pytest.raises(LookupError):                                    # (made for another model)
             solve_shipped(packed, "e" * 24, v, model, core=core)
 

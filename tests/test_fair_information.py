@@ -20,7 +20,7 @@ from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.position import tiles_of
 from analyzer.record import HandEntry
-from analyzer.replay import replay
+from analyzer.replay import MatchTerms, replay
 from analyzer.rules.policies import Dealing
 from analyzer.rules.variants import find_variant
 from analyzer.tiles import Tile
@@ -53,7 +53,7 @@ def deals_seen(rep, seen: int, viewer: int, turn: bool = False) -> list[tuple[fr
         hands = [dealt[s] if s == viewer else played[s] | chosen[s] for s in range(n)]
         trial = dataclasses.replace(game, tags=tags, moves=list(game.moves[:seen + turn]),
                                     hands=tuple(HandEntry(p, tuple(sorted(h))) for p, h in zip(game.players, hands)))
-        if replay(trial, rep.variant, lead=rep.lead).valid:
+        if replay(trial, rep.variant, terms=rep.terms).valid:
             out.append(tuple(frozenset(h - played[s]) for s, h in enumerate(hands)) + ((frozenset(rest),) if rest else ()))
     return out
 
@@ -353,7 +353,7 @@ def _random_rep(variant, key: str, lead=None, keep=lambda rep: True):
     rng = random.Random(key)
     while True:
         game = random_hand(variant, rng, lead)[0]
-        rep = replay(game, variant, lead=lead)
+        rep = replay(game, variant, terms=MatchTerms(lead))
         assert rep.valid, rep.errors
         if keep(rep):
             return rep
@@ -431,7 +431,7 @@ def draw_deals_seen(rep, seen: int, viewer: int) -> list:
             moves.append(dataclasses.replace(entry, tile=next(drawn)) if step.move.draw else entry)
         trial = dataclasses.replace(game, tags=tags, moves=moves, hands=tuple(
             HandEntry(p, tuple(sorted(tiles_of(h, rep.initial.max_pip)))) for p, h in zip(game.players, hands)))
-        if replay(trial, rep.variant, lead=rep.lead).valid:
+        if replay(trial, rep.variant, terms=rep.terms).valid:
             out.append((hands, order))
     return out
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.analysis.match_scale import fair_chance
-from analyzer.analysis.outcomes import drawn_facts, played_out
+from analyzer.analysis.outcomes import HandRead, drawn_facts, played_out
 from analyzer.analysis.readings import dealt_facts
 from analyzer.match import replay_record
 from analyzer.notation import parse
@@ -114,7 +114,7 @@ def test_the_batch_gives_each_world_the_plain_minimax_line_and_the_result_of_the
             # the result read off the batch's line is the one the path without it plays out and reads
             assert variant.hand_result(dealt_facts(world, move, line, leader)) == \
                 variant.hand_result(facts_after(variant, world, [move, *line.moves], leader)) == \
-                played_out(variant, Solver(variant), world, move, leader, None, {})
+                played_out(HandRead(variant, leader), Solver(variant), world, move, {})
 
 
 def _fair_results(rep, batch: bool, monkeypatch) -> list:
@@ -202,9 +202,9 @@ def test_the_draw_batch_gives_each_world_the_line_of_every_alternatives_value_an
                         for _ in range(pushed):
                             pos.pop()
                     assert variant.hand_result(facts_after(variant, pos, [move, *line.moves], leader)) == \
-                        played_out(variant, TreeSearch(rules, core="python"), pos, move, leader, None, {})
+                        played_out(HandRead(variant, leader), TreeSearch(rules, core="python"), pos, move, {})
                     # the facts read off the line, without playing it, are those hand_facts reads once it is played
-                    assert drawn_facts(variant, pos, tuple(pos.hands), move, line, leader, None) == \
+                    assert drawn_facts(HandRead(variant, leader), pos, tuple(pos.hands), move, line) == \
                         facts_after(variant, pos, [move, *line.moves], leader)
                     checked += 1
                     draws += any(m.draw for m in line.moves)

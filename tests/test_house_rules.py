@@ -13,7 +13,7 @@ from analyzer.notation import parse
 from analyzer.rules import HandFacts, HandResult, find_variant
 from analyzer.rules.matchplay import MatchState, parse_clock
 from analyzer.rules.mechanics import position_for
-from analyzer.rules.policies import PASS_DOMINICAN, PointScoring, capicua
+from analyzer.rules.policies import PASS_DOMINICAN, PassedPlay, PointScoring, capicua
 from analyzer.search.block import Solver, core_note
 from analyzer.search.scoring import NO_BOUND, describe, pass_bonus_table
 from analyzer.tiles import Tile, tile_set
@@ -88,12 +88,13 @@ def test_dominican_is_a_partnership_system_to_200_with_its_sources():
 def test_dominican_passes_pay_25_and_50():
     """dominoesonline.com: skipping all three others earns 25; a pass on the first tile earns 25 when it is a double,
     50 when it is not; nothing else (a play that blocks the hand earns nothing)."""
-    pay = PointScoring.play_bonus
-    assert pay(1, 4, 2, True, rule=PASS_DOMINICAN, lead=T("[6-6]")) == 25
-    assert pay(1, 4, 2, True, rule=PASS_DOMINICAN, lead=T("[5-6]")) == 50
-    assert pay(0, 4, 2, True, rule=PASS_DOMINICAN, lead=T("[5-6]")) == 0
-    assert [pay(k, 4, 2, True, rule=PASS_DOMINICAN) for k in range(4)] == [0, 0, 0, 25]
-    assert pay(3, 4, 2, True, True, rule=PASS_DOMINICAN) == 0
+    def pay(passes, first, blocking=False, lead=None):
+        return PointScoring.play_bonus(PassedPlay(passes, first, blocking, lead), 4, 2, PASS_DOMINICAN)
+    assert pay(1, True, lead=T("[6-6]")) == 25
+    assert pay(1, True, lead=T("[5-6]")) == 50
+    assert pay(0, True, lead=T("[5-6]")) == 0
+    assert [pay(k, True) for k in range(4)] == [0, 0, 0, 25]
+    assert pay(3, True, True) == 0
     A, B, C, D = range(4)
     history = ((A, T("[5-6]")), (B, None), (C, T("[4-6]")), (D, None), (A, None), (B, None), (C, T("[4-4]")),
                (D, T("[4-5]")))

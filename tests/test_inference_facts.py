@@ -75,7 +75,7 @@ class Reference:
         hands = tuple(HandEntry(name, tuple(tiles_of(deal[s], rep.initial.max_pip)))
                       for s, name in enumerate(rep.players))
         game = Game(tags=self.tags, players=rep.players, hands=hands, moves=list(entries))
-        return replay(game, rep.variant, lead=rep.lead)
+        return replay(game, rep.variant, terms=rep.terms)
 
     @staticmethod
     def _clean(out, upto: int | None = None) -> bool:

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from analyzer.analysis import analyze_replay
-from analyzer.analysis.luck import deal_luck, player_luck
+from analyzer.analysis.luck import LedHand, deal_luck, player_luck
 from analyzer.equity import open_model_table
 from analyzer.generate import SEAT_NAMES, random_game
 from analyzer.record import MoveEntry
@@ -63,7 +63,7 @@ def test_the_leads_luck_is_the_leading_sides_mean(hands):
     assert leading > 5
     deal_only = Fraction(0)
     for rep, analysis, _ in hands:
-        luck = deal_luck(analysis, V, rep.initial.turn, played=rep.result)
+        luck = deal_luck(analysis, V, LedHand(rep.initial.turn, played=rep.result))
         side = V.seating.teams[rep.initial.turn]
         assert luck.lead == (leading if side == 0 else -leading)
         assert luck.total == luck.points + luck.lead == luck.value       # equal sides: the mean over leaders is 0
@@ -80,7 +80,7 @@ def test_the_docs_example_the_books_deal():
 
     rep, = replay_record(read("records/seed2.dom"))
     analysis = analyze_replay(rep)
-    luck = deal_luck(analysis, V, rep.initial.turn, played=rep.result)
+    luck = deal_luck(analysis, V, LedHand(rep.initial.turn, played=rep.result))
     assert rep.players[rep.initial.turn] == "B" and luck.value == 18 and luck.result == 46
     assert round(float(luck.lead), 2) == -11.29 and round(float(luck.points), 2) == 29.29 and luck.total == 18
     lost = {side: sum(d.loss for d in analysis.decisions if d.side == side) for side in (0, 1)}

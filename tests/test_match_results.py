@@ -278,11 +278,12 @@ def test_a_draw_games_line_taken_at_the_analysiss_value_is_the_searched_one_and_
                 value = searches[seat].solve(pos) if pos.outcome() is None else None
                 if value is not None:
                     for claimed in (value, value + 1, value - 1):
-                        got = outcomes._trusted(v, searches[seat], pos, claimed, claimed, leader, [0] * v.players)
+                        got = outcomes._trusted(outcomes.HandRead(v, leader, [0] * v.players), searches[seat], pos,
+                                                claimed, claimed)
                         if claimed == value:
                             kept += got is not None
-                            assert got is None or got == played_out(v, searches_for(v)[seat], pos, None, leader,
-                                                                    None, {})
+                            assert got is None or got == played_out(outcomes.HandRead(v, leader), searches_for(v)[seat],
+                                                                    pos, None, {})
                         else:
                             refused += got is None
                             assert got is None or hand_value(v, got, seat) == claimed

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from analyzer.generate import random_game
 from analyzer.replay import replay
-from analyzer.rules.judge import Judge
+from analyzer.rules.judge import Judge, Written
 from analyzer.tiles import Tile
 
 
@@ -20,7 +20,7 @@ def latest_first_error(game, variant, pos, judge, seat_of, i=0) -> int:
     seat = seat_of[entry.player]
     if seat != pos.turn:
         return i
-    verdict = judge.entry(pos, entry.tile, seat, end=entry.end)
+    verdict = judge.entry(pos, entry.tile, seat, written=Written(entry.end))
     if not verdict.legal:
         return i
     best = -1

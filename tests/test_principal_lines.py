@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from analyzer.analysis import (AgainstTheRest, alternative_text, analyze_replay, int_solver_plays, searcher_for,
                                start_position)
-from analyzer.analysis.outcomes import finished_result, line_facts, played_out, principal_results
+from analyzer.analysis.outcomes import HandRead, finished_result, line_facts, played_out, principal_results
 from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.replay import replay
@@ -141,7 +141,7 @@ def test_the_facts_read_off_a_line_are_those_of_the_position_it_leaves(seed, fam
         finally:
             while len(pos.history) > depth:
                 pos.pop()
-        assert played_out(variant, Solver(variant, core=core), pos, None, leader, None, {}) == result
+        assert played_out(HandRead(variant, leader), Solver(variant, core=core), pos, None, {}) == result
 
 
 def pos_at(pos, depth: int):

@@ -9,7 +9,7 @@ import pytest
 from analyzer.generate import random_game
 from analyzer.notation import parse, read, write
 from analyzer.record import Game, MoveEntry, StatedResult
-from analyzer.repair import COSTS, first_error, repair, tile_slip_cost
+from analyzer.repair import COSTS, RepairLimits, first_error, repair, tile_slip_cost
 from analyzer.replay import replay
 from analyzer.match import replay_record
 from analyzer.tiles import Tile, tile_set
@@ -91,7 +91,7 @@ def test_seed_game_in_the_pgn_like_form_gets_the_same_row():
 def test_seed_game_with_a_different_stated_result_has_no_such_repair():
     game = seed_game()
     game = replace(game, tags={**game.tags, "Result": "A/C 46 blocked"})
-    report = repair(game, max_edits=1)
+    report = repair(game, limits=RepairLimits(max_edits=1))
     assert all(e.after != SEED_ROW_7 for r in report.repairs for e in r.edits)
     for r in report.repairs:
         assert reproduces_stated_result(r.game)
@@ -150,11 +150,11 @@ def test_a_hand_written_three_times_is_beyond_two_edits_and_costs_no_search():
     hand = "[0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]"          # C's
     game = parse(text.replace(hand, " ".join([hand] * 3)), "deal.txt").games[0]
     assert not replay(game).valid
-    report = repair(game, max_edits=2)
+    report = repair(game, limits=RepairLimits(max_edits=2))
     assert report.complete and not report.repairs and report.searched == 0
     # two tiles written twice are within two edits: both extra copies are deleted
     game = parse(text.replace(hand, hand + " [0-2] [2-4]"), "deal.txt").games[0]
-    best = repair(game, max_edits=2).best
+    best = repair(game, limits=RepairLimits(max_edits=2)).best
     assert [(e.kind, e.before) for e in best.edits] == [("deal-delete", "[0-2]"), ("deal-delete", "[2-4]")]
 
 
@@ -170,11 +170,11 @@ def test_hands_the_record_does_not_show_are_searched_too():
 # ---- the report -------------------------------------------------------------------------------
 
 def test_no_repair_within_the_bound_is_said_plainly():
-    report = repair(seed_game(), max_edits=0)
+    report = repair(seed_game(), limits=RepairLimits(max_edits=0))
     assert not report.found and report.complete
     assert report.message == "no repair within 0 edits"
     text = (RECORDS / "seed1-table.txt").read_text().replace("3 [0-5] passt [2-5] [1-2]", "3 [0-5] passt [2-6] [1-2]")
-    report = repair(parse(text).games[0], max_edits=1)
+    report = repair(parse(text).games[0], limits=RepairLimits(max_edits=1))
     assert not report.found and report.message == "no repair within 1 edit"
 
 
@@ -201,7 +201,7 @@ def test_equally_good_repairs_are_counted_and_what_they_share_is_said():
 def test_ties_at_one_place_say_so():
     # a dropped row that C could have filled with either of two tiles, the result the same
     game = corrupt(_table(0), "drop-row", random.Random(0))
-    report = repair(game, max_edits=1)
+    report = repair(game, limits=RepairLimits(max_edits=1))
     assert report.tied == 2
     rows = sorted(r.edits[0].after for r in report.repairs)
     assert rows == ["A [4-4], B [3-5], C [1-4], D pass", "A [4-4], B [3-5], C [3-3], D pass"]
@@ -333,7 +333,7 @@ def check_corruptions(edits: int, seeds: range, top: int = 5) -> None:
     found, total, missed = 0, 0, []
     for original, game, kinds in corrupted_cases(edits, seeds):
         snapshot = copy.deepcopy(game)
-        report = repair(game, max_edits=2, limit=top)
+        report = repair(game, limits=RepairLimits(max_edits=2, limit=top))
         assert game == snapshot, "repair changed its input"
         total += 1
         assert report.found

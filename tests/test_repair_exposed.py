@@ -17,7 +17,7 @@ import pytest
 from analyzer.generate import random_game
 from analyzer.notation import parse
 from analyzer.record import Game, StatedResult
-from analyzer.repair import first_error, repair
+from analyzer.repair import RepairLimits, first_error, repair
 from analyzer.repair.search import Search as _Search
 from analyzer.replay import replay, resolve_variant
 from conftest import SEED_DEAL
@@ -211,12 +211,13 @@ def test_one_slip_in_a_record_with_an_exposed_tile_is_undone_first(kind):
     during = 0
     for original, broken in cases:
         during += "from" in original.tags["Exposed"]
-        report = repair(broken, max_edits=2)
+        report = repair(broken, limits=RepairLimits(max_edits=2))
         for fix in report.repairs:      # every repair offered keeps the rule (and the stated result)
             assert reproduces_stated_result(fix.game), [str(e) for e in fix.edits]
         rank = true_rank(report, original)
         if rank != 0:   # not first: only where the cost table ranks it so without the tag too
-            plain = repair(replace(broken, tags={k: v for k, v in broken.tags.items() if k != "Exposed"}), max_edits=2)
+            plain = repair(replace(broken, tags={k: v for k, v in broken.tags.items() if k != "Exposed"}),
+                           limits=RepairLimits(max_edits=2))
             assert rank is not None and true_rank(plain, original) is not None, (kind, original.tags["Exposed"])
             assert rank <= true_rank(plain, original)
     assert during >= len(cases) // 3

@@ -12,7 +12,7 @@ from analyzer.generate import random_game
 from analyzer.match import random_match
 from analyzer.notation import parse, write
 from analyzer.record import Game, MoveEntry, StatedResult
-from analyzer.repair import COSTS, first_error, repair, tile_slip_cost
+from analyzer.repair import COSTS, RepairLimits, first_error, repair, tile_slip_cost
 from analyzer.replay import replay
 from analyzer.rules import find_variant
 from analyzer.tiles import Tile
@@ -105,7 +105,7 @@ def test_a_draw_of_a_tile_never_played_again_may_have_been_any_tile_that_does_no
     # never shows [3-3] again, so every boneyard tile without a 1 or a 4 is as good a repair
     game = slipped("variant-draw-003.dom", "B draws [3-3] ", "")
     assert replay(game).errors[0].code == "must-draw"
-    report = repair(game, limit=20)
+    report = repair(game, limits=RepairLimits(limit=20))
     full = replay(original("variant-draw-003.dom"))
     boneyard = full.position_at(11).boneyard()            # just before B's draw
     fitting = [t for t in boneyard if not (t.matches(1) or t.matches(4))]
@@ -278,7 +278,7 @@ def check_family(family: str, slips: int, seeds: range) -> tuple[int, int, int]:
     total = hits = tied = 0
     for original, game, kinds in variant_cases(family, slips, seeds):
         snapshot = copy.deepcopy(game)
-        report = repair(game, max_edits=2, limit=5)
+        report = repair(game, limits=RepairLimits(max_edits=2, limit=5))
         assert game == snapshot, "repair changed its input"
         assert report.found, (family, kinds)
         for fix in report.repairs:
@@ -289,7 +289,7 @@ def check_family(family: str, slips: int, seeds: range) -> tuple[int, int, int]:
         if laid(original, claims) in [laid(fix.game, claims) for fix in report.repairs]:
             hits += 1
         elif report.tied > len(report.repairs):
-            wide = repair(game, max_edits=2, limit=report.tied)
+            wide = repair(game, limits=RepairLimits(max_edits=2, limit=report.tied))
             tied += laid(original, claims) in [laid(fix.game, claims) for fix in wide.repairs[:report.tied]]
     return total, hits, tied
 
@@ -423,6 +423,6 @@ def test_every_legal_game_of_the_records_is_legal_to_the_repair_checker():
         for rep in replay_record(read(path)):
             if rep.valid:
                 game = rep.written or rep.game
-                assert first_error(game, rep.variant, lead=rep.lead, worth=rep.worth) == (None, None), (path.name, rep.title)
+                assert first_error(game, rep.variant, terms=rep.terms) == (None, None), (path.name, rep.title)
                 checked += 1
     assert checked >= 60

@@ -13,7 +13,7 @@ from analyzer.notation import parse
 from analyzer.replay import replay
 from analyzer.rules import find_variant
 from analyzer.search.block import Solver, principal_end, principal_ends, principal_line
-from analyzer.search.core import compiled_core, draw_core
+from analyzer.search.core import SearchBudget, compiled_core, draw_core
 from analyzer.search.draw import draw_deal, ends_at, last_play
 from conftest import RECORDS
 
@@ -34,7 +34,7 @@ def _played_out(monkeypatch, rep, analysis):
     node limit (one no line reaches)."""
     with monkeypatch.context() as m:
         m.setattr(outcomes, "_trusted", lambda *args: None)
-        return principal_results(rep, analysis, node_limit=10 ** 12)
+        return principal_results(rep, analysis, SearchBudget(node_limit=10 ** 12))
 
 
 @pytest.mark.parametrize("record, variant, seed", [

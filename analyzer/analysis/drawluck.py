@@ -199,8 +199,7 @@ def _consistent(rep, k: int, t: Tile, c: Tile) -> bool:
                   else h for h in game.hands)
     moves = [replace(m, tile=swap[m.tile]) if m.tile in swap else m for m in game.moves[:last + 1]]
     tags = dict(game.tags, Result="*")
-    again = replay(replace(game, hands=hands, moves=moves, tags=tags), rep.variant, rep.source, lead=rep.lead,
-                   worth=rep.worth)
+    again = replay(replace(game, hands=hands, moves=moves, tags=tags), rep.variant, rep.source, terms=rep.terms)
     return again.deal_ok and again.legal_prefix == len(again.steps) == k + 1
 
 

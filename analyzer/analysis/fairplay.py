@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from ..equity.model import Choice
 from ..inference import Worlds, worlds_at
 from ..record import Game, HandEntry, MoveEntry
-from ..replay import Replay, replay
+from ..replay import MatchTerms, Replay, replay
 from ..search.core import TABLE_MB, SearchBudget
 from ..tiles import Move
 from .fair import WorldSearch, decision_table, solve_dealt
@@ -77,7 +77,7 @@ class FairPlayer:
                 f"(then the most deals won, then the first in move order, as the fair analysis picks its best)")
 
     def __call__(self, choice: Choice) -> Move:
-        rep = replay(hand_record(choice), choice.variant, lead=choice.requirement)
+        rep = replay(hand_record(choice), choice.variant, terms=MatchTerms(choice.requirement))
         k, seat = len(rep.steps), choice.seat
         if k != len(choice.played) or rep.errors:
             raise ValueError(f"the hand so far does not replay: {[d.message for d in rep.errors][:3]}")

@@ -34,7 +34,7 @@ from ..rules import HandResult, Variant
 from . import AgainstTheRest, GameAnalysis, hand_value
 from .match_scale import value_chance, why_not
 
-__all__ = ["DealLuck", "deal_luck", "first_hand", "PlayerLuck", "player_luck", "ErrorRate", "error_rates",
+__all__ = ["DealLuck", "LedHand", "deal_luck", "first_hand", "PlayerLuck", "player_luck", "ErrorRate", "error_rates",
            "archive_error_rates", "error_size", "score_interval", "BLUNDER_SIZE", "pooled_size"]
 
 
@@ -70,17 +70,29 @@ def first_hand(rep) -> bool:
     return opens_match(rep)
 
 
-def deal_luck(analysis, variant: Variant, leader: int, first_game: bool = False,
-              position: MatchPosition | None = None, result=None, seat: int = 0, value: int | None = None,
-              played: HandResult | None = None) -> DealLuck | None:
-    """The luck of the deal of ``analysis`` (led by seat ``leader``; ``first_game``: the first hand of
-    a match, led by the rules of the first game). None when the lead value or the variant's model is
+@dataclass(frozen=True)
+class LedHand:
+    """The hand whose deal's luck is asked: the seat that led it (``leader``), whether it is the first hand of
+    its match (``first_game``: led by the rules of the first game), and its result as played (``played``; None:
+    not finished)."""
+
+    leader: int
+    first_game: bool = False
+    played: HandResult | None = None
+
+
+def deal_luck(analysis, variant: Variant, hand: LedHand, position: MatchPosition | None = None, result=None,
+              seat: int = 0) -> DealLuck | None:
+    """The luck of the deal of ``analysis``, the ``hand`` led so. None when the lead value or the variant's model is
     not known. ``result``: the hand's result along the principal variation from the deal
     (``analysis.outcomes``), which gives the MWC where both sides may score in a hand. In a game of individual
-    players, ``seat`` says whose luck, ``result`` is the deal played out by the hand model's policy
-    (``outcomes.policy_result``) and ``value`` its value for him (``hand_value``): the analysis's own value at
-    the lead assumes all the others play against him, which the model's mean does not (None without
-    ``value``). ``played``: the hand's result as played (``DealLuck.result``)."""
+    players, ``seat`` says whose luck, and ``result`` is the deal played out by the hand model's policy
+    (``outcomes.policy_result``), valued for him (``hand_value``): the analysis's own value at the lead assumes
+    all the others play against him, which the model's mean does not (None without ``result``)."""
+    leader, first_game, played = hand.leader, hand.first_game, hand.played
+    value = None
+    if variant.seating.sides != 2 and result is not None:
+        value = hand_value(variant, result, seat)
     if value is None and variant.seating.sides == 2 and analysis.values:
         value = analysis.values[0]
     if value is None:
@@ -145,7 +157,7 @@ def player_luck(games) -> list[PlayerLuck]:
         v = rep.variant
         if v.seating.sides != 2 or rep.result is None or len(rep.players) != v.players:
             continue
-        luck = deal_luck(analysis, v, rep.initial.turn, first_hand(rep), position, played=rep.result)
+        luck = deal_luck(analysis, v, LedHand(rep.initial.turn, first_hand(rep), rep.result), position)
         if luck is None:
             continue
         for seat, name in enumerate(rep.players):

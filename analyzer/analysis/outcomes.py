@@ -16,6 +16,7 @@ choice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..replay import Replay
 from ..rules import HandResult, Variant
@@ -25,12 +26,32 @@ from ..rules.facts import HandFacts, hand_facts
 from ..rules.modes import MatchKind, Turns
 from ..search.block import PrincipalLine, Solver, principal_end, principal_ends, principal_line
 from ..search import TreeSearch
-from ..search.core import TABLE_MB, SearchLimit
+from ..search.core import SearchBudget, SearchLimit
 from ..search.draw import DrawLine, ends_at, line_at
 from . import AgainstTheRest, alternative_text, hand_value, int_solver_plays, searcher_for, start_position
 
 __all__ = ["PrincipalResults", "drawn_facts", "end_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
-           "needs_results", "played_out", "policy_result", "principal_results"]
+           "needs_results", "played_out", "policy_result", "principal_results", "HandRead", "node_at"]
+
+
+class HandRead(NamedTuple):
+    """The hand a result is read of: its ``variant``, the seat that led it (``leader``: a blocked hand's facts
+    name him), and each seat's points scored during play up to the position read from (``before``; None: none)."""
+
+    variant: Variant
+    leader: int
+    before: tuple | list | None = None
+
+
+class _Offered(NamedTuple):
+    """A ``decision`` read against the moves its position offers (``legal``, in the order of ``legal_moves``): the
+    value of each as the decision's alternatives give it (``values``; None: none does) and each move's place by
+    its text (``index``)."""
+
+    decision: object
+    legal: list
+    values: list
+    index: dict
 
 
 def needs_results(variant: Variant) -> bool:
@@ -52,9 +73,10 @@ class PrincipalResults:
     line: list[HandResult | None]
 
 
-def principal_results(rep: Replay, analysis, node_limit: int | None = None, table_mb: float = TABLE_MB,
+def principal_results(rep: Replay, analysis, budget: SearchBudget = SearchBudget(),
                       searches: dict[int, object] | None = None, played: bool = True) -> PrincipalResults:
-    """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``).
+    """The results of the principal variations of ``analysis`` (an open-hands analysis of ``rep``), each search
+    made here within ``budget`` (its node limit: the analysis's, None where every value is exact).
 
     ``played``: also the result from each position of the line played (``line[k]``, the MWC line a report draws
     beside the values); False: from the deal alone (``line[0]``, what the deal's luck reads), ``line`` of length 1.
@@ -72,6 +94,7 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
     plays there); across a forced move, the next step's (the principal variation goes on by that move), unless
     the record does not claim all that move scores during play."""
     variant = rep.variant
+    node_limit, table_mb = budget.node_limit, budget.table_mb
     pos, _ = start_position(rep, rep.legal_prefix)
     steps = min(analysis.analysed_steps, len(rep.steps))
     if pos is None:
@@ -103,9 +126,10 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
         legal = pos.legal_moves() if d is not None or (played and exact and not over) else []
         if d is not None:
             mover = 0 if variant.seating.sides == 2 else pos.turn
-            values, index = _offered(legal, d)
-            alternatives[k] = found = _alternatives(variant, view(mover), pos, legal, d, values, index, ends, leader,
-                                                    before, seen.setdefault(mover, {}))
+            offered = _offered(legal, d)
+            values, index = offered.values, offered.index
+            alternatives[k] = found = _alternatives(HandRead(variant, leader, before), view(mover), pos, offered, ends,
+                                                    seen.setdefault(mover, {}))
             if wanted and exact and mover == 0 and values and None not in values:
                 line[k] = found[_first_best(view(0), pos, values, d, index)]   # (the principal variation's first move)
         if wanted and line[k] is None:
@@ -113,7 +137,8 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
                     and _claimed(variant, pos, rep.steps[k], before):
                 later.add(k)        # a forced move: the principal variation goes on as the line played
             elif ends is None or over or (read := ends.line(view(0), pos, value, before)) is None:
-                line[k] = played_out(variant, view(0), pos, None, leader, before, seen.setdefault(0, {}), value)
+                line[k] = played_out(HandRead(variant, leader, before), view(0), pos, None,
+                                     node_at(seen.setdefault(0, {}), pos), value)
             else:
                 line[k] = read
         if k < steps and rep.steps[k].move is not None:
@@ -125,23 +150,24 @@ def principal_results(rep: Replay, analysis, node_limit: int | None = None, tabl
                             line if played else line[:1])
 
 
-def _offered(legal: list[Move], decision) -> tuple[list[int | None], dict[str, int]]:
-    """``(values, index)``: the value of each move offered (``legal``, in the order of ``legal_moves``) as
-    ``decision``'s alternatives give it (None: none does), and each move's place by its text."""
+def _offered(legal: list[Move], decision) -> _Offered:
+    """``decision`` read against the moves offered (``legal``, in the order of ``legal_moves``): the value of each
+    as ``decision``'s alternatives give it (None: none does), and each move's place by its text."""
     index = {alternative_text(m): i for i, m in enumerate(legal)}
     values: list[int | None] = [None] * len(legal)
     for a in decision.alternatives:
         if a.move in index:
             values[index[a.move]] = a.value
-    return values, index
+    return _Offered(decision, legal, values, index)
 
 
-def _alternatives(variant: Variant, search, pos, legal: list[Move], decision, values: list[int | None],
-                  index: dict[str, int], ends: _Ends | None, leader: int, before, seen: dict) -> list:
-    """For :func:`principal_results`: the result after each alternative of ``decision`` at ``pos`` (``search``: its
-    mover's view; ``values``, ``index``: :func:`_offered`), read off each line's end where ``ends`` reads them (every
-    alternative in one call; at the lead each from the position the move leaves), else played out
-    (:func:`played_out`)."""
+def _alternatives(hand: HandRead, search, pos, offered: _Offered, ends: _Ends | None, seen: dict) -> list:
+    """For :func:`principal_results`: the result after each alternative of the ``offered`` decision at ``pos``
+    (``search``: its mover's view; ``seen``: that view's results, :func:`played_out`), read off each line's end where
+    ``ends`` reads them (every alternative in one call; at the lead each from the position the move leaves), else
+    played out (:func:`played_out`)."""
+    decision, legal, values, index = offered
+    before = hand.before
     found = ends.alternatives(search, pos, values, decision, index, before) if ends is not None else None
     moves = None if found is not None else {text: legal[i] for text, i in index.items()}
     if found is None and ends is not None:
@@ -149,9 +175,9 @@ def _alternatives(variant: Variant, search, pos, legal: list[Move], decision, va
                  for a in decision.alternatives]
     if found is not None and None not in found:
         return found
-    prefix = move_codes(pos)
+    node = node_at(seen, pos)
     moves = moves or {text: legal[i] for text, i in index.items()}
-    return [played_out(variant, search, pos, moves.get(a.move, False), leader, before, seen, a.value, prefix)
+    return [played_out(hand, search, pos, moves.get(a.move, False), node, a.value)
             if found is None or found[j] is None else found[j] for j, a in enumerate(decision.alternatives)]
 
 
@@ -294,7 +320,7 @@ class _Ends:
         return end_facts(hands, seat, self.tiles[bit], ends, self.leader)
 
 
-def policy_result(rep: Replay, node_limit: int | None = None, table_mb: float = TABLE_MB,
+def policy_result(rep: Replay, budget: SearchBudget = SearchBudget(),
                   searches: dict[int, object] | None = None) -> HandResult | None:
     """In a game of individual players, the result of the hand when its deal is played out from the lead by
     the policy of the variant's hand-result model (``equity.model.POLICY_EACH``: each mover his best move
@@ -312,7 +338,7 @@ def policy_result(rep: Replay, node_limit: int | None = None, table_mb: float = 
         pos.turn = rep.steps[0].seat
     fast = int_solver_plays(variant)
     searches = dict(searches or {})
-    each = [searches.get(seat) or searcher_for(AgainstTheRest(variant, seat), fast, node_limit, table_mb)
+    each = [searches.get(seat) or searcher_for(AgainstTheRest(variant, seat), fast, budget.node_limit, budget.table_mb)
             for seat in range(variant.players)]
     try:        # (``pos`` is the analysis's own copy of the deal: played to its end here, not undone)
         _, _, facts, limited = play_out(variant, pos, each, hand_leader(rep))
@@ -326,29 +352,35 @@ def hand_leader(rep: Replay) -> int:
     return next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
 
 
-def played_out(variant: Variant, search, pos, move, leader: int, before, seen: dict,
-                value: int | None = None, prefix: tuple | None = None) -> HandResult | None:
-    """The result of the hand once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
-    does not offer) and the principal variation after it (``pos`` is left as it was); ``before``: each seat's
-    points scored during play up to ``pos`` (None: none). ``seen``: the result from each position a principal
-    variation of the same search went through (the one from a position on it is the rest of it, each move
-    the first best: so the line played, its best alternatives and the move played share their work), a tree
-    of the moves that led there (:func:`move_codes`: a transposition key would merge what the result may
-    tell apart, which of two equal ends a double lies at, who laid the last tile), each node's results by the
-    points so far and whether the opener may still add a tile to his lead (a draw game's ``offer``); an
-    empty dict to start. ``value``: the analysis's value there (``search``'s side 0, the points scored during
-    play so far counted): in a draw game's compact state the line is taken in one compiled call at that value,
-    kept where its result is worth it (:func:`_trusted`); else where the search of the line's value starts.
-    ``prefix``: :func:`move_codes` of ``pos`` where the caller has them (they are the same for every alternative
-    of a decision)."""
+def node_at(seen: dict, pos) -> dict:
+    """The node of ``pos`` in ``seen``, a tree of results by the moves that led to each position
+    (:func:`played_out`), made on the way where it is not there yet."""
+    node = seen
+    for code in move_codes(pos):
+        node = node.get(code) or node.setdefault(code, {})
+    return node
+
+
+def played_out(hand: HandRead, search, pos, move, at: dict, value: int | None = None) -> HandResult | None:
+    """The result of the ``hand`` once ``move`` is played at ``pos`` (None: from ``pos`` itself; False: a move it
+    does not offer) and the principal variation after it (``pos`` is left as it was); ``hand.before``: each seat's
+    points scored during play up to ``pos`` (None: none). ``at``: ``pos``'s node (:func:`node_at`) in the tree of
+    the results from each position a principal variation of the same search went through (the one from a position
+    on it is the rest of it, each move the first best: so the line played, its best alternatives and the move
+    played share their work), a tree of the moves that led there (:func:`move_codes`: a transposition key would
+    merge what the result may tell apart, which of two equal ends a double lies at, who laid the last tile), each
+    node's results by the points so far and whether the opener may still add a tile to his lead (a draw game's
+    ``offer``); an empty dict to start. ``value``: the analysis's value there (``search``'s side 0, the points
+    scored during play so far counted): in a draw game's compact state the line is taken in one compiled call at
+    that value, kept where its result is worth it (:func:`_trusted`); else where the search of the line's value
+    starts."""
     if move is False:
         return None
+    variant, leader, before = hand
     play = variant.play
     points = list(before) if before else [0] * variant.players
     history = pos.history
-    node = seen
-    for code in (prefix if prefix is not None else move_codes(pos)):
-        node = node.get(code) or node.setdefault(code, {})
+    node = at
     pushed = 0
 
     def push(m) -> None:
@@ -382,7 +414,7 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
             guess = None if value is None else value - sum(p if teams[s] == 0 else -p for s, p in enumerate(points))
             dealt = type(search) is Solver and play is None and offer is None and not any(pos.hidden)
             if guess is not None and not dealt and isinstance(search, TreeSearch) and \
-                    (result := _trusted(variant, search, pos, guess, value, leader, points)) is not None:
+                    (result := _trusted(HandRead(variant, leader, points), search, pos, guess, value)) is not None:
                 at[key] = result
                 return result
             line, read = _principal(variant, search, pos, guess, dealt)
@@ -390,8 +422,9 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
                 push(m)
                 path.append(here())
             if read is not None:        # (the rest read off the line, not played)
-                result = variant.hand_result(drawn_facts(variant, pos, tuple(pos.hands), None, read, leader, points)) \
-                    if isinstance(read, DrawLine) else _read_line(variant, pos, read, leader, node, key, path)
+                now = HandRead(variant, leader, points)
+                result = variant.hand_result(drawn_facts(now, pos, tuple(pos.hands), None, read)) \
+                    if isinstance(read, DrawLine) else _read_line(now, pos, read, node, key, path)
                 for at, k in path:
                     at[k] = result
                 return result
@@ -409,8 +442,7 @@ def played_out(variant: Variant, search, pos, move, leader: int, before, seen: d
             pos.pop()
 
 
-def _trusted(variant: Variant, search: TreeSearch, pos, guess: int, value: int, leader: int,
-             points: list[int]) -> HandResult | None:
+def _trusted(hand: HandRead, search: TreeSearch, pos, guess: int, value: int) -> HandResult | None:
     """For :func:`played_out`: the result of a draw game's principal variation from ``pos`` taken in one compiled call
     with the analysis's value as exact (``guess``: of the points still to come; ``value``: counting from the deal), kept
     only where the result is worth that value in the search's view (:func:`~analyzer.analysis.hand_value`): else None,
@@ -418,7 +450,8 @@ def _trusted(variant: Variant, search: TreeSearch, pos, guess: int, value: int, 
     line = line_at(search, pos, guess)
     if line is None:
         return None
-    result = variant.hand_result(drawn_facts(variant, pos, tuple(pos.hands), None, line, leader, points))
+    variant = hand.variant
+    result = variant.hand_result(drawn_facts(hand, pos, tuple(pos.hands), None, line))
     return result if hand_value(variant, result, getattr(search.rules, "seat", 0)) == value else None
 
 
@@ -436,8 +469,7 @@ def _principal(variant: Variant, search, pos, guess: int | None,
     return (walked, rest) if isinstance(rest, DrawLine) else (walked + rest, None)
 
 
-def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: dict, key: tuple,
-               path: list) -> HandResult:
+def _read_line(hand: HandRead, pos, line: PrincipalLine, node: dict, key: tuple, path: list) -> HandResult:
     """For :func:`played_out`: the result of the hand once ``line`` (a dealt game's, ended by the compiled core:
     its ends before the last tile known) is played at ``pos``, read off the line (:func:`line_facts`) without
     playing it; the node of ``seen`` (from ``node``, ``pos``'s) of each position before its last move, with
@@ -447,8 +479,8 @@ def _read_line(variant: Variant, pos, line: PrincipalLine, leader: int, node: di
         code = (seat, 0 if tile is None else tile.bit, m.end, m.draw, m.arm, m.open)
         node = node.get(code) or node.setdefault(code, {})
         path.append((node, key))
-    facts = line_facts(pos, [(seat, m.tile) for m, seat in zip(line.moves, line.seats)], line.ends_before, leader)
-    return variant.hand_result(facts)
+    facts = line_facts(pos, [(seat, m.tile) for m, seat in zip(line.moves, line.seats)], line.ends_before, hand.leader)
+    return hand.variant.hand_result(facts)
 
 
 def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, hands: tuple[int, ...] | None = None,
@@ -490,14 +522,14 @@ def end_facts(hands, seat: int, tile, ends_before: tuple[int, int] | None, leade
                      tuple(hands), tile, ends_before, history, play_points)
 
 
-def drawn_facts(variant: Variant, pos, hands: tuple[int, ...], move: Move | None, line: DrawLine, leader: int,
-                before) -> HandFacts:
-    """The facts of the hand of ``variant`` once ``move`` (the decision's: a tile laid, or the opener's choice to add
+def drawn_facts(hand: HandRead, pos, hands: tuple[int, ...], move: Move | None, line: DrawLine) -> HandFacts:
+    """The facts of the ``hand`` once ``move`` (the decision's: a tile laid, or the opener's choice to add
     none; None: no move, the line starts at ``pos``) and then ``line`` (the compiled draw search's: a draw game's,
-    All Fives', Hungarian's) are played at ``pos`` with ``hands`` (``before``: each seat's points scored during play
-    up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
+    All Fives', Hungarian's) are played at ``pos`` with ``hands`` (``hand.before``: each seat's points scored during
+    play up to ``pos``, None: none), as ``hand_facts`` reads them off the position those moves leave
     (:func:`outcomes.line_facts`, the tiles drawn on the way added to the hands: a draw is none of the position's
     history), without playing them; where the variant scores during play, each seat's points, the line's."""
+    variant, leader, before = hand
     hands = list(hands)
     points = list(before) if before else [0] * len(hands)
     played = []

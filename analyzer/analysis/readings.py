@@ -17,7 +17,7 @@ from ..rules import HandResult, Variant
 from ..rules.facts import HandFacts
 from ..search.worlds import WorldLine
 from ..tiles import Move
-from .outcomes import drawn_facts, hand_leader, line_facts, played_out
+from .outcomes import HandRead, drawn_facts, hand_leader, line_facts, node_at, played_out
 
 __all__ = ["WorldReading", "dealt_facts", "points_before"]
 
@@ -42,18 +42,17 @@ class WorldReading:
     def played(self, search, pos, row: list[tuple[Move, int]]) -> list[HandResult | None]:
         """Each alternative's result in the world ``pos``, its principal variation played out by ``search`` (the
         values of ``row`` its first guesses): a search that has just valued ``row`` in this world starts warm."""
-        seen: dict = {}
-        return [played_out(self.variant, search, pos, move, self.leader, self.before, seen, value + self.offset)
-                for move, value in row]
+        at = node_at({}, pos)
+        hand = HandRead(self.variant, self.leader, self.before)
+        return [played_out(hand, search, pos, move, at, value + self.offset) for move, value in row]
 
     def lines(self, pos, hands: tuple[int, ...], row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:
         """Each alternative's result in a world of a draw game scoring during play (or of Hungarian) along its
         principal variation, given (``lines``: a ``DrawLine`` each, None where one is not known): the facts of each
         finished hand read off the line (:func:`drawn_facts`); ``pos``: the decision in any of the worlds,
         ``hands``: this world's at the decision (the worlds differ in nothing else the facts read)."""
-        variant, leader, before = self.variant, self.leader, self.before
-        return [None if line is None else variant.hand_result(drawn_facts(variant, pos, hands, move, line, leader,
-                                                                          before))
+        variant, hand = self.variant, HandRead(self.variant, self.leader, self.before)
+        return [None if line is None else variant.hand_result(drawn_facts(hand, pos, hands, move, line))
                 for (move, _), line in zip(row, lines)]
 
     def dealt(self, pos, hands: tuple[int, ...], row: list[tuple[Move, int]], lines: list) -> list[HandResult | None]:

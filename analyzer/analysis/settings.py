@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..search.core import TABLE_MB, SearchBudget
+from ..search.core import SearchBudget
 from .fairstats import FairThresholds
 
 __all__ = ["EXACT_BELOW", "WORLDS", "FairSettings", "FairRun"]
@@ -46,12 +46,6 @@ class FairSettings:
             raise ValueError(f"max_worlds: {self.max_worlds} is fewer than the {self.worlds} deals drawn first")
         object.__setattr__(self, "seats", tuple(self.seats))
 
-    @classmethod
-    def of(cls, *, node_limit: int | None = None, table_mb: float = TABLE_MB, **fields) -> FairSettings:
-        """The settings from the options of a caller that keeps them by name (the pipeline's, a sheet's): the
-        fields of this class, and the search budget's two (``node_limit``, ``table_mb``) in place of ``budget``."""
-        return cls(budget=SearchBudget(node_limit, table_mb), **fields)
-
 
 @dataclass(frozen=True)
 class FairRun:
@@ -62,4 +56,3 @@ class FairRun:
     workers: int | None = None
     pool: Callable = ProcessPoolExecutor
     progress: Callable[[int, int], None] | None = None
-

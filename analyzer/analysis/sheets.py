@@ -62,7 +62,7 @@ def written_game(rep: Replay, deal: SheetDeal):
 
 def written_replay(rep: Replay, deal: SheetDeal) -> Replay:
     """``rep``'s game replayed with ``deal`` written (the lead and the worth its match gave it kept)."""
-    out = replay(written_game(rep, deal), rep.variant, rep.source, lead=rep.lead, worth=rep.worth)
+    out = replay(written_game(rep, deal), rep.variant, rep.source, terms=rep.terms)
     return replace(out, match=rep.match)
 
 

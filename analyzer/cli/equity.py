@@ -68,6 +68,7 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
     from ..equity import (SOLVED_ON_LOAD, MatchPosition, compute_table, load_table, simulation_seconds, supported,
                           table_name, table_problem, write_table)
     from ..equity import bootstrap as bootstrap_se
+    from ..equity.model import HandPlayers
 
     try:
         v = find_variant(variant, rules or None)
@@ -94,7 +95,8 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
                 f"for a rougher one sooner")
         click.echo(f"simulating {n:,} hands in each lead mode of {named} and solving the match: about "
                    f"{_duration(took)} of CPU (Ctrl-C stops it)...", err=True)
-        table = compute_table(v, n, seed, progress=lambda text: click.echo(f"  {text}", err=True), view=AgainstTheRest)
+        table = compute_table(v, n, seed, HandPlayers(view=AgainstTheRest),
+                              progress=lambda text: click.echo(f"  {text}", err=True))
     data = table.as_dict()
     if output:
         try:

@@ -31,10 +31,10 @@ from ..rules import HandResult, MatchScoring, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..userdirs import CACHE_ENV, cache_folder
 from ..rules.modes import MatchKind
-from .model import (POLICY, POLICY_EACH, Chooser, HandModel, ModeSample, Outcome, lead_token, mode_of, policy_of,
-                    simulate_mode)
-from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, side_leads_results,
-                   solve_race)
+from .model import (POLICY, POLICY_EACH, HandModel, HandPlayers, ModeSample, Outcome, lead_token, mode_of,
+                    policy_of, simulate_mode)
+from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, race_arrays,
+                   side_leads_results, solve_race)
 from .shipped import SUFFIX, solve_shipped
 from .store import PackedValues, pack, unpack
 from .kozel import KozelValues, is_kozel, kozel_table_values
@@ -358,16 +358,17 @@ class EquityTable:
         return cls(variant, model, _solved_on_load(variant, model, meta, values, source), meta)
 
 
-def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
-                  progress: Callable[[str], None] | None = None, view: Callable | None = None,
-                  choose: Chooser | None = None, samples: dict[str, ModeSample] | None = None) -> EquityTable:
+def compute_table(variant: Variant, hands: int = 4000, seed: int = 0, players: HandPlayers = HandPlayers(),
+                  progress: Callable[[str], None] | None = None,
+                  samples: dict[str, ModeSample] | None = None) -> EquityTable:
     """Measure ``variant``'s hand-result model from ``hands`` simulated hands in each lead mode the
     match needs, and solve the match. Raises ``NotImplementedError`` for a variant not covered.
-    Individual players (more than two sides) need ``view``, the game as one seat against the rest
-    (``analysis.AgainstTheRest``): each mover plays his best move by it (``model.simulate_mode``).
-    ``choose``: the hands are played by this policy instead (a block game of two sides; the model is named by
-    its ``policy``: ``analysis.fairplay.FairPlayer`` plays by what each player knows). ``samples``: lead modes
-    already simulated by the same policy (in other processes), not simulated again."""
+    Individual players (more than two sides) need the ``players``' ``view``, the game as one seat against the
+    rest (``analysis.AgainstTheRest``): each mover plays his best move by it (``model.simulate_mode``).
+    The ``players``' ``choose``: the hands are played by this policy instead (a block game of two sides; the
+    model is named by its ``policy``: ``analysis.fairplay.FairPlayer`` plays by what each player knows).
+    ``samples``: lead modes already simulated by the same policy (in other processes), not simulated again."""
+    choose = players.choose
     why = supported(variant)
     if why:
         raise NotImplementedError(why)
@@ -383,7 +384,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             continue
         if progress:
             progress(f"simulating {hands} hands in lead mode {mode}")
-        model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view, choose=choose)
+        model.modes[mode] = simulate_mode(variant, mode, hands, seed, players)
         for o in model.modes[mode].outcomes:          # the modes the next hands are led in
             for token in (o.next, o.next[1] if o.next[0] == "match" else o.next):
                 if token[0] != "match" and mode_of(token) not in model.modes:
@@ -400,7 +401,8 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             if is_kozel(variant):
                 values = kozel_table_values(variant, model, progress)
             elif is_race(variant):
-                values = solve_race(variant, model, progress=progress, lattice=lattice(variant))
+                values = solve_race(variant, model, race_arrays(variant, model, progress, lattice=lattice(variant)),
+                                    progress=progress)
             else:
                 roots = [(state_key(variant, variant.match.start(sides)), first_lead(variant))]
                 solver = solve_each if individual else solve
@@ -412,7 +414,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0,
             break
         except KeyError as exc:         # a lead mode the walk found that no hand was simulated in
             mode = str(exc).rsplit(" ", 1)[-1].strip("'\"")
-            model.modes[mode] = simulate_mode(variant, mode, hands, seed, view=view, choose=choose)
+            model.modes[mode] = simulate_mode(variant, mode, hands, seed, players)
     meta = {"variant": variant.name, "rules": dict(variant.options), "target": variant.match.target,
             "kind": variant.match.kind, "hands_per_mode": hands, "pending_cap": PENDING_CAP,
             "seconds": {"simulation": round(simulated, 1), "dp": round(time.perf_counter() - started - simulated, 1)},
@@ -433,7 +435,7 @@ def simulation_seconds(variant: Variant, hands: int = 4000, seed: int = 0, view:
     the first hand's and ``open``; the match's solution not counted, a small part of the whole for every variant
     but Kozel). A command says it before it starts minutes of work."""
     started = time.process_time()
-    simulate_mode(variant, mode_of(first_lead(variant)), tried, seed, view=view)
+    simulate_mode(variant, mode_of(first_lead(variant)), tried, seed, HandPlayers(view))
     return (time.process_time() - started) / tried * hands * 2
 
 
@@ -482,7 +484,7 @@ def _solved_on_load(variant: Variant, model: HandModel, meta: dict, values, sour
             _log.info("solving the MWC table of %s%s on its first use (seconds to a minute; kept in %s for later "
                       "runs)", variant.name, rules, folder)
             started = time.perf_counter()
-            solved = solve_race(variant, model, lattice=meta.get("lattice"))
+            solved = solve_race(variant, model, race_arrays(variant, model, lattice=meta.get("lattice")))
             _log.info("solved the table of %s%s in %.0f s", variant.name, rules, time.perf_counter() - started)
         try:                # (whole or not at all, nothing left behind: another process may read it at once)
             write_atomic(path, dump_values(solved, side_leads_results(variant, model, solved.arrays)), make_folder=True)
@@ -597,7 +599,7 @@ def bootstrap(table: EquityTable, positions: list[MatchPosition], replicates: in
             runs.append([solved.chance(p.state, p.lead) for p in positions])
             continue
         if is_race(v):          # (a root led by a known player: one hand deep from the race's positions)
-            known = solve_race(v, again, lattice=table.meta.get("lattice"))
+            known = solve_race(v, again, race_arrays(v, again, lattice=table.meta.get("lattice")))
             values = {r: known.get(r) or solve_each(v, again, [r], known=known)[r] for r in roots}
         else:
             values = (solve_each if table.individual else solve)(v, again, roots)

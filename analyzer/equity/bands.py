@@ -191,12 +191,12 @@ def _play(pos, rate: float, rng: random.Random, searches: list, variant: Variant
     return tuple(moves), tuple(losses)
 
 
-def play_policy(variant: Variant, rate: float, deals: int, seed: int = 0, sample: PolicySample | None = None,
-                mode: str = "open", view: Callable | None = None) -> PolicySample:
+def play_policy(variant: Variant, rate: float, deals: int, seed: int = 0, mode: str = "open",
+                view: Callable | None = None) -> PolicySample:
     """Play ``deals`` random deals of ``variant`` with every player following the policy of error
-    ``rate`` (see the module's note); each decision's loss added to ``sample``. Individual players need
+    ``rate`` (see the module's note): the sample of each decision's loss. Individual players need
     ``view`` (:func:`policy_searches`)."""
-    sample = sample or PolicySample(rate)
+    sample = PolicySample(rate)
     rng = random.Random(f"bands:{variant.name}:{rate}:{seed}")
     searches = policy_searches(variant, view)
     for _ in range(deals):

@@ -20,8 +20,8 @@ holder of the highest double opens every hand with it, as in the 003 block game,
 ``holder:T:forced`` / ``holder:T:any`` (the holder of tile ``T`` leads, with ``T`` or with any tile:
 the first hand of a partnership match, the [6-6] holder after a reset or a drawn hand).
 
-**Another policy** may play the hands of a block game of two sides: ``simulate_mode(..., choose=...)`` plays each
-deal move by move, the chooser picking at every decision with two or more legal moves (:class:`Choice`, what the
+**Another policy** may play the hands of a block game of two sides: ``simulate_mode(..., HandPlayers(choose=...))``
+plays each deal move by move, the chooser picking at every decision with two or more legal moves (:class:`Choice`, what the
 hand has shown so far); its ``policy`` names it in the model. The deals are those of the open-hands policy with
 the same seed (a chooser draws from its own generator), so the two models are measured on the same hands. The
 fair-play chooser (each decision by the mean over the worlds the mover cannot tell apart) is
@@ -33,17 +33,17 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Protocol
+from typing import Callable, NamedTuple, Protocol
 
 from ..position import mask_of, tiles_of
 from ..rules.facts import hand_facts
-from ..rules import LeadRequirement, Variant
+from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.mechanics import position_for
 from ..tiles import Move, Tile
 
 __all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "Choice", "Chooser", "lead_token", "mode_of",
            "mode_requirement", "policy_of", "simulate_mode", "play_chosen",
-           "deal", "dealt_position", "searcher"]
+           "deal", "dealt_position", "searcher", "HandPlayers", "FinishedHand"]
 
 POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
           "variation (the first best move in move order where several are equal)")
@@ -86,6 +86,29 @@ class Chooser(Protocol):
 
     def __call__(self, choice: Choice) -> Move:
         ...
+
+
+@dataclass(frozen=True)
+class HandPlayers:
+    """Who plays the simulated hands. By default best play with all hands open; ``view``: a game of individual
+    players, each mover maximising the game as ``view(variant, seat)``, that seat alone against the rest, sees it
+    (``analysis.AgainstTheRest``); ``choose``: another policy plays each decision (a block game of two sides; the
+    model is named by its ``policy``: ``analysis.fairplay.FairPlayer`` plays by what each player knows)."""
+
+    view: Callable | None = None
+    choose: Chooser | None = None
+
+
+class FinishedHand(NamedTuple):
+    """A simulated hand at its end, as the model counts it: its ``leader``, ``result`` and ``facts``, what each
+    seat scored during play (``play_points``), and whether a decision's search reached the node limit
+    (``limited``). (:class:`~analyzer.equity.boneyard.SimulatedHand` has the same fields.)"""
+
+    leader: int
+    result: HandResult
+    facts: HandFacts
+    play_points: tuple[int, ...] = ()
+    limited: bool = False
 
 
 @dataclass(frozen=True)
@@ -389,14 +412,14 @@ def searcher(variant: Variant, rules=None, share: int = 1):
     return TreeSearch(rules or variant, None, TABLE_MB / share)
 
 
-def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample: ModeSample | None = None,
-                  progress: Callable[[int], None] | None = None, view: Callable | None = None,
-                  choose: Chooser | None = None) -> ModeSample:
+def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, players: HandPlayers = HandPlayers(),
+                  progress: Callable[[int], None] | None = None) -> ModeSample:
     """Simulate ``hands`` random deals of ``variant`` in lead ``mode`` with best play, all hands open
-    (see the module's note); add them to ``sample`` (a new one by default). A game of individual
-    players needs ``view``: ``view(variant, seat)`` is the game as ``seat`` alone against the rest sees it
-    (``analysis.AgainstTheRest``), the value each mover maximises. ``choose``: another policy plays the
-    hands (a block game of two sides: the same deals, each decision the chooser's; see the module's note)."""
+    (see the module's note), or as ``players`` says: a game of individual players needs its ``view``
+    (``view(variant, seat)`` is the game as ``seat`` alone against the rest sees it, ``analysis.AgainstTheRest``,
+    the value each mover maximises); its ``choose``, another policy, plays the hands (a block game of two sides:
+    the same deals, each decision the chooser's; see the module's note)."""
+    view, choose = players.view, players.choose
     individual = variant.seating.sides != 2
     if choose is not None and (individual or variant.drawing is not None or variant.play is not None
                                or variant.search != "block"):
@@ -405,14 +428,13 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
         raise NotImplementedError(f"{variant.name} is played by {variant.seating.sides} individual players: its "
                                   f"hands are simulated with each player's view against the rest (view=...)")
     from .boneyard import covers, hand_searcher, play_hand
-    sample = sample or ModeSample()
+    sample = ModeSample()
     rng = random.Random(f"{variant.name}:{mode}:{seed}")
     if covers(variant):             # a boneyard, points during play, runs or arms: equity/boneyard.py
         req, search = mode_requirement(variant, mode), hand_searcher(variant, view)
         for _ in range(hands):
             hand = play_hand(variant, req, rng, search)
-            _add(sample, variant, hand.leader, hand.result, hand.facts, view if individual else None,
-                 hand.play_points, hand.limited)
+            _add(sample, variant, hand, view if individual else None)
             if progress is not None:
                 progress(1)
         return sample
@@ -425,16 +447,16 @@ def simulate_mode(variant: Variant, mode: str, hands: int, seed: int = 0, sample
             play_chosen(variant, pos, leader, mode_requirement(variant, mode), choose)
         end = pos.outcome()
         facts = hand_facts(pos, end.termination, end.seat, leader, None)
-        _add(sample, variant, leader, variant.hand_result(facts), facts, view if individual else None)
+        _add(sample, variant, FinishedHand(leader, variant.hand_result(facts), facts), view if individual else None)
         if progress is not None:
             progress(1)
     return sample
 
 
-def _add(sample: ModeSample, variant: Variant, leader: int, result, facts, view: Callable | None = None,
-         play_points: tuple[int, ...] = (), limited: bool = False) -> None:
-    """Add one finished hand, led by seat ``leader``, to ``sample``, relative to the leader's side; with
-    ``view`` (individual players) valued for the leader against the rest."""
+def _add(sample: ModeSample, variant: Variant, hand: FinishedHand, view: Callable | None = None) -> None:
+    """Add one finished ``hand`` to ``sample``, relative to its leader's side; with ``view`` (individual players)
+    valued for the leader against the rest."""
+    leader, result, facts, play_points, limited = hand.leader, hand.result, hand.facts, hand.play_points, hand.limited
     teams, sides = variant.seating.teams, variant.seating.sides
     side = teams[leader]
     scores = result.scores or tuple(result.points if s == result.winner else 0 for s in range(sides))

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import Callable
 
-from ..rules import HandResult, MatchState, Variant
+from ..rules import HandResult, Variant
 from ..rules.modes import MatchKind
 from ..search.core import PURE_ENV
 from .model import HandModel
@@ -62,7 +62,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
     _race = None
 
 __all__ = ["KeptResults", "RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "side_leads_results", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
-           "sweeps_of"]
+           "sweeps_of", "RaceLoop"]
 
 #: ``"compiled"`` or ``"python"``: the loop the race solver runs on unless told otherwise.
 RACE_CORE = "compiled" if _race is not None and os.environ.get(PURE_ENV, "") in ("", "0") else "python"
@@ -137,11 +137,11 @@ def _split(points: int, step: int, coarse: bool) -> list[tuple[int, float]]:
     return [(low, 1.0 - rest / step), (low + 1, rest / step)]
 
 
-def _lead_results(variant: Variant, model: HandModel, lead: tuple, start: MatchState, step: int, coarse: bool,
-                  leads: list) -> dict:
+def _lead_results(variant: Variant, model: HandModel, lead: tuple, step: int, coarse: bool, leads: list) -> dict:
     """The results of a hand led so, merged: {(steps, next lead's index in ``leads``): p} (a lead not yet in
-    ``leads`` appended)."""
+    ``leads`` appended; the next lead resolved at the match's start)."""
     sides = variant.seating.sides
+    start = variant.match.start(sides)
     out: dict = {}
     where: dict = {}            # (next token, side) -> the next lead's index in ``leads`` (asked once each)
     for p, side, o in hand_results(variant, model, lead):
@@ -167,14 +167,13 @@ def _lead_results(variant: Variant, model: HandModel, lead: tuple, start: MatchS
     return out
 
 
-def _leads_and_results(variant: Variant, model: HandModel, start: MatchState, step: int,
-                       coarse: bool) -> tuple[list, list]:
+def _leads_and_results(variant: Variant, model: HandModel, step: int, coarse: bool) -> tuple[list, list]:
     """Every lead reachable from the first, and per lead its results merged: {(steps, next lead index): p}."""
     leads = [first_lead(variant)]
     merged: list[dict] = []
     i = 0
     while i < len(leads):
-        merged.append(_lead_results(variant, model, leads[i], start, step, coarse, leads))
+        merged.append(_lead_results(variant, model, leads[i], step, coarse, leads))
         i += 1
     return leads, merged
 
@@ -187,12 +186,13 @@ def _corners(splits: list) -> list[tuple[tuple, float]]:
     return out
 
 
-def _ask(variant: Variant, grid: tuple, box: tuple, step: int, rest: tuple, cells: bytearray,
+def _ask(variant: Variant, grid: tuple, box: tuple, step: int, cells: bytearray,
          progress: Callable[[str], None] | None) -> tuple[array, array]:
     """The match code's answer for every cell of the box of totals ``cells`` marks: a grid point, or ``-1 -
     t`` for the ``t``-th finished match (its chances in the second array); :data:`UNASKED` at the others."""
     sides = len(grid)
     start = variant.match.start(sides)
+    rest = state_key(variant, start)[1:]        # (the state beyond the scores: the race's own)
     apply = variant.match.apply          # (``table.apply_outcome`` of the totals as one hand's scores)
     terminals: dict = {}
     finished: dict = {}                  # (winner, drawn) -> the finished match's index in ``terminals``
@@ -252,7 +252,7 @@ def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], No
         step, size = lattice, -(-variant.match.target // lattice) + 1
     start = variant.match.start(sides)
     rest = state_key(variant, start)[1:]
-    leads, merged = _leads_and_results(variant, model, start, step, coarse)
+    leads, merged = _leads_and_results(variant, model, step, coarse)
     most = [max((steps[k] for out in merged for steps, _ in out), default=0) for k in range(sides)]
     grid = (size,) * sides
     box = tuple(size + m for m in most)
@@ -270,13 +270,18 @@ def race_arrays(variant: Variant, model: HandModel, progress: Callable[[str], No
         return replace(unasked, **dict(zip(("answers", "terminals", "asked"), answers(unasked))))
     cells = bytearray(_prod(box))
     asked = sweeps_of(core).reached(len(leads), grid, box, starts, offsets, cells)
-    answers, terminals = _ask(variant, grid, box, step, rest, cells, progress)
+    answers, terminals = _ask(variant, grid, box, step, cells, progress)
     return RaceArrays(sides, step, rest, tuple(leads), grid, box, starts, probs, offsets, next_lead, answers,
                       terminals, asked, coarse)
 
 
 class PySweeps:
-    """The pure-Python twin of ``_race`` (the same calls, the same arrays, the same order of work)."""
+    """The pure-Python twin of ``_race`` (the same calls, the same arrays, the same order of work).
+
+    Its methods take the race's arrays one by one, not a :class:`RaceArrays`: they are the C module's calls,
+    argument for argument (:func:`sweeps_of` hands either to :func:`solve_race`), and the hot loops of the
+    race's solver, where each array is a local (issue 69 leaves ``sweep``, ``_update``, ``back`` and ``close``
+    over six parameters on purpose)."""
 
     @staticmethod
     def _bases(grid: tuple, box: tuple) -> list[int]:
@@ -615,23 +620,32 @@ def led_results(variant: Variant, model: HandModel, arrays: RaceArrays, lead: tu
     weighs them: each one's score steps, its next lead's index among the race's leads, its probability (merged
     as the race's own). Raises ``ValueError`` where a result leads to a lead the race has not."""
     leads = list(arrays.leads)
-    out = _lead_results(variant, model, lead, variant.match.start(variant.seating.sides), arrays.step, arrays.coarse,
-                        leads)
+    out = _lead_results(variant, model, lead, arrays.step, arrays.coarse, leads)
     if len(leads) != len(arrays.leads):
         raise ValueError(f"{variant.name}: a hand led by {lead} leads to {leads[len(arrays.leads):]}, not the race's")
     return [(steps, nxt, p) for (steps, nxt), p in sorted(out.items())]
 
 
-def solve_race(variant: Variant, model: HandModel, tol: float = 1e-12, progress: Callable[[str], None] | None = None,
-               core: str | None = None, arrays: RaceArrays | None = None, roots: list | None = None,
-               lattice: int | None = None) -> RaceValues:
+@dataclass(frozen=True)
+class RaceLoop:
+    """How a race's equations are swept: by the ``core`` loop (``"compiled"`` or ``"python"``; None:
+    :data:`RACE_CORE`) until no chance changes by ``tol`` or more in a sweep (the values are the same either
+    way, to that tolerance)."""
+
+    core: str | None = None
+    tol: float = 1e-12
+
+
+def solve_race(variant: Variant, model: HandModel, arrays: RaceArrays | None = None, roots: list | None = None,
+               how: RaceLoop = RaceLoop(), progress: Callable[[str], None] | None = None) -> RaceValues:
     """Every player's MWC at every live position of ``variant``'s race (see the module's docstring), or only
     at those ``roots`` lead to (``(state_key, lead)`` pairs: the positions ``table.solve_each`` walks from
-    them). ``core``: ``"compiled"`` or ``"python"`` (default :data:`RACE_CORE`); ``arrays``: the race's
-    arrays made before (:func:`race_arrays`); ``lattice``: a coarser score step (a reduced state, the chances
-    between its points weighed from the neighbouring ones)."""
-    loop = sweeps_of(core)
-    a = arrays or race_arrays(variant, model, progress, core, lattice)
+    them), swept ``how`` says. ``arrays``: the race's arrays made before (:func:`race_arrays`, which takes a
+    coarser score step, a ``lattice``: a reduced state, the chances between its points weighed from the
+    neighbouring ones); by default made here, on the race's own step."""
+    loop = sweeps_of(how.core)
+    tol = how.tol
+    a = arrays or race_arrays(variant, model, progress, how.core)
     leads = len(a.leads)
     active = bytearray(_prod(a.grid) * leads)
     if roots is None:

@@ -30,7 +30,7 @@ from array import array
 
 from ..rules import Variant
 from .model import HandModel
-from .race import PySweeps, RaceValues, race_arrays, solve_race, sweeps_of
+from .race import PySweeps, RaceLoop, RaceValues, race_arrays, solve_race, sweeps_of
 
 __all__ = ["MAGIC", "QUANTUM", "SUFFIX", "Solved", "pack_solved", "unpack_solved", "solve_shipped", "solved_values", "undiff",
            "place"]
@@ -221,4 +221,4 @@ def solve_shipped(raw: bytes, digest: str, variant: Variant, model: HandModel, l
     arrays = race_arrays(variant, model, core=core, lattice=lattice, answers=given)
     if solved.numbers is not None:
         return solved_values(solved, arrays, core)
-    return solve_race(variant, model, core=core, arrays=arrays)
+    return solve_race(variant, model, arrays, how=RaceLoop(core))

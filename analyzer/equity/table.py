@@ -28,7 +28,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from itertools import product
 from operator import add
-from typing import Callable
+from typing import Callable, Mapping, NamedTuple
 
 from ..rules import HandResult, MatchState, Variant
 from ..rules.lead import requirement
@@ -39,9 +39,11 @@ from .model import HandModel, Outcome, lead_token, mode_of
 __all__ = ["Key", "state_key", "key_state", "resolve", "solve", "solve_each", "terminal_each", "endless", "first_lead",
            "first_game_roots", "hand_rows", "each_step", "AddedRows", "added_rows", "rows_reaching",
            "known_leader_roots", "score_grid_roots", "score_step", "PENDING_CAP", "hand_results", "by_scores",
-           "apply_outcome"]
+           "apply_outcome", "Reach", "TOL"]
 
 PENDING_CAP = 12
+#: The walk's sweeps stop once no chance changes by this much in a sweep.
+TOL = 1e-12
 #: The most answers of the match code, and of looked-up known positions, a walk keeps (then it starts afresh):
 #: some 450 bytes each (measured), so that making the largest table (Quinientos) or a long-running server
 #: looking up positions off a table's walk stays within about a gigabyte.
@@ -221,11 +223,22 @@ def _add(constant, p: float, value):
     return constant + p * value
 
 
-def _walk(variant: Variant, model: HandModel, roots: list, known: dict, terminal: Callable, zero,
+class Reach(NamedTuple):
+    """Where a walk of the match's positions goes: from ``roots`` (``(state_key, lead)`` pairs), stopping at
+    the ``known`` positions (already solved: their values taken)."""
+
+    roots: list
+    known: Mapping
+
+
+def _walk(variant: Variant, model: HandModel, reach: Reach, terminal: Callable,
           progress: Callable[[str], None] | None, memo: dict | None = None) -> tuple[list, list]:
-    """The positions reachable from ``roots`` (breadth first) and, per position, its equation: the
-    constant (``terminal`` of the matches the next hand ends, ``known`` values) and the (index,
-    probability) pairs of the positions the next hand leads to."""
+    """The positions of the ``reach`` (breadth first) and, per position, its equation: the constant
+    (``terminal`` of the matches the next hand ends: side 0's chance, or each side's with
+    :func:`terminal_each`; the ``known`` values) and the (index, probability) pairs of the positions the next
+    hand leads to."""
+    roots, known = reach
+    zero = (0.0,) * variant.seating.sides if terminal is terminal_each else 0.0
     index: dict = {}
     order: list = []
     edges: list[tuple] = []          # per position: the chance from over and known positions, the next
@@ -445,12 +458,14 @@ def _roots(variant: Variant, roots: list | None) -> list:
 
 
 def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
-          known: dict | None = None, tol: float = 1e-12, progress: Callable[[str], None] | None = None,
+          known: dict | None = None, progress: Callable[[str], None] | None = None,
           memo: dict | None = None) -> dict:
     """Side 0's match-winning chance at every position reachable from ``roots`` (default: the start
-    of a match), as ``{(state_key, lead): chance}``. ``known``: positions already solved (a shipped
-    table): the walk stops there and takes their values. ``memo``: as for :func:`solve_each`."""
-    order, edges = _walk(variant, model, _roots(variant, roots), known or {}, _terminal, 0.0, progress, memo)
+    of a match), as ``{(state_key, lead): chance}``, swept until no chance changes by :data:`TOL`.
+    ``known``: positions already solved (a shipped table): the walk stops there and takes their values.
+    ``memo``: as for :func:`solve_each`."""
+    order, edges = _walk(variant, model, Reach(_roots(variant, roots), known or {}), _terminal, progress, memo)
+    tol = TOL
     values = [0.5] * len(order)
     for sweep in range(100_000):
         change = 0.0
@@ -468,17 +483,16 @@ def solve(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] |
 
 
 def solve_each(variant: Variant, model: HandModel, roots: list[tuple[tuple, tuple]] | None = None,
-               known: dict | None = None, tol: float = 1e-12,
-               progress: Callable[[str], None] | None = None, memo: dict | None = None) -> dict:
+               known: dict | None = None, progress: Callable[[str], None] | None = None,
+               memo: dict | None = None) -> dict:
     """Every side's match-winning chance at every position reachable from ``roots``, as
     ``{(state_key, lead): (chance of side 0, of side 1, ...)}``: the equations of :func:`solve` with a
     chance per side (``terminal_each`` at a finished match), for matches of any number of sides
     (individual players: each his own side). ``known``: positions already solved, each a tuple. ``memo``: a
     dict the caller keeps for the next call on the same model (each lead's results, the match code's
     answers): a shipped table's look-ups off its walk reuse them."""
-    sides = variant.seating.sides
-    order, edges = _walk(variant, model, _roots(variant, roots), known or {}, terminal_each, (0.0,) * sides,
-                         progress, memo)
+    sides, tol = variant.seating.sides, TOL
+    order, edges = _walk(variant, model, Reach(_roots(variant, roots), known or {}), terminal_each, progress, memo)
     values = [[1.0 / sides] * sides for _ in order]
     for sweep in range(100_000):
         change = 0.0

@@ -11,7 +11,7 @@ from typing import Iterator
 
 from ..diagnostics import DominoError
 from ..position import Position, mask_of, tiles_of
-from ..rules.lead import Revealed, dealt_leaders, highest_leads, requirement, reveals, weighs_whole_hands
+from ..rules.lead import LeadGame, Revealed, dealt_leaders, highest_leads, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
 from ..tiles import PASS, Tile
 from .placements import Cases, DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
@@ -312,5 +312,5 @@ def lead_revealed(rep, seen: int) -> Revealed:
                                                        if any(t.matches(x) for x in numbers))
         return Revealed(lacks=lacks)
     lead = first_lead(rep, max(seen, 1))      # who leads is known before he does; what he leads is not
-    return reveals(rep.variant, rep.game.number, rep.lead, rep.players, None if lead is None else lead.seat,
+    return reveals(rep.variant, LeadGame(rep.game.number, rep.players, rep.lead), None if lead is None else lead.seat,
                    lead.move.tile if lead is not None and seen else None, rep.game.tags.get("LeadFrom"))

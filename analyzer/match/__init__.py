@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..record import Game, Record, clip
-from ..replay import Replay, replay, resolve_variant
+from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
 from ..record import StatedResult
 from ..rules.hints import lead_hints, score_hint
@@ -247,7 +248,7 @@ def _deal_again(game: Game, played: tuple | None, variant: Variant, source: str,
     """A game tagged ``[Deal "same"]`` in a match (its hands filled by :func:`same_deals`): led as the game
     it plays again, from the match before it, and another line of play, so it does not count in the match."""
     req, worth, number, entry = played[1:] if played is not None else (None, 1, 1, None)
-    rep = check_decided_result(replay(game, variant, source, lead=req, insert_passes=insert_passes, worth=worth), DEALS_CHECKED)
+    rep = check_decided_result(replay(game, variant, source, terms=MatchTerms(req, worth), insert_passes=insert_passes), DEALS_CHECKED)
     known = entry is None or entry.before is not None
     rep.match = MatchEntry(number, req.reason if req else "", rep.result, state, _shown(variant, rep, state, known),
                            False, entry.before if entry else None, entry.opens if entry else False,
@@ -426,7 +427,6 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     draw: SeatDraw | None = None         # Domino Whist: the tiles drawn for the seats (SeatDraw tag)
     draw_problem: Diagnostic | None = None
     further: LeadRequirement | None = None
-    progression = chosen.option("progression") == "yes" and chosen.people in (4, 5)
     part = 1                             # the match's place in a progression (Domino Whist §12)
     played: tuple | None = None          # the last game played: (game, its lead requirement, its worth, number, entry)
     known = True                         # the match before the next game is known (see ``_later_start``)
@@ -436,12 +436,12 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             report.replays.append(rep)
             report.entries.append(rep.match)
             continue
-        names = tuple(game.players) if game.players else tuple(h.player for h in game.hands)
+        names = _names(game)
         new_match = state.over
         moved = None
         if new_match:
-            further, part, draw, moved = _next_match(chosen, prev, state, names, progression, draw, part,
-                                                     first_leader)
+            further, (draw, part), moved = _next_match(chosen, prev, state, names, SeatsDrawn(draw, part),
+                                                       first_leader)
             state = chosen.match.start(sides)
             prev = None
             number = 0
@@ -452,12 +452,16 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             draw, draw_problem = _seat_draw(game, chosen)
             part = 1
         report.draw = draw
-        req = _requirement(chosen, game, names, prev, state, number, further, draw)
+        opening = further
+        if opening is None and draw is not None:
+            opening = drawn_requirement(chosen, draw, names)     # the highest tile drawn leads the first game
+        req = _requirement(chosen, game, prev, state, number, opening)
         if not known and chosen.match.lead(state, chosen.seating) is not None:
             req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
-        rep = check_decided_result(replay(game, chosen, source, lead=req, insert_passes=insert_passes,
-                                          worth=chosen.match.worth(state)), DEALS_CHECKED)
-        _match_notes(rep, draw, draw_problem, number, part, moved, diags if k == 0 else [], new_match)
+        rep = check_decided_result(replay(game, chosen, source, terms=MatchTerms(req, chosen.match.worth(state)),
+                                          insert_passes=insert_passes), DEALS_CHECKED)
+        _seat_notes(rep, SeatsDrawn(draw, part), draw_problem, number, moved)
+        _file_notes(rep, diags if k == 0 else [], new_match)
         draw_problem = None
         how = f"game {number} of the match in the file"
         if not known:
@@ -494,15 +498,34 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     return report
 
 
-def _match_notes(rep: Replay, draw: SeatDraw | None, draw_problem: Diagnostic | None, number: int, part: int,
-                 moved: str | None, first: list[Diagnostic], new_match: bool) -> None:
-    """What the match says of game ``rep``: its seats by the tiles drawn (Domino Whist), how the seats moved in a
-    progression, the file's own problems (``first``, on its first game), and that it starts a new match."""
+class SeatsDrawn(NamedTuple):
+    """The seats of a match drawn by tiles (Domino Whist, the SeatDraw tag; ``draw`` None: not drawn) and the match's
+    ``part`` in a progression of matches played on that one draw (§12; 1: the first, or no progression)."""
+
+    draw: SeatDraw | None
+    part: int = 1
+
+
+def _names(game: Game) -> tuple[str, ...]:
+    """The players of ``game``, seat by seat: its Players tag's, else its hands' players."""
+    return tuple(game.players) if game.players else tuple(h.player for h in game.hands)
+
+
+def _seat_notes(rep: Replay, seats: SeatsDrawn, draw_problem: Diagnostic | None, number: int,
+                moved: str | None) -> None:
+    """What the match says of the seats of game ``rep`` (``number``): its seats by the tiles drawn (Domino Whist)
+    and how the seats moved in a progression."""
+    draw, part = seats
     if draw_problem or draw is not None:
         rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
     if moved:
         rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
                                           "Players"))
+
+
+def _file_notes(rep: Replay, first: list[Diagnostic], new_match: bool) -> None:
+    """What the file says of game ``rep``: its own problems (``first``, on its first game) and that the game starts
+    a new match."""
     rep.deal_diagnostics[:0] = first
     if new_match:
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, "the match before was already over; this game "
@@ -545,13 +568,14 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
     return before, "the Score tag (the score after the hand, less the hand's result)"
 
 
-def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: tuple[str, ...], progression: bool,
-                draw: SeatDraw | None, part: int, first_leader: str | None
-                ) -> tuple[LeadRequirement | None, int, SeatDraw | None, str | None]:
+def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: tuple[str, ...], seats: SeatsDrawn,
+                first_leader: str | None) -> tuple[LeadRequirement | None, SeatsDrawn, str | None]:
     """A game after the match ``ended`` starts the next one: who leads its first game (None: the
-    lead policy's first game), the match's place in a progression, the seat draw it keeps (None: the
-    seats are drawn again) and how the seats moved (Domino Whist §12)."""
+    lead policy's first game), the seats it keeps (the seat draw, None: drawn again; the match's place in a
+    progression) and how the seats moved (Domino Whist §12)."""
     further = moved = None
+    draw, part = seats
+    progression = chosen.option("progression") == "yes" and chosen.people in (4, 5)
     seated = len(names) == chosen.players
     if progression and draw is not None:
         part += 1                # the next match of the progression: the same draw, new partners
@@ -568,18 +592,19 @@ def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: 
         draw, part = None, 1     # a further match draws for its seats again
         if first_leader in names and seated:
             further = chosen.lead.further_match(names.index(first_leader), chosen.players)
-    return further, part, draw, moved
+    return further, SeatsDrawn(draw, part), moved
 
 
-def _requirement(chosen: Variant, game: Game, names: tuple[str, ...], prev: Replay | None, state: MatchState,
-                 number: int, further: LeadRequirement | None, draw: SeatDraw | None) -> LeadRequirement | None:
-    """Who must lead game ``number`` of the match (None: the record's lead is not checked against one)."""
+def _requirement(chosen: Variant, game: Game, prev: Replay | None, state: MatchState, number: int,
+                 opening: LeadRequirement | None) -> LeadRequirement | None:
+    """Who must lead game ``number`` of the match (None: the record's lead is not checked against one); ``opening``:
+    who leads the first game of this match, where something other than the lead policy says it (a further
+    match's first game, the highest tile drawn for the seats)."""
+    names = _names(game)
     req = next_requirement(chosen, prev, state, names) if len(names) == chosen.players else None
     if req is None and number == 1:
-        if further is not None:
-            req = further            # a further match: who leads its first game
-        elif draw is not None and drawn_requirement(chosen, draw, names) is not None:
-            req = drawn_requirement(chosen, draw, names)
+        if opening is not None:
+            req = opening            # a further match's first game, or the seats drawn
         elif game.number not in (None, 1):
             req = LeadRequirement()      # an excerpt that starts later in a match
     return req
@@ -812,7 +837,7 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
     if not any(before.scores):
         return rep
     later = LeadRequirement(reason="the Score tag puts this game after the start of a match")
-    again = check_decided_result(replay(game, variant, source, rules=rules, lead=later, insert_passes=insert_passes),
+    again = check_decided_result(replay(game, variant, source, rules=rules, terms=MatchTerms(later), insert_passes=insert_passes),
                                  DEALS_CHECKED)
     tile = rep.variant.opening.first_game_tile
     again.deal_diagnostics.append(_diag(

@@ -154,18 +154,19 @@ from dataclasses import replace
 
 from ..diagnostics import Diagnostic
 from ..record import Game
-from ..replay import Replay, replay, resolve_variant
+from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
-from ..rules import LeadRequirement, Variant
+from ..rules import Variant
 from ..rules.codes import Code
 from .builder import repaired_result
-from .edits import NAME, ORIG, TILE, COSTS, Edit, Repair, RepairReport, edit_count, tile_slip_cost
+from .edits import NAME, ORIG, TILE, COSTS, Edit, Repair, RepairLimits, RepairReport, edit_count, tile_slip_cost
 from .overflow import overflow_repairs, overflow_rows
 from .positional import Entry, needs_positions
 from .search import REPLAY_WORK, PositionSearch, Search, out_of_time, work_left
 from ..diagnostics import Severity
 
-__all__ = ["repair", "first_error", "tag_repair", "RepairReport", "Repair", "Edit", "COSTS", "tile_slip_cost"]
+__all__ = ["repair", "first_error", "tag_repair", "RepairLimits", "RepairReport", "Repair", "Edit", "COSTS",
+           "tile_slip_cost"]
 
 _DOING = {
     "insert-row": "insert a row", "delete-row": "delete a row", "insert-move": "insert a move",
@@ -207,14 +208,14 @@ def in_common(repairs: list[Repair]) -> list[str]:
 
 
 def first_error(game: Game, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
-                lead: LeadRequirement | None = None, worth: int | None = None) -> tuple[int | None, str | None]:
+                terms: MatchTerms = MatchTerms()) -> tuple[int | None, str | None]:
     """Where the repair search's own checker sees the first error of ``game``: the move's index
     (-1: the deal; ``len(game.moves)``: the end disagrees with the stated result) and a short code,
     or (None, None) when the record is legal. It agrees with ``replay(game).valid``; when a tile
-    fits both ends it follows both, so the index may lie past ``Replay.legal_prefix``. ``lead`` and
-    ``worth`` as for :func:`repair`."""
+    fits both ends it follows both, so the index may lie past ``Replay.legal_prefix``. ``terms`` as for
+    :func:`repair`."""
     variant, _ = resolve_variant(game, variant, rules)
-    search = _searcher(game, variant)(game, variant, 0, 0, lead, worth)
+    search = _searcher(game, variant)(game, variant, 0, 0, terms.lead, terms.worth)
     return search.run(search.cells(game), 0, None, search.deal_for(tuple(game.hands)), None)
 
 
@@ -223,17 +224,16 @@ def _searcher(game: Game, variant: Variant) -> type[Search]:
     return PositionSearch if needs_positions(game, variant) else Search
 
 
-def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | str | None = None, *,
-           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           max_nodes: int | None = None, worth: int | None = None,
+def repair(game: Game, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
+           terms: MatchTerms = MatchTerms(), limits: RepairLimits = RepairLimits(),
            notation: list[Diagnostic] | None = None) -> RepairReport:
-    """Find the smallest, likeliest sets of at most ``max_edits`` edits that make ``game`` legal and
-    agree with its stated result; return the best ``limit`` (each with a repaired copy of the game).
+    """Find the smallest, likeliest sets of at most ``limits.max_edits`` edits that make ``game`` legal and
+    agree with its stated result; return the best ``limits.limit`` (each with a repaired copy of the game).
 
     ``variant`` and ``rules`` as for :func:`~analyzer.replay.replay` (default: the record's Variant
-    and Rules tags); ``lead``: who must lead, and ``worth``: what the game is worth after drawn
-    games (its Result may state that), when a match decides them, as the replayer takes them.
-    ``max_nodes`` bounds the number of candidate records tried (the report says when it stopped); by
+    and Rules tags); ``terms``: who must lead, and what the game is worth after drawn games (its Result
+    may state that), when a match decides them, as the replayer takes them.
+    ``limits.max_nodes`` bounds the number of candidate records tried (the report says when it stopped); by
     default 400,000 for the two-ended block games and 40,000 on the slower position path (draws,
     claims, arms, runs). ``notation``: the errors met reading the game (``Record.errors``, or
     ``Replay.notation``): a table row reported with cells too many is repaired with every cell it
@@ -241,7 +241,9 @@ def repair(game: Game, max_edits: int = 2, limit: int = 5, variant: Variant | st
     variant, problems = resolve_variant(game, variant, rules)
     rows = overflow_rows(game, notation) if notation else []
     if rows:
-        return _overflowing(game, rows, max_edits, limit, variant, lead, max_nodes, worth)
+        return _overflowing(game, rows, variant, terms, limits)
+    max_edits, limit, max_nodes = limits.max_edits, limits.limit, limits.max_nodes
+    lead, worth = terms.lead, terms.worth
     kind = _searcher(game, variant)
     if max_nodes is None:
         max_nodes = kind.default_nodes
@@ -369,17 +371,17 @@ def _unkept(errors: list[Diagnostic], max_edits: int, complete: bool) -> str:
             "of play beside a slip of the pen, and a repair keeps none: it makes every move legal")
 
 
-def _overflowing(game: Game, rows: list, max_edits: int, limit: int, variant: Variant,
-                 lead: LeadRequirement | None, max_nodes: int | None, worth: int | None) -> RepairReport:
+def _overflowing(game: Game, rows: list, variant: Variant, terms: MatchTerms, limits: RepairLimits) -> RepairReport:
     """The repairs of a game with table rows written with cells too many: one of their cells goes
     (each way searched on its own, with the edits left; see :mod:`analyzer.repair.overflow`)."""
-    def search(fixed: Game, edits: int, nodes: int | None) -> RepairReport:
-        return repair(fixed, edits, limit, variant, lead=lead, max_nodes=nodes, worth=worth)
+    max_edits, limit = limits.max_edits, limits.limit
 
-    if max_nodes is None:           # the whole search keeps the one budget, shared by the ways
-        max_nodes = _searcher(game, variant).default_nodes
-    found, counts, complete, searched, problem = overflow_repairs(game, rows, max_edits, max_nodes, search,
-                                                                   variant, lead, worth)
+    def search(fixed: Game, edits: int, nodes: int | None) -> RepairReport:
+        return repair(fixed, variant, terms=terms, limits=RepairLimits(edits, limit, nodes))
+
+    if limits.max_nodes is None:           # the whole search keeps the one budget, shared by the ways
+        limits = replace(limits, max_nodes=_searcher(game, variant).default_nodes)
+    found, counts, complete, searched, problem = overflow_repairs(game, rows, limits, search, variant, terms)
     rank = (len(found[0].edits), round(found[0].cost, 6)) if found else None
     best = [r for r in found if (len(r.edits), round(r.cost, 6)) == rank]
     return RepairReport(game, False, game.tags.get("Result"), max_edits, found[:max(limit, 0)], counts, len(best),
@@ -420,7 +422,7 @@ def tag_repair(rep: Replay, tag: str, kind: str, value: str | None, code: str) -
     before = game.tags.get(tag)
     fixed = replace(game, tags={**game.tags, tag: value})
     if tag == "Result":
-        again = check_decided_result(replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth))
+        again = check_decided_result(replay(fixed, rep.variant, rep.source, terms=rep.terms))
         if not again.valid:
             return None
     else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..position import tiles_of
 from ..rules.codes import Code
 from .deal import DealEdits
-from .edits import ANNOT, BIT, COSTS, END, NAME, ORIG, SEAT, SRC, TILE, tile_slip_cost
+from .edits import ANNOT, BIT, COSTS, END, NAME, ORIG, SEAT, SRC, TILE, Trial, tile_slip_cost
 from .lean import LeanChecker
 from .setting import Setting
 
@@ -27,17 +27,18 @@ class LeanEdits:
         self.table, self.has_rounds, self.omitted = setting.table, setting.has_rounds, setting.omitted
         self.lead_seat, self.row_start = setting.lead_seat, setting.row_start
 
-    def deal_candidates(self, seq, deal, frontiers, L, code, depth):
+    def deal_candidates(self, trial: Trial, depth: int):
         """The deal edits (see :class:`analyzer.repair.deal.DealEdits`)."""
-        if not deal.ok:
-            return self.deal_edits.broken(seq, deal, depth)
-        return self.deal_edits.exchange(seq, deal, frontiers, L, code, depth, self.checker.legal)
+        if not trial.deal.ok:
+            return self.deal_edits.broken(trial.seq, trial.deal, depth)
+        return self.deal_edits.exchange(trial, depth, self.checker.legal)
 
-    def candidates(self, seq, deal, frontiers, L, code, min_pos, depth):
-        """(new seq, new deal, first changed index, raw edit, next min position) for each edit at or
-        after ``min_pos`` and at or before the first error ``L``."""
+    def candidates(self, trial: Trial, min_pos: int, depth: int):
+        """(new seq, new deal, first changed index, raw edit, next min position) for each edit of the ``trial`` at
+        or after ``min_pos`` and at or before its first error ``L``."""
+        seq, deal, frontiers, L, code = trial
         if min_pos <= -1:
-            yield from self.deal_candidates(seq, deal, frontiers, L, code, depth)
+            yield from self.deal_candidates(trial, depth)
         if L < 0:
             return
         last = depth == 1
@@ -54,7 +55,7 @@ class LeanEdits:
             over = frontier[0][5] is not None
             here = seq[p] if p < len(seq) else None
             if here is not None and not over and (everything or focus[0] == "swap-into"):
-                yield from self.changes(seq, deal, p, frontier, L, everything, last, fits)
+                yield from self.changes(trial, p, frontier, everything, last, fits)
             counting = everything or focus[0] == "count"
             if here is not None:
                 yield from self.deletions(seq, deal, p, frontier[0], counting, row_only)
@@ -62,10 +63,11 @@ class LeanEdits:
                 continue
             yield from self.insertions(seq, deal, p, frontier, everything, fits)
 
-    def changes(self, seq, deal, p, frontier, L, everything, last, fits):
+    def changes(self, trial: Trial, p: int, frontier, everything: bool, last: bool, fits):
         """Edits of the move written at ``p`` that keep a move there: its tile or open number
         changed, swapped with a later one, given to the player on turn, or put after the next one.
         ``everything``: all of them (else only a swap with the move at the error ``L``)."""
+        seq, deal, _, L, _ = trial
         cell, n = self.checker.cell, self.n
         mover = frontier[0][2]
         name = self.players[mover]

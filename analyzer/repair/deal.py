@@ -164,9 +164,10 @@ class DealEdits:
             for tile in deal.missing:
                 yield self.edit(seq, deal, h, None, tile, ("deal-add", COSTS["deal-add"], (h, None), None, tile, None))
 
-    def exchange(self, seq, deal, frontiers, L, code, depth, legal):
+    def exchange(self, trial, depth: int, legal):
         """The lean search's edits of a sound deal: the first of an exchange between two hands
-        (two deal edits), at the error ``L``; ``legal``: the mover's legal moves in a frontier."""
+        (two deal edits), at the ``trial``'s error ``L``; ``legal``: the mover's legal moves in a frontier."""
+        seq, deal, frontiers, L, code = trial
         entries = deal.entries
         if depth < 2 or L < 0 or L >= len(seq) or deal.hidden:
             return
@@ -201,13 +202,14 @@ class DealEdits:
                     cost = tile_slip_cost(old, tile) + COSTS["change-deal/extra"]
                     yield self.edit(seq, deal, h, k, tile, ("change-deal", cost, (h, k), old, tile, None))
 
-    def in_sound_deal(self, seq, deal, frontiers, L, code, depth):
+    def in_sound_deal(self, trial, depth: int):
         """The position path's edits of a sound deal: a dealt tile mistyped for one nobody was dealt
         (a boneyard tile, or a sleeper) takes one edit, for one of another hand two (an exchange): a
         tile played that the player was not dealt; a tile he could play when he passes or draws; a
         tile drawn that the deal gives to someone. Where the record does not show every hand, only
         the first: a tile played that the player's shown hand was not dealt, or that a hand not shown
         plays and the deal gives to a shown one."""
+        seq, deal, frontiers, L, code = trial
         if L < 0 or L >= len(seq) or (deal.hidden and code != Code.TILE_NOT_HELD):
             return
         c = seq[L]

@@ -154,6 +154,29 @@ class Edit:
         return f"{k}: {self.before} -> {self.after}{at}"
 
 
+class Trial(NamedTuple):
+    """A candidate record as a repair search's checker replayed it: its cells (``seq``) and ``deal``, the checker's
+    states before each cell (``frontiers``), and its first error: the cell's index ``L`` (-1: the deal;
+    ``len(seq)``: only the end disagrees) and the error's ``code``. The search edits it at or before ``L``."""
+
+    seq: list
+    deal: object
+    frontiers: list
+    L: int
+    code: str | None
+
+
+@dataclass(frozen=True)
+class RepairLimits:
+    """How far a repair search looks and what it reports: sets of at most ``max_edits`` edits, the best
+    ``limit`` of them, and at most ``max_nodes`` candidate records tried (None: the search's default,
+    400,000 for the two-ended block games and 40,000 on the slower position path)."""
+
+    max_edits: int = 2
+    limit: int = 5
+    max_nodes: int | None = None
+
+
 @dataclass
 class Repair:
     """A set of edits that makes the record legal (and agree with its stated result)."""

@@ -45,7 +45,7 @@ def dropped_calls(rep: Replay, expected: str) -> list[Repair]:
         call = MoveEntry(caller, None, round=step.entry.round, muggins=points)
         moves = game.moves[:i + 1] + [call] + game.moves[i + 1:]
         fixed = replace(game, moves=moves)
-        again = check_decided_result(replay(fixed, rep.variant, rep.source, lead=rep.lead, worth=rep.worth))
+        again = check_decided_result(replay(fixed, rep.variant, rep.source, terms=rep.terms))
         if not again.valid:
             continue
         nxt = game.moves[i + 1] if i + 1 < len(game.moves) else None

@@ -17,12 +17,12 @@ from typing import Callable
 
 from ..diagnostics import Diagnostic
 from ..record import Game, MoveEntry, Span
-from ..replay import replay
+from ..replay import MatchTerms, replay
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..tiles import Tile
 from ..rules.codes import Code
 from .builder import play_text, repaired_result, table_row
-from .edits import COSTS, Edit, Repair, RepairReport
+from .edits import COSTS, Edit, Repair, RepairLimits, RepairReport
 
 
 @dataclass(frozen=True)
@@ -87,12 +87,13 @@ def overflow_rows(game: Game, notation: list[Diagnostic]) -> list[OverflowRow]:
 Search = Callable[[Game, int, "int | None"], RepairReport]
 
 
-def overflow_repairs(game: Game, rows: list[OverflowRow], max_edits: int, max_nodes: int, search: Search,
-                     variant, lead, worth) -> tuple[list[Repair], dict[int, int], bool, int, str | None]:
-    """Every way to delete the cells too many of ``rows``, each searched with the edits left by
-    ``search``, which share the budget of ``max_nodes`` candidates: (the repairs, best first; how
-    many of each size; whether every search was complete; the candidates tried; a problem that stops
-    the search, if any)."""
+def overflow_repairs(game: Game, rows: list[OverflowRow], limits: RepairLimits, search: Search, variant,
+                     terms: MatchTerms) -> tuple[list[Repair], dict[int, int], bool, int, str | None]:
+    """Every way to delete the cells too many of ``rows``, with at most ``limits.max_edits`` edits in all,
+    each searched with the edits left by ``search``, which share the budget of ``limits.max_nodes``
+    candidates: (the repairs, best first; how many of each size; whether every search was complete; the
+    candidates tried; a problem that stops the search, if any)."""
+    max_edits, max_nodes = limits.max_edits, limits.max_nodes
     need = sum(r.extra for r in rows)
     if need > max_edits:
         return [], {}, True, 0, None
@@ -106,7 +107,7 @@ def overflow_repairs(game: Game, rows: list[OverflowRow], max_edits: int, max_no
         fixed, edits, shift = _deleted(game, rows, way)
         cost = sum(e.cost for e in edits)
         before, after = _rows_text(game, rows, way, fixed)
-        rep = check_decided_result(replay(fixed, variant, lead=lead, worth=worth))
+        rep = check_decided_result(replay(fixed, variant, terms=terms))
         if rep.valid:
             found.append(Repair(edits, round(cost, 3), fixed, rep.result_dict(), repaired_result(rep), before, after, rep))
             counts[need] = counts.get(need, 0) + 1

@@ -12,7 +12,7 @@ from ..record import MoveEntry
 from ..tiles import Tile
 from ..rules.codes import Code
 from .deal import DealEdits
-from .edits import COSTS, entry_text, tile_slip_cost
+from .edits import COSTS, Trial, entry_text, tile_slip_cost
 from .positional import Entry, PositionChecker
 from .setting import Setting
 from ..rules.modes import Termination
@@ -68,16 +68,17 @@ class PositionEdits:
         self.players, self.n = setting.players, setting.n
         self.has_rounds, self.lead_seat = setting.has_rounds, setting.lead_seat
 
-    def deal_candidates(self, seq, deal, frontiers, L, code, depth):
+    def deal_candidates(self, trial: Trial, depth: int):
         """The deal edits (see :class:`analyzer.repair.deal.DealEdits`)."""
-        if not deal.ok:
-            return self.deal_edits.broken(seq, deal, depth)
-        return self.deal_edits.in_sound_deal(seq, deal, frontiers, L, code, depth)
+        if not trial.deal.ok:
+            return self.deal_edits.broken(trial.seq, trial.deal, depth)
+        return self.deal_edits.in_sound_deal(trial, depth)
 
-    def candidates(self, seq, deal, frontiers, L, code, min_pos, depth):
+    def candidates(self, trial: Trial, min_pos: int, depth: int):
         """As :meth:`LeanEdits.candidates`, for the position path."""
+        seq, _, _, L, code = trial
         if min_pos <= -1:
-            yield from self.deal_candidates(seq, deal, frontiers, L, code, depth)
+            yield from self.deal_candidates(trial, depth)
         if L < 0:
             return
         clash = clashes(seq) if depth == 1 else (lambda *_: False)
@@ -91,9 +92,9 @@ class PositionEdits:
                 narrow = _Narrow(groups, focus[2], focus[3], focus[4])
         for p in range(max(min_pos, 0), L + 1):
             if focus is None or p in focus[1]:
-                yield from self.edits_at(seq, deal, frontiers[p], p, clash, depth, None)
+                yield from self.edits_at(trial, p, clash, depth, None)
             else:
-                for cand in self.edits_at(seq, deal, frontiers[p], p, clash, depth, narrow):
+                for cand in self.edits_at(trial, p, clash, depth, narrow):
                     if may_cure(focus, seq, p, cand):
                         yield cand
 
@@ -128,9 +129,11 @@ class PositionEdits:
             places.update(i for i in range(L) if seq[i].entry.tile == c.entry.tile and seq[i].entry.muggins is None)
         return code, places, c.entry.tile, c.seat, [seq[i] for i in places]
 
-    def edits_at(self, seq, deal, frontier, p, clash, depth, narrow):
-        """Every candidate edit at ``p``; ``narrow`` (a _Narrow): only those that may cure an error
-        elsewhere (None: all)."""
+    def edits_at(self, trial: Trial, p: int, clash, depth: int, narrow):
+        """Every candidate edit of the ``trial`` at ``p``; ``narrow`` (a _Narrow): only those that may cure an
+        error elsewhere (None: all)."""
+        seq, deal, frontiers = trial.seq, trial.deal, trial.frontiers
+        frontier = frontiers[p]
         groups = narrow.groups if narrow is not None else None
         here = seq[p] if p < len(seq) else None
         over = all(st.over is not None for st in frontier)
@@ -145,7 +148,7 @@ class PositionEdits:
                 if groups is None:
                     yield from self.muggins_edits(seq, deal, frontier, p, here)
             else:
-                yield from self.changes(seq, deal, frontier, opts, p, here, clash, depth, narrow)
+                yield from self.changes(trial, opts, p, clash, depth, narrow)
         shown_block = over and all(st.over.termination != Termination.DOMINO for st in frontier)
         if here is not None and not (shown_block and here.entry.is_pass):
             e = here.entry
@@ -183,9 +186,10 @@ class PositionEdits:
         claim = points if points and e.is_play and not follows else None
         return MoveEntry(self.players[seat], e.tile, e.end, round=rnd, draw=e.draw, claim=claim, arm=e.arm)
 
-    def changes(self, seq, deal, frontier, opts, p, here, clash, depth, narrow=None):
-        """Edits of the entry at ``p`` (a play, pass or draw) that keep an entry there; under
+    def changes(self, trial: Trial, opts, p: int, clash, depth: int, narrow=None):
+        """Edits of the ``trial``'s entry at ``p`` (a play, pass or draw) that keep an entry there; under
         ``narrow`` (whose ``opts`` hold only its tile) those it allows."""
+        seq, deal, frontier, here = trial.seq, trial.deal, trial.frontiers[p], trial.seq[p]
         e, seat, n = here.entry, here.seat, self.n
         groups = narrow.groups if narrow is not None else None
         turn = frontier[0].pos.turn
@@ -233,14 +237,15 @@ class PositionEdits:
         if groups is None or not groups.isdisjoint(("end", "arm", "claim")):
             yield from self.mends(seq, deal, frontier, p, here, groups)
         if narrow is not None and narrow.cells is not None:
-            yield from self.swaps(seq, deal, frontier, p, here, narrow)
+            yield from self.swaps(trial, p, narrow)
         elif groups is None or "swap" in groups:
-            yield from self.swaps(seq, deal, frontier, p, here, None, {(o.tile, o.draw) for o, _ in mine})
+            yield from self.swaps(trial, p, None, {(o.tile, o.draw) for o, _ in mine})
 
-    def swaps(self, seq, deal, frontier, p, here, narrow, legal=None):
-        """Swap the entry at ``p`` with a later one (of the same player or not) that is legal here:
+    def swaps(self, trial: Trial, p: int, narrow, legal=None):
+        """Swap the ``trial``'s entry at ``p`` with a later one (of the same player or not) that is legal here:
         with any (``legal``: the (tile, draw) the player may make here) or, under ``narrow``, with
         the entries it names."""
+        seq, deal, frontier, here = trial.seq, trial.deal, trial.frontiers[p], trial.seq[p]
         e, seat = here.entry, here.seat
         later = range(p + 1, len(seq)) if narrow is None else sorted(
             j for j in range(p + 1, len(seq)) if any(seq[j] is c for c in narrow.cells))

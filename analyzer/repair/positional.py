@@ -15,7 +15,7 @@ from ..position import Outcome, Position, tiles_of
 from ..record import Game, MoveEntry
 from ..replay.tags import false_plays
 from ..rules import Variant
-from ..rules.judge import Judge
+from ..rules.judge import Judge, Written
 from ..rules.modes import Layout, Termination, Turns
 from ..rules.replayed import out_skipped, skips_out
 from ..tiles import PASS, Move, Tile
@@ -120,8 +120,8 @@ class PositionChecker(Checker):
             if verdict.problems:
                 return verdict.problems[0].code, [], False
             return (Code.WRONG_SCORE if entry.claim is not None else None), list(verdict.moves), False
-        verdict = judge.entry(pos, entry.tile, seat, end=entry.end, arm=entry.arm,
-                              stands=self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None)
+        verdict = judge.entry(pos, entry.tile, seat, written=Written(
+            entry.end, entry.arm, self.false_plays.get((entry.player, entry.tile)) if self.false_plays else None))
         errors = [problem for problem in verdict.problems if problem.severity == Severity.ERROR]
         if errors:
             return errors[0].code, [], adding

@@ -18,7 +18,7 @@ from ..rules.codes import Code
 from .builder import Builder, PositionBuilder
 from .candidates import LeanEdits
 from .deal import Deal, DealEdits, Deals
-from .edits import SEAT, Found
+from .edits import SEAT, Found, Trial
 from .exposed import exposed_rows, reveals
 from .lean import LeanChecker
 from .position_edits import PositionEdits
@@ -273,15 +273,16 @@ class Search:
             self.builder.renumber = all(m.round == s.first_round + (offset + k) // s.n
                                         for k, m in enumerate(game.moves[:max(L, 1)]))
         if self.problem is None and self.max_edits > 0:
-            self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, self.max_edits)
+            self.visit(Trial(seq, deal, frontiers, L, code), (), 0.0, -1, self.max_edits)
         return seq, False
 
-    def visit(self, seq, deal, frontiers, L, code, edits, cost, min_pos, depth) -> None:
-        """Try every edit at ``min_pos`` .. ``L`` (the first error) and go on from each."""
+    def visit(self, trial: Trial, edits: tuple, cost: float, min_pos: int, depth: int) -> None:
+        """Try every edit of the ``trial`` at ``min_pos`` .. ``trial.L`` (the first error) and go on from each,
+        with ``depth`` edits left (``edits`` made so far, costing ``cost``)."""
+        seq, deal, frontiers, L, _ = trial
         # the candidates at each place look along the rest of the record (a later move to swap in)
         self.work += SCAN_WORK * (L + 2 - max(min_pos, 0)) * len(seq)
-        for new_seq, new_deal, start, edit, next_min in self.edits.candidates(seq, deal, frontiers, L, code,
-                                                                        min_pos, depth):
+        for new_seq, new_deal, start, edit, next_min in self.edits.candidates(trial, min_pos, depth):
             if self.halted():
                 return
             self.nodes += 1
@@ -302,7 +303,7 @@ class Search:
             if nL is None:
                 self.record(new_seq, new_deal, new_edits, new_cost)
             elif depth > 1 and nL >= next_min:
-                self.visit(new_seq, new_deal, keep, nL, ncode, new_edits, new_cost, next_min, depth - 1)
+                self.visit(Trial(new_seq, new_deal, keep, nL, ncode), new_edits, new_cost, next_min, depth - 1)
 
     @staticmethod
     def line_key(seq: list) -> tuple:
@@ -342,7 +343,7 @@ class PositionSearch(Search):
         # one edit, then two...; the smallest size that has a repair ends the search (a trial here
         # costs too much to count every larger repair, as the lean search does)
         for bound in range(1, self.max_edits + 1 if self.problem is None else 1):
-            self.visit(seq, deal, frontiers, L, code, (), 0.0, -1, bound)
+            self.visit(Trial(seq, deal, frontiers, L, code), (), 0.0, -1, bound)
             if self.stopped or self.confirmed_any():
                 break
         return seq, False

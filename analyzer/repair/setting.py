@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..position import mask_of
 from ..record import Game, MoveEntry
-from ..replay import Replay, replay
+from ..replay import MatchTerms, Replay, replay
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
 from ..rules import LeadRequirement, Variant
 from ..tiles import Tile, tile_set
@@ -67,7 +67,7 @@ class Setting:
         """``game`` (a deal with no move) replayed for its deal alone: its first position and the deal's errors,
         without the stated result checked over the deals its hidden tiles allow (no move is played: a deal's
         trial costs its replay, not a listing of the hidden hands)."""
-        return replay(game, self.variant, lead=self.lead, worth=self.worth)
+        return replay(game, self.variant, terms=MatchTerms(self.lead, self.worth))
 
     def row(self, src: MoveEntry) -> tuple:
         """The written row a move stands in: its number, and in a table its line too (a row copied

@@ -30,7 +30,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..replay import Replay
 from ..rules.codes import Code
 from ..rules.modes import Turns
-from . import in_common, repair, tag_repair
+from . import RepairLimits, in_common, repair, tag_repair
 from .builder import NOT_OVER
 from .edits import Edit, Repair, RepairReport
 from .muggins import dropped_calls
@@ -173,7 +173,7 @@ def search_slips(rep: Replay, *, max_edits: int = 2, limit: int = 3,
         # (Hungarian: a player who is out, skipped, is no pass left out: the search skips him as the replayer does)
         if game.tags.get("Passes", "").strip().lower() != "omitted" and not _only_out_skipped(rep):
             game = replace(game, tags={**game.tags, "Passes": "omitted"})
-    return repair(game, max_edits, limit, rep.variant, lead=rep.lead, max_nodes=max_nodes, worth=rep.worth,
+    return repair(game, rep.variant, terms=rep.terms, limits=RepairLimits(max_edits, limit, max_nodes),
                   notation=rep.notation)
 
 

@@ -12,9 +12,9 @@ from ..rules import HandFacts, HandResult, LeadRequirement, Variant
 from ..rules.facts import hand_facts
 from ..rules.mechanics import position_for, turn_up
 from ..rules.modes import Turns
-from ..rules.judge import Judge
+from ..rules.judge import Judge, Written
 from ..rules.dealt import judge_deal
-from ..rules.lead import judge_lead
+from ..rules.lead import LeadGame, RecordedLead, ShownDeal, judge_lead
 from ..rules.claims import Problem
 from ..rules.replayed import after_end, out_skipped, pass_inserted, skips_out, unknown_player
 from ..tiles import Move, Tile
@@ -28,7 +28,17 @@ from ..notation.setup import read_setup
 from ..rules.codes import Code
 from ..diagnostics import Severity
 
-__all__ = ["Replay", "Step", "replay", "ends_text", "hand_facts", "wins"]
+__all__ = ["Replay", "Step", "MatchTerms", "replay", "ends_text", "hand_facts", "wins"]
+
+
+@dataclass(frozen=True)
+class MatchTerms:
+    """What a match decides of one of its games, as the replayer takes it: who must ``lead`` it (None: the
+    variant's rule) and what it is ``worth`` after drawn games (None: the hand's own point; the Result tag may
+    state it instead)."""
+
+    lead: LeadRequirement | None = None
+    worth: int | None = None
 
 
 class _Run(NamedTuple):
@@ -60,6 +70,11 @@ class Replay:
     written: Game | None = None  # the game as written, when it leaves forced passes out (``game`` has them)
     setup_lacks: tuple | None = None   # a game set up from a position: ((seat, numbers), ...) the passes proved
     start_scores: tuple[int, ...] | None = None   # ... and each seat's points scored before it (All Fives)
+
+    @property
+    def terms(self) -> MatchTerms:
+        """What the match decided of this game (its lead and worth), to replay an edited copy under the same."""
+        return MatchTerms(self.lead, self.worth)
     deal_results: tuple[str, ...] = ()    # a sheet without hands whose deals end otherwise: their results in words
 
     @cached_property
@@ -209,8 +224,8 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         """Check who leads (rules/lead.py decides) and set the tiles the lead may be (``pos.opening``)."""
         game = self.game
         starter, out = starter_tag(game, self.source)
-        verdict = judge_lead(self.variant, game.number, self.hands, self.whole, self.players,
-                             decided=self.requirement, starter=starter, **_lead_tags(game, self.seat_of))
+        verdict = judge_lead(self.variant, LeadGame(game.number, self.players, self.requirement),
+                             ShownDeal(self.hands, self.whole), _recorded_lead(game, self.seat_of, starter))
         if verdict.tiles:
             pos.opening = verdict.tiles
         pos.turn = verdict.leader or 0
@@ -271,7 +286,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             elif (outcome := pos.outcome()) is not None:
                 errors += self._after_end(pos, entry, outcome, collect, diags)
             else:
-                move, lacks, wrong, warned = self._judged(pos, moves, i, entry, seat, collect, diags)
+                move, lacks, wrong, warned = self._judged(pos, moves, i, seat, collect, diags)
                 errors += wrong
                 soft += warned
                 pushed += move is not None
@@ -321,11 +336,12 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             diags.append(self.problem(problem, entry.pos))
         return 1
 
-    def _judged(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, seat: int, collect: bool,
+    def _judged(self, pos: Position, moves: list[MoveEntry], i: int, seat: int, collect: bool,
                 diags: list[Diagnostic]) -> tuple[Move | None, tuple[int, ...], int, int]:
         """Entry ``i`` by a known player in a hand still on, as the judge sees it, applied when playable:
         the move pushed (None: none), the numbers a pass proves its player lacks, the errors, the
         warnings among them."""
+        entry = moves[i]
         errors = soft = 0
         move: Move | None = None
         lacks: tuple[int, ...] = ()
@@ -337,9 +353,9 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             if collect:
                 diags.append(self.diag(problem.code, problem.message, entry.pos, **problem.details))
             pos.turn = seat
-        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, end=entry.end, arm=entry.arm,
-                                   stands=self.standing(moves, i, seat) if self.false_plays else None,
-                                   followed=entry.arm is not None and self.followed(moves, i, seat))
+        verdict = self.judge.entry(pos, entry.tile, seat, draw=entry.draw, written=Written(
+            entry.end, entry.arm, self.standing(moves, i, seat) if self.false_plays else None,
+            entry.arm is not None and self.followed(moves, i, seat)))
         candidates = list(verdict.moves)
         errors += len(verdict.problems)
         soft += sum(p.severity != Severity.ERROR for p in verdict.problems) if verdict.problems else 0
@@ -353,7 +369,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
                 if collect:
                     diags.append(exposed)
         if verdict.playable:
-            move = self.placed(pos, moves, i, entry, candidates, collect, diags)
+            move = self.placed(pos, moves, i, candidates, collect, diags)
             if move.is_pass and pos.ends is not None:
                 lacks = pos.numbers_open()
             pos.push(move)
@@ -431,17 +447,17 @@ def _withdraw_missed(steps: list[Step], call: MoveEntry) -> None:
 
 
 def replay(game: Game, variant: Variant | str | None = None, source: str = "<record>", *,
-           rules: dict[str, str] | None = None, lead: LeadRequirement | None = None,
-           insert_passes: bool = False, worth: int | None = None) -> Replay:
+           rules: dict[str, str] | None = None, terms: MatchTerms = MatchTerms(),
+           insert_passes: bool = False) -> Replay:
     """Replay ``game`` under ``variant`` (default: the record's Variant tag, else partnership).
 
-    ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``lead``: who must
-    lead, as the earlier games of a match decide it (the match validator passes it).
-    ``insert_passes`` (or the game's tag ``[Passes "omitted"]``): the record leaves forced passes out;
+    ``rules``: options on top of the record's Rules tag (``{"target": "200"}``). ``terms``: who must
+    lead, as the earlier games of a match decide it, and what the game is worth in its match after drawn
+    games (the match validator passes them; the Result tag may state the worth instead of the hand's own
+    point). ``insert_passes`` (or the game's tag ``[Passes "omitted"]``): the record leaves forced passes out;
     where the next recorded mover is not the player to move and the judge says that player can only
-    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves.
-    ``worth``: what the game is worth in its match after drawn games (the match passes it); the
-    Result tag may state that instead of the hand's own point."""
+    pass, the pass is inserted (``pass-inserted``, info) and ``Replay.game`` holds the completed moves."""
+    lead, worth = terms.lead, terms.worth
     variant, diags = resolve_variant(game, variant, rules, source)
     insert_passes = insert_passes or game.tags.get("Passes", "").strip().lower() == "omitted"
     written = None
@@ -497,13 +513,13 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     return out
 
 
-def _lead_tags(game: Game, seat_of: dict[str, int]) -> dict:
+def _recorded_lead(game: Game, seat_of: dict[str, int], starter: Tile | None) -> RecordedLead:
     """What the record says of its lead, as :func:`analyzer.rules.lead.judge_lead` reads it: the Lead and
-    LeadFrom tags, who moves first and with what, whether anyone moves."""
+    LeadFrom tags, who moves first and with what, whether anyone moves, the tile the Starter tag turns up."""
     first = next((m for m in game.moves if m.player in seat_of), None)
-    return dict(lead_tag=game.tags.get("Lead"), giver_tag=game.tags.get("LeadFrom"),
-                first_mover=None if first is None else seat_of[first.player], has_moves=bool(game.moves),
-                first_tile=None if first is None else first.tile)
+    return RecordedLead(lead_tag=game.tags.get("Lead"), giver_tag=game.tags.get("LeadFrom"),
+                        first_mover=None if first is None else seat_of[first.player], has_moves=bool(game.moves),
+                        first_tile=None if first is None else first.tile, starter=starter)
 
 
 def _lead_place(game: Game, where: str) -> Span | None:

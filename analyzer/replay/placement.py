@@ -16,10 +16,11 @@ from ..tiles import Move
 class Placing:
     """The replayer's placement of a playable entry: ``placed``, ``choose``."""
 
-    def placed(self, pos: Position, moves: list[MoveEntry], i: int, entry: MoveEntry, candidates: list[Move],
-               collect: bool, diags: list[Diagnostic]) -> Move:
-        """The placement of a playable entry: the one candidate, or the one the rest of the record agrees
-        with (``choose``), said when the record leaves it undecided."""
+    def placed(self, pos: Position, moves: list[MoveEntry], i: int, candidates: list[Move], collect: bool,
+               diags: list[Diagnostic]) -> Move:
+        """The placement of the playable entry ``moves[i]``: the one candidate, or the one the rest of the record
+        agrees with (``choose``), said when the record leaves it undecided."""
+        entry = moves[i]
         if len(candidates) <= 1:
             return candidates[0]
         # what is replayed from here depends only on the placements taken before: the same choice again

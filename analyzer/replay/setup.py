@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..diagnostics import Diagnostic
 from ..notation.setup import SetUp, line_ends, value_place
-from ..position import Position, mask_of, tiles_of
+from ..position import Position, tiles_of
 from ..record import Game, MoveEntry, Span
 from ..rules import Variant
 from ..rules.codes import Code
@@ -137,7 +137,7 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         laid = ()                                   # (reported: no seat to lay the table through)
     if setup.ends is not None and any(x > dealing.max_pip for x in setup.ends):
         setup = replace(setup, ends=None)           # (reported: a number of no set)
-    pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup, len(dealing.tiles))
+    pos = _position(variant, hands, hidden, turn, laid if laid == line else (), setup)
     if setup.line is None and setup.ends is not None and not pos.pool:
         _check_table(check, setup, tiles_of(table_mask(pos), dealing.max_pip))
     if setup.drawn:
@@ -280,8 +280,7 @@ def _scores(check: _Checker, variant: Variant, players, setup: SetUp) -> list[in
     return scores
 
 
-def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...], setup: SetUp,
-              set_size: int) -> Position:
+def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...], setup: SetUp) -> Position:
     """The position: the hands, the line laid through the hand of the player before the mover, the
     boneyard, the mover to move."""
     n = len(hands)
@@ -298,7 +297,7 @@ def _position(variant: Variant, hands, hidden, turn: int, line: tuple[Tile, ...]
         pos.pool &= ~rest
     if Mechanic.DRAW in variant.mechanics or variant.drawing is not None:
         held = sum(len(h) + hidden[s] for s, h in enumerate(hands))
-        stock = setup.boneyard if setup.boneyard is not None else set_size - held - len(line)
+        stock = setup.boneyard if setup.boneyard is not None else len(variant.dealing.tiles) - held - len(line)
         pos.stock = max(stock, 0)
         pos.bonus = -1
     pos.turn = turn

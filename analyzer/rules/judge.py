@@ -23,7 +23,22 @@ from .codes import Code
 from .hints import keep_hint
 from .modes import Layout, Turns
 
-__all__ = ["Judge", "Problem", "Verdict", "tiles_text"]
+__all__ = ["Judge", "Problem", "Verdict", "Written", "tiles_text"]
+
+
+class Written(NamedTuple):
+    """Where a record lays a tile, beyond the tile itself, and what came after it: the ``end`` or ``arm`` it
+    names (None: not said; on a line ``arm`` 1 or 2 names an end of the line); ``stands``: where the tile lies
+    if it is a false play that stands (Domino Whist §8: the next player has moved since), a ``Move`` with
+    ``open``; ``followed``: the next player has moved since (a placement against Domino Whist §6 then stands)."""
+
+    end: int | None = None
+    arm: int | None = None
+    stands: Move | None = None
+    followed: bool = False
+
+
+_ANYWHERE = Written()
 
 
 def tiles_text(tiles) -> str:
@@ -108,16 +123,14 @@ class Judge(ClaimJudge):
                              lambda: {"expected": mover}), False
 
     # -- an entry ---------------------------------------------------------------------------
-    def entry(self, pos: Position, tile: Tile | None, seat: int, *, draw: bool = False, end: int | None = None,
-              arm: int | None = None, stands: Move | None = None, followed: bool = False) -> Verdict:
-        """The verdict on one recorded entry by ``seat`` on his turn: a play of ``tile`` (on ``end``, on
-        ``arm``), a pass (``tile`` None), or a draw (``draw``; ``tile`` None when the record does not say
-        which). ``stands``: where the tile lies if it is a false play that stands (Domino Whist §8: the
-        next player has moved since), a ``Move`` with ``open``; ``followed``: the next player has moved
-        since (a placement against Domino Whist §6 then stands)."""
+    def entry(self, pos: Position, tile: Tile | None, seat: int, *, draw: bool = False,
+              written: Written = _ANYWHERE) -> Verdict:
+        """The verdict on one recorded entry by ``seat`` on his turn: a play of ``tile`` (laid as ``written``
+        says), a pass (``tile`` None), or a draw (``draw``; ``tile`` None when the record does not say
+        which)."""
         if draw:
             return self.draw(pos, tile, seat)
-        verdict = self.pass_(pos, seat) if tile is None else self.play(pos, tile, seat, end, arm, stands, followed)
+        verdict = self.pass_(pos, seat) if tile is None else self.play(pos, tile, seat, written)
         if pos.exposed:
             missed, _ = exposed_turn(pos.exposed, pos.playable_mask(seat), tile.bit if tile is not None else 0)
             if missed:
@@ -165,10 +178,10 @@ class Judge(ClaimJudge):
                 lambda: {"open_ends": list(pos.ends), "boneyard": pos.stock}),))
         return _OK_PASS
 
-    def play(self, pos: Position, tile: Tile, seat: int, end: int | None = None, arm: int | None = None,
-             stands: Move | None = None, followed: bool = False) -> Verdict:
-        """A play of ``tile``: every placement it may stand for (the ``end`` or ``arm`` the record
-        names, else every one that takes it; on a line ``arm`` 1 or 2 names an end of the line)."""
+    def play(self, pos: Position, tile: Tile, seat: int, written: Written = _ANYWHERE) -> Verdict:
+        """A play of ``tile``: every placement it may stand for (the end or arm the record has ``written``,
+        else every one that takes it; on a line arm 1 or 2 names an end of the line)."""
+        end, arm, stands, followed = written
         name = self.players[seat] if self.explain else ""
         bit = tile.bit
         if not bit & self.valid_mask:

@@ -25,9 +25,44 @@ from ..rules.modes import Layout
 
 __all__ = ["LeadProblem", "LeadVerdict", "Revealed", "requirement", "forced_tile", "holder_tile", "highest",
            "heaviest", "heaviest_of", "double_leaders", "dealt_leaders", "weighs_whole_hands", "highest_leads",
-           "judge_lead", "deal_lead", "lead_tiles", "drawn_requirement", "starter_lead", "reveals"]
+           "judge_lead", "deal_lead", "lead_tiles", "drawn_requirement", "starter_lead", "reveals", "LeadGame",
+           "ShownDeal", "RecordedLead"]
 
 Hands = Sequence[set[Tile] | frozenset[Tile] | None]
+
+
+@dataclass(frozen=True)
+class LeadGame:
+    """The game a lead is judged in: its ``number`` in the match (the Game tag's; None: not known), its
+    ``players`` seat by seat, and what the match ``decided`` of its lead (None: nothing)."""
+
+    number: int | None
+    players: Sequence[str]
+    decided: LeadRequirement | None = None
+
+
+@dataclass(frozen=True)
+class ShownDeal:
+    """The deal as a record shows it: each seat's ``hands`` (None: not shown) and whether it is shown
+    ``whole`` (in full; rules that weigh whole hands need every one whole)."""
+
+    hands: Hands
+    whole: Sequence[bool]
+
+
+@dataclass(frozen=True)
+class RecordedLead:
+    """What a record says of its lead: the Lead tag (``lead_tag``), the LeadFrom tag (``giver_tag``: the player
+    who handed the lead to his partner), the seat of the first move (``first_mover``) and the tile it leads
+    (``first_tile``), whether anyone moves (``has_moves``), and the Starter tag's tile turned up from the
+    boneyard to open the line (``starter``)."""
+
+    lead_tag: str | None = None
+    giver_tag: str | None = None
+    first_mover: int | None = None
+    has_moves: bool = False
+    first_tile: Tile | None = None
+    starter: Tile | None = None
 
 
 class LeadProblem(NamedTuple):
@@ -173,24 +208,23 @@ def highest_leads(opening: Opening, game_number: int | None, decided: LeadRequir
 
 
 # -- a recorded lead ---------------------------------------------------------------------------
-def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[bool], players: Sequence[str], *,
-               decided: LeadRequirement | None = None, lead_tag: str | None = None, giver_tag: str | None = None,
-               first_mover: int | None = None, has_moves: bool = False, first_tile: Tile | None = None,
-               starter: Tile | None = None) -> LeadVerdict:
-    """The lead of a recorded hand: ``hands`` as the record deals them (None: not shown; ``whole``:
-    shown in full), the leader it names (``lead_tag``: the Lead tag, else the ``first_mover``), the
-    tile led first (``first_tile``), the player who handed the lead to his partner (``giver_tag``: the
-    LeadFrom tag), and what the match ``decided``. The verdict's ``leader`` is None when neither the
-    record nor the rules name one; its ``game`` is the game number the lead is judged as. ``starter``:
-    the tile turned up from the boneyard to open the line (the Starter tag; see :func:`starter_lead`)."""
+def judge_lead(variant, game: LeadGame, shown: ShownDeal, record: RecordedLead) -> LeadVerdict:
+    """The lead of a recorded hand in ``game``: the deal as the record ``shown`` it, the leader the ``record``
+    names (the Lead tag, else the first mover), the tile led first, the player who handed the lead to his
+    partner (the LeadFrom tag), and what the match decided. The verdict's ``leader`` is None when neither
+    the record nor the rules name one; its ``game`` is the game number the lead is judged as. A record
+    whose line is opened by a tile turned up from the boneyard (the Starter tag): see :func:`starter_lead`."""
     out: list[LeadProblem] = []
     op = variant.opening
+    hands, players, decided = shown.hands, game.players, game.decided
+    lead_tag, giver_tag = record.lead_tag, record.giver_tag
     seat_of = {name: seat for seat, name in enumerate(players)}
-    if starter is not None:
-        return starter_lead(variant, starter, hands, players, decided, lead_tag, first_mover)
+    if record.starter is not None:
+        return starter_lead(variant, hands, game, record)
+    game_number = game.number
     if op.every_game_tile is None and decided is None and game_number is None and op.first_game_tile is not None \
-            and has_moves:
-        game_number = _which_game(op, first_tile, out)
+            and record.has_moves:
+        game_number = _which_game(op, record.first_tile, out)
     req = requirement(op, game_number, decided)
     if giver_tag is not None:
         req, problem = _hand_over(variant, req, giver_tag, hands, players, seat_of)
@@ -203,8 +237,8 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
             out.append(LeadProblem(Code.UNKNOWN_PLAYER, f"the Lead tag names {lead_tag!r}, who is not one of "
                                    f"the players ({', '.join(players)})", "Lead"))
     if leader is None:
-        leader = first_mover
-    req, leaders, leader = _holder_leads(req, hands, whole, players, leader, out)
+        leader = record.first_mover
+    req, leaders, leader = _holder_leads(req, shown, players, leader, out)
     seats = double_leaders(op, req.seats, hands, variant.seating) or req.seats
     if seats is not req.seats:
         req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
@@ -215,7 +249,8 @@ def judge_lead(variant, game_number: int | None, hands: Hands, whole: Sequence[b
             names = " or ".join(players[s] for s in sorted(req.seats) if s < len(players))
             out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
                                    f"{players[leader]}", "move", {"expected": names}))
-    tiles, leaders, leader = _opening_tiles(variant, req, game_number, hands, whole, players, leader, leaders, out)
+    tiles, leaders, leader = _opening_tiles(variant, req, replace(game, number=game_number), shown,
+                                            (leader, leaders), out)
     if variant.lead.hand_over and giver_tag is None and leader is not None:
         out[:] = [_name_lead_from(p, variant, players, leader) for p in out]
     if req.otherwise and leader is not None:
@@ -248,14 +283,15 @@ def _name_option(problem: LeadProblem, req: LeadRequirement, players: Sequence[s
     return problem
 
 
-def starter_lead(variant, starter: Tile, hands: Hands, players: Sequence[str], decided: LeadRequirement | None,
-                 lead_tag: str | None, first_mover: int | None) -> LeadVerdict:
-    """A draw game whose line is opened by ``starter``, a tile turned up from the boneyard, not led from a
-    hand: nobody leads a tile, so no rule of the lead binds the first player's tile (he plays on the
+def starter_lead(variant, hands: Hands, game: LeadGame, record: RecordedLead) -> LeadVerdict:
+    """A draw game whose line is opened by the ``record``'s starter, a tile turned up from the boneyard, not led
+    from a hand: nobody leads a tile, so no rule of the lead binds the first player's tile (he plays on the
     starter, or draws); he is the one the record names (the Lead tag, else the first mover), among those
     the match allows. The problems: a variant without a boneyard to turn a tile up from, a tile not of
     the set, or one a hand the record shows holds."""
     out: list[LeadProblem] = []
+    starter, players, decided = record.starter, game.players, game.decided
+    lead_tag, first_mover = record.lead_tag, record.first_mover
     if variant.drawing is None or variant.layout != Layout.LINE:
         out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag turns {starter} up from the boneyard, but "
                                f"{variant.name} has no boneyard to draw a line's first tile from (only a draw "
@@ -306,11 +342,11 @@ def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) ->
     return None
 
 
-def _holder_leads(req: LeadRequirement, hands: Hands, whole: Sequence[bool], players: Sequence[str],
-                  leader: int | None, out: list[LeadProblem]
-                  ) -> tuple[LeadRequirement, frozenset[int] | None, int | None]:
+def _holder_leads(req: LeadRequirement, shown: ShownDeal, players: Sequence[str], leader: int | None,
+                  out: list[LeadProblem]) -> tuple[LeadRequirement, frozenset[int] | None, int | None]:
     """The holder of the tile that must lead (or, when it lies in the boneyard, of the highest double
     dealt), where the record shows him: the requirement, who may lead, the leader."""
+    hands, whole = shown.hands, shown.whole
     leaders: frozenset[int] | None = None
     if req.holder_of is not None:
         holder = next((s for s, h in enumerate(hands) if h is not None and req.holder_of in h), None)
@@ -330,12 +366,15 @@ def _holder_leads(req: LeadRequirement, hands: Hands, whole: Sequence[bool], pla
     return req, leaders, leader
 
 
-def _opening_tiles(variant, req: LeadRequirement, game_number: int | None, hands: Hands, whole: Sequence[bool],
-                   players: Sequence[str], leader: int | None, leaders: frozenset[int] | None,
-                   out: list[LeadProblem]) -> tuple[int, frozenset[int] | None, int | None]:
+def _opening_tiles(variant, req: LeadRequirement, game: LeadGame, shown: ShownDeal,
+                   chosen: tuple[int | None, frozenset[int] | None], out: list[LeadProblem]
+                   ) -> tuple[int, frozenset[int] | None, int | None]:
     """The tiles the lead may be (0: any), by the tile the requirement names or the opening's rule (a
-    double, the heaviest hand, the highest double), and who may lead and who leads as that rule says."""
+    double, the heaviest hand, the highest double), and who may lead and who leads as that rule says
+    (``chosen``: the leader and the leaders allowed so far)."""
     op = variant.opening
+    game_number, players, (hands, whole) = game.number, game.players, (shown.hands, shown.whole)
+    leader, leaders = chosen
     tiles = 0
     highest_rule = op.highest_double or (op.first_highest and game_number == 1 and req.seats is None)
     if req.tile is not None:
@@ -474,10 +513,9 @@ class Revealed:
     lacks: Mapping[int, int] = field(default_factory=dict)
 
 
-def reveals(variant, game_number: int | None, decided: LeadRequirement | None, players: Sequence[str],
-            seat: int | None, tile: Tile | None, giver_tag: str | None = None) -> Revealed:
+def reveals(variant, game: LeadGame, seat: int | None, tile: Tile | None, giver_tag: str | None = None) -> Revealed:
     """What the lead of ``tile`` by ``seat`` (None: nobody leads; ``tile`` None: ``seat`` is to lead
-    and has not yet, since who leads is known before he does) shows, in a game whose LeadFrom tag
+    and has not yet, since who leads is known before he does) shows, in ``game`` whose LeadFrom tag
     is ``giver_tag``.
 
     The highest double dealt leads: no hand holds a double above it, and a lead that is no double
@@ -494,6 +532,7 @@ def reveals(variant, game_number: int | None, decided: LeadRequirement | None, p
     if seat is None:
         return Revealed()
     op = variant.opening
+    game_number, decided, players = game.number, game.decided, game.players
     n = len(players)
     absent = 0
     if tile is not None and highest_leads(op, game_number, decided):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from ..tiles import Tile, tile_set
 from .facts import HandFacts, HandResult
@@ -20,7 +20,7 @@ from .modes import Count, Termination
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
-           "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "capicua"]
+           "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "capicua", "PassedPlay"]
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
@@ -430,6 +430,17 @@ def _held(mask: int, tile: Tile) -> bool:
     return bool(mask & tile.bit)
 
 
+class PassedPlay(NamedTuple):
+    """A play that the next ``passes`` players answered with a pass: whether it is the hand's ``first`` such
+    play, whether it blocked the hand (``blocking``), and the tile led when it is the lead (``lead``; None:
+    a later play). :meth:`PointScoring.play_bonus` pays it."""
+
+    passes: int
+    first: bool
+    blocking: bool = False
+    lead: Tile | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class PointScoring:
     """Every other way to score a hand.
@@ -583,9 +594,8 @@ class PointScoring:
         return []
 
     @staticmethod
-    def play_bonus(passes: int, players: int, opponents: int, first: bool, blocking: bool = False,
-                   rule: str = PASS_PR, lead: Tile | None = None) -> int:
-        """The bonus of one play that the next ``passes`` players answered with a pass (000: "einen Bonus
+    def play_bonus(play: PassedPlay, players: int, opponents: int, rule: str = PASS_PR) -> int:
+        """The bonus of one ``play`` that the next ``passes`` players answered with a pass (000: "einen Bonus
         von 20 Punkten ... Beim weiteren Fortgang des Spiels ... 10 Punkte ... Wenn zweimal hintereinander
         gepasst wird, bekommt nur der erste Spieler die Punkte. Wenn aber dreimal hintereinander gepasst
         wird, wie in einem gesperrten Spiel, dann bekommt der Spieler, der den letzten Stein gespielt hat,
@@ -596,6 +606,7 @@ class PointScoring:
         ``rule`` ``PASS_DOMINICAN`` (dominoesonline.com's Dominican "capicua" game, docs/variants.md): the lead
         (``lead``, the tile led) that the next player passes pays 25 when it is a double, 50 when not; a later
         play that every other player passes (*pase corrido*) 25; a play that blocks the hand nothing."""
+        passes, first, blocking, lead = play
         if rule == PASS_DOMINICAN:
             if lead is not None:
                 return (25 if lead.is_double else 50) if passes >= 1 else 0
@@ -625,8 +636,9 @@ class PointScoring:
                 k += 1
             opponents = sum(1 for j in range(1, n) if teams[(seat + j) % n] != teams[seat])
             lead = tile if all(t is None for _, t in history[:i]) else None
-            bonus = PointScoring.play_bonus(k - i - 1, n, opponents, not out,
-                                            k == len(history) and facts.termination == Termination.BLOCKED, rule, lead)
+            blocking = k == len(history) and facts.termination == Termination.BLOCKED
+            played = PassedPlay(k - i - 1, not out, blocking, lead)
+            bonus = PointScoring.play_bonus(played, n, opponents, rule)
             if bonus:
                 out.append((teams[seat], bonus))
             i = k

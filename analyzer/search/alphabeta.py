@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping, Sequence
 
 from ..position import Position
 from .core import SearchLimit
 
 __all__ = ["INF", "mtdf", "fold_child", "hand_leader", "gc_paused", "within", "pushed", "bound_decision", "bound_moves",
-           "proven_best", "Probe"]
+           "proven_best", "Probe", "Proven"]
 
 INF = 1 << 30
 
@@ -109,29 +110,37 @@ def pushed(position: Position, move, run: Callable[[], int]) -> int:
         position.pop()
 
 
-def bound_decision(search, moves: Sequence, known: dict, after: Callable[[object, int, int], int],
-                   maximise: bool, guess: int = 0, started: dict | None = None,
-                   most: int | None = None) -> list:
+@dataclass(frozen=True)
+class Proven:
+    """What is known of a decision's moves before the probes of :func:`bound_moves` (side 0): ``known``, the
+    exact values already found; ``started``, bounds ``(low, high)`` (+-INF open) already proven of other moves
+    (by the probes of a search the node limit stopped); ``most``, the most a value can be either way
+    (:func:`~analyzer.search.scoring.hand_bound`; None: not known), where every interval starts; ``guess``, where
+    the first probe tests."""
+
+    known: Mapping = field(default_factory=dict)
+    started: Mapping = field(default_factory=dict)
+    most: int | None = None
+    guess: int = 0
+
+
+def bound_decision(search, moves: Sequence, after: Callable[[object, int, int], int], maximise: bool,
+                   proven: Proven) -> list:
     """:func:`bound_moves` for a search (``search.nodes`` counted against ``search.node_limit``) whose
-    exact values of ``moves`` stopped at its node limit after ``known``: ``after(move, alpha, beta)`` is the
-    side-0 value of playing ``move``, fail-soft, and the probes get as many positions again as the limit."""
-    if known:
-        guess = (max if maximise else min)(known.values())
-    return bound_moves(moves, known, lambda move, alpha, beta, budget:
-                       within(search, budget, lambda: after(move, alpha, beta)), maximise, search.node_limit, guess,
-                       started, most)
+    exact values of ``moves`` stopped at its node limit after ``proven.known``: ``after(move, alpha, beta)`` is
+    the side-0 value of playing ``move``, fail-soft, and the probes get as many positions again as the limit;
+    the first probe tests at the best value known, if any."""
+    if proven.known:
+        proven = Proven(proven.known, proven.started, proven.most, (max if maximise else min)(proven.known.values()))
+    return bound_moves(moves, lambda move, alpha, beta, budget:
+                       within(search, budget, lambda: after(move, alpha, beta)), maximise, search.node_limit, proven)
 
 
-def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budget: int,
-                guess: int = 0, started: dict | None = None,
-                most: int | None = None) -> list[tuple[object, int | None, int | None]]:
+def bound_moves(moves: Sequence, probe: Probe, maximise: bool, budget: int,
+                proven: Proven = Proven()) -> list[tuple[object, int | None, int | None]]:
     """Proven bounds ``(move, low, high)`` (side 0; None: open on that side) of every move of a decision
-    whose exact search met the node limit, found with null-window probes within ``budget`` positions.
-
-    ``known``: the exact values already found (``low == high``); ``started``: bounds ``(low, high)`` (side 0,
-    +-INF open) already proven of other moves (by the probes of a search the node limit stopped); ``most``:
-    the most a value can be either way (:func:`~analyzer.search.scoring.hand_bound`; None: not known),
-    where every interval starts.
+    whose exact search met the node limit, found with null-window probes within ``budget`` positions,
+    starting from what is already ``proven`` of them (exact values, bounds, the most a value can be).
 
     Each probe asks whether a move is worth at least some test point ``b`` for the mover and answers
     fail-soft, as a probe of MTD(f) does: a value ``g >= b`` proves the move worth at least ``g``, one below
@@ -142,8 +151,9 @@ def bound_moves(moves: Sequence, known: dict, probe: Probe, maximise: bool, budg
     value is exact or the budget is spent. A probe gets an equal share of the budget left
     among the moves not yet exact; one that needs more proves nothing, and its move is probed again
     only once a share is twice as large."""
+    known, started, guess = proven.known, proven.started, proven.guess
     sign = 1 if maximise else -1
-    floor = -INF if most is None else -most
+    floor = -INF if proven.most is None else -proven.most
     lo = {m: sign * known[m] if m in known else floor for m in moves}      # the mover's point of view
     hi = {m: sign * known[m] if m in known else -floor for m in moves}
     for m, (low, high) in (started or {}).items():

@@ -24,7 +24,7 @@ from ..rules.variants import Variant
 from ..tiles import Move
 from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
                    resolve)
-from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
+from .alphabeta import INF, Proven, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
 from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
@@ -118,7 +118,7 @@ class Solver:
                 K, e = deal.set_state(position)
                 paid, K = self._paid(deal, position, K)
             try:
-                batch = _plays(self, deal, K, e, position, moves, out) if ints else None    # (no bonus paid)
+                batch = _plays(self, deal, (K, e), position, moves, out) if ints else None    # (no bonus paid)
                 for i, move in enumerate(moves):
                     after = batch is None and ints
                     value = self._after(deal, K, e, position, move) if after else batch[i] if batch else None
@@ -134,9 +134,10 @@ class Solver:
             except SearchLimit as exc:
                 exc.partial = out
                 if self.bound_past_limit:
-                    exc.bounds = bound_decision(self, moves, dict(out), lambda m, a, b: pushed(
+                    exc.bounds = bound_decision(self, moves, lambda m, a, b: pushed(
                         position, m, lambda: self._value(position, a, b)),
-                        self.variant.seating.teams[position.turn] == 0, most=hand_bound(self.variant, position))
+                        self.variant.seating.teams[position.turn] == 0,
+                        Proven(dict(out), most=hand_bound(self.variant, position)))
                 raise
         return out
 
@@ -182,8 +183,8 @@ class Solver:
         s = position.turn
         alpha, beta = (b if abs(b) >= INF else b - paid for b in (alpha, beta))     # (an open side stays open)
         if deal.sign[s] > 0:
-            return paid + self._mtdf(deal, K, e, s, alpha, beta, 0 if guess is None else guess - paid)
-        return paid - self._mtdf(deal, K, e, s, -beta, -alpha, 0 if guess is None else paid - guess)
+            return paid + self._mtdf(deal, (K, e, s), alpha, beta, 0 if guess is None else guess - paid)
+        return paid - self._mtdf(deal, (K, e, s), -beta, -alpha, 0 if guess is None else paid - guess)
 
     def _after(self, deal: IntDeal, K: int, e: int, position: Position, move: Move) -> int | None:
         """The side-0 value of playing ``move`` (a tile on the line) in ``position``, whose int state
@@ -213,14 +214,15 @@ class Solver:
             bonus = deal.bonus[s][k][not K & deal.flag] if deal.pass_bonus else 0
             if bonus:
                 K2 |= deal.flag
-            return deal.sign[s] * bonus + deal.sign[t] * self._mtdf(deal, K2, e2, t, -INF, INF)
+            return deal.sign[s] * bonus + deal.sign[t] * self._mtdf(deal, (K2, e2, t), -INF, INF)
         finally:
             hands[s] = h
             deal.pips[sd] += tile.pips
 
-    def _mtdf(self, deal: IntDeal, K: int, e: int, s: int, alpha: int, beta: int, guess: int = 0) -> int:
-        """The value of a state for the side of ``s`` (:meth:`IntDeal.mtdf`) within what is left of the node limit."""
-        value, used = deal.mtdf(K, e, s, alpha, beta, guess, self.node_limit - self.nodes)
+    def _mtdf(self, deal: IntDeal, state: tuple[int, int, int], alpha: int, beta: int, guess: int = 0) -> int:
+        """The value of an int ``state`` ``(K, e, s)`` for the side of ``s`` (:meth:`IntDeal.mtdf`) within what is
+        left of the node limit."""
+        value, used = deal.mtdf(state, alpha, beta, guess, self.node_limit - self.nodes)
         self.nodes += used
         if value is None:
             raise SearchLimit(f"more than {self.node_limit:,} positions")
@@ -473,12 +475,14 @@ def principal_end(solver: Solver, position: Position, value: int) -> tuple | Non
     return (tuple(hands), seat, tile, ends) if tile is not None else None
 
 
-def _plays(solver: Solver, deal: IntDeal, K: int, e: int, position: Position, moves: list[Move],
+def _plays(solver: Solver, deal: IntDeal, loaded: tuple[int, int], position: Position, moves: list[Move],
            out: list) -> list[int | None] | None:
     """The side-0 value of each of ``moves`` (plays on the line) as ``Solver._after`` gives them (None: the
-    move ends the hand), in one call into the compiled core (:meth:`CoreDeal.plays`); None where that does
-    not serve. Past the node limit the moves valued go to ``out`` and :class:`SearchLimit` is raised."""
+    move ends the hand), from the int state ``loaded`` of ``position`` (its played mask and ends' code), in one
+    call into the compiled core (:meth:`CoreDeal.plays`); None where that does not serve. Past the node limit the
+    moves valued go to ``out`` and :class:`SearchLimit` is raised."""
     budget = solver.node_limit - solver.nodes
+    K, e = loaded
     if type(deal) is not CoreDeal or (got := deal.plays(K, e, position, moves, budget)) is None:
         return None
     values, used, over = got

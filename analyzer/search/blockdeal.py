@@ -236,13 +236,16 @@ class IntDeal:
         self.moves[(playable << self.ends_bits) | e] = moves
         return moves
 
-    def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
-        """``(value, states)``: the value for the side of ``s`` (MTD(f), see
+    def mtdf(self, state: tuple[int, int, int], alpha: int, beta: int, guess: int, budget: int
+             ) -> tuple[int | None, int]:
+        """``(value, states)``: the value of the int ``state`` ``(K, e, s)`` (the played mask, the ends' code, the
+        seat to move) for the side of ``s`` (MTD(f), see
         :func:`~analyzer.search.alphabeta.mtdf`, starting at ``guess`` or the nearest of the table's
         bounds), fail-soft in (alpha, beta), and the states searched for it (each call of the search is
         one). The value is None when more than ``budget`` states would be needed (the node limit); the
         states are then ``budget + 1``."""
         search = self.search
+        K, e, s = state
         entry = self.tt.get(self.key(K, e, s))
         if entry is not None:
             guess = min(max(guess, entry[0]), entry[1])
@@ -279,6 +282,9 @@ class IntDeal:
         FAST, CU = standard
         BOUND = self.bound
 
+        # the recursive hot path of the pure-Python solver: the deal's tables and constants bound as default
+        # arguments, so that each is a local (a fast load) at every node, not an attribute or a global; its
+        # parameters past the first five are never passed (issue 69 leaves this closure over six on purpose)
         def search(K, e, s, alpha, beta, H=self.hands, P=self.pips, ALL=self.all, FIT=self.fit,
                    SIGN=self.sign, SIDE=SIDE, NEXT=NEXT, OPP1=OPP1, OPP2=OPP2, tt=tt,
                    tt_get=tt.get, leaf_value=self.leaf_value,
@@ -556,9 +562,11 @@ class CoreDeal(IntDeal):
         a, b = position.ends
         return self.core.ends(self.hands, self.pips, K, a, b, position.turn, first, values, budget)
 
-    def mtdf(self, K: int, e: int, s: int, alpha: int, beta: int, guess: int, budget: int) -> tuple[int | None, int]:
+    def mtdf(self, state: tuple[int, int, int], alpha: int, beta: int, guess: int, budget: int
+             ) -> tuple[int | None, int]:
         core = self.core
         before = core.nodes
+        K, e, s = state
         value = core.mtdf(self.hands, self.pips, K, e, s, alpha, beta, guess, budget)
         return value, core.nodes - before
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..position import number_masks, placed, tiles_of
 from ..rules.policies import HandFacts
@@ -56,7 +57,7 @@ from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_m
 from .scoring import describe, value_bound
 
 __all__ = ["DrawLine", "ends_at", "line_at", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact",
-           "compact_state", "draw_deal", "last_play", "line_move"]
+           "compact_state", "draw_deal", "last_play", "line_move", "CompactDeal"]
 
 #: The opener's choice not to add a tile to his lead (a draw game with ``extra``).
 NO_EXTRA = Move(None, None, arm=0)
@@ -127,16 +128,32 @@ def compact_state(pos, play, order: tuple) -> tuple:
             offer, last_play(pos))
 
 
+class CompactDeal(NamedTuple):
+    """The deal a compact draw search is made for (one search a deal, this its key): ``n`` seats, the seat
+    that led (``leader``), the set's highest pip (``max_pip``), the boneyard's tiles in the ``order`` they are
+    drawn, the tiles that stay (``keep``), and the draw ``rule`` (``until`` or ``one``)."""
+
+    n: int
+    leader: int
+    max_pip: int
+    order: tuple
+    keep: int
+    rule: str
+
+
 class _DrawDeal:
-    """One deal of a draw game (or All Fives) in the compact state (see the module): ``order`` the
-    boneyard's tiles in the order they are drawn, ``keep`` the tiles that stay, ``rule`` ``until`` or
-    ``one``, ``play`` the :class:`~analyzer.rules.policies.PlayScoring` or None; ``run``: a player plays on
-    while he can, and the hand goes on until nobody can play (Hungarian)."""
+    """One ``deal`` of a draw game (or All Fives) in the compact state (see the module): ``play`` the
+    :class:`~analyzer.rules.policies.PlayScoring` or None; ``run``: a player plays on while he can, and the
+    hand goes on until nobody can play (Hungarian).
+
+    ``key``, ``follow`` and ``search`` take the compact state as separate ints, not one value: they are the
+    recursive hot path of the pure-Python search (the fallback of ``_draw.c``, whose functions they mirror),
+    where a state's parts are locals and a packed value would cost a tuple and its unpacking at every node."""
 
     python_table = True     # its table is a dict of TreeSearch's shared bound
 
-    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play,
-                 run: bool = False):
+    def __init__(self, search, deal: CompactDeal, play, run: bool = False):
+        n, leader, max_pip, order, keep, rule = deal
         self.owner = weakref.proxy(search)      # (no cycle: a dropped search frees its tables at once)
         self.n = n
         self.run = run
@@ -347,9 +364,9 @@ class _CompiledDrawDeal(_DrawDeal):
 
     python_table = False    # its table is the C search's own
 
-    def __init__(self, search, n: int, leader: int, max_pip: int, order: tuple, keep: int, rule: str, play,
-                 run: bool = False):
-        super().__init__(search, n, leader, max_pip, order, keep, rule, play, run)
+    def __init__(self, search, deal: CompactDeal, play, run: bool = False):
+        super().__init__(search, deal, play, run)
+        n, leader, max_pip = deal.n, deal.leader, deal.max_pip
         described = describe(search.rules)
         self.python_leaves = described is None
         entries = max(4, int(search.table_mb * (1 << 20)) // DRAW_ENTRY_BYTES)
@@ -471,11 +488,11 @@ def draw_deal(search, pos):
     if first.tile is None:          # (a lead that was no tile laid: a pass, a draw before it)
         leader = next(seat for move, seat, *_ in pos.history if move.tile is not None)
     order = getattr(pos, "order", ())
-    sig = (pos.n, leader, pos.max_pip, order, getattr(pos, "keep", 0), getattr(pos, "rule", "until"))
+    sig = CompactDeal(pos.n, leader, pos.max_pip, order, getattr(pos, "keep", 0), getattr(pos, "rule", "until"))
     deal = search._draw_deals.get(sig)
     if deal is None:
         cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
-        deal = search._draw_deals[sig] = cls(search, *sig, search.play, plays_runs(search.rules))
+        deal = search._draw_deals[sig] = cls(search, sig, search.play, plays_runs(search.rules))
     return deal
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import astuple, dataclass
 
-from ..rules.policies import PASS_PR, BlockDecider, BlockRule, DifferenceAward, HandScoring, PointScoring
+from ..rules.policies import PASS_PR, BlockDecider, PassedPlay, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..rules.modes import Count
 
@@ -265,7 +265,7 @@ def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR) -> tuple[list,
     opponents = [sum(1 for t in teams if t != teams[s]) for s in range(n)]
 
     def pay(k: int, s: int, first: bool, blocking: bool = False) -> int:
-        return PointScoring.play_bonus(k, n, opponents[s], first, blocking, rule)
+        return PointScoring.play_bonus(PassedPlay(k, first, blocking), n, opponents[s], rule)
     bonus = [[(pay(k, s, False), pay(k, s, True)) for k in range(n)] for s in range(n)]
     blocking = [pay(0, s, False, True) for s in range(n)]
     return bonus, blocking, max([x for row in bonus for pair in row for x in pair] + blocking)

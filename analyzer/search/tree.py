@@ -43,7 +43,7 @@ from ..position import Position, mask_pips, tiles_of
 from ..rules.layout import ArmPosition
 from ..rules.policies import HandFacts
 from ..rules.turns import DrawPosition
-from .alphabeta import INF, bound_decision, fold_child, gc_paused, hand_leader, mtdf
+from .alphabeta import INF, Proven, bound_decision, fold_child, gc_paused, hand_leader, mtdf
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .block import SolverError
 from .scoring import hand_bound, standard_scoring
@@ -209,9 +209,10 @@ class TreeSearch:
                 exc.partial = out
                 if self.bound_past_limit:
                     move, low, high = exc.window
-                    exc.bounds = bound_decision(self, pos.legal_moves(), dict(out),
-                                                lambda m, a, b: self._after(pos, m, a, b), self.maximiser[pos.turn],
-                                                self._last, {move: (low, high)}, hand_bound(self.rules, pos))
+                    exc.bounds = bound_decision(self, pos.legal_moves(), lambda m, a, b: self._after(pos, m, a, b),
+                                                self.maximiser[pos.turn],
+                                                Proven(dict(out), {move: (low, high)}, hand_bound(self.rules, pos),
+                                                       self._last))
                 raise
         return out
 

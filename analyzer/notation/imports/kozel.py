@@ -4,6 +4,8 @@ the moves, each move a player, an action (``start``, ``left``, ``right``, ``pass
 the order it lies on the line, left to right. Each round becomes a game of the record (``kozel``)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...record import Game, HandEntry, MoveEntry, Record
 from ...rules.codes import Code
 from ...tiles import Tile
@@ -71,10 +73,10 @@ def import_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
     doc.problems.check()
     order = tuple(seats[s][0] for s in sorted(seats))
     names = word_names(list(order))
-    sides = _sides(seats, names)
+    table = _Table(order, names, _sides(seats, names), header)
     games, places, eggs = [], [], 0
     for i, round_ in enumerate(rounds):
-        game, where, eggs = _round(doc, round_, ("rounds", i), i, order, names, sides, header, eggs)
+        game, where, eggs = _round(doc, round_, ("rounds", i), i, table, eggs)
         games.append(game)
         places.append(where)
     if not rounds:
@@ -144,9 +146,28 @@ def _sides(seats: dict[int, tuple[str, str]], names: dict[str, str]) -> dict[str
     return {seats[a][1]: (names[seats[a][0]], names[seats[b][0]]) for a, b in ((1, 3), (2, 4))}
 
 
-def _round(doc: _Doc, round_, at: tuple, i: int, order: tuple, names: dict, sides: dict, header: dict,
-           eggs: int) -> tuple[Game, tuple[str, ...], int]:
-    """One round as a game; the eggs carried after it."""
+class _Table(NamedTuple):
+    """The game's table, the same for every round: the players' names in seat ``order``, each one's name in the
+    notation (``names``), each team's side (``sides``: its two players' notation names) and the ``header`` tags."""
+
+    order: tuple
+    names: dict
+    sides: dict
+    header: dict
+
+
+class _Written(NamedTuple):
+    """A move as the format writes it, each part None where it cannot be read (its problem said): the ``player``'s
+    notation name, the ``action`` (start, left, right or pass) and the ``stone``."""
+
+    player: str | None
+    action: str | None
+    stone: str | None
+
+
+def _round(doc: _Doc, round_, at: tuple, i: int, table: _Table, eggs: int) -> tuple[Game, tuple[str, ...], int]:
+    """One round as a game at the ``table``; the eggs carried after it."""
+    order, names, sides, header = table
     if not isinstance(round_, dict):
         doc.bad(at, "should be an object, a round: its number, deal, moves and result")
     number = doc.get(round_, at, "number", int, "the round's number")
@@ -161,7 +182,7 @@ def _round(doc: _Doc, round_, at: tuple, i: int, order: tuple, names: dict, side
         tags["Lead"] = moves[0].player
     result = doc.get(round_, at, "result", dict, "the round's result")
     if result is not None:
-        eggs = _result(doc, result, at + ("result",), names, sides, tags, eggs)
+        eggs = _result(doc, result, at + ("result",), sides, tags, eggs)
     return Game(tags=tags, players=tuple(names[p] for p in order), hands=hands, moves=moves), places, eggs
 
 
@@ -204,16 +225,17 @@ def _moves(doc: _Doc, moves: list, at: tuple, names: dict, seats: int) -> tuple[
         if action is not None and action not in _ACTIONS:
             doc.bad(there + ("action",), f"is {action!r}, not start, left, right or pass", Code.BAD_MOVE)
             action = None
-        entry = _move(doc, there, k, names.get(player or ""), action, stone, ends, seats)
+        entry = _move(doc, there, k, _Written(names.get(player or ""), action, stone), ends, seats)
         if entry is not None:
             out.append(entry)
             places.append(doc.place(there))
     return out, tuple(places)
 
 
-def _move(doc: _Doc, at: tuple, k: int, player: str | None, action: str | None, stone: str | None,
-          ends: list[int], seats: int) -> MoveEntry | None:
-    """One move (None where it cannot be read: its problem is said); ``ends`` follows the line."""
+def _move(doc: _Doc, at: tuple, k: int, written: _Written, ends: list[int], seats: int) -> MoveEntry | None:
+    """The ``k``-th move of a round as ``written`` (None where it cannot be read: its problem is said); ``ends``
+    follows the line."""
+    player, action, stone = written
     if player is None or action is None:
         return None
     if (action == "start") != (k == 0):
@@ -250,7 +272,7 @@ def _move(doc: _Doc, at: tuple, k: int, player: str | None, action: str | None, 
     return MoveEntry(player, tile, end, round=k // seats + 1)
 
 
-def _result(doc: _Doc, result: dict, at: tuple, names: dict, sides: dict, tags: dict, eggs: int) -> int:
+def _result(doc: _Doc, result: dict, at: tuple, sides: dict, tags: dict, eggs: int) -> int:
     """The Result and Score tags of a round from its result; the eggs carried after it."""
     reason = doc.get(result, at, "reason", str, "emptyHand, fish or eggs")
     winner = doc.get(result, at, "winner_team", (str, type(None)), "the winning team's name, or null")
