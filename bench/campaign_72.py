@@ -624,6 +624,20 @@ def run_cli(args) -> None:
     out.close()
 
 
+def rerun(args) -> None:
+    """Run the command-line runs ``--runs`` again (a run the harness misjudged, mended since): their rows go to
+    cli-rerun.jsonl, which the table reads last (a run's last row counts)."""
+    inputs = Inputs(args.inputs, args.seed)
+    plan = cli_plan(args.cli)
+    tmp = Path(tempfile.mkdtemp(prefix="campaign72_cli_"))
+    with open(Path(args.state) / "cli-rerun.jsonl", "a", encoding="utf-8") as out:
+        for r in (int(x) for x in args.runs.split(",")):
+            kind, command = plan[r]
+            assert kind == "outputs", "only the writers' runs are run again"
+            out.write(json.dumps(hostile_run(r, command, inputs, args, tmp)) + "\n")
+            out.flush()
+
+
 def table(args) -> None:
     state = Path(args.state)
     rows = [r for p in sorted(state.glob("inputs-*.jsonl")) for r in _rows(p)]
@@ -665,10 +679,12 @@ def table(args) -> None:
     print(f"{'command-line runs':<40}{'runs':>6}{'tracebacks':>11}{'internal':>9}{'killed':>7}{'median s':>9}{'worst s':>8}  worst run")
     groups = {}
     for r in runs:
-        groups.setdefault((r["kind"], r["command"] if r["kind"] == "records" else r["command"].split()[0]), []).append(r)
+        what = r["command"] if r["kind"] == "records" else r["command"].split(":")[0] if r["kind"] == "outputs" \
+            else r["command"].split()[0]
+        groups.setdefault((r["kind"], what), []).append(r)
     for (kind, command), got in sorted(groups.items()):
         worst = max(got, key=lambda r: r["cpu"])
-        print(f"{(kind + ': ' + command)[:40]:<40}{len(got):>6}{sum('traceback' in str(r.get('internal', '')) for r in got):>11}"
+        print(f"{(kind + ': ' + command)[:40]:<40}{len(got):>6}{sum('traceback' in str(r.get('internal', '')).lower() for r in got):>11}"
               f"{sum('internal' in r for r in got):>9}{sum(r['killed'] for r in got):>7}"
               f"{statistics.median(r['cpu'] for r in got):>9.2f}{worst['cpu']:>8.2f}  {worst['detail'][:60]}")
     pairs = [(a, b) for a, b in zip(runs, runs[1:]) if a["command"] == "validate" and b["command"] == "replay"
@@ -841,7 +857,7 @@ def board(args) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("plan", "inputs", "cli", "table", "growth", "board", "bound"))
+    ap.add_argument("what", choices=("plan", "inputs", "cli", "table", "growth", "board", "bound", "rerun"))
     ap.add_argument("--inputs", type=int, default=100_000, help="the in-process inputs of the whole campaign")
     ap.add_argument("--cli", type=int, default=5_000, help="the command-line runs of the whole campaign")
     ap.add_argument("--start", type=int, default=0)
@@ -853,6 +869,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=0, help="stop the chunk after this long")
     ap.add_argument("--sample", type=int, default=4, help="one input in this many through the slip search too (every "
                     "typed prefix and grown input)")
+    ap.add_argument("--runs", default="", help="rerun: the command-line runs to run again (comma-separated)")
     ap.add_argument("--no-time", action="store_true", help="growth: the slip search without its bound of time "
                     "(its units of work alone)")
     ap.add_argument("--timeout", type=float, default=60, help="a CLI run is killed after this many seconds of wall time")
@@ -872,6 +889,8 @@ def main() -> None:
         board(args)
     elif args.what == "bound":
         bound(args)
+    elif args.what == "rerun":
+        rerun(args)
     else:
         table(args)
 

@@ -85,6 +85,9 @@ def test_a_match_replayed_past_the_record_s_time_is_not_replayed_again(monkeypat
     # once more with the best (1.05 s of validation against 0.04 s of replay, 3.8x as commands)
     record = read(DATA / "match-repair-lists-hidden-deals.dom")
     replays = replay_record(record)
+    # (the search given room to find the second game's slip: the replays confirming it are the record's work too)
+    monkeypatch.setattr(triage_module, "RECORD_WORK", triage_module.REPAIR_WORK)
+    monkeypatch.setattr(triage_module, "RECORD_SECONDS", 600.0)
     replay_again = again(record, None, {}, False)
     replayed = []
 
@@ -97,5 +100,21 @@ def test_a_match_replayed_past_the_record_s_time_is_not_replayed_again(monkeypat
     assert len(replayed) == 1
     k = next(k for k, r in reports.items() if r.best is not None)
     assert triages[k].best is not None          # the slip found is kept
+    assert all(t is None or all("follow_on" in d.details for d in t.diagnostics if d.severity == "error")
+               for t in triages)
+
+
+def test_the_replays_confirming_a_search_s_finds_are_taken_from_the_record_s_work(monkeypatch):
+    # a mutated South American record whose search finds thousands of repairs the replayer then rejects (the lean
+    # checker and the replayer disagree): each was replayed in turn, outside every budget (4,152 replays, 1.8 s of
+    # validation against 0.003 s of replay on the final tree before this)
+    from analyzer.repair.setting import Setting
+    replays = replay_record(read(DATA / "confirmations-the-replayer-rejects.dom"))
+    assert any(not rep.valid for rep in replays)
+    calls = []
+    real = Setting.replayed
+    monkeypatch.setattr(Setting, "replayed", lambda self, game: calls.append(1) or real(self, game))
+    triages, reports = triage_games(replays)        # (no bound of time: the units alone)
+    assert 0 < len(calls) < 400
     assert all(t is None or all("follow_on" in d.details for d in t.diagnostics if d.severity == "error")
                for t in triages)

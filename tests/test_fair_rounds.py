@@ -117,6 +117,13 @@ def _every_move_valued(monkeypatch):
     monkeypatch.setattr(fair, "_kept", lambda row, only: row)
 
 
+def _written(alternative) -> dict:
+    """The alternative's fair value as the JSON writes it."""
+    from analyzer.codec import to_data
+
+    return to_data(alternative, fair=True)["fair"]
+
+
 def _counted(alternative) -> int:
     return sum(n for _, n in alternative.fair.values)
 
@@ -142,8 +149,11 @@ def test_a_move_out_of_contention_keeps_the_values_of_its_first_worlds_and_the_v
             assert counted % 25 == 0 and counted <= fast.fair.worlds        # (whole parts: the first worlds)
             if counted == fast.fair.worlds:
                 assert a.fair == b.fair                   # valued in every world: as before
+                assert a.fair.worlds is None and "worlds" not in _written(a)
             else:
                 dropped += 1
+                # its value says over how many worlds it stands (the JSON too: schema version 3)
+                assert a.fair.worlds == counted and _written(a)["worlds"] == counted
                 assert a.move != fast.played and a.move != fast.fair.best       # (both valued in every world)
                 # its values are those of the same first worlds with every move valued (checked on its worst)
                 assert a.fair.spread.low >= b.fair.spread.low

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from analyzer.analysis import (AgainstTheRest, alternative_text, analyze_replay, int_solver_plays, searcher_for,
                                start_position)
-from analyzer.analysis.outcomes import HandRead, finished_result, line_facts, played_out, principal_results
+from analyzer.analysis.outcomes import Closing, HandRead, finished_result, line_facts, played_out, principal_results
 from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.replay import replay
@@ -135,7 +135,7 @@ def test_the_facts_read_off_a_line_are_those_of_the_position_it_leaves(seed, fam
                 assert line.ends_before is None
                 continue
             facts = line_facts(pos_at(pos, depth), list(zip(line.seats, (m.tile for m in line.moves))),
-                               line.ends_before, leader)
+                               line.ends_before, Closing(leader))
             assert facts == hand_facts(pos, end.termination, end.seat, leader)
             result = finished_result(variant, pos, leader, [0] * variant.players)
         finally:

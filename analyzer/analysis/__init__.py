@@ -80,12 +80,15 @@ def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
 
 def _fair_value(fair) -> dict:
     """An alternative's fair value (``analysis.fairstats.FairValue``) as data: its mean, interval and win chance,
-    the spread of its worlds' values and its paired gap to the best where they are known."""
+    the spread of its worlds' values and its paired gap to the best where they are known, and the worlds it was
+    valued in where fewer than its decision's."""
     out = {"mean": fair.mean, "ci95": list(fair.ci95), "p_win": fair.p_win}
     if getattr(fair, "spread", None) is not None:
         out["spread"] = fair.spread.as_dict()
     if getattr(fair, "gap", None) is not None:
         out["gap"], out["gap_ci"] = fair.gap, list(fair.gap_ci)
+    if getattr(fair, "worlds", None) is not None:
+        out["worlds"] = fair.worlds          # (dropped from contention: valued in fewer worlds than its decision)
     return out
 
 

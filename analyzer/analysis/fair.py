@@ -763,7 +763,8 @@ def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresh
     exact = method == "exact"
     table, best = decision_table(rep, k, seat, moves, per_world)
     stats = {m: replace(value_summary(vs, sign, exact), **dict(zip(("gap", "gap_ci"),
-                                                                   paired_gap(table[best], vs, sign, exact, z))))
+                                                                   paired_gap(table[best], vs, sign, exact, z))),
+                        worlds=len(vs) if len(vs) < len(per_world) else None)
              for m, vs in table.items()}
     tied = tuple(alternative_text(m) for m in tied_moves(table, best, sign, exact, z))
     for alt in decision.alternatives:

@@ -144,6 +144,9 @@ class FairValue:
     # None where the verdict is not made so (a sheet's, the exact hidden-information solver's)
     gap: float | None = None
     gap_ci: tuple[float, float] | None = None
+    # the worlds this move was valued in, where fewer than its decision's (a move dropped from contention after a
+    # look: its mean, interval and gap are over its first worlds alone); None: every world of the decision
+    worlds: int | None = None
 
 
 def fair_verdict(best: list[int], played: list[int], exact: bool, thresholds: FairThresholds,

@@ -30,7 +30,7 @@ from ..search.core import SearchBudget, SearchLimit
 from ..search.draw import DrawLine, ends_at, line_at
 from . import AgainstTheRest, alternative_text, hand_value, int_solver_plays, searcher_for, start_position
 
-__all__ = ["PrincipalResults", "drawn_facts", "end_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
+__all__ = ["PrincipalResults", "LastTile", "Closing", "drawn_facts", "end_facts", "finished_result", "hand_leader", "line_facts", "move_codes",
            "needs_results", "played_out", "policy_result", "principal_results", "HandRead", "node_at"]
 
 
@@ -41,6 +41,26 @@ class HandRead(NamedTuple):
     variant: Variant
     leader: int
     before: tuple | list | None = None
+
+
+class LastTile(NamedTuple):
+    """The tile that ended a hand: who laid it (``seat``), the tile, and the ends it was laid on (``ends_before``;
+    None: not known, a line that did not keep them)."""
+
+    seat: int
+    tile: object
+    ends_before: tuple[int, int] | None
+
+
+class Closing(NamedTuple):
+    """How a finished hand's facts are read besides its tiles: the seat that led it (``leader``: a blocked hand's
+    facts name him), what each seat scored during play (``play_points``; None: the game scores nothing then), and
+    whether players play on while they can, the hand going on past a player out (``runs``: Hungarian,
+    ``RunPosition.outcome``: won by the lowest seat whose hand is empty, if any)."""
+
+    leader: int
+    play_points: tuple[int, ...] | None = None
+    runs: bool = False
 
 
 class _Offered(NamedTuple):
@@ -311,13 +331,13 @@ class _Ends:
         play = None
         if self.variant.play is not None:
             play = tuple(p + (before[s] if before else 0) for s, p in enumerate(points))
-        return end_facts(hands, seat, self.tiles[bit], None if bl < 0 else (bl, br), self.leader, play_points=play,
-                         runs=self.runs)
+        return end_facts(hands, LastTile(seat, self.tiles[bit], None if bl < 0 else (bl, br)),
+                         Closing(self.leader, play, self.runs))
 
     def _dealt(self, end: tuple) -> HandFacts:
         """The facts of the hand at a dealt game's ``end``, as :func:`line_facts` reads them off the line."""
         hands, seat, bit, ends = end
-        return end_facts(hands, seat, self.tiles[bit], ends, self.leader)
+        return end_facts(hands, LastTile(seat, self.tiles[bit], ends), Closing(self.leader))
 
 
 def policy_result(rep: Replay, budget: SearchBudget = SearchBudget(),
@@ -479,22 +499,20 @@ def _read_line(hand: HandRead, pos, line: PrincipalLine, node: dict, key: tuple,
         code = (seat, 0 if tile is None else tile.bit, m.end, m.draw, m.arm, m.open)
         node = node.get(code) or node.setdefault(code, {})
         path.append((node, key))
-    facts = line_facts(pos, [(seat, m.tile) for m, seat in zip(line.moves, line.seats)], line.ends_before, hand.leader)
+    facts = line_facts(pos, [(seat, m.tile) for m, seat in zip(line.moves, line.seats)], line.ends_before,
+                       Closing(hand.leader))
     return hand.variant.hand_result(facts)
 
 
-def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, hands: tuple[int, ...] | None = None,
-               history: tuple | None = None, play_points: tuple[int, ...] | None = None,
-               runs: bool = False) -> HandFacts:
+def line_facts(pos, played, ends_before: tuple[int, int] | None, closing: Closing,
+               hands: tuple[int, ...] | None = None, history: tuple | None = None) -> HandFacts:
     """The facts of the hand once ``played`` (each move's player and tile, None: a pass; the line ending the hand)
     is played at ``pos`` (every tile known), as ``hand_facts`` reads them off the position those moves leave,
     without playing them: the tiles each seat holds then, the last tile and ``ends_before`` (the ends before it),
     every move's seat and tile; the hand won by the last tile's player if it was his last, else blocked (credited
-    to him); ``runs``: where players play on while they can and the hand goes on past a player out
-    (``RunPosition.outcome``), won by the lowest seat whose hand is empty, if any. ``hands``: the hands to take the
-    tiles from (default ``pos.hands``: a draw game adds those drawn on the way), ``history``: each move's seat and
-    tile up to ``pos`` where the caller has them (else read off ``pos``), ``play_points``: what each seat scored
-    during play (a game scoring so)."""
+    to him), or as ``closing`` reads it (:class:`Closing`: the leader, the points scored during play, a game of
+    runs). ``hands``: the hands to take the tiles from (default ``pos.hands``: a draw game adds those drawn on the
+    way), ``history``: each move's seat and tile up to ``pos`` where the caller has them (else read off ``pos``)."""
     hands = list(pos.hands if hands is None else hands)
     if history is None:
         history = tuple((entry[1], entry[0].tile) for entry in pos.history)
@@ -503,17 +521,17 @@ def line_facts(pos, played, ends_before: tuple[int, int] | None, leader: int, ha
     for s, t in played:
         if t is not None:
             hands[s] &= ~t.bit
-    return end_facts(hands, seat, tile, ends_before, leader, history, play_points, runs, pos.hidden)
+    return end_facts(hands, LastTile(seat, tile, ends_before), closing, history, pos.hidden)
 
 
-def end_facts(hands, seat: int, tile, ends_before: tuple[int, int] | None, leader: int, history: tuple | None = None,
-              play_points: tuple[int, ...] | None = None, runs: bool = False,
+def end_facts(hands, last: LastTile, closing: Closing, history: tuple | None = None,
               hidden: tuple[int, ...] | None = None) -> HandFacts:
     """The facts of a hand that ends with ``hands`` (each seat's tiles, bit masks; ``hidden``: how many unknown tiles
-    each holds besides), ``tile`` laid last by ``seat`` on the ends ``ends_before``: won by him if it was his last,
-    else blocked (credited to him); ``runs``: where players play on while they can and the hand goes on past a
-    player out (``RunPosition.outcome``), won by the lowest seat whose hand is empty, if any. ``history`` and
-    ``play_points`` as ``HandFacts`` takes them."""
+    each holds besides), ``last`` the tile laid last, by its seat on the ends before it: won by him if it was his
+    last, else blocked (credited to him); in a game of runs (``closing.runs``) won by the lowest seat whose hand is
+    empty, if any. ``history`` as ``HandFacts`` takes it; the leader and the points scored during play ``closing``'s."""
+    seat, tile, ends_before = last
+    leader, play_points, runs = closing
     if runs:
         seat = next((s for s, h in enumerate(hands) if not h), seat)
     counts = tuple(h.bit_count() for h in hands) if hidden is None else \
@@ -545,8 +563,8 @@ def drawn_facts(hand: HandRead, pos, hands: tuple[int, ...], move: Move | None, 
         elif t >= 0:
             played.append((s, tiles[t]))
             points[s] += scored
-    return line_facts(pos, played, line.ends_before, leader, tuple(hands),
-                      play_points=None if variant.play is None else tuple(points), runs=variant.turns == Turns.RUN)
+    closing = Closing(leader, None if variant.play is None else tuple(points), variant.turns == Turns.RUN)
+    return line_facts(pos, played, line.ends_before, closing, tuple(hands))
 
 
 def finished_result(variant: Variant, pos, leader: int, points: list[int]) -> HandResult | None:

@@ -17,7 +17,7 @@ from ..rules import HandResult, Variant
 from ..rules.facts import HandFacts
 from ..search.worlds import WorldLine
 from ..tiles import Move
-from .outcomes import HandRead, drawn_facts, hand_leader, line_facts, node_at, played_out
+from .outcomes import Closing, HandRead, drawn_facts, hand_leader, line_facts, node_at, played_out
 
 __all__ = ["WorldReading", "dealt_facts", "points_before"]
 
@@ -73,7 +73,7 @@ def dealt_facts(pos, move: Move, line: WorldLine, leader: int, hands: tuple[int,
     the position those moves leave, without playing them (:func:`outcomes.line_facts`)."""
     tiles = line.tiles
     played = [(pos.turn, move.tile), *((s, None if t < 0 else tiles[t]) for s, t, _ in line.steps)]
-    return line_facts(pos, played, line.ends_before, leader, hands, history)
+    return line_facts(pos, played, line.ends_before, Closing(leader), hands, history)
 
 
 def points_before(rep: Replay, k: int, seat: int, individual: bool) -> int:

@@ -162,7 +162,7 @@ from .builder import repaired_result
 from .edits import NAME, ORIG, TILE, COSTS, Edit, Repair, RepairLimits, RepairReport, edit_count, tile_slip_cost
 from .overflow import overflow_repairs, overflow_rows
 from .positional import Entry, needs_positions
-from .search import PositionSearch, Search
+from .search import REPLAY_WORK, PositionSearch, Search, out_of_time, work_left
 from ..diagnostics import Severity
 
 __all__ = ["repair", "first_error", "tag_repair", "RepairLimits", "RepairReport", "Repair", "Edit", "COSTS",
@@ -323,6 +323,11 @@ def _confirmed(search: Search, limit: int) -> tuple[list[Repair], dict[int, int]
     for size, cost, edits, seq, deal in found:
         rank = (size, round(cost, 6))
         if len(confirmed) >= limit and rank != best_rank or len(confirmed) >= limit + _MAX_TIES:
+            break
+        # each replay taken from the record's budget of work (the replayer may reject thousands the checker found),
+        # and bounded by its time (a game hiding hands has its stated result checked over the deals they allow)
+        if work_left(REPLAY_WORK * (len(seq) + 1)) < 0 or out_of_time():
+            search.out_of_work = True
             break
         repaired = builder.game_for(seq, deal)
         rep = search.replayed(repaired)

@@ -103,6 +103,7 @@ class Search:
         self.max_work = max_nodes * self.node_work + MOVE_WORK * (len(game.moves) + len(game.hands))
         self.work = 0
         self.timed_out = False          # stopped by the record's bound of time (see ``shared_work``)
+        self.out_of_work = False        # its finds' confirmations stopped by the record's budget of work
         self.pool = _LEFT.get()         # the record's shared budget, if any: this search takes what is left of it
         if self.pool is not None:
             self.max_work = min(self.max_work, max(self.pool[0], 0))
@@ -239,7 +240,7 @@ class Search:
     @property
     def stopped(self) -> bool:
         """Whether the search stopped at its bound (of candidates, of work or of time) before it was done."""
-        return self.nodes >= self.max_nodes or self.work >= self.max_work or self.timed_out
+        return self.nodes >= self.max_nodes or self.work >= self.max_work or self.timed_out or self.out_of_work
 
     def halted(self) -> bool:
         """Whether the search must stop before its next candidate: :attr:`stopped`, or the record's time is up."""

@@ -482,7 +482,8 @@ def _plays(solver: Solver, deal: IntDeal, loaded: tuple[int, int], position: Pos
     call into the compiled core (:meth:`CoreDeal.plays`); None where that does not serve. Past the node limit the
     moves valued go to ``out`` and :class:`SearchLimit` is raised."""
     budget = solver.node_limit - solver.nodes
-    if type(deal) is not CoreDeal or (got := deal.plays(*loaded, position, moves, budget)) is None:
+    K, e = loaded
+    if type(deal) is not CoreDeal or (got := deal.plays(K, e, position, moves, budget)) is None:
         return None
     values, used, over = got
     solver.nodes += used

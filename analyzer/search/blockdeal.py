@@ -566,7 +566,8 @@ class CoreDeal(IntDeal):
              ) -> tuple[int | None, int]:
         core = self.core
         before = core.nodes
-        value = core.mtdf(self.hands, self.pips, *state, alpha, beta, guess, budget)
+        K, e, s = state
+        value = core.mtdf(self.hands, self.pips, K, e, s, alpha, beta, guess, budget)
         return value, core.nodes - before
 
 
