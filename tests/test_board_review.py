@@ -203,6 +203,9 @@ def test_a_finished_record_opens_for_review(browser, served):
         for d, words in zip(graded, page.eval_on_selector_all("#graded li button", "els => els.map(e => e.textContent)")):
             assert f"{d['class']}, losing {d['loss']} points" in words
         assert page.locator("#chart svg[role=img]").count() == 1
+        c = g["critical"]
+        expect(page.locator("#reviewnote")).to_contain_text(f"; the critical move: {c['index'] + 1}. {c['player']} "
+                                                            f"{c['played']}")
         page.click("h1")
         page.keyboard.press("c")
         critical = g["critical"]["index"]
@@ -220,7 +223,8 @@ def test_with_fair_the_table_and_the_note_give_one_verdict(browser, served):
     their 95% intervals and marks the fair best, the one the note names and ``analyze --fair --json`` gives,
     not the open-hands best ([0-1]) beside it."""
     base, folder = served
-    d = _cli_json("analyze", "--fair", "--json", str(folder / "seed2.dom"))["games"][0]["decisions"][0]
+    g = _cli_json("analyze", "--fair", "--json", str(folder / "seed2.dom"))["games"][0]
+    d = g["decisions"][0]
     open_best = next(a["move"] for a in d["alternatives"] if a["best"])
     assert d["fair"]["best"] != open_best            # (the case of the issue: the two verdicts differ here)
     with _board(browser, base, folder / "seed2.dom", BOARD_DESKTOP) as page:
@@ -238,6 +242,10 @@ def test_with_fair_the_table_and_the_note_give_one_verdict(browser, served):
         assert len(cells) == len(d["alternatives"]) and all(" to " in c for c in cells)
         assert "B wants lower" in page.inner_text("#valuesnote")
         assert "95% interval" in page.inner_text("#valueslegend")
+        # the review names the verdict by its name (docs/fair.md, "Three names"): the fair critical move
+        c = g["fair_critical"]
+        expect(page.locator("#reviewnote")).to_contain_text(f"; the fair critical move: {c['index'] + 1}. {c['player']} "
+                                                            f"{c['played']}")
 
 
 def test_a_phone_click_on_a_move_keeps_the_focus_and_the_scroll(browser, served):

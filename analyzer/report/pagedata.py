@@ -488,8 +488,9 @@ def page_label(label: list) -> list:
 _ARM = re.compile(r"arm \d+")
 
 
-DEFLATE_LEVEL = 9      # zlib's level for a game's data: a cross one-hand game's 92 KB of JSON to 20.5 KB of base64 in
-                       # 0.5 ms (level 1: 22 KB, 0.35 ms; level 6: 17 KB, 1.3 ms, a page's render 15 to 150 ms)
+DEFLATE_LEVEL = 6      # zlib's level for a game's data (its default): seed1's two games, 215 KB of JSON, to 37.7 KB of
+                       # base64 in 3.3 ms of CPU (level 4: 42.4 KB, 1.6 ms; level 9: 36.9 KB, 7.1 ms), a page's render
+                       # 15 to 150 ms; bench/bench_report_pages.py gives the pages' sizes and times
 
 
 def deflated(data: dict) -> str:

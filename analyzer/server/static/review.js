@@ -154,7 +154,7 @@ export function drawReview() {
   $("reviewnote").textContent = (state.analysed !== boardText() ? "The text has changed since this analysis. " : "") +
     (r.graded.length ? r.graded.length + " graded move" + (r.graded.length === 1 ? "" : "s") : "No move lost enough to be graded") +
     (r.fair ? " by what each player could know (fair)" : " with every hand open") + (p.games > 1 ? " in game " + (p.game + 1) : "") +
-    (r.critical ? "; the critical move: " + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
+    (r.critical ? (r.fair ? "; the fair critical move: " : "; the critical move: ") + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
   r.graded.forEach(function (d) {
     var item = el("li", "grade " + (r.fair ? d.fair["class"] : d["class"]) + (d.index === p.step ? " here" : ""));
     var b = el("button", "", (d.index + 1) + ". " + d.player + " " + d.played + ": " + gradeWords(d, r.fair));
