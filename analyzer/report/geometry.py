@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .model import Board, Layout
 
-__all__ = ["U", "GAP", "WIDE", "NARROW", "Place", "Label", "Scene", "Plan", "line_places", "line_box", "arms_scene",
+__all__ = ["U", "GAP", "WIDE", "NARROW", "Place", "Label", "Scene", "Plan", "line_places", "line_box", "arms_scene", "planned_scenes",
            "plan_arms", "arms_box", "board_scene", "tile_key"]
 
 U = 10                  # the short side of a tile
@@ -116,8 +116,29 @@ def _box(item) -> tuple[float, float, float, float]:
     return item.box if isinstance(item, Label) else (item.x, item.y, item.w, item.h)
 
 
-def _meet(p, q) -> bool:
-    return _overlap(_box(p), _box(q))
+class _Taken:
+    """The boxes a scene has placed, by the cells of a grid they cover: whether a box overlaps one of them
+    (:func:`_overlap`) is asked of those in its own cells alone (two boxes that overlap share a point inside both,
+    so a cell), not of every tile of the cross."""
+
+    CELL = 4 * U
+
+    def __init__(self):
+        self.cells: dict[tuple[int, int], list] = {}
+
+    def _cells(self, box):
+        x, y, w, h = box
+        c = self.CELL
+        for i in range(math.floor(x / c), math.floor((x + w) / c) + 1):
+            for j in range(math.floor(y / c), math.floor((y + h) / c) + 1):
+                yield i, j
+
+    def add(self, box) -> None:
+        for cell in self._cells(box):
+            self.cells.setdefault(cell, []).append(box)
+
+    def meets(self, box) -> bool:
+        return any(_overlap(box, other) for cell in self._cells(box) for other in self.cells.get(cell, ()))
 
 
 def _overlap(a, b) -> bool:
@@ -311,11 +332,13 @@ def arms_scene(lay: Layout | None, plan: Plan | None = None) -> Scene:
             spots.append(_label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}", tiles, end, way))
         else:
             apart.append(arm)
-    taken = [(p.x, p.y, p.w, p.h) for p in out.tiles]
+    taken = _Taken()
+    for p in out.tiles:
+        taken.add((p.x, p.y, p.w, p.h))
     for choice in spots:                  # each label where it covers no tile and no label before it
-        label = next((s for s in choice if not any(_overlap(s.box, q) for q in taken)), choice[0])
+        label = next((s for s in choice if not taken.meets(s.box)), choice[0])
         out.labels.append(label)
-        taken.append(label.box)
+        taken.add(label.box)
     y = plan.top
     for arm in apart:
         if arm.origin:
@@ -335,44 +358,84 @@ def arms_scene(lay: Layout | None, plan: Plan | None = None) -> Scene:
 def _clash(scene: Scene, branch: set[int]) -> int:
     """The branch arm to draw apart because it meets a tile or label of another arm, or 0."""
     items = [p for p in scene.tiles + scene.labels if not p.apart]
-    for i, p in enumerate(items):
-        for q in items[i + 1:]:
-            if p.arm != q.arm and _meet(p, q):
-                later, sooner = max(p.arm, q.arm), min(p.arm, q.arm)
-                if later in branch:
-                    return later
-                if sooner in branch:
-                    return sooner
-    return 0
+    boxes = [_box(p) for p in items]
+    # the first pair in the items' order that meets (as the plain double loop finds it), found along x: a pair
+    # whose boxes do not share some x meets nowhere, so each item is tried only against those that start before
+    # it ends (a line of the cross has a hundred items: the double loop was most of a report's time)
+    by_x = sorted(range(len(items)), key=lambda i: boxes[i][0])
+    first = None
+    for at, i in enumerate(by_x):
+        right = boxes[i][0] + boxes[i][2]
+        for j in by_x[at + 1:]:
+            if boxes[j][0] > right:
+                break
+            pair = (i, j) if i < j else (j, i)
+            if (first is None or pair < first) and items[i].arm != items[j].arm and _overlap(boxes[i], boxes[j]) \
+                    and (items[i].arm in branch or items[j].arm in branch):
+                first = pair
+    if first is None:
+        return 0
+    later, sooner = max(items[first[0]].arm, items[first[1]].arm), min(items[first[0]].arm, items[first[1]].arm)
+    return later if later in branch else sooner
 
 
 def plan_arms(layouts: list[Layout | None]) -> Plan:
     """Which branch arms are drawn apart so that, at every step of ``layouts``, no arm meets another (a branch
     arm that would is put in a strip under everything the cross ever covers)."""
+    return _planned(layouts)[0]
+
+
+def planned_scenes(layouts: list[Layout | None]) -> list[Scene]:
+    """Every step of ``layouts`` drawn by their one plan: ``[arms_scene(lay, plan_arms(layouts)) for lay in
+    layouts]``, the scenes the planning drew kept where the strips' place moves nothing of them."""
+    plan, drawn = _planned(layouts)
+    out = []
+    for lay in layouts:
+        scene = drawn.get(id(lay))
+        if scene is None or plan.strips and any(item.apart for item in scene.tiles + scene.labels):
+            scene = arms_scene(lay, plan)         # (drawn before the strips' place was known)
+        out.append(scene)
+    return out
+
+
+def _planned(layouts: list[Layout | None]) -> tuple[Plan, dict[int, Scene]]:
+    """:func:`plan_arms`'s plan, and the scene of each layout (by its id) at the last look, drawn with the strips
+    of the plan but before their place (``top``, ``left``) was set."""
     plan = Plan()
     layouts = [lay for lay in layouts if lay is not None and lay.lead is not None]
     branch = {a.number for lay in layouts for a in lay.arms if a.origin is not None}
     if not branch:
-        return plan
+        return plan, {}
+    # A layout's scene depends on the strips only through the arms it has: each step's scene is kept by the strips
+    # among its own arms, so an arm put apart late in a line does not draw the steps before it again
+    owned = [frozenset(a.number for a in lay.arms) for lay in layouts]
+    kept: dict[tuple[int, frozenset], tuple[Scene, int]] = {}
+
+    def scene_at(i: int) -> tuple[Scene, int]:
+        key = (i, owned[i] & plan.strips)
+        if key not in kept:
+            scene = arms_scene(layouts[i], plan)
+            kept[key] = scene, _clash(scene, branch)
+        return kept[key]
     again = True
     while again:
         again = False
-        for lay in layouts:
-            arm = _clash(arms_scene(lay, plan), branch)
+        for i in range(len(layouts)):
+            arm = scene_at(i)[1]
             if arm:
                 plan.strips.add(arm)
                 again = True
                 break
+    drawn = {id(lay): scene_at(i)[0] for i, lay in enumerate(layouts)}    # (the last look drew each of them)
     if plan.strips:
         bottom, left = -math.inf, math.inf
-        for lay in layouts:
-            scene = arms_scene(lay, plan)
+        for scene in drawn.values():
             for item in scene.tiles + scene.labels:
                 if not item.apart:
                     x, y, w, h = _box(item)
                     bottom, left = max(bottom, y + h), min(left, x)
         plan.top, plan.left = bottom + 8, left
-    return plan
+    return plan, drawn
 
 
 def arms_box(scenes: list[Scene]) -> tuple[float, float, float, float]:

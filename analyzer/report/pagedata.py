@@ -11,7 +11,7 @@ import json
 import re
 import zlib
 
-from .geometry import NARROW, WIDE, Label, Place, arms_box, arms_scene, line_box, line_places, plan_arms, tile_key
+from .geometry import NARROW, WIDE, Label, Place, arms_box, line_box, line_places, planned_scenes, tile_key
 from .model import Board, GameReport, LineView
 
 __all__ = ["game_data", "packed_game", "deflated", "DEFLATE_LEVEL", "board_data", "table_data",
@@ -97,8 +97,7 @@ def table_data(boards: list[Board], data: list[dict]) -> dict:
     spots = Spots()
     arms = any(b.layout is not None for b in boards)
     if arms:
-        plan = plan_arms([b.layout for b in boards])
-        scenes = [arms_scene(b.layout, plan) for b in boards]
+        scenes = planned_scenes([b.layout for b in boards])
         views = [{"half": None, "box": _box_data(arms_box(scenes)), "at": {}}]
         before_labels: dict = {}
         for d, scene in zip(data, scenes):
@@ -211,8 +210,8 @@ def _game_labels(boards: list[Board], table: dict) -> list[dict]:
     """The labels of a layout with arms at each board of the game, as the script holds them."""
     if not table["arms"]:
         return [{} for _ in boards]
-    plan = plan_arms([b.layout for b in boards])
-    return [{str(label.arm): _label_data(label) for label in arms_scene(b.layout, plan).labels} for b in boards]
+    return [{str(label.arm): _label_data(label) for label in scene.labels}
+            for scene in planned_scenes([b.layout for b in boards])]
 
 
 def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
@@ -227,8 +226,7 @@ def line_data(line: LineView, start: Board, table: dict, labels: dict) -> dict:
     if table["arms"]:
         steps = [_step_data(s) for s in line.steps]
         layouts = [start.layout] + [s.layout for s in line.steps]
-        plan = plan_arms(layouts)
-        scenes = [arms_scene(lay, plan) for lay in layouts]
+        scenes = planned_scenes(layouts)
         game_at = table["views"][0]["at"]
         base = {}
         for p in scenes[0].tiles:
