@@ -42,8 +42,8 @@ def test_jobs_default_to_the_cores(given, expected, monkeypatch):
     monkeypatch.setenv("PYTHON_CPU_COUNT", "3")
     asked = []
 
-    def recording(*args, jobs, **kwargs):
-        asked.append(jobs)
+    def recording(inputs, options, execution, **kwargs):
+        asked.append(execution.jobs)
         return iter(())
     monkeypatch.setattr(output, "run", recording)
     for command in (["validate"], ["analyze"], ["stats"], ["report", "-o", "out-not-written"]):

@@ -6,7 +6,6 @@ solvers, in place of the dozen parameters each step took before (issue 69).
 """
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -50,9 +49,10 @@ class FairSettings:
 @dataclass(frozen=True)
 class FairRun:
     """How a fair analysis runs, which never changes its values: ``workers`` processes (None or 1: this one),
-    made by ``pool(max_workers=, mp_context=)`` (the command line's ends its workers when the run is killed);
+    made by ``pool(max_workers=, mp_context=)`` (None: ``concurrent.futures.ProcessPoolExecutor``, imported only
+    when a pool is made: a single record loads no pool; the command line's ends its workers when it is killed);
     ``progress(done, total)`` called in this process as the worlds are solved."""
 
     workers: int | None = None
-    pool: Callable = ProcessPoolExecutor
+    pool: Callable | None = None
     progress: Callable[[int, int], None] | None = None
