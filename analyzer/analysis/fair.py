@@ -131,14 +131,6 @@ def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list
 
 
 # -- solving worlds (in this process or in a pool) ------------------------------------------------
-
-def _pool(run: FairRun):
-    """What makes ``run``'s pool (its own, else the standard library's process pool, imported only now)."""
-    if run.pool is not None:
-        return run.pool
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor
 _JOB: dict = {}
 _HELD: dict = {}      # this process's search, kept from task to task: never sent to a worker (it cannot be pickled)
 
@@ -443,7 +435,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], settings: FairSe
                     tasks.sort(key=lambda task: plans[task[0]].seat)
                 if executor is None and workers > 1 and len(tasks) > 1:
                     start = pool_options(__name__, "_JOB")     # (forked only with no other thread alive)
-                    executor = stack.enter_context(_pool(run)(max_workers=workers, **start))
+                    executor = stack.enter_context(run.pool_maker()(max_workers=workers, **start))
                 sized = [(p, part, plans[p].size, only) for p, part, only in tasks]
                 for p, part, only in tasks:
                     plans[p].valued[part] = only

@@ -56,3 +56,11 @@ class FairRun:
     workers: int | None = None
     pool: Callable | None = None
     progress: Callable[[int, int], None] | None = None
+
+    def pool_maker(self) -> Callable:
+        """What makes the pool: ``pool``, else the standard library's process pool (imported only now)."""
+        if self.pool is not None:
+            return self.pool
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor

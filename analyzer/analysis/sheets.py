@@ -95,15 +95,15 @@ def _result_words(written: Replay) -> str:
     return result_sentence(written.outcome, written.result, written.variant, written.players)
 
 
-def _run(tasks: list, work, workers: int, pool, done=None) -> list:
-    """``work(task)`` for every task, in a pool of ``workers`` processes where more than one task is asked;
-    ``done(k)`` after the k-th result (in order)."""
+def _run(tasks: list, work, workers: int, run: FairRun, done=None) -> list:
+    """``work(task)`` for every task, in a pool of ``workers`` processes (made as ``run`` says) where more than one
+    task is asked; ``done(k)`` after the k-th result (in order)."""
     out = []
     with ExitStack() as stack:
         results = map(work, tasks)
         if workers > 1 and len(tasks) > 1:
-            executor = stack.enter_context(pool(max_workers=min(workers, len(tasks)),
-                                                **pool_options(__name__, "_JOB")))
+            executor = stack.enter_context(run.pool_maker()(max_workers=min(workers, len(tasks)),
+                                                            **pool_options(__name__, "_JOB")))
             results = executor.map(work, tasks)
         for got in results:
             out.append(got)
@@ -149,7 +149,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     _JOB.update(rep=rep, deals=list(found.deals), settings=replace(settings, lines=False))
     try:
         total = len(found.deals)
-        parts = _run(list(range(-(-total // CHUNK))), _analyse_chunk, workers, run.pool,
+        parts = _run(list(range(-(-total // CHUNK))), _analyse_chunk, workers, run,
                      None if progress is None else lambda k: progress(min(total, k * CHUNK), total))
     finally:
         _JOB.clear()
@@ -340,7 +340,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
     _JOB.update(rep=rep, deals=deals, settings=settings)
     try:
-        verdicts = _run(tasks, _judge_hand, workers, run.pool,
+        verdicts = _run(tasks, _judge_hand, workers, run,
                         None if progress is None else lambda k: progress(k, len(tasks)))
     finally:
         _JOB.clear()
