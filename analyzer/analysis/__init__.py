@@ -22,7 +22,7 @@ from ..rules.codes import Code
 from ..diagnostics import Severity
 from ..rules.modes import Layout
 from .grades import Thresholds, on_scale
-from ..codec import from_data, key
+from ..codec import key
 
 __all__ = ["Thresholds", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
@@ -202,12 +202,6 @@ class GameAnalysis:
     lines: list[dict] = field(default_factory=list, metadata=key(when="lines"))   # best continuations, when asked for
     fair: bool = field(default=False, metadata=key(flag=True))
     deals_found: object | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))
-
-    @classmethod
-    def from_dict(cls, data: dict) -> GameAnalysis:
-        """The analysis back from its plain data (``codec.from_data``: the one reader; kept for the callers that
-        name it)."""
-        return from_data(cls, data)
 
 
 @dataclass(frozen=True)

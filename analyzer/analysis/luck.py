@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..codec import from_data
 from ..equity import MatchPosition, first_lead, load_table, open_model_table
 from ..equity.model import mode_of
 from ..match import opens_match
@@ -261,5 +262,5 @@ def pooled_size(rates, scale: str = "points", calibrated: float | None = None) -
 def archive_error_rates(results) -> list[ErrorRate]:
     """``error_rates`` over an archive's results (``analyzer.archive.run`` in the ``analyze`` mode: plain
     data, every analysed game of every record), open hands, points."""
-    return error_rates([GameAnalysis.from_dict(game["analysis"]) for result in results
+    return error_rates([from_data(GameAnalysis, game["analysis"]) for result in results
                         for game in result["games"] if game.get("analysis")])
