@@ -14,8 +14,9 @@ tile's top left corner, whether it stands upright and which number is on its top
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from .model import Board, Layout
@@ -101,6 +102,8 @@ class Scene:
 
     tiles: list[Place] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
+    frame: tuple[float, float, float, float] | None = field(default=None, compare=False, repr=False)
+    """(what :func:`_frame` gives of its tiles and labels, known already; None: not known, or nothing)"""
 
 
 @dataclass
@@ -292,72 +295,127 @@ def _label_spots(arm, where: str, tiles: list[Place], end, d) -> list[Label]:
     return spots
 
 
-def arms_scene(lay: Layout | None, plan: Plan | None = None) -> Scene:
-    """Every tile and label of the layout ``lay`` placed by ``plan`` (:func:`plan_arms`; none: no arm apart)."""
-    plan = plan or Plan()
-    out = Scene()
-    if lay is None or lay.lead is None:
-        return out
-    a, b = lay.lead
+class _Arm(NamedTuple):
+    """An arm of a layout as the drawing reads it (:class:`~analyzer.report.model.ArmView`'s fields, hashable)."""
+
+    number: int
+    origin: tuple[int, int] | None
+    tiles: tuple[tuple[int, int], ...]
+    open: int
+    state: str
+
+
+def _arms_of(lay: Layout) -> tuple[_Arm, ...]:
+    return tuple(_Arm(a.number, None if a.origin is None else tuple(a.origin), tuple(a.tiles), a.open, a.state)
+                 for a in lay.arms)
+
+
+class _Sketch:
+    """A layout's scene but for the arms drawn apart (whose strips' place the plan sets last): its tiles, its labels
+    (in arm order), the arms drawn apart, and the arm :func:`_clash` finds, by the branch arms asked of it."""
+
+    __slots__ = ("arms", "tiles", "labels", "apart", "frame", "clashes")
+
+    def __init__(self, arms: tuple[_Arm, ...], tiles: list[Place], labels: list[Label], apart: list[_Arm]):
+        self.arms, self.tiles, self.labels, self.apart = arms, tiles, labels, apart
+        self.frame = _frame(tiles + labels)
+        self.clashes: dict[frozenset, int] = {}
+
+    def clash(self, branch: frozenset) -> int:
+        found = self.clashes.get(branch)
+        if found is None:
+            found = self.clashes[branch] = _clash(self.tiles + self.labels, branch)
+        return found
+
+
+@lru_cache(maxsize=2048)        # (a page's lines keep coming back to the same layouts: those of its game, a move on)
+def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset) -> _Sketch:
+    """The layout of ``lead`` and ``arms`` drawn with the arms ``strips`` (and any with no room beside its double)
+    apart, but for those: :func:`arms_scene` adds them where the plan puts their strips."""
+    a, b = lead
     spinner = a == b
-    out.tiles.append(Place(-U / 2, -U, True, a, b, lead=True, arm=0) if spinner
-                     else Place(-U, -U / 2, False, b, a, lead=True, arm=0))
+    tiles = [Place(-U / 2, -U, True, a, b, lead=True, arm=0) if spinner
+             else Place(-U, -U / 2, False, b, a, lead=True, arm=0)]
     starts = (((U / 2, 0), (-U / 2, 0), (0, -U), (0, U)) if spinner
               else ((U, 0), (-U, 0), (0, -U / 2), (0, U / 2)))
     drawn: dict[int, list[Place]] = {}
     sides: dict[tuple, int] = {}
     spots, apart, main = [], [], 0
-    for arm in lay.arms:
+    for arm in arms:
         if arm.origin is None and main < 4:
             d = _SIDES[main]
-            tiles, end, way = _walk(arm, starts[main], d, REACH[0] if d[0] else REACH[1])
-            drawn[arm.number] = tiles
-            out.tiles += tiles
-            spots.append(_label_spots(arm, _SIDE_WORDS[main], tiles, end, way))
+            placed, end, way = _walk(arm, starts[main], d, REACH[0] if d[0] else REACH[1])
+            drawn[arm.number] = placed
+            tiles += placed
+            spots.append(_label_spots(arm, _SIDE_WORDS[main], placed, end, way))
             main += 1
-    for arm in lay.arms:
+    for arm in arms:
         if arm.number in drawn:
             continue
         parent = drawn.get(arm.origin[0]) if arm.origin else None
         double = parent[arm.origin[1]] if parent and arm.origin[1] < len(parent) else None
-        side = sides.get(tuple(arm.origin), 0) if arm.origin else 2
+        side = sides.get(arm.origin, 0) if arm.origin else 2
         if arm.origin:
-            sides[tuple(arm.origin)] = side + 1
-        if double is not None and double.a == double.b and side < 2 and arm.number not in plan.strips:
+            sides[arm.origin] = side + 1
+        if double is not None and double.a == double.b and side < 2 and arm.number not in strips:
             d = _cw(double.way) if side else _ccw(double.way)
             start = (double.centre[0] + d[0] * U, double.centre[1] + d[1] * U)
-            tiles, end, way = _walk(arm, start, d, math.inf)
-            drawn[arm.number] = tiles
-            out.tiles += tiles
-            spots.append(_label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}", tiles, end, way))
+            placed, end, way = _walk(arm, start, d, math.inf)
+            drawn[arm.number] = placed
+            tiles += placed
+            spots.append(_label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}", placed, end, way))
         else:
             apart.append(arm)
     taken = _Taken()
-    for p in out.tiles:
+    for p in tiles:
         taken.add((p.x, p.y, p.w, p.h))
+    labels = []
     for choice in spots:                  # each label where it covers no tile and no label before it
         label = next((s for s in choice if not taken.meets(s.box)), choice[0])
-        out.labels.append(label)
+        labels.append(label)
         taken.add(label.box)
+    labels.sort(key=lambda label: label.arm)
+    return _Sketch(arms, tiles, labels, apart)
+
+
+def _drawn(lay: Layout, strips: set[int]) -> _Sketch:
+    """:func:`_sketch` of ``lay`` (which has a lead) with those of ``strips`` among its own arms."""
+    arms = _arms_of(lay)
+    return _sketch(tuple(lay.lead), arms, frozenset(a.number for a in arms if a.number in strips))
+
+
+def _scene(sketch: _Sketch, plan: Plan) -> Scene:
+    """``sketch`` with the arms it draws apart put in their strips, where ``plan`` places them."""
+    if not sketch.apart:
+        return Scene(list(sketch.tiles), list(sketch.labels), sketch.frame)
+    tiles, labels = [], []
     y = plan.top
-    for arm in apart:
+    for arm in sketch.apart:
         if arm.origin:
-            t = lay.arms[arm.origin[0] - 1].tiles[arm.origin[1]]
+            t = sketch.arms[arm.origin[0] - 1].tiles[arm.origin[1]]
             where = f"from [{t[0]}-{t[1]}] on arm {arm.origin[0]}"
         else:
             where = "from the lead"
-        out.labels.append(Label(arm.number, plan.left, y + FONT, "start", f"arm {arm.number}, {where}: {_state(arm)}",
-                                where, _state(arm), apart=True))
-        tiles, _, _ = _walk(arm, (plan.left - GAP, y + FONT + 3 + U), (1, 0), math.inf, apart=True)
-        out.tiles += tiles
+        labels.append(Label(arm.number, plan.left, y + FONT, "start", f"arm {arm.number}, {where}: {_state(arm)}",
+                            where, _state(arm), apart=True))
+        placed, _, _ = _walk(arm, (plan.left - GAP, y + FONT + 3 + U), (1, 0), math.inf, apart=True)
+        tiles += placed
         y += FONT + 3 + 2 * U + 6
-    out.labels.sort(key=lambda label: label.arm)
-    return out
+    return Scene(sketch.tiles + tiles, sorted(sketch.labels + labels, key=lambda label: label.arm),
+                 _frame(tiles + labels, sketch.frame))
 
 
-def _clash(scene: Scene, branch: set[int]) -> int:
-    """The branch arm to draw apart because it meets a tile or label of another arm, or 0."""
-    items = [p for p in scene.tiles + scene.labels if not p.apart]
+def arms_scene(lay: Layout | None, plan: Plan | None = None) -> Scene:
+    """Every tile and label of the layout ``lay`` placed by ``plan`` (:func:`plan_arms`; none: no arm apart)."""
+    if lay is None or lay.lead is None:
+        return Scene()
+    plan = plan or Plan()
+    return _scene(_drawn(lay, plan.strips), plan)
+
+
+def _clash(items: list, branch: frozenset) -> int:
+    """The branch arm to draw apart because it meets a tile or label of another arm, or 0: ``items``, the tiles and
+    labels of a scene but those drawn apart."""
     boxes = [_box(p) for p in items]
     # the first pair in the items' order that meets (as the plain double loop finds it), found along x: a pair
     # whose boxes do not share some x meets nowhere, so each item is tried only against those that start before
@@ -387,64 +445,75 @@ def plan_arms(layouts: list[Layout | None]) -> Plan:
 
 def planned_scenes(layouts: list[Layout | None]) -> list[Scene]:
     """Every step of ``layouts`` drawn by their one plan: ``[arms_scene(lay, plan_arms(layouts)) for lay in
-    layouts]``, the scenes the planning drew kept where the strips' place moves nothing of them."""
+    layouts]``, each step's drawing of the planning kept, its arms apart put where the plan places their strips."""
     plan, drawn = _planned(layouts)
-    out = []
-    for lay in layouts:
-        scene = drawn.get(id(lay))
-        if scene is None or plan.strips and any(item.apart for item in scene.tiles + scene.labels):
-            scene = arms_scene(lay, plan)         # (drawn before the strips' place was known)
-        out.append(scene)
-    return out
+    return [Scene() if lay is None or lay.lead is None else _scene(drawn[k], plan) for k, lay in enumerate(layouts)]
 
 
-def _planned(layouts: list[Layout | None]) -> tuple[Plan, dict[int, Scene]]:
-    """:func:`plan_arms`'s plan, and the scene of each layout (by its id) at the last look, drawn with the strips
-    of the plan but before their place (``top``, ``left``) was set."""
+def _planned(layouts: list[Layout | None]) -> tuple[Plan, dict[int, _Sketch]]:
+    """:func:`plan_arms`'s plan, and the sketch of each layout with a lead (by its index in ``layouts``) by the
+    strips of the plan.
+
+    The plain plan draws every step, puts apart the branch arm of the first clash it meets, and draws every step
+    again, until no step clashes. A step's drawing depends on the strips only through the arms it has, so each
+    step keeps its sketch (:func:`_sketch`, by its own strips: the same layouts of a page's other lines too) and the
+    clash found in it, and after an arm is put apart only the steps that have it are drawn again, from the first
+    of them (the steps before it clashed with nothing, and nothing of them changed)."""
     plan = Plan()
-    layouts = [lay for lay in layouts if lay is not None and lay.lead is not None]
-    branch = {a.number for lay in layouts for a in lay.arms if a.origin is not None}
+    steps = [k for k, lay in enumerate(layouts) if lay is not None and lay.lead is not None]
+    arms = {k: _arms_of(layouts[k]) for k in steps}
+    branch = frozenset(a.number for k in steps for a in arms[k] if a.origin is not None)
+    drawn: dict[int, _Sketch] = {}
+    mine = {}
+    for k in steps:
+        lead, own = tuple(layouts[k].lead), arms[k]
+        drawn[k] = _sketch(lead, own, frozenset())
+        mine[k] = frozenset(a.number for a in own)
     if not branch:
-        return plan, {}
-    # A layout's scene depends on the strips only through the arms it has: each step's scene is kept by the strips
-    # among its own arms, so an arm put apart late in a line does not draw the steps before it again
-    owned = [frozenset(a.number for a in lay.arms) for lay in layouts]
-    kept: dict[tuple[int, frozenset], tuple[Scene, int]] = {}
-
-    def scene_at(i: int) -> tuple[Scene, int]:
-        key = (i, owned[i] & plan.strips)
-        if key not in kept:
-            scene = arms_scene(layouts[i], plan)
-            kept[key] = scene, _clash(scene, branch)
-        return kept[key]
-    again = True
-    while again:
-        again = False
-        for i in range(len(layouts)):
-            arm = scene_at(i)[1]
-            if arm:
-                plan.strips.add(arm)
-                again = True
-                break
-    drawn = {id(lay): scene_at(i)[0] for i, lay in enumerate(layouts)}    # (the last look drew each of them)
+        return plan, drawn
+    at = 0
+    while at < len(steps):
+        k = steps[at]
+        arm = drawn[k].clash(mine[k] & branch)
+        if not arm:
+            at += 1
+            continue
+        plan.strips.add(arm)          # every step that has the arm drawn again; the search goes on from the first
+        first = None
+        for n, j in enumerate(steps):
+            if arm in mine[j]:
+                drawn[j] = _sketch(tuple(layouts[j].lead), arms[j], mine[j] & plan.strips)
+                first = n if first is None else first
+        at = min(at, first)
     if plan.strips:
         bottom, left = -math.inf, math.inf
-        for scene in drawn.values():
-            for item in scene.tiles + scene.labels:
-                if not item.apart:
-                    x, y, w, h = _box(item)
-                    bottom, left = max(bottom, y + h), min(left, x)
+        for sketch in drawn.values():
+            for item in sketch.tiles + sketch.labels:
+                x, y, w, h = _box(item)
+                bottom, left = max(bottom, y + h), min(left, x)
         plan.top, plan.left = bottom + 8, left
     return plan, drawn
+
+
+def _frame(items, frame: tuple[float, float, float, float] | None = None):
+    """The frame that holds ``items`` (tiles and labels) and ``frame`` with 3 units to spare (x0, y0, x1, y1), None
+    for none."""
+    for item in items:
+        x, y, w, h = _box(item)
+        if frame is None:
+            frame = (x - 3, y - 3, x + w + 3, y + h + 3)
+        else:
+            frame = (min(frame[0], x - 3), min(frame[1], y - 3), max(frame[2], x + w + 3), max(frame[3], y + h + 3))
+    return frame
 
 
 def arms_box(scenes: list[Scene]) -> tuple[float, float, float, float]:
     """The frame that holds every one of ``scenes`` (a small layout is not blown up): (x0, y0, x1, y1)."""
     x0, y0, x1, y1 = -120.0, -50.0, 120.0, 50.0
     for scene in scenes:
-        for item in scene.tiles + scene.labels:
-            x, y, w, h = _box(item)
-            x0, y0, x1, y1 = min(x0, x - 3), min(y0, y - 3), max(x1, x + w + 3), max(y1, y + h + 3)
+        frame = scene.frame if scene.frame is not None else _frame(scene.tiles + scene.labels)
+        if frame is not None:
+            x0, y0, x1, y1 = min(x0, frame[0]), min(y0, frame[1]), max(x1, frame[2]), max(y1, frame[3])
     return (x0, y0, x1, y1)
 
 
