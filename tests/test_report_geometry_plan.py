@@ -72,8 +72,8 @@ def plain_scene(lay, plan) -> Scene:
         else:
             where = "from the lead"
         state = geometry._state(arm)
-        out.labels.append(Label(arm.number, plan.left, y + geometry.FONT, "start", f"arm {arm.number}, {where}: {state}",
-                                where, state, apart=True))
+        out.labels.append(Label(arm.number, plan.left, y + geometry.FONT, "start",
+                                f"arm {arm.number}, {where}: {state}", where, state, apart=True))
         tiles, _, _ = geometry._walk(arm, (plan.left - geometry.GAP, y + geometry.FONT + 3 + U), (1, 0), math.inf,
                                      apart=True)
         out.tiles += tiles
