@@ -98,7 +98,8 @@ class Label:
 
 @dataclass
 class Scene:
-    """A layout with arms, placed: its tiles, each arm's label (in arm order)."""
+    """A layout with arms, placed: its tiles, each arm's label (in arm order). (Scenes of the same layout share their
+    tiles and labels: the drawing of a layout is kept, :func:`_sketch`; read them, never change them.)"""
 
     tiles: list[Place] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
