@@ -39,7 +39,7 @@ def plain_scene(lay, plan) -> Scene:
             tiles, end, way = geometry._walk(arm, starts[main], d, geometry.REACH[0] if d[0] else geometry.REACH[1])
             drawn[arm.number] = tiles
             out.tiles += tiles
-            spots.append(geometry._label_spots(arm, geometry._SIDE_WORDS[main], tiles, end, way))
+            spots.append(list(geometry._label_spots(arm, geometry._SIDE_WORDS[main], tiles, end, way)))
             main += 1
     for arm in lay.arms:
         if arm.number in drawn:
@@ -55,8 +55,8 @@ def plain_scene(lay, plan) -> Scene:
                                              math.inf)
             drawn[arm.number] = tiles
             out.tiles += tiles
-            spots.append(geometry._label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}", tiles,
-                                               end, way))
+            spots.append(list(geometry._label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}",
+                                                    tiles, end, way)))
         else:
             apart.append(arm)
     boxes = [(p.x, p.y, p.w, p.h) for p in out.tiles]

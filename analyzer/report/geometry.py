@@ -130,19 +130,26 @@ class _Taken:
     def __init__(self):
         self.cells: dict[tuple[int, int], list] = {}
 
-    def _cells(self, box):
+    def add(self, box) -> None:
         x, y, w, h = box
-        c = self.CELL
+        c, cells = self.CELL, self.cells
         for i in range(math.floor(x / c), math.floor((x + w) / c) + 1):
             for j in range(math.floor(y / c), math.floor((y + h) / c) + 1):
-                yield i, j
-
-    def add(self, box) -> None:
-        for cell in self._cells(box):
-            self.cells.setdefault(cell, []).append(box)
+                held = cells.get((i, j))
+                if held is None:
+                    cells[i, j] = [box]
+                else:
+                    held.append(box)
 
     def meets(self, box) -> bool:
-        return any(_overlap(box, other) for cell in self._cells(box) for other in self.cells.get(cell, ()))
+        x, y, w, h = box
+        c, cells = self.CELL, self.cells
+        for i in range(math.floor(x / c), math.floor((x + w) / c) + 1):
+            for j in range(math.floor(y / c), math.floor((y + h) / c) + 1):
+                for other in cells.get((i, j), ()):
+                    if _overlap(box, other):
+                        return True
+        return False
 
 
 def _overlap(a, b) -> bool:
@@ -284,16 +291,16 @@ def _label_at(arm, where: str, at, d) -> Label:
     return Label(arm.number, x, y, anchor, words, where, _state(arm))
 
 
-def _label_spots(arm, where: str, tiles: list[Place], end, d) -> list[Label]:
-    """Where an arm's label may go, best first: just beyond its open end, else beside its last tile."""
-    spots = [_label_at(arm, where, end, d)]
+def _label_spots(arm, where: str, tiles: list[Place], end, d):
+    """Where an arm's label may go, best first: just beyond its open end, else beside its last tile (each made when
+    asked for: the first one mostly does)."""
+    yield _label_at(arm, where, end, d)
     if tiles:
         last = tiles[-1]
         cx, cy = last.x + last.w / 2, last.y + last.h / 2
         for w in (_ccw(d), _cw(d)):
             reach = last.w / 2 if w[0] else last.h / 2
-            spots.append(_label_at(arm, where, (cx + w[0] * reach, cy + w[1] * reach), w))
-    return spots
+            yield _label_at(arm, where, (cx + w[0] * reach, cy + w[1] * reach), w)
 
 
 class _Arm(NamedTuple):
@@ -315,11 +322,17 @@ class _Sketch:
     """A layout's scene but for the arms drawn apart (whose strips' place the plan sets last): its tiles, its labels
     (in arm order), the arms drawn apart, and the arm :func:`_clash` finds, by the branch arms asked of it."""
 
-    __slots__ = ("arms", "tiles", "labels", "apart", "frame", "clashes")
+    __slots__ = ("arms", "tiles", "labels", "apart", "extent", "frame", "clashes")
 
     def __init__(self, arms: tuple[_Arm, ...], tiles: list[Place], labels: list[Label], apart: list[_Arm]):
         self.arms, self.tiles, self.labels, self.apart = arms, tiles, labels, apart
-        self.frame = _frame(tiles + labels)
+        x0 = y0 = math.inf
+        x1 = y1 = -math.inf
+        for item in tiles + labels:
+            x, y, w, h = _box(item)
+            x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + w), max(y1, y + h)
+        self.extent = (x0, y0, x1, y1)              # (what its items cover: the left and the bottom of the plan's)
+        self.frame = (x0 - 3, y0 - 3, x1 + 3, y1 + 3)   # (:func:`_frame`: rounding keeps the order, so the same)
         self.clashes: dict[frozenset, int] = {}
 
     def clash(self, branch: frozenset) -> int:
@@ -372,7 +385,8 @@ def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset) ->
         taken.add((p.x, p.y, p.w, p.h))
     labels = []
     for choice in spots:                  # each label where it covers no tile and no label before it
-        label = next((s for s in choice if not taken.meets(s.box)), choice[0])
+        first = next(choice)
+        label = next((s for s in choice if not taken.meets(s.box)), first) if taken.meets(first.box) else first
         labels.append(label)
         taken.add(label.box)
     labels.sort(key=lambda label: label.arm)
@@ -489,9 +503,7 @@ def _planned(layouts: list[Layout | None]) -> tuple[Plan, dict[int, _Sketch]]:
     if plan.strips:
         bottom, left = -math.inf, math.inf
         for sketch in drawn.values():
-            for item in sketch.tiles + sketch.labels:
-                x, y, w, h = _box(item)
-                bottom, left = max(bottom, y + h), min(left, x)
+            bottom, left = max(bottom, sketch.extent[3]), min(left, sketch.extent[0])
         plan.top, plan.left = bottom + 8, left
     return plan, drawn
 
