@@ -199,3 +199,20 @@ def test_the_inference_s_steps_are_counted_and_stopped_only_inside_a_meter():
     with pytest.raises(StepsSpent):
         with metered(meter.spent // 2):
             worlds_at(rep, seen, record=True)
+
+
+def test_a_later_game_of_a_match_whose_search_stopped_says_so():
+    # campaign input 52156 as it came (a mutated Hungarian match of three games): the first game's slip is found and
+    # the match replayed with it; the third game's search runs out of work checking a repair over the deals its
+    # hidden hand allows. Its errors are marked as the repaired match has them, and that rebuild dropped the note that
+    # its search stopped (the note is no error of the game's own): the game closed with neither a slip nor the note
+    record = read(DATA / "hungarian-match-later-game-stopped.dom")
+    replays = replay_record(record)
+    triages, reports = triage_games(replays, again(record, None, {}, False))     # (no bound of time: the units alone)
+    assert reports[0].best is not None                  # the first game's slip: the match replayed with it
+    stopped = [k for k, r in reports.items() if not r.complete and r.best is None]
+    assert stopped
+    for k in stopped:
+        notes = [d for d in triages[k].diagnostics if d.code == "slip-search-stopped"]
+        assert len(notes) == 1
+        assert all(d.details.get("follow_on") is not None for d in triages[k].diagnostics if d.severity == "error")
