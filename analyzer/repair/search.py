@@ -26,7 +26,7 @@ from .position_edits import PositionEdits
 from .positional import PositionChecker, PositionState
 from .setting import Setting
 
-__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "STEP_WORK", "shared_work", "work_left", "out_of_time",
+__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", "HAND_WORK", "STEP_WORK", "shared_work", "work_left", "out_of_time",
            "replayed_within"]
 
 # The search's work is bounded as well as its candidates, so that it grows with the record and not
@@ -46,6 +46,10 @@ SCAN_WORK = 6
 # is laid out again from its tags), and a unit for each character of the game's tags (read again each time: a
 # set-up's Lacks tag may hold thousands of items).
 DEAL_WORK = 3 * REPLAY_WORK
+# ... and HAND_WORK for each hand line beyond one a player: the replay reads and judges every line, and the deal's key
+# is made of them (a record listing its hands hundreds of times over, "A: B: A: B: ...", spent 1-3 ms a deal tried
+# where its units said 75 us: its search ran to the record's time bound, validate 2.8x replay as commands).
+HAND_WORK = 600
 # A confirmation of a game that hides hands checks its stated result over the deals they allow: the counting of
 # those deals (:mod:`analyzer.inference.meter`: a state of its program, a deal listed) costs STEP_WORK a step, and
 # stops where the work left runs out (the search then stops, and says so): one confirmation of a Hungarian game
@@ -143,7 +147,8 @@ class Search:
                 self.problem = (f"the Result tag names {'/'.join(self.stated.side)}, who are not all "
                                 f"players of this game ({', '.join(setting.players)})")
         self.deals = Deals(setting)
-        self.deal_work = DEAL_WORK * (2 if "SetUp" in game.tags else 1) + sum(len(k) + len(v) for k, v in game.tags.items())
+        self.deal_work = (DEAL_WORK * (2 if "SetUp" in game.tags else 1) + HAND_WORK * max(0, len(game.hands) - setting.n)
+                          + sum(len(k) + len(v) for k, v in game.tags.items()))
         self._deals_counted = 0
         self.checker = self.checker_kind(setting)
         self.edits = self.edits_kind(setting, self.checker, DealEdits(setting, self.deals))
