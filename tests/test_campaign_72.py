@@ -216,3 +216,30 @@ def test_a_later_game_of_a_match_whose_search_stopped_says_so():
         notes = [d for d in triages[k].diagnostics if d.code == "slip-search-stopped"]
         assert len(notes) == 1
         assert all(d.details.get("follow_on") is not None for d in triages[k].diagnostics if d.severity == "error")
+
+
+def test_a_deal_tried_costs_each_of_its_hand_lines():
+    # campaign input 73256 (an issue mutation: a draw game whose hand lines are written some 260 times over,
+    # "A: B: A: B: ..."): each deal the search tried was replayed with every line read and judged (1-3 ms) where its
+    # units counted one ordinary deal (75 us): the search ran 0.5 s, to the record's time bound (2.8x replay as
+    # commands). A deal tried now costs HAND_WORK more for each hand line beyond one a player.
+    from analyzer.repair.search import DEAL_WORK, HAND_WORK
+    (rep,) = replay_record(read(DATA / "hand-lines-repeated.dom"))
+    assert not rep.valid
+    extra = len(rep.game.hands) - len(rep.game.players)
+    assert extra > 200
+    counted = []
+    real = Deals.of
+
+    def of(self, hands):
+        counted.append(self)
+        return real(self, hands)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Deals, "of", of)
+        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    replayed = sum(deals.replayed for deals in set(counted))
+    assert replayed > 0
+    one = DEAL_WORK + HAND_WORK * extra
+    assert reports[0].work >= replayed * one
+    budget = RECORD_WORK + MOVE_WORK * (len(rep.game.moves) + len(rep.game.hands))
+    assert reports[0].work <= budget + one          # (the deal past the bound)
