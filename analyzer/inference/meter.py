@@ -19,7 +19,7 @@ __all__ = ["Meter", "StepsSpent", "metered", "current_meter", "WORLD_STEPS"]
 # A deal judged whole (its hands against a rule on whole hands: a forced re-deal, who may lead) or listed with how
 # its hand ends there (a position laid out and scored) costs about as much as this many states of the counting
 # program.
-WORLD_STEPS = 20
+WORLD_STEPS = 10
 
 
 class StepsSpent(Exception):
