@@ -26,8 +26,8 @@ from .position_edits import PositionEdits
 from .positional import PositionChecker, PositionState
 from .setting import Setting
 
-__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", "HAND_WORK", "STEP_WORK", "shared_work", "work_left", "out_of_time",
-           "replayed_within"]
+__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", "HAND_WORK", "STEP_WORK", "shared_work",
+           "work_left", "out_of_time", "replayed_within"]
 
 # The search's work is bounded as well as its candidates, so that it grows with the record and not
 # faster (a candidate copies the record, and the candidates at a place look along the rest of it, so
