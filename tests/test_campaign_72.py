@@ -118,3 +118,128 @@ def test_the_replays_confirming_a_search_s_finds_are_taken_from_the_record_s_wor
     assert 0 < len(calls) < 400
     assert all(t is None or all("follow_on" in d.details for d in t.diagnostics if d.severity == "error")
                for t in triages)
+
+
+# campaign inputs 52156 and 56948 (mutated Hungarian records, minimised by ddmin to their lines that matter): a
+# repair's confirmation checks the game's stated result over the deals its hidden hands allow; under the heaviest
+# hand's lead, with three or four hands hidden, each count filled 25,000 states of its program, twice (50,000 states,
+# some 0.3 s in one confirmation, none of it in the search's work: the trial ran past the record's time bound, and
+# validate cost 3.5x replay as commands). Each state is now a step of the search's work (STEP_WORK), and the check
+# stops where the work left runs out: the search then stops and says so.
+HIDDEN_DEALS = ("hungarian-sheet-confirmation-counts-deals.dom", "hungarian-players-tag-confirmation-counts-deals.dom")
+
+
+def _states_filled(monkeypatch) -> set:
+    """Every state the inference's counting programs fill (a memo miss of their ``ways``), counted by itself: one
+    entry (program, index, state) each."""
+    from analyzer.inference.placements import HeaviestFirst, Placements
+    filled: set = set()
+    programs: list = []             # (kept alive: their ids stay theirs)
+    for kind in (Placements, HeaviestFirst):
+        real = kind.__dict__["ways"]
+
+        def ways(self, i, state, real=real):
+            if (i, state) not in self._ways:
+                programs.append(self)
+                filled.add((id(self), i, state))
+            return real(self, i, state)
+        monkeypatch.setattr(kind, "ways", ways)
+    return filled
+
+
+@pytest.mark.parametrize("name", HIDDEN_DEALS)
+def test_a_repair_s_check_over_a_hidden_hand_s_deals_is_counted_in_the_record_s_work(monkeypatch, name):
+    from analyzer.repair.search import STEP_WORK
+    replays = replay_record(read(DATA / name))
+    assert any(not rep.valid for rep in replays)
+    budget = RECORD_WORK + MOVE_WORK * sum(len(rep.game.moves) + len(rep.game.hands) for rep in replays)
+    filled = _states_filled(monkeypatch)
+    triages, reports = triage_games(replays)            # (no bound of time: the units alone)
+    # the states filled stay within the record's work (a state past it stops the check), where one confirmation
+    # filled 50,000 (25 million units) before
+    assert len(filled) * STEP_WORK <= budget + STEP_WORK
+    assert sum(r.work for r in reports.values()) <= budget + STEP_WORK
+    # the search stopped, and says so: each error is listed as found
+    stopped = [r for r in reports.values() if not r.complete]
+    assert stopped and all(r.best is None for r in stopped)
+    for t, rep in zip(triages, replays):
+        if t is not None and t.report is not None and not t.report.complete:
+            assert any(d.code == "slip-search-stopped" for d in t.diagnostics)
+            assert all(d.details.get("follow_on") is False for d in t.diagnostics if d.severity == "error")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", HIDDEN_DEALS)
+def test_a_repair_s_check_over_a_hidden_hand_s_deals_given_the_work_finds_the_slip(monkeypatch, name):
+    # the same search given the work of `validate --repair`: the counts go to their end, the slip is found and the
+    # repaired game replays clean (the bound stops a search; it changes no answer it lets it reach)
+    from analyzer.repair.search import STEP_WORK
+    replays = replay_record(read(DATA / name))
+    filled = _states_filled(monkeypatch)
+    monkeypatch.setattr(triage_module, "RECORD_WORK", triage_module.REPAIR_WORK)
+    triages, reports = triage_games(replays)
+    assert len(filled) * STEP_WORK > RECORD_WORK             # more than validate's budget allows
+    assert all(r.complete for r in reports.values())
+    best = [r.best for r in reports.values() if r.best is not None]
+    assert best and all(b.replay.valid for b in best)
+
+
+def test_the_inference_s_steps_are_counted_and_stopped_only_inside_a_meter():
+    # the meter (analyzer.inference.meter): the same worlds inside a meter with room as outside it; a meter with less
+    # room raises StepsSpent, which no caller mistakes for a family the inference does not count
+    from analyzer.inference import InferenceUnsupported, worlds_at
+    from analyzer.inference.meter import StepsSpent, metered
+    (rep,) = replay_record(read(DATA / HIDDEN_DEALS[0]))
+    seen = 2            # (A's pass and B's [4-6] seen, every hand hidden: the heaviest hand's program fills 25,000 states)
+    plain = worlds_at(rep, seen, record=True)
+    with metered(float("inf")) as meter:
+        counted = worlds_at(rep, seen, record=True)
+    assert counted.count == plain.count and meter.spent > 1_000
+    assert not issubclass(StepsSpent, InferenceUnsupported)
+    with pytest.raises(StepsSpent):
+        with metered(meter.spent // 2):
+            worlds_at(rep, seen, record=True)
+
+
+def test_a_later_game_of_a_match_whose_search_stopped_says_so():
+    # campaign input 52156 as it came (a mutated Hungarian match of three games): the first game's slip is found and
+    # the match replayed with it; the third game's search runs out of work checking a repair over the deals its
+    # hidden hand allows. Its errors are marked as the repaired match has them, and that rebuild dropped the note that
+    # its search stopped (the note is no error of the game's own): the game closed with neither a slip nor the note
+    record = read(DATA / "hungarian-match-later-game-stopped.dom")
+    replays = replay_record(record)
+    triages, reports = triage_games(replays, again(record, None, {}, False))     # (no bound of time: the units alone)
+    assert reports[0].best is not None                  # the first game's slip: the match replayed with it
+    stopped = [k for k, r in reports.items() if not r.complete and r.best is None]
+    assert stopped
+    for k in stopped:
+        notes = [d for d in triages[k].diagnostics if d.code == "slip-search-stopped"]
+        assert len(notes) == 1
+        assert all(d.details.get("follow_on") is not None for d in triages[k].diagnostics if d.severity == "error")
+
+
+def test_a_deal_tried_costs_each_of_its_hand_lines():
+    # campaign input 73256 (an issue mutation: a draw game whose hand lines are written some 260 times over,
+    # "A: B: A: B: ..."): each deal the search tried was replayed with every line read and judged (1-3 ms) where its
+    # units counted one ordinary deal (75 us): the search ran 0.5 s, to the record's time bound (2.8x replay as
+    # commands). A deal tried now costs HAND_WORK more for each hand line beyond one a player.
+    from analyzer.repair.search import DEAL_WORK, HAND_WORK
+    (rep,) = replay_record(read(DATA / "hand-lines-repeated.dom"))
+    assert not rep.valid
+    extra = len(rep.game.hands) - len(rep.game.players)
+    assert extra > 200
+    counted = []
+    real = Deals.of
+
+    def of(self, hands):
+        counted.append(self)
+        return real(self, hands)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Deals, "of", of)
+        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    replayed = sum(deals.replayed for deals in set(counted))
+    assert replayed > 0
+    one = DEAL_WORK + HAND_WORK * extra
+    assert reports[0].work >= replayed * one
+    budget = RECORD_WORK + MOVE_WORK * (len(rep.game.moves) + len(rep.game.hands))
+    assert reports[0].work <= budget + one          # (the deal past the bound)

@@ -18,6 +18,7 @@ from ..diagnostics import DominoError
 from ..position import mask_pips
 from ..rules.lead import heaviest_of
 from ..tiles import Tile
+from .meter import WORLD_STEPS, current_meter
 
 __all__ = ["InferenceUnsupported", "HEAVY_STATES", "Placements", "HeaviestFirst", "DoublesFirst", "Cases"]
 
@@ -39,6 +40,7 @@ class Placements:
         self.unseen, self.allowed, self.room = unseen, allowed, room
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._choices: dict[tuple[int, tuple[int, ...]], tuple] = {}
+        self._meter = current_meter()      # (each state filled is a step of a metered caller's: see .meter)
         self._classes = _Classes(allowed, room)
         self.count = self._classes.count
 
@@ -47,6 +49,8 @@ class Placements:
         known = self._ways.get(key)
         if known is not None:
             return known
+        if self._meter is not None:
+            self._meter.charge()
         if i == len(self.unseen):
             ways = int(not any(room))
         elif sum(room) != len(self.unseen) - i:
@@ -304,6 +308,8 @@ class HeaviestFirst(Placements):
             return known
         if len(state) == self.k:
             return super().ways(i, state)
+        if self._meter is not None:
+            self._meter.charge()
         pips, leader, sums = state[self.k:], self.whole.leader, self.sums
         # the most and the fewest pips a seat with room r can still get: the r heaviest, the r lightest left
         most = [p + sums[min(i + r, len(sums) - 1)] - sums[i] for p, r in zip(pips, state)]
@@ -367,9 +373,12 @@ class DoublesFirst:
         self.rest = [i for i, t in enumerate(view.unseen) if not t.is_double]
         self._tallies: dict[tuple[int, ...], Placements] = {}
         self.options: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []    # (placed, room left, ways)
+        meter = current_meter()
 
         def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
             if k == len(self.doubles):
+                if meter is not None:           # (the hands judged whole: a deal's worth of steps)
+                    meter.charge(WORLD_STEPS)
                 known = self._tallies.get(room)          # a room the other tiles cannot fill: not judged again
                 ways = self.tally(room).count if (known is None or known.count) and allows(world) else 0
                 if ways:

@@ -24,6 +24,7 @@ from ..rules.facts import HandResult, hand_facts
 from ..tiles import Tile
 from . import world_position, worlds_at
 from .boneyard import hands_after
+from .meter import WORLD_STEPS, current_meter
 from .placements import InferenceUnsupported
 from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
@@ -87,6 +88,7 @@ class _Ending:
                             if st.move is not None and st.move.tile is not None and not st.move.draw)
         self.every = mask_of(rep.variant.dealing.tiles)
         self.draws = sum(1 for _, bit in self.events if bit is None)
+        self.meter = current_meter()
         self.stated = None
         tag = rep.game.tags.get("Result")
         if tag is not None and len(rep.players) == rep.variant.players:
@@ -106,6 +108,8 @@ class _Ending:
         if key not in self.seen_ends:
             final = self._final(world)
             if final not in self.ends:
+                if self.meter is not None:        # (a position laid out and scored: steps of a metered caller's)
+                    self.meter.charge(WORLD_STEPS)
                 self.ends[final] = self._ended(world, final)
             self.seen_ends[key] = self.ends[final]
         return self.seen_ends[key]

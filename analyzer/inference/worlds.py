@@ -15,6 +15,7 @@ from ..rules.lead import LeadGame, Revealed, dealt_leaders, highest_leads, requi
 from ..rules.policies import Dealing, LeadRequirement, Opening
 from ..tiles import PASS, Tile
 from .placements import Cases, DoublesFirst, HeaviestFirst, InferenceUnsupported, Placements
+from .meter import current_meter
 
 __all__ = ["PUBLIC", "View", "Worlds", "WholeHands", "NoWorld", "whole_hands", "moves_seen", "fitting",
            "describe_step", "first_lead", "laid_at_start", "lead_revealed", "moves_again", "fitting_now", "highest_cases"]
@@ -215,7 +216,10 @@ class Worlds:
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every world, each once."""
         if self.count:
+            meter = current_meter()          # (each world listed is a step of a metered caller's: see .meter)
             for world in self._base.each(self.view.fixed):
+                if meter is not None:
+                    meter.charge()
                 if self._kept(world):
                     yield world
 

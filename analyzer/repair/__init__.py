@@ -153,6 +153,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic
+from ..inference.meter import StepsSpent, metered
 from ..record import Game
 from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..match import check_decided_result   # (the stated result, checked as the match checks it)
@@ -162,7 +163,7 @@ from .builder import repaired_result
 from .edits import NAME, ORIG, TILE, COSTS, Edit, Repair, RepairLimits, RepairReport, edit_count, tile_slip_cost
 from .overflow import overflow_repairs, overflow_rows
 from .positional import Entry, needs_positions
-from .search import REPLAY_WORK, PositionSearch, Search, out_of_time, work_left
+from .search import REPLAY_WORK, STEP_WORK, PositionSearch, Search, out_of_time, replayed_within, work_left
 from ..diagnostics import Severity
 
 __all__ = ["repair", "first_error", "tag_repair", "RepairLimits", "RepairReport", "Repair", "Edit", "COSTS",
@@ -216,6 +217,7 @@ def first_error(game: Game, variant: Variant | str | None = None, *, rules: dict
     :func:`repair`."""
     variant, _ = resolve_variant(game, variant, rules)
     search = _searcher(game, variant)(game, variant, 0, 0, terms.lead, terms.worth)
+    search.max_work = float("inf")      # (no search: its stated result checked over every deal it allows)
     return search.run(search.cells(game), 0, None, search.deal_for(tuple(game.hands)), None)
 
 
@@ -266,11 +268,13 @@ def repair(game: Game, variant: Variant | str | None = None, *, rules: dict[str,
     if legal:     # the replayer objects to something no edit of moves or deal touches
         search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
     confirmed, counts, best_rank = _confirmed(search, limit)
+    cut = False             # the repairs of the second search not all confirmed: the work ran out
     if not confirmed and mended is None and stated is not None and search.problem is None and max_edits > 1:
         # nothing ends as stated: the Result tag may be a slip too (one edit of it, the rest of the moves)
         second = kind(game, variant, max_edits - 1, max_nodes, lead, worth)
         second.max_work = min(second.max_work, max(0, search.max_work - search.work))   # one budget, shared
         confirmed = _with_result(second, game, limit)
+        cut = second.out_of_work
         second.settle()
         work += second.work
         counts = {}
@@ -287,7 +291,7 @@ def repair(game: Game, variant: Variant | str | None = None, *, rules: dict[str,
         search.problem = _unkept(original.errors, max_edits, not search.stopped)
     best = [r for r in confirmed if (len(r.edits), round(r.cost, 6)) == best_rank]
     return RepairReport(game, False, stated, max_edits, confirmed[:max(limit, 0)], counts, len(best),
-                        in_common(best), not search.stopped, search.nodes, search.problem, work)
+                        in_common(best), not search.stopped and not cut, search.nodes, search.problem, work)
 
 
 def _why_not(problem: str | None, problems: list[Diagnostic], errors: list[Diagnostic]) -> str | None:
@@ -325,12 +329,17 @@ def _confirmed(search: Search, limit: int) -> tuple[list[Repair], dict[int, int]
         if len(confirmed) >= limit and rank != best_rank or len(confirmed) >= limit + _MAX_TIES:
             break
         # each replay taken from the record's budget of work (the replayer may reject thousands the checker found),
-        # and bounded by its time (a game hiding hands has its stated result checked over the deals they allow)
+        # and so is the check of a game hiding hands, its stated result over the deals they allow (stopped where
+        # the work runs out); its time bounds it too
         if work_left(REPLAY_WORK * (len(seq) + 1)) < 0 or out_of_time():
             search.out_of_work = True
             break
         repaired = builder.game_for(seq, deal)
-        rep = search.replayed(repaired)
+        rep, spent = replayed_within(search.setting, repaired, work_left())
+        work_left(spent)
+        if rep is None:
+            search.out_of_work = True
+            break
         if not rep.valid:          # the checker and the replayer disagree: trust the replayer
             counts[size] -= 1
             continue
@@ -397,10 +406,18 @@ def _with_result(search: Search, game: Game, limit: int) -> list[Repair]:
     out: list[Repair] = []
     for _, cost, edits, seq, deal in found[:limit + _MAX_TIES]:
         repaired = search.builder.game_for(seq, deal)
-        rep = search.replayed(repaired)
-        actual = rep.actual_result
-        tagged = tag_repair(rep, "Result", "change-result", str(actual) if actual is not None else None,
-                            Code.RESULT_MISMATCH)
+        # (the checks of a game hiding hands over the deals they allow: within the record's work, the search's taken)
+        with metered((work_left() - search.work) / STEP_WORK) as meter:
+            try:
+                rep = search.replayed(repaired)
+                actual = rep.actual_result
+                tagged = tag_repair(rep, "Result", "change-result", str(actual) if actual is not None else None,
+                                    Code.RESULT_MISMATCH)
+            except StepsSpent:
+                search.out_of_work = True
+        search.work += meter.spent * STEP_WORK
+        if search.out_of_work:
+            break
         if tagged is None:
             continue
         before, after = search.builder.rows(seq, deal, edits, repaired)

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator
 
+from ..inference.meter import StepsSpent, metered
 from ..record import Game, HandEntry, MoveEntry, StatedResult
 from ..replay import Replay, hand_facts
 from ..rules import LeadRequirement, Variant
@@ -25,7 +26,8 @@ from .position_edits import PositionEdits
 from .positional import PositionChecker, PositionState
 from .setting import Setting
 
-__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "shared_work", "work_left", "out_of_time"]
+__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", "HAND_WORK", "STEP_WORK", "shared_work",
+           "work_left", "out_of_time", "replayed_within"]
 
 # The search's work is bounded as well as its candidates, so that it grows with the record and not
 # faster (a candidate copies the record, and the candidates at a place look along the rest of it, so
@@ -44,6 +46,15 @@ SCAN_WORK = 6
 # is laid out again from its tags), and a unit for each character of the game's tags (read again each time: a
 # set-up's Lacks tag may hold thousands of items).
 DEAL_WORK = 3 * REPLAY_WORK
+# ... and HAND_WORK for each hand line beyond one a player: the replay reads and judges every line, and the deal's key
+# is made of them (a record listing its hands hundreds of times over, "A: B: A: B: ...", spent 1-3 ms a deal tried
+# where its units said 75 us: its search ran to the record's time bound, validate 2.8x replay as commands).
+HAND_WORK = 600
+# A confirmation of a game that hides hands checks its stated result over the deals they allow: the counting of
+# those deals (:mod:`analyzer.inference.meter`: a state of its program, a deal listed) costs STEP_WORK a step, and
+# stops where the work left runs out (the search then stops, and says so): one confirmation of a Hungarian game
+# hiding three hands filled 25,000 states a count, some 0.3 s, with nothing counted.
+STEP_WORK = 500
 
 # The work left to every search of one record (see ``shared_work``): a file of many broken games shares
 # one budget, so its validation, too, costs at most a small multiple of its replay plus a fixed bound.
@@ -73,6 +84,19 @@ def out_of_time(needed: float = 0.0) -> bool:
     than ``needed`` seconds of it left)."""
     deadline = _DEADLINE.get()
     return deadline is not None and time.process_time() + needed > deadline
+
+
+def replayed_within(setting: Setting, game: Game, budget: float) -> tuple[Replay | None, int]:
+    """``game`` replayed as the record's own game was (:meth:`Setting.replayed`), its stated result checked over
+    the deals its hidden hands allow within ``budget`` units of work: the replay (None: that check would take
+    more), and the work the check took (STEP_WORK a step of the inference; nothing for a game that shows every
+    hand)."""
+    with metered(budget / STEP_WORK) as meter:
+        try:
+            rep = setting.replayed(game)
+        except StepsSpent:
+            rep = None
+    return rep, meter.spent * STEP_WORK
 
 
 def work_left(spent: int = 0) -> float:
@@ -123,7 +147,8 @@ class Search:
                 self.problem = (f"the Result tag names {'/'.join(self.stated.side)}, who are not all "
                                 f"players of this game ({', '.join(setting.players)})")
         self.deals = Deals(setting)
-        self.deal_work = DEAL_WORK * (2 if "SetUp" in game.tags else 1) + sum(len(k) + len(v) for k, v in game.tags.items())
+        self.deal_work = (DEAL_WORK * (2 if "SetUp" in game.tags else 1) + HAND_WORK * max(0, len(game.hands) - setting.n)
+                          + sum(len(k) + len(v) for k, v in game.tags.items()))
         self._deals_counted = 0
         self.checker = self.checker_kind(setting)
         self.edits = self.edits_kind(setting, self.checker, DealEdits(setting, self.deals))
@@ -221,7 +246,12 @@ class Search:
         if ok is None:
             game = self.builder.game_for(seq, deal)
             self.work += REPLAY_WORK * len(seq)
-            ok = self.confirmed[key] = self.replayed(game).valid
+            rep, spent = replayed_within(self.setting, game, self.max_work - self.work)
+            self.work += spent
+            if rep is None:             # its deals' count would take more than the work left: the search stops
+                self.out_of_work = True
+                return False
+            ok = self.confirmed[key] = rep.valid
         return ok
 
     def count_deals(self) -> None:

@@ -314,8 +314,8 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
         t = triage(now, report=report)
         if now is not rep:              # the marks of the game as the repaired match has it
             marks = {(d.code, d.line, d.column): d.details for d in t.diagnostics if d.severity == Severity.ERROR}
-            t = Triage(tuple(_marked(d, marks.get((d.code, d.line, d.column)), slip) for d in rep.diagnostics),
-                       t.report)
+            t = Triage(tuple(_marked(d, marks.get((d.code, d.line, d.column)), slip) for d in rep.diagnostics)
+                       + tuple(d for d in t.diagnostics if d.code == Code.SLIP_SEARCH_STOPPED), t.report)
         out.append(t)
         if match and t.best is not None:
             moves_slip = [e for e in t.best.edits if e.kind not in _TAG_CODES] or list(t.best.edits)
