@@ -80,3 +80,27 @@ def test_the_draws_luck_is_composed_into_a_new_analysis():
     assert draws and [k for k, m in enumerate(lucky.moves) if m.luck is not None] == draws
     # the per-side totals count each draw valued once, for its drawer's side
     assert sum(t.draws for t in lucky.draw_luck) == sum(1 for x in lucks if x is not None)
+
+
+def test_an_analysis_composed_with_the_draws_luck_and_the_match_scale_comes_back_from_its_json():
+    """The composed parts (each draw's ``draw_luck``, the sides' totals, the MWC of each move and decision, the
+    match scale) are written in their places by the codec and read back into their types: written again, the
+    same JSON."""
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+    from analyzer.codec import from_data
+
+    out = CliRunner().invoke(main, ["analyze", "--json", "--scale", "match", str(RECORDS / "variant-draw.dom")])
+    games = json.loads(out.stdout)
+    games = games["games"] if isinstance(games, dict) else games
+    composed = [{k: v for k, v in g.items() if k not in ("file", "valid", "diagnostics")} for g in games]
+    assert any("draw_luck" in a and "match_scale" in a for a in composed)
+    for data in composed:
+        back = from_data(GameAnalysis, data)
+        assert to_data(back) == data
+        assert [m.luck is not None for m in back.moves] == ["draw_luck" in m for m in data.get("moves", [])]
+        if "match_scale" in data and any("mwc_loss" in d for d in data["decisions"]):
+            assert all(d.on_scale is not None for d in back.decisions)
