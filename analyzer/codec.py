@@ -35,6 +35,7 @@ class Key:
     read: bool = True
     skip: bool = False
     after: str | None = None
+    inline: bool = False
 
 
 _PLAIN = Key()
@@ -48,7 +49,9 @@ def key(name: str | None = None, **how) -> dict:
     ``flag``: the field is not written but sets the context of its name for the value and what it holds;
     ``write``: the field's value as data (a value of a type described elsewhere); ``read``: False where the data is
     not read back (the field keeps its default); ``skip``: neither written nor read; ``after``: the field is written
-    right after that one (its place in the data, where the constructor's order differs)."""
+    right after that one (its place in the data, where the constructor's order differs); ``inline``: the field's value
+    (a dataclass) is written as its keys in the enclosing object, in its place (a later step's figures composed
+    into a result: the match scale's on a decision), and read back from them where the data has one of them."""
     return {"json": Key(name, **how)}
 
 
@@ -129,6 +132,8 @@ def _write(value: Any, context: dict) -> dict:
         if v is None:
             if not s.omit_none:
                 out[key_] = None
+        elif s.inline:
+            out.update(_write(v, context))
         else:
             out[key_] = s.write(v) if s.write is not None else _to(v, context)
     return out
@@ -145,10 +150,23 @@ def from_data(cls: type, data: Any) -> Any:
     for f in dataclasses.fields(cls):
         s = _spec(f)
         name = s.name or f.name
-        if s.skip or s.flag or not s.read or name not in data:
+        if s.skip or s.flag or not s.read:
+            continue
+        if s.inline:
+            inner = _inner(hints[f.name])
+            if any(k in data for _, k, _ in _written(inner)[0]):
+                args[f.name] = from_data(inner, data)
+            continue
+        if name not in data:
             continue
         args[f.name] = _read(hints[f.name], data[name])
     return cls(**args)
+
+
+def _inner(tp: Any) -> type:
+    """The dataclass of an inline field's type (``X | None``: ``X``)."""
+    kinds = [a for a in typing.get_args(tp) if a is not type(None)] or [tp]
+    return kinds[0]
 
 
 @cache

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "fair_worlds", "fair_every_game", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
-           "games_data", "game_results", "GameResult", "RecordResult", "ScoredAnalysis", "analysis_data", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
+           "games_data", "game_results", "GameResult", "RecordResult", "ScoredAnalysis", "analysis_data", "scored_analysis", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
 MODES = ("validate", "analyze", "report")
 LOST = Code.CLUSTER_LOST   # the code of a record not worked out: the cluster was lost (``archive.cluster.cluster_lost``)
@@ -284,15 +284,11 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
             return sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
                                  run=sheet or FairRun())
         except ValueError as exc:
-            out = GameAnalysis(rep.title, list(rep.players), [])
-            out.stopped = f"the analysis could not run: {exc}"
-            return out
+            return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
     try:
         return analyze_replay(rep, options.analysis, progress, searches)
     except ValueError as exc:      # a position the search cannot take (SolverError)
-        out = GameAnalysis(rep.title, list(rep.players), [])
-        out.stopped = f"the analysis could not run: {exc}"
-        return out
+        return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
 
 
 def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> RecordRun:
@@ -473,26 +469,37 @@ def repairs_analysed(run: RecordRun, analyse: bool = True) -> RecordRun:
     if fair_worlds(run):
         copy.options = replace(o, fair_worlds=fair_worlds(run), fair_hidden_only=not fair_every_game(o))
         judge_fairly(copy)
-    mover_views(copy.analyses)
+    copy.analyses = mover_views(copy.analyses)
     for (k, _), analysis in zip(fixed, copy.analyses):
         run.repaired[k] = analysis
     return run
 
 
-def mover_views(analyses: list) -> None:
-    """For a page: each fair decision of ``analyses`` given its mover's view of who holds what, from the worlds
+def mover_views(analyses: list) -> list:
+    """For a page: ``analyses``, each fair decision given its mover's view of who holds what, from the worlds
     its fair analysis counted (``FairDecision.holds``: ``inference.holds_of``); none where they are not kept
-    (an analysis read back from its data) or admit no view."""
+    (an analysis read back from its data) or admit no view. The analyses given are left as they were."""
+    from .analysis import renewed
     from .inference import InferenceUnsupported, NoWorld, holds_of
 
+    def viewed(d):
+        fair = d.fair
+        if fair is not None and getattr(fair, "seen", None) is not None and getattr(fair, "holds", None) is None:
+            try:
+                return replace(d, fair=replace(fair, holds=holds_of(fair.seen)))
+            except (NoWorld, InferenceUnsupported):
+                pass
+        return d
+
+    out = []
     for analysis in analyses:
-        for d in analysis.decisions if analysis is not None else ():
-            fair = d.fair
-            if fair is not None and getattr(fair, "seen", None) is not None and getattr(fair, "holds", None) is None:
-                try:
-                    fair.holds = holds_of(fair.seen)
-                except (NoWorld, InferenceUnsupported):
-                    pass
+        if analysis is None:
+            out.append(None)
+            continue
+        new = {id(d): viewed(d) for d in analysis.decisions}
+        out.append(replace(analysis, decisions=tuple(new[id(d)] for d in analysis.decisions),
+                           critical=renewed(analysis.critical, new), fair_critical=renewed(analysis.fair_critical, new)))
+    return out
 
 
 def repaired_text(run: RecordRun) -> tuple[str | None, int]:
@@ -630,7 +637,8 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
     out = run.result()
     if o.mode == "report":
         repairs_analysed(run)
-        mover_views(run.analyses or [])
+        if run.analyses:
+            run.analyses = mover_views(run.analyses)
     if o.repair_edits:
         out = replace(out, repairs_found=[None if k not in run.reports else {"report": run.reports[k].as_dict()}
                                           for k in range(len(run.replays))])
@@ -755,17 +763,23 @@ def validation_json(result: dict, reports: dict[int, dict]) -> list[dict]:
 
 
 def analysis_data(analysis, lines: bool = False, steps=(), draw_lucks=None, scale=None) -> dict:
-    """A game's analysis as plain data (``GameAnalysis.as_dict``), with its best lines (``lines``), the luck of its
-    draws (``draw_lucks``, the draws of ``steps``: ``"draw_luck"``) and its grading on the match scale (``scale``:
-    ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"``, ``"match_scale"``), in that order."""
-    data = to_data(analysis, lines=lines)
-    if draw_lucks:
-        from .analysis.drawluck import annotate
+    """A game's analysis as plain data (``codec.to_data``), with its best lines (``lines``), composed with the luck
+    of its draws (``draw_lucks``, the draws of ``steps``: ``"draw_luck"``) and its grading on the match scale
+    (``scale``: ``"mwc"``, ``"mwc_loss"``, ``"mwc_class"``, ``"match_scale"``): :func:`scored_analysis`."""
+    return to_data(scored_analysis(analysis, steps, draw_lucks, scale), lines=lines)
 
-        annotate(data, draw_lucks, steps)
+
+def scored_analysis(analysis, steps=(), draw_lucks=None, scale=None):
+    """A game's analysis (``analysis.GameAnalysis``) composed with the luck of its draws (``draw_lucks``, the draws
+    of ``steps``: ``drawluck.with_luck``) and its grading on the match scale (``scale``: ``MatchScale.applied``), a
+    new value; the analysis given is left as it was."""
+    if draw_lucks:
+        from .analysis.drawluck import with_luck
+
+        analysis = with_luck(analysis, draw_lucks, steps)
     if scale is not None:
-        scale.annotate(data)
-    return data
+        analysis = scale.applied(analysis)
+    return analysis
 
 
 def analyze_entry(source: str, game: dict, analysis: dict | None = None) -> dict:

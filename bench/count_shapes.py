@@ -2,8 +2,13 @@
 parameters (outside ``analyzer/cli/``), string literals that spell a diagnostic code outside ``rules/codes.py``,
 comparisons of a ``severity``, a ``layout`` or a scoring ``count`` attribute with a string, and the JSON builders (functions that make or fill the plain data
 of a result: ``as_dict``/``from_dict``/``*_data``/``*_json``/``annotate``; the dict literals that build an ``analyze
---json`` entry; the calls that hand a step a result's plain data already built to add its keys; and item assignments
-with a string key into a nested dict, ``x[...]["key"] = ...``).
+--json`` entry; the calls that hand a step a result's plain data already built to add its keys, or that add to a
+value built (``annotate``); and item assignments with a string key into a nested dict, ``x[...]["key"] = ...``), and
+the result types' shape (item 1): the result types of an analysis that are not frozen, and the assignments to an
+attribute named as one of their fields in the modules that make or take analyses (``analysis/``, ``pipeline.py``;
+outside ``self.``, and ``pos.`` a position's: a step writing into a result another built; the private draft
+``analysis._Draft`` that ``analyze_replay`` fills before it makes its frozen result counts too, and the counters of
+``analysis.luck``'s rows that share a name: ``--list``).
 
     python bench/count_shapes.py                        # this tree against /work/main
     python bench/count_shapes.py --before /work/main --list
@@ -21,6 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 SEVERITIES = {"error", "warning", "info"}
 LAYOUTS = {"line", "french", "cross", "tree"}
+RESULT_TYPES = {"GameAnalysis", "Decision", "Alternative", "Played", "FairDecision", "FairValue", "WorstWorld"}
 BUILDER = re.compile(r"^(as_dict|from_dict|to_dict|annotate|_?annotate_\w+|\w+_data|\w+_json)$")
 
 
@@ -62,7 +68,27 @@ def _writer(node: ast.Call) -> bool:
     built = any(isinstance(a, ast.Subscript) and isinstance(a.slice, ast.Constant) and a.slice.value in ("games", "analysis")
                 or isinstance(a, ast.Subscript) and isinstance(a.value, ast.Subscript)
                 and isinstance(a.value.slice, ast.Constant) and a.value.slice.value == "games" for a in node.args)
-    return built and name in ("annotate", "value_draws", "grade_on_match_scale")
+    return (built and name in ("annotate", "value_draws", "grade_on_match_scale")) or ANNOTATE.match(name) is not None
+
+
+ANNOTATE = re.compile(r"^_?annotate(_\w+)?$")
+
+
+def _results(tree: Path) -> tuple[list[str], set[str]]:
+    """The result types of an analysis that are not frozen (``path:line name``), and the fields of them all."""
+    mutable, names = [], set()
+    for path in sorted((tree / "analyzer").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            own = {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            if node.name in RESULT_TYPES and "analysis/" in path.as_posix():
+                names |= own
+                frozen = any(isinstance(d, ast.Call) and any(k.arg == "frozen" and getattr(k.value, "value", False)
+                                                             for k in d.keywords) for d in node.decorator_list)
+                if not frozen:
+                    mutable.append(f"{path.relative_to(tree).as_posix()}:{node.lineno} {node.name}")
+    return mutable, names
 
 
 def count(tree: Path) -> dict:
@@ -70,7 +96,8 @@ def count(tree: Path) -> dict:
     out = {"functions over 6 parameters": [], "code literals": [], "severity comparisons": [],
            "layout comparisons": [], "scoring mode comparisons": [], "termination comparisons": [],
            "JSON builder functions": [], "analyze --json entry builders": [], "writes into a built result": [],
-           "dict item writes": []}
+           "dict item writes": [], "mutable result types": [], "result field writes": []}
+    out["mutable result types"], fields = _results(tree)
     for path in sorted((tree / "analyzer").rglob("*.py")):
         rel = path.relative_to(tree).as_posix()
         mod = ast.parse(path.read_text(encoding="utf-8"))
@@ -102,7 +129,14 @@ def count(tree: Path) -> dict:
                     out["analyze --json entry builders"].append(f"{rel}:{node.lineno}")
             elif isinstance(node, ast.Call) and _writer(node):
                 out["writes into a built result"].append(f"{rel}:{node.lineno}")
-            elif isinstance(node, ast.Assign):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                        if isinstance(t, ast.Attribute) and t.attr in fields and (rel.startswith("analyzer/analysis/")
+                                                                                  or rel == "analyzer/pipeline.py") \
+                                and not (isinstance(t.value, ast.Name) and t.value.id in ("self", "pos")):
+                            out["result field writes"].append(f"{rel}:{node.lineno} {ast.unparse(t)}")
+            if isinstance(node, ast.Assign):
                 for target in node.targets:
                     if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
                             and isinstance(target.slice.value, str) and isinstance(target.value, ast.Subscript):

@@ -274,7 +274,7 @@ def test_a_draw_game_logged_by_one_player_is_judged_on_the_same_worlds():
     assert log.valid and log.initial.hidden[1] == 8
     settings, alone = FairSettings(worlds=3, exact_below=3, seed=4), FairRun(workers=1)
     judged = fair_analyze(log, settings=settings, run=alone)
-    assert judged.fair_seats == ["A"] and "B: the record does not show the whole hand" in judged.fair_note
+    assert judged.fair_seats == ("A",) and "B: the record does not show the whole hand" in judged.fair_note
     mine = [d for d in judged.decisions if d.fair is not None]
     assert mine and all(d.player == "A" and d.played_value is None for d in mine)
     reference = {d.index: d for d in fair_analyze(full, settings=replace(settings, seats=("A",)),

@@ -81,6 +81,6 @@ def test_an_analysis_of_a_real_record_comes_back_from_its_json(name):
         assert "fair" not in data and "deals" not in data                               # (no fair analysis, no sheet)
         back = from_data(GameAnalysis, data)
         # (the best lines are plain data, their moves' pairs lists once in JSON)
-        assert replace(back, lines=[]) == replace(analysis, lines=[]) and back.lines == data["lines"]
+        assert replace(back, lines=[]) == replace(analysis, lines=[]) and list(back.lines) == data["lines"]
         assert all(isinstance(m, Played) for m in back.moves) and all(isinstance(d, Decision) for d in back.decisions)
         assert to_data(back, lines=True) == data

@@ -76,7 +76,7 @@ def c_model():
     analyses = [fair_analyze(rep, analyze_replay(rep), settings=FairSettings(seats=["C"], worlds=4, exact_below=400),
                              run=FairRun(workers=1))
                 for rep in reps]
-    mover_views(analyses)           # (who holds what: the pipeline gives it to the page)
+    analyses = mover_views(analyses)     # (who holds what: the pipeline gives it to the page)
     return build_report(record.source, reps, analyses)
 
 

@@ -161,7 +161,7 @@ def test_the_report_takes_who_holds_what_from_the_fair_analysis(seed, exact, mon
         raise AssertionError("the worlds were counted again")
 
     monkeypatch.setattr(inference, "holds_table", recount)
-    mover_views([exact])            # (the pipeline's step before a page)
+    (exact,) = mover_views([exact])      # (the pipeline's step before a page)
     model = build_report(seed.source if hasattr(seed, "source") else "seed1.dom", [seed], [exact])
     move = model.games[0].moves[_mistake(exact).index]
     assert move.holds.worlds == expected[0] == _mistake(exact).fair.total

@@ -22,7 +22,7 @@ def fair_report(record, settings: FairSettings):
     """The report model of ``record`` with the fair analysis of every game (in this process)."""
     reps = replay_record(record)
     analyses = [fair_analyze(rep, analyze_replay(rep), settings=settings, run=FairRun(workers=1)) for rep in reps]
-    mover_views(analyses)           # (who holds what: the pipeline gives it to the page)
+    analyses = mover_views(analyses)     # (who holds what: the pipeline gives it to the page)
     return build_report(record.source, reps, analyses)
 
 

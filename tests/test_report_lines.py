@@ -173,7 +173,7 @@ def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
                  if a.line is not None}
         assert given and set(shown) == {key for key in given if key[0] in {m.index for m in game.moves if m.decision}}
         for key, line in shown.items():
-            assert line.moves == given[key] and len(line.steps) == len(line.moves) == len(line.seats)
+            assert list(line.moves) == list(given[key]) and len(line.steps) == len(line.moves) == len(line.seats)
             for pos, step in zip(_replayed(rep, key[0] + 1, line.moves), line.steps):
                 assert step.count == pos.count(step.seat) and step.ends == pos.ends, key
                 if step.layout is not None:

@@ -117,7 +117,7 @@ def test_the_page_counts_no_worlds_itself(monkeypatch):
         model = build_report("draw-one-view.dom", [rep], [analysis])
         render_html(model)
     assert all(move.holds is None for move in model.games[0].moves)
-    mover_views([analysis])
+    (analysis,) = mover_views([analysis])
     judged = [move for move in build_report("draw-one-view.dom", [rep], [analysis]).games[0].moves
               if move.decision is not None and move.decision.fair is not None]
     assert judged and all(move.holds is not None for move in judged)

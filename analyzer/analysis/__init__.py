@@ -4,8 +4,8 @@ The result is plain data (dataclasses of ints and strings) that the report and t
 without calling the search again."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from dataclasses import MISSING, dataclass, field, fields, replace
+from typing import Callable
 
 from ..position import Position
 from ..replay import Replay
@@ -89,20 +89,63 @@ def _fair_value(fair) -> dict:
         out["gap"], out["gap_ci"] = fair.gap, list(fair.gap_ci)
     if getattr(fair, "worlds", None) is not None:
         out["worlds"] = fair.worlds          # (dropped from contention: valued in fewer worlds than its decision)
+    if getattr(fair, "on_scale", None) is not None:
+        out["mwc"] = fair.on_scale.mwc       # (on the match scale: ``match_scale.MatchScale.applied``)
     return out
 
 
-class Played(NamedTuple):
-    """A step of the line analysed: who moved, and the move as the record writes it."""
+# The result types below are frozen values, each step's own: a later step (the fair analysis, the match scale, the
+# draws' luck) gives a new value (``dataclasses.replace``) composed of the earlier one and its own figures, never
+# writing into a value built. They are written as plain data and read back by ``analyzer.codec`` (``to_data``/
+# ``from_data``), each field's key and when it is written in its metadata (``key``); docs/architecture.md, "Results
+# and their JSON".
+
+@dataclass(frozen=True)
+class OnScale:
+    """A move's match-winning chance on the match scale (``analysis.match_scale``): written as its ``mwc`` key
+    (None: not known) in the alternative, or in its fair value, it is composed into."""
+
+    mwc: float | None
+
+
+@dataclass(frozen=True)
+class GradeOnScale:
+    """A decision's loss in match-winning chance and its class on the match scale (``analysis.match_scale``),
+    written as the ``mwc_loss`` and ``mwc_class`` keys of the decision, or of its fair verdict (None: not known)."""
+
+    mwc_loss: float | None
+    mwc_class: str | None
+
+
+@dataclass(frozen=True)
+class DrawnLuck:
+    """A draw's luck (``analysis.drawluck.DrawLuck``; None: its values are missing), written as the ``draw_luck``
+    key of the move it is composed into."""
+
+    draw_luck: object | None
+
+
+@dataclass(frozen=True)
+class SideLuck:
+    """A side's (or in a game of individuals, a player's) draws' luck in all: in points, in MWC (None off the
+    match scale), and the draws it counts (``analysis.drawluck.side_luck``)."""
+
+    side: str
+    points: float
+    mwc: float | None
+    draws: int
+
+
+@dataclass(frozen=True)
+class Played:
+    """A step of the line analysed: who moved, and the move as the record writes it; a draw's luck, where valued."""
 
     player: str
     move: str
+    luck: DrawnLuck | None = field(default=None, metadata=key(inline=True, omit_none=True))
 
 
-# The result types below are written as plain data and read back by ``analyzer.codec`` (``to_data``/``from_data``),
-# each field's key and when it is written in its metadata (``key``); docs/architecture.md, "Results and their JSON".
-
-@dataclass
+@dataclass(frozen=True)
 class Alternative:
     move: str
     value: int | None             # None: no open-hands value (a hand the record does not show)
@@ -110,15 +153,20 @@ class Alternative:
     played: bool = False
     # a sheet without hands: its value over the deals the sheet allows, where ``value`` is None
     over_deals: OverDeals | None = field(default=None, metadata=key(omit_none=True))
-    # past the node limit: ``[low, high]``, the proven bounds of its value (None: open)
-    bounds: list | None = field(default=None, metadata=key(omit_none=True))
+    # past the node limit: ``(low, high)``, the proven bounds of its value (None: open)
+    bounds: tuple[int | None, int | None] | None = field(default=None, metadata=key(omit_none=True))
     # its best continuation, the move itself first (``"B [0-0]"``), when asked for
-    line: list[str] | None = field(default=None, metadata=key(omit_none=True))
+    line: tuple[str, ...] | None = field(default=None, metadata=key(omit_none=True))
     # its fair value (``analysis.fairstats.FairValue``), in a fair analysis
     fair: object | None = field(default=None, metadata=key(when="fair", write=_fair_value))
+    # its match-winning chance, on the match scale (``analysis.match_scale.MatchScale.applied``)
+    on_scale: OnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
+
+    def __post_init__(self):
+        _as_tuples(self, ("bounds", "line"))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Decision:
     """A position where the mover had a real choice, and what each choice was worth (for A/C)."""
 
@@ -130,7 +178,7 @@ class Decision:
     round: int | None
     played: str
     played_value: int | None      # None: not valued (a hidden hand, or the search past the node limit)
-    alternatives: list[Alternative]
+    alternatives: tuple[Alternative, ...]
     best_value: int | None
     loss: int | None              # from the mover's side, never negative; None where the best is not known
     cls: str | None = field(metadata=key("class", after="unsolved"))     # inaccuracy / mistake / blunder
@@ -139,6 +187,11 @@ class Decision:
     loss_over: OverDeals | None = field(default=None, metadata=key("loss_over_deals", omit_none=True))
     # the fair verdict (``analysis.fair.FairDecision``), in a fair analysis (not read back)
     fair: object | None = field(default=None, metadata=key(when="fair", read=False))
+    # its loss and class on the match scale (``analysis.match_scale.MatchScale.applied``)
+    on_scale: GradeOnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
+
+    def __post_init__(self):
+        _as_tuples(self, ("alternatives",))
 
     @property
     def least_loss(self) -> int | None:
@@ -169,14 +222,14 @@ def _mover_bounds(alt: Alternative, sign: int) -> tuple[int | None, int | None]:
 _FAIR = key(when="fair", read=False)     # the fair analysis's fields of a game: written in one, not read back
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameAnalysis:
     title: str
-    players: list[str]
-    sides: list[str]                      # "A/C", "B/D"
-    decisions: list[Decision] = field(default_factory=list)
-    moves: list[Played] = field(default_factory=list)   # the analysed line
-    values: list[int | None] = field(default_factory=list)   # value before the first move, then after each step
+    players: tuple[str, ...]
+    sides: tuple[str, ...]                # "A/C", "B/D"
+    decisions: tuple[Decision, ...] = ()
+    moves: tuple[Played, ...] = ()        # the analysed line
+    values: tuple[int | None, ...] = ()   # value before the first move, then after each step
     critical: Decision | None = None
     turning_point: int | None = None      # the step after which the value first changes sign
     turning_cause: str | None = None      # what at that step turned it, where not the choice of tile alone
@@ -195,13 +248,34 @@ class GameAnalysis:
     # the fair analysis (``analysis.fair``), when asked for: the players judged by what they could know, which
     # seats were analysed (why the others were not, the assumptions), the record's facts admitting no world (the
     # move that contradicts them), the fair critical move
-    fair_seats: list[str] = field(default_factory=list, metadata=_FAIR)
+    fair_seats: tuple[str, ...] = field(default=(), metadata=_FAIR)
     fair_note: str | None = field(default=None, metadata=_FAIR)
     fair_error: str | None = field(default=None, metadata=_FAIR)
     fair_critical: Decision | None = field(default=None, metadata=_FAIR)
-    lines: list[dict] = field(default_factory=list, metadata=key(when="lines"))   # best continuations, when asked for
+    lines: tuple[dict, ...] = field(default=(), metadata=key(when="lines"))   # best continuations, when asked for
     fair: bool = field(default=False, metadata=key(flag=True))
     deals_found: object | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))
+    # the draws' luck in all, by side (``analysis.drawluck.with_luck``), and the match scale's grading
+    # (``analysis.match_scale.MatchScale``: ``MatchScale.applied``), where composed in
+    draw_luck: tuple[SideLuck, ...] | None = field(default=None, metadata=key(omit_none=True))
+    match_scale: object | None = field(default=None, metadata=key(omit_none=True))
+
+    def __post_init__(self):
+        _as_tuples(self, ("players", "sides", "decisions", "moves", "values", "fair_seats", "lines"))
+
+
+def _as_tuples(value, names: tuple[str, ...]) -> None:
+    """The lists a constructor of the frozen ``value`` was given for ``names``, kept as tuples (a finished result
+    is not changed afterwards; the codec writes a tuple as the list it was)."""
+    for name in names:
+        if isinstance(getattr(value, name), list):
+            object.__setattr__(value, name, tuple(getattr(value, name)))
+
+
+def renewed(d: Decision | None, new: dict[int, Decision]) -> Decision | None:
+    """``d`` as a later step gave it anew (``new``: by the ``id`` of each decision it replaced), else ``d``: how a
+    new analysis's ``critical`` and ``fair_critical`` follow its decisions."""
+    return None if d is None else new.get(id(d), d)
 
 
 @dataclass(frozen=True)
@@ -277,7 +351,7 @@ def analyze_replay(rep: Replay, settings: AnalysisSettings = AnalysisSettings(),
     variant = rep.variant
     out, pos = _opening(rep)
     if pos is None:
-        return out
+        return out.done()
     prefix = rep.legal_prefix
     _add_notes(out, rep, pos, prefix, int_solver_plays(variant))
     budget = settings.budget
@@ -295,7 +369,21 @@ def analyze_replay(rep: Replay, settings: AnalysisSettings = AnalysisSettings(),
     values, over, full = _value_back(walk, pos, line, points, progress)
     out.values = values
     _conclude(walk, line, over, full)
-    return out
+    return out.done()
+
+
+class _Draft:
+    """An open-hands analysis under way (the builder's own, never given out): the fields of its
+    :class:`GameAnalysis` as they are found, the lists growing; :meth:`done` the finished, frozen analysis."""
+
+    def __init__(self, title: str, players, sides):
+        self.__dict__.update({f.name: f.default for f in fields(GameAnalysis) if f.init and f.name != "title"
+                              and f.default is not MISSING})
+        self.__dict__.update(title=title, players=list(players), sides=list(sides), decisions=[], moves=[],
+                             values=[], lines=[])
+
+    def done(self) -> GameAnalysis:
+        return GameAnalysis(**self.__dict__)
 
 
 @dataclass
@@ -304,7 +392,7 @@ class _Walk:
     read on the game's scale) and its searches by view (one for two sides; one a seat for individual players, each
     valuing his moves against all the others)."""
 
-    out: GameAnalysis
+    out: _Draft
     rep: Replay
     settings: AnalysisSettings
     searches: dict
@@ -331,17 +419,16 @@ class _Walk:
         return sum(p if self.teams[s] == 0 else -p for s, p in enumerate(points))
 
 
-def _opening(rep: Replay) -> tuple[GameAnalysis, Position | None]:
+def _opening(rep: Replay) -> tuple[_Draft, Position | None]:
     """The analysis to fill and the position it starts from; no position when the game cannot be
     analysed with every hand open (``stopped`` says why)."""
     variant = rep.variant
     if len(rep.players) != variant.players:
-        out = GameAnalysis(rep.title, list(rep.players), [])
+        out = _Draft(rep.title, rep.players, [])
         out.stopped = (f"the record names {len(rep.players)} players; the {variant.name} game has "
                        f"{variant.players}, so nothing can be analysed")
         return out, None
-    out = GameAnalysis(rep.title, list(rep.players),
-                       [rep.side_name(s) for s in range(variant.seating.sides)])
+    out = _Draft(rep.title, rep.players, [rep.side_name(s) for s in range(variant.seating.sides)])
     if not rep.deal_ok:
         first = next(d for d in rep.deal_diagnostics if d.severity == Severity.ERROR)
         where = f" (line {first.line})" if first.line else ""
@@ -357,7 +444,7 @@ def _opening(rep: Replay) -> tuple[GameAnalysis, Position | None]:
     return out, pos
 
 
-def _add_notes(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, fast: bool) -> None:
+def _add_notes(out: _Draft, rep: Replay, pos: Position, prefix: int, fast: bool) -> None:
     """The notes on the search: the variant's, how much of the boneyard order the record reveals, and
     where the search may be slow."""
     variant = rep.variant
@@ -372,7 +459,7 @@ def _add_notes(out: GameAnalysis, rep: Replay, pos: Position, prefix: int, fast:
         out.note = f"{out.note} {slow}" if out.note else slow
 
 
-def _played_line(out: GameAnalysis, rep: Replay, pos: Position,
+def _played_line(out: _Draft, rep: Replay, pos: Position,
                  prefix: int) -> tuple[list[_Point], tuple[int, ...]]:
     """The line as played, from ``pos`` (left at its end): the position before every step (a copy) and
     the points scored before it; and the points scored at its end. The moves go to ``out.moves``."""
@@ -576,13 +663,13 @@ def _decide(walk: _Walk, pos: Position, played: Move, step, scored: int = 0) -> 
     best = pick(v for _, v in values)
     played_value = next(v for m, v in values if m == same)
     loss = abs(best - played_value)
-    alts = [Alternative(alternative_text(m), v, v == best, m == same) for m, v in values]
-    out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss, best, played_value, side)))
+    shown = [None] * len(values)
     if walk.settings.lines:
         entry = _lines(mover, pos, step.index, values, played, out.players)
         out.lines.append(entry)
-        for alt, data in zip(alts, entry["alternatives"]):
-            alt.line = data["line"]
+        shown = [data["line"] for data in entry["alternatives"]]
+    alts = [Alternative(alternative_text(m), v, v == best, m == same, line=line) for (m, v), line in zip(values, shown)]
+    out.decisions.append(Decision(*where, played_value, alts, best, loss, thresholds.classify(loss, best, played_value, side)))
     return played_value
 
 

@@ -44,10 +44,10 @@ from ..search.core import TABLE_MB
 from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_order
 from ..search.block import SolverError
 from ..tiles import Tile
-from . import AgainstTheRest
+from . import AgainstTheRest, DrawnLuck, GameAnalysis, SideLuck
 from ..rules.modes import Layout
 
-__all__ = ["DrawLuck", "draw_lucks", "side_totals", "data_totals", "side_rows", "with_mwc", "annotate", "match_chance", "with_match"]
+__all__ = ["DrawLuck", "draw_lucks", "side_totals", "data_totals", "side_rows", "with_mwc", "with_luck", "match_chance", "with_match"]
 
 
 @dataclass(frozen=True)
@@ -235,14 +235,20 @@ def side_rows(rep, lucks: list[DrawLuck | None]) -> list[tuple[str, float, float
 
 
 def data_totals(data: dict) -> list[tuple[str, float, float | None, int]] | None:
-    """From an analysis as plain data with its draws' luck (:func:`annotate`): per side (or player, in a
+    """From an analysis as plain data with its draws' luck (:func:`with_luck`, written): per side (or player, in a
     game of individuals) its name, the draws' luck in points and in MWC (None off the match scale) and
     the draws it counts; None when the analysis has no draw luck. A draw whose luck is missing (the
     search's node limit) counts for nothing."""
-    draws = [m for m in data.get("moves", []) if "draw_luck" in m]
+    return _totals(data.get("sides") or [], [(m["player"], m["draw_luck"]) for m in data.get("moves", [])
+                                             if "draw_luck" in m])
+
+
+def _totals(names: list[str], draws: list[tuple[str, dict | None]]) -> list[tuple[str, float, float | None, int]] | None:
+    """:func:`data_totals` of the draws valued (``draws``: each its player and its luck as data, None where it is
+    missing) of an analysis whose sides are ``names``."""
     if not draws:
         return None
-    names = data.get("sides") or []
+    draws = [{"player": player, "draw_luck": luck} for player, luck in draws]
     two = len(names) == 2
 
     def side_of(player: str) -> int | None:
@@ -272,21 +278,21 @@ def with_mwc(luck: DrawLuck, chance) -> DrawLuck:
     return replace(luck, mwc=chances[0] - sum(chances) / len(chances))
 
 
-def annotate(data: dict, lucks: list[DrawLuck | None], steps) -> dict:
-    """Add the draws' luck to an analysis as plain data (``GameAnalysis.as_dict``): ``"draw_luck"`` to the
-    entry of ``"moves"`` of each draw (None where its values are missing), and to the analysis each side's
-    total (:func:`data_totals`: ``side``, ``points``, ``mwc``, ``draws``); no field it had changes.
+def with_luck(analysis: GameAnalysis, lucks: list[DrawLuck | None], steps) -> GameAnalysis:
+    """``analysis`` composed with its draws' luck: each draw's move (``Played.luck``: written as its
+    ``"draw_luck"``, None where its values are missing) and each side's total (``GameAnalysis.draw_luck``:
+    :func:`data_totals`' ``side``, ``points``, ``mwc``, ``draws``); ``analysis`` itself is left as it was.
     ``steps``: the replay's steps, whose draws the lucks are, in order."""
-    moves = data.get("moves", [])
+    moves = list(analysis.moves)
     draws = [k for k, s in enumerate(steps) if s.move is not None and s.move.draw]
     for k, luck in zip(draws, lucks):
         if k < len(moves):
-            moves[k]["draw_luck"] = None if luck is None else luck.as_dict()
-    totals = data_totals(data)
-    if totals is not None:
-        data["draw_luck"] = [{"side": name, "points": round(points, 3), "mwc": None if mwc is None else round(mwc, 6),
-                              "draws": count} for name, points, mwc, count in totals]
-    return data
+            moves[k] = replace(moves[k], luck=DrawnLuck(luck))
+    totals = _totals(list(analysis.sides), [(m.player, None if m.luck.draw_luck is None else m.luck.draw_luck.as_dict())
+                                            for m in moves if m.luck is not None])
+    return replace(analysis, moves=tuple(moves), draw_luck=None if totals is None else tuple(
+        SideLuck(name, round(points, 3), None if mwc is None else round(mwc, 6), count)
+        for name, points, mwc, count in totals))
 
 
 def match_chance(variant, position, leader: int):

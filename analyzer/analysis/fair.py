@@ -49,8 +49,8 @@ from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
 from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
-from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, alternative_text, analyze_replay,
-               int_solver_plays, open_decision, searcher_for, stop_reason, stops_at_decision)
+from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, GradeOnScale, alternative_text,
+               analyze_replay, int_solver_plays, open_decision, renewed, searcher_for, stop_reason, stops_at_decision)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "decision_table",
            "WorldSearch", "EXACT_BELOW", "WORLDS", "FairSettings", "FairRun",
@@ -77,7 +77,7 @@ class WorstWorld:
                 "boneyard" if self.ordered else "sleepers": [str(t) for t in self.rest]}
 
 
-@dataclass
+@dataclass(frozen=True)
 class FairDecision:
     view: str                 # the mover, whose knowledge the worlds follow
     worlds: int               # the worlds solved (all of them, or the number drawn)
@@ -98,6 +98,7 @@ class FairDecision:
     hidden: dict | None = None  # "exact-hidden": the solver's figures (``hiddenfair.HiddenVerdict.summary``)
     over_hands: object | None = None  # "over-hands" (a sheet without hands, ``analysis.sheets``): the loss over the
                               # hands the mover may have held (``OverHands``); ``loss`` its mean
+    on_scale: GradeOnScale | None = None  # its loss and class on the match scale (``MatchScale.applied``)
 
     def as_dict(self) -> dict:
         out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": None if self.tied else self.best,
@@ -109,6 +110,8 @@ class FairDecision:
             out["hidden"] = self.hidden
         if self.over_hands is not None:
             out["over_hands"] = self.over_hands.as_dict()
+        if self.on_scale is not None:
+            out["mwc_loss"], out["mwc_class"] = self.on_scale.mwc_loss, self.on_scale.mwc_class
         return out
 
     def __getstate__(self) -> dict:
@@ -544,18 +547,17 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     if base is None:
         base = analyze_replay(rep, AnalysisSettings(settings.thresholds.points, budget=budget_))
     if any(rep.initial.hidden) and rep.deal_ok:
-        base.stopped = "no open-hands values: the record does not show every hand"
+        stopped = "no open-hands values: the record does not show every hand"
         if stop_reason(rep):
-            base.stopped += f"; {stop_reason(rep)}"
-    out = base
-    out.fair = True
+            stopped += f"; {stop_reason(rep)}"
+        base = replace(base, stopped=stopped)
+    out = replace(base, fair=True)          # (``base`` itself is left as it was given)
     chosen, left_out = fair_seats(rep, settings.seats)
     variant = rep.variant
     individual = variant.seating.sides > 2
     notes = _first_notes(rep, chosen)
     if not rep.deal_ok or len(rep.players) != variant.players:
-        out.fair_note = "no fair analysis: " + (out.stopped or "the deal has errors")
-        return out
+        return replace(out, fair_note="no fair analysis: " + (out.stopped or "the deal has errors"))
     points = _decision_points(rep, chosen)
     if run.workers is None:
         run = replace(run, workers=min(2, os.cpu_count() or 1))
@@ -569,26 +571,22 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     try:
         _list_worlds(plans, rep, points, settings, hidden)
     except NoWorld as exc:
-        out.fair_note = f"the fair analysis stops: {exc}"
-        out.fair_error = str(exc)
+        out = replace(out, fair_note=f"the fair analysis stops: {exc}", fair_error=str(exc))
     except InferenceUnsupported as exc:
-        out.fair_note = f"no fair analysis: {exc}"
-        return out
+        return replace(out, fair_note=f"no fair analysis: {exc}")
     looked = looks(settings.worlds, settings.worlds if settings.max_worlds is None else settings.max_worlds)
     try:
         sampled = _sample(rep, plans, looked, settings, run)
     except (SolverError, NotImplementedError) as exc:
-        out.fair_note = f"no fair analysis: the exact search stops: {exc}"
-        return out
+        return replace(out, fair_note=f"no fair analysis: the exact search stops: {exc}")
     # (by the decision's index: the one where the record stops, ``to_move``, is after the last step)
     too_big = [plan.k for plan, per_world in zip(plans, sampled[0]) if per_world is None]
     if too_big:
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
                      f"{min(too_big) + 1}) where a deal needs more than {budget_.node_limit or NODE_LIMIT:,} "
                      "positions (--max-nodes)")
-    _grade_plans(base, rep, plans, sampled, settings.thresholds, look_z(len(looked)))
-    _last_notes(out, rep, chosen, left_out, notes)
-    return out
+    out = _grade_plans(out, rep, plans, sampled, settings.thresholds, look_z(len(looked)))
+    return _last_notes(out, rep, chosen, left_out, notes)
 
 
 def _first_notes(rep: Replay, chosen: list[int]) -> list[str]:
@@ -631,51 +629,56 @@ def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, l
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], sampled: tuple[list, list],
-                 thresholds: FairThresholds, z: float = Z95) -> None:
-    """Each decision valued in its worlds graded, added to ``base`` where the open-hands analysis
-    has none; the fair critical move. ``sampled``: per plan its values in each world (None: not valued) and each
-    world's results, where asked for (:func:`_sample`); ``z``: the bound a sampled gap is judged at."""
+                 thresholds: FairThresholds, z: float = Z95) -> GameAnalysis:
+    """``base`` with each decision valued in its worlds graded (added where the open-hands analysis has none) and
+    the fair critical move. ``sampled``: per plan its values in each world (None: not valued) and each world's
+    results, where asked for (:func:`_sample`); ``z``: the bound a sampled gap is judged at."""
     solved, lines = sampled
     individual = rep.variant.seating.sides > 2
-    by_index = {d.index: d for d in base.decisions if d.played != "no extra tile"}
+    decisions = list(base.decisions)       # (the new analysis's: each graded one in the place of the one it grades)
+    at = {d.index: i for i, d in enumerate(decisions) if d.played != "no extra tile"}
+    to_move = base.to_move
     for plan, per_world, results in zip(plans, solved, lines):
         if per_world is None:
             continue
         k, seat, moves = plan.k, plan.seat, plan.moves
         if k == len(rep.steps):           # the decision at the end of a record that stops there
-            if base.to_move is None:
+            if to_move is None:
                 side = 0 if individual else rep.variant.seating.teams[seat]
-                base.to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
+                to_move = open_decision(rep, rep.position_at(k), side, [(m, None) for m in moves])
             if plan.hidden is not None:
-                _grade_hidden(base.to_move, rep, plan, thresholds)
+                to_move = _grade_hidden(to_move, rep, plan, thresholds)
             else:
-                _grade(base.to_move, rep, plan, per_world, thresholds, z)
-                _attach_results(base.to_move, per_world, results)
-            base.to_move.fair.seen = plan.worlds
+                to_move = _attach_results(_grade(to_move, rep, plan, per_world, thresholds, z), per_world, results)
+            to_move = replace(to_move, fair=replace(to_move.fair, seen=plan.worlds))
             continue
         if _declined(rep, k, seat, moves):
-            decision = next((d for d in base.decisions if d.played == "no extra tile" and d.player == rep.players[seat]),
-                            None) or _bare_decision(rep, _lead_index(rep, k), seat, moves, NO_EXTRA)
+            i = next((i for i, d in enumerate(decisions) if d.played == "no extra tile"
+                      and d.player == rep.players[seat]), None)
+            decision = _bare_decision(rep, _lead_index(rep, k), seat, moves, NO_EXTRA) if i is None else decisions[i]
         else:
-            decision = by_index.get(k) or _bare_decision(rep, k, seat, moves)
-        if not any(d is decision for d in base.decisions):
-            base.decisions.append(decision)
+            i = at.get(k)
+            decision = _bare_decision(rep, k, seat, moves) if i is None else decisions[i]
         if plan.hidden is not None:
-            _grade_hidden(decision, rep, plan, thresholds)
-            continue
-        _grade(decision, rep, plan, per_world, thresholds, z)
-        _attach_results(decision, per_world, results)
-        _mark_worst(decision, rep, plan, per_world)
-    base.decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
-    graded = [d for d in base.decisions if d.fair is not None and d.fair.loss > 1e-9]
-    base.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
+            graded = _grade_hidden(decision, rep, plan, thresholds)
+        else:
+            graded = _grade(decision, rep, plan, per_world, thresholds, z)
+            graded = _mark_worst(_attach_results(graded, per_world, results), rep, plan, per_world)
+        if i is None:
+            decisions.append(graded)
+        else:
+            decisions[i] = graded
+    new = {id(old): d for old, d in zip(base.decisions, decisions)}
+    decisions.sort(key=lambda d: (d.index, d.played != "no extra tile"))
+    graded = [d for d in decisions if d.fair is not None and d.fair.loss > 1e-9]
+    return replace(base, decisions=tuple(decisions), to_move=to_move, critical=renewed(base.critical, new),
+                   fair_critical=max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None)
 
 
-def _last_notes(out: GameAnalysis, rep: Replay, chosen: list[int], left_out: list[str], notes: list[str]) -> None:
-    """The fair note: whose moves are judged (and who is not), then the notes gathered, then why the
+def _last_notes(out: GameAnalysis, rep: Replay, chosen: list[int], left_out: list[str], notes: list[str]) -> GameAnalysis:
+    """``out`` with its fair note: whose moves are judged (and who is not), then the notes gathered, then why the
     analysis stops early."""
     names = ", ".join(rep.players[s] for s in chosen)
-    out.fair_seats = [rep.players[s] for s in chosen]
     text = f"the moves of {names}" if chosen else "no moves judged"
     if left_out:
         text += "; not analysed: " + "; ".join(left_out)
@@ -684,7 +687,7 @@ def _last_notes(out: GameAnalysis, rep: Replay, chosen: list[int], left_out: lis
         notes.append(stop_reason(rep))
     if out.fair_note:
         notes.append(out.fair_note)
-    out.fair_note = "; ".join(notes)
+    return replace(out, fair_seats=tuple(rep.players[s] for s in chosen), fair_note="; ".join(notes))
 
 
 def _decision_points(rep: Replay, seats: list[int]) -> list[tuple[int, int, list[Move]]]:
@@ -739,25 +742,28 @@ def _lead_index(rep: Replay, k: int) -> int:
     return next(st.index for st in reversed(rep.steps[:k]) if st.move is not None and st.move.is_play)
 
 
-def _attach_results(decision: Decision, per_world: list, results: list | None) -> None:
-    """Each alternative's results over the worlds (``FairValue.results``: each result and in how many
-    worlds; None where one world's is not known), from ``results`` aligned with ``per_world``."""
+def _attach_results(decision: Decision, per_world: list, results: list | None) -> Decision:
+    """``decision`` with each alternative's results over the worlds (``FairValue.results``: each result and in
+    how many worlds; None where one world's is not known), from ``results`` aligned with ``per_world``."""
     if results is None:
-        return
+        return decision
     by_move: dict = {}
     for row, found in zip(per_world, results):
         for (move, _), result in zip(row, found):
             by_move.setdefault(alternative_text(move), []).append(result)
-    for alt in decision.alternatives:
+
+    def with_results(alt: Alternative) -> Alternative:
         got = by_move.get(alt.move)
         if alt.fair is not None and got and None not in got:
-            alt.fair = replace(alt.fair, results=tuple(Counter(got).items()))
+            return replace(alt, fair=replace(alt.fair, results=tuple(Counter(got).items())))
+        return alt
+    return replace(decision, alternatives=tuple(map(with_results, decision.alternatives)))
 
 
 def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresholds: FairThresholds,
-           z: float = Z95) -> None:
-    """Attach the fair values of every alternative of ``plan``'s decision, valued ``per_world``, and the fair
-    verdict to ``decision`` (``z``: the bound a sampled gap is judged at, see ``fairstats.look_z``)."""
+           z: float = Z95) -> Decision:
+    """``decision`` with the fair values of every alternative of ``plan``'s decision, valued ``per_world``, and
+    the fair verdict (``z``: the bound a sampled gap is judged at, see ``fairstats.look_z``)."""
     k, seat, moves, method, count = plan.k, plan.seat, plan.moves, plan.method, plan.worlds.count
     sign = 1 if decision.side == 0 else -1
     exact = method == "exact"
@@ -767,30 +773,31 @@ def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresh
                         worlds=len(vs) if len(vs) < len(per_world) else None)
              for m, vs in table.items()}
     tied = tuple(alternative_text(m) for m in tied_moves(table, best, sign, exact, z))
-    for alt in decision.alternatives:
-        alt.fair = stats[next(m for m in moves if alternative_text(m) == alt.move)]
+    decision = replace(decision, alternatives=tuple(
+        replace(alt, fair=stats[next(m for m in moves if alternative_text(m) == alt.move)])
+        for alt in decision.alternatives))
     n = len(per_world)
     if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
-        decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0, None, "none", count,
-                                     tied=tied)
-        return
+        return replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0, None,
+                                                   "none", count, tied=tied))
     played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
     shared = len(table[played])             # (the worlds the move played was valued in: all, or the first ones)
     loss, cls, verdict = fair_verdict([sign * v for v in table[best][:shared]], [sign * v for v in table[played]],
                                       exact, thresholds, decision.cls, z)
-    decision.fair = FairDecision(rep.players[seat], n, method, alternative_text(best), round(float(loss), 4), cls, verdict,
-                                 count, tied=tied)
+    return replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best),
+                                               round(float(loss), 4), cls, verdict, count, tied=tied))
 
 
-def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: FairThresholds) -> None:
-    """Attach the exact solver's values of every alternative and its verdict to ``decision``
+def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: FairThresholds) -> Decision:
+    """``decision`` with the exact solver's values of every alternative and its verdict
     (:func:`analysis.hiddenfair.hidden_verdict`), and the worlds its mover could not tell apart."""
     k, seat, solved = plan.k, plan.seat, plan.hidden
     got: HiddenVerdict = hidden_verdict(rep, k, seat, solved, decision.cls, thresholds)
-    for alt in decision.alternatives:
-        alt.fair = got.values[next(m for m in plan.moves if alternative_text(m) == alt.move)]
-    decision.fair = FairDecision(rep.players[seat], solved.deals, HIDDEN, got.best, got.loss, got.cls, got.verdict,
-                                 solved.deals, tied=got.tied, seen=plan.worlds, hidden=got.summary)
+    alts = tuple(replace(alt, fair=got.values[next(m for m in plan.moves if alternative_text(m) == alt.move)])
+                 for alt in decision.alternatives)
+    return replace(decision, alternatives=alts, fair=FairDecision(
+        rep.players[seat], solved.deals, HIDDEN, got.best, got.loss, got.cls, got.verdict, solved.deals, tied=got.tied,
+        seen=plan.worlds, hidden=got.summary))
 
 
 def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list) -> tuple[dict, Move]:
@@ -814,13 +821,12 @@ def _sign(rep: Replay, seat: int) -> int:
     return 1 if rep.variant.seating.sides > 2 or rep.variant.seating.teams[seat] == 0 else -1
 
 
-def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -> None:
-    """Keep the worlds the mover could not tell apart on the verdict and, at a real mistake, the world
-    where the move played does worst against the fair best (the first such world in the order solved)."""
-    fair = decision.fair
-    fair.seen = plan.worlds
+def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -> Decision:
+    """``decision`` with the worlds the mover could not tell apart kept on its verdict and, at a real mistake, the
+    world where the move played does worst against the fair best (the first such world in the order solved)."""
+    fair = replace(decision.fair, seen=plan.worlds)
     if fair.verdict != "real":
-        return
+        return replace(decision, fair=fair)
     sign = 1 if decision.side == 0 else -1
     offset = points_before(rep, plan.k, plan.seat, rep.variant.seating.sides > 2)
     played = rep.steps[plan.k].move
@@ -842,4 +848,4 @@ def _mark_worst(decision: Decision, rep: Replay, plan: _Plan, per_world: list) -
     rest = tuple(order[len(order) - len(tiles_of(pos.pool & ~held)):]) if order is not None \
         else tuple(tiles_of(pos.pool & ~held, pos.max_pip))
     hands = tuple((name, tuple(tiles_of(pos.hands[s], pos.max_pip))) for s, name in enumerate(rep.players))
-    fair.worst = WorstWorld(*gaps[at], hands, rest, order is not None)
+    return replace(decision, fair=replace(fair, worst=WorstWorld(*gaps[at], hands, rest, order is not None)))

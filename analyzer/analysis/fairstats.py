@@ -124,7 +124,7 @@ class Spread:
         return self.values[-1]
 
 
-@dataclass
+@dataclass(frozen=True)
 class FairValue:
     """An alternative's fair value: the mean over the worlds, its 95% interval, the win chance, how the
     values of the worlds spread around the mean; ``values``: each value (side-0 points) it has in the
@@ -147,6 +147,8 @@ class FairValue:
     # the worlds this move was valued in, where fewer than its decision's (a move dropped from contention after a
     # look: its mean, interval and gap are over its first worlds alone); None: every world of the decision
     worlds: int | None = None
+    # its match-winning chance on the match scale (``analysis.match_scale.MatchScale.applied``), written as ``mwc``
+    on_scale: object | None = None        # (``analysis.OnScale``)
 
 
 def fair_verdict(best: list[int], played: list[int], exact: bool, thresholds: FairThresholds,

@@ -24,7 +24,7 @@ def build_tree(analysis: GameAnalysis) -> nx.DiGraph:
     lines = {entry["index"]: entry for entry in analysis.lines}
     for i in range(analysis.analysed_steps):
         g.add_node(f"p{i + 1}", label=f"after move {i + 1}", played=True, **_value(values[i + 1]))
-        player, move = analysis.moves[i]
+        player, move = analysis.moves[i].player, analysis.moves[i].move
         g.add_edge(f"p{i}", f"p{i + 1}", move=move, player=player, played=True, decision=i in decisions,
                    **_value(values[i + 1]))
         if i not in lines:

@@ -31,7 +31,7 @@ So at the start of a match both scales agree; near its end they part: at 99-0 no
 leader but the ones that lose the hand, and at 95-95 every hand is the match."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, NamedTuple
 
@@ -40,6 +40,7 @@ from ..match import opens_match, score_before
 from ..replay import Replay
 from ..rules import HandResult, Variant
 from ..rules.modes import MatchKind
+from . import Decision, GameAnalysis, GradeOnScale, OnScale
 
 __all__ = ["MwcThresholds", "MatchScale", "Before", "match_scale", "match_positions", "value_result", "value_chance", "why_not",
            "fair_chance", "mover_drop"]
@@ -103,35 +104,32 @@ class MatchScale:
                 "luck_each": None if self.luck_each is None else [None if x is None else x.as_dict()
                                                                   for x in self.luck_each]}
 
-    def annotate(self, data: dict) -> dict:
-        """Add the match scale to an analysis as plain data (``GameAnalysis.as_dict``): ``"mwc"`` to
-        each alternative, ``"mwc_loss"`` and ``"mwc_class"`` to each decision, ``"match_scale"`` to the
-        game; no field it had changes."""
-        data["match_scale"] = self.as_dict()
-        for i, d in enumerate(data.get("decisions", [])):
-            known = self.known and i < len(self.mwc)
-            for j, alt in enumerate(d["alternatives"]):
-                alt["mwc"] = _r(self.mwc[i][j]) if known else None
-            d["mwc_loss"] = _r(self.loss[i]) if known else None
-            d["mwc_class"] = self.cls[i] if known else None
-            if i < len(self.fair_mwc):
-                self._annotate_fair(d, i)
-        if self.known and data.get("to_move") and self.to_move:
-            for alt, (mwc, fair) in zip(data["to_move"]["alternatives"], self.to_move):
-                alt["mwc"] = _r(mwc)
-                if isinstance(alt.get("fair"), dict):
-                    alt["fair"]["mwc"] = _r(fair)
-        return data
+    def applied(self, analysis: GameAnalysis) -> GameAnalysis:
+        """``analysis`` composed with the match scale: each alternative's MWC (``Alternative.on_scale``: its
+        ``"mwc"``), each decision's loss and class in MWC (``Decision.on_scale``: ``"mwc_loss"``, ``"mwc_class"``,
+        None where not known), their fair counterparts on the fair values and verdicts, and the game's grading
+        (``GameAnalysis.match_scale``: ``"match_scale"``); ``analysis`` itself is left as it was."""
+        decisions = tuple(self._applied(d, i) for i, d in enumerate(analysis.decisions))
+        to_move = analysis.to_move
+        if self.known and to_move is not None and self.to_move:
+            alts = [replace(alt, on_scale=OnScale(_r(mwc)),
+                            fair=alt.fair if alt.fair is None else replace(alt.fair, on_scale=OnScale(_r(fair))))
+                    for alt, (mwc, fair) in zip(to_move.alternatives, self.to_move)]
+            to_move = replace(to_move, alternatives=tuple(alts) + to_move.alternatives[len(alts):])
+        return replace(analysis, decisions=decisions, to_move=to_move, match_scale=self)
 
-    def _annotate_fair(self, d: dict, i: int) -> None:
-        """The fair analysis's parts of decision ``i``: ``"mwc"`` in each alternative's ``"fair"``,
-        ``"mwc_loss"`` and ``"mwc_class"`` in the decision's ``"fair"``."""
-        for j, alt in enumerate(d["alternatives"]):
-            if isinstance(alt.get("fair"), dict):
-                alt["fair"]["mwc"] = _r(self.fair_mwc[i][j])
-        if isinstance(d.get("fair"), dict):
-            d["fair"]["mwc_loss"] = _r(self.fair_loss[i])
-            d["fair"]["mwc_class"] = self.fair_cls[i]
+    def _applied(self, d: Decision, i: int) -> Decision:
+        """Decision ``i`` on the match scale, its fair parts too where the fair analysis graded it so."""
+        known = self.known and i < len(self.mwc)
+        fair = i < len(self.fair_mwc)
+        alts = tuple(replace(alt, on_scale=OnScale(_r(self.mwc[i][j]) if known else None),
+                             fair=alt.fair if alt.fair is None or not fair
+                             else replace(alt.fair, on_scale=OnScale(_r(self.fair_mwc[i][j]))))
+                     for j, alt in enumerate(d.alternatives))
+        grade = GradeOnScale(_r(self.loss[i]), self.cls[i]) if known else GradeOnScale(None, None)
+        verdict = d.fair if d.fair is None or not fair else replace(
+            d.fair, on_scale=GradeOnScale(_r(self.fair_loss[i]), self.fair_cls[i]))
+        return replace(d, alternatives=alts, on_scale=grade, fair=verdict)
 
 
 def _r(x: float | None) -> float | None:

@@ -32,7 +32,7 @@ from ..inference.sheet import MAX_DEALS, SheetDeal, SheetDeals, sheet_deals
 from ..position import tiles_of
 from ..replay import Replay, replay
 from ..workers import pool_options
-from . import Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, analyze_replay
+from . import Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, analyze_replay, renewed
 from .dealvalues import DealsSummary, OverDeals, OverHands
 from .fair import FairDecision, FairRun, FairSettings, fair_analyze
 
@@ -123,28 +123,24 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and their
     number."""
     thresholds, progress = settings.thresholds, run.progress
-    out = GameAnalysis(rep.title, list(rep.players), [rep.side_name(s) for s in range(rep.variant.seating.sides)])
+    out = GameAnalysis(rep.title, rep.players, [rep.side_name(s) for s in range(rep.variant.seating.sides)])
     if rep.variant.seating.sides > 2:
-        out.sides = list(rep.players)
-        out.perspective = (f"each decision is valued for its mover against all the others; the running values are "
-                           f"{rep.players[0]}'s")
+        out = replace(out, sides=rep.players, perspective=(
+            f"each decision is valued for its mover against all the others; the running values are {rep.players[0]}'s"))
     try:
         found = sheet_deals(rep, max_deals, seed)
     except NoWorld as exc:
-        out.stopped = f"no deal fits the sheet: {exc}"
-        out.deals_error = str(exc)
-        return out
+        return replace(out, stopped=f"no deal fits the sheet: {exc}", deals_error=str(exc))
     except InferenceUnsupported as exc:
-        out.stopped = f"the deals of this sheet are not listed ({rep.variant.name}): {exc}"
-        return out
+        return replace(out, stopped=f"the deals of this sheet are not listed ({rep.variant.name}): {exc}")
     summary = _summary(rep, found, max_deals)
     if found.count == 1 and found.exact:
         written = written_replay(rep, found.deals[0])
         got = analyze_replay(written, settings)
-        got.deals, got.deals_found = replace(summary, results=((_result_words(written), 1),)), found
-        for d in got.decisions:
-            _exact_over(d)
-        return got
+        new = {id(d): _exact_over(d) for d in got.decisions}
+        return replace(got, deals=replace(summary, results=((_result_words(written), 1),)), deals_found=found,
+                       decisions=tuple(new[id(d)] for d in got.decisions), critical=renewed(got.critical, new),
+                       fair_critical=renewed(got.fair_critical, new))
     workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
     _JOB.update(rep=rep, deals=list(found.deals), settings=replace(settings, lines=False))
     try:
@@ -157,17 +153,16 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     words: dict[str, int] = {}
     for _, said in per_deal:
         words[said] = words.get(said, 0) + 1
-    out.deals = replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1])))
-    out.deals_found = found
     gathered = _gathered(rep, [rows for rows, _ in per_deal], thresholds, found.method == "sampled")
-    out.decisions = [d for d in gathered if d.index < len(rep.steps)]
-    out.to_move = next((d for d in gathered if d.index == len(rep.steps)), None)
-    losses = [d for d in out.decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
-    out.critical = max(losses, key=lambda d: (d.loss_over.mean, -d.index)) if losses else None
-    out.analysed_steps = 0           # (no running value with every hand open: each deal has its own)
-    out.note = ("values over the deals the sheet allows: each deal's exact values with every hand open, "
-                "then their mean, least and most")
-    return out
+    decisions = tuple(d for d in gathered if d.index < len(rep.steps))
+    losses = [d for d in decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
+    return replace(out, deals=replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1]))),
+                   deals_found=found, decisions=decisions,
+                   to_move=next((d for d in gathered if d.index == len(rep.steps)), None),
+                   critical=max(losses, key=lambda d: (d.loss_over.mean, -d.index)) if losses else None,
+                   analysed_steps=0,         # (no running value with every hand open: each deal has its own)
+                   note=("values over the deals the sheet allows: each deal's exact values with every hand open, "
+                         "then their mean, least and most"))
 
 
 def _summary(rep: Replay, found: SheetDeals, max_deals: int) -> DealsSummary:
@@ -175,13 +170,14 @@ def _summary(rep: Replay, found: SheetDeals, max_deals: int) -> DealsSummary:
                         found.count_ci95, max_deals)
 
 
-def _exact_over(decision: Decision) -> None:
-    """A decision of the one deal a sheet allows: its values over that deal are its values."""
-    for alt in decision.alternatives:
-        if alt.value is not None:
-            alt.over_deals = OverDeals(float(alt.value), alt.value, alt.value, 1)
-    if decision.loss is not None:
-        decision.loss_over = OverDeals(float(decision.loss), decision.loss, decision.loss, 1)
+def _exact_over(decision: Decision) -> Decision:
+    """A decision of the one deal a sheet allows, its values over that deal its values."""
+    alts = tuple(alt if alt.value is None else replace(alt, over_deals=OverDeals(float(alt.value), alt.value,
+                                                                                  alt.value, 1))
+                 for alt in decision.alternatives)
+    loss = decision.loss
+    return replace(decision, alternatives=alts,
+                   loss_over=decision.loss_over if loss is None else OverDeals(float(loss), loss, loss, 1))
 
 
 def over(values: list[int], sampled: bool) -> OverDeals:
@@ -225,11 +221,9 @@ def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled
         loss = over(losses, sampled)
         side = 0 if rep.variant.seating.sides > 2 else teams[step.seat]
         alts = _alternatives(got, side, sampled)
-        decision = Decision(index, rep.players[step.seat], side, step.entry.pos.line or None,
+        out.append(Decision(index, rep.players[step.seat], side, step.entry.pos.line or None,
                             step.entry.pos.column or None, step.entry.round, got["played"], None, alts, None, None,
-                            thresholds.classify(loss.mean))
-        decision.loss_over = loss
-        out.append(decision)
+                            thresholds.classify(loss.mean), loss_over=loss))
     return out
 
 
@@ -237,12 +231,10 @@ def _alternatives(got: dict, side: int, sampled: bool) -> list[Alternative]:
     """A decision's alternatives over the deals in which each could be played (``got["alts"]``), best first for
     the mover's ``side``, the best on average marked, the move played (``got["played"]``) too."""
     sign = 1 if side == 0 else -1
-    alts = [Alternative(move, None, played=move == got["played"], over_deals=over(values, sampled))
-            for move, values in got["alts"].items()]
-    alts.sort(key=lambda a: -sign * a.over_deals.mean)
-    for a in alts:
-        a.best = abs(a.over_deals.mean - alts[0].over_deals.mean) < 1e-9
-    return alts
+    valued = sorted(((move, over(values, sampled)) for move, values in got["alts"].items()),
+                    key=lambda mv: -sign * mv[1].mean)
+    return [Alternative(move, None, abs(o.mean - valued[0][1].mean) < 1e-9, move == got["played"], over_deals=o)
+            for move, o in valued]
 
 
 def _to_move_over(rep: Replay, got: dict, sampled: bool) -> Decision:
@@ -279,7 +271,7 @@ def _judge_hand(task: tuple[int, int]) -> tuple[dict, frozenset]:
     seat, at = task
     written = written_replay(rep, deals[at])
     got = fair_analyze(written, settings=replace(settings, seats=(rep.players[seat],)), run=FairRun(workers=1))
-    decided = [d for d in got.decisions + ([got.to_move] if got.to_move is not None else [])
+    decided = [d for d in got.decisions + ((got.to_move,) if got.to_move is not None else ())
                if d.fair is not None and d.player == rep.players[seat]]
     return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives}) for d in decided}, _choices(written, seat)
 
@@ -309,12 +301,11 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     (under ``settings``), and each decision's fair loss averaged over them (:class:`OverHands`, on the decision's
     ``fair``). ``run``: the hands judged in ``run.workers`` processes (None: at most 2) made by ``run.pool``;
     ``run.progress(done, total)``: the hands judged so far, and their number."""
-    analysis.fair = True
+    analysis = replace(analysis, fair=True)         # (the analysis given is left as it was)
     seed, seats, progress = settings.seed, settings.seats, run.progress
     points = settings.thresholds.points
     if analysis.deals is None:
-        analysis.fair_note = "no fair analysis: " + (analysis.stopped or "the sheet's deals are not known")
-        return analysis
+        return replace(analysis, fair_note="no fair analysis: " + (analysis.stopped or "the sheet's deals are not known"))
     found = analysis.deals_found or sheet_deals(rep, analysis.deals.max_deals, seed)    # (read back: found again)
     deals = list(found.deals)
     rng = random.Random(seed * 7919 + 1)
@@ -344,7 +335,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
                         None if progress is None else lambda k: progress(k, len(tasks)))
     finally:
         _JOB.clear()
-    by_index = {d.index: d for d in analysis.decisions + ([analysis.to_move] if analysis.to_move else [])}
+    by_index = {d.index: d for d in analysis.decisions + ((analysis.to_move,) if analysis.to_move else ())}
+    new: dict[int, Decision] = {}           # each decision judged, by the id of the one it judges
     for seat in chosen_seats:
         mine = [(w, v, c) for (s, _), w, (v, c) in zip(tasks, weights, verdicts) if s == seat]
         indices = sorted({k for _, v, _ in mine for k in v} | {d.index for d in by_index.values()
@@ -353,21 +345,24 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
             decision = by_index.get(k)
             if decision is None:
                 continue
-            decision.fair = _over_hands(rep, seat, mine, k, spread[seat], points)
-            if decision.fair is not None and spread[seat][0] == 1 and k in mine[0][1]:   # his one hand: each move's
-                values = mine[0][1][k][1]                                                 # fair value too
-                for alt in decision.alternatives:
-                    alt.fair = values.get(alt.move)
-    judged = [d for d in analysis.decisions if d.fair is not None]
-    graded = [d for d in judged if d.fair.loss > 1e-9]
-    analysis.fair_critical = max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None
-    analysis.fair_seats = [rep.players[s] for s in spread]
+            fair = _over_hands(rep, seat, mine, k, spread[seat], points)
+            judged = replace(renewed(decision, new), fair=fair)
+            if fair is not None and spread[seat][0] == 1 and k in mine[0][1]:   # his one hand: each move's
+                values = mine[0][1][k][1]                                        # fair value too
+                judged = replace(judged, alternatives=tuple(replace(alt, fair=values.get(alt.move))
+                                                            for alt in judged.alternatives))
+            new[id(decision)] = judged
+    decisions = tuple(renewed(d, new) for d in analysis.decisions)
+    graded = [d for d in decisions if d.fair is not None and d.fair.loss > 1e-9]
     parts = [f"{rep.players[s]}: {n} hand{'s' * (n != 1)}" + (f" ({hands} drawn)" if more else "")
              for s, (n, more) in spread.items()]
     names = ", ".join(rep.players[s] for s in chosen_seats)
-    analysis.fair_note = (f"the moves of {names}, each judged by what he could know in every hand he may have held "
-                          "over the deals analysed, and averaged over those hands; " + ", ".join(parts))
-    return analysis
+    return replace(analysis, decisions=decisions, to_move=renewed(analysis.to_move, new),
+                   critical=renewed(analysis.critical, new),
+                   fair_critical=max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None,
+                   fair_seats=tuple(rep.players[s] for s in spread),
+                   fair_note=(f"the moves of {names}, each judged by what he could know in every hand he may have "
+                              "held over the deals analysed, and averaged over those hands; " + ", ".join(parts)))
 
 
 def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, bool], thresholds: Thresholds):

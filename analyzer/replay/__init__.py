@@ -504,8 +504,8 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     end_diags.extend(d for d in diags if d.code.startswith("unchecked-"))
     diags = [d for d in diags if not d.code.startswith("unchecked-")]
     if variant.irregularities:
-        from ..rules.irregularities import annotate
-        annotate(variant, steps, end_diags)
+        from ..rules.irregularities import with_rules
+        steps = with_rules(steps)
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                  facts=r.facts, lead=lead, worth=worth, written=written,
                  setup_lacks=None if setup is None else tuple((s, x) for s, x, _ in r.setup_lacks),

@@ -71,7 +71,7 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
         analyse_run(run)
         if fair_worlds(run):        # (a record with hidden hands: the fair analysis, as the command's)
             judge_fairly(run)
-            mover_views(run.analyses)
+            run.analyses = mover_views(run.analyses)
     return page(run)
 
 

@@ -327,7 +327,7 @@ def analysis_text(number: int, result) -> str:
         lines += worst_lines(d, whose) if getattr(d, "fair", None) is not None else []
     if result.turning_point is not None:
         i = result.turning_point
-        player, move = result.moves[i]
+        player, move = result.moves[i].player, result.moves[i].move
         lines.append(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
                      f"{signed(result.values[i])} to {signed(result.values[i + 1])}"
                      + (f": {result.turning_cause}" if getattr(result, "turning_cause", None) else ""))

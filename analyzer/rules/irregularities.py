@@ -21,7 +21,7 @@ from ..record import clip
 from ..tiles import Tile
 from .codes import Code
 
-__all__ = ["annotate", "read_exposed", "exposed_tiles", "RULES"]
+__all__ = ["with_rules", "read_exposed", "exposed_tiles", "RULES"]
 
 RULES = {
     Code.FALSE_PASS: ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
@@ -33,24 +33,31 @@ RULES = {
 }
 
 
-def annotate(variant, steps, end_diags) -> None:
-    """Name the §8 rule of each irregularity the replay found, and what the rule makes of it."""
+def with_rules(steps: list) -> list:
+    """``steps`` (the replay's, as run) with each irregularity the replay found naming its §8 rule and what the rule
+    makes of it: a new list, each step with such a diagnostic a new step (``dataclasses.replace``), the others as
+    they were; the steps given are left as they were."""
+    out = []
     for k, step in enumerate(steps):
-        for j, d in enumerate(step.diagnostics):
-            rule = RULES.get(d.code)
-            if rule is None:
-                continue
-            name, consequence = rule
-            if d.code == Code.TILE_NO_MATCH:
-                later = next((s for s in steps[k + 1:] if s.seat is not None), None)
-                if later is not None and later.seat != step.seat:
-                    consequence = ("the next player has already moved, so the false play stands and no "
-                                   "correction can be demanded; say where the tile lies with the tag FalsePlay, "
-                                   f"[FalsePlay \"{step.entry.player} {step.entry.tile}@END=OPEN\"] (the open end it "
-                                   "lies on and the half it leaves open), and it stands as a warning")
-            step.diagnostics[j] = replace(d, message=f"{d.message} ({name}: {consequence})",
-                                          details={**d.details, "rule": name})
+        named = [_named(d, step, steps[k + 1:]) for d in step.diagnostics]
+        out.append(step if all(n is d for n, d in zip(named, step.diagnostics)) else replace(step, diagnostics=named))
+    return out
 
+
+def _named(d: Diagnostic, step, later_steps) -> Diagnostic:
+    """Diagnostic ``d`` of ``step`` naming its §8 rule and its consequence, where it has one (else ``d``)."""
+    rule = RULES.get(d.code)
+    if rule is None:
+        return d
+    name, consequence = rule
+    if d.code == Code.TILE_NO_MATCH:
+        later = next((s for s in later_steps if s.seat is not None), None)
+        if later is not None and later.seat != step.seat:
+            consequence = ("the next player has already moved, so the false play stands and no "
+                           "correction can be demanded; say where the tile lies with the tag FalsePlay, "
+                           f"[FalsePlay \"{step.entry.player} {step.entry.tile}@END=OPEN\"] (the open end it "
+                           "lies on and the half it leaves open), and it stands as a warning")
+    return replace(d, message=f"{d.message} ({name}: {consequence})", details={**d.details, "rule": name})
 
 
 def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], list[Diagnostic]]:
