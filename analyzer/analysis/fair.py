@@ -47,7 +47,8 @@ from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
-from .fairstats import (GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, fair_verdict, look_z, looks,
+from .fairstats import (GROWTH, PERCENTILES, Z95, Z_EARLY, FairThresholds, FairValue, Spread, fair_verdict, look_z,
+                        looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
 from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, GradeOnScale, alternative_text,
                analyze_replay, int_solver_plays, open_decision, renewed, searcher_for, stop_reason, stops_at_decision)
@@ -151,6 +152,17 @@ def _searcher(rep: Replay, seat: int, budget: SearchBudget):
 
 
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
+
+
+def early_look(settings: FairSettings) -> int | None:
+    """The worlds of a sampled decision's early look, where its worlds may grow (``max_worlds`` above ``worlds``): half
+    of ``worlds`` (whole tasks of ``CHUNK``, at least two), which stops there only where its best is told apart from
+    every other move at ``fairstats.Z_EARLY`` (beyond doubt); else the decision goes on to ``worlds`` and its looks
+    as before, the moves told apart at that ``z`` no longer valued (racing). None: no early look."""
+    if settings.max_worlds is None or settings.max_worlds <= settings.worlds:
+        return None
+    early = settings.worlds // 2 // CHUNK * CHUNK
+    return early if early >= 2 * CHUNK else None
 
 
 @dataclass(frozen=True)
@@ -424,7 +436,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], settings: FairSe
     ``budget[-1]``, so the total only shrinks, as decisions are settled, and ends equal to ``done``."""
     individual = rep.variant.seating.sides > 2
     workers, progress, results = run.workers or 1, run.progress, settings.results
-    z = look_z(len(budget))
+    z = look_z(len(budget), early_look(settings) is not None)
     got: list[dict] = [{} for _ in plans]
     have: list[dict] = [{} for _ in plans]        # worlds solved per part (a part not full is solved again, whole)
     tasks = [(p, part, None) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
@@ -478,7 +490,10 @@ def _solved(sized: list[tuple], executor) -> Iterator[tuple[tuple, object]]:
 def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[int],
                 z: float) -> list[tuple[int, int, tuple[int, ...] | None]]:
     """The tasks of the next round: each sampled plan whose best is not told apart, where more worlds may tell
-    it apart within the budget, grown to its next number of worlds (its ``size`` set to it). The worlds drawn
+    it apart within the budget, grown to its next number of worlds (its ``size`` set to it). A plan at its early
+    look (fewer worlds than ``budget[0]``: :func:`early_look`) is judged at ``fairstats.Z_EARLY`` and grows
+    wherever its best is not told apart at it (no stop for futility there: ``budget[0]`` is where the looks at
+    ``z`` start). The worlds drawn
     from then on value the moves still in contention alone (``contenders``: the best and the moves it is not
     told apart from, at the look's ``z``, and the move played, whose verdict is read over every world; racing, or
     successive elimination): a move told apart from the best
@@ -493,8 +508,10 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[i
         sign = _sign(rep, plan.seat)
         table, best = decision_table(rep, plan.k, plan.seat, plan.moves, per_world)
         racing = set(range(len(plan.moves)) if plan.contenders is None else plan.contenders)
-        close = [m for m in tied_moves(table, best, sign, False, z) if plan.moves.index(m) in racing]
-        if len(close) > 1 and worth_more(table, best, sign, close, z, budget[-1]):
+        early = plan.size < budget[0]
+        close = [m for m in tied_moves(table, best, sign, False, Z_EARLY if early else z)
+                 if plan.moves.index(m) in racing]
+        if len(close) > 1 and (early or worth_more(table, best, sign, close, z, budget[-1])):
             played = _played(rep, plan)         # (valued in every world: its verdict is read over all of them)
             plan.contenders = tuple(sorted({plan.moves.index(m) for m in close} |
                                            ({plan.moves.index(played)} if played in plan.moves else set())))
@@ -585,7 +602,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
         notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
                      f"{min(too_big) + 1}) where a deal needs more than {budget_.node_limit or NODE_LIMIT:,} "
                      "positions (--max-nodes)")
-    out = _grade_plans(out, rep, plans, sampled, settings.thresholds, look_z(len(looked)))
+    out = _grade_plans(out, rep, plans, sampled, settings.thresholds,
+                       look_z(len(looked), early_look(settings) is not None))
     return _last_notes(out, rep, chosen, left_out, notes)
 
 
@@ -625,7 +643,7 @@ def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, l
             listed = list(every)
             plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
         else:
-            plans.append(_Plan(k, seat, moves, every, "sampled", None, settings.worlds, seed))
+            plans.append(_Plan(k, seat, moves, every, "sampled", None, early_look(settings) or settings.worlds, seed))
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], sampled: tuple[list, list],
