@@ -18,6 +18,7 @@ from ..record import Game, MoveEntry, Span
 from ..rules import Variant
 from ..rules.codes import Code
 from ..rules.mechanics import Mechanic, position_for
+from ..rules.replayed import out_skipped
 from ..tiles import Move, Tile
 
 __all__ = ["SetUpStart", "setup_start", "table_mask"]
@@ -220,8 +221,11 @@ def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden,
     size = variant.dealing.hand_size
     n = len(hands)
     held = [len(h) + hidden[s] for s, h in enumerate(hands)]
+    # a player out ends the hand (but where it goes on past him: Hungarian, whose others play on while one of them
+    # can, 004; the strict block game, until both of a pair are out; rules.replayed.out_skipped)
+    over = [all(c == 0 for c in held)] * n if out_skipped(variant) else [count == 0 for count in held]
     for seat, count in enumerate(held):
-        if count == 0 and variant.end.value == "one" and setup.pending is None:
+        if over[seat] and count == 0 and variant.end.value == "one" and setup.pending is None:
             # (with a Muggins call pending the hand's last play may still be called: a set-up may stand there)
             hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
                 if check.game.players else None
