@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from hypothesis import given, strategies as st
 
 from analyzer.analysis import analyze_replay
+from analyzer.codec import to_data
 from analyzer.analysis.fair import FairRun, FairSettings, PERCENTILES, Spread, fair_analyze
 from analyzer.cli import main
 from analyzer.inference import worlds_at
@@ -175,7 +176,7 @@ def test_a_pickled_verdict_keeps_the_worst_world_but_not_the_worlds(exact):
     fair = _mistake(exact).fair
     assert fair.seen is not None and fair.seen.count == fair.total
     back = pickle.loads(pickle.dumps(fair))
-    assert back.seen is None and back.worst == fair.worst and back.as_dict() == fair.as_dict()
+    assert back.seen is None and back.worst == fair.worst and to_data(back) == to_data(fair)
 
 
 def test_a_draw_games_worst_world_lists_the_boneyard_in_its_order():
