@@ -57,8 +57,9 @@ def test_a_deck_whose_database_cannot_be_made_names_the_deck_and_is_no_internal_
 def test_a_deal_the_search_tries_is_counted_in_its_work():
     # a set-up typed as far as its fourth hand (docs/problems.md's first problem): the search tries deals, each
     # replayed alone (its set-up laid out again), some 10x what its units counted (1 s of search against 0.2 s
-    # meant, cut by the clock alone): each now costs DEAL_WORK (twice for a set-up) and its tags' length
-    from analyzer.repair.search import DEAL_WORK
+    # meant, cut by the clock alone): each now costs DEAL_WORK (three times for a set-up), its tags' length and
+    # TAG_TILE_WORK a tile written in them
+    from analyzer.repair.search import DEAL_WORK, TAG_TILE_WORK
     (rep,) = replay_record(read(DATA / "setup-prefix-deal-trials.dom"))
     assert not rep.valid
     counted = []
@@ -72,10 +73,10 @@ def test_a_deal_the_search_tries_is_counted_in_its_work():
         triages, reports = triage_games([rep])         # (no bound of time: the units alone)
     deals = counted[-1]
     assert deals.replayed > 0
-    tags = sum(len(k) + len(v) for k, v in rep.game.tags.items())
-    assert reports[0].work >= deals.replayed * (2 * DEAL_WORK + tags)
+    tags = sum(len(k) + len(v) + TAG_TILE_WORK * v.count("[") for k, v in rep.game.tags.items())
+    assert reports[0].work >= deals.replayed * (3 * DEAL_WORK + tags)
     assert reports[0].work <= RECORD_WORK + MOVE_WORK * (len(rep.game.moves) + len(rep.game.hands)) \
-        + 4 * (2 * DEAL_WORK + tags) + 20_000      # (a candidate past the bound)
+        + 4 * (3 * DEAL_WORK + tags) + 20_000      # (a candidate past the bound)
 
 
 def test_a_match_replayed_past_the_record_s_time_is_not_replayed_again(monkeypatch):
@@ -243,3 +244,69 @@ def test_a_deal_tried_costs_each_of_its_hand_lines():
     assert reports[0].work >= replayed * one
     budget = RECORD_WORK + MOVE_WORK * (len(rep.game.moves) + len(rep.game.hands))
     assert reports[0].work <= budget + one          # (the deal past the bound)
+
+
+# campaign inputs 81784 and 67212 (issue mutations, minimised to the game that matters): a line "A: B: C:" typed among
+# the moves starts a game whose hands A, B and C are written empty (each dealt 0 tiles of 7). A deal edit adds,
+# deletes or changes one written tile, so such a deal needs 21 edits and no repair of two exists; the search still
+# tried every missing tile in every empty hand, and a second after each (3,606 and 3,835 deals, each replayed: the
+# record's whole budget, 0.4-0.6 s of search against 0.003 s of replay, 3.02x and 3.12x as commands).
+EMPTY_HANDS = ("partnership-hands-written-empty.dom", "venezuelan-hands-written-empty.dom")
+
+
+@pytest.mark.parametrize("name", EMPTY_HANDS)
+def test_a_deal_of_hands_written_empty_is_beyond_two_edits_and_costs_no_search(name):
+    (rep,) = replay_record(read(DATA / name))
+    empty = [d for d in rep.errors if d.code == "deal-size"]
+    assert len(empty) == 3 and all("is dealt 0 tiles; each player gets 7" in d.message for d in empty)
+    counted = []
+    real = Deals.of
+
+    def of(self, hands):
+        counted.append(self)
+        return real(self, hands)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Deals, "of", of)
+        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    report = reports[0]
+    assert report.complete and report.best is None and report.searched == 0
+    assert sum(deals.replayed for deals in set(counted)) == 1          # the record's own deal, no other
+    # every error listed as found, and no note of a search stopped: it was done
+    assert not any(d.code == "slip-search-stopped" for d in triages[0].diagnostics)
+    assert all(d.details.get("follow_on") is False for d in triages[0].diagnostics if d.severity == "error")
+
+
+def test_the_steps_of_the_rows_enumerated_for_an_inserted_row_are_counted():
+    # campaign input 3048 (docs/notation.md's example typed as far as its tags: "A/C 46 blocked" and no move yet):
+    # the search inserts whole rows, each candidate row one of every legal sequence of four moves from the hidden
+    # hands, enumerated step by step; those steps (as many as the trials' own) were no work of the search, which ran
+    # on to the record's budget at twice the time its units meant. On this record every trial follows one state, so
+    # every step the checker takes, in a trial or enumerating rows, is within the work counted.
+    from analyzer.repair.lean import LeanChecker
+    from analyzer.repair.search import Search
+    (rep,) = replay_record(read(DATA / "typed-prefix-rows-enumerated.dom"))
+    assert not rep.valid
+    steps = {"trials": 0, "rows": 0}
+    inside = []
+    real_step, real_rows = LeanChecker.step, LeanChecker.rows
+
+    def step(self, st, c, own=False):
+        steps["rows" if inside else "trials"] += 1
+        return real_step(self, st, c, own)
+
+    def rows(self, *args, **kwargs):
+        inside.append(1)
+        try:
+            return real_rows(self, *args, **kwargs)
+        finally:
+            inside.pop()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(LeanChecker, "step", step)
+        mp.setattr(LeanChecker, "rows", rows)
+        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    report = reports[0]
+    assert steps["rows"] > 0 and steps["trials"] > 0
+    assert report.work >= Search.step_work * (steps["rows"] + steps["trials"])
+    budget = RECORD_WORK + MOVE_WORK * (len(rep.game.moves) + len(rep.game.hands))
+    assert report.work <= budget + 100_000              # (the candidate past the bound)
+    assert not report.complete and any(d.code == "slip-search-stopped" for d in triages[0].diagnostics)

@@ -158,6 +158,32 @@ def test_a_hand_written_three_times_is_beyond_two_edits_and_costs_no_search():
     assert [(e.kind, e.before) for e in best.edits] == [("deal-delete", "[0-2]"), ("deal-delete", "[2-4]")]
 
 
+def test_a_hand_short_of_tiles_needs_a_deal_edit_for_each_and_one_written_empty_costs_no_search():
+    """A hand of the wrong size needs a deal edit for each tile it lacks (a deal edit adds one): one or two tiles
+    dropped from a hand are put back; a hand written empty (seven missing) is beyond two edits, and no deal edit
+    is tried (campaign inputs 81784 and 67212 tried some 3,600 deals so). A partly known hand counts its unknown
+    tiles: it is no short hand, and a tile dealt twice beside it is mended as before."""
+    text = (RECORDS / "seed2-table.txt").read_text()
+    hand = "[0-2] [2-4] [2-5] [3-3] [3-6] [4-5] [4-6]"          # C's
+    limits = RepairLimits(max_edits=2)
+    game = parse(text.replace(hand, hand.replace(" [3-3]", "")), "deal.txt").games[0]
+    assert [(e.kind, e.player, e.after) for e in repair(game, limits=limits).best.edits] == [("deal-add", "C", "[3-3]")]
+    game = parse(text.replace(hand, hand.replace(" [3-3]", "").replace(" [4-6]", "")), "deal.txt").games[0]
+    best = repair(game, limits=limits).best
+    assert sorted((e.kind, e.player, e.after) for e in best.edits) == [("deal-add", "C", "[3-3]"), ("deal-add", "C", "[4-6]")]
+    assert reproduces_stated_result(best.game)
+    game = parse(text.replace(hand, ""), "deal.txt").games[0]
+    assert game.hand_of("C").tiles == ()
+    report = repair(game, limits=limits)
+    assert report.complete and not report.repairs and report.searched == 0
+    d = "[0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]"
+    game = parse(text.replace(hand, "[0-2] [2-4] ? ? ? ? ?").replace(d, d.replace("[0-3]", "[0-2]")), "deal.txt").games[0]
+    assert [e.code for e in replay(game).errors] == ["deal-duplicate", "deal-duplicate"]
+    report = repair(game, limits=limits)
+    assert report.complete
+    assert [(e.kind, e.player, e.before, e.after) for e in report.best.edits] == [("change-deal", "D", "[0-2]", "[0-3]")]
+
+
 def test_hands_the_record_does_not_show_are_searched_too():
     text = (RECORDS / "seed1-table.txt").read_text().replace(
         "Spieler D:\n[0-3] [0-4] [1-2] [1-5] [3-5] [5-5] [6-6]", "Spieler D: ?")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..position import Position, tiles_of
+from ..notation.setup import is_setup
 from ..record import HandEntry
 from ..tiles import Tile
 from .edits import SEAT, TILE, COSTS, tile_slip_cost
@@ -40,6 +41,7 @@ class Deal:
         valid = setting.valid_tiles
         size = v.dealing.hand_size
         seen: dict[Tile, tuple[int, int]] = {}
+        off = 0                                                # tiles too many or too few, hand by hand
         self.dups: dict[Tile, list[tuple[int, int]]] = {}      # tile -> (hand entry, place in it)
         self.foreign: list[tuple[int, int]] = []
         self.sizes: list[tuple[int, int]] = []                 # (hand entry, size) for wrong sizes
@@ -55,11 +57,15 @@ class Deal:
                     seen[tile] = (h, k)
             if len(entry.tiles) != size:
                 self.sizes.append((h, len(entry.tiles)))
+            off += abs(len(entry.tiles) + entry.unknown - size)     # (the replayer's count: the unknown tiles too)
         self.missing = sorted(valid - set(seen))
         self.hidden = any(e.tiles is None for e in hands) or len(hands) < len(setting.players)
         # the deal edits it needs at least: a deal edit changes, deletes or adds one written tile, so
-        # each copy of a tile beyond its first and each foreign tile takes an edit of its own
-        self.floor = sum(len(places) - 1 for places in self.dups.values()) + len(self.foreign)
+        # each copy of a tile beyond its first and each foreign tile takes an edit of its own; so does each tile a
+        # dealt hand has too many or too few (the replayer's deal-size; a deletion may mend a copy and a size at
+        # once: the larger of the two counts; a game set up from a position has hands of any size)
+        self.floor = max(sum(len(places) - 1 for places in self.dups.values()) + len(self.foreign),
+                         0 if is_setup(setting.game) else off)
 
     @property
     def ok(self) -> bool:
@@ -142,10 +148,17 @@ class DealEdits:
 
     def broken(self, seq, deal, depth):
         """The edits of a broken deal (a tile dealt twice or foreign, a hand of the wrong size): a
-        dealt tile changed to a missing one, a tile too many deleted, a missing tile added."""
-        entries = deal.entries
+        dealt tile changed to a missing one, a tile too many deleted, a missing tile added. An edit whose deal
+        still needs more deal edits than are left after it (``Deal.floor``) is not tried: no repair lies that way
+        (a hand written empty or listed hundreds of times would otherwise try every missing tile in it)."""
         if deal.floor > depth:      # more than the edits left can mend (a hand written twice over)
             return
+        for candidate in self._broken(seq, deal):
+            if candidate[1].floor < depth:
+                yield candidate
+
+    def _broken(self, seq, deal):
+        entries = deal.entries
         spots = [spot for places in deal.dups.values() for spot in places] + deal.foreign
         size = self.s.variant.dealing.hand_size
         long = {h for h, k in deal.sizes if k > size}

@@ -32,6 +32,7 @@ class Checker:
     every state of a frontier, and the states a trial starts from."""
 
     state_key = None     # states that agree in this key are followed once (None: the lean states all are)
+    walked = 0           # the steps taken so far beyond the trials' own (the rows enumerated for an inserted row)
 
     def spread(self, frontier: list, c: tuple, own: bool) -> tuple[list, str | None]:
         """The states after cell ``c`` from every state of ``frontier``, and the error when none is
@@ -287,6 +288,7 @@ class LeanChecker(Checker):
         out: list[list[tuple]] = []
         seen: set[tuple] = set()
         step, legal_mask, inserted = self.step, self.legal_mask, self.inserted
+        steps = [0]
 
         def walk(st: tuple, path: list, mask: int) -> None:
             if len(path) == length or st[5] is not None:
@@ -306,6 +308,7 @@ class LeanChecker(Checker):
                     options.append((cells[low.bit_length() - 1], mask | low))
             if must_pass:
                 options.append((cells[-1], mask))
+            steps[0] += len(options)
             for c, more in options:
                 got, _ = step(st, c)
                 for nxt in got:
@@ -315,4 +318,5 @@ class LeanChecker(Checker):
 
         for st in frontier:
             walk(st, [], 0)
+        self.walked += steps[0]         # (the search counts them: a row enumerated costs its steps)
         return out

@@ -26,8 +26,8 @@ from .position_edits import PositionEdits
 from .positional import PositionChecker, PositionState
 from .setting import Setting
 
-__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", "HAND_WORK", "STEP_WORK", "shared_work",
-           "work_left", "out_of_time", "replayed_within"]
+__all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", "HAND_WORK", "TAG_TILE_WORK", "STEP_WORK",
+           "shared_work", "work_left", "out_of_time", "replayed_within"]
 
 # The search's work is bounded as well as its candidates, so that it grows with the record and not
 # faster (a candidate copies the record, and the candidates at a place look along the rest of it, so
@@ -42,19 +42,26 @@ __all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", 
 MOVE_WORK = 4_000
 REPLAY_WORK = 2_500
 SCAN_WORK = 6
-# A deal the search tries is replayed alone (see ``Deal``): DEAL_WORK each (twice that for a set-up, whose position
-# is laid out again from its tags), and a unit for each character of the game's tags (read again each time: a
-# set-up's Lacks tag may hold thousands of items).
+# A deal the search tries is replayed alone (see ``Deal``): DEAL_WORK each (three times that for a set-up, whose
+# position is laid out again from its tags: 200-250 us a deal tried, campaign inputs 23684, 6684, 28484), and a unit for
+# each character of the game's tags (read again each time: a set-up's Lacks tag may hold thousands of items).
 DEAL_WORK = 3 * REPLAY_WORK
 # ... and HAND_WORK for each hand line beyond one a player: the replay reads and judges every line, and the deal's key
 # is made of them (a record listing its hands hundreds of times over, "A: B: A: B: ...", spent 1-3 ms a deal tried
 # where its units said 75 us: its search ran to the record's time bound, validate 2.8x replay as commands).
 HAND_WORK = 600
+# ... and TAG_TILE_WORK for each tile written in the game's tags: a set-up's tags (Line, Arms, hands) are read again with
+# the deal, a tile some 1.4 us (a set-up whose Arms tag lists a hundred tiles spent 240 us a deal tried where its
+# units said 160; campaign input 23156).
+TAG_TILE_WORK = 80
 # A confirmation of a game that hides hands checks its stated result over the deals they allow: the counting of
 # those deals (:mod:`analyzer.inference.meter`: a state of its program, a deal listed) costs STEP_WORK a step, and
 # stops where the work left runs out (the search then stops, and says so): one confirmation of a Hungarian game
 # hiding three hands filled 25,000 states a count, some 0.3 s, with nothing counted.
 STEP_WORK = 500
+
+# The record's bound of time is looked at before every CLOCK_EVERY-th candidate (the clock is no free read).
+CLOCK_EVERY = 16
 
 # The work left to every search of one record (see ``shared_work``): a file of many broken games shares
 # one budget, so its validation, too, costs at most a small multiple of its replay plus a fixed bound.
@@ -147,8 +154,8 @@ class Search:
                 self.problem = (f"the Result tag names {'/'.join(self.stated.side)}, who are not all "
                                 f"players of this game ({', '.join(setting.players)})")
         self.deals = Deals(setting)
-        self.deal_work = (DEAL_WORK * (2 if "SetUp" in game.tags else 1) + HAND_WORK * max(0, len(game.hands) - setting.n)
-                          + sum(len(k) + len(v) for k, v in game.tags.items()))
+        self.deal_work = (DEAL_WORK * (3 if "SetUp" in game.tags else 1) + HAND_WORK * max(0, len(game.hands) - setting.n)
+                          + sum(len(k) + len(v) + TAG_TILE_WORK * v.count("[") for k, v in game.tags.items()))
         self._deals_counted = 0
         self.checker = self.checker_kind(setting)
         self.edits = self.edits_kind(setting, self.checker, DealEdits(setting, self.deals))
@@ -273,9 +280,10 @@ class Search:
         return self.nodes >= self.max_nodes or self.work >= self.max_work or self.timed_out or self.out_of_work
 
     def halted(self) -> bool:
-        """Whether the search must stop before its next candidate: :attr:`stopped`, or the record's time is up."""
+        """Whether the search must stop before its next candidate: :attr:`stopped`, or the record's time is up (the
+        clock read before every CLOCK_EVERY-th candidate: a reading costs 1-2 us here, a lean candidate some 10)."""
         self.count_deals()
-        if not self.stopped and out_of_time():
+        if not self.stopped and not self.nodes % CLOCK_EVERY and out_of_time():
             self.timed_out = True
         return self.stopped
 
@@ -312,7 +320,12 @@ class Search:
         seq, deal, frontiers, L, _ = trial
         # the candidates at each place look along the rest of the record (a later move to swap in)
         self.work += SCAN_WORK * (L + 2 - max(min_pos, 0)) * len(seq)
+        checker = self.checker
+        walked = checker.walked
         for new_seq, new_deal, start, edit, next_min in self.edits.candidates(trial, min_pos, depth):
+            # the steps the checker took making the candidates (every row that may have been dropped, enumerated)
+            self.work += self.step_work * (checker.walked - walked)
+            walked = checker.walked
             if self.halted():
                 return
             self.nodes += 1
@@ -334,6 +347,7 @@ class Search:
                 self.record(new_seq, new_deal, new_edits, new_cost)
             elif depth > 1 and nL >= next_min:
                 self.visit(Trial(new_seq, new_deal, keep, nL, ncode), new_edits, new_cost, next_min, depth - 1)
+                walked = checker.walked     # (the deeper visit counted its own)
 
     @staticmethod
     def line_key(seq: list) -> tuple:
