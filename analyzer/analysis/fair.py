@@ -495,7 +495,8 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], sizes: tuple[t
     """The tasks of the next round: each sampled plan whose best is not told apart, where more worlds may tell
     it apart within the budget, grown to its next number of worlds (its ``size`` set to it). ``sizes``: the early
     looks (:func:`early_looks`) and ``budget``, the looks at ``z``. A plan at an early look (fewer worlds than
-    ``budget[0]``) is judged at ``fairstats.early_z`` of their number and grows wherever its best is not told apart
+    ``budget[0]``) is judged at ``fairstats.early_z`` of their number and its worlds (Student's ``t``) and grows
+    wherever its best is not told apart
     at it (no stop for futility there: ``budget[0]`` is where the looks at ``z`` start). The worlds drawn
     from then on value the moves still in contention alone (``contenders``: the best and the moves it is not
     told apart from, at the look's ``z``, and the move played, whose verdict is read over every world; racing, or
@@ -513,7 +514,7 @@ def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], sizes: tuple[t
         table, best = decision_table(rep, plan.k, plan.seat, plan.moves, per_world)
         racing = set(range(len(plan.moves)) if plan.contenders is None else plan.contenders)
         at_early = plan.size < budget[0]
-        close = [m for m in tied_moves(table, best, sign, False, early_z(len(early)) if at_early else z)
+        close = [m for m in tied_moves(table, best, sign, False, early_z(len(early), plan.size) if at_early else z)
                  if plan.moves.index(m) in racing]
         if len(close) > 1 and (at_early or worth_more(table, best, sign, close, z, budget[-1])):
             played = _played(rep, plan)         # (valued in every world: its verdict is read over all of them)
