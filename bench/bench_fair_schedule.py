@@ -5,6 +5,7 @@ compared with the landed schedule's under the team's trust rule, and its cost co
 
     python3 bench/bench_fair_schedule.py record --out /tmp/tables.json              # 20 partnership records
     python3 bench/bench_fair_schedule.py replay /tmp/tables.json                    # every schedule listed below
+    python3 bench/bench_fair_schedule.py variates /tmp/tables.json                  # what control variates could give
 
 Recording: each record ``random_game(VARIANT, seed)`` for seeds ``--first`` to ``--last`` (exclusive), analysed at a
 fixed ``--worlds`` (800, the commands' ``max_worlds``) with no growth, in one process; each sampled decision's
@@ -217,23 +218,50 @@ def weighted(decs, got):
     return sum(d["cpu"] / (len(d["values"]) * len(d["values"][0])) * c for d, (_, c, _, _) in zip(decs, got))
 
 
+def hopeful(c: float):
+    """A stop for futility at a gap ``c`` standard errors above the one seen (the landed rule: ``c`` = 1)."""
+    def rule(gaps, z, budget):
+        n, mean, sd = _stats(gaps)
+        if n < 2:
+            return True
+        hope = mean + c * sd / math.sqrt(n)
+        return sd > 0 and hope > 1e-9 and (z * sd / hope) ** 2 <= budget
+    return rule
+
+
+def student(z, df):
+    """Student's t quantile at the level of the normal ``z`` (``fairstats.student``)."""
+    return (z + (z ** 3 + z) / 4 / df + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96 / df ** 2
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384 / df ** 3)
+
+
 def schedules():
-    """The schedules compared (name -> (looks, final z))."""
-    out = {}
-    out["main (100@3.29, 200/400/800@2.40)"] = main_schedule()
-    out["no early look (200/400/800@2.39)"] = main_schedule(early=False)
-    zf = z_of(0.049 / 3)
-    ze2 = z_of(0.0005)
-    out["50@3.48, 100@3.48, 200/400/800@2.40"] = ([(50, ze2, False), (100, ze2, False)] +
-                                                  [(n, zf, True) for n in (200, 400, 800)], zf)
-    ze3 = z_of(0.001 / 3)
-    out["25/50/100@3.59, 200/400/800@2.40"] = ([(n, ze3, False) for n in (25, 50, 100)] +
-                                               [(n, zf, True) for n in (200, 400, 800)], zf)
-    out["50@3.29, 100@2.40..: 5 looks 50/100/200/400/800"] = None      # filled below
-    z5 = z_of(0.049 / 4)
-    out["50@3.29, 100/200/400/800@2.50"] = ([(50, z_of(0.001), False)] + [(n, z5, True) for n in (100, 200, 400, 800)],
-                                             z5)
-    del out["50@3.29, 100@2.40..: 5 looks 50/100/200/400/800"]
+    """The schedules compared: name -> (looks, verdict z or None for each look's own, futility rule, move played
+    kept: True, False, or "unsettled": while its class may change)."""
+    late = z_of(0.049 / 3)
+    half = z_of(0.0005)
+    third = z_of(0.001 / 3)
+    main_, z = main_schedule()
+    tail = [(n, late, True) for n in (200, 400, 800)]
+    out = {"landed: 100@3.29, 200/400/800@2.40": (main_, z, None, True),
+           "no early look: 200/400/800@2.39": (*main_schedule(early=False), None, True),
+           "50, 100 @3.48 (normal)": ([(50, half, False), (100, half, False)] + tail, late, None, True),
+           "this branch: 50@3.73, 100@3.60 (Student)": ([(50, student(half, 49), False), (100, student(half, 99), False)]
+                                                        + tail, late, None, True),
+           "25, 50, 100 @Student (4.18, 3.86, 3.72)": ([(n, student(third, n - 1), False) for n in (25, 50, 100)] + tail,
+                                                       late, None, True),
+           "50@3.29, then 100/200/400/800@2.50": ([(50, z_of(0.001), False)] + [(n, z_of(0.049 / 4), True)
+                                                                            for n in (100, 200, 400, 800)],
+                                                   z_of(0.049 / 4), None, True),
+           "share moved early: 50 .05%, 100 .5%, 200/400 1.63%, 800 1.19%":
+               ([(50, z_of(0.0005), False), (100, z_of(0.005), False), (200, z_of(0.0163), True),
+                 (400, z_of(0.0163), True), (800, z_of(0.0119), True)], None, None, True),
+           "this branch, move played dropped once told apart": (
+               [(50, student(half, 49), False), (100, student(half, 99), False)] + tail, late, None, False),
+           "this branch, move played kept while its class may change": (
+               [(50, student(half, 49), False), (100, student(half, 99), False)] + tail, late, None, "unsettled")}
+    for c in (0.75, 0.5, 0.0):
+        out[f"landed, futility at a gap {c} se above the one seen"] = (main_, z, hopeful(c), True)
     return out
 
 
@@ -243,17 +271,64 @@ def replay_all(args) -> None:
     ref = run_schedule(decs, ref_sched, ref_z)
     ref_cost = weighted(decs, ref)
     full = sum(d["cpu"] for d in decs)
-    print(f"# {len(decs)} sampled decisions; CPU of every move in all {len(decs[0]['values'][0])} worlds: "
-          f"{full:.1f} s; the landed schedule: {ref_cost:.1f} s")
-    print("| schedule | CPU s (est.) | main / this | worlds mean | separated (main) | same best | tied | other | "
-          "contradictions | means overlapping | means within |")
-    for name, (sched, z) in schedules().items():
-        got = run_schedule(decs, sched, z)
+    print(f"# {len(decs)} sampled decisions of seeds {decs[0]['seed']}-{decs[-1]['seed']}; CPU of every move in all "
+          f"{len(decs[0]['values'][0])} worlds: {full:.1f} s; the landed schedule: {ref_cost:.1f} s (est.)")
+    print("| schedule | CPU s (est.) | landed / this | worlds mean | separated (landed) | same best | tied | other | "
+          "contradictions | intervals overlapping | means within |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, (sched, z, futility, kept) in schedules().items():
+        got = run_schedule(decs, sched, z, futility, kept)
         t = compare(ref, got)
         c = weighted(decs, got)
         print(f"| {name} | {c:.1f} | {ref_cost / c:.2f} | {sum(g[2] for g in got) / len(got):.0f} | {t['separated']} | "
               f"{t['same']} | {t['tied_after']} | {t['other']} | {t['contradictions']} | {t['overlap']}/{t['means']} "
               f"| {t['within']}/{t['means']} |")
+
+
+def variates(args) -> None:
+    """Control variates, how much they could give: for each recorded decision, the paired gap of the best to the
+    runner-up (by the means over every world) against who holds each hidden tile in each world (the worlds drawn
+    again with the seeds the analysis draws them with), a ridge fit on worlds 0-399 tested on worlds 400-799 (the
+    indicators' mean over the 800 worlds standing in for their exact mean): the residual variance over the raw one
+    (the share of the worlds a look at a given interval would need with the variates)."""
+    import random
+    import statistics
+
+    import numpy as np
+
+    sys.path.insert(0, str(HERE))
+    from analyzer.generate import random_game
+    from analyzer.inference import worlds_at
+    from analyzer.replay import replay
+
+    decs = json.load(open(args.tables, encoding="utf-8"))
+    ratios, features, reps = [], [], {}
+    for d in decs:
+        if d["seed"] not in reps:
+            reps[d["seed"]] = replay(random_game(args.variant, d["seed"]), args.variant)
+        every = worlds_at(reps[d["seed"]], d["k"], d["seat"])
+        rows = []
+        for part in range(len(d["values"][0]) // 25):
+            rng = random.Random((args.seed * 1_000_003 + d["k"]) * 100_003 + part)     # (as ``fair._Plan.chunk``)
+            for _ in range(25):
+                deal = every.view.deal(every.sample(rng))
+                rows.append([(hand >> bit) & 1 for seat, hand in enumerate(deal) if seat != d["seat"]
+                             for bit in range(28)])
+        x = np.array(rows, dtype=float)
+        x = x[:, x.std(axis=0) > 0] - x[:, x.std(axis=0) > 0].mean(axis=0)
+        values = np.array(d["values"], dtype=float) * d["sign"]
+        first, second = np.argsort(-values.mean(axis=1))[:2]
+        gap = values[first] - values[second]
+        half = len(gap) // 2
+        if gap[half:].var() == 0:
+            continue
+        fit = x[:half]
+        beta = np.linalg.solve(fit.T @ fit + np.eye(fit.shape[1]), fit.T @ (gap[:half] - gap[:half].mean()))
+        ratios.append((gap[half:] - x[half:] @ beta).var() / gap[half:].var())
+        features.append(x.shape[1])
+    q = statistics.quantiles(ratios, n=4)
+    print(f"{len(ratios)} decisions: residual / raw variance of the paired gap out of sample, median {q[1]:.3f}, "
+          f"quartiles {q[0]:.3f} / {q[2]:.3f}; indicators a decision, median {statistics.median(features)}")
 
 
 def main() -> int:
@@ -267,8 +342,12 @@ def main() -> int:
     rec.add_argument("--worlds", type=int, default=800)
     rep = sub.add_parser("replay")
     rep.add_argument("tables")
+    var = sub.add_parser("variates")
+    var.add_argument("tables")
+    var.add_argument("--variant", default="partnership")
+    var.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    (record if args.what == "record" else replay_all)(args)
+    {"record": record, "replay": replay_all, "variates": variates}[args.what](args)
     return 0
 
 
