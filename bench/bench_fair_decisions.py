@@ -22,6 +22,22 @@ import time
 from collections import Counter, defaultdict
 
 
+def timed_solves(fair) -> dict:
+    """The CPU of each plan's tasks (``time.process_time``, by the plan's index), gathered from now on in the dict
+    returned: ``fair._solve`` (of the ``analysis.fair`` module given) timed in this process (``workers=1``)."""
+    cost: dict = {}
+    solve = fair._solve
+
+    def timed(task):
+        t = time.process_time()
+        got = solve(task)
+        cost[task[0]] = cost.get(task[0], 0) + time.process_time() - t
+        return got
+
+    fair._solve = timed
+    return cost
+
+
 def record(tree: str, first: int, last: int, out: str) -> None:
     sys.path.insert(0, tree)
     from analyzer.analysis import analyze_replay
@@ -31,16 +47,7 @@ def record(tree: str, first: int, last: int, out: str) -> None:
     from analyzer.replay import replay
     from bench_fair_process import fair_call
 
-    cost: dict = {}
-    solve = F._solve
-
-    def timed(task):
-        t = time.process_time()
-        got = solve(task)
-        cost[task[0]] = cost.get(task[0], 0) + time.process_time() - t
-        return got
-
-    F._solve = timed
+    cost = timed_solves(F)
     listed = F._list_worlds
     seen: list = []
 

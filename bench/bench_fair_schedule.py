@@ -26,7 +26,6 @@ import argparse
 import json
 import math
 import sys
-import time
 from statistics import NormalDist
 
 HERE = __import__("pathlib").Path(__file__).resolve().parent.parent
@@ -40,17 +39,9 @@ def record(args) -> None:
     from analyzer.generate import random_game
     from analyzer.replay import replay
     from analyzer.analysis import alternative_text
+    from bench_fair_decisions import timed_solves
 
-    cost: dict = {}
-    solve = F._solve
-
-    def timed(task):
-        t = time.process_time()
-        got = solve(task)
-        cost[task[0]] = cost.get(task[0], 0) + time.process_time() - t
-        return got
-
-    F._solve = timed
+    cost = timed_solves(F)
     captured: list = []
     sample = F._sample
 
@@ -187,26 +178,15 @@ def main_schedule(worlds=200, growth=4, early=True, early_alpha=0.001):
 
 
 def compare(ref, new):
-    """Tally of the trust rule: new against ref, per decision."""
-    t = dict(decisions=0, separated=0, same=0, tied_after=0, other=0, contradictions=0, means=0, overlap=0, within=0)
-    for (vr, _, _, mr), (vn, _, _, mn) in zip(ref, new):
-        (br, tr), (bn, tn) = vr, vn
-        t["decisions"] += 1
-        if not tr:
-            t["separated"] += 1
-            if not tn and bn == br:
-                t["same"] += 1
-            elif tn and br in tn:
-                t["tied_after"] += 1
-            else:
-                t["other"] += 1
-        t["contradictions"] += bool((not tn and ((not tr and bn != br) or (tr and bn not in tr))) or
-                                    (not tr and tn and br not in tn))
-        for j in mr:
-            t["means"] += 1
-            t["overlap"] += mn[j][1] <= mr[j][2] + 1e-9 and mr[j][1] <= mn[j][2] + 1e-9
-            t["within"] += mr[j][1] - 1e-6 <= mn[j][0] <= mr[j][2] + 1e-6
-    return t
+    """The trust rule's tally of ``new`` against ``ref`` (replayed decisions, in the same order), as
+    ``bench_fair_process.compare`` counts it for whole runs: separated, same, tied_after, other_best, contradicted,
+    overlap, within, means."""
+    from bench_fair_process import compare as tally
+
+    def shaped(got):
+        return {i: (best, tied, "sampled", {j: (mean, (lo, hi)) for j, (mean, lo, hi) in means.items()})
+                for i, ((best, tied), _, _, means) in enumerate(got)}
+    return tally(shaped(ref), shaped(new))
 
 
 def run_schedule(decs, schedule, final_z, futility=None, keep_played=True):
@@ -281,7 +261,7 @@ def replay_all(args) -> None:
         t = compare(ref, got)
         c = weighted(decs, got)
         print(f"| {name} | {c:.1f} | {ref_cost / c:.2f} | {sum(g[2] for g in got) / len(got):.0f} | {t['separated']} | "
-              f"{t['same']} | {t['tied_after']} | {t['other']} | {t['contradictions']} | {t['overlap']}/{t['means']} "
+              f"{t['same']} | {t['tied_after']} | {t['other_best']} | {t['contradicted']} | {t['overlap']}/{t['means']} "
               f"| {t['within']}/{t['means']} |")
 
 

@@ -36,17 +36,28 @@ come back into the tie (issue 71: 231 of 231 separated bests the same over 20 re
 mean is then over fewer worlds, with its own, wider interval).
 
 **The early looks.** Where the worlds may grow (the commands' default), a sampled decision is first looked at with
-a quarter of its ``worlds``, then with half (``fair.early_looks``: 50 and 100 of 200, each a prefix of the next), each
-at ``early_z`` of their number (3.48 for two: they share ``EARLY_ALPHA``, the two-sided 0.1%, of the 5%, 0.05% each;
-the later looks share the rest, 4.9%: 2.40 for three; so the chances of all the looks add up to the 5% exactly): it
-stops at one only where its best is told apart from every other move beyond doubt, else it goes on to the next look,
-then to ``worlds``, with the moves told apart at that ``z`` no longer valued (racing from the first look). The looks
-at ``worlds`` and beyond, and their ``z``, are those without the early looks but for that 0.1%. Issue 71, over the
-same 20 partnership records and seeds as the landed schedule of one early look at 100 (3.29): all 231 separated bests
-the same, no contradiction, every mean's interval overlapping the landed one's, some 10% less CPU in the sampled
-decisions (``bench/bench_fair_schedule.py`` replays schedules of looks on recorded tables of every world: a first
-look at 25, or a share of the 5% moved from the late looks to the early ones, saved at most 13% and began to lose
-separated bests; a less hopeful stop for futility lost 4 to 19 of 173 sampled separated bests for 7% to 27%).
+a quarter of its ``worlds``, then with half (``fair.early_looks``: 50 and 100 of 200, each a prefix of the next). The
+early looks share ``EARLY_ALPHA`` (the two-sided 0.1%) of the 5%, 0.05% each, and the later looks share the rest, 4.9%
+(2.40 for three): the chances of all the looks add up to the 5% exactly (Bonferroni, :func:`early_z`, :func:`look_z`).
+An early look reads its spread off few worlds, so its bound is Student's ``t`` at its share (:func:`student`: 3.73 at
+50 worlds, 3.60 at 100, against the normal 3.48). A decision stops at an early look only where its best is told apart
+from every other move at that bound (beyond doubt), else it goes on to the next look, then to ``worlds``, the moves
+told apart at that bound no longer valued (racing from the first look; the move played always valued). The looks at
+``worlds`` and beyond, their ``z`` and the stop for futility are those without early looks but for that 0.1%.
+
+Issue 71 (``bench/timings/fair71c-*.txt``), against the schedule before (one early look at 100, at 3.29), the same
+seeds: over 20 partnership records (seeds 1001-1020, 305 decisions), all 231 separated bests the same, none
+contradicted, every mean's interval overlapping the one before (961 of 961), the verdict and class of the move
+played the same in 298 of 305; over another 20 (seeds 1021-1040, 249 sampled decisions, replayed) all 178 sampled
+separated bests the same. It saves some 8% of the sampled decisions' CPU (the two sets, replayed), 6% to 12%
+measured in whole runs (a shared, noisy machine). ``bench/bench_fair_schedule.py`` records every move's value in all
+800 worlds and replays schedules of looks on them (it gives the schedule before its own verdicts on all 241 sampled
+decisions): a first look at 25 saved 1% more; the share of the 5% moved from the late looks to the early ones saved
+13% to 15% but lost separated bests on the records it was not chosen on (4 of 178); a stop for futility at a gap
+under one standard error above the one seen lost 4 to 19 of 173 for 7% to 27%; dropping the move played once told
+apart saved 10% more with the same bests, but its loss then stands on fewer worlds and its class differs from the
+schedule before's in some 18 of 241 decisions (some 8 with it kept). The solves are 97% of a record's fair CPU; the
+leads (7 moves, the widest worlds) 47%.
 
 **What stays unstable.** Where the true gap between two moves is a small part of its spread over the worlds
 (a gap of 1 to 2 points against a spread of 15 to 25: a standardised gap ``mean / sd`` under about 0.1), no
@@ -70,8 +81,8 @@ from typing import Sequence
 from . import Thresholds
 
 __all__ = ["FairThresholds", "FairValue", "Spread", "percentile", "PERCENTILES", "Z95", "fair_verdict",
-           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student", "Z_EARLY",
-           "tied_moves",
+           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student",
+           "Z_EARLY", "tied_moves",
            "worth_more", "needed", "GROWTH"]
 
 Z95 = 1.959963984540054
