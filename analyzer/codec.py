@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
-__all__ = ["key", "to_data", "from_data"]
+__all__ = ["key", "keys", "to_data", "from_data"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Key:
     skip: bool = False
     after: str | None = None
     inline: bool = False
+    none_if: str | None = None
 
 
 _PLAIN = Key()
@@ -51,7 +52,8 @@ def key(name: str | None = None, **how) -> dict:
     not read back (the field keeps its default); ``skip``: neither written nor read; ``after``: the field is written
     right after that one (its place in the data, where the constructor's order differs); ``inline``: the field's value
     (a dataclass) is written as its keys in the enclosing object, in its place (a later step's figures composed
-    into a result: the match scale's on a decision), and read back from them where the data has one of them."""
+    into a result: the match scale's on a decision), and read back from them where the data has one of them;
+    ``none_if``: written as None where that field of the same value is true (a tied fair verdict names no best)."""
     return {"json": Key(name, **how)}
 
 
@@ -128,7 +130,7 @@ def _write(value: Any, context: dict) -> dict:
     for name, key_, s in written:
         if (s.when and not context.get(s.when)) or (s.group and s.group in empty):
             continue
-        v = getattr(value, name)
+        v = None if s.none_if and getattr(value, s.none_if) else getattr(value, name)
         if v is None:
             if not s.omit_none:
                 out[key_] = None
@@ -199,3 +201,14 @@ def _read(tp: Any, data: Any) -> Any:
         if issubclass(tp, enum.Enum):
             return tp(data)
     return data
+
+
+def keys(cls: type) -> tuple[str, ...]:
+    """Every key the data of a ``cls`` value (a dataclass written by its fields) may have, in the order written,
+    an inline field's keys in its place (whatever the context: a key written only in one is listed): what a schema
+    of its data must name."""
+    out: list[str] = []
+    hints = _hints(cls)
+    for name, key_, s in _written(cls)[0]:
+        out.extend(keys(_inner(hints[name])) if s.inline else [key_])
+    return tuple(out)

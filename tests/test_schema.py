@@ -84,3 +84,22 @@ def test_the_schema_refuses_a_document_that_breaks_its_contract():
     del broken["games"][0]["file"]
     with pytest.raises(jsonschema.ValidationError):
         check(broken)
+
+
+def test_the_schema_names_every_key_the_result_types_write():
+    """The schema and the result types agree: every key the codec may write for an analysis, a decision, an
+    alternative, a fair verdict and a fair value (``codec.keys``, from their fields' metadata) is a property of its
+    schema definition, so a field added to a type without the schema fails here; and each property the schema names
+    is one the type writes (the board's ``how``, the server's words, aside)."""
+    from analyzer import codec
+    from analyzer.analysis import Alternative, Decision, GameAnalysis
+    from analyzer.analysis.fair import FairDecision, FairValue
+
+    board_words = {"how"}
+    for cls, name in [(GameAnalysis, "analysis"), (Decision, "decision"), (Alternative, "alternative"),
+                      (FairDecision, "fair_verdict"), (FairValue, "fair_value")]:
+        named = set(schema()["$defs"][name]["properties"])
+        written = codec.keys(cls)
+        assert len(set(written)) == len(written), cls          # (no key written twice)
+        assert set(written) <= named, (cls.__name__, set(written) - named)
+        assert named - board_words <= set(written), (cls.__name__, named - board_words - set(written))

@@ -78,22 +78,6 @@ def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
     return result.points if result.winner == mine else -result.points
 
 
-def _fair_value(fair) -> dict:
-    """An alternative's fair value (``analysis.fairstats.FairValue``) as data: its mean, interval and win chance,
-    the spread of its worlds' values and its paired gap to the best where they are known, and the worlds it was
-    valued in where fewer than its decision's."""
-    out = {"mean": fair.mean, "ci95": list(fair.ci95), "p_win": fair.p_win}
-    if getattr(fair, "spread", None) is not None:
-        out["spread"] = fair.spread.as_dict()
-    if getattr(fair, "gap", None) is not None:
-        out["gap"], out["gap_ci"] = fair.gap, list(fair.gap_ci)
-    if getattr(fair, "worlds", None) is not None:
-        out["worlds"] = fair.worlds          # (dropped from contention: valued in fewer worlds than its decision)
-    if getattr(fair, "on_scale", None) is not None:
-        out["mwc"] = fair.on_scale.mwc       # (on the match scale: ``match_scale.MatchScale.applied``)
-    return out
-
-
 # The result types below are frozen values, each step's own: a later step (the fair analysis, the match scale, the
 # draws' luck) gives a new value (``dataclasses.replace``) composed of the earlier one and its own figures, never
 # writing into a value built. They are written as plain data and read back by ``analyzer.codec`` (``to_data``/
@@ -158,7 +142,7 @@ class Alternative:
     # its best continuation, the move itself first (``"B [0-0]"``), when asked for
     line: tuple[str, ...] | None = field(default=None, metadata=key(omit_none=True))
     # its fair value (``analysis.fairstats.FairValue``), in a fair analysis
-    fair: object | None = field(default=None, metadata=key(when="fair", write=_fair_value))
+    fair: object | None = field(default=None, metadata=key(when="fair"))   # (``fairstats.FairValue``)
     # its match-winning chance, on the match scale (``analysis.match_scale.MatchScale.applied``)
     on_scale: OnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
 

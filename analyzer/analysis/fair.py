@@ -43,6 +43,7 @@ from ..search.draw import plays_runs
 from ..search.drawworlds import DrawWorlds
 from ..workers import pool_options
 from ..rules.mechanics import turned_up
+from ..codec import key
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
@@ -84,36 +85,28 @@ class FairDecision:
     worlds: int               # the worlds solved (all of them, or the number drawn)
     method: str               # "exact" or "sampled" (open hands in every world, or in those drawn), or
                               # "exact-hidden" (the exact solver under hidden information: ``analysis.hiddenfair``)
-    best: str
+    best: str = field(metadata=key(none_if="tied"))     # (written None where tied: no best is named)
     loss: float               # from the mover's side, never negative
-    cls: str | None
+    cls: str | None = field(metadata=key("class"))
     verdict: str              # "real", "uncertain", "hindsight" or "none" (see the module)
-    total: int = 0            # how many worlds there are in all
-    worst: WorstWorld | None = None   # at a real mistake: where the move played does worst against the best
-    tied: tuple[str, ...] = ()  # the moves not told apart from the best, ``best`` first (empty: it is told apart;
+    total: int = field(default=0, metadata=key("total_worlds"))    # how many worlds there are in all
+    worst: WorstWorld | None = field(default=None, metadata=key("worst_world", omit_none=True, after="tied"))
+                              # at a real mistake: where the move played does worst against the best
+    tied: tuple[str, ...] = field(default=(), metadata=key(after="total"))
+                              # the moves not told apart from the best, ``best`` first (empty: it is told apart;
                               # see ``analysis.fairstats``): then ``best`` is the first by the mean, no verdict
-    seen: object = field(default=None, repr=False, compare=False)   # the ``inference.Worlds`` the mover could
-                              # not tell apart, as counted here (not kept when pickled)
-    holds: tuple | None = field(default=None, repr=False, compare=False)   # who holds what in them, for a page:
-                              # ``inference.holds_of(seen)`` (``pipeline.mover_views``)
-    hidden: dict | None = None  # "exact-hidden": the solver's figures (``hiddenfair.HiddenVerdict.summary``)
-    over_hands: object | None = None  # "over-hands" (a sheet without hands, ``analysis.sheets``): the loss over the
-                              # hands the mover may have held (``OverHands``); ``loss`` its mean
-    on_scale: GradeOnScale | None = None  # its loss and class on the match scale (``MatchScale.applied``)
-
-    def as_dict(self) -> dict:
-        out = {"view": self.view, "worlds": self.worlds, "method": self.method, "best": None if self.tied else self.best,
-               "loss": self.loss, "class": self.cls, "verdict": self.verdict, "total_worlds": self.total,
-               "tied": list(self.tied)}
-        if self.worst is not None:
-            out["worst_world"] = self.worst.as_dict()
-        if self.hidden is not None:
-            out["hidden"] = self.hidden
-        if self.over_hands is not None:
-            out["over_hands"] = self.over_hands.as_dict()
-        if self.on_scale is not None:
-            out["mwc_loss"], out["mwc_class"] = self.on_scale.mwc_loss, self.on_scale.mwc_class
-        return out
+    seen: object = field(default=None, repr=False, compare=False, metadata=key(skip=True))   # the
+                              # ``inference.Worlds`` the mover could not tell apart, as counted here (not kept when
+                              # pickled)
+    holds: tuple | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))   # who holds
+                              # what in them, for a page: ``inference.holds_of(seen)`` (``pipeline.mover_views``)
+    hidden: dict | None = field(default=None, metadata=key(omit_none=True))   # "exact-hidden": the solver's
+                              # figures (``hiddenfair.HiddenVerdict.summary``)
+    over_hands: object | None = field(default=None, metadata=key(omit_none=True))   # "over-hands" (a sheet
+                              # without hands, ``analysis.sheets``): the loss over the hands the mover may have
+                              # held (``dealvalues.OverHands``); ``loss`` its mean
+    on_scale: GradeOnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))   # its loss
+                              # and class on the match scale (``MatchScale.applied``): ``mwc_loss``, ``mwc_class``
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "seen": None}

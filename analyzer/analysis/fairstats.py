@@ -78,7 +78,8 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Sequence
 
-from . import Thresholds
+from . import OnScale, Thresholds
+from ..codec import key
 
 __all__ = ["FairThresholds", "FairValue", "Spread", "percentile", "PERCENTILES", "Z95", "fair_verdict",
            "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student",
@@ -186,19 +187,19 @@ class FairValue:
     mean: float
     ci95: tuple[float, float]
     p_win: float
-    spread: Spread | None = None
-    values: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
-    results: tuple | None = field(default=None, repr=False, compare=False)
+    spread: Spread | None = field(default=None, metadata=key(omit_none=True))
+    values: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False, metadata=key(skip=True))
+    results: tuple | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))
     # what the verdict is tested on: the mean of the paired gaps to the fair best over the worlds both were valued in
     # (for the mover, in points: 0 for the best itself) and its interval at the verdict's ``z`` (:func:`paired_gap`);
     # None where the verdict is not made so (a sheet's, the exact hidden-information solver's)
-    gap: float | None = None
-    gap_ci: tuple[float, float] | None = None
+    gap: float | None = field(default=None, metadata=key(omit_none=True))
+    gap_ci: tuple[float, float] | None = field(default=None, metadata=key(omit_none=True))
     # the worlds this move was valued in, where fewer than its decision's (a move dropped from contention after a
     # look: its mean, interval and gap are over its first worlds alone); None: every world of the decision
-    worlds: int | None = None
+    worlds: int | None = field(default=None, metadata=key(omit_none=True))
     # its match-winning chance on the match scale (``analysis.match_scale.MatchScale.applied``), written as ``mwc``
-    on_scale: object | None = None        # (``analysis.OnScale``)
+    on_scale: OnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
 
 
 def fair_verdict(best: list[int], played: list[int], exact: bool, thresholds: FairThresholds,
