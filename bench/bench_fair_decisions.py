@@ -11,7 +11,7 @@ process (``workers=1``: the CPU of each decision's worlds is this process's, ``t
 decision: its method, worlds, moves, CPU, best, tied moves and each move's mean and interval. ``--compare``: the CPU
 of both, the cost by class of decision (method, worlds, told apart or not) of the first, and the verdicts of the
 second against the first (same best where the first tells it apart, contradictions, means within the first's
-intervals).
+intervals, intervals overlapping the first's, the verdict and class on the move played the same).
 """
 from __future__ import annotations
 
@@ -20,6 +20,22 @@ import json
 import sys
 import time
 from collections import Counter, defaultdict
+
+
+def timed_solves(fair) -> dict:
+    """The CPU of each plan's tasks (``time.process_time``, by the plan's index), gathered from now on in the dict
+    returned: ``fair._solve`` (of the ``analysis.fair`` module given) timed in this process (``workers=1``)."""
+    cost: dict = {}
+    solve = fair._solve
+
+    def timed(task):
+        t = time.process_time()
+        got = solve(task)
+        cost[task[0]] = cost.get(task[0], 0) + time.process_time() - t
+        return got
+
+    fair._solve = timed
+    return cost
 
 
 def record(tree: str, first: int, last: int, out: str) -> None:
@@ -31,16 +47,7 @@ def record(tree: str, first: int, last: int, out: str) -> None:
     from analyzer.replay import replay
     from bench_fair_process import fair_call
 
-    cost: dict = {}
-    solve = F._solve
-
-    def timed(task):
-        t = time.process_time()
-        got = solve(task)
-        cost[task[0]] = cost.get(task[0], 0) + time.process_time() - t
-        return got
-
-    F._solve = timed
+    cost = timed_solves(F)
     listed = F._list_worlds
     seen: list = []
 
@@ -64,7 +71,8 @@ def record(tree: str, first: int, last: int, out: str) -> None:
                      None)
             rows.append(dict(seed=s, k=plan.k, method=plan.method, size=plan.size, cpu=cost.get(p, 0),
                              moves=len(plan.moves), best=d.fair.best if d else None,
-                             tied=list(d.fair.tied) if d else None,
+                             tied=list(d.fair.tied) if d else None, verdict=d.fair.verdict if d else None,
+                             cls=d.fair.cls if d else None,
                              means={a.move: (a.fair.mean, a.fair.ci95) for a in d.alternatives if a.fair} if d else None))
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(rows, fh)
@@ -85,7 +93,7 @@ def compare(before: str, after: str) -> None:
     print("before, by class of decision: | method | worlds | verdict | decisions | CPU s | share | worlds |")
     for key, (n, c, w) in sorted(classes.items(), key=lambda kv: -kv[1][1]):
         print(f"| {key[0]} | {key[1]} | {key[2]} | {n} | {c:.2f} | {100 * c / whole:.0f}% | {w} |")
-    tally, means = Counter(), [0, 0]
+    tally, means = Counter(), [0, 0, 0]
     for x, y in zip((r for r in a if "k" in r), (r for r in b if "k" in r)):
         assert (x["seed"], x["k"]) == (y["seed"], y["k"])
         if x["best"] is None:
@@ -100,10 +108,14 @@ def compare(before: str, after: str) -> None:
         tally["contradictions"] += bool((not y["tied"] and ((not x["tied"] and y["best"] != x["best"]) or
                                                             (x["tied"] and y["best"] not in x["tied"])))
                                         or (not x["tied"] and y["tied"] and x["best"] not in y["tied"]))
+        if "verdict" in x and "verdict" in y:
+            tally["verdict and class the same"] += (x["verdict"], x["cls"]) == (y["verdict"], y["cls"])
         for m, (mean, (lo, hi)) in x["means"].items():
             means[0] += 1
             means[1] += lo - 1e-6 <= y["means"][m][0] <= hi + 1e-6
-    print("verdicts:", dict(tally), f"; fair means within before's interval: {means[1]} of {means[0]}")
+            means[2] += y["means"][m][1][0] <= hi + 1e-6 and lo <= y["means"][m][1][1] + 1e-6
+    print("verdicts:", dict(tally), f"; fair means within before's interval: {means[1]} of {means[0]}; intervals "
+          f"overlapping before's: {means[2]} of {means[0]}")
 
 
 def main() -> int:

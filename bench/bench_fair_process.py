@@ -18,7 +18,7 @@ forking unsafe), its workers come from a fork server and their CPU is not counte
 The verdicts of the two trees, decision by decision (the same seed, so the same deals drawn where both draw them):
 where the tree before names a best (told apart), whether this tree names the same one; whether this tree ever
 names a best outside the moves the tree before did not tell apart (a contradiction); and whether each move's fair
-mean lies within the 95% interval the tree before gives it.
+mean lies within the 95% interval the tree before gives it, and its interval overlaps that one.
 """
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def verdicts(text: str) -> dict:
 def compare(before: dict, after: dict) -> dict:
     """The verdict agreement of ``after`` with ``before`` (see the module)."""
     tally = dict(decisions=0, separated=0, same=0, tied_after=0, other_best=0, contradicted=0, means=0, within=0,
-                 tied_before=0, separated_after=0)
+                 overlap=0, tied_before=0, separated_after=0)
     for key, (best, tied, method, means) in before.items():
         if key not in after:
             continue
@@ -128,6 +128,7 @@ def compare(before: dict, after: dict) -> dict:
             if move in means2:
                 tally["means"] += 1
                 tally["within"] += lo - 1e-6 <= means2[move][0] <= hi + 1e-6
+                tally["overlap"] += means2[move][1][0] <= hi + 1e-6 and lo <= means2[move][1][1] + 1e-6
     return tally
 
 
@@ -186,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{tally.get('tied_after', 0)}, names another in {tally.get('other_best', 0)}; before tied in "
           f"{tally.get('tied_before', 0)}, after tells a best apart in {tally.get('separated_after', 0)} of them; "
           f"contradictions {tally.get('contradicted', 0)}; fair means within before's interval "
-          f"{tally.get('within', 0)} of {tally.get('means', 0)}")
+          f"{tally.get('within', 0)} of {tally.get('means', 0)}, intervals overlapping before's {tally.get('overlap', 0)}")
     return 0
 
 

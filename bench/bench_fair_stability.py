@@ -66,7 +66,7 @@ def work(cases: list[str], seeds: int, jobs: int, max_worlds: int | None = None)
             analysis = fair_call(fair, rep, analysis, seed=seed, workers=jobs, **options)
             took = time.perf_counter() - start
             verdicts = {}
-            for d in analysis.decisions + ([analysis.to_move] if analysis.to_move else []):
+            for d in list(analysis.decisions) + ([analysis.to_move] if analysis.to_move else []):
                 if d is None or d.fair is None:
                     continue
                 tied = tuple(sorted(getattr(d.fair, "tied", ()) or ()))

@@ -48,8 +48,8 @@ from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
 from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
-from .fairstats import (GROWTH, PERCENTILES, Z95, Z_EARLY, FairThresholds, FairValue, Spread, fair_verdict, look_z,
-                        looks,
+from .fairstats import (EARLY_LOOKS, GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, early_z, fair_verdict,
+                        look_z, looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
 from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, GradeOnScale, alternative_text,
                analyze_replay, int_solver_plays, open_decision, renewed, searcher_for, stop_reason, stops_at_decision)
@@ -147,15 +147,17 @@ def _searcher(rep: Replay, seat: int, budget: SearchBudget):
 CHUNK = 25              # worlds a task solves (a pool balances its work by tasks)
 
 
-def early_look(settings: FairSettings) -> int | None:
-    """The worlds of a sampled decision's early look, where its worlds may grow (``max_worlds`` above ``worlds``): half
-    of ``worlds`` (whole tasks of ``CHUNK``, at least two), which stops there only where its best is told apart from
-    every other move at ``fairstats.Z_EARLY`` (beyond doubt); else the decision goes on to ``worlds`` and its looks
-    as before, the moves told apart at that ``z`` no longer valued (racing). None: no early look."""
+def early_looks(settings: FairSettings) -> tuple[int, ...]:
+    """The worlds of a sampled decision's early looks, where its worlds may grow (``max_worlds`` above ``worlds``): a
+    quarter and a half of ``worlds`` (``fairstats.EARLY_LOOKS`` of them, halving from a half; each whole tasks of
+    ``CHUNK``, at least two, and the smaller ones left out: 50 and 100 of 200, 50 alone of 100). At each the decision
+    stops only where its best is told apart from every other move at ``fairstats.early_z`` of their number (beyond
+    doubt: the looks share ``EARLY_ALPHA``); else it goes on to the next and then to ``worlds`` and its looks as before,
+    the moves told apart at that ``z`` no longer valued (racing). Empty: no early look."""
     if settings.max_worlds is None or settings.max_worlds <= settings.worlds:
-        return None
-    early = settings.worlds // 2 // CHUNK * CHUNK
-    return early if early >= 2 * CHUNK else None
+        return ()
+    sizes = {settings.worlds // 2 ** (i + 1) // CHUNK * CHUNK for i in range(EARLY_LOOKS)}
+    return tuple(sorted(n for n in sizes if n >= 2 * CHUNK))
 
 
 @dataclass(frozen=True)
@@ -429,7 +431,8 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], settings: FairSe
     ``budget[-1]``, so the total only shrinks, as decisions are settled, and ends equal to ``done``."""
     individual = rep.variant.seating.sides > 2
     workers, progress, results = run.workers or 1, run.progress, settings.results
-    z = look_z(len(budget), early_look(settings) is not None)
+    early = early_looks(settings)
+    z = look_z(len(budget), bool(early))
     got: list[dict] = [{} for _ in plans]
     have: list[dict] = [{} for _ in plans]        # worlds solved per part (a part not full is solved again, whole)
     tasks = [(p, part, None) for p, plan in enumerate(plans) for part in range(-(-plan.size // CHUNK))]
@@ -453,7 +456,7 @@ def _sample(rep: Replay, plans: list[_Plan], budget: list[int], settings: FairSe
                     if progress is not None:
                         progress(sum(sum(h.values()) for h in have),
                                  sum(budget[-1] if q in growing else plan.size for q, plan in enumerate(plans)))
-                tasks = _next_round(rep, plans, got, budget, z)
+                tasks = _next_round(rep, plans, got, (early, budget), z)
                 growing = {p for p, *_ in tasks}        # (the others are settled: their worlds are all solved)
             if progress is not None:       # every decision settled: the total is the worlds solved
                 progress(sum(sum(h.values()) for h in have), sum(plan.size for plan in plans))
@@ -480,31 +483,33 @@ def _solved(sized: list[tuple], executor) -> Iterator[tuple[tuple, object]]:
         yield task, res
 
 
-def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], budget: list[int],
+def _next_round(rep: Replay, plans: list[_Plan], got: list[dict], sizes: tuple[tuple[int, ...], list[int]],
                 z: float) -> list[tuple[int, int, tuple[int, ...] | None]]:
     """The tasks of the next round: each sampled plan whose best is not told apart, where more worlds may tell
-    it apart within the budget, grown to its next number of worlds (its ``size`` set to it). A plan at its early
-    look (fewer worlds than ``budget[0]``: :func:`early_look`) is judged at ``fairstats.Z_EARLY`` and grows
-    wherever its best is not told apart at it (no stop for futility there: ``budget[0]`` is where the looks at
-    ``z`` start). The worlds drawn
+    it apart within the budget, grown to its next number of worlds (its ``size`` set to it). ``sizes``: the early
+    looks (:func:`early_looks`) and ``budget``, the looks at ``z``. A plan at an early look (fewer worlds than
+    ``budget[0]``) is judged at ``fairstats.early_z`` of their number and its worlds (Student's ``t``) and grows
+    wherever its best is not told apart
+    at it (no stop for futility there: ``budget[0]`` is where the looks at ``z`` start). The worlds drawn
     from then on value the moves still in contention alone (``contenders``: the best and the moves it is not
     told apart from, at the look's ``z``, and the move played, whose verdict is read over every world; racing, or
     successive elimination): a move told apart from the best
     keeps its values in the worlds it was valued in, which is where it was shown worse; it is not valued again
     (a move once dropped stays dropped, so each move's worlds are the first ones drawn, a prefix)."""
+    early, budget = sizes
     tasks = []
     for p, plan in enumerate(plans):
-        more = [n for n in budget if n > plan.size]
+        more = [n for n in (*early, *budget) if n > plan.size]
         per_world = _joined(got[p], plan)[0] if plan.method == "sampled" and more else None
         if per_world is None:
             continue
         sign = _sign(rep, plan.seat)
         table, best = decision_table(rep, plan.k, plan.seat, plan.moves, per_world)
         racing = set(range(len(plan.moves)) if plan.contenders is None else plan.contenders)
-        early = plan.size < budget[0]
-        close = [m for m in tied_moves(table, best, sign, False, Z_EARLY if early else z)
+        at_early = plan.size < budget[0]
+        close = [m for m in tied_moves(table, best, sign, False, early_z(len(early), plan.size) if at_early else z)
                  if plan.moves.index(m) in racing]
-        if len(close) > 1 and (early or worth_more(table, best, sign, close, z, budget[-1])):
+        if len(close) > 1 and (at_early or worth_more(table, best, sign, close, z, budget[-1])):
             played = _played(rep, plan)         # (valued in every world: its verdict is read over all of them)
             plan.contenders = tuple(sorted({plan.moves.index(m) for m in close} |
                                            ({plan.moves.index(played)} if played in plan.moves else set())))
@@ -596,7 +601,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
                      f"{min(too_big) + 1}) where a deal needs more than {budget_.node_limit or NODE_LIMIT:,} "
                      "positions (--max-nodes)")
     out = _grade_plans(out, rep, plans, sampled, settings.thresholds,
-                       look_z(len(looked), early_look(settings) is not None))
+                       look_z(len(looked), bool(early_looks(settings))))
     return _last_notes(out, rep, chosen, left_out, notes)
 
 
@@ -636,7 +641,7 @@ def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, l
             listed = list(every)
             plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
         else:
-            plans.append(_Plan(k, seat, moves, every, "sampled", None, early_look(settings) or settings.worlds, seed))
+            plans.append(_Plan(k, seat, moves, every, "sampled", None, (*early_looks(settings), settings.worlds)[0], seed))
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], sampled: tuple[list, list],

@@ -35,12 +35,29 @@ not valued again; the verdicts are those of valuing every move in every world bu
 come back into the tie (issue 71: 231 of 231 separated bests the same over 20 records, no contradiction; its
 mean is then over fewer worlds, with its own, wider interval).
 
-**The early look.** Where the worlds may grow (the commands' default), a sampled decision is first looked at with
-half its ``worlds`` (``fair.early_look``: 100 of 200, a prefix of them) at ``Z_EARLY`` (3.29, the two-sided 0.1% its
-share of the 5%; the later looks share the rest: 2.40 for three): it stops there only where its best is told apart
-from every other move beyond doubt, else it goes on to ``worlds`` with the moves told apart at that ``z`` no longer
-valued (issue 71: over 20 partnership records, 56 of 231 decisions stop at 100 worlds; 231 of 231 separated bests
-the same as without it, no contradiction, every mean's interval overlapping the one without it).
+**The early looks.** Where the worlds may grow (the commands' default), a sampled decision is first looked at with
+a quarter of its ``worlds``, then with half (``fair.early_looks``: 50 and 100 of 200, each a prefix of the next). The
+early looks share ``EARLY_ALPHA`` (the two-sided 0.1%) of the 5%, 0.05% each, and the later looks share the rest, 4.9%
+(2.40 for three): the chances of all the looks add up to the 5% exactly (Bonferroni, :func:`early_z`, :func:`look_z`).
+An early look reads its spread off few worlds, so its bound is Student's ``t`` at its share (:func:`student`: 3.73 at
+50 worlds, 3.60 at 100, against the normal 3.48). A decision stops at an early look only where its best is told apart
+from every other move at that bound (beyond doubt), else it goes on to the next look, then to ``worlds``, the moves
+told apart at that bound no longer valued (racing from the first look; the move played always valued). The looks at
+``worlds`` and beyond, their ``z`` and the stop for futility are those without early looks but for that 0.1%.
+
+Issue 71 (``bench/timings/fair71c-*.txt``), against the schedule before (one early look at 100, at 3.29), the same
+seeds: over 20 partnership records (seeds 1001-1020, 305 decisions), all 231 separated bests the same, none
+contradicted, every mean's interval overlapping the one before (961 of 961), the verdict and class of the move
+played the same in 298 of 305; over another 20 (seeds 1021-1040, 249 sampled decisions, replayed) all 178 sampled
+separated bests the same. It saves some 8% of the sampled decisions' CPU (the two sets, replayed), 6% to 12%
+measured in whole runs (a shared, noisy machine). ``bench/bench_fair_schedule.py`` records every move's value in all
+800 worlds and replays schedules of looks on them (it gives the schedule before its own verdicts on all 241 sampled
+decisions): a first look at 25 saved 1% more; the share of the 5% moved from the late looks to the early ones saved
+13% to 15% but lost separated bests on the records it was not chosen on (4 of 178); a stop for futility at a gap
+under one standard error above the one seen lost 4 to 19 of 173 for 7% to 27%; dropping the move played once told
+apart saved 10% more with the same bests, but its loss then stands on fewer worlds and its class differs from the
+schedule before's in some 18 of 241 decisions (some 8 with it kept). The solves are 97% of a record's fair CPU; the
+leads (7 moves, the widest worlds) 47%.
 
 **What stays unstable.** Where the true gap between two moves is a small part of its spread over the worlds
 (a gap of 1 to 2 points against a spread of 15 to 25: a standardised gap ``mean / sd`` under about 0.1), no
@@ -65,12 +82,36 @@ from . import OnScale, Thresholds
 from ..codec import key
 
 __all__ = ["FairThresholds", "FairValue", "Spread", "percentile", "PERCENTILES", "Z95", "fair_verdict",
-           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "Z_EARLY", "tied_moves", "worth_more", "needed", "GROWTH"]
+           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student",
+           "Z_EARLY", "tied_moves",
+           "worth_more", "needed", "GROWTH"]
 
 Z95 = 1.959963984540054
 GROWTH = 4              # the commands' default budget: ``max_worlds`` this many times ``worlds``
-EARLY_ALPHA = 0.001     # the early look's share of the 5% (two-sided): it stops only a best told apart beyond doubt
-Z_EARLY = NormalDist().inv_cdf(1 - EARLY_ALPHA / 2)     # 3.29
+EARLY_ALPHA = 0.001     # the early looks' share of the 5% (two-sided), all together: they stop only a best told apart
+EARLY_LOOKS = 2         # beyond doubt; where the worlds may grow, a quarter and a half of them (``fair.early_looks``)
+
+
+def early_z(count: int, worlds: int | None = None) -> float:
+    """The ``z`` each of ``count`` early looks tests at: ``EARLY_ALPHA`` shared out among them (Bonferroni, as
+    :func:`look_z` shares the rest): 3.29 for one, 3.48 for two; at a look with ``worlds`` worlds, Student's ``t``
+    of that share with ``worlds - 1`` degrees of freedom (:func:`student`: 3.73 at 50 worlds, 3.60 at 100, for two),
+    since an early look's spread is read off few worlds."""
+    z = NormalDist().inv_cdf(1 - EARLY_ALPHA / count / 2)
+    return z if worlds is None else student(z, worlds - 1)
+
+
+def student(z: float, df: int) -> float:
+    """Student's ``t`` quantile with ``df`` degrees of freedom at the level of the normal quantile ``z``, by the
+    Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5, to the third power of ``1/df``: within 0.002 of the exact
+    quantile for the early looks, 30 degrees of freedom and more, at their levels)."""
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
+
+
+Z_EARLY = early_z(EARLY_LOOKS)      # 3.48: the early looks' normal z at the commands' default (two of them)
 
 
 @dataclass(frozen=True)
@@ -235,8 +276,8 @@ def looks(worlds: int, max_worlds: int) -> list[int]:
 def look_z(count: int, early: bool = False) -> float:
     """The ``z`` of the interval each of ``count`` looks tests at: the two-sided 95% interval with its 5%
     shared out among the looks (Bonferroni), so that over all of them the chance of a gap declared where
-    there is none stays within that of one look at the 95% interval. ``early``: a look before them at
-    ``Z_EARLY`` takes ``EARLY_ALPHA`` of the 5% first (the ``count`` looks share the rest: 2.40 for three)."""
+    there is none stays within that of one look at the 95% interval. ``early``: early looks before them (at
+    :func:`early_z`) take ``EARLY_ALPHA`` of the 5% first (the ``count`` looks share the rest: 2.40 for three)."""
     if count <= 1 and not early:
         return Z95
     return NormalDist().inv_cdf(1 - (0.05 - (EARLY_ALPHA if early else 0)) / count / 2)
