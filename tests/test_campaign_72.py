@@ -52,6 +52,21 @@ def test_a_deck_whose_database_cannot_be_made_names_the_deck_and_is_no_internal_
     assert not deck.exists()
 
 
+def _triaged_counting_deals(rep):
+    """The slip search of ``rep`` (``triage_games``, no bound of time: the units alone), with every ``Deals`` the
+    search made a deal of (each counts the deals it replayed): those, the triages and the reports."""
+    counted = []
+    real = Deals.of
+
+    def of(self, hands):
+        counted.append(self)
+        return real(self, hands)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Deals, "of", of)
+        triages, reports = triage_games([rep])
+    return counted, triages, reports
+
+
 # ---- the slip search's bound (issue 72 item 5, as the campaign met it) -------------------------------------------
 
 def test_a_deal_the_search_tries_is_counted_in_its_work():
@@ -62,15 +77,7 @@ def test_a_deal_the_search_tries_is_counted_in_its_work():
     from analyzer.repair.search import DEAL_WORK, TAG_TILE_WORK
     (rep,) = replay_record(read(DATA / "setup-prefix-deal-trials.dom"))
     assert not rep.valid
-    counted = []
-    real = Deals.of
-
-    def of(self, hands):
-        counted.append(self)
-        return real(self, hands)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Deals, "of", of)
-        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    counted, triages, reports = _triaged_counting_deals(rep)
     deals = counted[-1]
     assert deals.replayed > 0
     tags = sum(len(k) + len(v) + TAG_TILE_WORK * v.count("[") for k, v in rep.game.tags.items())
@@ -229,15 +236,7 @@ def test_a_deal_tried_costs_each_of_its_hand_lines():
     assert not rep.valid
     extra = len(rep.game.hands) - len(rep.game.players)
     assert extra > 200
-    counted = []
-    real = Deals.of
-
-    def of(self, hands):
-        counted.append(self)
-        return real(self, hands)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Deals, "of", of)
-        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    counted, triages, reports = _triaged_counting_deals(rep)
     replayed = sum(deals.replayed for deals in set(counted))
     assert replayed > 0
     one = DEAL_WORK + HAND_WORK * extra
@@ -259,15 +258,7 @@ def test_a_deal_of_hands_written_empty_is_beyond_two_edits_and_costs_no_search(n
     (rep,) = replay_record(read(DATA / name))
     empty = [d for d in rep.errors if d.code == "deal-size"]
     assert len(empty) == 3 and all("is dealt 0 tiles; each player gets 7" in d.message for d in empty)
-    counted = []
-    real = Deals.of
-
-    def of(self, hands):
-        counted.append(self)
-        return real(self, hands)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Deals, "of", of)
-        triages, reports = triage_games([rep])         # (no bound of time: the units alone)
+    counted, triages, reports = _triaged_counting_deals(rep)
     report = reports[0]
     assert report.complete and report.best is None and report.searched == 0
     assert sum(deals.replayed for deals in set(counted)) == 1          # the record's own deal, no other
