@@ -167,7 +167,7 @@ def replay_decision(dec: dict, schedule: list, final_z: float | None, futility=N
 
 
 def main_schedule(worlds=200, growth=4, early=True, early_alpha=0.001):
-    """The landed schedule: an early look at half the worlds at Z_EARLY, then worlds doubling to growth * worlds,
+    """The schedule before fair71c (issue 71, its baseline): one early look at half the worlds at z 3.29, then worlds doubling to growth * worlds,
     those looks sharing the rest of the 5% (Bonferroni)."""
     looks = [worlds]
     while looks[-1] < worlds * growth:

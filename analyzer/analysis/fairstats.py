@@ -82,8 +82,7 @@ from . import OnScale, Thresholds
 from ..codec import key
 
 __all__ = ["FairThresholds", "FairValue", "Spread", "percentile", "PERCENTILES", "Z95", "fair_verdict",
-           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student",
-           "Z_EARLY", "tied_moves",
+           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student", "tied_moves",
            "worth_more", "needed", "GROWTH"]
 
 Z95 = 1.959963984540054
@@ -109,9 +108,6 @@ def student(z: float, df: int) -> float:
     g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
     g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
     return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
-
-
-Z_EARLY = early_z(EARLY_LOOKS)      # 3.48: the early looks' normal z at the commands' default (two of them)
 
 
 @dataclass(frozen=True)

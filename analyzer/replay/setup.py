@@ -221,11 +221,11 @@ def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden,
     size = variant.dealing.hand_size
     n = len(hands)
     held = [len(h) + hidden[s] for s, h in enumerate(hands)]
-    # a player out ends the hand (but where it goes on past him: Hungarian, whose others play on while one of them
-    # can, 004; the strict block game, until both of a pair are out; rules.replayed.out_skipped)
-    over = [all(c == 0 for c in held)] * n if out_skipped(variant) else [count == 0 for count in held]
+    # a player out ends the hand, but where it goes on past him while another holds a tile (Hungarian, whose others
+    # play on while one of them can, 004; the strict block game, until both of a pair are out: rules.replayed)
+    goes_on = out_skipped(variant) and any(held)
     for seat, count in enumerate(held):
-        if over[seat] and count == 0 and variant.end.value == "one" and setup.pending is None:
+        if count == 0 and not goes_on and variant.end.value == "one" and setup.pending is None:
             # (with a Muggins call pending the hand's last play may still be called: a set-up may stand there)
             hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
                 if check.game.players else None
