@@ -82,7 +82,8 @@ from . import OnScale, Thresholds
 from ..codec import key
 
 __all__ = ["FairThresholds", "FairValue", "Spread", "percentile", "PERCENTILES", "Z95", "fair_verdict",
-           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student", "tied_moves",
+           "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student",
+           "tied_moves",
            "worth_more", "needed", "GROWTH"]
 
 Z95 = 1.959963984540054
