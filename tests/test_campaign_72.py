@@ -226,6 +226,40 @@ def test_a_later_game_of_a_match_whose_search_stopped_says_so():
         assert all(d.details.get("follow_on") is not None for d in triages[k].diagnostics if d.severity == "error")
 
 
+def _marks(triages) -> list[list[tuple]]:
+    """Each game's errors with the slip each follows from (None: primary), and its notes of the match's bound."""
+    return [[] if t is None else [(d.code, d.line, d.column, d.details.get("follows")) for d in t.diagnostics
+                                  if d.severity == "error"] for t in triages]
+
+
+def test_a_later_game_marked_without_the_slips_the_match_was_not_replayed_with_says_so(monkeypatch):
+    # campaign input 81298 (an issue mutation of the docs' nine-game Kozel match, every game's result mangled): each
+    # game's slip is found, and the match replayed with them until the record's work no longer allows it. The later
+    # games are then triaged each on its own: game 8's score error follows from game 7's slip in the match replayed
+    # with it (7's result changes the running score), and from game 8's own without it. A game marked so says it
+    record = read(DATA / "kozel-match-slips-not-carried.dom")
+    bounded, _ = triage_games(replay_record(record), again(record, None, {}, False))    # (units alone: no clock)
+    monkeypatch.setattr(triage_module, "MATCH_REPLAYS", 10 ** 6)
+    monkeypatch.setattr(triage_module, "RECORD_WORK", 10 ** 12)
+    whole, _ = triage_games(replay_record(record), again(record, None, {}, False))
+    notes = [[d for d in t.diagnostics if d.code == "match-replay-stopped"] if t else [] for t in bounded]
+    assert any(notes)                           # (the record's point: its match is past the bound)
+    assert not any(d.code == "match-replay-stopped" for t in whole if t for d in t.diagnostics)
+    score = [(d.line, d.details.get("follows")) for t in (bounded[7], whole[7]) for d in t.diagnostics
+             if d.code == "score-mismatch"]
+    assert score == [(165, "164:1"), (165, "146:4")]     # game 8's score error: its own slip, else game 7's
+    for k, (t, said) in enumerate(zip(bounded, notes)):
+        if _marks(bounded)[k] != _marks(whole)[k]:
+            assert len(said) == 1               # every game marked otherwise than in the whole match says so
+        for note in said:
+            named = note.details["games"]
+            assert named and all(g < k + 1 and bounded[g - 1].best is not None for g in named)
+            assert note.line <= min(d.line for d in t.diagnostics if d.severity == "error")    # (the game's head)
+        if said and k + 1 < len(bounded) and bounded[k + 1] is not None:
+            later = [d for d in bounded[k + 1].diagnostics if d.code == "match-replay-stopped"]
+            assert later and set(said[0].details["games"]) <= set(later[0].details["games"])
+
+
 def test_a_deal_tried_costs_each_of_its_hand_lines():
     # campaign input 73256 (an issue mutation: a draw game whose hand lines are written some 260 times over,
     # "A: B: A: B: ..."): each deal the search tried was replayed with every line read and judged (1-3 ms) where its

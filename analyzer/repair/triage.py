@@ -269,9 +269,11 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
                   read_cpu: float) -> tuple[list, dict]:
     current, games = list(replays), [rep.game for rep in replays]
     match = again is not None and any(rep.match is not None for rep in replays)
+    bounded = False                     # the match's bound met: the later games triaged each on its own
     out: list[Triage | None] = []
     reports: dict[int, RepairReport] = {}
     slip: str | None = None             # the last slip repaired in an earlier game of the match
+    uncarried: list[int] = []           # the games whose slip was found but not replayed into the match (its bound)
     replayed = [0]                      # games replayed by ``again`` so far (bounded: MATCH_REPLAYS)
     # what replaying the whole match costs, taken from the record's budget of work each time
     match_work = REPLAY_WORK * sum(len(g.moves) + len(g.hands) + 1 for g in games)
@@ -294,6 +296,7 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
         if match and (replayed[0] + len(games) * 6 > MATCH_REPLAYS or work_left() < match_work * 6
                       or out_of_time(6 * match_seconds[0])):
             match = False               # the rest each on its own: the match's work stays bounded
+            bounded = True
         now = current[k]
         if rep.valid:
             out.append(None)
@@ -309,6 +312,7 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
                 work_left() < match_work * 2 or out_of_time(2 * match_seconds[0])))
             if work_left() < match_work or out_of_time(match_seconds[0]):
                 match = False           # no room for the match replayed with it: the rest each on its own
+                bounded = True
             else:
                 games[k] = report.best.game
                 current = again_counted(games)
@@ -318,11 +322,27 @@ def _triage_games(replays: list[Replay], again, search: Callable[[Replay], Repai
             marks = {(d.code, d.line, d.column): d.details for d in t.diagnostics if d.severity == Severity.ERROR}
             t = Triage(tuple(_marked(d, marks.get((d.code, d.line, d.column)), slip) for d in rep.diagnostics)
                        + tuple(d for d in t.diagnostics if d.code == Code.SLIP_SEARCH_STOPPED), t.report)
+        if uncarried:
+            t = Triage(t.diagnostics + (_not_carried(now, uncarried),), t.report)
+        if bounded and t.best is not None:
+            uncarried.append(k)
         out.append(t)
         if match and t.best is not None:
             moves_slip = [e for e in t.best.edits if e.kind not in _TAG_CODES] or list(t.best.edits)
             slip = _slip_text(max(moves_slip, key=lambda e: _edit_index(e, len(now.steps), _replayed_index(now))))
     return out, reports
+
+
+def _not_carried(rep: Replay, games: list[int]) -> Diagnostic:
+    """The note that the likely slips of the earlier ``games`` (indices in the match) were not replayed into the match
+    for the record's bound, so the errors of ``rep`` are marked by its own slip alone."""
+    named = ", ".join(str(k + 1) for k in games)
+    return Diagnostic("info", Code.MATCH_REPLAY_STOPPED,
+                      f"the match was not replayed with the likely slip of game{'s' if len(games) > 1 else ''} {named} "
+                      "(the record's bound of work and time): an error here that follows from "
+                      f"{'them' if len(games) > 1 else 'it'} (the lead, the game's worth, the running score) is marked "
+                      "by this game's own slip; 'validate --repair' searches further",
+                      rep.game.pos.line or None, rep.game.pos.column or None, rep.source, {"games": [k + 1 for k in games]})
 
 
 def _in_match(report: RepairReport, k: int, games: list, again: Callable[[list], list[Replay]],

@@ -66,6 +66,7 @@ class Code(StrEnum):
     MATCH_END = "match-end"
     MATCH_NOTE = "match-note"
     MATCH_OVER = "match-over"
+    MATCH_REPLAY_STOPPED = "match-replay-stopped"
     MATCH_UNSCORED = "match-unscored"
     MISSED_SCORE = "missed-score"
     MUST_DRAW = "must-draw"
