@@ -6,6 +6,7 @@ compared with the landed schedule's under the team's trust rule, and its cost co
     python3 bench/bench_fair_schedule.py record --out /tmp/tables.json              # 20 partnership records
     python3 bench/bench_fair_schedule.py replay /tmp/tables.json                    # every schedule listed below
     python3 bench/bench_fair_schedule.py variates /tmp/tables.json                  # what control variates could give
+    python3 bench/bench_fair_schedule.py variates /tmp/tables.json --stage lead     # the leads alone
 
 Recording: each record ``random_game(VARIANT, seed)`` for seeds ``--first`` to ``--last`` (exclusive), analysed at a
 fixed ``--worlds`` (800, the commands' ``max_worlds``) with no growth, in one process; each sampled decision's
@@ -266,11 +267,13 @@ def replay_all(args) -> None:
 
 
 def variates(args) -> None:
-    """Control variates, how much they could give: for each recorded decision, the paired gap of the best to the
-    runner-up (by the means over every world) against who holds each hidden tile in each world (the worlds drawn
-    again with the seeds the analysis draws them with), a ridge fit on worlds 0-399 tested on worlds 400-799 (the
-    indicators' mean over the 800 worlds standing in for their exact mean): the residual variance over the raw one
-    (the share of the worlds a look at a given interval would need with the variates)."""
+    """Control variates, how much they could give: for each recorded decision (``--stage``: every one, the leads of a
+    hand alone or the others), the paired gap of the best to the runner-up (by the means over every world) against
+    features of each world (the worlds drawn again with the seeds the analysis draws them with): ``holders``, who
+    holds each hidden tile (an indicator per seat and tile); ``suits``, each other hand's count of tiles of each
+    number, its pips and its doubles; both. A ridge fit on worlds 0-399 tested on worlds 400-799 (the features' mean
+    over the 800 worlds standing in for their exact mean): the residual variance over the raw one (the share of the
+    worlds a look at a given interval would need with the variates)."""
     import random
     import statistics
 
@@ -279,36 +282,50 @@ def variates(args) -> None:
     sys.path.insert(0, str(HERE))
     from analyzer.generate import random_game
     from analyzer.inference import worlds_at
+    from analyzer.position import tiles_of
     from analyzer.replay import replay
 
     decs = json.load(open(args.tables, encoding="utf-8"))
-    ratios, features, reps = [], [], {}
+    ratios: dict = {"holders": [], "suits": [], "both": []}
+    counts, reps = [], {}
     for d in decs:
+        if args.stage != "every" and (args.stage == "lead") != (d["k"] == 0):
+            continue
         if d["seed"] not in reps:
             reps[d["seed"]] = replay(random_game(args.variant, d["seed"]), args.variant)
         every = worlds_at(reps[d["seed"]], d["k"], d["seat"])
-        rows = []
+        holders, suits = [], []
         for part in range(len(d["values"][0]) // 25):
             rng = random.Random((args.seed * 1_000_003 + d["k"]) * 100_003 + part)     # (as ``fair._Plan.chunk``)
             for _ in range(25):
                 deal = every.view.deal(every.sample(rng))
-                rows.append([(hand >> bit) & 1 for seat, hand in enumerate(deal) if seat != d["seat"]
-                             for bit in range(28)])
-        x = np.array(rows, dtype=float)
-        x = x[:, x.std(axis=0) > 0] - x[:, x.std(axis=0) > 0].mean(axis=0)
+                others = [hand for seat, hand in enumerate(deal) if seat != d["seat"]]
+                holders.append([(hand >> bit) & 1 for hand in others for bit in range(28)])
+                row = []
+                for hand in others:
+                    held = tiles_of(hand)
+                    row += [sum(1 for t in held if n in (t.low, t.high)) for n in range(7)]
+                    row += [sum(t.low + t.high for t in held), sum(1 for t in held if t.low == t.high)]
+                suits.append(row)
         values = np.array(d["values"], dtype=float) * d["sign"]
         first, second = np.argsort(-values.mean(axis=1))[:2]
         gap = values[first] - values[second]
         half = len(gap) // 2
         if gap[half:].var() == 0:
             continue
-        fit = x[:half]
-        beta = np.linalg.solve(fit.T @ fit + np.eye(fit.shape[1]), fit.T @ (gap[:half] - gap[:half].mean()))
-        ratios.append((gap[half:] - x[half:] @ beta).var() / gap[half:].var())
-        features.append(x.shape[1])
-    q = statistics.quantiles(ratios, n=4)
-    print(f"{len(ratios)} decisions: residual / raw variance of the paired gap out of sample, median {q[1]:.3f}, "
-          f"quartiles {q[0]:.3f} / {q[2]:.3f}; indicators a decision, median {statistics.median(features)}")
+        for name, x in (("holders", np.array(holders, dtype=float)), ("suits", np.array(suits, dtype=float)),
+                        ("both", np.hstack([np.array(holders, dtype=float), np.array(suits, dtype=float)]))):
+            x = x[:, x.std(axis=0) > 0] - x[:, x.std(axis=0) > 0].mean(axis=0)
+            fit = x[:half]
+            beta = np.linalg.solve(fit.T @ fit + np.eye(fit.shape[1]), fit.T @ (gap[:half] - gap[:half].mean()))
+            ratios[name].append((gap[half:] - x[half:] @ beta).var() / gap[half:].var())
+            if name == "holders":
+                counts.append(x.shape[1])
+    for name, got in ratios.items():
+        q = statistics.quantiles(got, n=4)
+        print(f"{args.stage}, {name}: {len(got)} decisions: residual / raw variance of the paired gap out of sample, "
+              f"median {q[1]:.3f}, quartiles {q[0]:.3f} / {q[2]:.3f}")
+    print(f"hidden-tile indicators a decision, median {statistics.median(counts)}")
 
 
 def main() -> int:
@@ -326,6 +343,8 @@ def main() -> int:
     var.add_argument("tables")
     var.add_argument("--variant", default="partnership")
     var.add_argument("--seed", type=int, default=0)
+    var.add_argument("--stage", choices=("every", "lead", "later"), default="every",
+                     help="every decision, the leads of a hand alone, or the others")
     args = ap.parse_args()
     {"record": record, "replay": replay_all, "variates": variates}[args.what](args)
     return 0
