@@ -127,3 +127,52 @@ def test_threads_sharing_one_memo_get_the_answer_of_a_lone_request():
     for t in threads:
         t.join()
     assert not failures and len(answers) == 4 and all(a == alone for a in answers)
+
+
+# ---- a lead that any of several players may make -------------------------------------------------------------
+
+def _hide(text: str) -> str:
+    return re.sub(r"^(\S+): \[.*$", r"\1: ?", text, flags=re.M)
+
+
+def _first_game_without_lead(text: str) -> str:
+    first = _games(text)[0]
+    return re.sub(r'\[Lead "[^"]*"\]\n', "", first).split("\n1. ")[0] + "\n"
+
+
+def test_the_first_games_lead_is_offered_to_each_player_who_may_hold_its_tile():
+    """Kozel: the holder of [1-1] leads it in the first game (rules/lead.py). With the hands not written, any of
+    the four may hold it: each is offered the lead; with them written, the holder alone."""
+    sheet = position_data(BoardRecord(_first_game_without_lead(HANDLESS)), 0, 0)
+    assert sheet["leaders"] == ["A", "B", "C", "D"]
+    assert [(m["player"], m["move"]) for m in sheet["legal"]] == [(p, "[1-1]") for p in "ABCD"]
+    dealt = position_data(BoardRecord(_first_game_without_lead(WRITTEN)), 0, 0)
+    holder = next(line[0] for line in WRITTEN.split("\n\n")[1].splitlines() if "[1-1]" in line)
+    assert dealt["leaders"] is None and [(m["player"], m["move"]) for m in dealt["legal"]] == [(holder, "[1-1]")]
+
+
+def test_the_lead_after_a_drawn_game_at_nought_is_offered_to_each_player_and_taken_from_any():
+    """Kozel after a fish while both records are 0: the [1-1] holder leads again (the Kozel video parser's example,
+    game 2: its round 1 ended in eggs at 0:0). The next game's header names no leader; each of the four is offered
+    [1-1], and whoever the transcriber clicks leads it, the record valid."""
+    from analyzer.notation import parse
+    from analyzer.match import replay_record
+    from analyzer.server.library import enter_move, next_game
+    from conftest import ROOT
+
+    example = _hide((ROOT / "tests" / "data" / "import" / "kozel-game.example.dom").read_text(encoding="utf-8"))
+    first = "".join(_games(example)[:1])
+    header = next_game(first, "sheet.dom")
+    assert header["lead"] is None and "[1-1] holder" in header["reason"]
+    board = position_data(BoardRecord(header["text"]), 1, 0)
+    players = ["Анна", "Борис", "Иван", "Дарья"]
+    assert board["leaders"] == players
+    assert [(m["player"], m["move"]) for m in board["legal"]] == [(p, "[1-1]") for p in players]
+    for player in players:
+        text = enter_move(BoardRecord(header["text"]), 1, "[1-1]", player)["text"]
+        second = replay_record(parse(text, "sheet.dom"))[1]
+        assert second.steps[0].entry.player == player and second.legal_prefix == 1
+        assert not [d for d in second.errors if d.code.startswith("lead")]
+    # once the lead is written, one player is to move
+    led = position_data(BoardRecord(enter_move(BoardRecord(header["text"]), 1, "[1-1]", "Иван")["text"]), 1)
+    assert led["leaders"] is None and led["turn"] == "Дарья"
