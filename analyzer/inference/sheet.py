@@ -228,6 +228,10 @@ def sheet_result(rep, limit: int = 1000, listed: Listing | None = None) -> Sheet
     deals listed already (:func:`listing`)."""
     if rep.outcome is None and "Result" not in rep.game.tags:
         return None
+    return remembered(rep, ("sheet_result", limit), lambda: _sheet_result(rep, limit, listed))
+
+
+def _sheet_result(rep, limit: int, listed: Listing | None) -> SheetResult | None:
     listed = listed or listing(rep, limit)
     if listed is None:
         return None
