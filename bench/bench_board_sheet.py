@@ -2,7 +2,8 @@
 with every hand written ``?`` against the same match with its hands written, through the API layer the server
 and the static site's worker answer with (``analyzer.server.api.ROUTES``; a check as ``api.check_call`` names
 it, in-process under the deals the API layer keeps, as the site's worker runs it and each checks' worker of the
-server does), in this tree and, with ``--before DIR``, in another tree, each in a fresh process, same run.
+server does), in this tree and, with ``--before DIR``, in another tree, same run; each tree's written match and its handless
+one in fresh processes of their own.
 
     python bench/bench_board_sheet.py                       # this tree
     python bench/bench_board_sheet.py --before /work/main   # and main's, as the baseline
@@ -59,7 +60,7 @@ def validate(text):
 
 out = {}
 api.ROUTES["variants"]({})                # (the imports, before any clock runs)
-for kind in ("written", "handless"):
+for kind in sys.argv[3:]:
     text, cut, clicks = args[kind], args[kind + "_cut"], args["clicks"]
     row = {}
     def next_game():
@@ -109,14 +110,21 @@ def texts(clicks: int, start: int = 0) -> dict:
 
 
 def measure(tree: Path, data: dict) -> dict:
+    """The figures of ``tree``: the written match and the handless one each in a process of its own (nothing one
+    of them kept serves the other)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as f:
         json.dump(data, f)
-    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), f.name], capture_output=True, text=True,
-                          cwd=tree, timeout=3600)
-    Path(f.name).unlink()
-    if done.returncode:
-        raise SystemExit(f"{tree}: {done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    found = {}
+    try:
+        for kind in ("written", "handless"):
+            done = subprocess.run([sys.executable, "-c", CHILD, str(tree), f.name, kind], capture_output=True,
+                                  text=True, cwd=tree, timeout=3600)
+            if done.returncode:
+                raise SystemExit(f"{tree}: {done.stderr[-2000:]}")
+            found.update(json.loads(done.stdout.strip().splitlines()[-1]))
+    finally:
+        Path(f.name).unlink()
+    return found
 
 
 def main() -> None:
