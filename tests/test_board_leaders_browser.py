@@ -12,7 +12,7 @@ pytest.importorskip("uvicorn")
 expect = pytest.importorskip("playwright.sync_api").expect
 
 from analyzer.server.library import next_game  # noqa: E402
-from conftest import BOARD_TOKEN, ROOT, served_board  # noqa: E402
+from conftest import ROOT, open_board, served_board  # noqa: E402
 
 pytestmark = pytest.mark.slow           # (the sheet's first game allows 25,200 deals: the first board lists them)
 
@@ -33,11 +33,8 @@ def _open(browser, served, viewport):
     base, folder = served
     context = browser.new_context(viewport=viewport)
     context.route(re.compile(r"^(?!" + re.escape(base) + r")(https?|wss?|ftp)://"), lambda route: route.abort())
-    page = context.new_page()
     errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type in ("error", "warning") else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{base}/?token={BOARD_TOKEN}&path={folder / 'sheet.dom'}")
+    page = open_board(context, base, errors, f"&path={folder / 'sheet.dom'}")
     page.wait_for_selector("#legal button")
     # the cursor at the end of the text: the board of game 2, before its lead
     page.evaluate("""() => { const t = document.getElementById('text'); const n = t.value.length;
