@@ -29,7 +29,7 @@ __all__ = ["DealMemo", "remembering", "remembered", "game_key"]
 
 T = TypeVar("T")
 
-SIZE = 96       # the values a memo keeps by default: the deals of 48 games, and each listed (see analyzer.inference.sheet)
+SIZE = 96       # the values a memo keeps by default: of 32 games, each its deals, their listing and the result they give
 
 
 class DealMemo:
