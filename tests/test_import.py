@@ -108,6 +108,14 @@ def test_a_kozel_tile_that_fits_the_side_named_in_neither_order_is_an_error():
                                                                           "left has no 1 to go against the left end")
 
 
+def test_a_kozel_round_whose_start_has_no_tile_is_one_error_at_its_place():
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8")
+    start = '{"player": "Оля", "action": "start", "stone": "1-1"}'
+    assert start in text
+    (problem,) = _problem("kozel-video", text.replace(start, '{"player": "Оля", "action": "start"}', 1))
+    assert problem.code == "bad-move" and problem.message == "rounds[0].moves[0]: has no 'stone': a start lays a tile"
+
+
 # the Kozel video parser's own files (Veselchak-U/domino_video_parser, tests/data/README.md): its contract's example
 # (every tile written low-high) and its test fixture, in both the versions it had (low-high; as the tiles lie)
 KOZEL_REAL = [("kozel-game.example.json", "kozel-game.example.dom"),

@@ -256,7 +256,7 @@ class _Line:
     round than they lie (the start's once its way is known)."""
 
     def __init__(self):
-        self.ways: list[tuple] = []
+        self.ways: list[tuple] = [(None, None)]          # (no start read yet: nothing checked)
         self.start: tuple[int, int] | None = None       # the start as written, until its way is known
         self.turned = 0
 
