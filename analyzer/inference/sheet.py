@@ -24,11 +24,12 @@ from ..rules.facts import HandResult, hand_facts
 from ..tiles import Tile
 from . import world_position, worlds_at
 from .boneyard import hands_after
+from .memo import remembered
 from .meter import WORLD_STEPS, current_meter
 from .placements import InferenceUnsupported
 from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
-__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "listing", "Listing",
+__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "listing", "Listing", "record_worlds",
            "is_sheet",
            "LIST_LIMIT", "MAX_DEALS"]
 
@@ -162,13 +163,24 @@ class Listing:
     results: tuple
 
 
+def record_worlds(rep) -> Worlds:
+    """The deals the whole record of ``rep`` allows (:func:`~analyzer.inference.worlds_at` at its end, the
+    record's own view), taken from the memo of an enclosing :func:`~analyzer.inference.memo.remembering` block
+    where it holds them. Raises :class:`NoWorld` and :class:`InferenceUnsupported` as ``worlds_at`` does."""
+    return remembered(rep, "worlds", lambda: worlds_at(rep, len(rep.steps), PUBLIC, record=True))
+
+
 def listing(rep, limit: int) -> Listing | None:
     """The :class:`Listing` of ``rep``'s deals where its moves allow some and at most ``limit`` (None: more, or
-    none, or a family whose deals are not listed)."""
+    none, or a family whose deals are not listed); kept as :func:`record_worlds` keeps the deals."""
+    return remembered(rep, ("listing", limit), lambda: _listing(rep, limit))
+
+
+def _listing(rep, limit: int) -> Listing | None:
     if len(rep.players) != rep.variant.players:
         return None
     try:
-        worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
+        worlds = record_worlds(rep)
     except (NoWorld, InferenceUnsupported):
         return None
     if worlds.count > limit:
@@ -216,6 +228,10 @@ def sheet_result(rep, limit: int = 1000, listed: Listing | None = None) -> Sheet
     deals listed already (:func:`listing`)."""
     if rep.outcome is None and "Result" not in rep.game.tags:
         return None
+    return remembered(rep, ("sheet_result", limit), lambda: _sheet_result(rep, limit, listed))
+
+
+def _sheet_result(rep, limit: int, listed: Listing | None) -> SheetResult | None:
     listed = listed or listing(rep, limit)
     if listed is None:
         return None
@@ -314,7 +330,7 @@ def first_contradiction(rep, list_limit: int = LIST_LIMIT, listed: Listing | Non
     already (:func:`listing`). Raises :class:`InferenceUnsupported` where the inference does not list this
     family's deals."""
     try:
-        worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
+        worlds = record_worlds(rep)
     except NoWorld as exc:
         return exc if exc.step is not None and exc.step < len(rep.steps) - 1 else _first_without(rep)
     if "Result" not in rep.game.tags or worlds.count > list_limit:

@@ -96,11 +96,11 @@ class WholeHands:
 
     def allows(self, dealt: tuple[int, ...]) -> bool:
         """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
-        hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]
-        if self.redeal is not None and any(self.redeal.redeal_due(hand) for hand in hands):
+        if self.redeal is not None and any(self.redeal.redeal_due_mask(mask) for mask in dealt[:self.players]):
             return False
         if self.leader is None:
             return True
+        hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]
         seats = dealt_leaders(self.opening, hands, self.requirement, highest_first=self.highest_first)
         return seats is None or self.leader in seats
 

@@ -70,6 +70,9 @@ class Replay:
     written: Game | None = None  # the game as written, when it leaves forced passes out (``game`` has them)
     setup_lacks: tuple | None = None   # a game set up from a position: ((seat, numbers), ...) the passes proved
     start_scores: tuple[int, ...] | None = None   # ... and each seat's points scored before it (All Fives)
+    # who may lead where neither the record nor the rules name one player (rules/lead.py's verdict): every seat the
+    # rules allow, in seat order (the holder of a tile whose hand is not shown, say); None: the leader is named
+    leaders: tuple[int, ...] | None = None
 
     @property
     def terms(self) -> MatchTerms:
@@ -230,6 +233,8 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             pos.opening = verdict.tiles
         pos.turn = verdict.leader or 0
         self.leader = pos.turn
+        if verdict.leader is None:
+            self.leaders = verdict.leaders if verdict.leaders is not None else tuple(range(len(self.players)))
         if verdict.starter is not None and pos.n:        # (a game of tags alone has no seat to turn it up for)
             turn_up(pos, verdict.starter, pos.turn)       # the line opened by a tile from the boneyard
             self.played[verdict.starter] = _lead_place(game, "Starter").line or None   # where it lies: the tag
@@ -478,6 +483,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     r.facts = None
     r.scores = [0] * len(r.players)
     r.pending = None
+    r.leaders = None
     setup, setup_diags = read_setup(game, source)
     diags.extend(setup_diags)
     if setup is None:
@@ -509,7 +515,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     out = Replay(game, variant, source, r.players, initial, steps, diags, end_diags, outcome, result, pos,
                  facts=r.facts, lead=lead, worth=worth, written=written,
                  setup_lacks=None if setup is None else tuple((s, x) for s, x, _ in r.setup_lacks),
-                 start_scores=None if setup is None else r.start_scores)
+                 start_scores=None if setup is None else r.start_scores, leaders=r.leaders)
     return out
 
 

@@ -77,6 +77,16 @@ def _dealt_mask(max_pip: int, set_aside: tuple[Tile, ...]) -> int:
     return sum(t.bit for t in _dealt_tiles(max_pip, set_aside))
 
 
+@cache
+def _doubles_mask(max_pip: int) -> int:
+    return sum(t.bit for t in tile_set(max_pip) if t.is_double)
+
+
+@cache
+def _suit_masks(max_pip: int) -> tuple[int, ...]:
+    return tuple(sum(t.bit for t in tile_set(max_pip) if t.matches(n)) for n in range(max_pip + 1))
+
+
 @dataclass(frozen=True, slots=True)
 class Dealing:
     """The set (double-``max_pip``) and how many tiles each hand gets; the rest are sleepers.
@@ -102,6 +112,12 @@ class Dealing:
         """Whether this hand holds enough doubles (or tiles of one number) for a new deal."""
         return (bool(self.redeal) and sum(t.is_double for t in hand) >= self.redeal) or \
             (bool(self.suit) and self.longest_suit(hand) >= self.suit)
+
+    def redeal_due_mask(self, hand: int) -> bool:
+        """:meth:`redeal_due` of a hand given as a mask of its tiles' bits (``Tile.bit``), counted on the bits: the
+        same judgment, without building the hand (the inference asks it of every deal it weighs)."""
+        return (bool(self.redeal) and (hand & _doubles_mask(self.max_pip)).bit_count() >= self.redeal) or \
+            (bool(self.suit) and max((hand & m).bit_count() for m in _suit_masks(self.max_pip)) >= self.suit)
 
     def redeal_problem(self, hand: set[Tile] | frozenset[Tile] | None) -> str | None:
         """Why a game marked as re-dealt for this hand's doubles may not be (None: it may)."""

@@ -12,17 +12,24 @@ from __future__ import annotations
 import logging
 import uuid
 
+from ..inference.memo import DealMemo, remembering
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled
 from .library import (AnalysisRequest, BoardError, BoardRecord, NewGame, branch_text, enter_move, new_record, next_game,
                       position_data, result_entry, variant_tags, variants_data, write_variation)
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 
-__all__ = ["ApiError", "ROUTES", "MAX_WORLDS", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
+__all__ = ["ApiError", "ROUTES", "MAX_WORLDS", "DEALS", "remembered_route", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
            "error_answer"]
 
 _log = logging.getLogger("analyzer.server")
 MAX_WORLDS = 51_200                 # the most deals a decision may be given (``max_worlds``: "More deals")
+
+#: The deals of the sheets (games that do not write every hand) the board was last asked about, kept for the next
+#: request on the same games (``analyzer.inference.memo``): every request sends the whole text, and a click changes
+#: one game. One memo for every route a plain call answers, here and in the static site's worker; a worker process
+#: that runs the checks keeps its own (``jobs``).
+DEALS = DealMemo()
 
 
 class ApiError(Exception):
@@ -161,9 +168,22 @@ def _setup(data):
     return setup_text({**data, "variant": variant, "rules": rules})
 
 
-#: The routes a plain call answers (no state, no worker): route -> handler(request) -> answer.
-ROUTES = {"position": _position, "enter": _enter, "variation": _variation, "branch": _branch, "result": _result,
-          "next": _next, "tags": _tags, "variants": _variants, "new": _new, "setup": _setup}
+def remembered_route(handler, memo: DealMemo | None = None):
+    """``handler`` answering with the deals of the games it replays kept in ``memo`` (default :data:`DEALS`)."""
+    def answer(data):
+        with remembering(memo or DEALS):
+            return handler(data)
+    answer.__name__ = answer.__qualname__ = getattr(handler, "__name__", "answer")
+    answer.__doc__ = handler.__doc__
+    return answer
+
+
+#: The routes a plain call answers (no worker): route -> handler(request) -> answer. They keep no state but the
+#: deals of the sheets they replayed (:data:`DEALS`).
+ROUTES = {route: remembered_route(handler) for route, handler in (
+    ("position", _position), ("enter", _enter), ("variation", _variation), ("branch", _branch),
+    ("result", _result), ("next", _next), ("tags", _tags), ("variants", _variants), ("new", _new),
+    ("setup", _setup))}
 
 
 def job_name(data: dict, kind: str | None = None) -> tuple[str, bool]:

@@ -28,9 +28,11 @@ def _serve(conn) -> None:
     with ``progress=True`` in the kwargs, ``("progress", data)`` as the function reports it, before."""
     import signal
 
+    from ..inference.memo import DealMemo, remembering
     from . import library, setups
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C reaches the whole process group: the server ends us
+    deals = DealMemo()               # the sheets' deals this worker listed, for its next check
     while True:
         try:
             name, kwargs = conn.recv()
@@ -40,7 +42,9 @@ def _serve(conn) -> None:
             kwargs["progress"] = lambda data: conn.send(("progress", data))
         try:
             work = getattr(library, name, None) or getattr(setups, name)
-            conn.send(("ok", work(**kwargs)))
+            with remembering(deals):
+                done = work(**kwargs)
+            conn.send(("ok", done))
         except library.BoardError as exc:
             conn.send(("error", str(exc)))
         except Exception as exc:  # a bug: a message, never a traceback

@@ -309,6 +309,8 @@ def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, curs
         # the table as ``domino diagram`` and the report's saved diagram draw it (one drawing), the last tile marked
         "drawing": table_svg(view, f"the table of {rep.title}"),
         "turn": rep.players[pos.turn] if moving else None,
+        # several players may lead (the holder of a tile not shown): each of them, and ``legal`` holds their moves
+        "leaders": [rep.players[s] for s in seats] if moving and (seats := lead_seats(rep, pos)) else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
         **_result_offer(doc.text, record, game, rep, outcome is not None and step == steps and variation is None),
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
@@ -462,27 +464,51 @@ def _legal(rep, pos, voids) -> list[dict]:
     judge's set, ``tests/test_judge.py``); a draw names each tile that may be drawn (the record writes
     which one the player took). A player whose hand the record does not show whole: every move he could
     make, each tile he could hold (``analyzer.rules.offers``: not yet seen, not excluded by his passes,
-    ``voids``: the numbers each seat's passes prove he lacks) judged by the rules. Then the plays of the
-    draw game's opener who may still add a matching tile to his lead (004), out of turn (``"extra": true``)."""
-    from ..position import tiles_of
-    from ..rules.offers import extra_offers, offers
+    ``voids``: the numbers each seat's passes prove he lacks) judged by the rules. Before the lead, where
+    the rules let any of several players lead (:func:`lead_seats`): the moves of each of them, seat by seat.
+    Then the plays of the draw game's opener who may still add a matching tile to his lead (004), out of
+    turn (``"extra": true``)."""
+    from ..rules.offers import extra_offers
 
-    seat = pos.turn
-    if pos.hidden[seat]:
-        out = [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, voids[seat])]
-    else:
-        out = []
-        for move in pos.legal_moves():
-            if move.draw and move.tile is None:
-                for tile in tiles_of(pos.pool, pos.max_pip):
-                    out.append(_move_data(rep, pos, seat, Move(tile, None, True)))
-                continue
-            if move.arm == 0 and move.tile is None and not move.draw:
-                continue         # the opener's "no extra tile" is no entry of the record: the next move is
-            out.append(_move_data(rep, pos, seat, move))
+    out = []
+    for seat in lead_seats(rep, pos) or (pos.turn,):
+        turn, pos.turn = pos.turn, seat
+        try:
+            out += _moves_of(rep, pos, seat, voids)
+        finally:
+            pos.turn = turn
     opener = pos.bonus
     extra = extra_offers(rep.variant, rep.players, pos, voids[opener]) if opener >= 0 else []
     return out + [{**_move_data(rep, pos, opener, move), "extra": True} for move in extra]
+
+
+def lead_seats(rep, pos) -> tuple[int, ...] | None:
+    """The seats that may lead ``pos``, the deal of ``rep`` before anyone moves, where the rules leave it to more
+    than one of them (``Replay.leaders``, as rules/lead.py judges the record: the holder of a tile the record does
+    not show, say); None where one player leads (``pos.turn``)."""
+    seats = rep.leaders
+    if seats is None or len(seats) < 2 or pos.history or pos.outcome() is not None:
+        return None
+    return seats
+
+
+def _moves_of(rep, pos, seat: int, voids) -> list[dict]:
+    """The moves of ``seat``, the player to move in ``pos`` (see :func:`_legal`)."""
+    from ..position import tiles_of
+    from ..rules.offers import offers
+
+    if pos.hidden[seat]:
+        return [_move_data(rep, pos, seat, move) for move in offers(rep.variant, rep.players, pos, voids[seat])]
+    out = []
+    for move in pos.legal_moves():
+        if move.draw and move.tile is None:
+            for tile in tiles_of(pos.pool, pos.max_pip):
+                out.append(_move_data(rep, pos, seat, Move(tile, None, True)))
+            continue
+        if move.arm == 0 and move.tile is None and not move.draw:
+            continue         # the opener's "no extra tile" is no entry of the record: the next move is
+        out.append(_move_data(rep, pos, seat, move))
+    return out
 
 
 def _move_data(rep, pos, seat: int, move: Move) -> dict:

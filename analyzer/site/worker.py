@@ -41,7 +41,8 @@ _browser_python()
 
 from ..search.core import CORE, cores_text  # noqa: E402
 from ..server import library, setups  # noqa: E402
-from ..server.api import ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer  # noqa: E402
+from ..inference.memo import remembering  # noqa: E402
+from ..server.api import DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer  # noqa: E402
 from ..server.files import Roots  # noqa: E402
 
 __all__ = ["SiteApi", "BROWSER_BUDGET", "site_info"]
@@ -99,7 +100,8 @@ class SiteApi:
                 return 200, files[route](data)
             if route in ("validate", "repair"):
                 name, kwargs = check_call(route, data)
-                return 200, getattr(library, name)(**kwargs)
+                with remembering(DEALS):
+                    return 200, getattr(library, name)(**kwargs)
             if route == "analyze":
                 return 200, self._analysis(data, progress)
             if route == "answer":

@@ -1,7 +1,9 @@
 """The game log of the Kozel video parser (``kozel-game-v1``, Veselchak-U/domino_video_parser,
 ``contracts/format.md``): one JSON document a finished game, its rounds each a deal of the four hands and
-the moves, each move a player, an action (``start``, ``left``, ``right``, ``pass``) and a tile written in
-the order it lies on the line, left to right. Each round becomes a game of the record (``kozel``)."""
+the moves, each move a player, an action (``start``, ``left``, ``right``, ``pass``) and a tile. The contract
+writes the tile as it lies, left to right; the parser's own example and its earlier logs write it low-high
+whichever way it lies: a tile is read in either order and placed by the side its move names. Each round
+becomes a game of the record (``kozel``); a round with no result gets ``[Result "*"]``."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -53,7 +55,8 @@ def import_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
                  rules: dict[str, str] | None = None) -> Imported:
     """The record of a ``kozel-game-v1`` document: a game for each round (variant ``kozel``, its ``eggs`` and
     ``limit`` from ``fishVariant`` and ``scoreLimit``; ``variant`` and ``rules`` override them), every hand
-    known, the lead, the result and the running records as the document states them. Raises
+    known, the lead, the result and the running records as the document states them (a round without a result:
+    ``Result "*"``). Raises
     :class:`~.common.ImportSourceError` with every problem at its place (a JSON path and its line)."""
     doc = _Doc(text, source)
     if doc.json.error:
@@ -74,16 +77,24 @@ def import_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
     order = tuple(seats[s][0] for s in sorted(seats))
     names = word_names(list(order))
     table = _Table(order, names, _sides(seats, names), header)
-    games, places, eggs = [], [], 0
+    games, places, eggs, turned, laid = [], [], 0, 0, 0
     for i, round_ in enumerate(rounds):
-        game, where, eggs = _round(doc, round_, ("rounds", i), i, table, eggs)
+        game, where, eggs, turns = _round(doc, round_, ("rounds", i), i, table, eggs)
         games.append(game)
         places.append(where)
+        turned += turns
+        laid += sum(m.tile is not None for m in game.moves)
     if not rounds:
         doc.bad(("rounds",), "holds no round")
     doc.problems.check()
     _final(doc, data, games)
     notes = ["the line's left and right: a tile's open number is kept where it fits both ends (@N)"]
+    if turned:
+        notes.append(f"{turned} of the {laid} tiles laid are written the other way round than they lie (the app "
+                     "writes each tile low-high): each is placed by the side its move names")
+    if unscored := [g.tags["Game"] for g in games if g.tags.get("Result") == "*"]:
+        notes.append(f"round{'s' * (len(unscored) > 1)} {', '.join(unscored)} carr{'y' if len(unscored) > 1 else 'ies'}"
+                     " no result: Result \"*\" (the replay reckons it from the moves where they end the round)")
     if any(names[n] != n for n in order):
         notes.append("names made words of the notation: " + ", ".join(f"{n!r} is {names[n]}" for n in order
                                                                        if names[n] != n))
@@ -165,8 +176,10 @@ class _Written(NamedTuple):
     stone: str | None
 
 
-def _round(doc: _Doc, round_, at: tuple, i: int, table: _Table, eggs: int) -> tuple[Game, tuple[str, ...], int]:
-    """One round as a game at the ``table``; the eggs carried after it."""
+def _round(doc: _Doc, round_, at: tuple, i: int, table: _Table, eggs: int | None
+           ) -> tuple[Game, tuple[str, ...], int | None, int]:
+    """One round as a game at the ``table``; the eggs carried after it (None: not known, after a round the log
+    gives no result) and how many of its tiles are written the other way round than they lie."""
     order, names, sides, header = table
     if not isinstance(round_, dict):
         doc.bad(at, "should be an object, a round: its number, deal, moves and result")
@@ -174,16 +187,19 @@ def _round(doc: _Doc, round_, at: tuple, i: int, table: _Table, eggs: int) -> tu
     if number is not None and number != i + 1:
         doc.bad(at + ("number",), f"is {number}: round {i + 1} of the list is numbered {i + 1}")
     hands = _deal(doc, doc.get(round_, at, "deal", dict, "the four hands dealt") or {}, at + ("deal",), order, names)
-    moves, places = _moves(doc, doc.get(round_, at, "moves", list, "the moves, a list") or [], at + ("moves",),
+    moves, places, turned = _moves(doc, doc.get(round_, at, "moves", list, "the moves, a list") or [], at + ("moves",),
                            names, len(order))
     tags = {"Event": " v ".join(sides), "Game": str(i + 1), **header,
             "Players": ", ".join(names[p] for p in order)}
     if moves:
         tags["Lead"] = moves[0].player
-    result = doc.get(round_, at, "result", dict, "the round's result")
-    if result is not None:
+    result = doc.get(round_, at, "result", dict, "the round's result", required=False)
+    if isinstance(round_, dict) and result is None and "result" not in round_:
+        tags["Result"] = "*"            # (a log of rounds not scored: the replay reckons what the moves show)
+        eggs = None
+    elif result is not None:
         eggs = _result(doc, result, at + ("result",), sides, tags, eggs)
-    return Game(tags=tags, players=tuple(names[p] for p in order), hands=hands, moves=moves), places, eggs
+    return Game(tags=tags, players=tuple(names[p] for p in order), hands=hands, moves=moves), places, eggs, turned
 
 
 def _deal(doc: _Doc, deal: dict, at: tuple, order: tuple, names: dict) -> tuple[HandEntry, ...]:
@@ -208,12 +224,13 @@ def _deal(doc: _Doc, deal: dict, at: tuple, order: tuple, names: dict) -> tuple[
     return tuple(hands)
 
 
-def _moves(doc: _Doc, moves: list, at: tuple, names: dict, seats: int) -> tuple[list[MoveEntry], tuple[str, ...]]:
-    """The moves, each with the open number it went on where the tile fits both ends; the orientation the
-    format gives each tile (left to right) checked against the ends."""
+def _moves(doc: _Doc, moves: list, at: tuple, names: dict, seats: int) -> tuple[list[MoveEntry], tuple[str, ...], int]:
+    """The moves, each with the open number it went on where the tile fits both ends, and how many tiles are
+    written the other way round than they lie. A tile is placed by the side its action names, whichever way
+    it is written (the app writes every tile low-high; the format's contract, left to right)."""
     out: list[MoveEntry] = []
     places: list[str] = []
-    ends: list = []                 # [left, right] once the line is started (None: not known)
+    line = _Line()
     for k, move in enumerate(moves):
         there = at + (k,)
         player = doc.get(move, there, "player", str, "the player's name")
@@ -225,16 +242,55 @@ def _moves(doc: _Doc, moves: list, at: tuple, names: dict, seats: int) -> tuple[
         if action is not None and action not in _ACTIONS:
             doc.bad(there + ("action",), f"is {action!r}, not start, left, right or pass", Code.BAD_MOVE)
             action = None
-        entry = _move(doc, there, k, _Written(names.get(player or ""), action, stone), ends, seats)
+        entry = _move(doc, there, k, _Written(names.get(player or ""), action, stone), line, seats)
         if entry is not None:
             out.append(entry)
             places.append(doc.place(there))
-    return out, tuple(places)
+    return out, tuple(places), line.turned
 
 
-def _move(doc: _Doc, at: tuple, k: int, written: _Written, ends: list[int], seats: int) -> MoveEntry | None:
-    """The ``k``-th move of a round as ``written`` (None where it cannot be read: its problem is said); ``ends``
-    follows the line."""
+class _Line:
+    """The open ends of the line as the moves tell them: each way the line may lie (left end, right end; None:
+    not known after a tile that could not be read). A tile that is no double, led first, may lie either way
+    round until the first tile laid against it says which; ``turned`` counts the tiles written the other way
+    round than they lie (the start's once its way is known)."""
+
+    def __init__(self):
+        self.ways: list[tuple] = [(None, None)]          # (no start read yet: nothing checked)
+        self.start: tuple[int, int] | None = None       # the start as written, until its way is known
+        self.turned = 0
+
+    def begin(self, a: int, b: int) -> None:
+        self.ways = [(a, b)] if a == b else [(a, b), (b, a)]
+        self.start = (a, b)
+
+    def lay(self, side: int, a: int, b: int) -> tuple[int | None, list[int]]:
+        """Lay the tile ``a-b`` at ``side`` (0 left, 1 right): the number it touches (None: the end is not
+        known), and where it fits no way the line may lie, the numbers that end shows (else [])."""
+        fits = [way for way in self.ways if way[side] is None or way[side] in (a, b)]
+        if not fits:
+            return None, [way[side] for way in self.ways]
+        way = fits[0]                   # (two ways fit only a tile holding both ends: the start itself)
+        if self.start is not None and way != self.start:
+            self.turned += 1            # the start lies the other way round than written
+        self.start = None
+        end = way[side]
+        if end is None:
+            self.ways = [(None, way[1]) if side == 0 else (way[0], None)]
+            return None, []
+        if a != b and (a if side == 0 else b) == end:
+            self.turned += 1            # written outer half first on the left, or inner half last on the right
+        outer = b if a == end else a
+        self.ways = [(outer, way[1]) if side == 0 else (way[0], outer)]
+        return end, []
+
+    def other_end(self, side: int) -> int | None:
+        return self.ways[0][1 - side] if len(self.ways) == 1 else None
+
+
+def _move(doc: _Doc, at: tuple, k: int, written: _Written, line: _Line, seats: int) -> MoveEntry | None:
+    """The ``k``-th move of a round as ``written`` (None where it cannot be read: its problem is said); ``line``
+    follows the line's ends."""
     player, action, stone = written
     if player is None or action is None:
         return None
@@ -252,28 +308,29 @@ def _move(doc: _Doc, at: tuple, k: int, written: _Written, ends: list[int], seat
     got = read_tile(stone)
     if isinstance(got, str):
         doc.bad(at + ("stone",), got, Code.BAD_TILE)
-        ends[:] = [None, None]          # (the ends are not known after it: not checked until the tiles tell them)
+        line.ways = [(None, None)]      # (the ends are not known after it: not checked until the tiles tell them)
         return None
     a, b = got
     tile = Tile.of(a, b)
     if action == "start":
-        ends[:] = [a, b]
+        line.begin(a, b)
         return MoveEntry(player, tile, round=1)
     side = 0 if action == "left" else 1
-    touching = b if side == 0 else a
-    if ends[side] is not None and ends[side] != touching:
-        doc.bad(at + ("stone",), f"{stone!r} laid {action} puts {touching} against the {action} end, which shows "
-                f"{ends[side]} (the format writes a tile as it lies, left to right)", Code.TILE_NO_MATCH)
-        ends[side] = None
+    touching, shown = line.lay(side, a, b)
+    if shown:
+        doc.bad(at + ("stone",), f"{stone!r} laid {action} has no {' or '.join(map(str, sorted(set(shown))))} to go "
+                f"against the {action} end, which shows {' or '.join(map(str, sorted(set(shown))))}",
+                Code.TILE_NO_MATCH)
+        line.ways = [(None, w[1]) if side == 0 else (w[0], None) for w in line.ways[:1]]
         return None
-    other = ends[1 - side]
-    end = touching if tile.matches(other) and other != touching else None
-    ends[side] = a if side == 0 else b
+    other = line.other_end(side)
+    end = touching if touching is not None and tile.matches(other) and other != touching else None
     return MoveEntry(player, tile, end, round=k // seats + 1)
 
 
-def _result(doc: _Doc, result: dict, at: tuple, sides: dict, tags: dict, eggs: int) -> int:
-    """The Result and Score tags of a round from its result; the eggs carried after it."""
+def _result(doc: _Doc, result: dict, at: tuple, sides: dict, tags: dict, eggs: int | None) -> int:
+    """The Result and Score tags of a round from its result (``eggs``: those carried into it; None: not known,
+    the points then left out); the eggs carried after it."""
     reason = doc.get(result, at, "reason", str, "emptyHand, fish or eggs")
     winner = doc.get(result, at, "winner_team", (str, type(None)), "the winning team's name, or null")
     scored = doc.get(result, at, "round_score", dict, "each team's charge in the round")
@@ -296,7 +353,7 @@ def _result(doc: _Doc, result: dict, at: tuple, sides: dict, tags: dict, eggs: i
     else:
         loser = next(team for team in sides if team != winner)
         charge = (scored or {}).get(loser)
-        points = charge - eggs if isinstance(charge, int) and charge >= eggs else None
+        points = charge - eggs if isinstance(charge, int) and eggs is not None and charge >= eggs else None
         tags["Result"] = "/".join(sides[winner]) + (f" {points}" if points is not None else "") + f" {ending}"
     if total and all(isinstance(total.get(team), int) for team in sides):
         tags["Score"] = ", ".join(f"{'/'.join(sides[team])} {total[team]}" for team in sides)

@@ -140,7 +140,7 @@ function drawHands(p) {
   var box = $("hands");
   box.textContent = "";
   p.players.forEach(function (name, s) {
-    var h = el("div", "hand" + (name === p.turn ? " tomove" : ""));
+    var h = el("div", "hand" + ((p.leaders ? p.leaders.indexOf(name) >= 0 : name === p.turn) ? " tomove" : ""));
     h.setAttribute("data-player", name);
     var head = el("div", "who");
     head.appendChild(el("strong", "", name));
@@ -227,16 +227,18 @@ function drawMoves(p) {
   $("other").hidden = !(p.turn && p.at_end && !playing);
   if (!p.turn) { head.textContent = ""; return; }
   var at = insertAt(p);
-  head.textContent = p.turn + " to move: click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
+  // several players may lead (the rules name the holder of a tile the record does not show): the moves of each
+  var who = p.leaders ? names(p.leaders) + " may lead (whoever holds the tile the rules name)" : p.turn + " to move";
+  head.textContent = who + ": click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
     at === null ? "write it into the record" : "put it into the record before move " + (at + 1));
   if (state.problem !== null) {        // a problem: a click answers it (problems.js)
     $("clickmode").hidden = true;
     $("other").hidden = true;
-    head.textContent = p.turn + " to move: click the move you would play";
+    head.textContent = who + ": click the move you would play";
   } else if (!playing && at !== null) {
     box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
   }
-  var opener = null;
+  var opener = null, leader = null;
   // the mover's plays, then the opener's extra tile (it follows his double at once, as on the sheet), then
   // the mover's pass and draws
   var plays = p.legal.filter(function (m) { return m.kind === "play" && !m.extra; });
@@ -246,6 +248,10 @@ function drawMoves(p) {
     if (m === null) {
       box.appendChild(el("p", "note", "or " + p.turn + ":"));
       return;
+    }
+    if (p.leaders && !m.extra && m.player !== leader) {
+      leader = m.player;               // (the server lists each leader's moves together, seat by seat)
+      box.appendChild(el("p", "note leader", leader + " leads:"));
     }
     if (m.extra && opener === null) {
       // the draw game's opener may add a matching tile to his lead and move again (004): the server offers it
@@ -317,9 +323,12 @@ function keyEntry(words) {
       return m.move === b.getAttribute("data-move") && m.player === b.getAttribute("data-player");
     }));
   });
+  var players = hits.map(function (m) { return m.player; }).filter(function (n, k, all) { return all.indexOf(n) === k; });
   if (hits.length === 1) {
     $("keymove").value = "";
     act(hits[0], true);
+  } else if (players.length > 1) {
+    said(what + " may be led by " + names(players) + ": click the move of the player who holds it");
   } else if (hits.length > 1) {
     said(what + " goes on " + hits.map(function (m) { return m.arm ? "arm " + m.arm : "the " + m.end; }).join(" or ") +
       ": add the end (" + hits.map(function (m) { return w.replace(/[@>\s]\d+$/, "") + (m.arm ? ">" + m.arm : "@" + m.end); })
@@ -510,6 +519,9 @@ function drawHistory() {
 }
 
 function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+// "A, B, C or D"
+function names(list) { return list.length < 2 ? list.join("") : list.slice(0, -1).join(", ") + " or " + list[list.length - 1]; }
 
 function said(words) {
   $("entered").hidden = !words;
