@@ -8,11 +8,13 @@ Everything else about the package is declared in pyproject.toml.
 """
 from setuptools import Extension, setup
 
-HEADERS = ["analyzer/search/_leaf.h", "analyzer/search/_table.h"]
+HEADERS = [f"analyzer/search/{name}.h" for name in ("_kernel", "_leaf", "_table", "_binding", "_core_kernel")]
+#: the kernels each binding links (the pure C searches, no Python: see docs/development.md)
+KERNELS = {"_core": ["analyzer/search/_core_kernel.c"]}
 #: -g0: no debug information in the installed cores (Python's own flags ask for it: 0.6 MB of the package, not 0.2)
 FLAGS = ["-O2", "-g0"]
 
-setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c"], depends=HEADERS,
+setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"analyzer/search/{name}.c", *KERNELS.get(name, [])], depends=HEADERS,
                              extra_compile_args=FLAGS, optional=True)
                    for name in ("_core", "_arms", "_draw")]
             + [Extension("analyzer.equity._race", ["analyzer/equity/_race.c"], extra_compile_args=FLAGS,

@@ -31,8 +31,7 @@
  * doubling while three quarters full up to its bound; at its bound an entry replaces the one of the
  * bucket with the fewest tiles still held (the least work behind it).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_binding.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -692,7 +691,7 @@ static int ArmSearch_init(ArmSearch *self, PyObject *args, PyObject *kwds) {
         }
     uint64_t max_buckets, buckets;
     table_sizes(entries, WAYS, 1 << 10, &max_buckets, &buckets);
-    PyMem_Free(self->raw);
+    free(self->raw);
     self->raw = NULL;
     self->slots = NULL;
     if (table_alloc(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
@@ -822,7 +821,7 @@ static int ArmSearch_clear(ArmSearch *self) {
 static void ArmSearch_dealloc(ArmSearch *self) {
     PyObject_GC_UnTrack(self);
     ArmSearch_clear(self);
-    PyMem_Free(self->raw);
+    free(self->raw);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

@@ -42,8 +42,7 @@
  * Python dict); at its bound an entry replaces the one among the first four of its run with the fewest
  * tiles still held (the least work behind it).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_binding.h"
 #include <stdint.h>
 #include <string.h>
 #ifdef __linux__
@@ -131,7 +130,7 @@ static Slot *draw_slots_alloc(uint64_t count, void **raw) {
     size_t bytes = (size_t)count * sizeof(Slot);
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(DRAW_SMALL_PAGES)
     if (bytes >= HUGE_PAGE) {
-        void *block = PyMem_Malloc(bytes + HUGE_PAGE);
+        void *block = malloc(bytes + HUGE_PAGE);
         if (block == NULL) return NULL;
         void *slots = (void *)(((uintptr_t)block + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
         madvise(slots, bytes, MADV_HUGEPAGE);       /* (a hint: refused, the table works as well) */
@@ -171,7 +170,7 @@ static void slots_double(DrawSearch *d) {
         while (d->slots[i].meta != EMPTY) i = (i + 1) & d->mask;
         d->slots[i] = old[k];
     }
-    PyMem_Free(old_raw);
+    free(old_raw);
 }
 
 /* Where the entry of a state is stored: its own slot, else a free one of its run. The table holds at most
@@ -553,7 +552,7 @@ static int DrawSearch_init(DrawSearch *self, PyObject *args, PyObject *kwds) {
     table_sizes(entries, WAYS, 1 << 10, &max_size, &size);
     max_size *= WAYS;
     size *= WAYS;
-    PyMem_Free(self->raw);
+    free(self->raw);
     self->raw = NULL;
     self->slots = NULL;
     if (slots_new(self, size) < 0) { PyErr_NoMemory(); return -1; }
@@ -619,7 +618,7 @@ typedef struct {
 
 /* The table as a new search's (its starting size, empty): each world is searched as by a search of its own. */
 static int table_reset(DrawSearch *d) {
-    PyMem_Free(d->raw);
+    free(d->raw);
     d->raw = NULL;
     d->slots = NULL;
     if (slots_new(d, d->start_size) < 0) { PyErr_NoMemory(); return -1; }
@@ -1080,7 +1079,7 @@ static int DrawSearch_clear(DrawSearch *self) {
 static void DrawSearch_dealloc(DrawSearch *self) {
     PyObject_GC_UnTrack(self);
     DrawSearch_clear(self);
-    PyMem_Free(self->raw);
+    free(self->raw);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
