@@ -1,0 +1,124 @@
+// Runs a compiled kernel's standalone WebAssembly module (analyzer/search/_core.wasm, ...) on the cases of a JSON
+// file and prints what it computes, as JSON, for tests/test_wasm_kernels.py to hold against the CPython extension
+// of the same kernel: `node tests/wasm/kernels.mjs KERNEL MODULE.wasm CASES.json`. 64-bit masks travel as decimal
+// strings. Each case: a table's size, a deal's arguments and calls on it, in order (they share the table).
+import { readFileSync } from 'node:fs';
+
+const [, , kernel, modulePath, casesPath] = process.argv;
+const { instance } = await WebAssembly.instantiate(readFileSync(modulePath));
+const x = instance.exports;
+
+/** Scratch memory in the module for one call's arrays, written and read through fresh views (memory.grow detaches
+ * the old ones). */
+class Scratch {
+  constructor(bytes) { this.base = x.wasm_alloc(bytes); this.bytes = bytes; this.at = 0; }
+  reset() { this.at = 0; }
+  take(bytes) {
+    const p = this.base + this.at;
+    this.at += (bytes + 7) & ~7;
+    if (this.at > this.bytes) throw new Error('scratch memory too small');
+    return p;
+  }
+  i32s(values) { const p = this.take(4 * Math.max(values.length, 1)); new Int32Array(x.memory.buffer, p, values.length).set(values); return p; }
+  u8s(values) { const p = this.take(Math.max(values.length, 1)); new Uint8Array(x.memory.buffer, p, values.length).set(values); return p; }
+  u64s(values) { const p = this.take(8 * Math.max(values.length, 1)); new BigUint64Array(x.memory.buffer, p, values.length).set(values.map(BigInt)); return p; }
+  room(bytes) { const p = this.take(bytes); new Uint8Array(x.memory.buffer, p, bytes).fill(0); return p; }
+}
+const readI32 = (p, n) => Array.from(new Int32Array(x.memory.buffer, p, n));
+const readU8 = (p, n) => Array.from(new Uint8Array(x.memory.buffer, p, n));
+const readU64 = (p) => new BigUint64Array(x.memory.buffer, p, 1)[0].toString();
+const readText = (p) => { const b = new Uint8Array(x.memory.buffer, p); return new TextDecoder().decode(b.subarray(0, b.indexOf(0))); };
+const scratch = new Scratch(1 << 20);
+const MAX_STEPS = 55 * 4;
+
+function coreError(d) {
+  return { error: x.core_error_kind(d), text: readText(x.core_error_text(d)) };
+}
+
+function coreCall(d, c) {
+  scratch.reset();
+  const budget = c.budget ?? -1;
+  const before = x.core_nodes(d);
+  if (c.op === 'mtdf') {
+    const out = scratch.room(4);
+    const got = x.core_mtdf_at(d, scratch.u64s(c.hands), scratch.i32s(c.pips), scratch.u64s([c.K]), c.e, c.s,
+      c.alpha, c.beta, c.guess ?? 0, budget, out);
+    if (got < 0) return coreError(d);
+    return { value: got === 1 ? null : readI32(out, 1)[0], nodes: x.core_nodes(d) - before };
+  }
+  if (c.op === 'plays') {
+    const n = c.moves.length, values = scratch.room(4 * n), ended = scratch.room(n), over = scratch.room(4);
+    const states = scratch.room(8);
+    const done = x.core_plays_at(d, scratch.u64s(c.hands), scratch.i32s(c.pips), scratch.u64s([c.K]), c.e, c.s, n,
+      scratch.i32s(c.moves.flat()), budget, values, ended, over, states);
+    if (done < 0) return coreError(d);
+    const v = readI32(values, done), e = readU8(ended, done);
+    return { values: v.map((y, i) => (e[i] ? null : y)), states: readU64(states), over: readI32(over, 1)[0] === 1,
+      nodes: x.core_nodes(d) - before };
+  }
+  if (c.op === 'line') {
+    const steps = scratch.room(12 * MAX_STEPS), states = scratch.room(8), out = scratch.room(16);
+    const got = x.core_line_at(d, scratch.u64s(c.hands), scratch.i32s(c.pips), scratch.u64s([c.K]), c.a, c.b, c.s,
+      c.first, c.value === null ? 0 : 1, c.value ?? 0, budget, c.guess ?? 0, steps, states, out);
+    if (got < 0) return coreError(d);
+    const [count, over, pa, pb] = readI32(out, 4);
+    const flat = readI32(steps, 3 * count);
+    return { steps: Array.from({ length: count }, (_, i) => flat.slice(3 * i, 3 * i + 3)), states: readU64(states),
+      over: over === 1, ends: [pa, pb], nodes: x.core_nodes(d) - before };
+  }
+  if (c.op === 'worlds') {
+    const n = c.moves.length, bits = scratch.u8s(c.moves.map((m) => m[0])), e2s = scratch.u8s(c.moves.map((m) => m[1]));
+    const as = c.after ? scratch.i32s(c.after.map((m) => m[0])) : 0, bs = c.after ? scratch.i32s(c.after.map((m) => m[1])) : 0;
+    const K = scratch.u64s([c.K]);
+    if (x.core_worlds_ok(d, K, c.e, c.s, n, bits, e2s, as, bs) < 0) return coreError(d);
+    const rows = [], lines = [];
+    let over = false;
+    for (const dealt of c.deals) {
+      const values = scratch.room(4 * n);
+      const got = x.core_world_at(d, scratch.u64s(dealt), K, c.e, c.s, n, bits, e2s, budget, values);
+      if (got < 0) return coreError(d);
+      if (got === 2) { over = true; break; }
+      const row = got === 1 ? null : readI32(values, n);
+      rows.push(row);
+      if (!c.after) continue;
+      if (row === null) { lines.push(null); continue; }
+      const found = [];
+      for (let i = 0; i < n; i++) {
+        const steps = scratch.room(12 * MAX_STEPS), out = scratch.room(12);
+        const r = x.core_world_line_at(d, K, c.s, c.moves[i][0], c.moves[i][1], c.after[i][0], c.after[i][1],
+          c.after[i][2], row[i], budget, steps, out);
+        if (r < 0) return coreError(d);
+        const [count, pa, pb] = readI32(out, 3);
+        const flat = readI32(steps, 3 * count);
+        found.push(r === 1 ? null : [Array.from({ length: count }, (_, j) => flat.slice(3 * j, 3 * j + 3)), [pa, pb]]);
+      }
+      lines.push(found);
+    }
+    return { values: rows, over, lines: c.after ? lines : undefined, nodes: x.core_nodes(d) - before };
+  }
+  throw new Error(`unknown call ${c.op}`);
+}
+
+function runCore(cases) {
+  return cases.map((k) => {
+    scratch.reset();
+    const t = x.core_table_new(k.entries);
+    const g = k.deal;
+    const d = x.core_deal_new(t, g.n, g.max_pip, scratch.i32s(g.sides), scratch.u64s(g.dealt), g.cu,
+      scratch.i32s(g.scoring ?? []), (g.scoring ?? []).length, g.leader, g.bound, g.most, scratch.i32s(g.bonus ?? []),
+      (g.bonus ?? []).length);
+    let got;
+    if (x.core_error_kind(d) !== 0) got = [coreError(d)];
+    else got = k.calls.map((c) => coreCall(d, c));
+    x.core_deal_delete(d);
+    x.core_table_delete(t);
+    return got;
+  });
+}
+
+const RUN = { core: runCore };
+const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
+const started = process.hrtime.bigint();
+const results = RUN[kernel](cases);
+const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+process.stdout.write(JSON.stringify({ results, seconds }));
