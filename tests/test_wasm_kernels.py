@@ -17,7 +17,7 @@ from analyzer.analysis import AgainstTheRest
 from analyzer.position import Position
 from analyzer.rules import find_variant
 from analyzer.search import Solver, blockdeal
-from analyzer.search.core import compiled_core
+from analyzer.search.core import arms_core, compiled_core
 from analyzer.search.wasm import wasm_path
 from test_core import CASES, _deal
 
@@ -208,3 +208,107 @@ def test_the_wasm_block_search_equals_the_extension_on_a_thousand_random_positio
     assert {case["deal"]["n"] for case in cases} == {2, 3, 4}
     assert any(case["deal"]["bonus"] for case in cases) and any(case["deal"]["scoring"] for case in cases)
     assert any(c["value"] is None for got in native for c in got if "value" in c)
+
+
+# -- the search over layouts with arms: _arms ----------------------------------------------------------------------
+
+def _captured_arm_deal(search, pos):
+    """The compiled search over arms of ``pos`` and the arguments its ``ArmSearch`` was made with."""
+    from analyzer.search import tree
+
+    real, seen = arms_core(), {}
+
+    class Capture:
+        @staticmethod
+        def ArmSearch(*args):
+            seen["args"] = args
+            return real.ArmSearch(*args)
+
+    saved = tree.arms_core
+    tree.arms_core = lambda: Capture
+    try:
+        deal = search._arm_deal(pos)
+    finally:
+        tree.arms_core = saved
+    return deal, seen.get("args")
+
+
+def arms_cases(count: int, seed: int) -> list[dict]:
+    """``count`` random states of layouts with arms where the search over arms takes over (every family of
+    tests/test_arms_core.py's ``ARMS``: the French spinner, the cross with and without sleepers, double-six and
+    double-nine; each view, two sides or one seat against the rest), each the search's arguments and the calls on
+    it: the state's value in a full window (with a node limit now and then) and in a null window, and its principal
+    line from that value."""
+    from analyzer.search import TreeSearch
+    from test_arms_core import ARMS, arm_states
+    from test_search import rules_for
+
+    rng = random.Random(seed)
+    families = [(find_variant(name, options), size, lead, sleepers) for name, options, size, lead, sleepers in ARMS]
+    states = [arm_states(variant, rng, size, lead, sleepers, 10 ** 9) for variant, size, lead, sleepers in families]
+    out = []
+    while len(out) < count:
+        k = rng.randrange(len(families))
+        variant = families[k][0]
+        pos = next(states[k])
+        view = rules_for(variant, rng.randrange(variant.players) if variant.seating.sides > 2 else 0)
+        search = TreeSearch(view, core="compiled")
+        _, args = _captured_arm_deal(search, pos)
+        n, max_pip, french, branch, maximiser, opponent, mode, param, sides, _, _, described, leader = args
+        if mode == 2:                   # (a leaf asked of Python: no wasm counterpart)
+            continue
+        hands = [str(h) for h in pos.hands]
+        from analyzer.search.tree import _STATE_CODE
+        codes = [(a.number << 2) | _STATE_CODE[a.state] for a in pos.arms]
+        g = rng.randint(-40, 40)
+        out.append({"entries": rng.choice([64, 1024, 1 << 16]),
+                    "search": {"n": n, "max_pip": max_pip, "french": int(french), "branch": int(branch),
+                               "maximiser": list(maximiser), "opponent": list(opponent), "scoring": mode,
+                               "param": param, "sides": list(sides), "described": described and list(described),
+                               "leader": leader},
+                    "calls": [{"op": "search", "hands": hands, "arms": sorted(codes), "s": pos.turn,
+                               "alpha": -(1 << 30), "beta": 1 << 30,
+                               "budget": rng.choice([10 ** 7, 10 ** 7, rng.randint(1, 300)])},
+                              {"op": "search", "hands": hands, "arms": sorted(codes), "s": pos.turn, "alpha": g - 1,
+                               "beta": g, "budget": 10 ** 7},
+                              {"op": "line", "hands": hands, "arms": codes, "s": pos.turn, "value": None,
+                               "limit": rng.choice([10 ** 7, rng.randint(1, 300)]), "spent": rng.randint(0, 3)}]})
+    return out
+
+
+def run_arms_native(cases: list[dict]) -> list:
+    """What the CPython extension ``_arms`` computes for ``cases`` (as tests/wasm/kernels.mjs reports it); a line's
+    value is the first call's (a state whose value was not found has no line call)."""
+    results = []
+    for case in cases:
+        g = case["search"]
+        core = arms_core().ArmSearch(g["n"], g["max_pip"], g["french"], g["branch"], g["maximiser"], g["opponent"],
+                                     g["scoring"], g["param"], g["sides"], None, case["entries"], g["described"],
+                                     g["leader"])
+        got = []
+        for c in case["calls"]:
+            hands = tuple(int(h) for h in c["hands"])
+            if c["op"] == "search":
+                value, nodes = core.search(hands, tuple(c["arms"]), c["s"], c["alpha"], c["beta"], c["budget"])
+                got.append({"value": value, "nodes": nodes})
+            elif got[0]["value"] is not None:
+                steps, nodes, after = core.line(hands, tuple(c["arms"]), c["s"], got[0]["value"], c["limit"],
+                                                c["spent"])
+                got.append({"steps": steps and [list(x) for x in steps], "nodes": nodes, "after": after})
+        results.append(got)
+    return results
+
+
+def test_the_wasm_search_over_arms_equals_the_extension_on_a_thousand_random_states(tmp_path):
+    _module("arms", arms_core())
+    cases = arms_cases(1000, 81)
+    native = run_arms_native(cases)
+    wasm = run_wasm("arms", cases, tmp_path)
+    assert len(wasm) == len(native) == 1000
+    for case, mine, theirs in zip(cases, wasm, native):
+        assert mine == theirs, case
+    assert sum(c["nodes"] for got in native for c in got) > 20_000
+    assert {(case["search"]["max_pip"], case["search"]["french"], case["search"]["scoring"]) for case in cases} >= {
+        (6, 1, 1), (6, 0, 0), (9, 0, 0)}
+    assert any(c.get("steps") for got in native for c in got) and any(c["value"] is None for got in native
+                                                                        for c in got if "value" in c)

@@ -158,7 +158,7 @@ static int leaf_equal_ends(int lo, int hi, int a, int b) {
     return 0;
 }
 
-static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t *thigh, int term, int seat,
+__attribute__((unused)) static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t *thigh, int term, int seat,
                       int leader, const uint64_t *hands, int last, int a, int b) {
     if (sc->count == COUNT_NOTHING) return 0;                   /* no award: only the points during play */
     int n = sc->n, sides = sc->sides;

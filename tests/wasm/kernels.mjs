@@ -116,7 +116,46 @@ function runCore(cases) {
   });
 }
 
-const RUN = { core: runCore };
+function armsCall(d, c, first) {
+  scratch.reset();
+  if (c.op === 'search') {
+    const value = scratch.room(4), nodes = scratch.room(8);
+    const got = x.arms_search_at(d, scratch.u64s(c.hands), scratch.i32s(c.arms), c.arms.length, c.s, c.alpha, c.beta,
+      c.budget, value, nodes);
+    if (got < 0) return { error: x.arms_error_kind(d), text: readText(x.arms_error_text(d)) };
+    return { value: got === 1 ? null : readI32(value, 1)[0], nodes: new Float64Array(x.memory.buffer, nodes, 1)[0] };
+  }
+  const steps = scratch.room(16 * 55 * 4), out = scratch.room(12), nodes = scratch.room(8);
+  const got = x.arms_line_at(d, scratch.u64s(c.hands), scratch.i32s(c.arms), c.arms.length, c.s, first.value,
+    c.limit, c.spent, steps, out, nodes);
+  if (got < 0) return { error: x.arms_error_kind(d), text: readText(x.arms_error_text(d)) };
+  const [count, probed, after] = readI32(out, 3);
+  const flat = readI32(steps, 4 * count);
+  return { steps: got === 1 ? null : Array.from({ length: count }, (_, i) => flat.slice(4 * i, 4 * i + 4)),
+    nodes: new Float64Array(x.memory.buffer, nodes, 1)[0], after: probed ? after : null };
+}
+
+function runArms(cases) {
+  return cases.map((k) => {
+    scratch.reset();
+    const g = k.search;
+    const described = g.described ?? [];
+    const d = x.arms_new(g.n, g.max_pip, g.french, g.branch, scratch.i32s(g.maximiser), scratch.i32s(g.opponent),
+      g.scoring, g.param, scratch.i32s(g.sides), k.entries, scratch.i32s(described), described.length, g.leader);
+    const got = [];
+    if (x.arms_error_kind(d) !== 0) got.push({ error: x.arms_error_kind(d), text: readText(x.arms_error_text(d)) });
+    else {
+      for (const c of k.calls) {
+        if (c.op === 'line' && got[0].value === null) continue;
+        got.push(armsCall(d, c, got[0]));
+      }
+    }
+    x.arms_delete(d);
+    return got;
+  });
+}
+
+const RUN = { core: runCore, arms: runArms };
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 const started = process.hrtime.bigint();
 const results = RUN[kernel](cases);
