@@ -21,13 +21,13 @@ from setuptools.command.build_ext import build_ext
 
 SEARCH = "analyzer/search"
 HEADERS = [f"{SEARCH}/{name}.h" for name in ("_kernel", "_leaf", "_table", "_binding", "_core_kernel",
-                                                         "_arms_kernel")]
+                                                         "_arms_kernel", "_draw_kernel")]
 #: the kernels each binding links (the pure C searches, no Python: see docs/development.md)
-KERNELS = {name: [f"{SEARCH}/{name}_kernel.c"] for name in ("_core", "_arms")}
+KERNELS = {name: [f"{SEARCH}/{name}_kernel.c"] for name in ("_core", "_arms", "_draw")}
 #: -g0: no debug information in the installed cores (Python's own flags ask for it: 0.6 MB of the package, not 0.2)
 FLAGS = ["-O2", "-g0"]
 #: each WebAssembly module: the extension it sits next to, and its sources (its kernel, its wasm binding)
-WASM = {f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"] for name in ("_core", "_arms")}
+WASM = {f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"] for name in ("_core", "_arms", "_draw")}
 WASM_FLAGS = ["-O2", "-mbulk-memory", "-nostdlib", "-fvisibility=hidden", "-Wno-unused-function", f"-I{SEARCH}",
               "-Wl,--no-entry", "-Wl,--gc-sections", "-Wl,-z,stack-size=1048576"]
 

@@ -17,7 +17,7 @@ from analyzer.analysis import AgainstTheRest
 from analyzer.position import Position
 from analyzer.rules import find_variant
 from analyzer.search import Solver, blockdeal
-from analyzer.search.core import arms_core, compiled_core
+from analyzer.search.core import SearchLimit, arms_core, compiled_core, draw_core
 from analyzer.search.wasm import wasm_path
 from test_core import CASES, _deal
 
@@ -312,3 +312,164 @@ def test_the_wasm_search_over_arms_equals_the_extension_on_a_thousand_random_sta
         (6, 1, 1), (6, 0, 0), (9, 0, 0)}
     assert any(c.get("steps") for got in native for c in got) and any(c["value"] is None for got in native
                                                                         for c in got if "value" in c)
+
+
+# -- the search of draw games, All Fives and Hungarian: _draw -------------------------------------------------------
+
+class _Recorded:
+    """A compiled ``DrawSearch`` whose calls are written down (their name and arguments), in order."""
+
+    def __init__(self, core, args):
+        self.core, self.args, self.calls = core, args, []
+
+    def __getattr__(self, name):
+        found = getattr(self.core, name)
+        if name not in ("search", "line", "ends", "worlds"):
+            return found
+
+        def call(*args):
+            self.calls.append((name, args))
+            return found(*args)
+        return call
+
+
+def _recording(log: list):
+    """A stand-in for ``draw_core()`` whose searches are :class:`_Recorded`, each added to ``log``."""
+    real = draw_core()
+
+    class Recorder:
+        @staticmethod
+        def DrawSearch(*args):
+            log.append(_Recorded(real.DrawSearch(*args), args))
+            return log[-1]
+    return lambda: Recorder
+
+
+def _json_call(name: str, args: tuple) -> dict:
+    """A recorded call as tests/wasm/kernels.mjs takes it (the masks as decimal strings)."""
+    if name == "worlds":
+        hands, orders, mover, k, roots, limit, *lines = args
+        return {"op": name, "hands": [[str(h) for h in w] for w in hands], "orders": [[str(t) for t in o]
+                                                                                      for o in orders],
+                "mover": mover, "k": k, "roots": [list(r) for r in roots], "limit": limit, "lines": bool(lines and
+                                                                                                        lines[0])}
+    hands, *rest = args
+    call = {"op": name, "hands": [str(h) for h in hands], "state": list(rest[:12])}
+    if name == "search":
+        call.update(alpha=rest[12], beta=rest[13], budget=rest[14])
+    elif name == "line":
+        call.update(value=rest[12], limit=rest[13], spent=rest[14])
+    else:
+        call.update(value=rest[12], values=rest[13], limit=rest[14])
+    return call
+
+
+def draw_cases(count: int, seed: int) -> list[dict]:
+    """At least ``count`` random decisions of draw games, All Fives and Hungarian (every family of
+    tests/test_draw_core.py: ``FAMILIES``, ``HUNGARIAN`` and the scorings of ``NEWLY_WRITTEN``; each view), each one
+    compiled search and every call the analysis made on it: the decision's values, its principal line and where the
+    lines end (``TreeSearch.values``, ``best_line``, ``draw.ends_at``), and the fair analysis's worlds with their lines (``DrawWorlds.lines``;
+    the other hands dealt again, the boneyard as it lies). A search whose scoring is asked of Python is left out (no
+    wasm counterpart)."""
+    from analyzer.search import TreeSearch, draw as draw_module, drawworlds
+    from test_draw_core import FAMILIES, HUNGARIAN, NEWLY_WRITTEN, _other_deals
+    from test_search import rules_for, small_deal
+
+    rng = random.Random(seed)
+    families = ([(find_variant(name, options), size, lead, yard) for name, options, size, lead, yard in FAMILIES
+                 + HUNGARIAN] + list(NEWLY_WRITTEN))
+    out, decisions = [], 0
+    saved = draw_module.draw_core, drawworlds.draw_core
+    try:
+        while decisions < count:
+            variant, size, lead, yard = rng.choice(families)
+            pos = small_deal(variant, rng, size - 1, lead, yard)
+            while pos.outcome() is None and decisions < count:
+                moves = pos.legal_moves()
+                if len(moves) > 1 and rng.random() < 0.5:
+                    rules = rules_for(variant, rng.randrange(variant.players) if variant.seating.sides > 2 else 0)
+                    log = []
+                    draw_module.draw_core = drawworlds.draw_core = _recording(log)
+                    search = TreeSearch(rules, core="compiled", node_limit=rng.choice([10 ** 7, 10 ** 7, 300]))
+                    try:
+                        values = [v for _, v in search.values(pos)]
+                        search.best_line(pos)
+                        best = (max if rules.seating.teams[pos.turn] == 0 else min)(values)
+                        draw_module.ends_at(search, pos, best)
+                        draw_module.ends_at(search, pos, best, values)
+                    except SearchLimit:
+                        pass
+                    worlds = [(h, tuple(t.bit for t in getattr(pos, "order", ()))) for h in _other_deals(pos, rng, 2)]
+                    try:
+                        drawworlds.DrawWorlds(rules, node_limit=rng.choice([10 ** 7, 2000])).lines(pos, worlds)
+                    except SearchLimit:
+                        pass
+                    draw_module.draw_core, drawworlds.draw_core = saved
+                    kept = [r for r in log if r.args[7] is not None and r.calls]
+                    decisions += bool(kept)
+                    for r in kept:
+                        n, max_pip, order, limit, until, scores, maximiser, described, _, entries, leader, *more = r.args
+                        bound = more[0] if more else None
+                        out.append({"search": {"n": n, "max_pip": max_pip, "order": [str(t) for t in order],
+                                               "limit": limit, "until": until, "scores": scores,
+                                               "maximiser": list(maximiser), "described": list(described),
+                                               "entries": entries, "leader": leader,
+                                               "bound": None if bound is None else list(bound),
+                                               "run": bool(more[1]) if len(more) > 1 else False},
+                                    "calls": [_json_call(name, args) for name, args in r.calls]})
+                pos.push(rng.choice(moves))
+    finally:
+        draw_module.draw_core, drawworlds.draw_core = saved
+    return out
+
+
+def _plain(x):
+    """A result as JSON has it (tuples as lists)."""
+    if isinstance(x, (list, tuple)):
+        return [_plain(y) for y in x]
+    return x
+
+
+def run_draw_native(cases: list[dict]) -> list:
+    """What the CPython extension ``_draw`` computes for ``cases`` (as tests/wasm/kernels.mjs reports it)."""
+    results = []
+    for case in cases:
+        g = case["search"]
+        core = draw_core().DrawSearch(g["n"], g["max_pip"], [int(t) for t in g["order"]], g["limit"], g["until"],
+                                      g["scores"], g["maximiser"], g["described"], None, g["entries"], g["leader"],
+                                      None if g["bound"] is None else tuple(g["bound"]), g["run"])
+        got = []
+        for c in case["calls"]:
+            if c["op"] == "worlds":
+                found = core.worlds([[int(h) for h in w] for w in c["hands"]], [[int(t) for t in o] for o in c["orders"]],
+                                    c["mover"], c["k"], c["roots"], c["limit"], c["lines"])
+                got.append(_plain(found))
+                continue
+            hands = tuple(int(h) for h in c["hands"])
+            if c["op"] == "search":
+                got.append(_plain(core.search(hands, *c["state"], c["alpha"], c["beta"], c["budget"])))
+            elif c["op"] == "line":
+                got.append(_plain(core.line(hands, *c["state"], c["value"], c["limit"], c["spent"])))
+            else:
+                found = core.ends(hands, *c["state"], c["value"], c["values"], c["limit"])
+                ends = [found] if c["values"] is None else found
+                n = g["n"]
+                got.append([None if e is None else [*(str(h) for h in e[:n]), *e[n:]] for e in ends])
+        results.append(got)
+    return results
+
+
+def test_the_wasm_search_of_draw_games_equals_the_extension_on_a_thousand_random_decisions(tmp_path):
+    _module("draw", draw_core())
+    cases = draw_cases(1000, 81)
+    native = run_draw_native(cases)
+    wasm = run_wasm("draw", cases, tmp_path)
+    assert len(wasm) == len(native) == len(cases)
+    for case, mine, theirs in zip(cases, wasm, native):
+        assert mine == theirs, case
+    ops = {c["op"] for case in cases for c in case["calls"]}
+    assert ops == {"search", "line", "ends", "worlds"}, ops
+    assert sum(got[1] for result in native for got in result if isinstance(got, list) and len(got) == 2
+               and isinstance(got[1], int)) > 20_000
+    assert {case["search"]["run"] for case in cases} == {False, True}
+    assert {case["search"]["scores"] >= 0 for case in cases} == {False, True}

@@ -155,7 +155,86 @@ function runArms(cases) {
   });
 }
 
-const RUN = { core: runCore, arms: runArms };
+const DRAW_STEPS = 55 * 5 + 8;
+
+function drawError(d) { return { error: x.draw_error_kind(d), text: readText(x.draw_error_text(d)) }; }
+
+function drawSteps(p, count) {
+  const flat = readI32(p, 5 * count);
+  return Array.from({ length: count }, (_, i) => flat.slice(5 * i, 5 * i + 5));
+}
+
+function drawCall(d, c, n) {
+  scratch.reset();
+  if (c.op === 'worlds') {
+    const nr = c.roots.length, roots = scratch.i32s(c.roots.flat()), rows = [], lines = [];
+    let over = false;
+    for (let w = 0; w < c.hands.length; w++) {
+      const row = scratch.room(4 * nr), rest = scratch.room(4 * nr);
+      const got = x.draw_world_at(d, scratch.u64s(c.hands[w]), scratch.u64s(c.orders[w]), c.mover, c.k, nr, roots,
+        c.limit, row, rest);
+      if (got < 0) return drawError(d);
+      if (got === 1) { over = true; break; }
+      const values = readI32(row, nr), rests = readI32(rest, nr);
+      rows.push(values);
+      if (!c.lines) continue;
+      const found = [];
+      for (let i = 0; i < nr; i++) {
+        const steps = scratch.room(20 * DRAW_STEPS), out = scratch.room(12);
+        const r = x.draw_root_line_at(d, scratch.u64s(c.hands[w]), c.mover, scratch.i32s(c.roots[i]), c.k, rests[i],
+          c.limit, steps, out);
+        if (r < 0) return drawError(d);
+        const [count, bl, br] = readI32(out, 3);
+        found.push(r === 1 ? null : [drawSteps(steps, count), bl, br]);
+      }
+      lines.push(found);
+    }
+    return c.lines ? [rows, over, lines] : [rows, over];
+  }
+  const hands = scratch.u64s(c.hands), state = scratch.i32s(c.state);
+  if (c.op === 'search') {
+    const value = scratch.room(4), nodes = scratch.room(8);
+    const got = x.draw_search_at(d, hands, state, c.alpha, c.beta, c.budget, value, nodes);
+    if (got < 0) return drawError(d);
+    return [got === 1 ? null : readI32(value, 1)[0], new Float64Array(x.memory.buffer, nodes, 1)[0]];
+  }
+  if (c.op === 'line') {
+    const steps = scratch.room(20 * DRAW_STEPS), out = scratch.room(20), nodes = scratch.room(8);
+    const got = x.draw_line_at(d, hands, state, c.value, c.limit, c.spent, steps, out, nodes);
+    if (got < 0) return drawError(d);
+    const [count, probed, after, bl, br] = readI32(out, 5);
+    return [got === 1 ? null : drawSteps(steps, count), new Float64Array(x.memory.buffer, nodes, 1)[0],
+      probed ? after : null, bl, br];
+  }
+  const nv = c.values === null ? -1 : c.values.length, size = x.draw_end_bytes();
+  const has = scratch.u8s((c.values ?? []).map((v) => (v === null ? 0 : 1)));
+  const values = scratch.i32s((c.values ?? []).map((v) => v ?? 0));
+  const out = scratch.room(size * Math.max(nv, 1));
+  if (x.draw_ends_at(d, hands, state, c.value, nv, has, values, c.limit, out) < 0) return drawError(d);
+  return Array.from({ length: Math.max(nv, 1) }, (_, i) => {
+    const at = out + i * size, found = readI32(at, 1)[0];
+    if (!found) return null;
+    const h = Array.from(new BigUint64Array(x.memory.buffer, at + 8, 4)).slice(0, n).map(String);
+    const rest = readI32(at + 40, 8);
+    return [...h, ...rest.slice(0, 4), ...rest.slice(4, 4 + n)];
+  });
+}
+
+function runDraw(cases) {
+  return cases.map((k) => {
+    scratch.reset();
+    const g = k.search;
+    const d = x.draw_new(g.n, g.max_pip, scratch.u64s(g.order), g.order.length, g.limit, g.until, g.scores,
+      scratch.i32s(g.maximiser), scratch.i32s(g.described), g.described.length, g.entries, g.leader,
+      g.bound === null ? 0 : 1, g.bound === null ? 0 : Number(g.bound[0]), g.bound === null ? -1 : g.bound[1],
+      g.run ? 1 : 0);
+    const got = x.draw_error_kind(d) !== 0 ? [drawError(d)] : k.calls.map((c) => drawCall(d, c, g.n));
+    x.draw_delete(d);
+    return got;
+  });
+}
+
+const RUN = { core: runCore, arms: runArms, draw: runDraw };
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 const started = process.hrtime.bigint();
 const results = RUN[kernel](cases);
