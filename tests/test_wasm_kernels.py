@@ -38,15 +38,17 @@ def _module(kernel: str, extension) -> Path:
     return wasm_path(kernel)
 
 
-def run_wasm(kernel: str, cases: list, tmp_path: Path) -> list:
-    """What the wasm module of ``kernel`` computes for ``cases``, run in Node once."""
+def run_wasm(kernel: str, cases: list, tmp_path: Path, timed: bool = False) -> list:
+    """What the wasm module of ``kernel`` computes for ``cases``, run in Node once (``timed``: and the seconds the
+    kernel's calls took there, the module compiled and the cases read before)."""
     module = _module(kernel, True)
     source = tmp_path / f"{kernel}-cases.json"
     source.write_text(json.dumps(cases))
     done = subprocess.run(["node", str(HARNESS), kernel, str(module), str(source)], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)["results"]
+    got = json.loads(done.stdout)
+    return (got["results"], got["seconds"]) if timed else got["results"]
 
 
 # -- the block search: _core ---------------------------------------------------------------------------------------
@@ -77,20 +79,21 @@ def _captured_deal(solver: Solver, position: Position):
     return deal, seen.get("args")
 
 
-def core_cases(count: int, seed: int) -> list[dict]:
-    """``count`` random positions of two-ended block games (every variant of ``CORE_CASES``, hands of 3 to 6 tiles,
-    random moves played), each a deal's arguments and the calls on it: MTD(f) in a full or a null window (with a node
-    limit now and then), every move's value (``plays``), the principal line, and for deals the kernel scores itself
-    without pass bonuses the worlds of the fair analysis (the real deal and others with the same hand sizes)."""
+def core_cases(count: int, seed: int, sizes: tuple[int, int] = (3, 6), played: int = 2) -> list[dict]:
+    """``count`` random positions of two-ended block games (every variant of ``CORE_CASES``, hands of ``sizes``
+    tiles, 1 to ``played`` moves a tile of a hand played at random), each a deal's arguments and the calls on it:
+    MTD(f) in a full or a null window (with a node limit now and then), every move's value (``plays``), the
+    principal line, and for deals the kernel scores itself without pass bonuses the worlds of the fair analysis (the
+    real deal and others with the same hand sizes)."""
     rng = random.Random(seed)
     variants = [find_variant(name, options) for name, options in CORE_CASES]
     out = []
     while len(out) < count:
         variant = rng.choice(variants)
-        size = rng.randint(3, 6) if variant.players == 4 else rng.randint(3, 5)
+        size = rng.randint(*sizes) if variant.players == 4 else rng.randint(sizes[0], max(sizes[0], sizes[1] - 1))
         hands, leader = _deal(variant, rng, size)
         pos = Position(hands, leader, max_pip=variant.dealing.max_pip)
-        for _ in range(rng.randint(1, 2 * size)):
+        for _ in range(rng.randint(1, played * size)):
             moves = pos.legal_moves()
             if not moves:
                 break
