@@ -27,7 +27,9 @@ KERNELS = {name: [f"{SEARCH}/{name}_kernel.c"] for name in ("_core", "_arms", "_
 #: -g0: no debug information in the installed cores (Python's own flags ask for it: 0.6 MB of the package, not 0.2)
 FLAGS = ["-O2", "-g0"]
 #: each WebAssembly module: the extension it sits next to, and its sources (its kernel, its wasm binding)
-WASM = {f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"] for name in ("_core", "_arms", "_draw")}
+WASM = {**{f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"]
+           for name in ("_core", "_arms", "_draw")},
+        "analyzer.equity._race": ["analyzer/equity/_race_kernel.c", "analyzer/equity/_race_wasm.c"]}
 WASM_FLAGS = ["-O2", "-mbulk-memory", "-nostdlib", "-fvisibility=hidden", "-Wno-unused-function", f"-I{SEARCH}",
               "-Wl,--no-entry", "-Wl,--gc-sections", "-Wl,-z,stack-size=1048576"]
 
@@ -68,6 +70,7 @@ class BuildWithWasm(build_ext):
 setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"{SEARCH}/{name}.c", *KERNELS.get(name, [])],
                              depends=HEADERS, extra_compile_args=FLAGS, optional=True)
                    for name in ("_core", "_arms", "_draw")]
-            + [Extension("analyzer.equity._race", ["analyzer/equity/_race.c"], extra_compile_args=FLAGS,
+            + [Extension("analyzer.equity._race", ["analyzer/equity/_race.c", "analyzer/equity/_race_kernel.c"],
+                         depends=[f"{SEARCH}/_kernel.h", "analyzer/equity/_race_kernel.h"], extra_compile_args=FLAGS,
                          optional=True)],
       cmdclass={"build_ext": BuildWithWasm})

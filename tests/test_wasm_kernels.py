@@ -9,6 +9,8 @@ import os
 import random
 import shutil
 import subprocess
+from array import array
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -477,3 +479,145 @@ def test_the_wasm_search_of_draw_games_equals_the_extension_on_a_thousand_random
     assert sum(nodes for _, nodes in searched) > 20_000 and any(value is None for value, _ in searched)
     assert {case["search"]["run"] for case in cases} == {False, True}
     assert {case["search"]["scores"] >= 0 for case in cases} == {False, True}
+
+
+# -- the race solver of the match tables: _race --------------------------------------------------------------------
+
+def _snap(x):
+    """An argument of a ``_race`` call as JSON holds it: an array with its type code, a tuple, a number."""
+    if isinstance(x, (array, bytearray, bytes, memoryview)):
+        view = memoryview(x)
+        return {"t": "B" if view.format in ("B", "c") else view.format, "v": view.cast("B").tolist()
+                if view.format == "c" else view.tolist()}
+    if isinstance(x, tuple):
+        return {"tuple": list(x)}
+    return x
+
+
+def _unsnap(x):
+    if isinstance(x, dict) and "t" in x:
+        return array(x["t"], x["v"])
+    if isinstance(x, dict):
+        return tuple(x["tuple"])
+    return x
+
+
+class _RaceRecorder:
+    """``_race`` whose calls are written down (their name and a copy of their arguments), in order."""
+
+    def __init__(self, real):
+        self.real, self.calls = real, []
+
+    def __getattr__(self, name):
+        found = getattr(self.real, name)
+
+        def call(*args):
+            self.calls.append({"op": name, "args": [_snap(a) for a in args]})
+            return found(*args)
+        return call
+
+
+def race_cases(count: int, seed: int) -> tuple[list[dict], int]:
+    """Calls of the race solver's loops on random races until their positions number at least ``count`` (each
+    family of tests/test_equity_race.py's ``RACES``: Hungarian's bad points, All Fives for three and four, All
+    Fives and Threes, the draw game; random small targets and models of hand results, a lattice now and then): each
+    race solved (``live``, ``close``, ``back``, ``reached``, ``sweep``), a position one hand from it with a known
+    leader (``one_hand``) and a hand between a lattice's points (``between``); and the shipped tables' readers on
+    random numbers (``undiff``, ``place``, ``find``). Returns the calls and the positions solved."""
+    from analyzer.equity import race as race_module
+    from analyzer.equity.model import HandModel, ModeSample, Outcome
+    from analyzer.equity.race import dump_values, load_values, race_arrays, side_leads_results, solve_race
+    from analyzer.equity.table import hand_rows, state_key
+    from test_equity_race import RACES, _race, _state
+
+    rng = random.Random(seed)
+    recorder = _RaceRecorder(race_module._race)
+    solved_positions = races = 0
+    saved = race_module._race
+    race_module._race = recorder
+    try:
+        while solved_positions < count or races < 30:
+            name, rules = rng.choice(RACES)
+            lattice = rng.random() < 0.3 and name in ("hungarian", "draw")
+            step = 5 if name == "all-fives" else 1
+            if lattice:
+                step = rng.randint(2, 4)
+                v = _race(name, rules, rng.randint(5, 14) if name == "hungarian" else rng.randint(2, 4) * step)
+            else:
+                v = _race(name, rules, rng.randint(2, 5) * step)
+            target, sides = v.match.target, v.seating.sides
+            outcomes = Counter()
+            for _ in range(rng.randint(1, 6)):
+                points = target + 1 if lattice else target // step + 1
+                scores = tuple(rng.randint(0, points) * (1 if lattice else step) for _ in range(sides))
+                nxt = rng.choice([("any",)] * 3 + [("side", r) for r in range(sides)] * (not lattice))
+                void = rng.random() < 0.5 and not any(scores)
+                outcomes[Outcome(None, 0, scores, "" if void else "domino", void, nxt)] += rng.randint(1, 4)
+            model = HandModel(v.name, dict(v.options), {"open": ModeSample(sum(outcomes.values()), outcomes)})
+            solved = solve_race(v, model, race_arrays(v, model, lattice=step if lattice else None))
+            solved_positions += len(solved)
+            races += 1
+            for _ in range(3):          # a known leader one hand from the race's positions
+                seat = rng.randrange(sides)
+                lead = ("side", seat)
+                real = tuple(rng.randint(0, target - 1) for _ in range(sides))
+                if lattice:             # (at real running scores, between the lattice's points)
+                    key = (state_key(v, _state(real)), lead)
+                    if lead not in solved.arrays.leads:
+                        solved.after_hand(hand_rows(v, model, key, {}))
+                    continue
+                again = load_values(dump_values(solved, side_leads_results(v, model, solved.arrays)))
+                scores = tuple(x // solved.arrays.step * solved.arrays.step for x in real)
+                if again.led(lead) is not None and solved.arrays.point(scores) is not None:
+                    again.one_hand(((scores, *solved.arrays.rest), lead), again.led(lead))
+    finally:
+        race_module._race = saved
+    calls = recorder.calls
+    for _ in range(20):                 # the shipped tables' readers: numbers packed as differences, and placed
+        dims = tuple(rng.randint(1, 5) for _ in range(rng.randint(1, 4)))
+        size = 1
+        for d in dims:
+            size *= d
+        calls.append({"op": "undiff", "args": [_snap(array("I", (rng.getrandbits(32) for _ in range(size * 2)))),
+                                               {"tuple": list(dims)}]})
+        leads, sides, points = rng.randint(1, 3), rng.randint(2, 4), rng.randint(1, 30)
+        calls.append({"op": "place", "args": [_snap(array("i", (rng.randint(0, 1 << 20)
+                                                                for _ in range(points * leads * (sides - 1))))),
+                                              _snap(array("d", [0.0] * (points * leads * sides))), leads, sides,
+                                              float(1 << 20)]})
+        columns, rows = rng.randint(1, 4), rng.randint(1, 40)
+        firsts = [rng.randint(1, 9) for _ in range(rows)]
+        block = array("i", firsts + [rng.randint(-1000, 1000) for _ in range(rows * (columns - 1))])
+        n = sum(firsts[:rng.randint(1, rows)]) if rng.random() < 0.7 else rng.randint(0, sum(firsts) + 3)
+        calls.append({"op": "find", "args": [_snap(array("B", block.tobytes())), columns, n]})
+    return calls, solved_positions
+
+
+def run_race_native(calls: list[dict]) -> list:
+    """What the CPython extension ``_race`` computes for ``calls``: each call's answer and its array arguments
+    after it (as tests/wasm/kernels.mjs reports them)."""
+    from analyzer.equity.race import _race    # (the extension itself: the race solver's compiled loops)
+
+    out = []
+    for c in calls:
+        args = [_unsnap(a) for a in c["args"]]
+        got = getattr(_race, c["op"])(*args)
+        out.append({"result": _plain(got), "after": [a.tolist() for a in args if isinstance(a, array)]})
+    return out
+
+
+def test_the_wasm_race_solver_equals_the_extension_on_a_thousand_random_positions(tmp_path):
+    from analyzer.equity.race import _race
+
+    _module("race", _race)
+    calls, positions = race_cases(1000, 81)
+    assert positions >= 1000
+    native = run_race_native(calls)
+    wasm = run_wasm("race", calls, tmp_path)
+    assert len(wasm) == len(native) == len(calls)
+    for call, mine, theirs in zip(calls, wasm, native):
+        assert mine == theirs, call["op"]
+    ops = {c["op"] for c in calls}
+    assert {"live", "close", "back", "sweep", "one_hand", "between", "undiff", "place", "find"} <= ops, ops
+    for op in ("one_hand", "between", "find"):
+        assert any(got["result"] is not None for call, got in zip(calls, native) if call["op"] == op), op

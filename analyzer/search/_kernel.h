@@ -1,6 +1,6 @@
 /* What a compiled kernel (``_core_kernel.c``, ...) takes from C: fixed-width ints, memcpy and its kin, and an
  * allocator. Native builds take them from the C library; a standalone WebAssembly build (``--target=wasm32
- * -nostdlib``, see setup.py) from ``_wasm_libc.c``, which has no C library behind it. No kernel includes Python.h:
+ * -nostdlib``, see setup.py) from ``_wasm_libc.c``, which has no C library behind it (memchr too, for the race solver). No kernel includes Python.h:
  * the CPython bindings (``_core.c``, ...) and the wasm bindings (``_core_wasm.c``, ...) are the only callers. */
 #ifndef DOMINO_KERNEL_H
 #define DOMINO_KERNEL_H
@@ -13,6 +13,7 @@ void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
+void *memchr(const void *s, int c, size_t n);
 void *malloc(size_t n);
 void *calloc(size_t count, size_t size);
 void free(void *p);

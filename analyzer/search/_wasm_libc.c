@@ -1,5 +1,5 @@
 /* The C library a kernel needs, for its standalone WebAssembly build (no C library there: ``-nostdlib``):
- * memcpy, memmove, memset (the bulk-memory instructions), memcmp, and an allocator over the module's memory.
+ * memcpy, memmove, memset (the bulk-memory instructions), memcmp, memchr, and an allocator over the module's memory.
  *
  * The allocator: blocks of 16-byte units, each after a 16-byte header holding its size; free blocks on one list in
  * address order, merged with free neighbours; a request takes the first free block large enough (split when the
@@ -16,6 +16,13 @@ int memcmp(const void *a, const void *b, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
+}
+
+void *memchr(const void *s, int c, size_t n) {
+    const unsigned char *x = s;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] == (unsigned char)c) return (void *)(x + i);
+    return NULL;
 }
 
 #define UNIT 16

@@ -1,6 +1,6 @@
 """Where the compiled kernels' standalone WebAssembly modules lie: ``_core.wasm`` (the block search) and
-``_arms.wasm`` (the search over layouts with arms) and ``_draw.wasm`` (draw games, All Fives, Hungarian), each next
-to its CPython extension, built by setup.py from the same kernel source where a wasm32 compiler was at hand (Debian's
+``_arms.wasm`` (the search over layouts with arms), ``_draw.wasm`` (draw games, All Fives, Hungarian) and
+``analyzer/equity/_race.wasm`` (the match tables' race solver), each next to its CPython extension, built by setup.py from the same kernel source where a wasm32 compiler was at hand (Debian's
 clang and lld, or the ``ziglang`` package). Each module imports nothing and exports its kernel's calls
 (``analyzer/search/_core_wasm.c`` says how they are called); the static site copies them, the tests run them in
 Node against the extensions."""
@@ -12,7 +12,7 @@ __all__ = ["KERNELS", "wasm_path", "wasm_modules"]
 
 #: Each kernel's module: the package it sits in, and its file.
 KERNELS = {"core": ("analyzer.search", "_core.wasm"), "arms": ("analyzer.search", "_arms.wasm"),
-           "draw": ("analyzer.search", "_draw.wasm")}
+           "draw": ("analyzer.search", "_draw.wasm"), "race": ("analyzer.equity", "_race.wasm")}
 
 _HERE = Path(__file__).resolve().parent
 

@@ -234,7 +234,82 @@ function runDraw(cases) {
   });
 }
 
-const RUN = { core: runCore, arms: runArms, draw: runDraw };
+// The race solver: each call's arrays copied into the module, the export called, the answer and the arrays after it.
+const TYPED = { q: BigInt64Array, l: BigInt64Array, d: Float64Array, i: Int32Array, I: Uint32Array, B: Uint8Array, b: Int8Array };
+
+function raceCall(c) {
+  scratch.reset();
+  const arrays = [];
+  const put = (a) => {
+    const T = TYPED[a.t], bytes = T.BYTES_PER_ELEMENT * Math.max(a.v.length, 1);
+    const p = x.wasm_alloc(bytes);
+    const view = new T(x.memory.buffer, p, a.v.length);
+    view.set(T === BigInt64Array ? a.v.map(BigInt) : a.v);
+    arrays.push({ p, T, n: a.v.length });
+    return p;
+  };
+  const args = c.args.map((a) => (a !== null && typeof a === 'object' && 't' in a ? put(a) : a));
+  const len = (i) => c.args[i].v.length;
+  const shape = (g, b) => [c.args[g].tuple.length, scratch.u64s(c.args[g].tuple), scratch.u64s(c.args[b].tuple)];
+  const out = scratch.room(16), dbl = () => new Float64Array(x.memory.buffer, out, 2);
+  const op = c.op;
+  let result, kind = 0;
+  if (op === 'live') {
+    kind = x.race_live_at(args[0], ...shape(1, 2), args[3], args[4], out);
+    result = dbl()[0];
+  } else if (op === 'close') {
+    const results = Number(c.args[3].v[args[0]]);
+    kind = x.race_close_at(args[0], ...shape(1, 2), args[3], args[4], args[5], args[6], results, args[7], out);
+    result = dbl()[0];
+  } else if (op === 'back') {
+    const results = Number(c.args[3].v[args[0]]);
+    kind = x.race_back_at(args[0], ...shape(1, 2), args[3], args[4], args[5], args[6], results, args[7], args[8], out);
+    result = [dbl()[0], dbl()[1]];
+  } else if (op === 'reached') {
+    const results = Number(c.args[3].v[args[0]]);
+    kind = x.race_reached_at(args[0], ...shape(1, 2), args[4], results, args[5], out);
+    result = dbl()[0];
+  } else if (op === 'sweep') {
+    const sides = args[0], results = Number(c.args[4].v[args[1]]), sweeps = scratch.room(4);
+    kind = x.race_sweep_at(sides, args[1], ...shape(2, 3), args[4], args[5], args[6], args[7], args[8], results, args[9],
+      len(9) / sides, args[10], args[11], args[12], args[13], sweeps, out);
+    result = [readI32(sweeps, 1)[0], dbl()[0]];
+  } else if (op === 'one_hand') {
+    const n = c.args[4].tuple.length;
+    const got = x.race_one_hand_at(args[0], len(0), args[1], len(1), args[2], len(2), args[3], len(3), n,
+      scratch.i32s(c.args[4].tuple), scratch.i32s(c.args[5].tuple), args[6], args[7], args[8], len(8), args[9], len(9),
+      args[10], len(10), out);
+    if (got < 0) kind = 1;
+    result = got === 1 ? Array.from(new Float64Array(x.memory.buffer, out, n)) : null;
+  } else if (op === 'between') {
+    const n = c.args[5].tuple.length, sum = scratch.room(8 * n);
+    const at = c.args.length > 12 && c.args[12] !== null ? scratch.i32s(c.args[12].tuple) : 0;
+    const got = x.race_between_at(args[0], len(0), args[1], len(1), args[2], len(2), args[3], len(3), n,
+      scratch.i32s(c.args[4].tuple), scratch.i32s(c.args[5].tuple), args[6], args[7], args[8], len(8), args[9], len(9),
+      args[10], len(10), args[11], len(11), at, sum);
+    if (got < 0) kind = 1;
+    result = got === 1 ? Array.from(new Float64Array(x.memory.buffer, sum, n)) : null;
+  } else if (op === 'undiff') {
+    x.race_undiff_at(args[0], len(0), scratch.i32s(c.args[1].tuple), c.args[1].tuple.length);
+    result = null;
+  } else if (op === 'place') {
+    const sides = args[3];
+    x.race_place_at(args[0], args[1], args[2], sides, len(1) / sides / args[2], args[4]);
+    result = null;
+  } else if (op === 'find') {
+    const columns = args[1], got = scratch.room(8 * columns);
+    const found = x.race_find_at(args[0], len(0) / (4 * columns), columns, args[2], got);
+    result = found ? Array.from(new BigInt64Array(x.memory.buffer, got, columns - 1), Number) : null;
+  } else {
+    throw new Error(`unknown call ${op}`);
+  }
+  if (kind !== 0) result = { error: kind, text: readText(x.race_error_text()) };
+  const after = arrays.map(({ p, T, n }) => Array.from(new T(x.memory.buffer, p, n), T === BigInt64Array ? Number : (v) => v));
+  for (const { p } of arrays) x.wasm_free(p);
+  return { result, after };
+}
+
+const RUN = { core: runCore, arms: runArms, draw: runDraw, race: (calls) => calls.map(raceCall) };
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 const started = process.hrtime.bigint();
 const results = RUN[kernel](cases);
