@@ -12,6 +12,8 @@ import subprocess
 from array import array
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 
@@ -53,6 +55,18 @@ def run_wasm(kernel: str, cases: list, tmp_path: Path, timed: bool = False) -> l
     return (got["results"], got["seconds"]) if timed else got["results"]
 
 
+def same_in_wasm(kernel: str, extension, cases: list, run_native, tmp_path: Path) -> list:
+    """What the CPython extension computes for ``cases`` (``run_native``), held equal, case by case, to what the wasm
+    module of the same kernel computes for them in Node; the extension's results."""
+    _module(kernel, extension)
+    native = run_native(cases)
+    wasm = run_wasm(kernel, cases, tmp_path)
+    assert len(wasm) == len(native) == len(cases)
+    for case, mine, theirs in zip(cases, wasm, native):
+        assert mine == theirs, case
+    return native
+
+
 # -- the block search: _core ---------------------------------------------------------------------------------------
 
 #: the two-ended block variants, each scoring as the core takes it: inline, described (``LeafScoring.ints()``), with
@@ -60,25 +74,20 @@ def run_wasm(kernel: str, cases: list, tmp_path: Path, timed: bool = False) -> l
 CORE_CASES = [case for case in CASES if case[0] != "block"] + [("block", {})]
 
 
-def _captured_deal(solver: Solver, position: Position):
-    """The compiled deal of ``position`` and the arguments its ``BlockDeal`` was made with."""
-    real, seen = compiled_core(), {}
+def _captured(module, getter: str, kind: str, make):
+    """What ``make()`` returns while ``module``'s ``getter()`` (``compiled_core``, ...) gives a stand-in of the
+    compiled module whose ``kind`` (``BlockDeal``, ...) writes down the arguments it is made with; and those."""
+    real, seen = getattr(module, getter)(), {}
 
-    class Capture:
-        Table = real.Table
+    def record(*args):
+        seen["args"] = args
+        return getattr(real, kind)(*args)
 
-        @staticmethod
-        def BlockDeal(*args):
-            seen["args"] = args
-            return real.BlockDeal(*args)
-
-    saved = blockdeal.compiled_core
-    blockdeal.compiled_core = lambda: Capture
-    try:
-        deal = solver._deal(position)
-    finally:
-        blockdeal.compiled_core = saved
-    return deal, seen.get("args")
+    stand_in = SimpleNamespace(**{name: getattr(real, name) for name in dir(real) if not name.startswith("__")})
+    setattr(stand_in, kind, record)
+    with mock.patch.object(module, getter, lambda: stand_in):
+        made = make()
+    return made, seen.get("args")
 
 
 def core_cases(count: int, seed: int, sizes: tuple[int, int] = (3, 6), played: int = 2) -> list[dict]:
@@ -105,7 +114,7 @@ def core_cases(count: int, seed: int, sizes: tuple[int, int] = (3, 6), played: i
             continue
         view = variant if variant.seating.sides == 2 else AgainstTheRest(variant, rng.randrange(variant.players))
         solver = Solver(view, core="compiled")
-        deal, args = _captured_deal(solver, pos)
+        deal, args = _captured(blockdeal, "compiled_core", "BlockDeal", lambda: solver._deal(pos))
         if args is None or args[6] is not None:          # (not compiled, or a leaf asked of Python)
             continue
         K, e = deal.set_state(pos)
@@ -198,15 +207,10 @@ def run_core_native(cases: list[dict]) -> list:
 
 
 def test_the_wasm_block_search_equals_the_extension_on_a_thousand_random_positions(tmp_path):
-    _module("core", compiled_core())
     cases = core_cases(1000, 81)
     calls = [c["op"] for case in cases for c in case["calls"]]
     assert {"mtdf", "plays", "line", "worlds"} <= set(calls)
-    native = run_core_native(cases)
-    wasm = run_wasm("core", cases, tmp_path)
-    assert len(wasm) == len(native) == 1000
-    for case, mine, theirs in zip(cases, wasm, native):
-        assert mine == theirs, case
+    native = same_in_wasm("core", compiled_core(), cases, run_core_native, tmp_path)
     searched = sum(c["nodes"] for got in native for c in got)
     assert searched > 100_000          # (real searches, not trivial ones)
     # the families are all there: each scoring, two to four seats, limits reached and not
@@ -217,34 +221,13 @@ def test_the_wasm_block_search_equals_the_extension_on_a_thousand_random_positio
 
 # -- the search over layouts with arms: _arms ----------------------------------------------------------------------
 
-def _captured_arm_deal(search, pos):
-    """The compiled search over arms of ``pos`` and the arguments its ``ArmSearch`` was made with."""
-    from analyzer.search import tree
-
-    real, seen = arms_core(), {}
-
-    class Capture:
-        @staticmethod
-        def ArmSearch(*args):
-            seen["args"] = args
-            return real.ArmSearch(*args)
-
-    saved = tree.arms_core
-    tree.arms_core = lambda: Capture
-    try:
-        deal = search._arm_deal(pos)
-    finally:
-        tree.arms_core = saved
-    return deal, seen.get("args")
-
-
 def arms_cases(count: int, seed: int) -> list[dict]:
     """``count`` random states of layouts with arms where the search over arms takes over (every family of
     tests/test_arms_core.py's ``ARMS``: the French spinner, the cross with and without sleepers, double-six and
     double-nine; each view, two sides or one seat against the rest), each the search's arguments and the calls on
     it: the state's value in a full window (with a node limit now and then) and in a null window, and its principal
     line from that value."""
-    from analyzer.search import TreeSearch
+    from analyzer.search import TreeSearch, tree
     from test_arms_core import ARMS, arm_states
     from test_search import rules_for
 
@@ -258,7 +241,7 @@ def arms_cases(count: int, seed: int) -> list[dict]:
         pos = next(states[k])
         view = rules_for(variant, rng.randrange(variant.players) if variant.seating.sides > 2 else 0)
         search = TreeSearch(view, core="compiled")
-        _, args = _captured_arm_deal(search, pos)
+        _, args = _captured(tree, "arms_core", "ArmSearch", lambda: search._arm_deal(pos))
         n, max_pip, french, branch, maximiser, opponent, mode, param, sides, _, _, described, leader = args
         if mode == 2:                   # (a leaf asked of Python: no wasm counterpart)
             continue
@@ -305,13 +288,8 @@ def run_arms_native(cases: list[dict]) -> list:
 
 
 def test_the_wasm_search_over_arms_equals_the_extension_on_a_thousand_random_states(tmp_path):
-    _module("arms", arms_core())
     cases = arms_cases(1000, 81)
-    native = run_arms_native(cases)
-    wasm = run_wasm("arms", cases, tmp_path)
-    assert len(wasm) == len(native) == 1000
-    for case, mine, theirs in zip(cases, wasm, native):
-        assert mine == theirs, case
+    native = same_in_wasm("arms", arms_core(), cases, run_arms_native, tmp_path)
     assert sum(c["nodes"] for got in native for c in got) > 20_000
     assert {(case["search"]["max_pip"], case["search"]["french"], case["search"]["scoring"]) for case in cases} >= {
         (6, 1, 1), (6, 0, 0), (9, 0, 0)}
@@ -465,13 +443,8 @@ def run_draw_native(cases: list[dict]) -> list:
 
 
 def test_the_wasm_search_of_draw_games_equals_the_extension_on_a_thousand_random_decisions(tmp_path):
-    _module("draw", draw_core())
     cases = draw_cases(1000, 81)
-    native = run_draw_native(cases)
-    wasm = run_wasm("draw", cases, tmp_path)
-    assert len(wasm) == len(native) == len(cases)
-    for case, mine, theirs in zip(cases, wasm, native):
-        assert mine == theirs, case
+    native = same_in_wasm("draw", draw_core(), cases, run_draw_native, tmp_path)
     ops = {c["op"] for case in cases for c in case["calls"]}
     assert ops == {"search", "line", "ends", "worlds"}, ops
     searched = [got for case, result in zip(cases, native) for c, got in zip(case["calls"], result)
@@ -609,14 +582,9 @@ def run_race_native(calls: list[dict]) -> list:
 def test_the_wasm_race_solver_equals_the_extension_on_a_thousand_random_positions(tmp_path):
     from analyzer.equity.race import _race
 
-    _module("race", _race)
     calls, positions = race_cases(1000, 81)
     assert positions >= 1000
-    native = run_race_native(calls)
-    wasm = run_wasm("race", calls, tmp_path)
-    assert len(wasm) == len(native) == len(calls)
-    for call, mine, theirs in zip(calls, wasm, native):
-        assert mine == theirs, call["op"]
+    native = same_in_wasm("race", _race, calls, run_race_native, tmp_path)
     ops = {c["op"] for c in calls}
     assert {"live", "close", "back", "sweep", "one_hand", "between", "undiff", "place", "find"} <= ops, ops
     for op in ("one_hand", "between", "find"):

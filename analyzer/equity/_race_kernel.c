@@ -374,6 +374,19 @@ static int weigh_corners(const int32_t *s, int n, int step, const rsize *grid, c
 
 /* -- the calls ------------------------------------------------------------------------------------ */
 
+/* Each grid point's cell (``bases``) in ``*base``, and every result's offset checked against the box
+ * (``check_offsets``); an error frees it. */
+static int based(const Shape *sh, const int64_t *offsets, rsize results, int64_t **base, const char **err) {
+    *base = bases(sh);
+    if (*base == NULL) return fail(err, K_MEMORY, "no memory");
+    int got = check_offsets(sh, offsets, results, *base, err);
+    if (got != K_OK) {
+        free(*base);
+        *base = NULL;
+    }
+    return got;
+}
+
 int race_sweep(const Shape *sh, const int64_t *starts, const double *probs, const int64_t *offsets,
                const int32_t *next_lead, const int32_t *answers, rsize results, const double *terminals, rsize nterm,
                const uint8_t *active, double *values, double tol, int max_sweeps, int *sweeps, double *change,
@@ -382,13 +395,9 @@ int race_sweep(const Shape *sh, const int64_t *starts, const double *probs, cons
     for (rsize c = 0; c < sh->cells; c++)
         if (answers[c] < 0 && answers[c] != UNASKED && -1 - (rsize)answers[c] >= nterm)
             return fail(err, K_VALUE, "answers: a finished match out of range");
-    int64_t *base = bases(sh);
-    if (base == NULL) return fail(err, K_MEMORY, "no memory");
-    int got = check_offsets(sh, offsets, results, base, err);
-    if (got != K_OK) {
-        free(base);
-        return got;
-    }
+    int64_t *base;
+    int got = based(sh, offsets, results, &base, err);
+    if (got != K_OK) return got;
     /* the chances of every position, then of every finished match: one array, so that a result's next
      * position is found without a branch (a finished match is position ``positions + t``) */
     double *ext = malloc(sizeof(double) * (size_t)((sh->positions + nterm) * sides));
@@ -431,11 +440,9 @@ int race_sweep(const Shape *sh, const int64_t *starts, const double *probs, cons
 int race_close(const Shape *sh, const int64_t *starts, const int64_t *offsets, const int32_t *next_lead,
                const int32_t *answers, rsize results, uint8_t *active, rsize *marked, const char **err) {
     int leads = sh->leads;
-    int64_t *base = bases(sh), *queue = malloc(sizeof(int64_t) * (size_t)sh->positions);
-    int got = base == NULL || queue == NULL ? fail(err, K_MEMORY, "no memory")
-                                            : check_offsets(sh, offsets, results, base, err);
+    int64_t *base = NULL, *queue = malloc(sizeof(int64_t) * (size_t)sh->positions);
+    int got = queue == NULL ? fail(err, K_MEMORY, "no memory") : based(sh, offsets, results, &base, err);
     if (got != K_OK) {
-        free(base);
         free(queue);
         return got;
     }
@@ -501,13 +508,9 @@ void race_back(const Shape *sh, const int64_t *starts, const int64_t *offsets, c
 
 int race_reached(const Shape *sh, const int64_t *offsets, rsize results, uint8_t *cells, rsize *marked,
                  const char **err) {
-    int64_t *base = bases(sh);
-    if (base == NULL) return fail(err, K_MEMORY, "no memory");
-    int got = check_offsets(sh, offsets, results, base, err);
-    if (got != K_OK) {
-        free(base);
-        return got;
-    }
+    int64_t *base;
+    int got = based(sh, offsets, results, &base, err);
+    if (got != K_OK) return got;
     rsize count = 0;
     for (rsize g = 0; g < sh->points; g++) {
         cells[base[g]] = 1;

@@ -17,13 +17,6 @@ enum { SCORE_SIDES = ARMS_SCORE_SIDES, SCORE_BAD = ARMS_SCORE_BAD, SCORE_PYTHON 
 typedef ArmsEntry Entry;
 typedef ArmsSearch ArmSearch;
 
-/* An error of the search's call: ``kind`` (``_kernel.h``) and its text; -1. */
-static int arms_error(ArmSearch *d, int kind, const char *text) {
-    d->err_kind = kind;
-    d->err_text = text;
-    return -1;
-}
-
 /* -- the arms, packed --------------------------------------------------------------------------- */
 
 #define SPECIAL_SHIFT 40
@@ -243,7 +236,7 @@ static int leaf(ArmSearch *d, const uint64_t *h, int term, int s, int bit) {
     int v;
     if (d->leaf_fn(d->leaf_ctx, h, n, term, s, 1ULL << bit, &v) < 0) {   /* (the caller's: it checks the range) */
         d->failed = 1;
-        arms_error(d, K_CALLBACK, "the leaf value failed");
+        (void)KERNEL_ERROR(d, K_CALLBACK, "the leaf value failed");
         return 0;
     }
     return v;
@@ -403,7 +396,7 @@ static int packed_arms(ArmSearch *d, const ArmLine *st, uint64_t *out) {
     for (int i = 0; i < st->narms; i++) {
         int c = st->arm[i];
         if ((c & 3) == OPEN ? ++open[c >> 2] > 15 : nother == 4) {
-            return arms_error(d, K_VALUE, "more arms than the search packs (four at the spinner, 15 open of a number)");
+            return KERNEL_ERROR(d, K_VALUE, "more arms than the search packs (four at the spinner, 15 open of a number)");
         }
         if ((c & 3) != OPEN) other[nother++] = c;
     }
@@ -465,7 +458,7 @@ static int line_attach(ArmSearch *d, ArmLine *st, int k, int b) {
         st->arm[k] = (far << 2) | OPEN;
         if (d->branch && lo == hi) {                            /* crosswise: two new arms from its sides */
             if (st->narms + 2 > MAXARMS) {
-                return arms_error(d, K_VALUE, "more arms than the line keeps");
+                return KERNEL_ERROR(d, K_VALUE, "more arms than the line keeps");
             }
             st->arm[st->narms++] = (num << 2) | OPEN;
             st->arm[st->narms++] = (num << 2) | OPEN;
@@ -543,7 +536,7 @@ static int arm_line(ArmSearch *d, ArmLine *st, long long limit, ArmsSteps *out) 
                 }
             }
             if (c == nm) {
-                return arms_error(d, K_RUNTIME, "line: no move reaches the value of the state");
+                return KERNEL_ERROR(d, K_RUNTIME, "line: no move reaches the value of the state");
             }
         }
         if (arm_step(out, s, bits[c], st->arm[arms[c]] >> 2, arms[c] + 1) < 0) return -1;
@@ -559,20 +552,20 @@ static int arm_line(ArmSearch *d, ArmLine *st, long long limit, ArmsSteps *out) 
 int arms_init(ArmSearch *d, int n, int max_pip, int french, int branch, const int *maximiser, const int *opponent,
               int scoring, int param, const int *sides, ArmsLeafFn leaf_fn, void *ctx, uint64_t entries,
               const LeafScoring *sc, int leader) {
-    if (n < 2 || n > MAXSEATS) return arms_error(d, K_VALUE, "the compiled search seats two to four players");
-    if (max_pip < 0 || max_pip >= MAXNUM) return arms_error(d, K_VALUE, "the compiled search plays sets up to double-nine");
+    if (n < 2 || n > MAXSEATS) return KERNEL_ERROR(d, K_VALUE, "the compiled search seats two to four players");
+    if (max_pip < 0 || max_pip >= MAXNUM) return KERNEL_ERROR(d, K_VALUE, "the compiled search plays sets up to double-nine");
     if (scoring < SCORE_SIDES || scoring > SCORE_DESCRIBED || (scoring == SCORE_PYTHON && leaf_fn == NULL)
         || (scoring == SCORE_DESCRIBED && sc == NULL) || leader < 0 || leader >= n)
-        return arms_error(d, K_VALUE, "scoring: 0 (two sides), 1 (bad points), 2 with a callable leaf or 3 with "
+        return KERNEL_ERROR(d, K_VALUE, "scoring: 0 (two sides), 1 (bad points), 2 with a callable leaf or 3 with "
                           "a described scoring; leader: a seat");
     if (scoring == SCORE_DESCRIBED) {
-        if (sc->n != n) return arms_error(d, K_VALUE, "described: the description seats another number of players");
+        if (sc->n != n) return KERNEL_ERROR(d, K_VALUE, "described: the description seats another number of players");
         d->sc = *sc;
     }
     for (int s = 0; s < n; s++) {
-        if (maximiser[s] < 0 || maximiser[s] > 1) return arms_error(d, K_VALUE, "maximiser: one value a seat");
-        if (opponent[s] < 0 || opponent[s] > n - 1) return arms_error(d, K_VALUE, "opponent: one value a seat");
-        if (sides[s] < 0 || sides[s] > 1) return arms_error(d, K_VALUE, "sides: one value a seat");
+        if (maximiser[s] < 0 || maximiser[s] > 1) return KERNEL_ERROR(d, K_VALUE, "maximiser: one value a seat");
+        if (opponent[s] < 0 || opponent[s] > n - 1) return KERNEL_ERROR(d, K_VALUE, "opponent: one value a seat");
+        if (sides[s] < 0 || sides[s] > 1) return KERNEL_ERROR(d, K_VALUE, "sides: one value a seat");
         d->maximiser[s] = maximiser[s];
         d->opponent[s] = opponent[s];
         d->side[s] = sides[s];
@@ -604,7 +597,7 @@ int arms_init(ArmSearch *d, int n, int max_pip, int french, int branch, const in
     free(d->raw);
     d->raw = NULL;
     d->slots = NULL;
-    if (table_alloc(d, buckets) < 0) return arms_error(d, K_MEMORY, "no memory for the table");
+    if (table_alloc(d, buckets) < 0) return KERNEL_ERROR(d, K_MEMORY, "no memory for the table");
     d->max_buckets = max_buckets;
     d->used = d->stores = d->replaced = 0;
     return 0;
@@ -621,13 +614,13 @@ static int arms_packed(ArmSearch *d, const int *arms, int narms, uint64_t *out) 
     int open[MAXNUM] = {0}, other[4], nother = 0;
     for (int i = 0; i < narms; i++) {
         int c = arms[i];
-        if (c < 0 || (c >> 2) > d->max_pip) return arms_error(d, K_VALUE, "an arm code out of the set");
+        if (c < 0 || (c >> 2) > d->max_pip) return KERNEL_ERROR(d, K_VALUE, "an arm code out of the set");
         if ((c & 3) == OPEN) {
-            if (++open[c >> 2] > 15) return arms_error(d, K_VALUE, "more open arms of one number than the search packs");
+            if (++open[c >> 2] > 15) return KERNEL_ERROR(d, K_VALUE, "more open arms of one number than the search packs");
         } else if (nother < 4) {
             other[nother++] = c;
         } else {
-            return arms_error(d, K_VALUE, "more than four arms at the spinner");
+            return KERNEL_ERROR(d, K_VALUE, "more than four arms at the spinner");
         }
     }
     *out = pack_arms(open, MAXNUM, other, nother);
@@ -637,7 +630,7 @@ static int arms_packed(ArmSearch *d, const int *arms, int narms, uint64_t *out) 
 int arms_search(ArmSearch *d, const uint64_t *hands, const int *arms, int narms, int s, int alpha, int beta,
                 int64_t budget, int *value, uint64_t *nodes) {
     int n = d->n;
-    if (s < 0 || s >= n) return arms_error(d, K_VALUE, "one hand a seat, and the seat to move among them");
+    if (s < 0 || s >= n) return KERNEL_ERROR(d, K_VALUE, "one hand a seat, and the seat to move among them");
     uint64_t h[MAXSEATS] = {0}, a;
     for (int t = 0; t < n; t++) h[t] = hands[t];
     if (arms_packed(d, arms, narms, &a) < 0) return -1;
@@ -663,12 +656,12 @@ int arms_line(ArmSearch *d, const uint64_t *hands, const int *arms, int narms, i
     st.t = s;
     st.value = value;
     if (s < 0 || s >= n || narms > ARMS_MAXARMS || value > MAX_VALUE || value < -MAX_VALUE)
-        return arms_error(d, K_VALUE, "one hand a seat, the seat to move among them, at most 64 arms, a value in "
+        return KERNEL_ERROR(d, K_VALUE, "one hand a seat, the seat to move among them, at most 64 arms, a value in "
                           "the search's range");
     for (int t = 0; t < n; t++) st.h[t] = hands[t];
     st.narms = narms;
     for (int i = 0; i < narms; i++) {
-        if (arms[i] < 0 || (arms[i] >> 2) > d->max_pip) return arms_error(d, K_VALUE, "an arm code out of the set");
+        if (arms[i] < 0 || (arms[i] >> 2) > d->max_pip) return KERNEL_ERROR(d, K_VALUE, "an arm code out of the set");
         st.arm[i] = arms[i];
     }
     if (packed_arms(d, &st, &packed) < 0) return -1;

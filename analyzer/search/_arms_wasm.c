@@ -18,11 +18,8 @@ EXPORT(arms_new) ArmsSearch *arms_new(int n, int max_pip, int french, int branch
     ArmsSearch *d = calloc(1, sizeof(ArmsSearch));
     if (d == NULL) return NULL;
     LeafScoring sc;
-    long v[LEAF_FIELDS + 1 + LEAF_SEATS];
-    for (int i = 0; i < ndescribed && i < LEAF_FIELDS + 1 + LEAF_SEATS; i++) v[i] = described[i];
-    if (ndescribed > 0 && leaf_parse_ints(v, ndescribed, &sc) < 0) {
-        d->err_kind = K_VALUE;
-        d->err_text = "scoring: not a description of a hand's value (LeafScoring.ints())";
+    if (ndescribed > 0 && leaf_parse_int32(described, ndescribed, &sc) < 0) {
+        KERNEL_ERROR(d, K_VALUE, LEAF_NOT_ONE);
         return d;
     }
     arms_init(d, n, max_pip, french, branch, maximiser, opponent, scoring == ARMS_SCORE_CALLER ? -1 : scoring, param,

@@ -24,7 +24,7 @@ static inline int leaf_parse(PyObject *obj, LeafScoring *sc) {
     Py_DECREF(seq);
     if (bad || leaf_parse_ints(v, (int)len, sc) < 0) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "scoring: not a description of a hand's value (LeafScoring.ints())");
+            PyErr_SetString(PyExc_ValueError, LEAF_NOT_ONE);
         return -1;
     }
     return 0;

@@ -13,13 +13,6 @@ typedef CoreEntry Entry;
 typedef CoreTable Table;
 typedef CoreDeal Deal;
 
-/* An error of the deal's call: ``kind`` (``_kernel.h``) and its text; -1. */
-static int deal_error(Deal *d, int kind, const char *text) {
-    d->err_kind = kind;
-    d->err_text = text;
-    return -1;
-}
-
 /* -- the table ------------------------------------------------------------------------------ */
 
 #define MAX_DEALS 65535 /* deal ids of one table epoch (16 bits); then the table starts again */
@@ -413,7 +406,7 @@ static int deal_ready(Deal *self, uint64_t *K, uint64_t *X) {
     *X = self->ntiles + 1 < 64 ? (uint64_t)*K >> (self->ntiles + 1) : 0;
     *K &= (self->ntiles + 1 < 64 ? (1ULL << (self->ntiles + 1)) : 0) - 1;
     if (*X && (!self->xok || (*X & ~self->all) || (*X & *K))) {
-        return deal_error(self, K_VALUE, self->xok ? "exposed tiles must be tiles of the deal not yet played"
+        return KERNEL_ERROR(self, K_VALUE, self->xok ? "exposed tiles must be tiles of the deal not yet played"
                           : "no room for exposed tiles in the compiled search's key for a set this large");
     }
     return 0;
@@ -447,7 +440,7 @@ static int play_move(Deal *d, uint64_t K, int e, int s, int bit_index, int e2, i
     uint64_t h = d->H[s], bit = 1ULL << bit_index, K2 = K | bit, f = d->fit[e2];
     int sd = d->side[s];
     if (!(h & bit) || (e >= 0 && !(d->fit[e] & bit))) {
-        return deal_error(d, K_VALUE, "a move of a tile the mover does not hold, or that does not fit");
+        return KERNEL_ERROR(d, K_VALUE, "a move of a tile the mover does not hold, or that does not fit");
     }
     if (h == bit || !((d->all ^ K2) & f)) return 1;            /* domino, or blocked */
     int t = s;
@@ -490,10 +483,10 @@ static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s,
     }
     d->H[d->n] = 0;
     if ((all & ~held) != K || (e >= 0 && !(d->H[s] & d->fit[e]))) {
-        return deal_error(d, K_VALUE, "worlds: each deal must hold every tile not played, and the mover a "
+        return KERNEL_ERROR(d, K_VALUE, "worlds: each deal must hold every tile not played, and the mover a "
                           "playable tile");
     }
-    if (table_restart(d->table) < 0) return deal_error(d, K_MEMORY, "no memory for the table");
+    if (table_restart(d->table) < 0) return KERNEL_ERROR(d, K_MEMORY, "no memory for the table");
     d->table->only = 0;
     d->epoch = d->table->epoch;
     d->id = new_deal_id(d->table);
@@ -592,7 +585,7 @@ static int line_step(Deal *d, LineState *st, int first, int64_t budget, CoreStep
             if (x >= st->v) break;
         }
         if (c == nm) {
-            return deal_error(d, K_RUNTIME, "line: no move reaches the value of the state");
+            return KERNEL_ERROR(d, K_RUNTIME, "line: no move reaches the value of the state");
         }
     }
     int bit = mv[c].bit;
@@ -628,7 +621,7 @@ int core_world_line(Deal *d, uint64_t K, int s, int bit, int e2, int a, int b, i
     LineState st = {K, 0, a, b, s, d->sign[s] * value, 0, 0};
     d->failed = 0;
     int got = line_advance(d, &st, bit, e2, 0, out);
-    if (got == 1) got = deal_error(d, K_RUNTIME, "worlds: a move with a value ends the hand");
+    if (got == 1) got = KERNEL_ERROR(d, K_RUNTIME, "worlds: a move with a value ends the hand");
     else if (got == 0) got = line_rest(d, &st, first, budget, out);
     memcpy(d->H, H, sizeof(H));             /* (the world's hands and pips again for the next move) */
     d->P[0] = P[0];
@@ -648,19 +641,19 @@ int core_world_line(Deal *d, uint64_t K, int s, int bit, int e2, int a, int b, i
 int core_deal_init(Deal *d, Table *t, int n, int max_pip, const int *sides, const uint64_t *dealt, int cu,
                    CoreLeafFn leaf_fn, void *ctx, const LeafScoring *sc, int leader, int bound, int most,
                    const int *bonus, int nbonus) {
-    if (n < 2 || n > MAXSEATS) return deal_error(d, K_VALUE, "the compiled search seats two to four players");
+    if (n < 2 || n > MAXSEATS) return KERNEL_ERROR(d, K_VALUE, "the compiled search seats two to four players");
     int w = max_pip + 1, ntiles = w * (w + 1) / 2;
-    if (max_pip < 0 || ntiles > MAXTILES) return deal_error(d, K_VALUE, "the compiled search plays sets up to double-nine");
+    if (max_pip < 0 || ntiles > MAXTILES) return KERNEL_ERROR(d, K_VALUE, "the compiled search plays sets up to double-nine");
     if (cu < -1 || cu > 1 || (leaf_fn != NULL && sc != NULL))
-        return deal_error(d, K_TYPE, "leaf: None (cu: 0, 1 or -1 for the scoring written here, or a scoring "
+        return KERNEL_ERROR(d, K_TYPE, "leaf: None (cu: 0, 1 or -1 for the scoring written here, or a scoring "
                           "description) or a callable");
     if (leader < 0 || leader >= n || bound < -1 || bound > 3 || most < 0 || most > MAX_VALUE)
-        return deal_error(d, K_VALUE, "leader: a seat; bound: -1 to 3; most: the points of a hand");
+        return KERNEL_ERROR(d, K_VALUE, "leader: a seat; bound: -1 to 3; most: the points of a hand");
     if (sc != NULL && sc->n != n)
-        return deal_error(d, K_VALUE, "scoring: the description seats another number of players");
+        return KERNEL_ERROR(d, K_VALUE, "scoring: the description seats another number of players");
     uint64_t all = 0;
     for (int s = 0; s < n; s++) {
-        if (sides[s] < 0 || sides[s] > 1) return deal_error(d, K_VALUE, "sides (0 or 1) and dealt hands, one per seat");
+        if (sides[s] < 0 || sides[s] > 1) return KERNEL_ERROR(d, K_VALUE, "sides (0 or 1) and dealt hands, one per seat");
         d->side[s] = sides[s];
         d->sign[s] = sides[s] == 0 ? 1 : -1;
         d->dealt[s] = dealt[s];
@@ -692,7 +685,7 @@ int core_deal_init(Deal *d, Table *t, int n, int max_pip, const int *sides, cons
             else d->blocking[i - 2 * n * n] = b;
             if (b > d->pbmax) d->pbmax = b;
         }
-        if (!ok) return deal_error(d, K_VALUE, "bonus: 2 n n + n points (and a set whose states leave a bit free)");
+        if (!ok) return KERNEL_ERROR(d, K_VALUE, "bonus: 2 n n + n points (and a set whose states leave a bit free)");
     }
     d->fast = leaf_fn == NULL && sc == NULL;
     d->bound = bound >= 0 ? bound : (d->fast ? (cu > 0 ? 2 : 1) : 0);
@@ -757,9 +750,9 @@ static int mtd_probed(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, 
 
 int core_mtdf(Deal *d, const uint64_t *hands, const int *pips, uint64_t K, int e, int s, int alpha, int beta,
               int guess, int64_t budget, int *value) {
-    if (s < 0 || s >= d->n || e < 0 || e >= d->w * d->w) return deal_error(d, K_VALUE, "seat or ends out of range");
+    if (s < 0 || s >= d->n || e < 0 || e >= d->w * d->w) return KERNEL_ERROR(d, K_VALUE, "seat or ends out of range");
     load_state(d, hands, pips);
-    if (!(d->H[s] & d->fit[e])) return deal_error(d, K_VALUE, "the seat to move must hold a playable tile");
+    if (!(d->H[s] & d->fit[e])) return KERNEL_ERROR(d, K_VALUE, "the seat to move must hold a playable tile");
     uint64_t X;
     if (deal_ready(d, &K, &X) < 0) return -1;
     if (alpha < -INF) alpha = -INF;
@@ -776,7 +769,7 @@ int core_mtdf(Deal *d, const uint64_t *hands, const int *pips, uint64_t K, int e
 int core_plays(Deal *d, const uint64_t *hands, const int *pips, uint64_t K, int e, int s, int nm,
                const int (*moves)[2], int64_t budget, int *values, uint8_t *ended, int *over, uint64_t *states) {
     if (d->pb || s < 0 || s >= d->n || e < 0 || e >= d->w * d->w || (K >> d->ntiles))
-        return deal_error(d, K_VALUE, "plays: a deal without pass bonuses, a seat, ends and tiles played of its set");
+        return KERNEL_ERROR(d, K_VALUE, "plays: a deal without pass bonuses, a seat, ends and tiles played of its set");
     load_state(d, hands, pips);
     table_shared(d->table);
     if (d->epoch != d->table->epoch) {
@@ -791,7 +784,7 @@ int core_plays(Deal *d, const uint64_t *hands, const int *pips, uint64_t K, int 
     for (i = 0; i < nm; i++) {
         int bit = moves[i][0], e2 = moves[i][1];
         if (bit < 0 || bit >= d->ntiles || e2 < 0 || e2 >= d->w * d->w)
-            return deal_error(d, K_VALUE, "moves: (tile index, ends code) pairs");
+            return KERNEL_ERROR(d, K_VALUE, "moves: (tile index, ends code) pairs");
         int got = play_move(d, K, e, s, bit, e2, values + i);
         if (got < 0) return -1;
         if (got == 2) { *over = 1; break; }
@@ -805,13 +798,13 @@ int core_line(Deal *d, const uint64_t *hands, const int *pips, uint64_t K, int a
               int has_value, int value, int64_t budget, int guess, CoreSteps *out, uint64_t *states, int *over,
               int *pa, int *pb) {
     if (s < 0 || s >= d->n || a < 0 || a >= d->w || b < 0 || b >= d->w)
-        return deal_error(d, K_VALUE, "seat or ends out of range");
+        return KERNEL_ERROR(d, K_VALUE, "seat or ends out of range");
     LineState st = {0, 0, a, b, s, 0, a, b};
     load_state(d, hands, pips);
     if (deal_ready(d, &K, &st.X) < 0) return -1;
     st.K = K;
     int e = ends_code(d->w, a, b);
-    if (!(d->H[s] & d->fit[e])) return deal_error(d, K_VALUE, "the seat to move must hold a playable tile");
+    if (!(d->H[s] & d->fit[e])) return KERNEL_ERROR(d, K_VALUE, "the seat to move must hold a playable tile");
     uint64_t before = d->nodes;
     d->failed = 0;
     d->budget = budget;
@@ -830,7 +823,7 @@ int core_ends(Deal *d, const uint64_t *hands, const int *pips, uint64_t K, int a
               int nvalues, const uint8_t *has, const int *values, int64_t budget, uint8_t *found, uint64_t *hands_out,
               int *seat_out, int *tile_out, int *a_out, int *b_out) {
     if (s < 0 || s >= d->n || a < 0 || a >= d->w || b < 0 || b >= d->w)
-        return deal_error(d, K_VALUE, "seat or ends out of range");
+        return KERNEL_ERROR(d, K_VALUE, "seat or ends out of range");
     LineState st0 = {0, 0, a, b, s, 0, a, b, s, 0};
     load_state(d, hands, pips);
     if (deal_ready(d, &K, &st0.X) < 0) return -1;
@@ -845,7 +838,7 @@ int core_ends(Deal *d, const uint64_t *hands, const int *pips, uint64_t K, int a
     int nm = line_moves(d, p, a, b, mv);
     if (nvalues != nm) {
         d->err_count = nm;
-        return deal_error(d, K_VALUE, "ends: not one value a move");
+        return KERNEL_ERROR(d, K_VALUE, "ends: not one value a move");
     }
     uint64_t H[MAXSEATS + 1];
     int P[2] = {d->P[0], d->P[1]};
@@ -887,7 +880,7 @@ int core_worlds_check(Deal *d, uint64_t K, int e, int s, int nm, const uint8_t *
                       const int *as, const int *bs) {
     if (d->leaf_fn != NULL || d->pb || s < 0 || s >= d->n || e < -1 || e >= d->w * d->w || (K >> d->ntiles)
         || (e < 0 && K))
-        return deal_error(d, K_VALUE, "worlds: a deal scored here without pass bonuses, a seat, ends and "
+        return KERNEL_ERROR(d, K_VALUE, "worlds: a deal scored here without pass bonuses, a seat, ends and "
                           "tiles played of its set");
     int bad = nm < 1 || nm > MAXMOVES;
     for (int i = 0; i < nm && !bad; i++) {
@@ -896,7 +889,7 @@ int core_worlds_check(Deal *d, uint64_t K, int e, int s, int nm, const uint8_t *
             bad = as[i] < 0 || as[i] >= d->w || bs[i] < 0 || bs[i] >= d->w || ends_code(d->w, as[i], bs[i]) != e2s[i];
     }
     if (bad)
-        return deal_error(d, K_VALUE, "moves: (tile index, ends code) pairs; after: the ends (a, b) and first after "
+        return KERNEL_ERROR(d, K_VALUE, "moves: (tile index, ends code) pairs; after: the ends (a, b) and first after "
                           "each move");
     return 0;
 }

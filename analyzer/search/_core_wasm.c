@@ -33,11 +33,8 @@ EXPORT(core_deal_new) CoreDeal *core_deal_new(CoreTable *t, int n, int max_pip, 
     CoreDeal *d = calloc(1, sizeof(CoreDeal));
     if (d == NULL) return NULL;
     LeafScoring sc;
-    long v[LEAF_FIELDS + 1 + LEAF_SEATS];
-    for (int i = 0; i < nscoring && i < LEAF_FIELDS + 1 + LEAF_SEATS; i++) v[i] = scoring[i];
-    if (nscoring > 0 && leaf_parse_ints(v, nscoring, &sc) < 0) {
-        d->err_kind = K_VALUE;
-        d->err_text = "scoring: not a description of a hand's value (LeafScoring.ints())";
+    if (nscoring > 0 && leaf_parse_int32(scoring, nscoring, &sc) < 0) {
+        KERNEL_ERROR(d, K_VALUE, LEAF_NOT_ONE);
         return d;
     }
     core_deal_init(d, t, n, max_pip, sides, dealt, cu, NULL, NULL, nscoring > 0 ? &sc : NULL, leader, bound, most,

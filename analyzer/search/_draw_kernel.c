@@ -21,13 +21,6 @@ typedef DrawLast Last;
 typedef DrawSlot Slot;
 typedef DrawRoot Root;
 
-/* An error of the search's call: ``kind`` (``_kernel.h``) and its text; -1. */
-static int draw_error(DrawSearch *d, int kind, const char *text) {
-    d->err_kind = kind;
-    d->err_text = text;
-    return -1;
-}
-
 static inline uint32_t meta_of(int left, int right, int shape, int s, int k, int offer, int last) {
     return (uint32_t)left | (uint32_t)right << 4 | (uint32_t)shape << 8 | (uint32_t)s << 11 | (uint32_t)k << 13
            | (uint32_t)offer << 20 | (uint32_t)last << 21;
@@ -176,7 +169,7 @@ static int hand_value(DrawSearch *d, const uint64_t *h, int term, const Last *la
     if (d->leaf_fn(d->leaf_ctx, h, n, term, last->seat, 1ULL << last->bit, last->before_left, last->before_right,
                    &v) < 0) {       /* (the caller's: it checks the range) */
         d->failed = 1;
-        draw_error(d, K_CALLBACK, "the leaf value failed");
+        (void)KERNEL_ERROR(d, K_CALLBACK, "the leaf value failed");
         return 0;
     }
     return v;
@@ -386,7 +379,7 @@ static int table_reset(DrawSearch *d) {
     free(d->raw);
     d->raw = NULL;
     d->slots = NULL;
-    if (slots_new(d, d->start_size) < 0) return draw_error(d, K_MEMORY, "no memory for the table");
+    if (slots_new(d, d->start_size) < 0) return KERNEL_ERROR(d, K_MEMORY, "no memory for the table");
     d->used = d->replaced = 0;
     return 0;
 }
@@ -421,7 +414,7 @@ static int root_value(DrawSearch *d, uint64_t *h, const Root *r, int mover, int 
  * error; ``out`` NULL: nothing kept. */
 static int line_append(DrawSearch *d, DrawSteps *out, int seat, int tile, int end, int arm, int points) {
     if (out == NULL || out->step == NULL) return 0;     /* (``ends``: the line's end is kept, not its steps) */
-    if (out->count >= DRAW_MAX_STEPS) return draw_error(d, K_RUNTIME, "line: more steps than a hand has");
+    if (out->count >= DRAW_MAX_STEPS) return KERNEL_ERROR(d, K_RUNTIME, "line: more steps than a hand has");
     int *x = out->step[out->count++];
     x[0] = seat;
     x[1] = tile;
@@ -509,7 +502,7 @@ static int line_choice(DrawSearch *d, LineState *st, long long limit, DrawSteps 
             }
         }
         if (c == nc) {
-            return draw_error(d, K_RUNTIME, "line: no move reaches the value of the state");
+            return KERNEL_ERROR(d, K_RUNTIME, "line: no move reaches the value of the state");
         }
     }
     return line_play(d, st, cs + c, out);
@@ -604,22 +597,22 @@ int draw_init(DrawSearch *d, int n, int max_pip, const uint64_t *order, int nord
               const int *maximiser, const LeafScoring *sc, DrawLeafFn leaf_fn, void *ctx, uint64_t entries, int leader,
               int has_bound, int fixed, int most, int run) {
     if (has_bound && (most < 0 || most > MAX_VALUE))
-        return draw_error(d, K_VALUE, "bound: None or (fixed, most), most 0 or more");
+        return KERNEL_ERROR(d, K_VALUE, "bound: None or (fixed, most), most 0 or more");
     if (!has_bound) {
         fixed = 0;
         most = -1;
     }
     if (n < 2 || n > SEATS || max_pip < 0 || max_pip >= NUMBERS || leader < 0 || leader >= n)
-        return draw_error(d, K_VALUE, "the compiled search seats two to four players (the leader one of them), "
+        return KERNEL_ERROR(d, K_VALUE, "the compiled search seats two to four players (the leader one of them), "
                           "sets up to double-nine");
     int tiles = (max_pip + 1) * (max_pip + 2) / 2;
-    if (norder < 0 || norder > tiles || norder > 127) return draw_error(d, K_VALUE, "order: more tiles than the set");
+    if (norder < 0 || norder > tiles || norder > 127) return KERNEL_ERROR(d, K_VALUE, "order: more tiles than the set");
     if (sc == NULL && leaf_fn == NULL)
-        return draw_error(d, K_VALUE, "scoring: a described scoring (LeafScoring.ints()) or a callable leaf");
+        return KERNEL_ERROR(d, K_VALUE, "scoring: a described scoring (LeafScoring.ints()) or a callable leaf");
     if (sc != NULL && sc->n != n)
-        return draw_error(d, K_VALUE, "described: the description seats another number of players");
+        return KERNEL_ERROR(d, K_VALUE, "described: the description seats another number of players");
     for (int s = 0; s < n; s++)
-        if (maximiser[s] < 0 || maximiser[s] > 1) return draw_error(d, K_VALUE, "maximiser: values out of range");
+        if (maximiser[s] < 0 || maximiser[s] > 1) return KERNEL_ERROR(d, K_VALUE, "maximiser: values out of range");
     for (int i = 0; i < norder; i++) d->order[i] = order[i];
     for (int s = 0; s < n; s++) d->maximiser[s] = maximiser[s];
     d->python_leaves = sc == NULL;
@@ -656,7 +649,7 @@ int draw_init(DrawSearch *d, int n, int max_pip, const uint64_t *order, int nord
     free(d->raw);
     d->raw = NULL;
     d->slots = NULL;
-    if (slots_new(d, size) < 0) return draw_error(d, K_MEMORY, "no memory for the table");
+    if (slots_new(d, size) < 0) return KERNEL_ERROR(d, K_MEMORY, "no memory for the table");
     d->start_size = size;
     d->max_size = max_size;
     d->used = d->replaced = 0;
@@ -675,7 +668,7 @@ static int state_in(DrawSearch *d, const DrawState *st, uint64_t *h) {
     if (st->seat < 0 || st->seat >= n || st->last.seat < 0 || st->last.seat >= n || st->left < 0 || st->right < 0
         || st->left > d->max_pip || st->right > d->max_pip || st->shape < 0 || st->shape > 7 || st->k < 0
         || st->k > d->norder || st->last.bit < 0 || st->last.bit >= TILES)
-        return draw_error(d, K_VALUE, "a state out of the deal: one hand a seat, ends and seats in range");
+        return KERNEL_ERROR(d, K_VALUE, "a state out of the deal: one hand a seat, ends and seats in range");
     memset(h, 0, sizeof(uint64_t) * SEATS);
     for (int t = 0; t < n; t++) h[t] = st->hands[t];
     return 0;
@@ -721,7 +714,7 @@ int draw_line(DrawSearch *d, const DrawState *in, int value, int64_t limit, int6
     LineState st;
     if (line_state(d, in, &st) < 0) return -1;
     if (value > MAX_VALUE || value < -MAX_VALUE)
-        return draw_error(d, K_VALUE, "line: a value out of the compiled search's range");
+        return KERNEL_ERROR(d, K_VALUE, "line: a value out of the compiled search's range");
     st.value = value;
     st.spent = spent;
     d->stopped = d->failed = 0;
@@ -758,7 +751,7 @@ int draw_ends(DrawSearch *d, const DrawState *in, int value, int nvalues, const 
     int nc = legal_choices(d, st0.h[st0.t], st0.left, st0.right, st0.shape, st0.t, st0.offer, cs);
     if (nvalues != nc) {
         d->err_count = nc;
-        return draw_error(d, K_VALUE, "ends: not one value a choice");
+        return KERNEL_ERROR(d, K_VALUE, "ends: not one value a choice");
     }
     for (int c = 0; c < nc; c++) {
         out[c].found = 0;
@@ -771,17 +764,17 @@ int draw_ends(DrawSearch *d, const DrawState *in, int value, int nvalues, const 
 }
 
 int draw_worlds_check(DrawSearch *d, int mover, int k, int nr, const Root *rs) {
-    if (nr < 1 || nr > CHOICES) return draw_error(d, K_VALUE, "roots: one to CHOICES moves");
+    if (nr < 1 || nr > CHOICES) return KERNEL_ERROR(d, K_VALUE, "roots: one to CHOICES moves");
     for (int i = 0; i < nr; i++) {
         const Root *r = rs + i;
         if (r->bit < -1 || r->bit >= TILES || r->left < 0 || r->right < 0 || r->left > d->max_pip
             || r->right > d->max_pip || r->shape < 0 || r->shape > 7 || r->t < 0 || r->t >= d->n || r->last.seat < 0
             || r->last.seat >= d->n || r->last.bit < 0 || r->last.bit >= TILES || (r->offer != 0 && r->offer != 1)
             || r->drawn < 0 || r->passes < 0 || r->gain > MAX_VALUE || r->gain < -MAX_VALUE)
-            return draw_error(d, K_VALUE, "a root out of the deal: tiles, ends and seats in range");
+            return KERNEL_ERROR(d, K_VALUE, "a root out of the deal: tiles, ends and seats in range");
     }
     if (mover < 0 || mover >= d->n || k < 0 || k > d->norder)
-        return draw_error(d, K_VALUE, "the mover a seat, the draws taken within the order");
+        return KERNEL_ERROR(d, K_VALUE, "the mover a seat, the draws taken within the order");
     return 0;
 }
 
@@ -800,7 +793,7 @@ int draw_world(DrawSearch *d, const uint64_t *hands, const uint64_t *order, int 
         const Root *r = rs + i;
         memcpy(h, h0, sizeof(h));
         if (r->bit >= 0) {
-            if (!(h[mover] >> r->bit & 1)) return draw_error(d, K_VALUE, "a root's tile is not in the mover's hand");
+            if (!(h[mover] >> r->bit & 1)) return KERNEL_ERROR(d, K_VALUE, "a root's tile is not in the mover's hand");
             h[mover] &= ~(1ULL << r->bit);
         }
         int v = root_value(d, h, r, mover, k, guess);

@@ -20,11 +20,8 @@ EXPORT(draw_new) DrawSearch *draw_new(int n, int max_pip, const uint64_t *order,
     DrawSearch *d = calloc(1, sizeof(DrawSearch));
     if (d == NULL) return NULL;
     LeafScoring sc;
-    long v[LEAF_FIELDS + 1 + LEAF_SEATS];
-    for (int i = 0; i < ndescribed && i < LEAF_FIELDS + 1 + LEAF_SEATS; i++) v[i] = described[i];
-    if (leaf_parse_ints(v, ndescribed, &sc) < 0) {
-        d->err_kind = K_VALUE;
-        d->err_text = "scoring: not a description of a hand's value (LeafScoring.ints())";
+    if (leaf_parse_int32(described, ndescribed, &sc) < 0) {
+        KERNEL_ERROR(d, K_VALUE, LEAF_NOT_ONE);
         return d;
     }
     draw_init(d, n, max_pip, order, norder, limit, until, scores, maximiser, &sc, NULL, NULL, (uint64_t)entries, leader,

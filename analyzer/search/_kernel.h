@@ -25,4 +25,7 @@ void free(void *p);
 /* The kinds of error a kernel reports (its ``err_kind``, with ``err_text``); the bindings raise them. */
 enum { K_OK, K_VALUE, K_TYPE, K_RUNTIME, K_MEMORY, K_OVERFLOW, K_CALLBACK };
 
+/* An error of a kernel's call on ``owner`` (a struct with ``err_kind`` and ``err_text``): -1. */
+#define KERNEL_ERROR(owner, kind, text) ((owner)->err_kind = (kind), (owner)->err_text = (text), -1)
+
 #endif

@@ -61,6 +61,16 @@ static inline int leaf_parse_ints(const long *v, int len, LeafScoring *sc) {
     return bad ? -1 : 0;
 }
 
+#define LEAF_NOT_ONE "scoring: not a description of a hand's value (LeafScoring.ints())"
+
+/* ``leaf_parse_ints`` of ``len`` 32-bit ints (the WebAssembly bindings' arrays); -1 when it is not one. */
+static inline int leaf_parse_int32(const int *v, int len, LeafScoring *sc) {
+    long w[LEAF_FIELDS + 1 + LEAF_SEATS];
+    if (len < 0 || len > LEAF_FIELDS + 1 + LEAF_SEATS) return -1;
+    for (int i = 0; i < len; i++) w[i] = v[i];
+    return leaf_parse_ints(w, len, sc);
+}
+
 static inline int leaf_matches(int lo, int hi, int x) { return lo == x || hi == x; }
 
 /* The side with the lowest total, or -1 when two share it. */
