@@ -31,7 +31,7 @@ WASM = {**{f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{
            for name in ("_core", "_arms", "_draw")},
         "analyzer.equity._race": ["analyzer/equity/_race_kernel.c", "analyzer/equity/_race_wasm.c"]}
 WASM_FLAGS = ["-O2", "-mbulk-memory", "-nostdlib", "-fvisibility=hidden", "-Wno-unused-function", f"-I{SEARCH}",
-              "-Wl,--no-entry", "-Wl,--gc-sections", "-Wl,-z,stack-size=1048576"]
+              "-Wl,--no-entry", "-Wl,--gc-sections", "-Wl,-z,stack-size=1048576", "-Wl,--strip-all"]
 
 
 def wasm_compiler() -> list[str] | None:
