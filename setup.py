@@ -26,12 +26,14 @@ HEADERS = [f"{SEARCH}/{name}.h" for name in ("_kernel", "_leaf", "_table", "_bin
 KERNELS = {name: [f"{SEARCH}/{name}_kernel.c"] for name in ("_core", "_arms", "_draw")}
 #: -g0: no debug information in the installed cores (Python's own flags ask for it: 0.6 MB of the package, not 0.2)
 FLAGS = ["-O2", "-g0"]
-#: each WebAssembly module: the extension it sits next to, and its sources (its kernel, its wasm binding)
+#: each WebAssembly module: the extension it sits next to, and its sources (its kernel, its wasm binding); built with
+#: a stack of 1 MB placed first in memory (an overflow traps, it does not overwrite data), without name sections
 WASM = {**{f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"]
            for name in ("_core", "_arms", "_draw")},
         "analyzer.equity._race": ["analyzer/equity/_race_kernel.c", "analyzer/equity/_race_wasm.c"]}
 WASM_FLAGS = ["-O2", "-mbulk-memory", "-nostdlib", "-fvisibility=hidden", "-Wno-unused-function", f"-I{SEARCH}",
-              "-Wl,--no-entry", "-Wl,--gc-sections", "-Wl,-z,stack-size=1048576", "-Wl,--strip-all"]
+              "-Wl,--no-entry", "-Wl,--gc-sections", "-Wl,-z,stack-size=1048576", "-Wl,--stack-first",
+              "-Wl,--strip-all"]
 
 
 def wasm_compiler() -> list[str] | None:
