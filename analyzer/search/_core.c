@@ -40,109 +40,48 @@
  * them; a larger one refuses them (ValueError), and the Python side searches those states itself. A
  * state without them keeps its key: the search of a deal with no exposed tile is unchanged.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+/* This file is the CPython binding: it parses the arguments, calls the kernel (``_core_kernel.c``, whose interface
+ * ``_core_kernel.h`` declares; no Python there) and builds the results. The kernel's other binding is
+ * ``_core_wasm.c``, the standalone WebAssembly module. */
+#include "_binding.h"
+#include "_core_kernel.h"
 
-#include "_leaf.h"
-#include "_table.h"
-
-#define INF (1 << 30)
-#define MAXSEATS 4
-#define MAXTILES 55
-#define MAXMOVES 64
+#define INF CORE_INF
+#define MAXSEATS CORE_MAXSEATS
+#define MAXTILES CORE_MAXTILES
+#define MAXMOVES CORE_MAXMOVES
 
 /* -- the table ------------------------------------------------------------------------------ */
 
-#define MAX_DEALS 65535 /* deal ids of one table epoch (16 bits); then the table starts again */
-
-typedef struct {
-    uint64_t key;       /* the packed state: played tiles, ends code, seat */
-    int16_t lo, hi;     /* bounds for the side to move */
-    uint16_t deal;      /* the deal's id; 0: an empty slot */
-    uint8_t bit, e2;    /* the best move: tile index, ends code after it (255: none) */
-} Entry;
-
-/* The home bucket of a state: its key mixed with the deal's id, multiplied by 2^64 / phi (the top
- * bits pick the bucket). */
-static inline uint64_t home_of(int shift, uint64_t key, uint32_t deal) {
-    uint64_t h = (key ^ ((uint64_t)deal * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL;
-    return h >> shift;
-}
-
-static inline Entry *bucket_of(Entry *slots, int shift, uint64_t key, uint32_t deal) {
-    return slots + WAYS * home_of(shift, key, deal);
-}
-
 typedef struct {
     PyObject_HEAD
-    TABLE_FIELDS(Entry)
-    uint32_t next_deal;
-    uint64_t epoch;     /* bumped when the deal ids run out and the table is emptied */
-    uint16_t only;      /* the worlds (``Deal_worlds``): the one deal whose entries count, the others' slots
-                           free (a new world empties the table without touching it); 0: every deal's count */
+    CoreTable t;
 } Table;
-
-#define TABLE_ENTRY Entry
-#define TABLE_OWNER Table
-#define TABLE_PROBE 8
-#define TABLE_KEY_PARAMS uint64_t key, uint32_t deal
-#define TABLE_KEY_ARGS key, deal
-#define TABLE_HOME(t) home_of((t)->shift, key, deal)
-#define TABLE_SAME(t, e) ((e)->key == key && (e)->deal == deal)
-#define TABLE_EMPTY(e) ((e)->deal == 0 || ((e)->deal != t->only && t->only))    /* (``t``: the table) */
-#define TABLE_FILL 0
-#define TABLE_WORK(e) (-popcount((e)->key))          /* the most tiles played: the least work behind it */
-#define TABLE_AGAIN(t, e) table_slot((t), (e)->key, (e)->deal, 1)
-
-#include "_table.h"
-
-/* Store an entry (see _table.h: below its bound the table grows rather than replace). */
-static inline void table_store(Table *t, uint64_t key, uint32_t deal, int lo, int hi, int bit, int e2, Entry *room,
-                               uint64_t buckets) {
-    Entry *x = table_room(t, key, deal, room, buckets);
-    x->key = key;
-    x->deal = (uint16_t)deal;
-    x->lo = bound_pack(lo);
-    x->hi = bound_pack(hi);
-    x->bit = (uint8_t)bit;
-    x->e2 = (uint8_t)e2;
-    table_stored(t);
-}
 
 static int Table_init(Table *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"entries", NULL};
     unsigned long long entries;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "K", kwlist, &entries)) return -1;
-    uint64_t max_buckets, buckets;
-    table_sizes(entries, WAYS, 1 << 12, &max_buckets, &buckets);    /* 256 KB to start */
-    void *old = self->raw;
-    if (table_alloc(self, buckets) < 0) { PyErr_NoMemory(); return -1; }
-    PyMem_Free(old);
-    self->max_buckets = max_buckets;
-    self->used = 0;
-    self->next_deal = 1;
-    self->stores = self->replaced = 0;
+    if (core_table_init(&self->t, entries) < 0) { PyErr_NoMemory(); return -1; }
     return 0;
 }
 
 static void Table_dealloc(Table *self) {
-    PyMem_Free(self->raw);
+    core_table_free(&self->t);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *Table_clear(Table *self, PyObject *Py_UNUSED(ignored)) {
-    if (self->slots) table_empty(self);
+    core_table_clear(&self->t);
     Py_RETURN_NONE;
 }
 
-TABLE_GETTER(Table, entries, WAYS * self->buckets)
-TABLE_GETTER(Table, max_entries, WAYS * self->max_buckets)
-TABLE_GETTER(Table, used, self->used)
-TABLE_GETTER(Table, nbytes, WAYS * self->buckets * sizeof(Entry))
-TABLE_GETTER(Table, stores, self->stores)
-TABLE_GETTER(Table, replaced, self->replaced)
+TABLE_GETTER(Table, entries, WAYS * self->t.buckets)
+TABLE_GETTER(Table, max_entries, WAYS * self->t.max_buckets)
+TABLE_GETTER(Table, used, self->t.used)
+TABLE_GETTER(Table, nbytes, WAYS * self->t.buckets * sizeof(CoreEntry))
+TABLE_GETTER(Table, stores, self->t.stores)
+TABLE_GETTER(Table, replaced, self->t.replaced)
 
 static PyMethodDef Table_methods[] = {
     {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Empty every slot."},
@@ -175,355 +114,57 @@ static PyTypeObject TableType = {
 /* -- one deal ------------------------------------------------------------------------------- */
 
 typedef struct {
-    uint8_t bit, e2;
-    int16_t pips;
-    int score;
-} Move;
-
-typedef struct {
     PyObject_HEAD
-    Table *table;
-    PyObject *leaf;             /* the Python leaf value, or NULL for a scoring computed here */
-    LeafScoring sc;             /* the described scoring (``scored``), evaluated by _leaf.h */
-    int scored, leader;
-    uint64_t dealt[MAXSEATS];
-    uint32_t id;                /* the deal's id in its table's epoch */
-    uint64_t epoch;
-    int n, w, eb, sb, ntiles;
-    int xb, xok;                /* the exposed tiles' shift in a key; whether the key has room for them */
-    int fast, cu, bound, most;
-    int pb, pbmax;              /* pass bonuses paid (``bonus``); the most a play earns */
-    int bonus[MAXSEATS][MAXSEATS][2], blocking[MAXSEATS];
-    uint64_t flag;              /* the played mask's bit: a pass bonus was paid */
-    uint64_t all;
-    uint64_t fit[100];          /* the tiles that fit an ends code */
-    uint8_t ea[100], eb2[100];  /* the two open numbers of an ends code */
-    uint8_t on_a[100][MAXTILES], on_b[100][MAXTILES];  /* the ends code after a tile played on the first
-                                   (the lower) open number of an ends code, or on the second; 255: it does not fit */
-    uint8_t tlow[MAXTILES], thigh[MAXTILES];
-    int16_t tpips[MAXTILES];
-    int side[MAXSEATS], sign[MAXSEATS], opp1[MAXSEATS], opp2[MAXSEATS];
-    int next[MAXSEATS][MAXSEATS];
-    uint64_t H[MAXSEATS + 1];   /* the hands, and an always-empty slot */
-    int P[2];                   /* pips left per side */
-    uint64_t nodes;             /* states searched since the deal was made */
-    int64_t budget;             /* states this call may still search (the node limit) */
-    int failed;                 /* unwind: 1 the leaf callback raised, 2 the budget ran out */
+    PyObject *table;            /* the Table whose ``t`` the kernel's deal searches in */
+    PyObject *leaf;             /* the Python leaf value, or NULL for a scoring computed in the kernel */
+    CoreDeal d;
 } Deal;
 
-/* A fresh deal id; when they run out, the table is emptied and a new epoch starts (every deal
- * then takes a new id before it searches again). */
-static uint32_t new_deal_id(Table *t) {
-    if (t->next_deal > MAX_DEALS) {
-        table_empty(t);
-        t->epoch++;
-        t->next_deal = 1;
-    }
-    return t->next_deal++;
-}
-
-/* The table shared by the deals of a solver again after the worlds (``only``): emptied, every deal to
- * take a new id. */
-static void table_shared(Table *t) {
-    if (t->only) {
-        table_empty(t);
-        t->only = 0;
-        t->epoch++;
-        t->next_deal = 1;
-    }
-}
-
-static inline int ends_code(int w, int a, int b) {
-    return a <= b ? a * w + b : b * w + a;
-}
-
-/* The moves of the tiles ``p`` on ends ``e``, heaviest first (stable: ascending tile, then the
- * lower end first), as the Python ``gen_moves``. */
-static int gen_moves(Deal *d, uint64_t p, int e, Move *out) {
-    const uint8_t *on_a = d->on_a[e], *on_b = d->on_b[e];
-    int n = 0;
-    while (p) {
-        int i = __builtin_ctzll(p);
-        p &= p - 1;
-        if (on_a[i] != 255) {
-            out[n].bit = (uint8_t)i;
-            out[n].e2 = on_a[i];
-            out[n].pips = d->tpips[i];
-            n++;
-        }
-        if (on_b[i] != 255) {
-            out[n].bit = (uint8_t)i;
-            out[n].e2 = on_b[i];
-            out[n].pips = d->tpips[i];
-            n++;
-        }
-    }
-    for (int i = 1; i < n; i++) {       /* insertion sort: stable, by pips descending */
-        Move m = out[i];
-        int j = i - 1;
-        while (j >= 0 && out[j].pips < m.pips) { out[j + 1] = out[j]; j--; }
-        out[j + 1] = m;
-    }
-    return n;
-}
-
-/* The value of a finished hand for the side of ``s``: ``term`` 0 domino, 1 blocked. */
-static int leaf(Deal *d, int term, int s, uint64_t K2, int bit, int e, int pv) {
-    int sd = d->side[s];
-    if (d->fast) {
-        int ps = d->P[sd] - pv, po = d->P[1 - sd];
-        if (term == 0) return po + d->cu * ps;
-        return ps < po ? po + d->cu * ps : (ps > po ? -ps - d->cu * po : 0);
-    }
-    if (d->scored) {
-        uint64_t hands[MAXSEATS];
-        for (int t = 0; t < d->n; t++) hands[t] = d->dealt[t] & ~K2;
-        int v = leaf_score(&d->sc, d->tlow, d->thigh, term, s, d->leader, hands, bit, d->ea[e], d->eb2[e]);
-        return d->sign[s] * v;
-    }
+/* The Python leaf value of a finished hand, for the kernel (``CoreLeafFn``): -1 with an exception set. */
+static int python_leaf(void *ctx, int term, int s, uint64_t K2, int bit, int e, int *value) {
     PyObject *kp = PyLong_FromUnsignedLongLong(K2);
     PyObject *bp = PyLong_FromUnsignedLongLong(1ULL << bit);
     PyObject *r = NULL;
-    if (kp && bp) r = PyObject_CallFunction(d->leaf, "iiOOi", term, s, kp, bp, e);
+    if (kp && bp) r = PyObject_CallFunction((PyObject *)ctx, "iiOOi", term, s, kp, bp, e);
     Py_XDECREF(kp);
     Py_XDECREF(bp);
-    if (r == NULL) { d->failed = 1; return 0; }
+    if (r == NULL) return -1;
     long v = PyLong_AsLong(r);
     Py_DECREF(r);
-    if (v == -1 && PyErr_Occurred()) { d->failed = 1; return 0; }
+    if (v == -1 && PyErr_Occurred()) return -1;
     if (v > MAX_VALUE || v < -MAX_VALUE) {
         PyErr_SetString(PyExc_OverflowError, "a hand's value is out of the compiled search's range");
-        d->failed = 1;
-        return 0;
+        return -1;
     }
-    return d->sign[s] * (int)v;
+    *value = (int)v;
+    return 0;
 }
 
-/* The value of the state for the side of ``s`` (who holds a playable tile), fail-soft in
- * (alpha, beta): the Python ``search`` of ``IntDeal._build_search``, step by step. */
-static inline uint64_t state_key(Deal *d, uint64_t K, int e, int s, uint64_t X) {
-    uint64_t key = (((K << d->eb) | (uint64_t)e) << d->sb) | (uint64_t)s;
-    return X ? key | (X << d->xb) : key;
+/* The kernel's error of the deal's last call raised; NULL. */
+static PyObject *deal_raise(Deal *self) {
+    return kernel_raise(self->d.err_kind, self->d.err_text);
 }
 
-/* The search is compiled twice where GCC makes clones for Linux on x86-64: with the popcnt instruction
- * (the move order counts the opponents' tiles that fit) and without, the loader choosing by the CPU. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define SEARCH_CLONES __attribute__((target_clones("popcnt", "default")))
-#define tiles_in(x) __builtin_popcountll(x)
-#else
-#define SEARCH_CLONES
-#define tiles_in(x) popcount(x)
-#endif
-
-SEARCH_CLONES
-static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta);
-
-/* The value for the side of the mover ``s`` of his move of tile ``bit`` to ends ``e2`` from the loaded state
- * (played ``K``, ends ``e``; ``X2``: the live exposed tiles after his move), fail-soft in (alpha, beta): the
- * step of ``search``'s loop over the moves (a finished hand's leaf, or the forced passes skipped and the
- * pass bonus paid, then the search of the state after it). */
-static inline int move_value(Deal *d, uint64_t K, int e, int s, uint64_t X2, int bit, int e2, int alpha, int beta) {
-    uint64_t *H = d->H, h = H[s], h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit), f = d->fit[e2];
-    int sd = d->side[s], pv = d->tpips[bit], x;
-    if (!h2) return leaf(d, 0, s, K2, bit, e, pv);                      /* domino */
-    if (!((d->all ^ K2) & f)) {                                         /* blocked */
-        x = leaf(d, 1, s, K2, bit, e, pv);
-        return d->pb ? x + d->blocking[s] : x;
+/* ``n`` ints of a Python sequence into ``out`` (unsigned 64-bit where ``wide``); -1 with an exception set. */
+static int read_ints(PyObject *obj, int n, int wide, uint64_t *u, int *v, const char *what) {
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (seq == NULL) return -1;
+    int bad = PySequence_Fast_GET_SIZE(seq) < n;
+    for (int i = 0; i < n && !bad; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (wide) u[i] = PyLong_AsUnsignedLongLong(item);
+        else v[i] = (int)PyLong_AsLong(item);
+        bad = PyErr_Occurred() != NULL;
     }
-    H[s] = h2;
-    d->P[sd] -= pv;
-    int t = s, k;
-    for (k = 0; k < d->n; k++) {                                        /* skip the forced passes */
-        t = d->next[s][k];
-        if (H[t] & f) break;
-    }
-    int b = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
-    if (b) K2 |= d->flag;
-    if (d->side[t] == sd) x = b + search(d, K2, e2, t, X2, alpha - b, beta - b);
-    else x = b - search(d, K2, e2, t, X2, b - beta, b - alpha);
-    H[s] = h;
-    d->P[sd] += pv;
-    return x;
+    Py_DECREF(seq);
+    if (bad && !PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "a sequence too short");
+    return bad ? -1 : 0;
 }
 
-static int search(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta) {
-    uint64_t *H = d->H;
-    int *P = d->P;
-    int neg = 1, saved = 0, v = 0, acc = 0;     /* acc: the forced moves' pass bonuses, for the side to move */
-    uint64_t sH[MAXSEATS + 1];
-    int sP[2] = {0, 0};
-    Move mv[MAXMOVES];
-    d->nodes++;
-    if (--d->budget < 0) { d->failed = 2; return 0; }     /* past the node limit: unwind */
-    for (;;) {
-        int sd = d->side[s];
-        uint64_t h = H[s];
-        uint64_t key = state_key(d, K, e, s, X);
-        uint64_t home = home_of(d->table->shift, key, d->id);
-        __builtin_prefetch(d->table->slots + WAYS * home);      /* the table's line, while the moves are made */
-        uint64_t p = h & d->fit[e], X2 = X;     /* X2: the live exposed tiles after his move */
-        if (X) {                                /* §8: his exposed tiles that fit, if any, are his moves */
-            X2 = X & ~p;
-            if (X & p) p &= X;
-        }
-        int nm = gen_moves(d, p, e, mv);
-        if (d->bound) {
-            v = -d->most;
-            if (d->bound < 3) {
-                v += mv[0].pips - P[sd];
-                if (d->bound > 1) v -= P[1 - sd];
-            }
-            if (d->pb) v -= d->pbmax * tiles_in(H[d->opp1[s]] | H[d->opp2[s]]);
-            if (v >= beta) break;
-        }
-        if (nm == 1) {                          /* a forced move: played here, no table entry */
-            int bit = mv[0].bit, e2 = mv[0].e2, pv = mv[0].pips;
-            uint64_t h2 = h & ~(1ULL << bit), K2 = K | (1ULL << bit);
-            if (!h2) { v = leaf(d, 0, s, K2, bit, e, pv); break; }
-            uint64_t f = d->fit[e2];
-            if (!((d->all ^ K2) & f)) {
-                v = leaf(d, 1, s, K2, bit, e, pv);
-                if (d->pb) v += d->blocking[s];
-                break;
-            }
-            if (!saved) {
-                memcpy(sH, H, sizeof(sH));
-                sP[0] = P[0];
-                sP[1] = P[1];
-                saved = 1;
-            }
-            H[s] = h2;
-            P[sd] -= pv;
-            int t = s, k;
-            for (k = 0; k < d->n; k++) {
-                t = d->next[s][k];
-                if (H[t] & f) break;
-            }
-            K = K2;
-            e = e2;
-            X = X2;
-            if (d->pb) {
-                int b = d->bonus[s][k][!(K & d->flag)];
-                if (b) {
-                    K |= d->flag;
-                    acc += b;
-                    alpha -= b;
-                    beta -= b;
-                }
-            }
-            if (d->side[t] != sd) {
-                int x = alpha;
-                alpha = -beta;
-                beta = -x;
-                neg = -neg;
-                acc = -acc;
-            }
-            s = t;
-            continue;
-        }
-
-        /* a choice: the table first */
-        Entry *room, *en = table_find(d->table, home, key, d->id, &room);
-        uint64_t buckets = d->table->buckets;
-        int lo = -INF, hi = INF, bbit = 255, be2 = 255;
-        if (en != NULL) {
-            lo = bound_unpack(en->lo);
-            hi = bound_unpack(en->hi);
-            bbit = en->bit;
-            be2 = en->e2;
-            if (lo >= beta) { v = lo; break; }
-            if (hi <= alpha) { v = hi; break; }
-            if (lo == hi) { v = lo; break; }
-            if (lo > alpha) alpha = lo;
-            if (hi < beta) beta = hi;
-        }
-        if (bbit == 255 || nm > 2) {
-            /* order: starve the next opponent, then the other one; heavy tiles first */
-            uint64_t o1 = H[d->opp1[s]], o3 = H[d->opp2[s]];
-            for (int i = 0; i < nm; i++) {
-                uint64_t f = d->fit[mv[i].e2];
-                mv[i].score = mv[i].pips - 20 * tiles_in(o1 & f) - 5 * tiles_in(o3 & f);
-            }
-            if (nm == 2) {
-                if (mv[1].score > mv[0].score) { Move m = mv[0]; mv[0] = mv[1]; mv[1] = m; }
-            } else {
-                /* descending (score, tile, ends after), as Python's sort of (score, move) tuples */
-                for (int i = 1; i < nm; i++) {
-                    Move m = mv[i];
-                    int j = i - 1;
-                    while (j >= 0 && (mv[j].score < m.score || (mv[j].score == m.score
-                           && (mv[j].bit < m.bit || (mv[j].bit == m.bit && mv[j].e2 < m.e2))))) {
-                        mv[j + 1] = mv[j];
-                        j--;
-                    }
-                    mv[j + 1] = m;
-                }
-            }
-        }
-        if (bbit != 255 && !(mv[0].bit == bbit && mv[0].e2 == be2)) {
-            for (int i = 1; i < nm; i++) {
-                if (mv[i].bit == bbit && mv[i].e2 == be2) {
-                    Move m = mv[i];
-                    memmove(mv + 1, mv, (size_t)i * sizeof(Move));
-                    mv[0] = m;
-                    break;
-                }
-            }
-        }
-
-        int a0 = alpha, x;
-        v = -INF;
-        int bm = -1;
-        for (int i = 0; i < nm; i++) {
-            x = move_value(d, K, e, s, X2, mv[i].bit, mv[i].e2, alpha, beta);
-            if (d->failed) break;
-            if (x > v) {
-                v = x;
-                bm = i;
-                if (x > alpha) {
-                    alpha = x;
-                    if (x >= beta) break;
-                }
-            }
-        }
-        if (d->failed) break;
-        if (v <= a0) hi = v;
-        else if (v >= beta) lo = v;
-        else lo = hi = v;
-        table_store(d->table, key, d->id, lo, hi, mv[bm].bit, mv[bm].e2, room, buckets);
-        break;
-    }
-    if (saved) {
-        memcpy(H, sH, sizeof(sH));
-        P[0] = sP[0];
-        P[1] = sP[1];
-    }
-    v += acc;
-    return neg > 0 ? v : -v;
-}
-
-/* MTD(f): a value fail-soft in (alpha, beta) from null-window searches, as ``alphabeta.mtdf``. */
-static int mtd(Deal *d, uint64_t K, int e, int s, uint64_t X, int alpha, int beta, int guess) {
-    if ((int64_t)beta - alpha <= 1) return search(d, K, e, s, X, alpha, beta);   /* (the open window, 2 INF, overflows an int) */
-    int g;
-    if (beta < INF) g = beta;
-    else if (alpha > -INF) g = alpha + 1;
-    else g = guess;
-    int lo = -INF, hi = INF;
-    while (lo < hi) {
-        int b = g == lo ? g + 1 : g;
-        g = search(d, K, e, s, X, b - 1, b);
-        if (d->failed) return 0;
-        if (g < b) {
-            hi = g;
-            if (hi <= alpha) break;
-        } else {
-            lo = g;
-            if (lo >= beta) break;
-        }
-    }
-    return g;
+/* The hands (one mask a seat) and pips (a count a side) of a state; -1 with an exception set. */
+static int read_state(Deal *self, PyObject *hands, PyObject *pips, uint64_t *H, int *P) {
+    return read_ints(hands, self->d.n, 1, H, NULL, "hands must be a sequence") < 0
+           || read_ints(pips, 2, 0, NULL, P, "pips must be a sequence") < 0 ? -1 : 0;
 }
 
 static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
@@ -538,44 +179,25 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "the compiled search seats two to four players");
         return -1;
     }
-    int w = max_pip + 1, ntiles = w * (w + 1) / 2;
-    if (max_pip < 0 || ntiles > MAXTILES) {
-        PyErr_SetString(PyExc_ValueError, "the compiled search plays sets up to double-nine");
-        return -1;
-    }
-    if ((leaf_fn != Py_None && !PyCallable_Check(leaf_fn)) || cu < -1 || cu > 1
-        || (leaf_fn != Py_None && scoring != Py_None)) {
+    if (leaf_fn != Py_None && !PyCallable_Check(leaf_fn)) {
         PyErr_SetString(PyExc_TypeError, "leaf: None (cu: 0, 1 or -1 for the scoring written here, or a scoring "
                         "description) or a callable");
         return -1;
     }
-    if (leader < 0 || leader >= n || bound < -1 || bound > 3 || most < 0 || most > MAX_VALUE) {
-        PyErr_SetString(PyExc_ValueError, "leader: a seat; bound: -1 to 3; most: the points of a hand");
-        return -1;
-    }
     LeafScoring sc;
-    memset(&sc, 0, sizeof(sc));
-    if (scoring != Py_None) {
-        if (leaf_parse(scoring, &sc) < 0) return -1;
-        if (sc.n != n) {
-            PyErr_SetString(PyExc_ValueError, "scoring: the description seats another number of players");
-            return -1;
-        }
-    }
+    if (scoring != Py_None && leaf_parse(scoring, &sc) < 0) return -1;
+    int side[MAXSEATS];
+    uint64_t hands[MAXSEATS];
     PyObject *sseq = PySequence_Fast(sides, "sides must be a sequence");
     if (sseq == NULL) return -1;
     PyObject *dseq = PySequence_Fast(dealt, "dealt must be a sequence");
     if (dseq == NULL) { Py_DECREF(sseq); return -1; }
     int bad = PySequence_Fast_GET_SIZE(sseq) != n || PySequence_Fast_GET_SIZE(dseq) != n;
-    uint64_t all = 0;
     for (int s = 0; s < n && !bad; s++) {
         long sd = PyLong_AsLong(PySequence_Fast_GET_ITEM(sseq, s));
-        uint64_t h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(dseq, s));
+        hands[s] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(dseq, s));
         if (PyErr_Occurred() || sd < 0 || sd > 1) { bad = 1; break; }
-        self->side[s] = (int)sd;
-        self->sign[s] = sd == 0 ? 1 : -1;
-        self->dealt[s] = h;
-        all |= h;
+        side[s] = (int)sd;
     }
     Py_DECREF(sseq);
     Py_DECREF(dseq);
@@ -583,84 +205,37 @@ static int Deal_init(Deal *self, PyObject *args, PyObject *kwds) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "sides (0 or 1) and dealt hands, one per seat");
         return -1;
     }
-    Py_INCREF(table);
-    Py_XSETREF(self->table, (Table *)table);
-    Py_XDECREF(self->leaf);
-    self->leaf = NULL;
-    if (leaf_fn != Py_None) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
-    self->epoch = self->table->epoch;
-    self->id = new_deal_id(self->table);
-    self->n = n;
-    self->w = w;
-    self->ntiles = ntiles;
-    self->flag = 1ULL << ntiles;
-    self->eb = 1;
-    while ((1 << self->eb) < w * w) self->eb++;     /* bit_length(w * w - 1) */
-    self->sb = 1;
-    while ((1 << self->sb) < n) self->sb++;         /* max(1, bit_length(n - 1)) */
-    self->pb = bonus != Py_None;
-    self->xb = ntiles + self->pb + self->eb + self->sb;
-    self->xok = self->xb + ntiles <= 64;
-    self->pbmax = 0;
-    if (self->pb) {
+    int bonuses[2 * MAXSEATS * MAXSEATS + MAXSEATS], nbonus = 0;
+    if (bonus != Py_None) {
         PyObject *bseq = PySequence_Fast(bonus, "bonus must be a sequence");
         if (bseq == NULL) return -1;
-        int ok = PySequence_Fast_GET_SIZE(bseq) == 2 * n * n + n && ntiles + 1 + self->eb + self->sb <= 64;
-        for (int i = 0; i < 2 * n * n + n && ok; i++) {
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(bseq);
+        bad = len != 2 * n * n + n;
+        for (Py_ssize_t i = 0; i < len && !bad; i++) {
             long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(bseq, i));
-            if (PyErr_Occurred() || b < 0 || b > MAX_VALUE) { ok = 0; break; }
-            if (i < 2 * n * n) self->bonus[i / (2 * n)][i / 2 % n][i % 2] = (int)b;
-            else self->blocking[i - 2 * n * n] = (int)b;
-            if (b > self->pbmax) self->pbmax = (int)b;
+            if (PyErr_Occurred() || b < 0 || b > MAX_VALUE) { bad = 1; break; }
+            bonuses[i] = (int)b;
         }
+        nbonus = (int)len;
         Py_DECREF(bseq);
-        if (!ok) {
+        if (bad) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_ValueError, "bonus: 2 n n + n points (and a set whose states leave a bit free)");
             return -1;
         }
     }
-    self->fast = leaf_fn == Py_None && scoring == Py_None;
-    self->bound = bound >= 0 ? bound : (self->fast ? (cu > 0 ? 2 : 1) : 0);
-    self->most = most;
-    self->scored = scoring != Py_None;
-    self->sc = sc;
-    self->leader = leader;
-    self->cu = cu;
-    self->all = all;
-    uint64_t match[16] = {0};
-    int i = 0;
-    for (int hi = 0; hi < w; hi++)                  /* Tile.index: high * (high + 1) / 2 + low */
-        for (int lo = 0; lo <= hi; lo++, i++) {
-            self->tlow[i] = (uint8_t)lo;
-            self->thigh[i] = (uint8_t)hi;
-            self->tpips[i] = (int16_t)(lo + hi);
-            match[lo] |= 1ULL << i;
-            match[hi] |= 1ULL << i;
-        }
-    for (int e = 0; e < w * w; e++) {
-        int a = e / w, b = e % w;
-        self->fit[e] = match[a] | match[b];
-        self->ea[e] = (uint8_t)a;
-        self->eb2[e] = (uint8_t)b;
-        for (int t = 0; t < ntiles; t++) {
-            int lo = self->tlow[t], hi = self->thigh[t];
-            self->on_a[e][t] = lo == a || hi == a ? (uint8_t)ends_code(w, lo == a ? hi : lo, b) : 255;
-            self->on_b[e][t] = b != a && (lo == b || hi == b) ? (uint8_t)ends_code(w, a, lo == b ? hi : lo) : 255;
-        }
+    if (core_deal_init(&self->d, &((Table *)table)->t, n, max_pip, side, hands, cu,
+                       leaf_fn == Py_None ? NULL : python_leaf, leaf_fn == Py_None ? NULL : leaf_fn,
+                       scoring == Py_None ? NULL : &sc, leader, bound, most, bonus == Py_None ? NULL : bonuses,
+                       nbonus) < 0) {
+        deal_raise(self);
+        return -1;
     }
-    for (int s = 0; s < n; s++) {
-        for (int k = 0; k < n; k++) self->next[s][k] = (s + k + 1) % n;
-        self->opp1[s] = self->opp2[s] = n;
-        for (int k = 0; k < n; k++) {
-            int t = self->next[s][k];
-            if (self->side[t] == self->side[s]) continue;
-            if (self->opp1[s] == n) self->opp1[s] = t;
-            else if (self->opp2[s] == n) self->opp2[s] = t;
-        }
-    }
-    memset(self->H, 0, sizeof(self->H));
-    self->nodes = 0;
+    Py_INCREF(table);
+    Py_XSETREF(self->table, table);
+    Py_XDECREF(self->leaf);
+    self->leaf = NULL;
+    if (leaf_fn != Py_None) { Py_INCREF(leaf_fn); self->leaf = leaf_fn; }
     return 0;
 }
 
@@ -675,6 +250,8 @@ static int Deal_traverse(Deal *self, visitproc visit, void *arg) {
 static int Deal_clear(Deal *self) {
     Py_CLEAR(self->table);
     Py_CLEAR(self->leaf);
+    self->d.leaf_fn = NULL;
+    self->d.leaf_ctx = NULL;
     return 0;
 }
 
@@ -684,42 +261,10 @@ static void Deal_dealloc(Deal *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* The hands (one mask a seat) and pips (a count a side) of a state into the deal; -1 on an error. */
-static int load_state(Deal *self, PyObject *hands, PyObject *pips) {
-    for (int t = 0; t < self->n; t++) {
-        PyObject *item = PySequence_GetItem(hands, t);
-        if (item == NULL) return -1;
-        self->H[t] = PyLong_AsUnsignedLongLong(item);
-        Py_DECREF(item);
-        if (PyErr_Occurred()) return -1;
-    }
-    self->H[self->n] = 0;
-    for (int sd = 0; sd < 2; sd++) {
-        PyObject *item = PySequence_GetItem(pips, sd);
-        if (item == NULL) return -1;
-        self->P[sd] = (int)PyLong_AsLong(item);
-        Py_DECREF(item);
-        if (PyErr_Occurred()) return -1;
-    }
-    return 0;
-}
-
-/* The deal ready to search a state whose packed played mask is ``*K``: the table shared again (after the
- * worlds), the deal's id of the table's epoch, and the live exposed tiles split off ``*K`` into ``*X``
- * (§8: see the top). -1 (an error set) where the key has no room for them or they are not the deal's. */
-static int deal_ready(Deal *self, unsigned long long *K, uint64_t *X) {
-    table_shared(self->table);
-    if (self->epoch != self->table->epoch) {
-        self->epoch = self->table->epoch;
-        self->id = new_deal_id(self->table);
-    }
-    *X = self->ntiles + 1 < 64 ? (uint64_t)*K >> (self->ntiles + 1) : 0;
-    *K &= (self->ntiles + 1 < 64 ? (1ULL << (self->ntiles + 1)) : 0) - 1;
-    if (*X && (!self->xok || (*X & ~self->all) || (*X & *K))) {
-        PyErr_SetString(PyExc_ValueError, self->xok ? "exposed tiles must be tiles of the deal not yet played"
-                        : "no room for exposed tiles in the compiled search's key for a set this large");
-        return -1;
-    }
+/* Whether the deal was made (its ``__init__`` ran); else ValueError. */
+static int deal_made(Deal *self) {
+    if (self->table != NULL) return 1;
+    PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
     return 0;
 }
 
@@ -729,21 +274,12 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
     PyObject *hands, *pips, *guess_obj = Py_None, *budget_obj = Py_None;
     unsigned long long K;
     int e, s, alpha, beta;
-    if (self->table == NULL) {
-        PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
-        return NULL;
-    }
+    if (!deal_made(self)) return NULL;
     if (!PyArg_ParseTuple(args, "OOKiiii|OO", &hands, &pips, &K, &e, &s, &alpha, &beta, &guess_obj, &budget_obj))
         return NULL;
-    if (s < 0 || s >= self->n || e < 0 || e >= self->w * self->w) {
-        PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
-        return NULL;
-    }
-    if (load_state(self, hands, pips) < 0) return NULL;
-    if (!(self->H[s] & self->fit[e])) {
-        PyErr_SetString(PyExc_ValueError, "the seat to move must hold a playable tile");
-        return NULL;
-    }
+    uint64_t H[MAXSEATS];
+    int P[2], v;
+    if (read_state(self, hands, pips, H, P) < 0) return NULL;
     int guess = 0;
     if (guess_obj != Py_None) {
         guess = (int)PyLong_AsLong(guess_obj);
@@ -754,109 +290,27 @@ static PyObject *Deal_mtdf(Deal *self, PyObject *args) {
         budget = PyLong_AsLongLong(budget_obj);
         if (budget == -1 && PyErr_Occurred()) return NULL;
     }
-    uint64_t X;
-    if (deal_ready(self, &K, &X) < 0) return NULL;
-    uint64_t key = state_key(self, (uint64_t)K, e, s, X);
-    Entry *en = table_probe(self->table, key, self->id);
-    if (en != NULL) guess = guess < bound_unpack(en->lo) ? bound_unpack(en->lo) : (guess > bound_unpack(en->hi) ? bound_unpack(en->hi) : guess);
-    if (alpha < -INF) alpha = -INF;
-    if (beta > INF) beta = INF;
-    self->failed = 0;
-    self->budget = budget;
-    int v = mtd(self, (uint64_t)K, e, s, X, alpha, beta, guess);
-    if (self->failed == 2) Py_RETURN_NONE;
-    if (self->failed) return NULL;
+    int got = core_mtdf(&self->d, H, P, (uint64_t)K, e, s, alpha, beta, guess, budget, &v);
+    if (got < 0) return deal_raise(self);
+    if (got == 1) Py_RETURN_NONE;
     return PyLong_FromLong(v);
 }
 
-/* The table made ready for a new world: back at the size it starts with (a large deal's table does not
- * stay large for the small ones after it, and a large table spreads a small search over more cache lines),
- * and empty: the new deal's id is the only one whose entries count (``only``), so the slots of the deals
- * before are free without a pass over them; below its bound the table loses no entry, so a deal searches
- * exactly the states it would in an empty one. */
-static int table_restart(Table *t) {
-    uint64_t start = t->max_buckets < (1 << 12) ? t->max_buckets : (1 << 12);      /* as Table_init */
-    if (t->buckets != start) {
-        void *old = t->raw;
-        if (table_alloc(t, start) < 0) { PyErr_NoMemory(); return -1; }
-        PyMem_Free(old);
-        t->stores = t->replaced = t->used = 0;
-        t->epoch++;
-        t->next_deal = 1;
-    } else {
-        t->used = 0;            /* (the next deal's id makes every entry's slot free: ``only``) */
+/* ``(tile index, ends code)`` pairs of a Python sequence into ``moves`` (at most ``most``); their count, or -1
+ * with an exception set. */
+static Py_ssize_t read_moves(PyObject *obj, int (*moves)[2], Py_ssize_t most) {
+    PyObject *mseq = PySequence_Fast(obj, "moves must be a sequence");
+    if (mseq == NULL) return -1;
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(mseq);
+    if (nm > most) nm = most + 1;           /* (more than the moves of a state: refused by the kernel's checks) */
+    for (Py_ssize_t i = 0; i < nm && i < most; i++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(mseq, i), "ii", &moves[i][0], &moves[i][1])) {
+            Py_DECREF(mseq);
+            return -1;
+        }
     }
-    return 0;
-}
-
-/* The side-0 value of the mover ``s`` playing tile ``bit`` to ends ``e2`` from the loaded state (played
- * ``K``, ends ``e``), in ``*out`` (as ``Solver.values`` computes a play on the line: the forced passes
- * skipped, MTD(f) from the table's bound nearest 0). Returns 1 when the move ends the hand (no value), 2
- * past the budget, -1 on an error, else 0. */
-static int play_move(Deal *d, uint64_t K, int e, int s, int bit_index, int e2, int *out) {
-    uint64_t h = d->H[s], bit = 1ULL << bit_index, K2 = K | bit, f = d->fit[e2];
-    int sd = d->side[s];
-    if (!(h & bit) || (e >= 0 && !(d->fit[e] & bit))) {
-        PyErr_SetString(PyExc_ValueError, "a move of a tile the mover does not hold, or that does not fit");
-        return -1;
-    }
-    if (h == bit || !((d->all ^ K2) & f)) return 1;            /* domino, or blocked */
-    int t = s;
-    for (int k = 0; k < d->n; k++) {                           /* the forced passes */
-        t = d->next[s][k];
-        if ((t == s ? h & ~bit : d->H[t]) & f) break;
-    }
-    d->H[s] = h & ~bit;
-    d->P[sd] -= d->tpips[bit_index];
-    int guess = 0;
-    Entry *en = table_probe(d->table, state_key(d, K2, e2, t, 0), d->id);
-    if (en != NULL) {
-        int lo = bound_unpack(en->lo), hi = bound_unpack(en->hi);
-        guess = guess < lo ? lo : (guess > hi ? hi : guess);
-    }
-    int v = mtd(d, K2, e2, t, 0, -INF, INF, guess);
-    d->H[s] = h;
-    d->P[sd] += d->tpips[bit_index];
-    if (d->failed) return d->failed == 2 ? 2 : -1;
-    *out = d->sign[t] * v;
-    return 0;
-}
-
-/* One world of ``Deal_worlds``: the deal ``dealt`` loaded (the tiles of ``K`` played), then the side-0
- * value of each root move in ``out`` (as ``Solver.values`` computes a play on the line: the mover's
- * tile, the forced passes skipped, MTD(f) from the table's bound nearest 0; ``e`` -1: the lead, each move
- * a tile led, its two numbers the ends after it). Returns 1 when a move
- * ends the hand (the caller asks Python for that world), 2 past the budget, -1 on an error, else 0. */
-static int solve_world(Deal *d, const uint64_t *dealt, uint64_t K, int e, int s, int nmoves, const uint8_t *bits,
-                       const uint8_t *e2s, int64_t budget, int *out) {
-    uint64_t all = 0, held = 0;
-    for (int t = 0; t < d->n; t++) all |= dealt[t];
-    d->all = all;
-    d->P[0] = d->P[1] = 0;
-    for (int t = 0; t < d->n; t++) {
-        d->dealt[t] = dealt[t];
-        d->H[t] = dealt[t] & ~K;
-        held |= d->H[t];
-        for (uint64_t m = d->H[t]; m; m &= m - 1) d->P[d->side[t]] += d->tpips[__builtin_ctzll(m)];
-    }
-    d->H[d->n] = 0;
-    if ((all & ~held) != K || (e >= 0 && !(d->H[s] & d->fit[e]))) {
-        PyErr_SetString(PyExc_ValueError, "worlds: each deal must hold every tile not played, and the mover a "
-                        "playable tile");
-        return -1;
-    }
-    if (table_restart(d->table) < 0) return -1;
-    d->table->only = 0;
-    d->epoch = d->table->epoch;
-    d->id = new_deal_id(d->table);
-    d->table->only = (uint16_t)d->id;
-    d->budget = budget;
-    d->failed = 0;
-    for (int i = 0; i < nmoves; i++) {
-        int got = play_move(d, K, e, s, bits[i], e2s[i], out + i);
-        if (got != 0) return got;
-    }
-    return 0;
+    Py_DECREF(mseq);
+    return nm;
 }
 
 /* plays(hands, pips, played, ends, seat, moves, budget): the side-0 value of each move (tile index, ends
@@ -870,149 +324,42 @@ static PyObject *Deal_plays(Deal *self, PyObject *args) {
     long long budget;
     int e, s;
     if (!PyArg_ParseTuple(args, "OOKiiOL", &hands, &pips, &K, &e, &s, &moves, &budget)) return NULL;
-    if (self->table == NULL || self->pb || s < 0 || s >= self->n || e < 0 || e >= self->w * self->w
-        || (K >> self->ntiles)) {
+    if (self->table == NULL) {
         PyErr_SetString(PyExc_ValueError, "plays: a deal without pass bonuses, a seat, ends and tiles played of its set");
         return NULL;
     }
-    if (load_state(self, hands, pips) < 0) return NULL;
-    table_shared(self->table);
-    if (self->epoch != self->table->epoch) {
-        self->epoch = self->table->epoch;
-        self->id = new_deal_id(self->table);
+    uint64_t H[MAXSEATS], states;
+    int P[2], mv[2 * MAXMOVES][2], values[2 * MAXMOVES], over;
+    uint8_t ended[2 * MAXMOVES];
+    if (read_state(self, hands, pips, H, P) < 0) return NULL;
+    Py_ssize_t nm = read_moves(moves, mv, 2 * MAXMOVES);
+    if (nm < 0) return NULL;
+    if (nm > 2 * MAXMOVES) {
+        PyErr_SetString(PyExc_ValueError, "moves: (tile index, ends code) pairs");
+        return NULL;
     }
-    PyObject *mseq = PySequence_Fast(moves, "moves must be a sequence");
-    if (mseq == NULL) return NULL;
-    Py_ssize_t nm = PySequence_Fast_GET_SIZE(mseq);
-    PyObject *out = PyList_New(0);
-    uint64_t before = self->nodes;
-    self->budget = budget;
-    self->failed = 0;
-    int over = 0;
-    for (Py_ssize_t i = 0; out != NULL && i < nm; i++) {
-        int bit, e2, v = 0, got = -1;
-        if (PyArg_ParseTuple(PySequence_Fast_GET_ITEM(mseq, i), "ii", &bit, &e2)) {
-            if (bit < 0 || bit >= self->ntiles || e2 < 0 || e2 >= self->w * self->w)
-                PyErr_SetString(PyExc_ValueError, "moves: (tile index, ends code) pairs");
-            else
-                got = play_move(self, (uint64_t)K, e, s, bit, e2, &v);
-        }
-        if (got == 2) { over = 1; break; }
-        PyObject *x = got == 1 ? Py_NewRef(Py_None) : (got == 0 ? PyLong_FromLong(v) : NULL);
-        if (x == NULL || PyList_Append(out, x) < 0) Py_CLEAR(out);
-        Py_XDECREF(x);
+    int done = core_plays(&self->d, H, P, (uint64_t)K, e, s, (int)nm, (const int (*)[2])mv, budget, values, ended,
+                          &over, &states);
+    if (done < 0) return deal_raise(self);
+    PyObject *out = PyList_New(done);
+    for (int i = 0; out != NULL && i < done; i++) {
+        PyObject *x = ended[i] ? Py_NewRef(Py_None) : PyLong_FromLong(values[i]);
+        if (x == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, x);
     }
-    Py_DECREF(mseq);
     if (out == NULL) return NULL;
-    return Py_BuildValue("(NKO)", out, (unsigned long long)(self->nodes - before), over ? Py_True : Py_False);
+    return Py_BuildValue("(NKO)", out, (unsigned long long)states, over ? Py_True : Py_False);
 }
 
-/* ``(seat, tile, end)`` appended to ``out``; -1 on an error; ``out`` NULL: nothing kept. */
-static int append_step(PyObject *out, int seat, int tile, int end) {
-    if (out == NULL) return 0;          /* (``ends``: the line's end is kept, not its steps) */
-    PyObject *x = Py_BuildValue("(iii)", seat, tile, end);
-    int r = x == NULL ? -1 : PyList_Append(out, x);
-    Py_XDECREF(x);
-    return r;
-}
-
-/* A move of a principal line: the tile's index, the ends code after it, the open number it goes on. */
-typedef struct {
-    uint8_t bit, e2, end;
-} LineMove;
-
-/* The moves of the tiles ``p`` on the ends as they lie (``a`` first, then ``b``), in the order of
- * ``Position.legal_moves``: ascending tile, each on ``a`` before ``b`` (one move where both show one number). */
-static int line_moves(Deal *d, uint64_t p, int a, int b, LineMove *out) {
-    int n = 0;
-    for (; p; p &= p - 1) {
-        int i = __builtin_ctzll(p), lo = d->tlow[i], hi = d->thigh[i];
-        if (lo == a || hi == a)
-            out[n++] = (LineMove){(uint8_t)i, (uint8_t)ends_code(d->w, lo == a ? hi : lo, b), (uint8_t)a};
-        if (b != a && (lo == b || hi == b))
-            out[n++] = (LineMove){(uint8_t)i, (uint8_t)ends_code(d->w, a, lo == b ? hi : lo), (uint8_t)b};
+/* A line's steps (``CoreSteps``) as a list of ``(seat, tile, end)``; NULL on an error. */
+static PyObject *steps_list(const CoreSteps *st) {
+    PyObject *out = PyList_New(st->count);
+    for (int i = 0; out != NULL && i < st->count; i++) {
+        PyObject *x = Py_BuildValue("(iii)", st->step[i][0], st->step[i][1], st->step[i][2]);
+        if (x == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, x);
     }
-    return n;
-}
-
-/* The state of a principal line as it is played out: the loaded hands and pips, and these. */
-typedef struct {
-    uint64_t K, X;      /* the played mask (with the pass bonus's flag), the live exposed tiles */
-    int a, b, s, v;     /* the ends as they lie, the mover, the state's value for his side */
-    int pa, pb;         /* the ends as they lay before the last tile laid */
-    int ls, lb;         /* the seat that laid the last tile, and its index */
-} LineState;
-
-/* The move of the mover of ``st`` laying tile ``bit`` (the ends code after it ``e2``; ``X2``: the live exposed
- * tiles after it) played on the line's state, the forced passes after it appended to ``out`` as ``(seat, -1,
- * -1)``; ``st->v`` is the move's value for the mover's side, and becomes the next state's for the next mover's
- * (a pass bonus it pays taken off). The ends as they lie are the caller's. Returns 1 once the move ends the hand
- * (nothing played: the hand is over), 0 when it goes on, -1 on an error. */
-static int line_advance(Deal *d, LineState *st, int bit, int e2, uint64_t X2, PyObject *out) {
-    int s = st->s, sd = d->side[s];
-    uint64_t h = d->H[s], K = st->K, K2 = K | (1ULL << bit), f = d->fit[e2];
-    if (h == 1ULL << bit || !((d->all ^ K2) & f)) return 1;            /* domino, or blocked */
-    d->H[s] = h & ~(1ULL << bit);
-    d->P[sd] -= d->tpips[bit];
-    int t = s, k;
-    for (k = 0; k < d->n; k++) {
-        t = d->next[s][k];
-        if (d->H[t] & f) break;
-        if (append_step(out, t, -1, -1) < 0) return -1;
-    }
-    int bonus = d->pb ? d->bonus[s][k][!(K & d->flag)] : 0;
-    if (bonus) K2 |= d->flag;
-    st->K = K2;
-    st->X = X2;
-    st->v = d->side[t] == sd ? st->v - bonus : bonus - st->v;         /* (the move's value is the state's) */
-    st->s = t;
-    return 0;
-}
-
-/* One step of a principal line: the first move of the mover in the order of ``Position.legal_moves`` whose
- * value reaches the state's (a null-window probe each, ``budget`` states at most), appended to ``out`` as
- * ``(seat, tile, end)`` with the forced passes after it (``(seat, -1, -1)``), and played. ``first``: bit ``s``
- * set when seat ``s`` lays a tile on the first of two ends showing the same number (``Position.equal_end``).
- * Returns 1 once the hand is over, 0 when it goes on, -1 on an error or past the budget (``failed``). */
-static int line_step(Deal *d, LineState *st, int first, int64_t budget, PyObject *out) {
-    int s = st->s, e = ends_code(d->w, st->a, st->b);
-    uint64_t h = d->H[s], p = h & d->fit[e], X2 = st->X;
-    if (st->X) {                                /* §8: his exposed tiles that fit, if any, are his moves */
-        X2 = st->X & ~p;
-        if (st->X & p) p &= st->X;
-    }
-    LineMove mv[MAXMOVES];
-    int nm = line_moves(d, p, st->a, st->b, mv), c = 0;
-    if (nm > 1) {
-        d->budget = budget;
-        for (c = 0; c < nm; c++) {
-            int x = move_value(d, st->K, e, s, X2, mv[c].bit, mv[c].e2, st->v - 1, st->v);
-            if (d->failed) return -1;
-            if (x >= st->v) break;
-        }
-        if (c == nm) {
-            PyErr_SetString(PyExc_RuntimeError, "line: no move reaches the value of the state");
-            return -1;
-        }
-    }
-    int bit = mv[c].bit;
-    if (append_step(out, s, bit, mv[c].end) < 0) return -1;
-    st->ls = s;
-    st->lb = bit;
-    int other = d->tlow[bit] == mv[c].end ? d->thigh[bit] : d->tlow[bit];
-    st->pa = st->a;
-    st->pb = st->b;
-    if (mv[c].end == st->a && (st->a != st->b || (first >> s & 1))) st->a = other;
-    else st->b = other;
-    return line_advance(d, st, bit, mv[c].e2, X2, out);
-}
-
-/* The principal line of a state ``st`` to the end of the hand appended to ``out`` (``line_step`` after
- * ``line_step``). Returns 0, or -1 on an error or past the budget (``failed``). */
-static int line_rest(Deal *d, LineState *st, int first, int64_t budget, PyObject *out) {
-    int got = 0;
-    while (got == 0) got = line_step(d, st, first, budget, out);
-    return got < 0 ? -1 : 0;
+    return out;
 }
 
 /* line(hands, pips, played, a, b, seat, first, value, budget, guess=0): the principal variation from the state to the
@@ -1030,46 +377,24 @@ static PyObject *Deal_line(Deal *self, PyObject *args) {
     PyObject *hands, *pips, *value_obj;
     unsigned long long K;
     long long budget;
-    int a, b, s, first, guess = 0;
-    if (self->table == NULL) {
-        PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
-        return NULL;
-    }
+    int a, b, s, first, guess = 0, value = 0;
+    if (!deal_made(self)) return NULL;
     if (!PyArg_ParseTuple(args, "OOKiiiiOL|i", &hands, &pips, &K, &a, &b, &s, &first, &value_obj, &budget, &guess))
         return NULL;
-    if (s < 0 || s >= self->n || a < 0 || a >= self->w || b < 0 || b >= self->w) {
-        PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
-        return NULL;
-    }
-    LineState st = {0, 0, a, b, s, 0, a, b};
-    if (load_state(self, hands, pips) < 0 || deal_ready(self, &K, &st.X) < 0) return NULL;
-    st.K = K;
-    int e = ends_code(self->w, a, b);
-    if (!(self->H[s] & self->fit[e])) {
-        PyErr_SetString(PyExc_ValueError, "the seat to move must hold a playable tile");
-        return NULL;
-    }
-    uint64_t before = self->nodes;
-    self->failed = 0;
-    self->budget = budget;
-    if (value_obj == Py_None) {
-        Entry *en = table_probe(self->table, state_key(self, st.K, e, s, st.X), self->id);
-        if (en != NULL) guess = guess < bound_unpack(en->lo) ? bound_unpack(en->lo)
-                                : (guess > bound_unpack(en->hi) ? bound_unpack(en->hi) : guess);
-        st.v = mtd(self, st.K, e, s, st.X, -INF, INF, guess);
-    } else {
-        st.v = (int)PyLong_AsLong(value_obj);
+    uint64_t H[MAXSEATS], states;
+    int P[2], over, pa, pb;
+    if (read_state(self, hands, pips, H, P) < 0) return NULL;
+    if (value_obj != Py_None) {
+        value = (int)PyLong_AsLong(value_obj);
         if (PyErr_Occurred()) return NULL;
     }
-    PyObject *out = PyList_New(0);
-    int got = self->failed ? -1 : 0;
-    if (out != NULL && got == 0) got = line_rest(self, &st, first, (int64_t)budget, out);
-    if (out == NULL || (got < 0 && self->failed != 2)) {
-        Py_XDECREF(out);
-        return NULL;
-    }
-    return Py_BuildValue("(NKO(ii))", out, (unsigned long long)(self->nodes - before),
-                         self->failed == 2 ? Py_True : Py_False, st.pa, st.pb);
+    int room[CORE_MAX_STEPS][3];
+    CoreSteps steps = {room, 0};
+    if (core_line(&self->d, H, P, (uint64_t)K, a, b, s, first, value_obj != Py_None, value, budget, guess, &steps,
+                  &states, &over, &pa, &pb) < 0)
+        return deal_raise(self);
+    return Py_BuildValue("(NKO(ii))", steps_list(&steps), (unsigned long long)states, over ? Py_True : Py_False,
+                         pa, pb);
 }
 
 /* ends(hands, pips, played, a, b, seat, first, values, budget): where the principal variation after each move of
@@ -1084,121 +409,49 @@ static PyObject *Deal_ends(Deal *self, PyObject *args) {
     unsigned long long K;
     long long budget;
     int a, b, s, first;
-    if (self->table == NULL) {
-        PyErr_SetString(PyExc_ValueError, "the deal is not initialised");
-        return NULL;
-    }
+    if (!deal_made(self)) return NULL;
     if (!PyArg_ParseTuple(args, "OOKiiiiOL", &hands, &pips, &K, &a, &b, &s, &first, &values, &budget)) return NULL;
-    if (s < 0 || s >= self->n || a < 0 || a >= self->w || b < 0 || b >= self->w) {
-        PyErr_SetString(PyExc_ValueError, "seat or ends out of range");
-        return NULL;
-    }
-    LineState st0 = {0, 0, a, b, s, 0, a, b, s, 0};
-    if (load_state(self, hands, pips) < 0 || deal_ready(self, &K, &st0.X) < 0) return NULL;
-    st0.K = K;
-    int e = ends_code(self->w, a, b);
-    uint64_t p = self->H[s] & self->fit[e], X2 = st0.X;
-    if (st0.X) {                                /* §8: as ``line_step`` */
-        X2 = st0.X & ~p;
-        if (st0.X & p) p &= st0.X;
-    }
-    LineMove mv[MAXMOVES];
-    int nm = line_moves(self, p, a, b, mv);
+    uint64_t H[MAXSEATS];
+    int P[2];
+    if (read_state(self, hands, pips, H, P) < 0) return NULL;
     PyObject *f = PySequence_Fast(values, "values");
     if (f == NULL) return NULL;
-    if (PySequence_Fast_GET_SIZE(f) != nm) {
-        PyErr_Format(PyExc_ValueError, "ends: %d moves, not %zd values", nm, PySequence_Fast_GET_SIZE(f));
-        Py_DECREF(f);
-        return NULL;
+    Py_ssize_t nv = PySequence_Fast_GET_SIZE(f);
+    int nm = nv > MAXMOVES ? MAXMOVES + 1 : (int)nv;        /* (more than a state's moves: refused below) */
+    uint8_t has[MAXMOVES + 1], found[MAXMOVES + 1];
+    int vals[MAXMOVES + 1], seat[MAXMOVES + 1], tile[MAXMOVES + 1], ea[MAXMOVES + 1], eb[MAXMOVES + 1];
+    uint64_t ends_hands[(MAXMOVES + 1) * MAXSEATS];
+    for (int i = 0; i < nm && i < MAXMOVES; i++) {
+        PyObject *v = PySequence_Fast_GET_ITEM(f, i);
+        long x = v == Py_None ? 0 : PyLong_AsLong(v);
+        if (x == -1 && PyErr_Occurred()) { Py_DECREF(f); return NULL; }
+        has[i] = v != Py_None && x <= MAX_VALUE && x >= -MAX_VALUE;
+        vals[i] = has[i] ? (int)x : 0;
     }
-    uint64_t H[MAXSEATS + 1];
-    int P[2] = {self->P[0], self->P[1]};
-    memcpy(H, self->H, sizeof(H));
+    Py_DECREF(f);
+    if (core_ends(&self->d, H, P, (uint64_t)K, a, b, s, first, nm, has, vals, budget, found, ends_hands, seat, tile,
+                  ea, eb) < 0) {
+        if (self->d.err_kind == K_VALUE && strncmp(self->d.err_text, "ends:", 5) == 0)
+            return PyErr_Format(PyExc_ValueError, "ends: %d moves, not %zd values", self->d.err_count, nv);
+        return deal_raise(self);
+    }
     PyObject *out = PyList_New(nm);
     for (int i = 0; out != NULL && i < nm; i++) {
-        PyObject *v = PySequence_Fast_GET_ITEM(f, i), *end = NULL;
-        long x = v == Py_None ? 0 : PyLong_AsLong(v);
-        if (x == -1 && PyErr_Occurred()) { Py_CLEAR(out); break; }
-        if (v == Py_None || x > MAX_VALUE || x < -MAX_VALUE) {
-            PyList_SET_ITEM(out, i, Py_NewRef(Py_None));
-            continue;
-        }
-        LineState st = st0;
-        int bit = mv[i].bit, other = self->tlow[bit] == mv[i].end ? self->thigh[bit] : self->tlow[bit];
-        st.v = self->sign[s] * (int)x;
-        st.ls = s;
-        st.lb = bit;
-        if (mv[i].end == st.a && (st.a != st.b || (first >> s & 1))) st.a = other;
-        else st.b = other;
-        self->failed = 0;
-        self->budget = budget;
-        int got = line_advance(self, &st, bit, mv[i].e2, X2, NULL);
-        if (got == 0) got = line_rest(self, &st, first, (int64_t)budget, NULL);
-        if (got < 0 && (self->failed == 2 || (!self->failed && PyErr_ExceptionMatches(PyExc_RuntimeError)))) {
-            PyErr_Clear();              /* past the budget, or the value is not the move's: no line read */
-            self->failed = 0;
-            end = Py_NewRef(Py_None);
-        } else if (got >= 0) {
-            PyObject *hs = PyTuple_New(self->n);
-            for (int t = 0; hs != NULL && t < self->n; t++) {
-                PyObject *h = PyLong_FromUnsignedLongLong(t == st.ls ? self->H[t] & ~(1ULL << st.lb) : self->H[t]);
+        PyObject *end = Py_NewRef(Py_None);
+        if (found[i]) {
+            Py_DECREF(end);
+            PyObject *hs = PyTuple_New(self->d.n);
+            for (int t = 0; hs != NULL && t < self->d.n; t++) {
+                PyObject *h = PyLong_FromUnsignedLongLong(ends_hands[i * self->d.n + t]);
                 if (h == NULL) Py_CLEAR(hs);
                 else PyTuple_SET_ITEM(hs, t, h);
             }
-            end = hs == NULL ? NULL : Py_BuildValue("(Nii(ii))", hs, st.ls, st.lb, st.pa, st.pb);
+            end = hs == NULL ? NULL : Py_BuildValue("(Nii(ii))", hs, seat[i], tile[i], ea[i], eb[i]);
         }
-        memcpy(self->H, H, sizeof(H));          /* (the state's hands and pips again for the next move) */
-        self->P[0] = P[0];
-        self->P[1] = P[1];
         if (end == NULL) Py_CLEAR(out);
         else PyList_SET_ITEM(out, i, end);
     }
-    Py_DECREF(f);
     return out;
-}
-
-/* The principal line after each root move of the world ``solve_world`` has just solved (``values``: their
- * side-0 values; the table warm with its search), as ``Solver.best_line`` plays it from the position after
- * the move: for each move ``(steps, ends)``, the list of its steps (``Deal_line``'s: the move's own forced passes
- * first, then ``line_step`` after ``line_step``) and the ends as they lay before its last tile (the line ends on
- * a tile: the hand is over once one is laid), None for one whose line needs more than ``budget`` states at a
- * choice.
- * ``as``, ``bs``: the ends as they lie after each move; ``firsts``: ``Deal_line``'s ``first`` after each move
- * (the seats that lay a tile on the first of two equal ends, by the lead). The loaded hands and pips
- * are the world's again after each line. NULL on an error. */
-static PyObject *world_lines(Deal *d, uint64_t K, int s, int nmoves, const uint8_t *bits, const uint8_t *e2s,
-                             const uint8_t *as, const uint8_t *bs, const int *firsts, const int *values,
-                             int64_t budget) {
-    uint64_t H[MAXSEATS + 1];
-    int P[2] = {d->P[0], d->P[1]};
-    memcpy(H, d->H, sizeof(H));
-    PyObject *lines = PyList_New(nmoves);
-    for (int i = 0; lines != NULL && i < nmoves; i++) {
-        LineState st = {K, 0, as[i], bs[i], s, d->sign[s] * values[i], 0, 0};
-        PyObject *steps = PyList_New(0);
-        d->failed = 0;
-        int got = steps == NULL ? -1 : line_advance(d, &st, bits[i], e2s[i], 0, steps);
-        if (got == 1) {
-            PyErr_SetString(PyExc_RuntimeError, "worlds: a move with a value ends the hand");
-            got = -1;
-        } else if (got == 0) {
-            got = line_rest(d, &st, firsts[i], budget, steps);
-        }
-        memcpy(d->H, H, sizeof(H));
-        d->P[0] = P[0];
-        d->P[1] = P[1];
-        if (got < 0 && d->failed == 2) {            /* past the budget: this line is not known */
-            Py_SETREF(steps, Py_NewRef(Py_None));
-            d->failed = 0;
-        } else if (got < 0) {
-            Py_CLEAR(steps);
-        } else {
-            steps = Py_BuildValue("(N(ii))", steps, st.pa, st.pb);     /* (N: the tuple takes the list) */
-        }
-        if (steps == NULL) Py_CLEAR(lines);
-        else PyList_SET_ITEM(lines, i, steps);
-    }
-    return lines;
 }
 
 /* worlds(deals, played, ends, seat, moves, budget, after=None): for each deal (the hands each seat
@@ -1218,58 +471,53 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
     long long budget;
     int e, s, firsts[MAXMOVES];
     if (!PyArg_ParseTuple(args, "OKiiOL|O", &deals, &K, &e, &s, &moves, &budget, &after)) return NULL;
-    if (self->table == NULL || self->leaf != NULL || self->pb || s < 0 || s >= self->n || e < -1
-        || e >= self->w * self->w || (K >> self->ntiles) || (e < 0 && K)) {
+    if (self->table == NULL) {
         PyErr_SetString(PyExc_ValueError, "worlds: a deal scored here without pass bonuses, a seat, ends and "
                         "tiles played of its set");
         return NULL;
     }
-    PyObject *mseq = PySequence_Fast(moves, "moves must be a sequence");
-    if (mseq == NULL) return NULL;
-    Py_ssize_t nm = PySequence_Fast_GET_SIZE(mseq);
-    uint8_t bits[MAXMOVES], e2s[MAXMOVES], as[MAXMOVES], bs[MAXMOVES];
-    int bad = nm < 1 || nm > MAXMOVES;
+    int mv[MAXMOVES][2], as[MAXMOVES], bs[MAXMOVES];
+    uint8_t bits[MAXMOVES], e2s[MAXMOVES];
+    Py_ssize_t nm = read_moves(moves, mv, MAXMOVES);
+    if (nm < 0) return NULL;
+    int bad = nm > MAXMOVES;
     for (Py_ssize_t i = 0; i < nm && !bad; i++) {
-        int bit, e2;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(mseq, i), "ii", &bit, &e2)) { bad = 1; break; }
-        bad = bit < 0 || bit >= self->ntiles || e2 < 0 || e2 >= self->w * self->w;
-        bits[i] = (uint8_t)bit;
-        e2s[i] = (uint8_t)e2;
+        bad = mv[i][0] < 0 || mv[i][0] > 255 || mv[i][1] < 0 || mv[i][1] > 255;
+        bits[i] = (uint8_t)mv[i][0];
+        e2s[i] = (uint8_t)mv[i][1];
     }
-    Py_DECREF(mseq);
     PyObject *aseq = bad || after == Py_None ? NULL : PySequence_Fast(after, "after must be a sequence");
     bad = bad || (after != Py_None && (aseq == NULL || PySequence_Fast_GET_SIZE(aseq) != nm));
-    for (Py_ssize_t i = 0; aseq != NULL && i < nm && !bad; i++) {
-        int a, b;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(aseq, i), "iii", &a, &b, &firsts[i])) { bad = 1; break; }
-        bad = a < 0 || a >= self->w || b < 0 || b >= self->w || ends_code(self->w, a, b) != e2s[i];
-        as[i] = (uint8_t)a;
-        bs[i] = (uint8_t)b;
-    }
+    for (Py_ssize_t i = 0; aseq != NULL && i < nm && !bad; i++)
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(aseq, i), "iii", &as[i], &bs[i], &firsts[i])) bad = 1;
     Py_XDECREF(aseq);
     if (bad) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "moves: (tile index, ends code) pairs; after: the "
                                                "ends (a, b) and first after each move");
         return NULL;
     }
+    if (core_worlds_check(&self->d, (uint64_t)K, e, s, (int)nm, bits, e2s, after == Py_None ? NULL : as,
+                          after == Py_None ? NULL : bs) < 0)
+        return deal_raise(self);
     PyObject *dseq = PySequence_Fast(deals, "deals must be a sequence");
     if (dseq == NULL) return NULL;
     PyObject *out = PyList_New(0), *lines = after == Py_None ? NULL : PyList_New(0);
-    int over = 0;
+    int over = 0, room[CORE_MAX_STEPS][3];
     if (after != Py_None && lines == NULL) Py_CLEAR(out);
     for (Py_ssize_t j = 0; out != NULL && j < PySequence_Fast_GET_SIZE(dseq) && !over; j++) {
         uint64_t dealt[MAXSEATS];
         PyObject *hands = PySequence_Fast(PySequence_Fast_GET_ITEM(dseq, j), "a deal must be a sequence");
-        int ok = hands != NULL && PySequence_Fast_GET_SIZE(hands) == self->n;
-        for (int t = 0; ok && t < self->n; t++) {
+        int ok = hands != NULL && PySequence_Fast_GET_SIZE(hands) == self->d.n;
+        for (int t = 0; ok && t < self->d.n; t++) {
             dealt[t] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hands, t));
             ok = !PyErr_Occurred();
         }
         Py_XDECREF(hands);
         int values[MAXMOVES];
-        int got = ok ? solve_world(self, dealt, (uint64_t)K, e, s, (int)nm, bits, e2s, (int64_t)budget, values) : -1;
+        int got = ok ? core_world(&self->d, dealt, (uint64_t)K, e, s, (int)nm, bits, e2s, (int64_t)budget, values) : -1;
         if (got < 0) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "worlds: a deal is one mask per seat");
+            if (ok) deal_raise(self);
+            else if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "worlds: a deal is one mask per seat");
             Py_CLEAR(out);
             break;
         }
@@ -1284,9 +532,17 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
         if (row == NULL || PyList_Append(out, row) < 0) Py_CLEAR(out);
         Py_XDECREF(row);
         if (out != NULL && lines != NULL) {
-            PyObject *found = got == 1 ? Py_NewRef(Py_None)
-                              : world_lines(self, (uint64_t)K, s, (int)nm, bits, e2s, as, bs, firsts, values,
-                                            (int64_t)budget);
+            PyObject *found = got == 1 ? Py_NewRef(Py_None) : PyList_New(nm);
+            for (Py_ssize_t i = 0; found != NULL && got == 0 && i < nm; i++) {
+                CoreSteps steps = {room, 0};
+                int pa, pb;
+                int r = core_world_line(&self->d, (uint64_t)K, s, bits[i], e2s[i], as[i], bs[i], firsts[i], values[i],
+                                        (int64_t)budget, &steps, &pa, &pb);
+                PyObject *x = r < 0 ? deal_raise(self) : r == 1 ? Py_NewRef(Py_None)
+                              : Py_BuildValue("(N(ii))", steps_list(&steps), pa, pb);
+                if (x == NULL) Py_CLEAR(found);
+                else PyList_SET_ITEM(found, i, x);
+            }
             if (found == NULL || PyList_Append(lines, found) < 0) Py_CLEAR(out);
             Py_XDECREF(found);
         }
@@ -1301,13 +557,12 @@ static PyObject *Deal_worlds(Deal *self, PyObject *args) {
 }
 
 static PyObject *Deal_get_nodes(Deal *self, void *closure) {
-    return PyLong_FromUnsignedLongLong(self->nodes);
+    return PyLong_FromUnsignedLongLong(self->d.nodes);
 }
 
 static PyObject *Deal_get_table(Deal *self, void *closure) {
     if (self->table == NULL) Py_RETURN_NONE;
-    Py_INCREF(self->table);
-    return (PyObject *)self->table;
+    return Py_NewRef(self->table);
 }
 
 static PyMethodDef Deal_methods[] = {
@@ -1403,12 +658,21 @@ static struct PyModuleDef coremodule = {
     PyModuleDef_HEAD_INIT, "_core", "The compiled search core (see analyzer/search/core.py).", -1, module_methods,
 };
 
+/* ``LEAF_FIELDS``: the layout of ``LeafScoring.ints()`` the kernel reads (``LEAF_SCORING_FIELDS``). */
+static int add_leaf_fields(PyObject *m) {
+    PyObject *names = leaf_fields();
+    int r = names == NULL ? -1 : PyModule_AddObjectRef(m, "LEAF_FIELDS", names);
+    Py_XDECREF(names);
+    return r;
+}
+
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&TableType) < 0 || PyType_Ready(&DealType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (m == NULL) return NULL;
-    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(Entry)) < 0
+    if (PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)sizeof(CoreEntry)) < 0
         || PyModule_AddIntConstant(m, "INF", INF) < 0
+        || add_leaf_fields(m) < 0
         || PyModule_AddObjectRef(m, "Table", (PyObject *)&TableType) < 0
         || PyModule_AddObjectRef(m, "BlockDeal", (PyObject *)&DealType) < 0) {
         Py_DECREF(m);

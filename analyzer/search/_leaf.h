@@ -1,23 +1,21 @@
 /* The value of a finished hand, computed in C: ``rules.value(HandFacts(...))`` for the rules that
  * ``analyzer/search/scoring.py`` describes (read its docstring and ``rules/policies.py`` first).
  *
- * ``leaf_parse`` reads the flat tuple of ``LeafScoring.ints()``; ``leaf_score`` gives the value, for
+ * ``leaf_parse_ints`` reads the flat tuple of ``LeafScoring.ints()`` (the bindings' ``leaf_parse``); ``leaf_score`` gives the value, for
  * side 0 of the search's two sides, of a hand finished by ``seat`` (``term`` 0 domino, 1 blocked)
  * with ``hands`` left (bit masks, bit ``Tile.index``), ``leader`` having led it, the last tile ``last``
  * (its index) played on the open numbers ``a`` and ``b`` (-1: not known; no bonus then). Each step
  * below is the Python policy's, in its order: the block rule (``BlockDecider.decide``), the hand
  * scoring (``PointScoring.score``, or All Fives' ``DifferenceAward.score`` without the points scored
  * during play, which the search adds itself), then ``Variant.value`` or one seat against the rest
- * (``AgainstTheRest.value``). Included by ``_core.c``, ``_arms.c`` and ``_draw.c``.
+ * (``AgainstTheRest.value``). Included by the kernels ``_core_kernel.c``, ``_arms.c`` and ``_draw.c``; no Python in it.
  */
 #ifndef DOMINO_LEAF_H
 #define DOMINO_LEAF_H
 
-#include <Python.h>
-#include <stdint.h>
+#include "_kernel.h"
 
 #define LEAF_SEATS 4
-#define LEAF_FIELDS 16          /* the ints before the teams in ``LeafScoring.ints()`` */
 
 enum { BY_TEAM, BY_PLAYER, BY_LAST_OR_RIGHT };
 enum { TIE_DRAW, TIE_LEADER, TIE_MORE_TILES, TIE_LAST, TIE_LAST_LOSES, TIE_REPLAY, TIE_OWN_PIPS };
@@ -33,53 +31,44 @@ typedef struct {
     int n, teams[LEAF_SEATS];
 } LeafScoring;
 
-/* ``LeafScoring.ints()`` into ``sc``; -1 with an exception set when it is not one. */
-static int leaf_parse(PyObject *obj, LeafScoring *sc) {
-    PyObject *seq = PySequence_Fast(obj, "scoring must be a sequence of ints (LeafScoring.ints())");
-    if (seq == NULL) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-    long v[LEAF_FIELDS + 1 + LEAF_SEATS];
-    int bad = len < LEAF_FIELDS + 1 + 2 || len > LEAF_FIELDS + 1 + LEAF_SEATS;
-    for (Py_ssize_t i = 0; i < len && !bad; i++) {
-        v[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (v[i] == -1 && PyErr_Occurred()) bad = 1;
-    }
-    Py_DECREF(seq);
-    if (!bad) {
-        sc->view = (int)v[0];
-        sc->sides = (int)v[1];
-        sc->by = (int)v[2];
-        sc->tie = (int)v[3];
-        sc->block_blank = (int)v[4];
-        sc->doubles_once = (int)v[5];
-        sc->count = (int)v[6];
-        sc->divide = (int)v[7];
-        sc->blank = (int)v[8];
-        sc->capicu = (int)v[9];
-        sc->chuchazo = (int)v[10];
-        sc->tens = (int)v[11];
-        sc->doubled = (int)v[12];
-        sc->unit = (int)v[13];
-        sc->capicu_double = (int)v[14];
-        sc->salida = (int)v[15];
-        sc->n = (int)v[LEAF_FIELDS];
-        bad = sc->n != len - LEAF_FIELDS - 1 || sc->view < -1 || sc->view >= sc->n || sc->sides < 2
+/* The layout of ``LeafScoring.ints()`` (analyzer/search/scoring.py): these fields in this order, then the number
+ * of seats, then one side a seat. This list is the one declaration of it: the CPython binding shows it as
+ * ``_core.LEAF_FIELDS``, and tests/test_kernel_contract.py checks it against the dataclass's fields. */
+#define LEAF_SCORING_FIELDS(X) \
+    X(view) X(sides) X(by) X(tie) X(block_blank) X(doubles_once) X(count) X(divide) X(blank) X(capicu) \
+    X(chuchazo) X(tens) X(doubled) X(unit) X(capicu_double) X(salida)
+#define LEAF_ONE(name) + 1
+#define LEAF_FIELDS (0 LEAF_SCORING_FIELDS(LEAF_ONE))     /* the ints before the teams */
+
+/* ``LeafScoring.ints()`` (``len`` ints) into ``sc``; -1 when it is not one. */
+static inline int leaf_parse_ints(const long *v, int len, LeafScoring *sc) {
+    if (len < LEAF_FIELDS + 1 + 2 || len > LEAF_FIELDS + 1 + LEAF_SEATS) return -1;
+    int i = 0;
+#define LEAF_READ(name) sc->name = (int)v[i++];
+    LEAF_SCORING_FIELDS(LEAF_READ)
+#undef LEAF_READ
+    sc->n = (int)v[LEAF_FIELDS];
+    int bad = sc->n != len - LEAF_FIELDS - 1 || sc->view < -1 || sc->view >= sc->n || sc->sides < 2
               || sc->sides > sc->n || (sc->view < 0 && sc->sides != 2) || sc->by < BY_TEAM
               || sc->by > BY_LAST_OR_RIGHT || sc->tie < TIE_DRAW || sc->tie > TIE_OWN_PIPS || sc->block_blank < 0
               || sc->count < COUNT_LOSERS || sc->count > COUNT_NOTHING || sc->divide < 1 || sc->blank < 0
               || sc->capicu < 0 || sc->chuchazo < CHUCHAZO_NONE || sc->chuchazo > CHUCHAZO_ONE_END
               || sc->unit < 1 || sc->capicu_double < 0 || sc->capicu_double > 1 || sc->salida < 0;
-        for (int t = 0; t < sc->n && !bad; t++) {
-            sc->teams[t] = (int)v[LEAF_FIELDS + 1 + t];
-            if (sc->teams[t] < 0 || sc->teams[t] >= sc->sides) bad = 1;
-        }
+    for (int t = 0; t < sc->n && !bad; t++) {
+        sc->teams[t] = (int)v[LEAF_FIELDS + 1 + t];
+        if (sc->teams[t] < 0 || sc->teams[t] >= sc->sides) bad = 1;
     }
-    if (bad) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "scoring: not a description of a hand's value (LeafScoring.ints())");
-        return -1;
-    }
-    return 0;
+    return bad ? -1 : 0;
+}
+
+#define LEAF_NOT_ONE "scoring: not a description of a hand's value (LeafScoring.ints())"
+
+/* ``leaf_parse_ints`` of ``len`` 32-bit ints (the WebAssembly bindings' arrays); -1 when it is not one. */
+static inline int leaf_parse_int32(const int *v, int len, LeafScoring *sc) {
+    long w[LEAF_FIELDS + 1 + LEAF_SEATS];
+    if (len < 0 || len > LEAF_FIELDS + 1 + LEAF_SEATS) return -1;
+    for (int i = 0; i < len; i++) w[i] = v[i];
+    return leaf_parse_ints(w, len, sc);
 }
 
 static inline int leaf_matches(int lo, int hi, int x) { return lo == x || hi == x; }
@@ -179,7 +168,7 @@ static int leaf_equal_ends(int lo, int hi, int a, int b) {
     return 0;
 }
 
-static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t *thigh, int term, int seat,
+__attribute__((unused)) static int leaf_score(const LeafScoring *sc, const uint8_t *tlow, const uint8_t *thigh, int term, int seat,
                       int leader, const uint64_t *hands, int last, int a, int b) {
     if (sc->count == COUNT_NOTHING) return 0;                   /* no award: only the points during play */
     int n = sc->n, sides = sc->sides;

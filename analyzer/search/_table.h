@@ -1,6 +1,5 @@
 /* The transposition tables of the compiled searches (_core.c, _arms.c, _draw.c): their memory, one
- * encoding of a value's bounds, popcount, the getters a table shows to Python, and the bucketed table
- * itself, with its entry and its state's key as parameters. Each core keeps its state, moves and search.
+ * encoding of a value's bounds, popcount, and the bucketed table itself, with its entry and its state's key as parameters. Each core keeps its state, moves and search.
  *
  * The bucketed table (the block core and the search over arms; the draw core keeps its runs of open
  * addressing, with the memory, the bounds and the getters from here). A core declares its owner struct
@@ -27,9 +26,7 @@
 #ifndef DOMINO_TABLE_H
 #define DOMINO_TABLE_H
 
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include "_kernel.h"
 
 #define WAYS 4          /* slots a bucket: one cache line of 16-byte entries */
 #define LO_INF (-32768) /* a bound stored as int16: these two stand for -INF and INF */
@@ -50,11 +47,11 @@ static inline int16_t bound_pack(int x) { return (int16_t)(x <= -TABLE_INF ? LO_
 static inline int bound_unpack(int16_t x) { return x == LO_INF ? -TABLE_INF : (x == HI_INF ? TABLE_INF : x); }
 
 /* ``count`` slots of ``size`` bytes on a 64-byte boundary (a cache line), every byte ``fill`` (0: from
- * PyMem_Calloc, whose untouched pages cost nothing yet); ``*raw`` is the block to PyMem_Free. NULL: no
+ * calloc, whose untouched pages cost nothing yet); ``*raw`` is the block to free. NULL: no
  * memory. */
 static inline void *slots_alloc(uint64_t count, size_t size, int fill, void **raw) {
     size_t bytes = (size_t)count * size;
-    void *block = fill == 0 ? PyMem_Calloc(bytes + 64, 1) : PyMem_Malloc(bytes + 64);
+    void *block = fill == 0 ? calloc(bytes + 64, 1) : malloc(bytes + 64);
     if (block == NULL) return NULL;
     void *slots = (void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
     if (fill != 0) memset(slots, fill, bytes);
@@ -79,14 +76,6 @@ static inline void table_sizes(uint64_t entries, uint64_t ways, uint64_t start, 
     *max_homes = most;
     *homes = now;
 }
-
-/* A getter of a table's count for Python (``Type_get_name``), and its entry in a PyGetSetDef. */
-#define TABLE_GETTER(Type, name, expr) \
-    static PyObject *Type##_get_##name(Type *self, void *closure) { \
-        (void)closure; \
-        return PyLong_FromUnsignedLongLong((unsigned long long)(expr)); \
-    }
-#define TABLE_GETSET(Type, name, doc) {#name, (getter)Type##_get_##name, NULL, doc, NULL}
 
 /* The fields of a bucketed table of ``Entry``, in its owner's struct (define the owner, then include
  * this header again with TABLE_ENTRY and the other parameters defined). */
@@ -186,7 +175,7 @@ static inline void table_grow(TABLE_OWNER *t) {
     t->used = 0;
     for (uint64_t i = 0; i < count; i++)
         if (!TABLE_EMPTY(old + i)) *TABLE_AGAIN(t, old + i) = old[i];
-    PyMem_Free(old_raw);
+    free(old_raw);
 }
 
 /* The slot to write a state's entry to (then :c:func:`table_stored`): below the table's bound it grows
