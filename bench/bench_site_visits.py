@@ -1,0 +1,130 @@
+"""Benchmark the static site's visits (``domino site``, docs/site.md): in headless Chromium (Debian's), one fresh
+browser profile, the site served on 127.0.0.1 by a server that counts every byte it sends: a first visit, a
+repeat visit (a new page in the same profile) and a visit with the network cut, each opening a record link;
+for each, the seconds until the link's record shows (before the engine: its text in the editor) and until the
+engine is ready, and the requests and bytes the server answered. Same run, same machine.
+
+    python bench/bench_site_visits.py                  # build the site from this tree, then measure it
+    python bench/bench_site_visits.py --site DIR       # measure a site built before (an older build: the baseline)
+
+The bytes are the response bodies the server wrote (a 304 writes none); the browser's own check for a new
+service worker (``sw.js``) is a request like any other and is counted. The machine's other load shows in the
+seconds; the bytes do not depend on it."""
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer.notation.link import make_fragment  # noqa: E402
+from analyzer.site.build import build_site, find_pyodide  # noqa: E402
+
+START = 300_000         # ms: the most a visit may take to start its engine
+
+
+class _Counting(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
+                      ".js": "text/javascript", ".mjs": "text/javascript",
+                      ".webmanifest": "application/manifest+json"}
+    served: list = []
+
+    def handle(self):
+        try:
+            super().handle()
+        except ConnectionError:        # (a page closed while a file was coming: counted as far as it came)
+            pass
+
+    def log_message(self, *args):
+        pass
+
+    def log_request(self, code="-", size="-"):
+        self.entry = [self.path.split("?")[0], int(code) if str(code).isdigit() else 0, 0]
+        self.served.append(self.entry)
+
+    def copyfile(self, source, outputfile):
+        while chunk := source.read(1 << 16):
+            outputfile.write(chunk)
+            self.entry[2] += len(chunk)
+
+
+
+def visits(site: Path, record: str) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    served: list = []
+    handler = type("Handler", (_Counting,), {"served": served})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"http://127.0.0.1:{server.server_port}/index.html" + make_fragment(record, 1, 10)
+    out = []
+    try:
+        with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+            context = p.chromium.launch_persistent_context(profile, executable_path="/usr/bin/chromium", headless=True,
+                                                           args=["--no-sandbox", "--disable-gpu"])
+            for name in ("first visit", "repeat visit", "network cut"):
+                context.set_offline(name == "network cut")
+                for page in context.pages:
+                    page.close()
+                served.clear()
+                page = context.new_page()
+                start = time.perf_counter()
+                try:
+                    page.goto(address)
+                except Exception as exc:        # (a site that keeps nothing: offline, its page cannot load)
+                    out.append({"visit": name, "failed": str(exc).split("\n")[0][:60], "requests": len(served),
+                                "bytes": sum(s[2] for s in served), "files": list(served)})
+                    continue
+                # the link's record in the editor (on a site without the preview: once the board opened it)
+                while page.evaluate("document.getElementById('text').value.length") < 100:
+                    if time.perf_counter() - start > START / 1000:
+                        raise SystemExit(f"{name}: the link's record never showed")
+                    time.sleep(0.05)
+                shown = time.perf_counter() - start
+                page.wait_for_selector("#siteload.ready", timeout=START)
+                ready = time.perf_counter() - start
+                time.sleep(1.0)       # (what the page asks for just after: counted with its visit)
+                out.append({"visit": name, "shown": shown, "ready": ready, "requests": len(served),
+                            "bytes": sum(s[2] for s in served), "files": list(served)})
+            context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, help="A site built before (default: build this tree's).")
+    parser.add_argument("--record", default="seed1.dom", help="The bundled record the link carries.")
+    parser.add_argument("--files", action="store_true", help="List each request of each visit.")
+    args = parser.parse_args()
+    record = (ROOT / "records" / args.record).read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site or build_site(Path(tmp) / "site", pyodide=find_pyodide(ROOT)).folder
+        total = sum(f.stat().st_size for f in Path(site).rglob("*") if f.is_file())
+        runs = visits(Path(site), record)
+    print(f"# bench_site_visits: {site if args.site else 'this tree'} ({total / 1048576:.1f} MB in the folder), "
+          f"a link to {args.record} at game 1 move 10, headless Chromium, one profile")
+    print(f"{'visit':14} {'record shown s':>14} {'engine ready s':>14} {'requests':>9} {'bytes':>12} {'MB':>7}")
+    for r in runs:
+        if "failed" in r:
+            print(f"{r['visit']:14} {'fails':>14} {'fails':>14} {r['requests']:9d} {r['bytes']:12,d} "
+                  f"{r['bytes'] / 1048576:7.2f}  ({r['failed']})")
+            continue
+        print(f"{r['visit']:14} {r['shown']:14.1f} {r['ready']:14.1f} {r['requests']:9d} {r['bytes']:12,d} "
+              f"{r['bytes'] / 1048576:7.2f}")
+        if args.files:
+            for path, code, sent in r["files"]:
+                print(f"    {code} {sent:>10,d} {path}")
+
+
+if __name__ == "__main__":
+    main()
