@@ -154,7 +154,10 @@ def bundle_python(packed: dict | None = None) -> bytes:
 def _lock_file(source: pathlib.Path) -> bytes:
     """Pyodide's ``pyodide-lock.json`` without its packages (112 KB: the site loads none of Pyodide's packages,
     whose wheels live on its CDN), which ``loadPyodide`` reads at start."""
-    lock = json.loads((source / "pyodide-lock.json").read_text(encoding="utf-8"))
+    try:
+        lock = json.loads((source / "pyodide-lock.json").read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise SiteError(f"{source / 'pyodide-lock.json'} is not Pyodide's lock file (not JSON: {exc})") from None
     return (json.dumps({"info": lock.get("info", {}), "packages": {}}, indent=1) + "\n").encode("utf-8")
 
 

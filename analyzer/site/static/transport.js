@@ -195,6 +195,7 @@
   var board = new Engine("board", true);
   var analysis = new Engine("analysis", false);
   function engine() { return analysis; }
+  analysis.ready.then(function () { element("siteload").setAttribute("data-analysis", "ready"); });
   board.ready.then(function (m) {
     var info = m.info;
     loaded();
