@@ -183,7 +183,8 @@ def _page() -> str:
                         '<progress id="siteprogress" aria-label="the engine loading"></progress>'
                         '<span class="what">Loading the engine…</span>'
                         '<button type="button" id="siteupdate" hidden title="This site was published anew: reload the '
-                        'page to use the new version (the text on the board is kept in this browser)">Reload</button>'
+                        'page to use the new version (the text on the board is kept in this browser)">A new version: '
+                        'reload</button>'
                         '<input id="sitelink" class="sitelink" type="text" readonly hidden aria-label="the link"></div>', 1)
     # a record link's record, shown as soon as the page has read the link (before the engine is ready): its
     # tags and what the board waits for (transport.js fills it; the board draws nothing it has not been given)
@@ -264,7 +265,8 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     manifest = {"pyodide": version_of_pyodide, "version": version,
                 "python": {"file": "python/domino.zip", "sha256": hashlib.sha256(python).hexdigest()[:16]},
                 "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
-                "lazy": lazy_files, "sizes": sizes, "total": sum(sizes.values())}
+                "lazy": lazy_files, "sizes": sizes, "total": sum(sizes.values()),
+                "first_visit": sum(sizes[name] for name in read)}
     (folder / "site.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     sizes["site.json"] = (folder / "site.json").stat().st_size
     # the service worker, at the site's root (its scope is the folder it is served from, never above): the

@@ -66,6 +66,9 @@
     sw.register("sw.js").then(function (registration) {
       watchUpdates(registration);
       if (sw.controller) { return; }
+      site.then(function (s) {     // (until its first bytes come)
+        if (!loading.bytes && s.first_visit) { downloading({loaded: 0, total: s.first_visit, what: ""}); }
+      });
       var installing = registration.installing || registration.waiting;
       if (!installing && registration.active) { return; }       // (it takes over at once: controllerchange)
       if (installing) {
@@ -315,7 +318,8 @@
         if (answer.status === 200) {
           linkMove(found, answer.data.text).then(function (at) {
             if (!at) { return; }
-            if (at.missing) { say(at.missing, true); }
+            // (a move not in the record: the board stays where it opens, at the start, the text's cursor there)
+            if (at.missing) { say(at.missing, true); return; }
             // (after the board's own first position, asked for where the text's cursor stands)
             setTimeout(function () { window.DominoBoard.at(at.game, at.step); }, 400);
           });
