@@ -5,7 +5,8 @@ for each, the seconds until the link's record shows (before the engine: its text
 engine is ready, and the requests and bytes the server answered. Same run, same machine.
 
     python bench/bench_site_visits.py                  # build the site from this tree, then measure it
-    python bench/bench_site_visits.py --site DIR       # measure a site built before (an older build: the baseline)
+    python bench/bench_site_visits.py --site DIR       # measure a site built before
+    python bench/bench_site_visits.py --baseline DIR   # this tree's site and an older build's, in one run
 
 The bytes are the response bodies the server wrote (a 304 writes none); the browser's own check for a new
 service worker (``sw.js``) is a request like any other and is counted. The machine's other load shows in the
@@ -100,30 +101,42 @@ def visits(site: Path, record: str) -> list[dict]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--site", type=Path, help="A site built before (default: build this tree's).")
-    parser.add_argument("--record", default="seed1.dom", help="The bundled record the link carries.")
-    parser.add_argument("--files", action="store_true", help="List each request of each visit.")
-    args = parser.parse_args()
-    record = (ROOT / "records" / args.record).read_text(encoding="utf-8")
-    with tempfile.TemporaryDirectory() as tmp:
-        site = args.site or build_site(Path(tmp) / "site", pyodide=find_pyodide(ROOT)).folder
-        total = sum(f.stat().st_size for f in Path(site).rglob("*") if f.is_file())
-        runs = visits(Path(site), record)
-    print(f"# bench_site_visits: {site if args.site else 'this tree'} ({total / 1048576:.1f} MB in the folder), "
-          f"a link to {args.record} at game 1 move 10, headless Chromium, one profile")
+def _table(title: str, runs: list[dict], files: bool) -> None:
+    print(f"{title}")
     print(f"{'visit':14} {'record shown s':>14} {'engine ready s':>14} {'requests':>9} {'bytes':>12} {'MB':>7}")
     for r in runs:
         if "failed" in r:
             print(f"{r['visit']:14} {'fails':>14} {'fails':>14} {r['requests']:9d} {r['bytes']:12,d} "
                   f"{r['bytes'] / 1048576:7.2f}  ({r['failed']})")
-            continue
-        print(f"{r['visit']:14} {r['shown']:14.1f} {r['ready']:14.1f} {r['requests']:9d} {r['bytes']:12,d} "
-              f"{r['bytes'] / 1048576:7.2f}")
-        if args.files:
+        else:
+            print(f"{r['visit']:14} {r['shown']:14.1f} {r['ready']:14.1f} {r['requests']:9d} {r['bytes']:12,d} "
+                  f"{r['bytes'] / 1048576:7.2f}")
+        if files:
             for path, code, sent in r["files"]:
                 print(f"    {code} {sent:>10,d} {path}")
+
+
+def _size(folder: Path) -> float:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 1048576
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, help="A site built before (default: build this tree's).")
+    parser.add_argument("--baseline", type=Path, help="An older build's site, measured too, first (same run).")
+    parser.add_argument("--record", default="seed1.dom", help="The bundled record the link carries.")
+    parser.add_argument("--files", action="store_true", help="List each request of each visit.")
+    args = parser.parse_args()
+    record = (ROOT / "records" / args.record).read_text(encoding="utf-8")
+    print(f"# bench_site_visits: a link to {args.record} at game 1 move 10, headless Chromium, a fresh profile each "
+          f"site; a first visit, a repeat visit (a new page), a visit with the network cut")
+    if args.baseline:
+        _table(f"baseline {args.baseline} ({_size(args.baseline):.1f} MB in the folder)",
+               visits(args.baseline, record), args.files)
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site or build_site(Path(tmp) / "site", pyodide=find_pyodide(ROOT)).folder
+        _table(f"{site if args.site else 'this tree'} ({_size(Path(site)):.1f} MB in the folder)",
+               visits(Path(site), record), args.files)
 
 
 if __name__ == "__main__":
