@@ -9,7 +9,9 @@ engine is ready, and the requests and bytes the server answered. Same run, same 
     python bench/bench_site_visits.py --baseline DIR   # this tree's site and an older build's, in one run
 
 The bytes are the response bodies the server wrote (a 304 writes none); the browser's own check for a new
-service worker (``sw.js``) is a request like any other and is counted. The machine's other load shows in the
+service worker (``sw.js``) is a request like any other and is counted. The server answers with
+``Cache-Control: no-cache`` (each file checked again before the browser's HTTP cache may serve it: a host's
+files once their max-age ran out), so that the repeat visit measures what the site keeps itself. The machine's other load shows in the
 seconds; the bytes do not depend on it."""
 from __future__ import annotations
 
@@ -42,6 +44,13 @@ class _Counting(http.server.SimpleHTTPRequestHandler):
             super().handle()
         except ConnectionError:        # (a page closed while a file was coming: counted as far as it came)
             pass
+
+    def end_headers(self):
+        # every answer to be checked again before it is used from the browser's HTTP cache (as a host's answers
+        # are once their max-age ran out: a link opened a day later), never fresh by the heuristic a missing
+        # Cache-Control allows (which would let a repeat visit within minutes of the first skip the network)
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
 
     def log_message(self, *args):
         pass
