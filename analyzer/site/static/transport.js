@@ -45,9 +45,10 @@
   }
   var ticking = setInterval(showLoading, 1000);
   function loaded() { loading.done = true; clearInterval(ticking); }
+  var local = false;      // the workers read the files the service worker keeps (not the network)
   function downloading(m) {
-    stage("Downloading the engine: " + megabytes(m.loaded) + " of " + megabytes(m.total) +
-      (m.what ? " (" + m.what.split("/").pop() + ")" : ""), {loaded: m.loaded, total: m.total});
+    stage((local ? "Reading the engine kept in this browser: " : "Downloading the engine: ") + megabytes(m.loaded) +
+      " of " + megabytes(m.total) + (m.what ? " (" + m.what.split("/").pop() + ")" : ""), {loaded: m.loaded, total: m.total});
   }
 
   // ---- the service worker (sw.js): every file the site reads kept in this browser, so that the next visit
@@ -70,7 +71,9 @@
         if (!loading.bytes && s.first_visit) { downloading({loaded: 0, total: s.first_visit, what: ""}); }
       });
       var installing = registration.installing || registration.waiting;
-      if (!installing && registration.active) { return; }       // (it takes over at once: controllerchange)
+      // (one active already, yet this page not its: a reload that bypassed it, shift-reload; the files come as
+      // without it)
+      if (!installing && registration.active) { resolve(false); return; }
       if (installing) {
         installing.addEventListener("statechange", function () {
           if (installing.state === "redundant") { resolve(false); }     // it could not keep the files: load them here
@@ -78,6 +81,8 @@
       }
     }, function () { resolve(false); });
   });
+
+  kept.then(function (yes) { local = yes; });
 
   // a new build published since this page opened: its service worker installs beside this one and waits; the
   // page says so and offers to reload (it then takes over, and the old build's files are deleted)
@@ -138,8 +143,8 @@
         if (done) { done.resolve({status: m.status, data: m.data}); }
         self.next();
       }
-      };
-      self.worker.onerror = function (ev) { reject(new Error(ev.message || "the engine's worker failed")); };
+    };
+    self.worker.onerror = function (ev) { reject(new Error(ev.message || "the engine's worker failed")); };
   };
   Engine.prototype.next = function () {
     var self = this;
