@@ -7,6 +7,7 @@ browser. Without Pyodide's npm package (`npm install`) the tests skip, except un
 from __future__ import annotations
 
 import functools
+import json
 import http.server
 import os
 import re
@@ -231,3 +232,52 @@ def test_a_link_shows_its_record_before_the_engine_and_a_second_visit_works_with
     finally:
         gate.set()
         context.close()
+
+
+def test_a_new_build_replaces_the_old_one_whole_after_the_reload_the_page_offers(browser, built, tmp_path):
+    """The site published anew at the same address: the open page keeps its build (its service worker serves the
+    old files, never a mix), says a new version is ready and reloads into it on a click; the new version's
+    worker then serves its own files and has deleted the old build's cache. (The engine is not waited for.)"""
+    import shutil
+
+    folder = tmp_path / "site"
+    shutil.copytree(built, folder)
+    newer = build_site(tmp_path / "newer", pyodide=find_pyodide(ROOT), records=("seed2.dom",)).folder
+    old_version = json.loads((folder / "site.json").read_text())["version"]
+    new_version = json.loads((newer / "site.json").read_text())["version"]
+    assert old_version != new_version
+    server = _serve(folder)
+    site = f"http://127.0.0.1:{server.server_port}/"
+    context = browser.new_context(viewport=DESKTOP)
+    controlled = "navigator.serviceWorker.controller ? navigator.serviceWorker.controller.scriptURL : null"
+    served = "fetch('site.json').then(r => r.json()).then(j => j.version)"
+    try:
+        page = context.new_page()
+        page.goto(site + "index.html")
+        for _ in range(600):                   # the first version takes over once it has kept every file
+            if page.evaluate(controlled):
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate(controlled) == site + "sw.js"
+        assert page.evaluate("caches.keys()") == [f"domino-site-{old_version}"]
+        # the new build published over the old one
+        shutil.rmtree(folder)
+        shutil.copytree(newer, folder)
+        page.reload()
+        # the page the old worker serves is the old build's, whole (its site.json too), until the reload
+        assert page.evaluate(served) == old_version
+        expect(page.locator("#siteupdate")).to_be_visible(timeout=START)
+        assert page.evaluate(served) == old_version
+        with page.expect_navigation(timeout=START):
+            page.click("#siteupdate")
+        page.wait_for_load_state()
+        for _ in range(600):
+            if page.evaluate("caches.keys()") == [f"domino-site-{new_version}"]:
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate("caches.keys()") == [f"domino-site-{new_version}"]
+        assert page.evaluate(served) == new_version
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
