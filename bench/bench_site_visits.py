@@ -1,8 +1,9 @@
 """Benchmark the static site's visits (``domino site``, docs/site.md): in headless Chromium (Debian's), one fresh
 browser profile, the site served on 127.0.0.1 by a server that counts every byte it sends: a first visit, a
 repeat visit (a new page in the same profile) and a visit with the network cut, each opening a record link;
-for each, the seconds until the link's record shows (before the engine: its text in the editor) and until the
-engine is ready, and the requests and bytes the server answered. Same run, same machine.
+for each, the seconds until the link's record shows (before the engine: its text in the editor), until the
+engine is ready (the board's worker) and until both workers are (where the site tells it: "-" for an older
+build), and the requests and bytes the server answered. Same run, same machine.
 
     python bench/bench_site_visits.py                  # build the site from this tree, then measure it
     python bench/bench_site_visits.py --site DIR       # measure a site built before
@@ -100,8 +101,12 @@ def visits(site: Path, record: str) -> list[dict]:
                 shown = time.perf_counter() - start
                 page.wait_for_selector("#siteload.ready", timeout=START)
                 ready = time.perf_counter() - start
+                both = None            # the analyses' worker ready too (a site that tells it: data-analysis)
+                if (site / "sw.js").exists():
+                    page.wait_for_selector("#siteload[data-analysis=ready]", timeout=START)
+                    both = time.perf_counter() - start
                 time.sleep(1.0)       # (what the page asks for just after: counted with its visit)
-                out.append({"visit": name, "shown": shown, "ready": ready, "requests": len(served),
+                out.append({"visit": name, "shown": shown, "ready": ready, "both": both, "requests": len(served),
                             "bytes": sum(s[2] for s in served), "files": list(served)})
             context.close()
     finally:
@@ -112,13 +117,15 @@ def visits(site: Path, record: str) -> list[dict]:
 
 def _table(title: str, runs: list[dict], files: bool) -> None:
     print(f"{title}")
-    print(f"{'visit':14} {'record shown s':>14} {'engine ready s':>14} {'requests':>9} {'bytes':>12} {'MB':>7}")
+    print(f"{'visit':14} {'record shown s':>14} {'engine ready s':>14} {'both ready s':>12} {'requests':>9} "
+          f"{'bytes':>12} {'MB':>7}")
     for r in runs:
         if "failed" in r:
-            print(f"{r['visit']:14} {'fails':>14} {'fails':>14} {r['requests']:9d} {r['bytes']:12,d} "
+            print(f"{r['visit']:14} {'fails':>14} {'fails':>14} {'fails':>12} {r['requests']:9d} {r['bytes']:12,d} "
                   f"{r['bytes'] / 1048576:7.2f}  ({r['failed']})")
         else:
-            print(f"{r['visit']:14} {r['shown']:14.1f} {r['ready']:14.1f} {r['requests']:9d} {r['bytes']:12,d} "
+            both = f"{r['both']:12.1f}" if r["both"] is not None else f"{'-':>12}"
+            print(f"{r['visit']:14} {r['shown']:14.1f} {r['ready']:14.1f} {both} {r['requests']:9d} {r['bytes']:12,d} "
                   f"{r['bytes'] / 1048576:7.2f}")
         if files:
             for path, code, sent in r["files"]:
