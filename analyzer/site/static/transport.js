@@ -128,6 +128,7 @@
         if (m.total) { downloading(m); }
       } else if (m.type === "stage" && self.storage) {
         stage(STAGES[m.stage] || m.stage);
+        if (m.stage !== "compiling" && self.compiled) { self.compiled(); }
       } else if (m.type === "ready") {
         self.info = m.info;
         resolve(m);
@@ -199,16 +200,24 @@
     this.next();
   };
 
-  // the two workers start together: the board's (quick calls, the reader's files) and the analyses'
+  // the two workers: the board's (quick calls, the reader's files) first, the analyses' as soon as the board's
+  // has compiled Python's interpreter (while it imports the project's code), not after it is ready
   var board = new Engine("board", true);
-  var analysis = new Engine("analysis", false);
-  function engine() { return analysis; }
-  analysis.ready.then(function () { element("siteload").setAttribute("data-analysis", "ready"); });
+  var analysis = null;
+  function engine() {
+    if (!analysis) {
+      analysis = new Engine("analysis", false);
+      analysis.ready.then(function () { element("siteload").setAttribute("data-analysis", "ready"); });
+    }
+    return analysis;
+  }
+  board.compiled = engine;
   board.ready.then(function (m) {
     var info = m.info;
     loaded();
     say("Engine ready in " + m.seconds.toFixed(1) + " s: " + info.note + ". Python " + info.python + " in this page, no server.");
     element("siteload").classList.add("ready");
+    engine();
   }, function (e) {
     loaded();
     say("The engine could not start in this browser: " + e.message, true);
