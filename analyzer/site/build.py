@@ -4,8 +4,10 @@ The folder holds the board's page and scripts (``analyzer/server/static``, the p
 relative so it works under any path), this package's scripts (``static/``: the worker that runs Pyodide and
 the transport that hands the board's ``/api/*`` calls to it), Pyodide's own files from its npm package
 (never a CDN), one zip of the project's Python and its pure-Python dependencies (no compiled core: the
-browser runs the pure-Python search), the bundled records, and ``site.json`` naming every file and its size
-(the page shows what is loading and how much)."""
+browser runs the pure-Python search) with the package's data read only by some calls beside it as lazy files,
+the bundled records, ``site.json`` naming every file and its size and the build's version (the page shows what
+is loading and how much), the web app manifest, and ``sw.js``, the service worker that keeps every file a
+visit reads in a cache named by that version (a second visit reads nothing from the network, offline too)."""
 from __future__ import annotations
 
 import dataclasses
