@@ -1,8 +1,10 @@
 """The static site (``domino site``) in real headless Chromium (Debian's), served by a local HTTP server, the
 engine Pyodide from its npm package (never a CDN: every other address is refused): a record link opens at
 its move, the board steps, analyses exact and fair in the page, a click enters a move, a reload loses
-nothing, a broken link opens nothing and says why, "Copy link" gives a link Python reads back; no console
-error; desktop and phone widths (screenshots in test-artifacts/). Slow: each page starts Python in the
+nothing, a broken link opens nothing and says why, "Copy link" gives a link Python reads back; a link shows its
+record before the engine is ready, a link whose move is not in its record opens at the start and says so, a
+second visit works with the network cut (the service worker), a new build replaces the old one whole; no
+console error; desktop and phone widths (screenshots in test-artifacts/). Slow: each page starts Python in the
 browser. Without Pyodide's npm package (`npm install`) the tests skip, except under CI (.ci/run installs it)."""
 from __future__ import annotations
 
