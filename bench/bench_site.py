@@ -22,7 +22,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,45 +77,18 @@ def _played(answer: dict) -> list:
 
 
 def _browser(site: Path) -> dict | None:
-    """First and repeat visit: seconds until the page says its engine is ready (a fresh browser profile, then
-    a reload in the same one), and the bytes the first visit fetched."""
+    """First and repeat visit of a record link (bench_site_visits.py: a fresh browser profile, then a new page
+    in the same one): seconds until the page says its engine is ready, and the bytes the server sent."""
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         return None
-    import functools
-    import http.server
-    import threading
+    from bench_site_visits import visits
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
-
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    fetched = [[], []]
-    try:
-        with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-            context = p.chromium.launch_persistent_context(profile, executable_path="/usr/bin/chromium", headless=True,
-                                                           args=["--no-sandbox", "--disable-gpu"])
-            page = context.new_page()
-            times = []
-            visit = 0
-            page.on("response", lambda r: fetched[visit].append(int(r.headers.get("content-length") or 0)))
-            for visit in range(2):
-                start = time.perf_counter()
-                if visit == 0:
-                    page.goto(f"http://127.0.0.1:{server.server_port}/index.html")
-                else:
-                    page.reload()
-                page.wait_for_selector("#siteload.ready", timeout=300_000)
-                times.append(time.perf_counter() - start)
-            context.close()
-    finally:
-        server.shutdown()
-        server.server_close()
-    return {"first": times[0], "repeat": times[1], "fetched": sum(fetched[0]), "refetched": sum(fetched[1])}
+    runs = visits(site, (ROOT / "records" / FAIR).read_text(encoding="utf-8"))
+    first, repeat = runs[0], runs[1]
+    return {"first": first.get("ready", float("nan")), "repeat": repeat.get("ready", float("nan")),
+            "fetched": first["bytes"], "refetched": repeat["bytes"]}
 
 
 def main() -> None:
@@ -156,12 +128,13 @@ def main() -> None:
           f"{wasm['start']['package']:.2f} s")
     if browser:
         print(f"page in Chromium, engine ready: first visit {browser['first']:.1f} s, repeat visit {browser['repeat']:.1f} s "
-              f"(two workers start Python; bytes fetched: first visit {browser['fetched'] / 1048576:.1f} MB, "
-              f"repeat visit {browser['refetched'] / 1048576:.1f} MB)")
+              f"(two workers start Python; bytes the server sent: first visit {browser['fetched'] / 1048576:.1f} MB, "
+              f"repeat visit {browser['refetched'] / 1048576:.2f} MB)")
     sizes = site.sizes
     part = lambda prefix: sum(v for k, v in sizes.items() if k.startswith(prefix)) / 1048576  # noqa: E731
     print(f"site: {site.total / 1048576:.1f} MB in {len(sizes)} files (Pyodide {part('pyodide/'):.1f} MB, of which "
           f"the page loads {(sizes['pyodide/pyodide.asm.wasm'] + sizes['pyodide/python_stdlib.zip'] + sizes['pyodide/pyodide.asm.js'] + sizes['pyodide/pyodide.js']) / 1048576:.1f} MB; "
+          f"a first visit {site.first_visit / 1048576:.1f} MB; "
           f"the project's Python {part('python/'):.1f} MB; the board's page and scripts "
           f"{(part('static/') + part('site/') + sizes['index.html'] / 1048576):.2f} MB; records {part('records/'):.2f} MB)")
 

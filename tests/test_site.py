@@ -21,7 +21,9 @@ def fake_pyodide(tmp_path_factory):
     """A folder laid out as Pyodide's npm package (the build copies it; nothing here runs it)."""
     folder = tmp_path_factory.mktemp("pyodide")
     for name in PYODIDE_FILES:
-        (folder / name).write_bytes(b"{\"version\": \"0.27.7\"}" if name == "package.json" else name.encode())
+        (folder / name).write_bytes(b"{\"version\": \"0.27.7\"}" if name == "package.json" else
+                                    b"{\"info\": {\"version\": \"0.27.7\"}, \"packages\": {\"numpy\": {}}}"
+                                    if name == "pyodide-lock.json" else name.encode())
     return folder
 
 
@@ -44,16 +46,80 @@ def test_the_site_holds_the_page_pyodide_the_python_and_the_records(tmp_path, fa
     assert '"/static/' not in page and page.index("site/transport.js") < page.index("static/board.js")
     assert "http://" not in page and "https://" not in page
     assert 'id="copylink"' in page and "wasm-unsafe-eval" in page
+    # installable: the manifest and its icons (made here, no download), allowed by the page's policy
+    assert 'href="site/manifest.webmanifest"' in page and "manifest-src 'self'" in page
+    app = json.loads((folder / "site/manifest.webmanifest").read_text())
+    assert {i["src"] for i in app["icons"]} <= {p.name for p in (folder / "site").iterdir()}
+    assert (folder / "site/icon-192.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (folder / "site/manifest.webmanifest").resolve().parent.parent == folder.resolve()
+    # Pyodide's lock file without its packages (the site loads none; their wheels are on its CDN)
+    assert json.loads((folder / "pyodide/pyodide-lock.json").read_text())["packages"] == {}
+
+
+def _worker_site(folder):
+    """The SITE the service worker was written with (sw.js's first statement)."""
+    text = (folder / "sw.js").read_text()
+    head = text[len("var SITE = "):text.index(";\n")]
+    return json.loads(head), text
+
+
+def test_the_service_worker_keeps_every_file_the_page_reads_and_is_versioned_by_the_build(tmp_path, fake_pyodide):
+    folder = build_site(tmp_path / "site", pyodide=fake_pyodide).folder
+    site, text = _worker_site(folder)
+    manifest = json.loads((folder / "site.json").read_text())
+    assert site["version"] == manifest["version"]
+    every = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    # every file but itself, what only Node reads, and the lazy files (kept when first read) is kept at once
+    assert set(site["cache"]) == every - {"sw.js", "pyodide/pyodide.mjs", "pyodide/package.json"} - set(site["lazy"])
+    assert set(site["lazy"]) == set(manifest["lazy"].values()) and site["lazy"]
+    assert all(name.startswith("python/lazy/analyzer/equity/data/") for name in site["lazy"])
+    assert {"index.html", "site.json", "python/domino.zip", "pyodide/pyodide.asm.wasm", "site/worker.js"} <= set(site["cache"])
+    # it answers only the site's own files under its scope, and deletes only its own older caches
+    assert "indexOf(SCOPE) !== 0" in text and 'PREFIX = "domino-site-"' in text
+    # a file changed is a new version (a new cache); the same files, the same version
+    again = build_site(folder, pyodide=fake_pyodide, force=True).folder
+    assert _worker_site(again)[0]["version"] == site["version"]
+    shelf = tmp_path / "records"
+    shelf.mkdir()
+    (shelf / "seed1.dom").write_text((RECORDS / "seed1.dom").read_text() + "\n")
+    changed = build_site(folder, pyodide=fake_pyodide, force=True, records=("seed1.dom",), records_folder=shelf).folder
+    assert _worker_site(changed)[0]["version"] != site["version"]
 
 
 def test_the_python_zip_has_the_package_and_its_pure_python_dependencies_only(python_zip):
     names = set(python_zip.namelist())
     for needed in ["analyzer/site/worker.py", "analyzer/server/api.py", "analyzer/server/library.py",
-                   "analyzer/grammar/record.lark", "lark/__init__.py", "jinja2/__init__.py", "markupsafe/__init__.py",
-                   "networkx/__init__.py"]:
+                   "analyzer/grammar/record.lark", "lark/__init__.py", "jinja2/__init__.py", "markupsafe/__init__.py"]:
         assert needed in names, needed
     assert not [n for n in names if n.endswith((".so", ".pyd", ".c", ".pyc"))]
-    assert not [n for n in names if n.startswith(("analyzer/cli/", "click/", "starlette/"))]
+    # neither the command line, nor networkx (its tree of lines only), nor the equity tables (lazy files)
+    assert not [n for n in names if n.startswith(("analyzer/cli/", "click/", "starlette/", "networkx/",
+                                                  "analyzer/equity/data/"))]
+
+
+def test_the_sites_routes_need_neither_networkx_nor_an_equity_table():
+    """What the site leaves out of its first download is what none of its routes reads: each route on the
+    bundled records (a partnership game, two matches, a draw game) with networkx unimportable and every file
+    opened recorded."""
+    script = """
+import json, os, sys, tempfile
+sys.modules["networkx"] = None
+opened = []
+sys.addaudithook(lambda ev, args: opened.append(args[0]) if ev == "open" and isinstance(args[0], str) else None)
+from analyzer.site.worker import SiteApi
+api = SiteApi(tempfile.mkdtemp())
+statuses = []
+for name in ["seed1.dom", "match-kozel.dom", "match-quinientos.dom", "variant-draw.dom"]:
+    text = open(os.path.join("records", name), encoding="utf-8").read()
+    for route, body in [("validate", {}), ("position", {"game": 0, "step": 3}), ("analyze", {"lines": True})]:
+        statuses.append(api.answer(route, {"text": text, **body})[0])
+fair = {"fair": True, "worlds": 2, "max_worlds": 2, "max_nodes": 2000}
+statuses.append(api.answer("analyze", {"text": open("records/seed1.dom", encoding="utf-8").read(), **fair})[0])
+print(json.dumps({"statuses": statuses, "tables": [p for p in opened if "equity" in p and "data" in p]}))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert set(found["statuses"]) == {200} and found["tables"] == []
     assert bundle_python() == bundle_python()        # the same bytes each build: the browser's cache holds
 
 

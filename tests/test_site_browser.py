@@ -1,12 +1,15 @@
 """The static site (``domino site``) in real headless Chromium (Debian's), served by a local HTTP server, the
 engine Pyodide from its npm package (never a CDN: every other address is refused): a record link opens at
 its move, the board steps, analyses exact and fair in the page, a click enters a move, a reload loses
-nothing, a broken link opens nothing and says why, "Copy link" gives a link Python reads back; no console
-error; desktop and phone widths (screenshots in test-artifacts/). Slow: each page starts Python in the
+nothing, a broken link opens nothing and says why, "Copy link" gives a link Python reads back; a link shows its
+record before the engine is ready, a link whose move is not in its record opens at the start and says so, a
+second visit works with the network cut (the service worker), a new build replaces the old one whole; no
+console error; desktop and phone widths (screenshots in test-artifacts/). Slow: each page starts Python in the
 browser. Without Pyodide's npm package (`npm install`) the tests skip, except under CI (.ci/run installs it)."""
 from __future__ import annotations
 
 import functools
+import json
 import http.server
 import os
 import re
@@ -32,24 +35,48 @@ SHORT = ("[Event \"entered on the site\"]\n[Variant \"partnership\"]\n[Players \
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
-                      ".mjs": "text/javascript", ".js": "text/javascript"}
+                      ".mjs": "text/javascript", ".js": "text/javascript", ".webmanifest": "application/manifest+json"}
+    gate: threading.Event | None = None         # while clear, Pyodide's files are held back
+    asked: list | None = None                   # the paths asked for
+
+    def do_GET(self):
+        if self.asked is not None:
+            self.asked.append(self.path.split("?")[0])
+        if self.gate is not None and self.path.startswith("/pyodide/"):
+            self.gate.wait(START / 1000)
+        super().do_GET()
+
+    def handle(self):
+        try:
+            super().handle()
+        except ConnectionError:        # (a page closed while a file was coming)
+            pass
 
     def log_message(self, *args):
         pass
 
 
+def _serve(folder, **attributes):
+    handler = type("Handler", (_Quiet,), attributes)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def built(tmp_path_factory):
     try:
         pyodide = find_pyodide(ROOT)
     except SiteError as exc:
         if os.environ.get("CI"):
             raise          # CI installs it (.ci/run: npm ci): there the site must be tested
         pytest.skip(str(exc))
-    folder = build_site(tmp_path_factory.mktemp("site") / "site", pyodide=pyodide).folder
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    return build_site(tmp_path_factory.mktemp("site") / "site", pyodide=pyodide).folder
+
+
+@pytest.fixture(scope="module")
+def site(built):
+    server = _serve(built)
     yield f"http://127.0.0.1:{server.server_port}/"
     server.shutdown()
     server.server_close()
@@ -145,3 +172,114 @@ def test_a_broken_link_opens_nothing_and_says_why_and_a_file_opens_from_disk(vis
     assert open(download.value.path(), encoding="utf-8").read() == other
     # (the board's own status line also names the refusal; nothing else went wrong)
     assert [e for e in errors if "opens nothing" not in e] == []
+
+
+def test_a_link_shows_its_record_before_the_engine_and_a_second_visit_works_with_the_network_cut(browser, built):
+    """One browser profile, its own server: the first visit with Pyodide's files held back (the link's record
+    shows, the engine says what it waits for), a link whose move is not in its record (it opens at the start
+    and says so), an equity table read as a lazy file; then the server gone and the browser offline, a reload
+    with another link: the page, the engine and a position from the service worker's cache alone."""
+    gate, asked = threading.Event(), []
+    server = _serve(built, gate=gate, asked=asked)
+    site = f"http://127.0.0.1:{server.server_port}/"
+    context = browser.new_context(viewport=DESKTOP)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type in ("error", "warning") else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        record = (RECORDS / "seed1.dom").read_text(encoding="utf-8")          # one game of 29 moves
+        page.goto(site + "index.html" + make_fragment(record, 1, 40))
+        # before the engine: the record in the editor (not to be edited yet), its tags, what the board waits for
+        expect(page.locator("#text")).to_have_value(record, timeout=30_000)
+        assert page.locator("#text").get_attribute("readonly") is not None
+        expect(page.locator("#sitepreview")).to_contain_text("INTERNATIONAL DOMINOES, example deal")
+        expect(page.locator("#sitepreview")).to_contain_text("drawn once the engine has started")
+        expect(page.locator("#stepinfo")).to_have_text("starting the engine…")
+        expect(page.locator("#siteload")).to_contain_text("Downloading the engine")
+        assert "ready" not in (page.get_attribute("#siteload", "class") or "")
+        assert "(new record)" != page.locator("#files option:checked").inner_text()
+        page.screenshot(path=str(SHOTS / "site-link-before.png"))
+        gate.set()
+        expect(page.locator("#siteload")).to_have_class(re.compile(r"\bready\b"), timeout=START)
+        # the link's move is past the record's end: the board at the start, and the page says so
+        expect(page.locator("#siteload")).to_contain_text("(game 1, move 40) is not in its record (game 1 has 29 moves)",
+                                                          timeout=START)
+        expect(page.locator("#stepinfo")).to_contain_text("the deal of 29", timeout=START)
+        expect(page.locator("#hands .hand")).to_have_count(4)
+        assert page.locator("#sitepreview").is_hidden() and page.locator("#text").get_attribute("readonly") is None
+        expect(page.locator("#siteload")).to_have_attribute("data-analysis", "ready", timeout=START)
+        page.screenshot(path=str(SHOTS / "site-link-after.png"))
+        # an equity table, left out of the first download, read where the package has it (a lazy file)
+        table = "analyzer/equity/data/kozel.mwc"
+        assert f"/python/lazy/{table}" not in asked
+        board = [w for w in page.workers if w.url.endswith("site/worker.js")][0]
+        read = "pyodide.runPython(\"open('/home/pyodide/lib/" + table + "', 'rb').read().hex()\")"
+        assert bytes.fromhex(board.evaluate(read)) == (ROOT / table).read_bytes()
+        assert asked.count("/pyodide/pyodide.asm.wasm") == 1 and asked.count("/python/domino.zip") == 1
+        # the network cut: the server gone, the browser offline; a reload with another link (a game not in it)
+        server.shutdown()
+        server.server_close()
+        context.set_offline(True)
+        page.goto(site + "index.html" + make_fragment(record, 2, 1))
+        expect(page.locator("#siteload")).to_have_class(re.compile(r"\bready\b"), timeout=START)
+        expect(page.locator("#siteload")).to_contain_text("(game 2, move 1) is not in its record (there is no game 2",
+                                                          timeout=START)
+        expect(page.locator("#stepinfo")).to_contain_text("the deal of 29", timeout=START)
+        page.click("#next")
+        expect(page.locator("#stepinfo")).to_contain_text("after move 1 of 29 (B [1-1])", timeout=START)
+        board = [w for w in page.workers if w.url.endswith("site/worker.js")][0]
+        assert bytes.fromhex(board.evaluate(read)) == (ROOT / table).read_bytes()     # kept when first read
+        assert errors == []
+    finally:
+        gate.set()
+        context.close()
+
+
+def test_a_new_build_replaces_the_old_one_whole_after_the_reload_the_page_offers(browser, built, tmp_path):
+    """The site published anew at the same address: the open page keeps its build (its service worker serves the
+    old files, never a mix), says a new version is ready and reloads into it on a click; the new version's
+    worker then serves its own files and has deleted the old build's cache. (The engine is not waited for.)"""
+    import shutil
+
+    folder = tmp_path / "site"
+    shutil.copytree(built, folder)
+    newer = build_site(tmp_path / "newer", pyodide=find_pyodide(ROOT), records=("seed2.dom",)).folder
+    old_version = json.loads((folder / "site.json").read_text())["version"]
+    new_version = json.loads((newer / "site.json").read_text())["version"]
+    assert old_version != new_version
+    server = _serve(folder)
+    site = f"http://127.0.0.1:{server.server_port}/"
+    context = browser.new_context(viewport=DESKTOP)
+    controlled = "navigator.serviceWorker.controller ? navigator.serviceWorker.controller.scriptURL : null"
+    served = "fetch('site.json').then(r => r.json()).then(j => j.version)"
+    try:
+        page = context.new_page()
+        page.goto(site + "index.html")
+        for _ in range(600):                   # the first version takes over once it has kept every file
+            if page.evaluate(controlled):
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate(controlled) == site + "sw.js"
+        assert page.evaluate("caches.keys()") == [f"domino-site-{old_version}"]
+        # the new build published over the old one
+        shutil.rmtree(folder)
+        shutil.copytree(newer, folder)
+        page.reload()
+        # the page the old worker serves is the old build's, whole (its site.json too), until the reload
+        assert page.evaluate(served) == old_version
+        expect(page.locator("#siteupdate")).to_be_visible(timeout=START)
+        assert page.evaluate(served) == old_version
+        with page.expect_navigation(timeout=START):
+            page.click("#siteupdate")
+        page.wait_for_load_state()
+        for _ in range(600):
+            if page.evaluate("caches.keys()") == [f"domino-site-{new_version}"]:
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate("caches.keys()") == [f"domino-site-{new_version}"]
+        assert page.evaluate(served) == new_version
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()

@@ -74,5 +74,6 @@ def site(out, pyodide, force, record, move, base, link):
     click.echo(f"{built.folder}: the board as a static site, {len(built.sizes)} files, "
                f"{built.total / 1048576:.1f} MB (Pyodide {built.pyodide}: "
                f"{sum(v for k, v in built.sizes.items() if k.startswith('pyodide/')) / 1048576:.1f} MB; "
-               f"the project's Python: {python / 1048576:.1f} MB). Serve it, e.g. "
+               f"the project's Python: {python / 1048576:.1f} MB; a first visit downloads "
+               f"{built.first_visit / 1048576:.1f} MB, the equity tables only when read). Serve it, e.g. "
                f"python3 -m http.server -d {built.folder}")

@@ -4,8 +4,10 @@ The folder holds the board's page and scripts (``analyzer/server/static``, the p
 relative so it works under any path), this package's scripts (``static/``: the worker that runs Pyodide and
 the transport that hands the board's ``/api/*`` calls to it), Pyodide's own files from its npm package
 (never a CDN), one zip of the project's Python and its pure-Python dependencies (no compiled core: the
-browser runs the pure-Python search), the bundled records, and ``site.json`` naming every file and its size
-(the page shows what is loading and how much)."""
+browser runs the pure-Python search) with the package's data read only by some calls beside it as lazy files,
+the bundled records, ``site.json`` naming every file and its size and the build's version (the page shows what
+is loading and how much), the web app manifest, and ``sw.js``, the service worker that keeps every file a
+visit reads in a cache named by that version (a second visit reads nothing from the network, offline too)."""
 from __future__ import annotations
 
 import dataclasses
@@ -18,8 +20,8 @@ import pathlib
 import shutil
 import zipfile
 
-__all__ = ["SiteError", "Site", "build_site", "find_pyodide", "bundle_python", "PYODIDE_FILES", "DEPENDENCIES",
-           "PYODIDE_VERSION"]
+__all__ = ["SiteError", "Site", "build_site", "find_pyodide", "bundle_python", "python_files", "PYODIDE_FILES",
+           "DEPENDENCIES", "PYODIDE_VERSION", "NOT_READ", "LAZY"]
 
 HERE = pathlib.Path(__file__).resolve().parent
 PACKAGE = HERE.parent                                  # analyzer/
@@ -28,12 +30,20 @@ SITE_STATIC = HERE / "static"
 
 #: The Pyodide release the site is built and tested with (package.json at the repository's root pins it).
 PYODIDE_VERSION = "0.27.7"
-#: What the site takes of Pyodide's npm package: its loader, the WebAssembly interpreter and the standard library.
+#: What the site takes of Pyodide's npm package: its loader, the WebAssembly interpreter and the standard library
+#: (``pyodide.mjs`` and ``package.json`` for Node, bench/site_node.mjs: the browser never reads them).
 PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
                  "package.json")
+#: The site's files the browser never reads (the service worker does not cache them).
+NOT_READ = ("pyodide/pyodide.mjs", "pyodide/package.json")
+#: The package's data read only by some calls (the equity tables, 5 MB: the board's routes read none of them
+#: today): kept out of the zip, each a file of its own under ``python/lazy/`` that the worker makes a lazy file
+#: at its place in the package (Emscripten's ``createLazyFile``: fetched the first time it is read).
+LAZY = ("analyzer/equity/data/",)
 #: The pure-Python distributions the board's code imports in the browser (click is the CLI's only; Starlette
-#: the server's). MarkupSafe's compiled speed-up is left out: it falls back to its own pure Python.
-DEPENDENCIES = ("lark", "jinja2", "markupsafe", "networkx")
+#: the server's; networkx only the command line's tree of lines, ``analysis/lines.py``, so it stays out: 1 MB).
+#: MarkupSafe's compiled speed-up is left out: it falls back to its own pure Python.
+DEPENDENCIES = ("lark", "jinja2", "markupsafe")
 #: What never goes into the zip: compiled cores and their sources, caches, the command line and tests.
 _SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o")
 _SKIPPED_PARTS = {"__pycache__", "tests", "testing"}
@@ -48,11 +58,19 @@ class SiteError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Site:
-    """A built site: its folder, each file's size in bytes (relative path: bytes), and Pyodide's version."""
+    """A built site: its folder, each file's size in bytes (relative path: bytes), Pyodide's version, and the
+    files a first visit reads (``read``: what the service worker keeps at once; the rest are read only when
+    needed, or never by the browser)."""
 
     folder: pathlib.Path
     sizes: dict
     pyodide: str
+    read: tuple = ()
+
+    @property
+    def first_visit(self) -> int:
+        """The bytes a first visit downloads (every file it reads, once)."""
+        return sum(self.sizes[name] for name in self.read)
 
     @property
     def total(self) -> int:
@@ -106,26 +124,43 @@ def _analyzer_files():
             yield f"analyzer/grammar/{path.name}", path
 
 
-def bundle_python() -> bytes:
-    """One zip of the project's package and its pure-Python dependencies, laid out as site-packages (the
-    worker unpacks it there). The same files give the same bytes (fixed dates), so a browser's cache holds."""
+def python_files() -> tuple[dict, dict]:
+    """The project's package and its pure-Python dependencies, laid out as site-packages: ``(packed, lazy)``,
+    each {path in site-packages: file on disk}; ``lazy`` the files under :data:`LAZY`, kept out of the zip."""
+    packed, lazy = {}, {}
+    sources = list(_analyzer_files())
+    for name in DEPENDENCIES:
+        try:
+            sources += list(_distribution_files(name))
+        except importlib.metadata.PackageNotFoundError:
+            raise SiteError(f"the site needs {name} installed (pip install {name})") from None
+    for arcname, path in sorted(sources):
+        (lazy if arcname.startswith(LAZY) else packed).setdefault(arcname, path)
+    return packed, lazy
+
+
+def bundle_python(packed: dict | None = None) -> bytes:
+    """One zip of ``packed`` (default: :func:`python_files`'s), which the worker unpacks into its site-packages.
+    The same files give the same bytes (fixed dates), so a browser's cache holds."""
+    if packed is None:
+        packed = python_files()[0]
     buffer = io.BytesIO()
-    seen = set()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as packed:
-        sources = list(_analyzer_files())
-        for name in DEPENDENCIES:
-            try:
-                sources += list(_distribution_files(name))
-            except importlib.metadata.PackageNotFoundError:
-                raise SiteError(f"the site needs {name} installed (pip install {name})") from None
-        for arcname, path in sorted(sources):
-            if arcname in seen:
-                continue
-            seen.add(arcname)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zipped:
+        for arcname, path in sorted(packed.items()):
             info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            packed.writestr(info, path.read_bytes())
+            zipped.writestr(info, path.read_bytes())
     return buffer.getvalue()
+
+
+def _lock_file(source: pathlib.Path) -> bytes:
+    """Pyodide's ``pyodide-lock.json`` without its packages (112 KB: the site loads none of Pyodide's packages,
+    whose wheels live on its CDN), which ``loadPyodide`` reads at start."""
+    try:
+        lock = json.loads((source / "pyodide-lock.json").read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise SiteError(f"{source / 'pyodide-lock.json'} is not Pyodide's lock file (not JSON: {exc})") from None
+    return (json.dumps({"info": lock.get("info", {}), "packages": {}}, indent=1) + "\n").encode("utf-8")
 
 
 def _page() -> str:
@@ -149,12 +184,25 @@ def _page() -> str:
     html = html.replace("</header>", '</header>\n<div id="siteload" class="siteload" role="status" aria-live="polite">'
                         '<progress id="siteprogress" aria-label="the engine loading"></progress>'
                         '<span class="what">Loading the engine…</span>'
+                        '<button type="button" id="siteupdate" hidden title="This site was published anew: reload the '
+                        'page to use the new version (the text on the board is kept in this browser)">A new version: '
+                        'reload</button>'
                         '<input id="sitelink" class="sitelink" type="text" readonly hidden aria-label="the link"></div>', 1)
-    for piece in ('id="copylink"', 'id="diskopen"', 'id="siteload"', 'site/site.css'):
+    # a record link's record, shown as soon as the page has read the link (before the engine is ready): its
+    # tags and what the board waits for (transport.js fills it; the board draws nothing it has not been given)
+    html = html.replace('<section class="board" aria-label="the board">', '<section class="board" aria-label="the board">'
+                        '\n    <div id="sitepreview" class="sitepreview" hidden aria-live="polite"><p class="what"></p>'
+                        '<dl class="tags"></dl></div>', 1)
+    html = html.replace('<link rel="icon" href="data:,">', '<link rel="icon" href="site/icon.svg" type="image/svg+xml">\n'
+                        '<link rel="apple-touch-icon" href="site/icon-192.png">\n'
+                        '<link rel="manifest" href="site/manifest.webmanifest">\n'
+                        '<meta name="theme-color" content="#2f5d50">', 1)
+    for piece in ('id="copylink"', 'id="diskopen"', 'id="siteload"', 'site/site.css', 'id="sitepreview"',
+                  'site/manifest.webmanifest'):
         if piece not in html:
             raise SiteError(f"the board's page changed: the site could not add {piece} (analyzer/site/build.py)")
     csp = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
-           "style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'")
+           "style-src 'self'; img-src 'self' data:; manifest-src 'self'; base-uri 'none'; form-action 'none'")
     html = html.replace('<meta charset="utf-8">',
                         f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="{csp}">', 1)
     return html
@@ -179,24 +227,30 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     missing = [name for name in PYODIDE_FILES if not (source / name).is_file()]
     if missing:
         raise SiteError(f"{source} is not Pyodide's npm package (no {', '.join(missing)})")
-    version = json.loads((source / "package.json").read_text(encoding="utf-8")).get("version", "?")
+    version_of_pyodide = json.loads((source / "package.json").read_text(encoding="utf-8")).get("version", "?")
     folder.mkdir(parents=True, exist_ok=True)
     files: dict[str, bytes | pathlib.Path] = {"index.html": _page().encode("utf-8")}
     for path in sorted(BOARD_STATIC.iterdir()):
         if path.is_file() and path.name != "board.html":
             files[f"static/{path.name}"] = path
     for path in sorted(SITE_STATIC.iterdir()):
-        if path.is_file():
+        if path.is_file() and path.name != "sw.js":
             files[f"site/{path.name}"] = path
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = source / name
-    python = bundle_python()
+    files["pyodide/pyodide-lock.json"] = _lock_file(source)
+    packed, lazy = python_files()
+    python = bundle_python(packed)
     files["python/domino.zip"] = python
+    lazy_files = {}
+    for arcname, path in lazy.items():
+        files[f"python/lazy/{arcname}"] = path
+        lazy_files[arcname] = f"python/lazy/{arcname}"
     shelf = pathlib.Path(records_folder) if records_folder else PACKAGE.parent / "records"
     for name in records:
         if (shelf / name).is_file():
             files[f"records/{name}"] = shelf / name
-    sizes = {}
+    sizes, digest = {}, hashlib.sha256()
     for name, content in files.items():
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -205,10 +259,23 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
         else:
             target.write_bytes(content)
         sizes[name] = target.stat().st_size
-    manifest = {"pyodide": version, "python": {"file": "python/domino.zip",
-                                               "sha256": hashlib.sha256(python).hexdigest()[:16]},
+        digest.update(f"{name}\0{hashlib.sha256(target.read_bytes()).hexdigest()}\0".encode())
+    # the build's version: every file's content; the service worker's cache is named by it, so a new build
+    # (any file changed) replaces the cache of the one before whole, and a page never mixes two builds' files
+    version = digest.hexdigest()[:16]
+    read = [name for name in files if name not in NOT_READ and name not in lazy_files.values()]
+    manifest = {"pyodide": version_of_pyodide, "version": version,
+                "python": {"file": "python/domino.zip", "sha256": hashlib.sha256(python).hexdigest()[:16]},
                 "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
-                "sizes": sizes, "total": sum(sizes.values())}
+                "lazy": lazy_files, "sizes": sizes, "total": sum(sizes.values()),
+                "first_visit": sum(sizes[name] for name in read)}
     (folder / "site.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     sizes["site.json"] = (folder / "site.json").stat().st_size
-    return Site(folder, sizes, version)
+    # the service worker, at the site's root (its scope is the folder it is served from, never above): the
+    # files it keeps (everything the page reads at start, ``site.json`` too) and those kept when first read
+    worker = {"version": version, "cache": sorted(read + ["site.json"]), "lazy": sorted(lazy_files.values()),
+              "sizes": {name: sizes[name] for name in read + ["site.json"]}}
+    (folder / "sw.js").write_text("var SITE = " + json.dumps(worker, indent=0) + ";\n"
+                                  + (SITE_STATIC / "sw.js").read_text(encoding="utf-8"), encoding="utf-8")
+    sizes["sw.js"] = (folder / "sw.js").stat().st_size
+    return Site(folder, sizes, version_of_pyodide, tuple(worker["cache"]))

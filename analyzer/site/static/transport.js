@@ -20,6 +20,90 @@
     box.classList.toggle("bad", !!bad);
   }
 
+  // ---- the loading line: what the engine is doing, in words, its seconds counting (it never looks hung) ----
+  var STAGES = {
+    compiling: "Compiling the engine (Python's interpreter, WebAssembly)",
+    python: "Starting Python: importing the project's code",
+    storage: "Reading your records kept in this browser"
+  };
+  var loading = {words: "Loading the engine", since: Date.now(), done: false, bytes: null};
+  function stage(words, bytes) {
+    if (loading.done) { return; }
+    if (words !== loading.words) { loading.since = Date.now(); }
+    loading.words = words;
+    loading.bytes = bytes || null;
+    showLoading();
+  }
+  function showLoading() {
+    if (loading.done) { return; }
+    var bar = element("siteprogress");
+    if (bar) {
+      if (loading.bytes) { bar.max = loading.bytes.total; bar.value = loading.bytes.loaded; } else { bar.removeAttribute("value"); }
+    }
+    var seconds = Math.floor((Date.now() - loading.since) / 1000);
+    say(loading.words + "…" + (seconds >= 1 ? " " + seconds + " s" : ""));
+  }
+  var ticking = setInterval(showLoading, 1000);
+  function loaded() { loading.done = true; clearInterval(ticking); }
+  var local = false;      // the workers read the files the service worker keeps (not the network)
+  function downloading(m) {
+    stage((local ? "Reading the engine kept in this browser: " : "Downloading the engine: ") + megabytes(m.loaded) +
+      " of " + megabytes(m.total) + (m.what ? " (" + m.what.split("/").pop() + ")" : ""), {loaded: m.loaded, total: m.total});
+  }
+
+  // ---- the service worker (sw.js): every file the site reads kept in this browser, so that the next visit
+  // reads nothing from the network and works offline. On the first visit the engine waits for it to have
+  // downloaded the files (once: the workers then read them from it); a browser without one (or a page not
+  // served over https or from localhost) loads the files itself, as before.
+  var kept = new Promise(function (resolve) {
+    var sw = navigator.serviceWorker;
+    if (!sw || !window.isSecureContext || location.protocol === "file:") { resolve(false); return; }
+    if (sw.controller) { resolve(true); }
+    sw.addEventListener("message", function (ev) {
+      var m = ev.data || {};
+      if (m.type === "sw-loading" && !sw.controller) { downloading(m); }
+    });
+    sw.addEventListener("controllerchange", function () { resolve(true); });
+    sw.register("sw.js").then(function (registration) {
+      watchUpdates(registration);
+      if (sw.controller) { return; }
+      site.then(function (s) {     // (until its first bytes come)
+        if (!loading.bytes && s.first_visit) { downloading({loaded: 0, total: s.first_visit, what: ""}); }
+      });
+      var installing = registration.installing || registration.waiting;
+      // (one active already, yet this page not its: a reload that bypassed it, shift-reload; the files come as
+      // without it)
+      if (!installing && registration.active) { resolve(false); return; }
+      if (installing) {
+        installing.addEventListener("statechange", function () {
+          if (installing.state === "redundant") { resolve(false); }     // it could not keep the files: load them here
+        });
+      }
+    }, function () { resolve(false); });
+  });
+
+  kept.then(function (yes) { local = yes; });
+
+  // a new build published since this page opened: its service worker installs beside this one and waits; the
+  // page says so and offers to reload (it then takes over, and the old build's files are deleted)
+  function watchUpdates(registration) {
+    function offer(waiting) {
+      if (!waiting || !navigator.serviceWorker.controller) { return; }
+      var button = element("siteupdate");
+      button.hidden = false;
+      button.onclick = function () {
+        navigator.serviceWorker.addEventListener("controllerchange", function () { location.reload(); });
+        waiting.postMessage({type: "take-over"});
+      };
+    }
+    if (registration.waiting) { offer(registration.waiting); }
+    registration.addEventListener("updatefound", function () {
+      var next = registration.installing;
+      if (!next) { return; }
+      next.addEventListener("statechange", function () { if (next.state === "installed") { offer(next); } });
+    });
+  }
+
   // ---- a worker and its queue of calls ----------------------------------------------------------------
   function Engine(name, storage) {
     this.name = name; this.storage = storage; this.ready = null; this.info = null;
@@ -28,34 +112,40 @@
   }
   Engine.prototype.start = function () {
     var self = this;
-    this.worker = new Worker("site/worker.js");
-    this.ready = new Promise(function (resolve, reject) {
-      self.worker.onmessage = function (ev) {
-        var m = ev.data;
-        if (m.type === "loading" && self.storage) {
-          var bar = element("siteprogress");
-          if (bar && m.total) { bar.max = m.total; bar.value = m.loaded; }
-          say("Loading the engine: " + megabytes(m.loaded) + " of " + megabytes(m.total) + " (" + m.what + ")");
-        } else if (m.type === "ready") {
-          self.info = m.info;
-          resolve(m);
-        } else if (m.type === "failed") {
-          reject(new Error(m.error));
-        } else if (m.type === "progress") {
-          self.progress[m.id] = m.step;
-        } else if (m.type === "answer") {
-          var done = self.pending[m.id];
-          delete self.pending[m.id];
-          delete self.progress[m.id];
-          self.busy = null;
-          if (done) { done.resolve({status: m.status, data: m.data}); }
-          self.next();
-        }
-      };
-      self.worker.onerror = function (ev) { reject(new Error(ev.message || "the engine's worker failed")); };
+    this.ready = Promise.all([kept, site]).then(function (both) {
+      self.worker = new Worker("site/worker.js");
+      var up = new Promise(function (resolve, reject) { self.listen(resolve, reject); });
+      self.worker.postMessage({type: "init", storage: self.storage, records: both[1].records || []});
+      return up;
     });
-    site.then(function (s) { self.worker.postMessage({type: "init", storage: self.storage, records: s.records || []}); });
     this.ready.catch(function () {});
+  };
+  Engine.prototype.listen = function (resolve, reject) {
+    var self = this;
+    self.worker.onmessage = function (ev) {
+      var m = ev.data;
+      if (m.type === "loading" && self.storage) {
+        if (m.total) { downloading(m); }
+      } else if (m.type === "stage" && self.storage) {
+        stage(STAGES[m.stage] || m.stage);
+        if (m.stage !== "compiling" && self.compiled) { self.compiled(); }
+      } else if (m.type === "ready") {
+        self.info = m.info;
+        resolve(m);
+      } else if (m.type === "failed") {
+        reject(new Error(m.error));
+      } else if (m.type === "progress") {
+        self.progress[m.id] = m.step;
+      } else if (m.type === "answer") {
+        var done = self.pending[m.id];
+        delete self.pending[m.id];
+        delete self.progress[m.id];
+        self.busy = null;
+        if (done) { done.resolve({status: m.status, data: m.data}); }
+        self.next();
+      }
+    };
+    self.worker.onerror = function (ev) { reject(new Error(ev.message || "the engine's worker failed")); };
   };
   Engine.prototype.next = function () {
     var self = this;
@@ -101,7 +191,7 @@
   Engine.prototype.restart = function () {
     // a cancel: the worker ends at once (Python cannot be interrupted mid-search without shared memory)
     var self = this;
-    this.worker.terminate();
+    if (this.worker) { this.worker.terminate(); }
     Object.keys(this.pending).forEach(function (id) {
       self.pending[id].resolve({status: 409, data: {error: "the analysis was cancelled", cancelled: true}});
     });
@@ -110,15 +200,26 @@
     this.next();
   };
 
+  // the two workers: the board's (quick calls, the reader's files) first, the analyses' as soon as the board's
+  // has compiled Python's interpreter (while it imports the project's code), not after it is ready
   var board = new Engine("board", true);
   var analysis = null;
-  function engine() { return analysis || (analysis = new Engine("analysis", false)); }
+  function engine() {
+    if (!analysis) {
+      analysis = new Engine("analysis", false);
+      analysis.ready.then(function () { element("siteload").setAttribute("data-analysis", "ready"); });
+    }
+    return analysis;
+  }
+  board.compiled = engine;
   board.ready.then(function (m) {
     var info = m.info;
+    loaded();
     say("Engine ready in " + m.seconds.toFixed(1) + " s: " + info.note + ". Python " + info.python + " in this page, no server.");
     element("siteload").classList.add("ready");
-    engine();          // the analyses' worker loads now, while the reader looks at the board
+    engine();
   }, function (e) {
+    loaded();
     say("The engine could not start in this browser: " + e.message, true);
   });
 
@@ -136,6 +237,72 @@
     history.replaceState(null, "", address.pathname + address.search + address.hash);
   }());
 
+  // The link's record at once, before the engine is ready (it is read here, in the page): its text in the
+  // editor (not to be edited until the board has opened it), its name chosen in the list of records, its tags
+  // beside the board, and what the board waits for. Nothing about its moves: the board's position is Python's.
+  var preview = null;    // {text} while the link's record is shown before the board has opened it
+  function tagsOf(text) {
+    var tags = [];
+    text.split("\n").some(function (line) {
+      var m = /^\s*\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$/.exec(line);
+      if (m) { tags.push([m[1], m[2].replace(/\\(.)/g, "$1")]); return false; }
+      return tags.length > 0 && line.trim() !== "";     // the first game's tags: up to its first other line
+    });
+    return tags;
+  }
+  function showPreview(found) {
+    var text = element("text");
+    if (!text || text.value !== "" || loading.done) { return; }
+    preview = {text: found.text};
+    text.value = found.text;
+    text.readOnly = true;
+    var files = element("files");
+    var option = document.createElement("option");
+    option.value = "/home/pyodide/records/" + link.name;
+    option.textContent = "records/" + link.name;
+    files.appendChild(option);
+    files.value = option.value;
+    var box = element("sitepreview");
+    box.querySelector(".what").textContent = "This link's record is here: the board " +
+      (found.game ? "at game " + found.game + ", move " + found.step + " " : "") +
+      "is drawn once the engine has started (Python replays the record; this page judges no move).";
+    var list = box.querySelector(".tags");
+    list.textContent = "";
+    tagsOf(found.text).forEach(function (tag) {
+      var dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = tag[0];
+      dd.textContent = tag[1];
+      list.appendChild(dt);
+      list.appendChild(dd);
+    });
+    box.hidden = false;
+    document.body.classList.add("previewing");
+    element("stepinfo").textContent = "starting the engine…";
+  }
+  function endPreview() {
+    if (!preview) { return; }
+    preview = null;
+    element("text").readOnly = false;
+    element("sitepreview").hidden = true;
+    document.body.classList.remove("previewing");
+  }
+  window.addEventListener("beforeunload", function () {
+    // (the page left before the board opened the link: the preview is nobody's unsaved text, so the board's
+    // own keeping of unsaved text, which runs next, finds none)
+    if (preview && element("text").value === preview.text) { element("text").value = ""; }
+  });
+  if (link) {
+    var show = function () {
+      link.opened.then(showPreview, function (e) {
+        var box = element("sitepreview");
+        box.querySelector(".what").textContent = "This link opens nothing: " + e.message;
+        box.classList.add("bad");
+        box.hidden = false;
+      });
+    };
+    if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", show); } else { show(); }
+  }
+
   var written = null;
   function writeLink() {
     // written once, under a name of the link's own: a file of that name kept already (the reader's edits of
@@ -145,15 +312,36 @@
     }));
   }
 
+  // where the link's move is in the record as Python replays it: {game, step} (from 0) to show, or the
+  // start with the words saying why (a move the record does not reach: a game or a step past its end)
+  function linkMove(found, text) {
+    if (!found.game) { return Promise.resolve(null); }
+    var asked = "game " + found.game + ", move " + found.step;
+    return board.call("position", {text: text, game: found.game - 1, step: null}).then(function (r) {
+      if (r.status === 200 && found.step <= r.data.steps) { return {game: found.game - 1, step: found.step}; }
+      var why = r.status !== 200 ? (r.data.games ? "the record has " + r.data.games + " game" + (r.data.games === 1 ? "" : "s")
+        : r.data.error || "no such game") : "game " + found.game + " has " + r.data.steps + " move" + (r.data.steps === 1 ? "" : "s");
+      return {game: 0, step: 0, missing: "This link's move (" + asked + ") is not in its record (" + why + "): it opens at the start."};
+    });
+  }
+
   function openLink(body) {
     return writeLink().then(function (found) {
       return board.call("open", body).then(function (answer) {
-        if (answer.status === 200 && found.game) {
-          setTimeout(function () { window.DominoBoard.at(found.game - 1, found.step); }, 400);
+        endPreview();
+        if (answer.status === 200) {
+          linkMove(found, answer.data.text).then(function (at) {
+            if (!at) { return; }
+            // (a move not in the record: the board stays where it opens, at the start, the text's cursor there)
+            if (at.missing) { say(at.missing, true); return; }
+            // (after the board's own first position, asked for where the text's cursor stands)
+            setTimeout(function () { window.DominoBoard.at(at.game, at.step); }, 400);
+          });
         }
         return answer;
       });
     }, function (e) {
+      element("sitepreview").hidden = true;
       say("This link opens nothing: " + e.message, true);
       return {status: 422, data: {error: "This link opens nothing: " + e.message}};
     });

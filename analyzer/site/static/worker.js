@@ -3,7 +3,9 @@
 // through analyzer.site.worker.SiteApi, which reads each request and calls the library exactly as the server's
 // routes do (analyzer/server/api.py). This script only carries messages: it judges nothing.
 //   in:  {type: "init", storage: bool, records: [names]}, {type: "call", id, route, body}
-//   out: {type: "loading", what, loaded, total}, {type: "ready", info, seconds}, {type: "failed", error},
+//   out: {type: "loading", what, loaded, total} (a file coming), {type: "stage", stage} (compiling: the interpreter's
+//        WebAssembly; python: the project's Python unpacked and imported; storage: the reader's records read),
+//        {type: "ready", info, seconds}, {type: "failed", error},
 //        {type: "progress", id, step}, {type: "answer", id, status, data}
 "use strict";
 var HOME = "/home/pyodide";
@@ -29,7 +31,11 @@ self.fetch = function (url, options) {
     var stream = new ReadableStream({
       pull: function (controller) {
         return reader.read().then(function (r) {
-          if (r.done) { controller.close(); return; }
+          if (r.done) {
+            controller.close();
+            if (name === "pyodide.asm.wasm") { post({type: "stage", stage: "compiling"}); }
+            return;
+          }
           loaded[name] = (loaded[name] || 0) + r.value.length;
           report(name);
           controller.enqueue(r.value);
@@ -62,12 +68,18 @@ function init(message) {
       if (!r.ok) { throw new Error("python/domino.zip: " + r.status); }
       return r.arrayBuffer();
     }).then(function (zip) {
-      report("starting Python");
       pyodide.unpackArchive(new Uint8Array(zip), "zip", {extractDir: HOME + "/lib"});
+      // the package's data read only by some calls: each a lazy file at its place, fetched when first read
+      Object.keys(site.lazy || {}).forEach(function (place) {
+        var at = (HOME + "/lib/" + place).split("/"), name = at.pop();
+        pyodide.FS.mkdirTree(at.join("/"));
+        pyodide.FS.createLazyFile(at.join("/"), name, new URL("../" + site.lazy[place], self.location.href).href, true, false);
+      });
       pyodide.runPython("import sys; sys.path.insert(0, '" + HOME + "/lib')");
       pyodide.FS.mkdirTree(FOLDER);
       if (!message.storage) { return null; }
       storage = true;
+      post({type: "stage", stage: "storage"});
       pyodide.FS.mount(pyodide.FS.filesystems.IDBFS, {}, FOLDER);
       return syncStorage(true).then(function () {
         // the first visit: the bundled records, each written only where no file of that name is kept yet
@@ -79,6 +91,7 @@ function init(message) {
           })).then(function () { return syncStorage(false); });
       });
     }).then(function () {
+      post({type: "stage", stage: "python"});
       pyodide.runPython("from analyzer.site.worker import SiteApi\napi = SiteApi('" + FOLDER + "')");
       api = pyodide.globals.get("api");
       var info = JSON.parse(api.call("site", "{}")).data;
