@@ -28,7 +28,7 @@ from ..rules.modes import MatchKind
 from ..generate import SEAT_NAMES, random_hand
 
 __all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score",
-           "score_text", "score_before", "ScoreContradiction", "opens_match", "progression_seats", "same_deals",
+           "score_text", "score_range", "score_before", "ScoreContradiction", "opens_match", "progression_seats", "same_deals",
            "random_match", "random_hand", "SEAT_NAMES"]
 
 
@@ -45,12 +45,19 @@ class MatchEntry:
     before: MatchState | None = None # the match before this game (None: not known, ``how`` says why)
     opens: bool = False              # the first game of its match: led by the rules of the first game
     how: str = ""                    # where ``before`` comes from, or why it is not known
+    possible: tuple[MatchState, ...] = ()   # a sheet's match: every match after this game its deals allow, where
+    #                                        more than one (``state`` is the first; ``score`` gives each side's range)
+    results: tuple[HandResult, ...] = ()    # ... and every result of this game they allow, where more than one
 
     def as_dict(self) -> dict:
         s = self.state
-        return {"game": self.number, "lead_rule": self.lead_rule, "score": self.score,
-                "scores": list(s.scores), "wins": list(s.wins), "over": s.over, "winner": s.winner,
-                "drawn": s.drawn, "note": s.note, "new_match": self.new_match}
+        out = {"game": self.number, "lead_rule": self.lead_rule, "score": self.score,
+               "scores": list(s.scores), "wins": list(s.wins), "over": s.over, "winner": s.winner,
+               "drawn": s.drawn, "note": s.note, "new_match": self.new_match}
+        if self.possible:
+            out["scores_possible"] = [list(p.scores) for p in self.possible]
+            out["over_possible"] = sorted({p.over for p in self.possible})
+        return out
 
 
 @dataclass
@@ -96,6 +103,17 @@ class MatchReport:
 
 def score_text(variant: Variant, names: tuple[str, ...], scores: tuple[int, ...]) -> str:
     return ", ".join(f"{variant.side_name(side, names)} {v}" for side, v in enumerate(scores))
+
+
+def score_range(variant: Variant, names: tuple[str, ...], states) -> str:
+    """The match scores of ``states`` (the matches a sheet's deals allow) as text, each side's values: one where
+    they all agree, else the values (``C 11 or 15``) or, past three, their range (``C 11 to 19``)."""
+    parts = []
+    for side in range(variant.seating.sides):
+        values = sorted({s.scores[side] for s in states})
+        said = " or ".join(map(str, values)) if len(values) <= 3 else f"{values[0]} to {values[-1]}"
+        parts.append(f"{variant.side_name(side, names)} {said.replace(' or ', ', ', len(values) - 2)}")
+    return ", ".join(parts)
 
 
 def parse_score(text: str) -> dict[frozenset[str], int]:
@@ -358,6 +376,8 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
             return rep
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
     found = sheet_result(rep, limit, listed)
+    if found is not None:
+        rep.outcomes = found.outcomes
     if found is not None and found.result is not None:
         rep.result = found.result
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
@@ -381,6 +401,7 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     found = sheet_result(rep, limit, listed or listing(rep, limit))
     if found is None or not found.kept:
         return
+    rep.outcomes = found.outcomes
     rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
     rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
                                      f"{found.kept:,} of the {found.total:,} deals they allow end it as the record "
@@ -412,14 +433,30 @@ def _check_deals(rep: Replay, limit: int, listed=None) -> None:
     rep.__dict__.pop("diagnostics", None)
 
 
+MAX_BRANCHES = 2_000     # the matches a sheet's unknown results may have led to, followed at most
+
+
+class _Branch(NamedTuple):
+    """One match a sheet's deals allow so far: the match after the last game (``state``), and that game as the
+    lead of the next reads it (``prev``: a :class:`Replay` or :class:`_Prev`, None before the first)."""
+
+    state: MatchState
+    prev: object | None
+
+
 def replay_match(games: list[Game], variant: Variant | str | None = None, source: str = "<record>", *,
                  rules: dict[str, str] | None = None, insert_passes: bool = False) -> MatchReport:
     """Replay ``games`` as one match (and the next match, when one is over and games follow);
-    ``insert_passes``: the records leave forced passes out (see :func:`analyzer.replay.replay`)."""
+    ``insert_passes``: the records leave forced passes out (see :func:`analyzer.replay.replay`).
+
+    A game whose record does not write every hand (a sheet) may end in several ways, as its deals allow
+    (:attr:`Replay.outcomes`): the match follows each (``_Branch``), and who leads each game, the Score tags
+    and the end of the match are checked against all of them: an error only where none fits."""
     first = games[0]
     chosen, diags = resolve_variant(first, variant, rules, source)
     sides = chosen.seating.sides
     state = chosen.match.start(sides)
+    branches = [_Branch(state, None)]
     report = MatchReport(chosen, [])
     prev: Replay | None = None
     number = 0
@@ -437,6 +474,11 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             report.entries.append(rep.match)
             continue
         names = _names(game)
+        ended = [b for b in branches if b.state.over]
+        if ended and len(ended) < len(branches):
+            # the deals leave open whether the match is over: the game's number says (a 1 starts the next match)
+            branches = ended if game.number == 1 else [b for b in branches if not b.state.over]
+        state, prev = branches[0]
         new_match = state.over
         moved = None
         if new_match:
@@ -444,6 +486,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                                                        first_leader)
             state = chosen.match.start(sides)
             prev = None
+            branches = [_Branch(state, None)]
             number = 0
         if not report.replays and game.number not in (None, 1):
             number, known = game.number - 1, False      # the file starts later in a match: its score not known yet
@@ -455,11 +498,11 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         opening = further
         if opening is None and draw is not None:
             opening = drawn_requirement(chosen, draw, names)     # the highest tile drawn leads the first game
-        req = _requirement(chosen, game, prev, state, number, opening)
-        if not known and chosen.match.lead(state, chosen.seating) is not None:
-            req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
-        rep = check_decided_result(replay(game, chosen, source, terms=MatchTerms(req, chosen.match.worth(state)),
-                                          insert_passes=insert_passes), DEALS_CHECKED)
+        terms, branches = _terms(chosen, game, branches, number, opening, known, source, insert_passes)
+        state, prev = branches[0]
+        req = terms.lead
+        rep = check_decided_result(replay(game, chosen, source, terms=terms, insert_passes=insert_passes),
+                                   DEALS_CHECKED)
         _seat_notes(rep, SeatsDrawn(draw, part), draw_problem, number, moved)
         _file_notes(rep, diags if k == 0 else [], new_match)
         draw_problem = None
@@ -467,6 +510,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         if not known:
             before, how = _later_start(chosen, rep, number)
             known, state = before is not None, before or state
+            branches = [_Branch(state, prev)]
         entry = MatchEntry(number, req.reason if req else "", None, state, "", new_match,
                            state if known else None, number == 1, how)
         played = (game, req, chosen.match.worth(state), number, entry)
@@ -483,19 +527,110 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             continue
         if number == 1 and rep.players and len(rep.players) == chosen.players:
             first_leader = rep.players[rep.initial.turn]
+        result = rep.result
         if known:
-            state, shown = _score_game(chosen, game, rep, state, draw)
+            after = _follow(chosen, game, rep, branches)
+            if after:
+                fits = [b for b, _ in after if _score_fits(chosen, rep, game.tags.get("Score"), b.state)]
+                picked = next((pair for pair in after if not fits or pair[0] in fits), after[0])
+                branches = fits or [b for b, _ in after]
+                before, result = picked[1], picked[0].prev.result
+                state, shown = _score_game(chosen, game, rep, before, draw, result,
+                                           tuple(b.state for b in branches))
+                entry.before = before
+                if len({b.state for b in branches}) > 1:
+                    entry.possible = tuple(dict.fromkeys(b.state for b in branches))
+                if len({b.prev.result for b in branches}) > 1:
+                    entry.results = tuple(dict.fromkeys(b.prev.result for b in branches))
+                state = branches[0].state
+            else:
+                state, shown = _score_game(chosen, game, rep, state, draw, None)
+                branches = [_Branch(state, rep)]
         else:
             shown = _shown(chosen, rep, state, known)
+            branches = [_Branch(state, rep)]
         if not report.sides and len(rep.players) == chosen.players:
             report.sides = [chosen.side_name(s, rep.players) for s in range(sides)]
         rep.__dict__.pop("diagnostics", None)
-        entry.result, entry.state, entry.score = rep.result, state, shown
+        entry.result, entry.state, entry.score = result if not entry.results else None, state, shown
         rep.match = entry
         report.entries.append(entry)
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _terms(chosen: Variant, game: Game, branches: list[_Branch], number: int, opening: LeadRequirement | None,
+           known: bool, source: str, insert_passes: bool) -> tuple[MatchTerms, list[_Branch]]:
+    """Who must lead game ``number`` and what it is worth, in the matches ``branches`` the deals allow so far, and
+    those of them the game's lead fits: where they differ (a sheet's last game ended in several ways), the
+    requirement the record's play meets with the fewest errors (the game replayed under each), and the matches
+    that give it."""
+    by_terms: dict[MatchTerms, list[_Branch]] = {}
+    for branch in branches:
+        req = _requirement(chosen, game, branch.prev, branch.state, number, opening)
+        if not known and chosen.match.lead(branch.state, chosen.seating) is not None:
+            req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
+        by_terms.setdefault(MatchTerms(req, chosen.match.worth(branch.state)), []).append(branch)
+    if len(by_terms) == 1:
+        (terms, kept), = by_terms.items()
+        return terms, kept
+    errors = {terms: len(replay(game, chosen, source, terms=terms, insert_passes=insert_passes).errors)
+              for terms in by_terms}
+    least = min(errors.values())
+    best = next(terms for terms in by_terms if errors[terms] == least)
+    return best, [b for terms in by_terms if errors[terms] == least and terms.worth == best.worth
+                  for b in by_terms[terms]]
+
+
+def _follow(chosen: Variant, game: Game, rep: Replay, branches: list[_Branch]
+            ) -> list[tuple[_Branch, MatchState]]:
+    """Each match after game ``rep`` that the matches ``branches`` before it and the ways its deals end it allow
+    (with the match before it), the likeliest first, at most :data:`MAX_BRANCHES` (none where its result is not
+    known)."""
+    if len(rep.players) != chosen.players:
+        return []
+    if rep.outcomes:
+        ends = [(o.result, o.facts) for o in rep.outcomes]
+    elif rep.result is not None:
+        ends = [(rep.result, rep.facts)]
+    else:
+        return []
+    out: dict[tuple, tuple[_Branch, MatchState]] = {}
+    for branch in branches:
+        for result, facts in ends:
+            after = _clocked(chosen, game, chosen.match.apply(branch.state, result))
+            last = rep if not rep.outcomes else _Prev(rep.players, result, facts, rep.initial.turn)
+            key = (after, result, None if not rep.outcomes else facts)
+            if key not in out:
+                out[key] = (_Branch(after, last), branch.state)
+            if len(out) >= MAX_BRANCHES:
+                return list(out.values())
+    return list(out.values())
+
+
+def _clocked(chosen: Variant, game: Game, state: MatchState) -> MatchState:
+    """``state`` once the game's Clock tag is read (quietly: :func:`_timed` says what is wrong with it)."""
+    clock = game.tags.get("Clock")
+    if clock is None or not chosen.match.minutes:
+        return state
+    try:
+        return chosen.match.timed(state, parse_clock(clock))
+    except ValueError:
+        return state
+
+
+def _score_fits(variant: Variant, rep: Replay, stated: str | None, state: MatchState) -> bool:
+    """Whether the Score tag ``stated`` (None: none) gives the match score of ``state`` (one it cannot read fits
+    every match: :func:`_check_score` says so)."""
+    if stated is None:
+        return True
+    try:
+        claimed = parse_score(stated)
+    except ValueError:
+        return True
+    actual = {frozenset(variant.side_name(s, rep.players).split("/")): v for s, v in enumerate(state.scores)}
+    return all(actual.get(side) == value for side, value in claimed.items())
 
 
 class SeatsDrawn(NamedTuple):
@@ -610,13 +745,14 @@ def _requirement(chosen: Variant, game: Game, prev: Replay | None, state: MatchS
     return req
 
 
-def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, draw: SeatDraw | None
-                ) -> tuple[MatchState, str]:
-    """The match after game ``rep`` and its score as text; the game's notes on the match (its stated
-    score checked, the match over, the settlement)."""
-    before = state
-    if rep.result is not None and len(rep.players) == chosen.players:
-        state = _timed(chosen, game, rep, chosen.match.apply(state, rep.result))
+def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, draw: SeatDraw | None,
+                result: HandResult | None, possible: tuple[MatchState, ...] = ()) -> tuple[MatchState, str]:
+    """The match after game ``rep`` (the match ``before`` it, and its ``result``: one of those its deals allow,
+    a sheet's) and its score as text (each side's range over the matches ``possible`` after it, where they
+    differ); the game's notes on the match (its stated score checked, the match over, the settlement)."""
+    state = before
+    if result is not None and len(rep.players) == chosen.players:
+        state = _timed(chosen, game, rep, chosen.match.apply(before, result))
     elif rep.players:
         spans = rep.deal_results
         known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
@@ -624,14 +760,23 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, dra
                                          "the running score leaves it out and the games after it cannot be placed "
                                          "in the match exactly", None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
+    if len(set(possible)) > 1 and shown:
+        shown = score_range(chosen, rep.players, possible)
     _read_result(chosen, game, rep, before)
     stated = game.tags.get("Score")
-    if stated is not None and rep.result is not None:
-        _check_score(rep, stated, state, chosen, before)
+    if stated is not None and result is not None:
+        _check_score(rep, stated, state, chosen, before, possible)
     if state.note:
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
-    if state.over:
+    ends = [p for p in possible if p.over]
+    if ends and len(ends) < len(set(possible)):
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match may be over: {len(ends)} of the "
+                                         f"{len(set(possible))} match scores the deals allow end it ({shown})", None,
+                                         severity="info"))
+    elif state.over:
         who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
+        if len({(p.winner, p.drawn) for p in possible}) > 1:
+            who = "its winner not known, as the deals allow"
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_END, f"the match is over: {who} ({shown})", None,
                                          severity="info"))
         paid = _settlement(chosen, state, rep, draw)
@@ -739,8 +884,8 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     return out
 
 
-def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, before: MatchState | None = None
-                 ) -> None:
+def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, before: MatchState | None = None,
+                 possible: tuple[MatchState, ...] = ()) -> None:
     try:
         claimed = parse_score(stated)
     except ValueError:
@@ -756,6 +901,14 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, 
                                              "Score"))
         elif actual[side] != value:
             names = [frozenset(variant.side_name(s, rep.players).split("/")) for s in range(len(state.scores))]
+            if len(set(possible)) > 1:
+                # a sheet whose deals leave the score open: none of the scores they allow is the stated one
+                ranges = score_range(variant, rep.players, possible)
+                rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
+                                                 f"\"{stated}\" but after this game it is {ranges} (the "
+                                                 f"{len(set(possible))} scores the deals the sheets allow give: none "
+                                                 "is the stated one)", "Score"))
+                return
             hint = "" if before is None or rep.result is None else score_hint(
                 variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)))
             rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "

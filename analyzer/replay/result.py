@@ -9,7 +9,7 @@ from typing import Sequence
 from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, tiles_of
 from ..record import MAX_DIGITS, StatedResult
-from ..rules.facts import HandResult, hand_facts
+from ..rules.facts import HandFacts, HandResult, hand_facts
 from ..rules.hints import result_hint, unfinished_hint
 from ..rules.judge import tiles_text as _tiles_text
 from ..rules.variants import Variant
@@ -17,7 +17,19 @@ from .step import Step
 from ..rules.codes import Code
 from ..rules.modes import Termination
 
-__all__ = ["compare_result", "HandEnding", "result_sentence", "wins"]
+__all__ = ["compare_result", "HandEnding", "result_sentence", "wins", "DealOutcome"]
+
+@dataclasses.dataclass(frozen=True)
+class DealOutcome:
+    """One way a sheet's hand may end (a sheet: a record that does not write every hand): the ``result`` and the
+    ``facts`` of the deals that end it so, ``deals`` of those the sheet allows. Deals whose facts differ only where
+    no rule of the next game looks (the tiles left beyond their pips, and whether a hand holds [0-0]) are one
+    outcome, with the facts of one of them."""
+
+    result: HandResult
+    facts: HandFacts
+    deals: int
+
 
 BLOCK_WORDS = ("gesperrt", "blocked", "block", "trancado", "tranque")
 
