@@ -540,8 +540,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                 entry.before = before
                 if len({b.state for b in branches}) > 1:
                     entry.possible = tuple(dict.fromkeys(b.state for b in branches))
-                if len({b.prev.result for b in branches}) > 1:
-                    entry.results = tuple(dict.fromkeys(b.prev.result for b in branches))
+                if len({o.result for o in rep.outcomes}) > 1:
+                    entry.results = tuple(dict.fromkeys(o.result for o in rep.outcomes))
                 state = branches[0].state
             else:
                 state, shown = _score_game(chosen, game, rep, state, draw, None)
@@ -600,12 +600,18 @@ def _follow(chosen: Variant, game: Game, rep: Replay, branches: list[_Branch]
     for branch in branches:
         for result, facts in ends:
             after = _clocked(chosen, game, chosen.match.apply(branch.state, result))
-            last = rep if not rep.outcomes else _Prev(rep.players, result, facts, rep.initial.turn)
-            key = (after, result, None if not rep.outcomes else facts)
+            if not rep.outcomes:
+                key = (after, result)
+                last = rep
+            else:
+                # matches alike in their score and in who leads next are one (the next game reads no more)
+                key = (after, chosen.lead.requirement(rep.initial.turn, result, facts, chosen.seating,
+                                                      chosen.match.lead(after, chosen.seating)))
+                last = _Prev(rep.players, result, facts, rep.initial.turn)
             if key not in out:
                 out[key] = (_Branch(after, last), branch.state)
-            if len(out) >= MAX_BRANCHES:
-                return list(out.values())
+                if len(out) >= MAX_BRANCHES:
+                    return list(out.values())
     return list(out.values())
 
 
