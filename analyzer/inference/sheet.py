@@ -29,7 +29,7 @@ from .placements import InferenceUnsupported
 from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
 __all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "listing", "Listing",
-           "is_sheet", "deal_outcomes",
+           "is_sheet", "deal_outcomes", "sampled_result",
            "LIST_LIMIT", "MAX_DEALS"]
 
 LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates
@@ -259,6 +259,27 @@ def deal_outcomes(endings) -> tuple:
             found[key] = [facts, 1]
     ranked = sorted(found.items(), key=lambda item: -item[1][1])
     return tuple(DealOutcome(key[0], facts, n) for key, (facts, n) in ranked)
+
+
+def sampled_result(rep, draws: int = 2000, seed: int = 0) -> SheetResult | None:
+    """:func:`sheet_result` from ``draws`` deals drawn uniformly among those the moves of ``rep`` allow, for a sheet
+    whose deals are too many to list: ``kept`` of the ``draws`` give the written result, and ``outcomes`` are the
+    ways those end the hand (some deal the sheet allows gives each, but others may end it otherwise). None where
+    its deals are not drawn (none allowed, or a family the inference does not follow)."""
+    if len(rep.players) != rep.variant.players or (rep.outcome is None and "Result" not in rep.game.tags):
+        return None
+    try:
+        worlds = worlds_at(rep, len(rep.steps), PUBLIC, record=True)
+    except (NoWorld, InferenceUnsupported):
+        return None
+    ending = _Ending(rep, worlds)
+    rng = random.Random(seed)
+    endings = [ending.ending(worlds.sample(rng)) for _ in range(draws)]
+    endings = [e for e in endings if e is not None and ending.agrees(e[0])]
+    kept = [r for r, _ in endings]
+    one = kept and len({(r.winner, r.points) for r in kept}) == 1
+    return SheetResult(kept[0] if one else None, () if one else _spans(rep, kept), len(kept), draws,
+                       deal_outcomes(endings))
 
 
 def _spans(rep, results: list[HandResult]) -> tuple[str, ...]:

@@ -337,6 +337,7 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
 
 
 DEALS_CHECKED = 50_000     # a written result is checked against every deal a sheet's moves allow up to this many
+SHOWN_DRAWS = 20_000       # ... and past that, deals drawn to find one that ends the hand as the record states
 
 
 def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
@@ -396,9 +397,22 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     """A sheet whose moves do not show that its hand is over (the hands it does not show may hold a tile that
     fits): where some deal it allows ends the hand as its Result tag says, the deals show it; that error goes,
     and the result is checked against them (:func:`analyzer.inference.sheet.sheet_result`)."""
-    from ..inference.sheet import listing, sheet_result     # (start-up: only a record that hides a hand counts)
+    from ..inference.sheet import listing, sampled_result, sheet_result     # (start-up: only a sheet counts)
 
-    found = sheet_result(rep, limit, listed or listing(rep, limit))
+    listed = listed or listing(rep, limit)
+    if listed is None:
+        # too many deals to list: one drawn that ends the hand as the record states shows that some deal does
+        found = sampled_result(rep, SHOWN_DRAWS)
+        if found is None or not found.kept:
+            return
+        rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
+        rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
+                                         f"{found.kept:,} of {found.total:,} deals drawn from those they allow end "
+                                         "it as the record states (too many to list: the hand's result is not "
+                                         "known beyond that)", "Result", "info"))
+        rep.__dict__.pop("diagnostics", None)
+        return
+    found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
     rep.outcomes = found.outcomes
@@ -479,9 +493,11 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             # the deals leave open whether the match is over: the game's number says (a 1 starts the next match)
             branches = ended if game.number == 1 else [b for b in branches if not b.state.over]
         state, prev = branches[0]
-        new_match = state.over
+        # a game numbered 1 after a game whose result the deals do not give starts the next match
+        new_match = state.over or (not known and game.number == 1 and bool(report.replays))
         moved = None
         if new_match:
+            known = True
             further, (draw, part), moved = _next_match(chosen, prev, state, names, SeatsDrawn(draw, part),
                                                        first_leader)
             state = chosen.match.start(sides)
@@ -546,6 +562,10 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             else:
                 state, shown = _score_game(chosen, game, rep, state, draw, None)
                 branches = [_Branch(state, rep)]
+                if rep.result is None and any(rep.initial.hidden) and len(rep.players) == chosen.players:
+                    # a sheet whose deals are not listed: the match after it is not known (the next game's
+                    # Score tag, less its result, gives it again: ``_later_start``)
+                    known = False
         else:
             shown = _shown(chosen, rep, state, known)
             branches = [_Branch(state, rep)]
@@ -721,7 +741,7 @@ def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: 
     if progression and draw is not None:
         part += 1                # the next match of the progression: the same draw, new partners
         if last is not None and seated:
-            nxt = next_requirement(chosen, last, ended, names, same_match=False)
+            nxt = next_requirement(chosen, last, ended, names, same_match=False) or LeadRequirement()
             if chosen.people == 4:
                 keeper = [names[s] for s in nxt.seats or ()]
                 moved = progression_seats(last.players, names, keeper[0] if len(keeper) == 1 else None)
@@ -763,8 +783,8 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
         spans = rep.deal_results
         known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, f"the result of this game is not known{known}, so "
-                                         "the running score leaves it out and the games after it cannot be placed "
-                                         "in the match exactly", None, severity="warning"))
+                                         "the match score after it is not known (a later game's Score tag gives it "
+                                         "again)", None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
     if len(set(possible)) > 1 and shown:
         shown = score_range(chosen, rep.players, possible)
