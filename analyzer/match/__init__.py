@@ -337,6 +337,7 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
 
 
 DEALS_CHECKED = 50_000     # a written result is checked against every deal a sheet's moves allow up to this many
+OUTCOME_DRAWS = 2_000     # ... and deals drawn for the ways the hand may end (the match follows them)
 SHOWN_DRAWS = 20_000       # ... and past that, deals drawn to find one that ends the hand as the record states
 
 
@@ -379,6 +380,8 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     found = sheet_result(rep, limit, listed)
     if found is not None:
         rep.outcomes = found.outcomes
+    elif rep.setup_lacks is None and rep.valid:
+        _drawn_outcomes(rep)
     if found is not None and found.result is not None:
         rep.result = found.result
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
@@ -405,6 +408,7 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
         found = sampled_result(rep, SHOWN_DRAWS)
         if found is None or not found.kept:
             return
+        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.total
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
         rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
                                          f"{found.kept:,} of {found.total:,} deals drawn from those they allow end "
@@ -423,6 +427,16 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     if found.result is not None:
         rep.result = found.result
     rep.__dict__.pop("diagnostics", None)
+
+
+def _drawn_outcomes(rep: Replay) -> None:
+    """The ways a sheet whose deals are too many to list ends its hand, from :data:`OUTCOME_DRAWS` deals drawn
+    (``Replay.outcomes_drawn``): the match follows them, knowing that others may end it otherwise."""
+    from ..inference.sheet import sampled_result     # (start-up: only a sheet counts)
+
+    found = sampled_result(rep, OUTCOME_DRAWS)
+    if found is not None and found.kept:
+        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.total
 
 
 def _check_deals(rep: Replay, limit: int, listed=None) -> None:
@@ -481,6 +495,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     part = 1                             # the match's place in a progression (Domino Whist §12)
     played: tuple | None = None          # the last game played: (game, its lead requirement, its worth, number, entry)
     known = True                         # the match before the next game is known (see ``_later_start``)
+    drawn = False                        # the matches followed are those of some deals drawn, not of every one
     for k, game in enumerate(games):
         if game.tags.get("Deal", "").strip().lower() == "same":
             rep = _deal_again(game, played, chosen, source, insert_passes, state)
@@ -497,7 +512,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         new_match = state.over or (not known and game.number == 1 and bool(report.replays))
         moved = None
         if new_match:
-            known = True
+            known, drawn = True, False
             further, (draw, part), moved = _next_match(chosen, prev, state, names, SeatsDrawn(draw, part),
                                                        first_leader)
             state = chosen.match.start(sides)
@@ -514,7 +529,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         opening = further
         if opening is None and draw is not None:
             opening = drawn_requirement(chosen, draw, names)     # the highest tile drawn leads the first game
-        terms, branches = _terms(chosen, game, branches, number, opening, known, source, insert_passes)
+        terms, branches = _terms(chosen, game, branches, number, opening, known, source, insert_passes, drawn)
         state, prev = branches[0]
         req = terms.lead
         rep = check_decided_result(replay(game, chosen, source, terms=terms, insert_passes=insert_passes),
@@ -546,8 +561,22 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         result = rep.result
         if known:
             after = _follow(chosen, game, rep, branches)
-            if after:
-                fits = [b for b, _ in after if _score_fits(chosen, rep, game.tags.get("Score"), b.state)]
+            drawn = drawn or bool(rep.outcomes_drawn)
+            stated = game.tags.get("Score")
+            if after and drawn and stated is not None and not any(_score_fits(chosen, rep, stated, b.state)
+                                                                    for b, _ in after):
+                # the matches followed are those of deals drawn, not every one: a Score tag none of them gives is
+                # not an error, and the match after it is not known (the next Score tag gives it again)
+                rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, "the Score tag is not checked: the deals of "
+                                                 "a game of the match were too many to list, and none of those drawn "
+                                                 "gives this score; the match score after it is not known", "Score",
+                                                 severity="info"))
+                after, known = [], False
+                shown = _shown(chosen, rep, state, known)
+                branches = [_Branch(state, rep)]
+            elif after:
+                fits = [b for b, _ in after if _score_fits(chosen, rep, stated, b.state)]
+                drawn = drawn and not fits
                 picked = next((pair for pair in after if not fits or pair[0] in fits), after[0])
                 branches = fits or [b for b, _ in after]
                 before, result = picked[1], picked[0].prev.result
@@ -559,7 +588,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
                 if len({o.result for o in rep.outcomes}) > 1:
                     entry.results = tuple(dict.fromkeys(o.result for o in rep.outcomes))
                 state = branches[0].state
-            else:
+            elif known:
                 state, shown = _score_game(chosen, game, rep, state, draw, None)
                 branches = [_Branch(state, rep)]
                 if rep.result is None and any(rep.initial.hidden) and len(rep.players) == chosen.players:
@@ -581,26 +610,33 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
 
 
 def _terms(chosen: Variant, game: Game, branches: list[_Branch], number: int, opening: LeadRequirement | None,
-           known: bool, source: str, insert_passes: bool) -> tuple[MatchTerms, list[_Branch]]:
+           known: bool, source: str, insert_passes: bool, drawn: bool = False) -> tuple[MatchTerms, list[_Branch]]:
     """Who must lead game ``number`` and what it is worth, in the matches ``branches`` the deals allow so far, and
     those of them the game's lead fits: where they differ (a sheet's last game ended in several ways), the
     requirement the record's play meets with the fewest errors (the game replayed under each), and the matches
-    that give it."""
+    that give it. ``drawn``: those matches are of some deals drawn, not every one: a lead none of them allows is
+    not checked."""
     by_terms: dict[MatchTerms, list[_Branch]] = {}
     for branch in branches:
         req = _requirement(chosen, game, branch.prev, branch.state, number, opening)
         if not known and chosen.match.lead(branch.state, chosen.seating) is not None:
             req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
         by_terms.setdefault(MatchTerms(req, chosen.match.worth(branch.state)), []).append(branch)
-    if len(by_terms) == 1:
+    if len(by_terms) == 1 and not drawn:
         (terms, kept), = by_terms.items()
         return terms, kept
     errors = {terms: len(replay(game, chosen, source, terms=terms, insert_passes=insert_passes).errors)
               for terms in by_terms}
     least = min(errors.values())
     best = next(terms for terms in by_terms if errors[terms] == least)
-    return best, [b for terms in by_terms if errors[terms] == least and terms.worth == best.worth
-                  for b in by_terms[terms]]
+    kept = [b for terms in by_terms if errors[terms] == least and terms.worth == best.worth for b in by_terms[terms]]
+    if drawn and least:
+        # the matches followed are those of some deals drawn: a lead none of them allows may be another's
+        free = MatchTerms(LeadRequirement(reason="not checked: the deals of a game before it were too many to "
+                                                 "list, and who leads depends on them"), best.worth)
+        if len(replay(game, chosen, source, terms=free, insert_passes=insert_passes).errors) < least:
+            return free, kept
+    return best, kept
 
 
 def _follow(chosen: Variant, game: Game, rep: Replay, branches: list[_Branch]

@@ -79,6 +79,7 @@ class Replay:
     # a sheet: every way the deals it allows end the hand (``result`` is theirs where they all agree on the winner
     # and points; what each side scores may still differ, as here): ``analyzer.replay.result.DealOutcome``
     outcomes: tuple = ()
+    outcomes_drawn: int = 0     # ... those of this many deals drawn (too many to list), not of every one (0)
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:
