@@ -284,18 +284,9 @@ def sampled_result(rep, draws: int = 2000, seed: int = 0) -> SheetResult | None:
 
 def _spans(rep, results: list[HandResult]) -> tuple[str, ...]:
     """``results`` in words, by winner and ending, their points from least to most."""
-    from ..replay.result import result_sentence
+    from ..replay.result import results_words
 
-    spans: dict[tuple, list[HandResult]] = {}
-    for result in results:
-        spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
-    words = []
-    for key in sorted(spans):
-        low = min(spans[key], key=lambda r: r.points)
-        high = max(r.points for r in spans[key])
-        said = result_sentence(low, low, rep.variant, rep.players, ", ", clause=True)
-        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
-    return tuple(words)
+    return results_words(results, rep.variant, rep.players)
 
 
 def _deal(view, world) -> SheetDeal:

@@ -968,7 +968,7 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, 
                 ranges = score_range(variant, rep.players, possible)
                 rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
                                                  f"\"{stated}\" but after this game it is {ranges} (the "
-                                                 f"{len(set(possible))} scores the deals the sheets allow give: none "
+                                                 f"{len(set(possible))} scores the deals the sheet allows give: none "
                                                  "is the stated one)", "Score"))
                 return
             hint = "" if before is None or rep.result is None else score_hint(

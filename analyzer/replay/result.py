@@ -17,7 +17,7 @@ from .step import Step
 from ..rules.codes import Code
 from ..rules.modes import Termination
 
-__all__ = ["compare_result", "HandEnding", "result_sentence", "wins", "DealOutcome"]
+__all__ = ["compare_result", "HandEnding", "result_sentence", "results_words", "wins", "DealOutcome"]
 
 @dataclasses.dataclass(frozen=True)
 class DealOutcome:
@@ -162,6 +162,21 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
 def wins(side: str, alone: bool) -> str:
     """``A/C win``, or ``C wins`` for a side of one player (``alone``)."""
     return f"{side} {'wins' if alone else 'win'}"
+
+
+def results_words(results: Sequence[HandResult], variant: Variant, players: Sequence[str]) -> tuple[str, ...]:
+    """``results`` (those a sheet's deals give) in words, a clause each winner and ending, their points from least
+    to most (``with C going out (domino), A/C winning 10 to 30``)."""
+    spans: dict[tuple, list[HandResult]] = {}
+    for result in results:
+        spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
+    words = []
+    for key in sorted(spans):
+        low = min(spans[key], key=lambda r: r.points)
+        high = max(r.points for r in spans[key])
+        said = result_sentence(low, low, variant, players, ", ", clause=True)
+        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
+    return tuple(words)
 
 
 def result_sentence(ending, result: HandResult | None, variant: Variant, players: Sequence[str], joined: str = "; ",
