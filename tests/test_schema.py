@@ -34,6 +34,7 @@ def test_the_schema_is_a_valid_draft_2020_12_schema():
     ("analyze", "--scale", "match", "records/match-french.dom", "records/variant-draw.dom"),
     ("analyze", "--fair", "--worlds", "8", "records/draw-one-view.dom"),
     ("validate", "records/errors.dom", "records/errors-syntax.dom", "records/seed1.dom"),
+    ("validate", "tests/data/sheet-open-results.dom"),
 ])
 def test_the_schema_accepts_what_the_commands_print(args, monkeypatch):
     monkeypatch.chdir(ROOT)

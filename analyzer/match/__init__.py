@@ -27,7 +27,7 @@ from ..rules.codes import Code
 from ..rules.modes import MatchKind
 from ..generate import SEAT_NAMES, random_hand
 
-__all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score",
+__all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match", "check_decided_result", "next_requirement", "parse_score",
            "score_text", "score_range", "score_before", "ScoreContradiction", "opens_match", "progression_seats", "same_deals",
            "random_match", "random_hand", "SEAT_NAMES"]
 
@@ -99,6 +99,54 @@ class MatchReport:
             return f"match over after {s.games} games: " + ("drawn" if s.drawn else f"{self.winner} win") + \
                 f" ({self.entries[-1].score})"
         return f"match not over after {s.games} games: {self.entries[-1].score}"
+
+
+@dataclass(frozen=True)
+class PossibleResult:
+    """One way a sheet's deals end its game: how (``termination``), the winning side's players (None: a draw) and
+    its ``points``, what each side adds to its match score (``scores``, by side name), and in how many of the
+    deals looked at (``deals``)."""
+
+    termination: str
+    winner: list[str] | None
+    points: int
+    scores: dict[str, int]
+    deals: int
+
+
+@dataclass(frozen=True)
+class PossibleResults:
+    """A sheet's game whose deals do not fix its result, or the match score after it (issue 80): every result
+    they allow, the likeliest first (``results``), and the match score after the game in each match they allow
+    where there are several (``match_scores``, side name -> points). ``drawn``: 0 where every deal the sheet
+    allows was looked at; else the results are those of that many deals drawn (too many to list), and others
+    may end it otherwise."""
+
+    results: tuple[PossibleResult, ...]
+    drawn: int = 0
+    match_scores: tuple[dict[str, int], ...] = ()
+
+
+def possible_results(rep: Replay) -> PossibleResults | None:
+    """What the deals of ``rep`` (a sheet) allow where they do not fix its result (what each side scores
+    included) or the match score after it; None where they do, or where it has every hand written."""
+    variant = rep.variant
+    sides = variant.seating.sides
+    entry = rep.match if isinstance(rep.match, MatchEntry) else None
+    several = len({tuple(o.result.added(sides)) + (o.result.winner, o.result.termination)
+                   for o in rep.outcomes}) > 1
+    if len(rep.players) != variant.players or not (several or rep.outcomes_drawn or (entry and entry.possible)):
+        return None
+    names = [variant.side_name(side, rep.players) for side in range(sides)]
+    merged: dict[HandResult, int] = {}
+    for o in rep.outcomes:
+        merged[o.result] = merged.get(o.result, 0) + o.deals
+    results = tuple(PossibleResult(r.termination, None if r.winner is None else
+                                   [rep.players[p] for p in variant.seating.members(r.winner)], r.points,
+                                   dict(zip(names, r.added(sides))), n)
+                    for r, n in sorted(merged.items(), key=lambda item: -item[1]))
+    scores = tuple(dict(zip(names, s.scores)) for s in entry.possible) if entry is not None else ()
+    return PossibleResults(results, rep.outcomes_drawn, scores)
 
 
 def score_text(variant: Variant, names: tuple[str, ...], scores: tuple[int, ...]) -> str:
