@@ -14,7 +14,6 @@ that do not, with their first error's code, and the count that stay valid.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import sys
 import time
@@ -24,24 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
-from analyzer.record import Record  # noqa: E402
+from analyzer.record import Record, as_sheet  # noqa: E402
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
-
-
-def hidden(record: Record, players: set[str] | None = None, draws: bool = False) -> Record:
-    """``record`` with the hands of ``players`` (None: every hand) written ``?``, and with ``draws`` every draw
-    of those players written ``draws ?``."""
-    games = []
-    for game in record.games:
-        hands = tuple(dataclasses.replace(h, tiles=None, unknown=0) if players is None or h.player in players else h
-                      for h in game.hands)
-        moves = game.moves
-        if draws:
-            moves = [dataclasses.replace(m, tile=None) if m.draw and (players is None or m.player in players)
-                          else m for m in game.moves]
-        games.append(dataclasses.replace(game, hands=hands, moves=moves))
-    return dataclasses.replace(record, games=games)
 
 
 def errors(record: Record) -> list:
@@ -75,7 +59,7 @@ def main() -> int:
         trials = [None] + [set(rng.sample(names, rng.randint(1, len(names)))) for _ in range(args.some) if names]
         bad = None
         for players in trials:
-            found = errors(hidden(record, players, args.draws))
+            found = errors(as_sheet(record, players, args.draws))
             if found:
                 bad = (players, found)
                 break
