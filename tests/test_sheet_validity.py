@@ -88,6 +88,17 @@ def test_a_record_that_failed_with_its_hands_unknown_stays_valid(name, was):
     assert_the_truth_is_allowed(record, as_sheet(record))
 
 
+# ... and those that became invalid with their draws written ``draws ?`` too (the deals past the listing cap)
+FAILED_DRAWS = ["match-chiva-2-draw.dom", "match-chiva-3-draw-jamaican.dom", "match-chiva-3-draw.dom"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FAILED_DRAWS, ids=[f"{n.removesuffix('.dom')}-score-mismatch" for n in FAILED_DRAWS])
+def test_a_record_that_failed_with_its_hands_and_draws_unknown_stays_valid(name):
+    record = read(RECORDS / name)
+    assert_the_truth_is_allowed(record, as_sheet(record, draws=True))
+
+
 def test_a_score_the_deals_leave_open_is_the_set_they_allow():
     """records/variant-hungarian.dom with its hands ``?``: three deals, all a draw with A out, C left with 11, 12
     or 15 pips (each deal's written record replayed: ``brute_deals``); without a Score tag the match score is
