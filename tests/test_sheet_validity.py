@@ -137,8 +137,8 @@ def test_the_likely_slip_proposes_no_score_tag_where_a_deal_fits(tmp_path):
 
 
 def test_a_lead_no_deal_allows_is_still_an_error():
-    """house-kozel-eggs-result.dom's game 5 follows a fish: the fisher (the last player to lay a tile that is no double) leads
-    whatever the deal; its sheet with another player named to lead is wrong in every deal."""
+    """house-kozel-eggs-result.dom's game 5 follows a fish: the fisher (the last player to lay a tile that is no
+    double) leads whatever the deal; its sheet with another player named to lead is wrong in every deal."""
     record = as_sheet(read(RECORDS / "house-kozel-eggs-result.dom"))
     k = next(k for k, g in enumerate(record.games) if g.tags.get("Game") == "5")
     game = record.games[k]

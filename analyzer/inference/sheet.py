@@ -28,8 +28,8 @@ from .meter import WORLD_STEPS, current_meter
 from .placements import InferenceUnsupported
 from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
-__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "listing", "Listing",
-           "is_sheet", "deal_outcomes", "sampled_result",
+__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result",
+           "SheetResult", "listing", "Listing", "is_sheet", "deal_outcomes", "sampled_result",
            "LIST_LIMIT", "MAX_DEALS"]
 
 LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates

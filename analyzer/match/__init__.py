@@ -27,9 +27,10 @@ from ..rules.codes import Code
 from ..rules.modes import MatchKind
 from ..generate import SEAT_NAMES, random_hand
 
-__all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match", "check_decided_result", "next_requirement", "parse_score",
-           "score_text", "score_range", "score_before", "ScoreContradiction", "opens_match", "progression_seats", "same_deals",
-           "random_match", "random_hand", "SEAT_NAMES"]
+__all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match",
+           "check_decided_result", "next_requirement", "parse_score", "score_text", "score_range", "score_before",
+           "ScoreContradiction", "opens_match", "progression_seats", "same_deals", "random_match", "random_hand",
+           "SEAT_NAMES"]
 
 
 @dataclass
@@ -155,12 +156,15 @@ def score_text(variant: Variant, names: tuple[str, ...], scores: tuple[int, ...]
 
 def score_range(variant: Variant, names: tuple[str, ...], states) -> str:
     """The match scores of ``states`` (the matches a sheet's deals allow) as text, each side's values: one where
-    they all agree, else the values (``C 11 or 15``) or, past three, their range (``C 11 to 19``)."""
+    they all agree, else the values (``C 11, 12 or 15``) or, past three, their range (``C 11 to 19``)."""
     parts = []
     for side in range(variant.seating.sides):
         values = sorted({s.scores[side] for s in states})
-        said = " or ".join(map(str, values)) if len(values) <= 3 else f"{values[0]} to {values[-1]}"
-        parts.append(f"{variant.side_name(side, names)} {said.replace(' or ', ', ', len(values) - 2)}")
+        if len(values) > 3:
+            said = f"{values[0]} to {values[-1]}"
+        else:
+            said = " or ".join(filter(None, (", ".join(map(str, values[:-1])), str(values[-1]))))
+        parts.append(f"{variant.side_name(side, names)} {said}")
     return ", ".join(parts)
 
 
@@ -543,7 +547,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     part = 1                             # the match's place in a progression (Domino Whist §12)
     played: tuple | None = None          # the last game played: (game, its lead requirement, its worth, number, entry)
     known = True                         # the match before the next game is known (see ``_later_start``)
-    drawn = False                        # the matches followed are those of some deals drawn, not of every one
+    drawn = False                        # the matches followed are not every one (some deals drawn, or too many)
     for k, game in enumerate(games):
         if game.tags.get("Deal", "").strip().lower() == "same":
             rep = _deal_again(game, played, chosen, source, insert_passes, state)
@@ -608,8 +612,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             first_leader = rep.players[rep.initial.turn]
         result = rep.result
         if known:
-            after = _follow(chosen, game, rep, branches)
-            drawn = drawn or bool(rep.outcomes_drawn)
+            after, every = _follow(chosen, game, rep, branches)
+            drawn = drawn or bool(rep.outcomes_drawn) or not every
             stated = game.tags.get("Score")
             if after and drawn and stated is not None and not any(_score_fits(chosen, rep, stated, b.state)
                                                                     for b, _ in after):
@@ -688,18 +692,18 @@ def _terms(chosen: Variant, game: Game, branches: list[_Branch], number: int, op
 
 
 def _follow(chosen: Variant, game: Game, rep: Replay, branches: list[_Branch]
-            ) -> list[tuple[_Branch, MatchState]]:
+            ) -> tuple[list[tuple[_Branch, MatchState]], bool]:
     """Each match after game ``rep`` that the matches ``branches`` before it and the ways its deals end it allow
-    (with the match before it), the likeliest first, at most :data:`MAX_BRANCHES` (none where its result is not
-    known)."""
+    (with the match before it), the likeliest first (none where its result is not known), and whether that is
+    every one (False: :data:`MAX_BRANCHES` were followed, and the others left out)."""
     if len(rep.players) != chosen.players:
-        return []
+        return [], True
     if rep.outcomes:
         ends = [(o.result, o.facts) for o in rep.outcomes]
     elif rep.result is not None:
         ends = [(rep.result, rep.facts)]
     else:
-        return []
+        return [], True
     out: dict[tuple, tuple[_Branch, MatchState]] = {}
     for branch in branches:
         for result, facts in ends:
@@ -715,8 +719,8 @@ def _follow(chosen: Variant, game: Game, rep: Replay, branches: list[_Branch]
             if key not in out:
                 out[key] = (_Branch(after, last), branch.state)
                 if len(out) >= MAX_BRANCHES:
-                    return list(out.values())
-    return list(out.values())
+                    return list(out.values()), False
+    return list(out.values()), True
 
 
 def _clocked(chosen: Variant, game: Game, state: MatchState) -> MatchState:
