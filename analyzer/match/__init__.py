@@ -803,7 +803,7 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
         return None, (f"no match position: game {number} of a match, and neither the games before it nor a Score tag "
                       "are in the file")
     try:
-        before = score_before(variant, rep, stated)
+        before = _sheet_score_before(variant, rep, stated)
     except ScoreContradiction as exc:
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
                                          f"hand: {exc}", "Score"))
@@ -815,6 +815,19 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
     except ValueError as exc:
         return None, f"no match position from the Score tag {stated!r}: {exc}"
     return before, "the Score tag (the score after the hand, less the hand's result)"
+
+
+def _sheet_score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
+    """:func:`score_before`, for a sheet whose deals end its hand in several ways (what each side scores differs)
+    from the first of them that the Score tag can follow (``ScoreContradiction`` only where none can)."""
+    results = list(dict.fromkeys(o.result for o in rep.outcomes)) if rep.outcomes else [rep.result]
+    for k, result in enumerate(results):
+        try:
+            return score_before(variant, replace(rep, result=result) if result is not rep.result else rep, stated)
+        except ScoreContradiction:
+            if k == len(results) - 1:
+                raise
+    raise ValueError("the hand's result is not known")
 
 
 def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: tuple[str, ...], seats: SeatsDrawn,
