@@ -99,6 +99,13 @@ def test_a_record_that_failed_with_its_hands_and_draws_unknown_stays_valid(name)
     assert_the_truth_is_allowed(record, as_sheet(record, draws=True))
 
 
+def test_a_deal_thrown_in_with_some_hands_unknown_is_no_crash():
+    """match-south-american-redeal-natural.dom's game 2 is dealt again (C holds five doubles) and has no moves: with
+    the other hands ``?`` it counts for nothing and no deal is checked against it (it raised an IndexError)."""
+    record = read(RECORDS / "match-south-american-redeal-natural.dom")
+    assert_the_truth_is_allowed(record, as_sheet(record, {"A", "B", "D"}, draws=True))
+
+
 def test_a_score_the_deals_leave_open_is_the_set_they_allow():
     """records/variant-hungarian.dom with its hands ``?``: three deals, all a draw with A out, C left with 11, 12
     or 15 pips (each deal's written record replayed: ``brute_deals``); without a Score tag the match score is

@@ -378,6 +378,8 @@ def first_contradiction(rep, list_limit: int = LIST_LIMIT, listed: Listing | Non
 def _first_without(rep) -> NoWorld:
     """The first move after which no deal agrees with the record (there is none after the last)."""
     low, high = 0, len(rep.steps)            # deals after ``low`` moves, none after ``high``
+    if not high:
+        return NoWorld("no deal agrees with the record's deal and lead", None, None)
     while high - low > 1:
         mid = (low + high) // 2
         try:

@@ -400,8 +400,8 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     write every hand and has no other error is also checked for a deal that fits it at all
     (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its moves allow at
     most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
-    if not any(rep.initial.hidden):
-        return rep
+    if not any(rep.initial.hidden) or (rep.redealt and not rep.steps):
+        return rep          # (a deal thrown in, with no moves: it counts for nothing, and no deal is played)
     from ..inference.sheet import decided_result, listing, sheet_result  # (start-up: only a record hiding a hand)
 
     listed = listing(rep, limit) if rep.setup_lacks is None and (rep.outcome is not None or rep.valid) else None
