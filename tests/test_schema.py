@@ -49,6 +49,15 @@ def test_the_schema_accepts_each_record_result_of_jsonl(monkeypatch):
         check(json.loads(line))
 
 
+def test_the_schema_accepts_the_results_a_sheets_deals_leave_open_in_jsonl(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    (line,) = run("validate", "tests/data/sheet-open-results.dom", "--jsonl", "--jobs", "1").splitlines()
+    document = json.loads(line)
+    check(document)
+    assert {tuple(r["scores"].values()) for r in document["games"][0]["possible"]["results"]} == {
+        (0, 0, 11), (0, 0, 12), (0, 0, 15)}
+
+
 def test_the_schema_accepts_a_file_that_is_no_record(tmp_path, monkeypatch):
     (tmp_path / "binary.dom").write_bytes(b"\x00\x01\x02 not a record")
     (tmp_path / "empty.dom").write_text("")
