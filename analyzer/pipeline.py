@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable, ContextManager
 from .codec import key, to_data
 from .diagnostics import Diagnostic, DominoError
 from .rules.codes import Code
-from .match import replay_record
+from .match import PossibleResults, possible_results, replay_record
 from .notation import parse, write
 from .notation.writer import rewrite
 from .notation.text import decode
@@ -151,6 +151,8 @@ class GameResult:
     analysis: ScoredAnalysis | None
     repairs: tuple | None = field(default=None, metadata=key(omit_none=True))     # ``repair.edits.Repair``s
     likely: object | None = field(default=None, metadata=key(omit_none=True))
+    # a sheet whose deals do not fix its result or the match score after it: what they allow
+    possible: PossibleResults | None = field(default=None, metadata=key(omit_none=True))
 
 
 @dataclass(frozen=True)
@@ -739,7 +741,7 @@ def game_results(replays, analyses=None, lines: bool = False, triages=None, draw
             rep.title, rep.game.tags.get("Event"), list(rep.players), rep.variant.name, rep.valid, len(rep.errors),
             tuple(diagnostics), rep.result_dict(), result_text(rep), len(rep.steps), _errors_by_player(rep),
             None if analysis is None else ScoredAnalysis(analysis, lines, tuple(rep.steps), lucks, scale),
-            repairs, likely))
+            repairs, likely, possible_results(rep)))
     return tuple(out)
 
 
@@ -753,7 +755,7 @@ def validation_json(result: dict, reports: dict[int, dict]) -> list[dict]:
     for k, game in enumerate(result["games"]):
         entry = {"file": result["source"], "title": game["title"], "valid": game["valid"],
                  "diagnostics": game["diagnostics"], "result": game["result"]}
-        entry.update({key: game[key] for key in ("repairs", "likely") if key in game})
+        entry.update({key: game[key] for key in ("repairs", "likely", "possible") if key in game})
         if k in reports:
             data = dict(reports[k])
             entry["repairs"] = data.pop("repairs")

@@ -5,13 +5,14 @@ read back from the writer's text compares equal to the original."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .diagnostics import Diagnostic
 from .tiles import Move, Tile
 
-__all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS", "MAX_DIGITS", "clip"]
+__all__ = ["Span", "MoveEntry", "HandEntry", "Game", "Record", "StatedResult", "ANNOTATIONS", "MAX_DIGITS", "clip",
+           "as_sheet"]
 
 MAX_DIGITS = 9
 """The most digits a number read from a record may have (a game or move number, a claim, a score, a
@@ -201,3 +202,17 @@ class Record:
     games: list[Game] = field(default_factory=list)
     source: str = field(default="<record>", compare=False)
     errors: list[Diagnostic] = field(default_factory=list, compare=False)
+
+
+def as_sheet(record: Record, players=None, draws: bool = False) -> Record:
+    """``record`` written again as a sheet: the hands of ``players`` (None: every player) as ``?`` and, with
+    ``draws``, every tile they draw as ``draws ?``. The deal it was written from is one the sheet allows."""
+    def hidden(name: str) -> bool:
+        return players is None or name in players
+
+    games = []
+    for game in record.games:
+        hands = tuple(replace(h, tiles=None, unknown=0) if hidden(h.player) else h for h in game.hands)
+        moves = [replace(m, tile=None) if draws and m.draw and hidden(m.player) else m for m in game.moves]
+        games.append(replace(game, hands=hands, moves=moves))
+    return replace(record, games=games)

@@ -34,6 +34,7 @@ def test_the_schema_is_a_valid_draft_2020_12_schema():
     ("analyze", "--scale", "match", "records/match-french.dom", "records/variant-draw.dom"),
     ("analyze", "--fair", "--worlds", "8", "records/draw-one-view.dom"),
     ("validate", "records/errors.dom", "records/errors-syntax.dom", "records/seed1.dom"),
+    ("validate", "tests/data/sheet-open-results.dom"),
 ])
 def test_the_schema_accepts_what_the_commands_print(args, monkeypatch):
     monkeypatch.chdir(ROOT)
@@ -46,6 +47,15 @@ def test_the_schema_accepts_each_record_result_of_jsonl(monkeypatch):
     assert len(lines) == 2
     for line in lines:
         check(json.loads(line))
+
+
+def test_the_schema_accepts_the_results_a_sheets_deals_leave_open_in_jsonl(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    (line,) = run("validate", "tests/data/sheet-open-results.dom", "--jsonl", "--jobs", "1").splitlines()
+    document = json.loads(line)
+    check(document)
+    assert {tuple(r["scores"].values()) for r in document["games"][0]["possible"]["results"]} == {
+        (0, 0, 11), (0, 0, 12), (0, 0, 15)}
 
 
 def test_the_schema_accepts_a_file_that_is_no_record(tmp_path, monkeypatch):

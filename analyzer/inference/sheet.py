@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..position import mask_of
 from ..record import StatedResult
-from ..rules.facts import HandResult, hand_facts
+from ..rules.facts import HandFacts, HandResult, hand_facts
 from ..tiles import Tile
 from . import world_position, worlds_at
 from .boneyard import hands_after
@@ -29,8 +29,8 @@ from .meter import WORLD_STEPS, current_meter
 from .placements import InferenceUnsupported
 from .worlds import NoWorld, PUBLIC, Worlds, describe_step, laid_at_start
 
-__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result", "SheetResult", "listing", "Listing", "record_worlds",
-           "is_sheet",
+__all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "decided_result", "sheet_result",
+           "SheetResult", "listing", "Listing", "is_sheet", "record_worlds", "deal_outcomes", "sampled_result",
            "LIST_LIMIT", "MAX_DEALS"]
 
 LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates
@@ -81,8 +81,8 @@ class _Ending:
         self.rep, self.view = rep, worlds.view
         self.seen = len(rep.steps)
         self.leader = next((st.seat for st in rep.steps if st.move is not None and st.move.tile is not None), 0)
-        self.ends: dict[tuple[int, ...], HandResult | None] = {}       # the result by the hands at the end
-        self.seen_ends: dict[tuple, HandResult | None] = {}    # ... and by the deal and the tiles drawn
+        self.ends: dict[tuple[int, ...], tuple | None] = {}       # (result, facts) by the hands at the end
+        self.seen_ends: dict[tuple, tuple | None] = {}    # ... and by the deal and the tiles drawn
         self.events = [(st.seat, None if st.move.draw else st.move.tile.bit) for st in rep.steps
                        if st.move is not None and st.seat is not None and (st.move.draw or st.move.tile is not None)]
         self.laid = mask_of(st.move.tile for st in rep.steps
@@ -101,6 +101,11 @@ class _Ending:
     def result(self, world) -> HandResult | None:
         """The hand's result in ``world`` (None: the hand is not over there, or the players are not the game's),
         read off the hands at the end (worlds that differ only in the order of tiles nobody drew end alike)."""
+        ended = self.ending(world)
+        return None if ended is None else ended[0]
+
+    def ending(self, world) -> tuple[HandResult, HandFacts] | None:
+        """The hand's result in ``world`` and the facts it was scored from (None: see :meth:`result`)."""
         rep = self.rep
         if len(rep.players) != rep.variant.players:
             return None
@@ -124,7 +129,7 @@ class _Ending:
             return tuple(world[:n])
         return hands_after(tuple(self.view.deal(world)), order, self.events)
 
-    def _ended(self, world, final: tuple[int, ...]) -> HandResult | None:
+    def _ended(self, world, final: tuple[int, ...]) -> tuple[HandResult, HandFacts] | None:
         rep, n = self.rep, len(self.rep.players)
         if rep.final.history and not laid_at_start(rep.initial):
             pos = rep.final.copy()           # (the table at the end, every hand as the world has it)
@@ -138,7 +143,8 @@ class _Ending:
         ended = pos.outcome()
         if ended is None:
             return None
-        return rep.variant.hand_result(hand_facts(pos, ended.termination, ended.seat, self.leader, rep.scores))
+        facts = hand_facts(pos, ended.termination, ended.seat, self.leader, rep.scores)
+        return rep.variant.hand_result(facts), facts
 
     def agrees(self, result: HandResult | None) -> bool:
         """Whether a deal whose hand ends with ``result`` gives the written result (any, where none is written)."""
@@ -161,6 +167,7 @@ class Listing:
     worlds: Worlds
     ending: _Ending
     results: tuple
+    endings: tuple = ()       # (result, facts) of each world, aligned likewise (None for one that is not over)
 
 
 def record_worlds(rep) -> Worlds:
@@ -186,7 +193,8 @@ def _listing(rep, limit: int) -> Listing | None:
     if worlds.count > limit:
         return None
     ending = _Ending(rep, worlds)
-    return Listing(worlds, ending, tuple(ending.result(w) for w in worlds))
+    endings = tuple(ending.ending(w) for w in worlds)
+    return Listing(worlds, ending, tuple(None if e is None else e[0] for e in endings), endings)
 
 
 def decided_result(rep, limit: int = 1000, listed: Listing | None = None) -> HandResult | None:
@@ -212,12 +220,16 @@ def decided_result(rep, limit: int = 1000, listed: Listing | None = None) -> Han
 class SheetResult:
     """The result of a sheet's hand from its deals: ``result`` where every deal it allows gives the same winner
     and points (else None, and ``spans`` the results they give in words); ``kept`` of the ``total`` deals its
-    moves allow give the written result (all of them where none is written)."""
+    moves allow give the written result (all of them where none is written). ``outcomes``: every way those deals
+    end the hand (:class:`~analyzer.replay.result.DealOutcome`), the most frequent first: where the deals agree
+    on the winner and points but not on what each side scores (Hungarian, French, All Fives...) there are
+    several, and the match counts each."""
 
     result: HandResult | None
     spans: tuple[str, ...]
     kept: int
     total: int
+    outcomes: tuple = ()
 
 
 def sheet_result(rep, limit: int = 1000, listed: Listing | None = None) -> SheetResult | None:
@@ -236,27 +248,65 @@ def _sheet_result(rep, limit: int, listed: Listing | None) -> SheetResult | None
     if listed is None:
         return None
     ending = listed.ending
-    kept = [r for r in listed.results if r is not None and ending.agrees(r)]
+    endings = [e for e in listed.endings if e is not None and ending.agrees(e[0])]
+    kept = [r for r, _ in endings]
     total = listed.worlds.count
+    outcomes = deal_outcomes(endings)
     if kept and len({(r.winner, r.points) for r in kept}) == 1:
-        return SheetResult(kept[0], (), len(kept), total)
-    return SheetResult(None, _spans(rep, kept), len(kept), total)
+        return SheetResult(kept[0], (), len(kept), total, outcomes)
+    return SheetResult(None, _spans(rep, kept), len(kept), total, outcomes)
+
+
+_BLANK = Tile(0, 0).bit
+
+
+def deal_outcomes(endings) -> tuple:
+    """The :class:`~analyzer.replay.result.DealOutcome` of ``endings`` ((result, facts) of each deal), the most
+    frequent first: deals with the same result and the same facts but for the tiles left (their pips and counts
+    kept, and which hand holds [0-0], which a lead rule may count) are one."""
+    from ..replay.result import DealOutcome
+
+    found: dict[tuple, list] = {}
+    for result, facts in endings:
+        key = (result, replace(facts, hands=None if facts.hands is None else tuple(h & _BLANK for h in facts.hands)))
+        if key in found:
+            found[key][1] += 1
+        else:
+            found[key] = [facts, 1]
+    ranked = sorted(found.items(), key=lambda item: -item[1][1])
+    return tuple(DealOutcome(key[0], facts, n) for key, (facts, n) in ranked)
+
+
+def sampled_result(rep, draws: int = 2000, seed: int = 0) -> SheetResult | None:
+    """:func:`sheet_result` from ``draws`` deals drawn uniformly among those the moves of ``rep`` allow, for a sheet
+    whose deals are too many to list: ``kept`` of the ``draws`` give the written result, and ``outcomes`` are the
+    ways those end the hand (some deal the sheet allows gives each, but others may end it otherwise). None where
+    its deals are not drawn (none allowed, or a family the inference does not follow)."""
+    if len(rep.players) != rep.variant.players or (rep.outcome is None and "Result" not in rep.game.tags):
+        return None
+    return remembered(rep, ("sampled_result", draws, seed), lambda: _sampled_result(rep, draws, seed))
+
+
+def _sampled_result(rep, draws: int, seed: int) -> SheetResult | None:
+    try:
+        worlds = record_worlds(rep)
+    except (NoWorld, InferenceUnsupported):
+        return None
+    ending = _Ending(rep, worlds)
+    rng = random.Random(seed)
+    endings = [ending.ending(worlds.sample(rng)) for _ in range(draws)]
+    endings = [e for e in endings if e is not None and ending.agrees(e[0])]
+    kept = [r for r, _ in endings]
+    one = kept and len({(r.winner, r.points) for r in kept}) == 1
+    return SheetResult(kept[0] if one else None, () if one else _spans(rep, kept), len(kept), draws,
+                       deal_outcomes(endings))
 
 
 def _spans(rep, results: list[HandResult]) -> tuple[str, ...]:
     """``results`` in words, by winner and ending, their points from least to most."""
-    from ..replay.result import result_sentence
+    from ..replay.result import results_words
 
-    spans: dict[tuple, list[HandResult]] = {}
-    for result in results:
-        spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
-    words = []
-    for key in sorted(spans):
-        low = min(spans[key], key=lambda r: r.points)
-        high = max(r.points for r in spans[key])
-        said = result_sentence(low, low, rep.variant, rep.players, ", ", clause=True)
-        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
-    return tuple(words)
+    return results_words(results, rep.variant, rep.players)
 
 
 def _deal(view, world) -> SheetDeal:
@@ -348,6 +398,8 @@ def first_contradiction(rep, list_limit: int = LIST_LIMIT, listed: Listing | Non
 def _first_without(rep) -> NoWorld:
     """The first move after which no deal agrees with the record (there is none after the last)."""
     low, high = 0, len(rep.steps)            # deals after ``low`` moves, none after ``high``
+    if not high:
+        return NoWorld("no deal agrees with the record's deal and lead", None, None)
     while high - low > 1:
         mid = (low + high) // 2
         try:

@@ -315,6 +315,10 @@ def lead_revealed(rep, seen: int) -> Revealed:
             lacks[seat] = lacks.get(seat, 0) | mask_of(t for t in rep.variant.dealing.tiles
                                                        if any(t.matches(x) for x in numbers))
         return Revealed(lacks=lacks)
+    if laid_at_start(rep.initial):
+        # a tile turned up from the boneyard opens the line (the Starter tag): nobody leads from his hand, and
+        # the first tile played from one shows nothing of the lead rules
+        return reveals(rep.variant, LeadGame(rep.game.number, rep.players, rep.lead), None, None)
     lead = first_lead(rep, max(seen, 1))      # who leads is known before he does; what he leads is not
     return reveals(rep.variant, LeadGame(rep.game.number, rep.players, rep.lead), None if lead is None else lead.seat,
                    lead.move.tile if lead is not None and seen else None, rep.game.tags.get("LeadFrom"))

@@ -27,9 +27,10 @@ from ..rules.codes import Code
 from ..rules.modes import MatchKind
 from ..generate import SEAT_NAMES, random_hand
 
-__all__ = ["MatchEntry", "MatchReport", "replay_match", "check_decided_result", "next_requirement", "parse_score",
-           "score_text", "score_before", "ScoreContradiction", "opens_match", "progression_seats", "same_deals",
-           "random_match", "random_hand", "SEAT_NAMES"]
+__all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match",
+           "check_decided_result", "next_requirement", "parse_score", "score_text", "score_range", "score_before",
+           "ScoreContradiction", "opens_match", "progression_seats", "same_deals", "random_match", "random_hand",
+           "SEAT_NAMES"]
 
 
 @dataclass
@@ -45,12 +46,19 @@ class MatchEntry:
     before: MatchState | None = None # the match before this game (None: not known, ``how`` says why)
     opens: bool = False              # the first game of its match: led by the rules of the first game
     how: str = ""                    # where ``before`` comes from, or why it is not known
+    possible: tuple[MatchState, ...] = ()   # a sheet's match: every match after this game its deals allow, where
+    #                                        more than one (``state`` is the first; ``score`` gives each side's range)
+    results: tuple[HandResult, ...] = ()    # ... and every result of this game they allow, where more than one
 
     def as_dict(self) -> dict:
         s = self.state
-        return {"game": self.number, "lead_rule": self.lead_rule, "score": self.score,
-                "scores": list(s.scores), "wins": list(s.wins), "over": s.over, "winner": s.winner,
-                "drawn": s.drawn, "note": s.note, "new_match": self.new_match}
+        out = {"game": self.number, "lead_rule": self.lead_rule, "score": self.score,
+               "scores": list(s.scores), "wins": list(s.wins), "over": s.over, "winner": s.winner,
+               "drawn": s.drawn, "note": s.note, "new_match": self.new_match}
+        if self.possible:
+            out["scores_possible"] = [list(p.scores) for p in self.possible]
+            out["over_possible"] = sorted({p.over for p in self.possible})
+        return out
 
 
 @dataclass
@@ -94,8 +102,70 @@ class MatchReport:
         return f"match not over after {s.games} games: {self.entries[-1].score}"
 
 
+@dataclass(frozen=True)
+class PossibleResult:
+    """One way a sheet's deals end its game: how (``termination``), the winning side's players (None: a draw) and
+    its ``points``, what each side adds to its match score (``scores``, by side name), and in how many of the
+    deals looked at (``deals``)."""
+
+    termination: str
+    winner: list[str] | None
+    points: int
+    scores: dict[str, int]
+    deals: int
+
+
+@dataclass(frozen=True)
+class PossibleResults:
+    """A sheet's game whose deals do not fix its result, or the match score after it (issue 80): every result
+    they allow, the likeliest first (``results``), and the match score after the game in each match they allow
+    where there are several (``match_scores``, side name -> points). ``drawn``: 0 where every deal the sheet
+    allows was looked at; else the results are those of that many deals drawn (too many to list), and others
+    may end it otherwise."""
+
+    results: tuple[PossibleResult, ...]
+    drawn: int = 0
+    match_scores: tuple[dict[str, int], ...] = ()
+
+
+def possible_results(rep: Replay) -> PossibleResults | None:
+    """What the deals of ``rep`` (a sheet) allow where they do not fix its result (what each side scores
+    included) or the match score after it; None where they do, or where it has every hand written."""
+    variant = rep.variant
+    sides = variant.seating.sides
+    entry = rep.match if isinstance(rep.match, MatchEntry) else None
+    several = len({tuple(o.result.added(sides)) + (o.result.winner, o.result.termination)
+                   for o in rep.outcomes}) > 1
+    if len(rep.players) != variant.players or not (several or rep.outcomes_drawn or (entry and entry.possible)):
+        return None
+    names = [variant.side_name(side, rep.players) for side in range(sides)]
+    merged: dict[HandResult, int] = {}
+    for o in rep.outcomes:
+        merged[o.result] = merged.get(o.result, 0) + o.deals
+    results = tuple(PossibleResult(r.termination, None if r.winner is None else
+                                   [rep.players[p] for p in variant.seating.members(r.winner)], r.points,
+                                   dict(zip(names, r.added(sides))), n)
+                    for r, n in sorted(merged.items(), key=lambda item: -item[1]))
+    scores = tuple(dict(zip(names, s.scores)) for s in entry.possible) if entry is not None else ()
+    return PossibleResults(results, rep.outcomes_drawn, scores)
+
+
 def score_text(variant: Variant, names: tuple[str, ...], scores: tuple[int, ...]) -> str:
     return ", ".join(f"{variant.side_name(side, names)} {v}" for side, v in enumerate(scores))
+
+
+def score_range(variant: Variant, names: tuple[str, ...], states) -> str:
+    """The match scores of ``states`` (the matches a sheet's deals allow) as text, each side's values: one where
+    they all agree, else the values (``C 11, 12 or 15``) or, past three, their range (``C 11 to 19``)."""
+    parts = []
+    for side in range(variant.seating.sides):
+        values = sorted({s.scores[side] for s in states})
+        if len(values) > 3:
+            said = f"{values[0]} to {values[-1]}"
+        else:
+            said = " or ".join(filter(None, (", ".join(map(str, values[:-1])), str(values[-1]))))
+        parts.append(f"{variant.side_name(side, names)} {said}")
+    return ", ".join(parts)
 
 
 def parse_score(text: str) -> dict[frozenset[str], int]:
@@ -319,6 +389,8 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
 
 
 DEALS_CHECKED = 50_000     # a written result is checked against every deal a sheet's moves allow up to this many
+OUTCOME_DRAWS = 2_000     # ... and deals drawn for the ways the hand may end (the match follows them)
+SHOWN_DRAWS = 20_000       # ... and past that, deals drawn to find one that ends the hand as the record states
 
 
 def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
@@ -328,8 +400,8 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     write every hand and has no other error is also checked for a deal that fits it at all
     (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its moves allow at
     most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
-    if not any(rep.initial.hidden):
-        return rep
+    if not any(rep.initial.hidden) or (rep.redealt and not rep.steps):
+        return rep          # (a deal thrown in, with no moves: it counts for nothing, and no deal is played)
     from ..inference.sheet import decided_result, listing, sheet_result  # (start-up: only a record hiding a hand)
 
     listed = listing(rep, limit) if rep.setup_lacks is None and (rep.outcome is not None or rep.valid) else None
@@ -358,6 +430,10 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
             return rep
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
     found = sheet_result(rep, limit, listed)
+    if found is not None:
+        rep.outcomes = found.outcomes
+    elif rep.setup_lacks is None and rep.valid:
+        _drawn_outcomes(rep)
     if found is not None and found.result is not None:
         rep.result = found.result
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
@@ -376,11 +452,26 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     """A sheet whose moves do not show that its hand is over (the hands it does not show may hold a tile that
     fits): where some deal it allows ends the hand as its Result tag says, the deals show it; that error goes,
     and the result is checked against them (:func:`analyzer.inference.sheet.sheet_result`)."""
-    from ..inference.sheet import listing, sheet_result     # (start-up: only a record that hides a hand counts)
+    from ..inference.sheet import listing, sampled_result, sheet_result     # (start-up: only a sheet counts)
 
-    found = sheet_result(rep, limit, listed or listing(rep, limit))
+    listed = listed or listing(rep, limit)
+    if listed is None:
+        # too many deals to list: one drawn that ends the hand as the record states shows that some deal does
+        found = sampled_result(rep, SHOWN_DRAWS)
+        if found is None or not found.kept:
+            return
+        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.total
+        rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
+        rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
+                                         f"{found.kept:,} of {found.total:,} deals drawn from those they allow end "
+                                         "it as the record states (too many to list: the hand's result is not "
+                                         "known beyond that)", "Result", "info"))
+        rep.__dict__.pop("diagnostics", None)
+        return
+    found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
+    rep.outcomes = found.outcomes
     rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
     rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
                                      f"{found.kept:,} of the {found.total:,} deals they allow end it as the record "
@@ -388,6 +479,16 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     if found.result is not None:
         rep.result = found.result
     rep.__dict__.pop("diagnostics", None)
+
+
+def _drawn_outcomes(rep: Replay) -> None:
+    """The ways a sheet whose deals are too many to list ends its hand, from :data:`OUTCOME_DRAWS` deals drawn
+    (``Replay.outcomes_drawn``): the match follows them, knowing that others may end it otherwise."""
+    from ..inference.sheet import sampled_result     # (start-up: only a sheet counts)
+
+    found = sampled_result(rep, OUTCOME_DRAWS)
+    if found is not None and found.kept:
+        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.total
 
 
 def _check_deals(rep: Replay, limit: int, listed=None) -> None:
@@ -412,14 +513,30 @@ def _check_deals(rep: Replay, limit: int, listed=None) -> None:
     rep.__dict__.pop("diagnostics", None)
 
 
+MAX_BRANCHES = 2_000     # the matches a sheet's unknown results may have led to, followed at most
+
+
+class _Branch(NamedTuple):
+    """One match a sheet's deals allow so far: the match after the last game (``state``), and that game as the
+    lead of the next reads it (``prev``: a :class:`Replay` or :class:`_Prev`, None before the first)."""
+
+    state: MatchState
+    prev: object | None
+
+
 def replay_match(games: list[Game], variant: Variant | str | None = None, source: str = "<record>", *,
                  rules: dict[str, str] | None = None, insert_passes: bool = False) -> MatchReport:
     """Replay ``games`` as one match (and the next match, when one is over and games follow);
-    ``insert_passes``: the records leave forced passes out (see :func:`analyzer.replay.replay`)."""
+    ``insert_passes``: the records leave forced passes out (see :func:`analyzer.replay.replay`).
+
+    A game whose record does not write every hand (a sheet) may end in several ways, as its deals allow
+    (:attr:`Replay.outcomes`): the match follows each (``_Branch``), and who leads each game, the Score tags
+    and the end of the match are checked against all of them: an error only where none fits."""
     first = games[0]
     chosen, diags = resolve_variant(first, variant, rules, source)
     sides = chosen.seating.sides
     state = chosen.match.start(sides)
+    branches = [_Branch(state, None)]
     report = MatchReport(chosen, [])
     prev: Replay | None = None
     number = 0
@@ -430,6 +547,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     part = 1                             # the match's place in a progression (Domino Whist §12)
     played: tuple | None = None          # the last game played: (game, its lead requirement, its worth, number, entry)
     known = True                         # the match before the next game is known (see ``_later_start``)
+    drawn = False                        # the matches followed are not every one (some deals drawn, or too many)
     for k, game in enumerate(games):
         if game.tags.get("Deal", "").strip().lower() == "same":
             rep = _deal_again(game, played, chosen, source, insert_passes, state)
@@ -437,13 +555,21 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             report.entries.append(rep.match)
             continue
         names = _names(game)
-        new_match = state.over
+        ended = [b for b in branches if b.state.over]
+        if ended and len(ended) < len(branches):
+            # the deals leave open whether the match is over: the game's number says (a 1 starts the next match)
+            branches = ended if game.number == 1 else [b for b in branches if not b.state.over]
+        state, prev = branches[0]
+        # a game numbered 1 after a game whose result the deals do not give starts the next match
+        new_match = state.over or (not known and game.number == 1 and bool(report.replays))
         moved = None
         if new_match:
+            known, drawn = True, False
             further, (draw, part), moved = _next_match(chosen, prev, state, names, SeatsDrawn(draw, part),
                                                        first_leader)
             state = chosen.match.start(sides)
             prev = None
+            branches = [_Branch(state, None)]
             number = 0
         if not report.replays and game.number not in (None, 1):
             number, known = game.number - 1, False      # the file starts later in a match: its score not known yet
@@ -455,11 +581,11 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         opening = further
         if opening is None and draw is not None:
             opening = drawn_requirement(chosen, draw, names)     # the highest tile drawn leads the first game
-        req = _requirement(chosen, game, prev, state, number, opening)
-        if not known and chosen.match.lead(state, chosen.seating) is not None:
-            req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
-        rep = check_decided_result(replay(game, chosen, source, terms=MatchTerms(req, chosen.match.worth(state)),
-                                          insert_passes=insert_passes), DEALS_CHECKED)
+        terms, branches = _terms(chosen, game, branches, number, opening, known, source, insert_passes, drawn)
+        state, prev = branches[0]
+        req = terms.lead
+        rep = check_decided_result(replay(game, chosen, source, terms=terms, insert_passes=insert_passes),
+                                   DEALS_CHECKED)
         _seat_notes(rep, SeatsDrawn(draw, part), draw_problem, number, moved)
         _file_notes(rep, diags if k == 0 else [], new_match)
         draw_problem = None
@@ -467,6 +593,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         if not known:
             before, how = _later_start(chosen, rep, number)
             known, state = before is not None, before or state
+            branches = [_Branch(state, prev)]
         entry = MatchEntry(number, req.reason if req else "", None, state, "", new_match,
                            state if known else None, number == 1, how)
         played = (game, req, chosen.match.worth(state), number, entry)
@@ -483,19 +610,141 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             continue
         if number == 1 and rep.players and len(rep.players) == chosen.players:
             first_leader = rep.players[rep.initial.turn]
+        result = rep.result
         if known:
-            state, shown = _score_game(chosen, game, rep, state, draw)
+            after, every = _follow(chosen, game, rep, branches)
+            drawn = drawn or bool(rep.outcomes_drawn) or not every
+            stated = game.tags.get("Score")
+            if after and drawn and stated is not None and not any(_score_fits(chosen, rep, stated, b.state)
+                                                                    for b, _ in after):
+                # the matches followed are those of deals drawn, not every one: a Score tag none of them gives is
+                # not an error, and the match after it is not known (the next Score tag gives it again)
+                rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, "the Score tag is not checked: the deals of "
+                                                 "a game of the match were too many to list, and none of those drawn "
+                                                 "gives this score; the match score after it is not known", "Score",
+                                                 severity="info"))
+                after, known = [], False
+                shown = _shown(chosen, rep, state, known)
+                branches = [_Branch(state, rep)]
+            elif after:
+                fits = [b for b, _ in after if _score_fits(chosen, rep, stated, b.state)]
+                drawn = drawn and not fits
+                picked = next((pair for pair in after if not fits or pair[0] in fits), after[0])
+                branches = fits or [b for b, _ in after]
+                before, result = picked[1], picked[0].prev.result
+                state, shown = _score_game(chosen, game, rep, before, draw, result,
+                                           tuple(b.state for b in branches))
+                entry.before = before
+                if len({b.state for b in branches}) > 1:
+                    entry.possible = tuple(dict.fromkeys(b.state for b in branches))
+                if len({o.result for o in rep.outcomes}) > 1:
+                    entry.results = tuple(dict.fromkeys(o.result for o in rep.outcomes))
+                state = branches[0].state
+            elif known:
+                state, shown = _score_game(chosen, game, rep, state, draw, None)
+                branches = [_Branch(state, rep)]
+                if rep.result is None and any(rep.initial.hidden) and len(rep.players) == chosen.players:
+                    # a sheet whose deals are not listed: the match after it is not known (the next game's
+                    # Score tag, less its result, gives it again: ``_later_start``)
+                    known = False
         else:
             shown = _shown(chosen, rep, state, known)
+            branches = [_Branch(state, rep)]
         if not report.sides and len(rep.players) == chosen.players:
             report.sides = [chosen.side_name(s, rep.players) for s in range(sides)]
         rep.__dict__.pop("diagnostics", None)
-        entry.result, entry.state, entry.score = rep.result, state, shown
+        entry.result, entry.state, entry.score = result if not entry.results else None, state, shown
         rep.match = entry
         report.entries.append(entry)
         report.replays.append(rep)
         prev = rep
     return report
+
+
+def _terms(chosen: Variant, game: Game, branches: list[_Branch], number: int, opening: LeadRequirement | None,
+           known: bool, source: str, insert_passes: bool, drawn: bool = False) -> tuple[MatchTerms, list[_Branch]]:
+    """Who must lead game ``number`` and what it is worth, in the matches ``branches`` the deals allow so far, and
+    those of them the game's lead fits: where they differ (a sheet's last game ended in several ways), the
+    requirement the record's play meets with the fewest errors (the game replayed under each), and the matches
+    that give it. ``drawn``: those matches are of some deals drawn, not every one: a lead none of them allows is
+    not checked."""
+    by_terms: dict[MatchTerms, list[_Branch]] = {}
+    for branch in branches:
+        req = _requirement(chosen, game, branch.prev, branch.state, number, opening)
+        if not known and chosen.match.lead(branch.state, chosen.seating) is not None:
+            req = LeadRequirement()      # the match score, not known, would decide who leads: not checked
+        by_terms.setdefault(MatchTerms(req, chosen.match.worth(branch.state)), []).append(branch)
+    if len(by_terms) == 1 and not drawn:
+        (terms, kept), = by_terms.items()
+        return terms, kept
+    errors = {terms: len(replay(game, chosen, source, terms=terms, insert_passes=insert_passes).errors)
+              for terms in by_terms}
+    least = min(errors.values())
+    best = next(terms for terms in by_terms if errors[terms] == least)
+    kept = [b for terms in by_terms if errors[terms] == least and terms.worth == best.worth for b in by_terms[terms]]
+    if drawn and least:
+        # the matches followed are those of some deals drawn: a lead none of them allows may be another's
+        free = MatchTerms(LeadRequirement(reason="not checked: the deals of a game before it were too many to "
+                                                 "list, and who leads depends on them"), best.worth)
+        if len(replay(game, chosen, source, terms=free, insert_passes=insert_passes).errors) < least:
+            return free, kept
+    return best, kept
+
+
+def _follow(chosen: Variant, game: Game, rep: Replay, branches: list[_Branch]
+            ) -> tuple[list[tuple[_Branch, MatchState]], bool]:
+    """Each match after game ``rep`` that the matches ``branches`` before it and the ways its deals end it allow
+    (with the match before it), the likeliest first (none where its result is not known), and whether that is
+    every one (False: :data:`MAX_BRANCHES` were followed, and the others left out)."""
+    if len(rep.players) != chosen.players:
+        return [], True
+    if rep.outcomes:
+        ends = [(o.result, o.facts) for o in rep.outcomes]
+    elif rep.result is not None:
+        ends = [(rep.result, rep.facts)]
+    else:
+        return [], True
+    out: dict[tuple, tuple[_Branch, MatchState]] = {}
+    for branch in branches:
+        for result, facts in ends:
+            after = _clocked(chosen, game, chosen.match.apply(branch.state, result))
+            if not rep.outcomes:
+                key = (after, result)
+                last = rep
+            else:
+                # matches alike in their score and in who leads next are one (the next game reads no more)
+                key = (after, chosen.lead.requirement(rep.initial.turn, result, facts, chosen.seating,
+                                                      chosen.match.lead(after, chosen.seating)))
+                last = _Prev(rep.players, result, facts, rep.initial.turn)
+            if key not in out:
+                out[key] = (_Branch(after, last), branch.state)
+                if len(out) >= MAX_BRANCHES:
+                    return list(out.values()), False
+    return list(out.values()), True
+
+
+def _clocked(chosen: Variant, game: Game, state: MatchState) -> MatchState:
+    """``state`` once the game's Clock tag is read (quietly: :func:`_timed` says what is wrong with it)."""
+    clock = game.tags.get("Clock")
+    if clock is None or not chosen.match.minutes:
+        return state
+    try:
+        return chosen.match.timed(state, parse_clock(clock))
+    except ValueError:
+        return state
+
+
+def _score_fits(variant: Variant, rep: Replay, stated: str | None, state: MatchState) -> bool:
+    """Whether the Score tag ``stated`` (None: none) gives the match score of ``state`` (one it cannot read fits
+    every match: :func:`_check_score` says so)."""
+    if stated is None:
+        return True
+    try:
+        claimed = parse_score(stated)
+    except ValueError:
+        return True
+    actual = {frozenset(variant.side_name(s, rep.players).split("/")): v for s, v in enumerate(state.scores)}
+    return all(actual.get(side) == value for side, value in claimed.items())
 
 
 class SeatsDrawn(NamedTuple):
@@ -554,7 +803,7 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
         return None, (f"no match position: game {number} of a match, and neither the games before it nor a Score tag "
                       "are in the file")
     try:
-        before = score_before(variant, rep, stated)
+        before = _sheet_score_before(variant, rep, stated)
     except ScoreContradiction as exc:
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
                                          f"hand: {exc}", "Score"))
@@ -566,6 +815,19 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
     except ValueError as exc:
         return None, f"no match position from the Score tag {stated!r}: {exc}"
     return before, "the Score tag (the score after the hand, less the hand's result)"
+
+
+def _sheet_score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
+    """:func:`score_before`, for a sheet whose deals end its hand in several ways (what each side scores differs)
+    from the first of them that the Score tag can follow (``ScoreContradiction`` only where none can)."""
+    results = list(dict.fromkeys(o.result for o in rep.outcomes)) if rep.outcomes else [rep.result]
+    for k, result in enumerate(results):
+        try:
+            return score_before(variant, replace(rep, result=result) if result is not rep.result else rep, stated)
+        except ScoreContradiction:
+            if k == len(results) - 1:
+                raise
+    raise ValueError("the hand's result is not known")
 
 
 def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: tuple[str, ...], seats: SeatsDrawn,
@@ -580,7 +842,7 @@ def _next_match(chosen: Variant, last: Replay | None, ended: MatchState, names: 
     if progression and draw is not None:
         part += 1                # the next match of the progression: the same draw, new partners
         if last is not None and seated:
-            nxt = next_requirement(chosen, last, ended, names, same_match=False)
+            nxt = next_requirement(chosen, last, ended, names, same_match=False) or LeadRequirement()
             if chosen.people == 4:
                 keeper = [names[s] for s in nxt.seats or ()]
                 moved = progression_seats(last.players, names, keeper[0] if len(keeper) == 1 else None)
@@ -610,28 +872,38 @@ def _requirement(chosen: Variant, game: Game, prev: Replay | None, state: MatchS
     return req
 
 
-def _score_game(chosen: Variant, game: Game, rep: Replay, state: MatchState, draw: SeatDraw | None
-                ) -> tuple[MatchState, str]:
-    """The match after game ``rep`` and its score as text; the game's notes on the match (its stated
-    score checked, the match over, the settlement)."""
-    before = state
-    if rep.result is not None and len(rep.players) == chosen.players:
-        state = _timed(chosen, game, rep, chosen.match.apply(state, rep.result))
+def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, draw: SeatDraw | None,
+                result: HandResult | None, possible: tuple[MatchState, ...] = ()) -> tuple[MatchState, str]:
+    """The match after game ``rep`` (the match ``before`` it, and its ``result``: one of those its deals allow,
+    a sheet's) and its score as text (each side's range over the matches ``possible`` after it, where they
+    differ); the game's notes on the match (its stated score checked, the match over, the settlement)."""
+    state = before
+    if result is not None and len(rep.players) == chosen.players:
+        state = _timed(chosen, game, rep, chosen.match.apply(before, result))
     elif rep.players:
         spans = rep.deal_results
         known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, f"the result of this game is not known{known}, so "
-                                         "the running score leaves it out and the games after it cannot be placed "
-                                         "in the match exactly", None, severity="warning"))
+                                         "the match score after it is not known (a later game's Score tag gives it "
+                                         "again)", None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
+    if len(set(possible)) > 1 and shown:
+        shown = score_range(chosen, rep.players, possible)
     _read_result(chosen, game, rep, before)
     stated = game.tags.get("Score")
-    if stated is not None and rep.result is not None:
-        _check_score(rep, stated, state, chosen, before)
+    if stated is not None and result is not None:
+        _check_score(rep, stated, state, chosen, before, possible)
     if state.note:
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
-    if state.over:
+    ends = [p for p in possible if p.over]
+    if ends and len(ends) < len(set(possible)):
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match may be over: {len(ends)} of the "
+                                         f"{len(set(possible))} match scores the deals allow end it ({shown})", None,
+                                         severity="info"))
+    elif state.over:
         who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
+        if len({(p.winner, p.drawn) for p in possible}) > 1:
+            who = "its winner not known, as the deals allow"
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_END, f"the match is over: {who} ({shown})", None,
                                          severity="info"))
         paid = _settlement(chosen, state, rep, draw)
@@ -739,8 +1011,8 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     return out
 
 
-def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, before: MatchState | None = None
-                 ) -> None:
+def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, before: MatchState | None = None,
+                 possible: tuple[MatchState, ...] = ()) -> None:
     try:
         claimed = parse_score(stated)
     except ValueError:
@@ -756,6 +1028,14 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, 
                                              "Score"))
         elif actual[side] != value:
             names = [frozenset(variant.side_name(s, rep.players).split("/")) for s in range(len(state.scores))]
+            if len(set(possible)) > 1:
+                # a sheet whose deals leave the score open: none of the scores they allow is the stated one
+                ranges = score_range(variant, rep.players, possible)
+                rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
+                                                 f"\"{stated}\" but after this game it is {ranges} (the "
+                                                 f"{len(set(possible))} scores the deals the sheet allows give: none "
+                                                 "is the stated one)", "Score"))
+                return
             hint = "" if before is None or rep.result is None else score_hint(
                 variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)))
             rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "

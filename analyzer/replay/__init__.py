@@ -79,6 +79,10 @@ class Replay:
         """What the match decided of this game (its lead and worth), to replay an edited copy under the same."""
         return MatchTerms(self.lead, self.worth)
     deal_results: tuple[str, ...] = ()    # a sheet without hands whose deals end otherwise: their results in words
+    # a sheet: every way the deals it allows end the hand (``result`` is theirs where they all agree on the winner
+    # and points; what each side scores may still differ, as here): ``analyzer.replay.result.DealOutcome``
+    outcomes: tuple = ()
+    outcomes_drawn: int = 0     # ... those of this many deals drawn (too many to list), not of every one (0)
 
     @cached_property
     def diagnostics(self) -> list[Diagnostic]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..position import tiles_of
 from . import Replay
-from .result import result_sentence
+from .result import result_sentence, results_words
 
 __all__ = ["replay_data", "result_text", "hand_names"]
 
@@ -16,9 +16,27 @@ def hand_names(rep: Replay, mask: int) -> list[str]:
 
 
 def result_text(rep: Replay) -> str | None:
-    """``C goes out (domino); A/C win 46``, ``blocked; a draw``; None when the hand has no result."""
+    """``C goes out (domino); A/C win 46``, ``blocked; a draw``; None when the hand has no result. A sheet whose
+    deals do not fix it (:attr:`Replay.outcomes`): the results they allow, never one of them as the fact
+    (``not known: the deals the sheet allows end it with ...; or ...``), and where they agree on the winner and
+    points but not on what each side scores, those scores."""
     r = rep.result
-    return None if r is None else result_sentence(r, r, rep.variant, rep.players)
+    results = tuple(dict.fromkeys(o.result for o in rep.outcomes))
+    deals = "the deals the sheet allows"
+    if rep.outcomes_drawn:
+        kept = sum(o.deals for o in rep.outcomes)
+        deals = f"{kept:,} of {rep.outcomes_drawn:,} deals drawn (too many to list)"
+    if r is None:
+        if not results:
+            return None
+        return f"not known: {deals} end it " + "; or ".join(results_words(results, rep.variant, rep.players))
+    said = result_sentence(r, r, rep.variant, rep.players)
+    scores = tuple(dict.fromkeys(tuple(x.added(rep.variant.seating.sides)) for x in results))
+    if len(scores) > 1:
+        sides = [rep.variant.side_name(s, rep.players) for s in range(rep.variant.seating.sides)]
+        ways = "; or ".join(", ".join(f"{n} {v}" for n, v in zip(sides, each)) for each in scores)
+        said += f"; what each scores is not known ({deals} give {ways})"
+    return said
 
 
 def _scores(rep: Replay, scores) -> dict | None:

@@ -9,7 +9,7 @@ from typing import Sequence
 from ..diagnostics import Diagnostic
 from ..position import Outcome, Position, tiles_of
 from ..record import MAX_DIGITS, StatedResult
-from ..rules.facts import HandResult, hand_facts
+from ..rules.facts import HandFacts, HandResult, hand_facts
 from ..rules.hints import result_hint, unfinished_hint
 from ..rules.judge import tiles_text as _tiles_text
 from ..rules.variants import Variant
@@ -17,7 +17,19 @@ from .step import Step
 from ..rules.codes import Code
 from ..rules.modes import Termination
 
-__all__ = ["compare_result", "HandEnding", "result_sentence", "wins"]
+__all__ = ["compare_result", "HandEnding", "result_sentence", "results_words", "wins", "DealOutcome"]
+
+@dataclasses.dataclass(frozen=True)
+class DealOutcome:
+    """One way a sheet's hand may end (a sheet: a record that does not write every hand): the ``result`` and the
+    ``facts`` of the deals that end it so, ``deals`` of those the sheet allows. Deals whose facts differ only where
+    no rule of the next game looks (the tiles left beyond their pips, and whether a hand holds [0-0]) are one
+    outcome, with the facts of one of them."""
+
+    result: HandResult
+    facts: HandFacts
+    deals: int
+
 
 BLOCK_WORDS = ("gesperrt", "blocked", "block", "trancado", "tranque")
 
@@ -150,6 +162,21 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
 def wins(side: str, alone: bool) -> str:
     """``A/C win``, or ``C wins`` for a side of one player (``alone``)."""
     return f"{side} {'wins' if alone else 'win'}"
+
+
+def results_words(results: Sequence[HandResult], variant: Variant, players: Sequence[str]) -> tuple[str, ...]:
+    """``results`` (those a sheet's deals give) in words, a clause each winner and ending, their points from least
+    to most (``with C going out (domino), A/C winning 10 to 30``)."""
+    spans: dict[tuple, list[HandResult]] = {}
+    for result in results:
+        spans.setdefault((result.winner is None, result.winner or 0, result.termination), []).append(result)
+    words = []
+    for key in sorted(spans):
+        low = min(spans[key], key=lambda r: r.points)
+        high = max(r.points for r in spans[key])
+        said = result_sentence(low, low, variant, players, ", ", clause=True)
+        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
+    return tuple(words)
 
 
 def result_sentence(ending, result: HandResult | None, variant: Variant, players: Sequence[str], joined: str = "; ",

@@ -115,10 +115,13 @@ def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: st
             lines = []
     lines += [f"  {diag}" for diag in rep.end_diagnostics]
     if rep.match is not None:
-        state = rep.match.state
+        state, possible = rep.match.state, rep.match.possible or (rep.match.state,)
+        open_end = len({(p.over, p.winner) for p in possible}) > 1     # (a sheet: the deals leave it open)
         lines.append(f"Match score after game {rep.match.number}: {rep.match.score}"
-                     + (f" ({state.note})" if state.note else "")
-                     + (f"; the match is over, won by {rep.side_name(state.winner)}"
+                     + (f" ({state.note})" if state.note and not rep.match.possible else "")
+                     + ("; whether the match is over, and who won it, is not known (the deals allow either)"
+                        if open_end else
+                        f"; the match is over, won by {rep.side_name(state.winner)}"
                         if state.over and state.winner is not None else
                         "; the match is over" if state.over else ""))
     if rep.scores is not None:
