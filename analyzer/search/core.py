@@ -53,6 +53,7 @@ try:
     from . import _core
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _core = None
+
 try:
     from . import _arms
 except ImportError:  # pragma: no cover - a machine without a C compiler
@@ -63,7 +64,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
     _draw = None
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
-           "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
+           "DRAW_CORE", "CORE_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
            "resolve_draw", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
@@ -101,6 +102,34 @@ class SearchBudget:
             raise ValueError(f"the node limit is a count from 1 below 2^63, not {self.node_limit}")
         object.__setattr__(self, "table_mb", float(self.table_mb))
 
+
+_PURE = os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def _wasm_kernel(name: str):
+    """The binding of kernel ``name`` over its WebAssembly module, where this Python runs in Pyodide and the page's
+    worker instantiated the module (``js.dominoKernels[name]``, ``analyzer/site/static/worker.js``); else None."""
+    import sys
+
+    if sys.platform != "emscripten":
+        return None
+    try:
+        import js
+        exports = getattr(getattr(js, "dominoKernels"), name)
+    except (ImportError, AttributeError):
+        return None
+    if exports is None:
+        return None
+    if name == "core":
+        from . import wasmcore
+        wasmcore.load(exports)
+        return wasmcore
+    return None
+
+
+# The one place that picks the block search's binding: the CPython extension, else (in Pyodide) its WebAssembly
+# module, else none (the pure-Python search).
+_WASM = _core is None and not _PURE and (_core := _wasm_kernel("core")) is not None
 
 #: The bytes of one slot of the compiled table.
 ENTRY_BYTES = _core.ENTRY_BYTES if _core is not None else 24
@@ -150,10 +179,14 @@ def draw_core():
     return _draw
 
 
-_PURE = os.environ.get(PURE_ENV, "") not in ("", "0")
 
 #: ``"compiled"`` or ``"python"``: the core a solver of block lines uses unless told otherwise.
 CORE = "compiled" if _core is not None and not _PURE else "python"
+
+#: Which binding serves the compiled block search: ``"native"`` (the CPython extension ``_core``), ``"wasm"`` (its
+#: kernel's WebAssembly module under Pyodide, :mod:`analyzer.search.wasmcore`), or None (:data:`CORE` is
+#: ``"python"``).
+CORE_BINDING = None if CORE == "python" else "wasm" if _WASM else "native"
 
 #: ``"compiled"`` or ``"python"``: the core the search over layouts with arms (French, cross, the
 #: double-nine cross; ``TreeSearch``) uses unless told otherwise. Built apart from :data:`CORE`.
@@ -192,7 +225,8 @@ def resolve_draw(core: str | None) -> str:
 def cores_text() -> str:
     """Which cores are in use, in a few words (``domino --version``)."""
     others = [f"{what}: {core}" for what, core in (("arms", ARMS_CORE), ("draw games", DRAW_CORE)) if core != CORE]
-    return f"{CORE} ({', '.join(others)})" if others else CORE
+    core = "compiled (WebAssembly)" if CORE_BINDING == "wasm" else CORE
+    return f"{core} ({', '.join(others)})" if others else core
 
 
 _CORES = ("_core", "_arms", "_draw")

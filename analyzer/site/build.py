@@ -18,7 +18,9 @@ import pathlib
 import shutil
 import zipfile
 
-__all__ = ["SiteError", "Site", "build_site", "find_pyodide", "bundle_python", "PYODIDE_FILES", "DEPENDENCIES",
+from ..search.wasm import wasm_modules
+
+__all__ = ["SiteError", "Site", "build_site", "find_pyodide", "bundle_python", "wasm_files", "PYODIDE_FILES", "DEPENDENCIES",
            "PYODIDE_VERSION"]
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -35,7 +37,7 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
 #: the server's). MarkupSafe's compiled speed-up is left out: it falls back to its own pure Python.
 DEPENDENCIES = ("lark", "jinja2", "markupsafe", "networkx")
 #: What never goes into the zip: compiled cores and their sources, caches, the command line and tests.
-_SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o")
+_SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o", ".wasm")     # (the .wasm modules: beside it, wasm/)
 _SKIPPED_PARTS = {"__pycache__", "tests", "testing"}
 #: The records the site offers at first (a reader's own are kept in the browser beside them).
 RECORDS = ("seed1.dom", "seed2.dom", "seed1-table.txt", "match-kozel.dom", "match-cuban.dom", "variant-draw.dom",
@@ -160,6 +162,13 @@ def _page() -> str:
     return html
 
 
+def wasm_files() -> dict[str, pathlib.Path]:
+    """The compiled kernels' WebAssembly modules the site ships (``wasm/<file>``; those built here,
+    :func:`analyzer.search.wasm.wasm_modules`): the worker instantiates them before it imports the package, and
+    :mod:`analyzer.search.core` takes the block search's (``_core.wasm``) in place of the missing extension."""
+    return {f"wasm/{path.name}": path for path in wasm_modules().values()}
+
+
 def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None, force: bool = False,
                records: tuple[str, ...] = RECORDS, records_folder: str | os.PathLike | None = None) -> Site:
     """Lay the site out in ``out`` (a new or empty folder; ``force``: one made by this command before, its
@@ -190,6 +199,8 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
             files[f"site/{path.name}"] = path
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = source / name
+    wasm = wasm_files()
+    files.update(wasm)
     python = bundle_python()
     files["python/domino.zip"] = python
     shelf = pathlib.Path(records_folder) if records_folder else PACKAGE.parent / "records"
@@ -208,6 +219,8 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     manifest = {"pyodide": version, "python": {"file": "python/domino.zip",
                                                "sha256": hashlib.sha256(python).hexdigest()[:16]},
                 "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
+                "wasm": {kernel: f"wasm/{path.name}" for kernel, path in wasm_modules().items()
+                         if f"wasm/{path.name}" in wasm},
                 "sizes": sizes, "total": sum(sizes.values())}
     (folder / "site.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     sizes["site.json"] = (folder / "site.json").stat().st_size
