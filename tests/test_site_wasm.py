@@ -1,0 +1,138 @@
+"""The compiled block search in the browser (issue 81 items 2 and 3): Pyodide under Node, loaded as the site's worker
+loads it (the site's WebAssembly modules instantiated first, tests/wasm/pyodide_run.mjs), runs the block search on
+``_core.wasm`` through :mod:`analyzer.search.wasmcore`; its values and node counts equal the CPython extension's on
+random block positions, and the page's analysis of bundled records, exact and fair, equals ``domino analyze
+--json``'s for the same record, options and seed. Where CI builds the modules (DOMINO_REQUIRE_COMPILED=1) a missing
+module, Pyodide or Node fails; elsewhere the tests skip, saying why."""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.search.core import compiled_core
+from analyzer.search.wasm import wasm_path
+from analyzer.site.build import SiteError, build_site, find_pyodide
+from test_wasm_kernels import core_cases, run_core_native
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = Path(__file__).parent / "wasm" / "pyodide_run.mjs"
+REQUIRED = os.environ.get("DOMINO_REQUIRE_COMPILED") == "1"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """A site built from this tree, with its WebAssembly modules (or the test skipped, failed under CI)."""
+    try:
+        pyodide = find_pyodide()
+    except SiteError:
+        pyodide = None
+    missing = [what for what, gone in (("Pyodide's npm package", pyodide is None), ("node", shutil.which("node") is None),
+                                       ("the _core wasm module", wasm_path("core") is None),
+                                       ("the _core extension", compiled_core() is None)) if gone]
+    if missing:
+        message = f"{' and '.join(missing)} not installed or not built"
+        if REQUIRED:
+            pytest.fail(message)
+        pytest.skip(message)
+    folder = tmp_path_factory.mktemp("site")
+    build_site(folder, pyodide)
+    assert json.loads((folder / "site.json").read_text())["wasm"]["core"] == "wasm/_core.wasm"
+    return folder
+
+
+def in_pyodide(site: Path, script: str, data) -> object:
+    """What ``script`` leaves in ``OUTPUT`` (JSON) run in Pyodide under Node with ``data`` as its input."""
+    source = site.parent / f"{site.name}-script.py"
+    source.write_text(script)
+    given = site.parent / f"{site.name}-input.json"
+    given.write_text(json.dumps(data))
+    done = subprocess.run(["node", str(RUN), str(site), str(source), str(given)], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+BINDING = """
+import json
+from analyzer.search.core import CORE_BINDING, compiled_core
+assert CORE_BINDING == "wasm", CORE_BINDING
+cases = json.load(open("/home/pyodide/input.json"))
+"""
+
+
+def test_the_wasm_binding_in_pyodide_equals_the_extension_on_random_block_positions(site):
+    cases = core_cases(300, 8181)
+    assert {c["op"] for case in cases for c in case["calls"]} >= {"mtdf", "plays", "line", "worlds"}
+    native = run_core_native(cases)
+    script = BINDING + inspect.getsource(run_core_native) + "\nOUTPUT = json.dumps(run_core_native(cases))\n"
+    got = in_pyodide(site, script, cases)
+    for case, want, have in zip(cases, native, got):
+        assert have == want, case            # every value, line and node count
+    assert len(got) == len(native) == 300
+    assert sum(c["nodes"] for row in native for c in row) > 20_000        # (real searches)
+
+
+PAGE = """
+import json
+from analyzer.site.worker import SiteApi, site_info
+api = SiteApi("/home/pyodide/records")
+OUTPUT = json.dumps({"info": site_info(), "answers": [api.answer(r["route"], r["body"])
+                                                        for r in json.load(open("/home/pyodide/input.json"))]})
+"""
+
+#: Block games of different families the block search serves: partnership (International), a partnership sheet
+#: without hands, two players (OpenSpiel's block of seven), three players each for himself (cutthroat), Milo.
+RECORDS = ("seed2.dom", "sheet-partnership.dom", "openspiel-block7-1.dom", "match-cutthroat-partner-rules.dom",
+           "match-milo.dom")
+FAIR = ("seed2.dom", 7)
+
+
+def _plain(answer: dict) -> dict:
+    """An analysis without what names its file or what the board's API adds in words (a fair verdict's ``how``)."""
+    answer = json.loads(json.dumps(answer))
+    answer.pop("explained", None)
+    for game in answer["games"]:
+        game.pop("file", None)
+        for d in game.get("diagnostics", ()):
+            d.pop("text", None)
+        for decision in game.get("decisions", ()):
+            (decision.get("fair") or {}).pop("how", None)
+    return answer
+
+
+def _cli(record: str, *options: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", *options, f"records/{record}"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_pages_analysis_on_the_wasm_core_equals_the_command_lines(site):
+    requests = [{"route": "analyze", "body": {"text": (ROOT / "records" / name).read_text(encoding="utf-8")}}
+                for name in RECORDS]
+    name, seed = FAIR
+    requests.append({"route": "analyze", "body": {"text": (ROOT / "records" / name).read_text(encoding="utf-8"),
+                                                  "fair": True, "seed": seed}})
+    got = in_pyodide(site, PAGE, requests)
+    info = got["info"]
+    assert info["binding"] == "wasm" and info["compiled"] and "pure-Python" not in info["note"]
+    assert "WebAssembly" in info["search"]
+    answers = got["answers"]
+    assert all(status == 200 for status, _ in answers), [a for s, a in answers if s != 200]
+    for record, (_, answer) in zip(RECORDS, answers):
+        want = _cli(record)
+        assert want["games"] and any(g["decisions"] for g in want["games"]), record
+        assert _plain(answer) == _plain(want), record
+    fair = answers[-1][1]
+    want = _cli(name, "--fair", "--seed", str(seed))
+    assert any(d.get("fair") for g in want["games"] for d in g["decisions"])
+    assert _plain(fair) == _plain(want)
