@@ -19,7 +19,7 @@ import pytest
 from analyzer.search.core import compiled_core
 from analyzer.search.wasm import wasm_path
 from analyzer.site.build import SiteError, build_site, find_pyodide
-from test_wasm_kernels import core_cases, run_core_native
+from test_wasm_kernels import arms_cases, core_cases, run_arms_native, run_core_native
 
 pytestmark = pytest.mark.slow
 
@@ -81,6 +81,26 @@ def test_the_wasm_binding_in_pyodide_equals_the_extension_on_random_block_positi
     assert sum(c["nodes"] for row in native for c in row) > 20_000        # (real searches)
 
 
+ARMS_BINDING = """
+import json
+from analyzer.search.core import ARMS_BINDING, arms_core
+assert ARMS_BINDING == "wasm", ARMS_BINDING
+cases = json.load(open("/home/pyodide/input.json"))
+"""
+
+
+def test_the_wasm_search_over_arms_in_pyodide_equals_the_extension_on_random_states(site):
+    cases = arms_cases(200, 8182)
+    native = run_arms_native(cases)
+    script = ARMS_BINDING + inspect.getsource(run_arms_native) + "\nOUTPUT = json.dumps(run_arms_native(cases))\n"
+    got = in_pyodide(site, script, cases)
+    assert len(got) == len(native) == 200
+    for case, want, have in zip(cases, native, got):
+        assert have == json.loads(json.dumps(want)), case         # every value, line and node count
+    assert any(c.get("steps") for row in native for c in row)
+    assert sum(c["nodes"] for row in native for c in row) > 5_000
+
+
 PAGE = """
 import json
 from analyzer.site.worker import SiteApi, site_info
@@ -90,9 +110,10 @@ OUTPUT = json.dumps({"info": site_info(), "answers": [api.answer(r["route"], r["
 """
 
 #: Block games of different families the block search serves: partnership (International), a partnership sheet
-#: without hands, two players (OpenSpiel's block of seven), three players each for himself (cutthroat), Milo.
+#: without hands, two players (OpenSpiel's block of seven), three players each for himself (cutthroat), Milo; and
+#: French domino (the search over arms).
 RECORDS = ("seed2.dom", "sheet-partnership.dom", "openspiel-block7-1.dom", "match-cutthroat-partner-rules.dom",
-           "match-milo.dom")
+           "match-milo.dom", "match-french.dom")
 FAIR = ("seed2.dom", 7)
 
 
@@ -138,7 +159,7 @@ def test_the_pages_analysis_on_the_wasm_core_equals_the_command_lines(site):
     got = in_pyodide(site, PAGE, requests)
     info = got["info"]
     assert info["binding"] == "wasm" and info["compiled"] and "pure-Python" not in info["note"]
-    assert "WebAssembly" in info["search"]
+    assert info["search"].startswith("compiled (WebAssembly)") and "arms:" not in info["search"]
     answers = got["answers"]
     assert all(status == 200 for status, _ in answers), [a for s, a in answers if s != 200]
     for record, (_, answer) in zip(RECORDS, answers):

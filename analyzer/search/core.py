@@ -66,7 +66,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
     _draw = None
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
-           "DRAW_CORE", "CORE_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
+           "DRAW_CORE", "CORE_BINDING", "ARMS_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
            "resolve_draw", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
@@ -123,15 +123,19 @@ def _wasm_kernel(name: str):
     if exports is None:
         return None
     if name == "core":
-        from . import wasmcore
-        wasmcore.load(exports)
-        return wasmcore
-    return None
+        from . import wasmcore as binding
+    elif name == "arms":
+        from . import wasmarms as binding
+    else:
+        return None
+    binding.load(exports)
+    return binding
 
 
-# The one place that picks the block search's binding: the CPython extension, else (in Pyodide) its WebAssembly
-# module, else none (the pure-Python search).
+# The one place that picks each compiled search's binding: the CPython extension, else (in Pyodide) the same
+# kernel's WebAssembly module, else none (the pure-Python search).
 _WASM = _core is None and not _PURE and (_core := _wasm_kernel("core")) is not None
+_ARMS_WASM = _arms is None and not _PURE and (_arms := _wasm_kernel("arms")) is not None
 
 #: The bytes of one slot of the compiled table.
 ENTRY_BYTES = _core.ENTRY_BYTES if _core is not None else 24
@@ -194,6 +198,10 @@ CORE_BINDING = None if CORE == "python" else "wasm" if _WASM else "native"
 #: double-nine cross; ``TreeSearch``) uses unless told otherwise. Built apart from :data:`CORE`.
 ARMS_CORE = "compiled" if _arms is not None and not _PURE else "python"
 
+#: Which binding serves the compiled search over arms: ``"native"``, ``"wasm"`` (:mod:`analyzer.search.wasmarms`) or
+#: None (:data:`ARMS_CORE` is ``"python"``).
+ARMS_BINDING = None if ARMS_CORE == "python" else "wasm" if _ARMS_WASM else "native"
+
 #: ``"compiled"`` or ``"python"``: the core the search of draw games in a fixed boneyard order and of All
 #: Fives (``TreeSearch``, once the line has its lead) uses unless told otherwise.
 DRAW_CORE = "compiled" if _draw is not None and not _PURE else "python"
@@ -226,9 +234,13 @@ def resolve_draw(core: str | None) -> str:
 
 def cores_text() -> str:
     """Which cores are in use, in a few words (``domino --version``)."""
-    others = [f"{what}: {core}" for what, core in (("arms", ARMS_CORE), ("draw games", DRAW_CORE)) if core != CORE]
-    core = "compiled (WebAssembly)" if CORE_BINDING == "wasm" else CORE
-    return f"{core} ({', '.join(others)})" if others else core
+    def named(core: str, binding: str | None) -> str:
+        return "compiled (WebAssembly)" if binding == "wasm" else core
+
+    main = named(CORE, CORE_BINDING)
+    others = [f"{what}: {name}" for what, name in (("arms", named(ARMS_CORE, ARMS_BINDING)),
+                                                    ("draw games", named(DRAW_CORE, None))) if name != main]
+    return f"{main} ({', '.join(others)})" if others else main
 
 
 _CORES = ("_core", "_arms", "_draw")

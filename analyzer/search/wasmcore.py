@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import struct
 
+from .wasm import WasmModule, table_counts
+
 __all__ = ["Table", "BlockDeal", "ENTRY_BYTES", "INF", "CALLBACKS", "load", "loaded"]
 
 #: The bytes of one slot of the table (``CoreEntry``: a 64-bit key, two 16-bit bounds, a 16-bit deal id, two bytes).
@@ -40,54 +42,16 @@ _KINDS = {2: TypeError, 3: RuntimeError, 4: MemoryError, 5: OverflowError}    # 
 _module = None
 
 
-class _Module:
-    """One instance of ``_core.wasm``: its exports, and a scratch area of its memory for one call's arrays."""
-
-    def __init__(self, exports):
-        from js import Uint8Array         # (Pyodide's bridge to JavaScript)
-
-        self.x = exports
-        self._u8 = Uint8Array
-        self.size = 0
-        self.base = 0
-        self.room(1 << 16)
-
-    def room(self, size: int) -> int:
-        """The scratch area's address, at least ``size`` bytes (grown by a new allocation)."""
-        if size > self.size:
-            if self.base:
-                self.x.wasm_free(self.base)
-            size = max(size, 2 * self.size)
-            self.base = self.x.wasm_alloc(size)
-            if not self.base:
-                raise MemoryError("the WebAssembly search core has no memory left")
-            self.size = size
-        return self.base
-
-    def write(self, at: int, data: bytes) -> None:
-        if data:
-            self._u8.new(self.x.memory.buffer, at, len(data)).assign(data)
-
-    def read(self, at: int, n: int) -> bytes:
-        return self._u8.new(self.x.memory.buffer, at, n).to_bytes()
-
-    def text(self, at: int) -> str:
-        if not at:
-            return "the compiled search failed"
-        raw = self.read(at, 400)
-        return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
-
-
 def load(exports) -> None:
     """Take the instantiated module's ``exports`` (a JavaScript object under Pyodide) as the kernel of this binding;
     a check that its table struct reads as this binding expects (else RuntimeError)."""
     global _module
-    module = _Module(exports)
+    module = WasmModule(exports)
     t = module.x.core_table_new(1000.0)
     if not t:
         raise RuntimeError("the WebAssembly search core cannot make a table")
     try:
-        buckets, max_buckets, used, stores, replaced = struct.unpack("<5Q", module.read(t + 8, 40))
+        buckets, max_buckets, used, stores, replaced = table_counts(module, t)
         if used != module.x.core_table_used(t) or buckets & (buckets - 1) or max_buckets < buckets or stores or replaced:
             raise RuntimeError("the WebAssembly search core's table is not laid out as analyzer.search.wasmcore reads it")
     finally:
@@ -100,7 +64,7 @@ def loaded() -> bool:
     return _module is not None
 
 
-def _mod() -> _Module:
+def _mod() -> WasmModule:
     if _module is None:
         raise RuntimeError("the WebAssembly search core is not loaded (analyzer.search.wasmcore.load)")
     return _module
@@ -137,7 +101,7 @@ class Table:
             self._t = 0
 
     def _counts(self) -> tuple[int, int, int, int, int]:
-        return struct.unpack("<5Q", self._m.read(self._t + 8, 40))
+        return table_counts(self._m, self._t)
 
     def clear(self) -> None:
         """Empty every slot."""
