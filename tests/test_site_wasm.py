@@ -19,7 +19,7 @@ import pytest
 from analyzer.search.core import compiled_core
 from analyzer.search.wasm import wasm_path
 from analyzer.site.build import SiteError, build_site, find_pyodide
-from test_wasm_kernels import arms_cases, core_cases, run_arms_native, run_core_native
+from test_wasm_kernels import _plain as plain, arms_cases, core_cases, draw_cases, run_arms_native, run_core_native, run_draw_native
 
 pytestmark = pytest.mark.slow
 
@@ -99,6 +99,27 @@ def test_the_wasm_search_over_arms_in_pyodide_equals_the_extension_on_random_sta
         assert have == json.loads(json.dumps(want)), case         # every value, line and node count
     assert any(c.get("steps") for row in native for c in row)
     assert sum(c["nodes"] for row in native for c in row) > 5_000
+
+
+DRAW_BINDING = """
+import json
+from analyzer.search.core import DRAW_BINDING, draw_core
+assert DRAW_BINDING == "wasm", DRAW_BINDING
+cases = json.load(open("/home/pyodide/input.json"))
+"""
+
+
+def test_the_wasm_search_of_draw_games_in_pyodide_equals_the_extension_on_random_decisions(site):
+    cases = draw_cases(150, 8183)
+    assert {c["op"] for case in cases for c in case["calls"]} == {"search", "line", "ends", "worlds"}
+    native = run_draw_native(cases)
+    script = (DRAW_BINDING + inspect.getsource(plain) + inspect.getsource(run_draw_native)
+              + "\nOUTPUT = json.dumps(run_draw_native(cases))\n")
+    got = in_pyodide(site, script, cases)
+    assert len(got) == len(native) == len(cases)
+    for case, want, have in zip(cases, native, got):
+        assert have == json.loads(json.dumps(want)), case         # every value, line, end and node count
+    assert {case["search"]["run"] for case in cases} == {False, True}
 
 
 PAGE = """

@@ -66,7 +66,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
     _draw = None
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
-           "DRAW_CORE", "CORE_BINDING", "ARMS_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
+           "DRAW_CORE", "CORE_BINDING", "ARMS_BINDING", "DRAW_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
            "resolve_draw", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
@@ -126,9 +126,14 @@ def _wasm_kernel(name: str):
         from . import wasmcore as binding
     elif name == "arms":
         from . import wasmarms as binding
+    elif name == "draw":
+        from . import wasmdraw as binding
     else:
         return None
-    binding.load(exports)
+    try:
+        binding.load(exports)
+    except RuntimeError:        # (a module this binding does not read: the pure-Python search, and cores_text says so)
+        return None
     return binding
 
 
@@ -136,6 +141,7 @@ def _wasm_kernel(name: str):
 # kernel's WebAssembly module, else none (the pure-Python search).
 _WASM = _core is None and not _PURE and (_core := _wasm_kernel("core")) is not None
 _ARMS_WASM = _arms is None and not _PURE and (_arms := _wasm_kernel("arms")) is not None
+_DRAW_WASM = _draw is None and not _PURE and (_draw := _wasm_kernel("draw")) is not None
 
 #: The bytes of one slot of the compiled table.
 ENTRY_BYTES = _core.ENTRY_BYTES if _core is not None else 24
@@ -206,6 +212,10 @@ ARMS_BINDING = None if ARMS_CORE == "python" else "wasm" if _ARMS_WASM else "nat
 #: Fives (``TreeSearch``, once the line has its lead) uses unless told otherwise.
 DRAW_CORE = "compiled" if _draw is not None and not _PURE else "python"
 
+#: Which binding serves the compiled search of draw games: ``"native"``, ``"wasm"`` (:mod:`analyzer.search.wasmdraw`)
+#: or None (:data:`DRAW_CORE` is ``"python"``).
+DRAW_BINDING = None if DRAW_CORE == "python" else "wasm" if _DRAW_WASM else "native"
+
 
 def _resolve(core: str | None, default: str, module, what: str) -> str:
     if core is None:
@@ -239,7 +249,7 @@ def cores_text() -> str:
 
     main = named(CORE, CORE_BINDING)
     others = [f"{what}: {name}" for what, name in (("arms", named(ARMS_CORE, ARMS_BINDING)),
-                                                    ("draw games", named(DRAW_CORE, None))) if name != main]
+                                                    ("draw games", named(DRAW_CORE, DRAW_BINDING))) if name != main]
     return f"{main} ({', '.join(others)})" if others else main
 
 

@@ -274,7 +274,7 @@ class TreeSearch:
             deal = self._arm_deal(pos) if compact and getattr(pos, "offer", -1) < 0 else None
             return deal.line(pos, value, spent) if type(deal) is _CompiledArmDeal else None
         deal = draw_deal(self, pos) if self.draw_state and self.draw_core == "compiled" else None
-        return None if deal is None else deal.line(pos, value, spent)
+        return deal.line(pos, value, spent) if hasattr(deal, "line") else None      # (a compiled one's)
 
     def _first_best(self, pos: Position, moves: list[Move], value: int) -> Move:
         """The first of ``moves`` whose side-0 value (with the points it scores at once) reaches ``value``, the position's:
