@@ -3,8 +3,9 @@
 
 Builds the site into a temporary folder, then answers the same ``analyze`` requests (the board's API,
 ``analyzer.site.worker.SiteApi``) twice: natively (CPython, the compiled extensions) and in Pyodide under Node loaded
-as the page's worker loads it (``bench/site_node.mjs``: the site's ``_core.wasm`` instantiated first, so the block
-search runs on it; the other searches, arms and draw games, still in Python there). Prints each record's seconds,
+as the page's worker loads it (``bench/site_node.mjs``: the site's WebAssembly modules instantiated first, so the
+block search, the search over arms and that of draw games run on them; the match tables' race solver still in
+Python there). Prints each record's seconds,
 the ratio and whether the answers are equal, then the median and worst ratio.
 
     python3 bench/bench_site_wasm.py                 # the default records, exact, and one fair analysis
@@ -28,7 +29,8 @@ from analyzer.site.build import build_site, find_pyodide  # noqa: E402
 from analyzer.site.worker import SiteApi  # noqa: E402
 
 RECORDS = ("seed1.dom", "seed2.dom", "seed1-table.txt", "sheet-partnership.dom", "openspiel-block7-1.dom",
-           "match-cutthroat-partner-rules.dom", "match-milo.dom")
+           "match-cutthroat-partner-rules.dom", "match-milo.dom", "match-french.dom", "variant-french.dom",
+           "variant-draw.dom", "match-quinientos.dom", "match-hungarian-3.dom")
 FAIR = ("seed1.dom",)
 SEED = 7
 
@@ -65,7 +67,7 @@ def main() -> None:
             sys.exit(f"Pyodide under Node failed: {done.stderr[-2000:]}")
         got = json.loads(done.stdout)
         version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
-    print(f"# bench_site_wasm: Pyodide under Node {version}, the block search on _core.wasm, against native "
+    print(f"# bench_site_wasm: Pyodide under Node {version}, the searches on _core/_arms/_draw.wasm, against native "
           f"Python {sys.version.split()[0]} (compiled), in one run")
     print(f"{'record':44} {'native s':>9} {'wasm s':>9} {'x native':>9}  same")
     ratios = {"exact": [], "fair": []}
