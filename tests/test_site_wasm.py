@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.search.core import compiled_core
+from analyzer.search.core import arms_core, compiled_core
 from analyzer.search.wasm import wasm_path
 from analyzer.site.build import SiteError, build_site, find_pyodide
 from test_wasm_kernels import _plain as plain, arms_cases, core_cases, draw_cases, run_arms_native, run_core_native, run_draw_native
@@ -69,12 +69,40 @@ cases = json.load(open("/home/pyodide/input.json"))
 """
 
 
+def tables_after(cases: list[dict], core, arms) -> list:
+    """The table's counts (slots now and at most, used, bytes, and for the block search's stores and replaced) after
+    each case's first search, for the first cases of the block search (``cases[0]``) and of the search over arms
+    (``cases[1]``), searched by the modules ``core`` and ``arms`` (an extension, or its wasm binding)."""
+    out = []
+    for case in cases[0]:
+        g, c = case["deal"], case["calls"][0]
+        table = core.Table(case["entries"])
+        deal = core.BlockDeal(table, g["n"], g["max_pip"], g["sides"], [int(h) for h in g["dealt"]], g["cu"], None,
+                              g["scoring"], g["leader"], g["bound"], g["most"], g["bonus"])
+        deal.mtdf([int(h) for h in c["hands"]], c["pips"], int(c["K"]), c["e"], c["s"], c["alpha"], c["beta"],
+                  c["guess"], None)
+        out.append([table.entries, table.max_entries, table.used, table.nbytes, table.stores, table.replaced])
+    for case in cases[1]:
+        g, c = case["search"], case["calls"][0]
+        search = arms.ArmSearch(g["n"], g["max_pip"], g["french"], g["branch"], g["maximiser"], g["opponent"],
+                                g["scoring"], g["param"], g["sides"], None, case["entries"], g["described"], g["leader"])
+        search.search(tuple(int(h) for h in c["hands"]), tuple(c["arms"]), c["s"], c["alpha"], c["beta"], 10 ** 7)
+        out.append([search.max_entries, search.used, search.nbytes, search.replaced])
+    return out
+
+
 def test_the_wasm_binding_in_pyodide_equals_the_extension_on_random_block_positions(site):
     cases = core_cases(300, 8181)
     assert {c["op"] for case in cases for c in case["calls"]} >= {"mtdf", "plays", "line", "worlds"}
     native = run_core_native(cases)
-    script = BINDING + inspect.getsource(run_core_native) + "\nOUTPUT = json.dumps(run_core_native(cases))\n"
-    got = in_pyodide(site, script, cases)
+    few = [cases[:40], arms_cases(40, 8184)]
+    script = (BINDING + inspect.getsource(run_core_native) + inspect.getsource(tables_after)
+              + "from analyzer.search.core import arms_core\n"
+              + "OUTPUT = json.dumps([run_core_native(cases[0]), tables_after(cases[1], compiled_core(), arms_core())])\n")
+    got, tables = in_pyodide(site, script, [cases, few])
+    # the tables read from the modules' memory as the extensions' getters give them (full ones replacing entries)
+    assert tables == tables_after(few, compiled_core(), arms_core())
+    assert any(row[-1] for row in tables)
     for case, want, have in zip(cases, native, got):
         assert have == want, case            # every value, line and node count
     assert len(got) == len(native) == 300

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["KERNELS", "WasmModule", "wasm_path", "wasm_modules", "table_counts"]
+__all__ = ["KERNELS", "KernelHandle", "TableCounts", "WasmModule", "wasm_path", "wasm_modules", "table_counts"]
 
 #: Each kernel's module: the package it sits in, and its file.
 KERNELS = {"core": ("analyzer.search", "_core.wasm"), "arms": ("analyzer.search", "_arms.wasm"),
@@ -77,3 +77,77 @@ def table_counts(module: WasmModule, at: int) -> tuple[int, int, int, int, int]:
     import struct
 
     return struct.unpack("<5Q", module.read(at + 8, 40))
+
+
+#: A kernel's error kinds (``_kernel.h``: K_TYPE, K_RUNTIME, K_MEMORY, K_OVERFLOW) as the CPython bindings raise them
+#: (``_binding.h``'s ``kernel_raise``); any other: ValueError.
+KINDS = {2: TypeError, 3: RuntimeError, 4: MemoryError, 5: OverflowError}
+
+
+class KernelHandle:
+    """A kernel's object in its module's memory, owned by a Python object of a wasm binding: made (:meth:`_made`),
+    its error raised as the CPython binding raises it (:meth:`_raise`), deleted with its owner. ``_delete``: the
+    export that deletes it; ``_errors``: the prefix of its ``<prefix>_error_kind`` and ``<prefix>_error_text``
+    exports ("" where it has none)."""
+
+    _delete = _errors = ""
+    _d = 0
+
+    def _made(self, module: WasmModule, handle: int, what: str) -> None:
+        """Take ``handle`` (0: no memory) from ``module``, raising the kernel's error where it made it with one."""
+        self._m = module
+        if not handle:
+            raise MemoryError(f"no memory for the {what}")
+        self._d = handle
+        if self._errors and getattr(module.x, f"{self._errors}_error_kind")(handle):
+            self._raise()
+
+    def __del__(self):
+        if self._d:
+            getattr(self._m.x, self._delete)(self._d)
+            self._d = 0
+
+    def _raise(self):
+        x = self._m.x
+        kind = getattr(x, f"{self._errors}_error_kind")(self._d)
+        raise KINDS.get(kind, ValueError)(self._m.text(getattr(x, f"{self._errors}_error_text")(self._d)))
+
+
+class TableCounts:
+    """The counts of the bucketed table whose fields begin a kernel's struct (:func:`table_counts`; buckets of four
+    slots of ``slot_bytes``), as the CPython bindings' getters give them."""
+
+    slot_bytes = 0
+
+    def _counts(self) -> tuple[int, int, int, int, int]:
+        return table_counts(self._m, self._d)
+
+    @property
+    def entries(self) -> int:
+        """The slots of the table now."""
+        return 4 * self._counts()[0]
+
+    @property
+    def max_entries(self) -> int:
+        """The slots the table may grow to."""
+        return 4 * self._counts()[1]
+
+    @property
+    def used(self) -> int:
+        """The slots holding an entry."""
+        return self._counts()[2]
+
+    @property
+    def nbytes(self) -> int:
+        """The memory of the slots now, in bytes."""
+        return 4 * self._counts()[0] * self.slot_bytes
+
+    @property
+    def stores(self) -> int:
+        """Entries written since the table was made or cleared."""
+        return self._counts()[3]
+
+    @property
+    def replaced(self) -> int:
+        """Entries that pushed out an entry of another state."""
+        return self._counts()[4]

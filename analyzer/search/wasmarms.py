@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import struct
 
-from .wasm import WasmModule, table_counts
+from .wasm import KernelHandle, TableCounts, WasmModule, table_counts
 
 __all__ = ["ArmSearch", "ENTRY_BYTES", "CALLBACKS", "load", "loaded"]
 
@@ -22,12 +22,10 @@ ENTRY_BYTES = 48
 #: Whether a search may ask Python for the value of each finished hand: not from WebAssembly.
 CALLBACKS = False
 
-_WAYS = 4
 _MAX_SEATS = 4
 _MAX_ARMS = 64                      # ARMS_MAXARMS
 _MAX_STEPS = 55 * 4                 # ARMS_MAX_STEPS
 _CALLER = 2                         # ARMS_SCORE_CALLER
-_KINDS = {2: TypeError, 3: RuntimeError, 4: MemoryError, 5: OverflowError}
 
 _module = None
 
@@ -63,14 +61,15 @@ def _seats(values, n: int, lo: int, hi: int, what: str) -> list[int]:
     return values
 
 
-class ArmSearch:
+class ArmSearch(KernelHandle, TableCounts):
     """``ArmSearch(n, max_pip, french, branch, maximiser, opponent, scoring, param, sides, leaf, entries,
     described=None, leader=0)``: one deal of a layout with arms and its bounded table, as the extension's (read
     ``_arms.c``'s top); scoring 2 (a ``leaf`` asked of Python) is refused."""
 
+    _delete, _errors, slot_bytes = "arms_delete", "arms", ENTRY_BYTES
+
     def __init__(self, n, max_pip, french, branch, maximiser, opponent, scoring, param, sides, leaf, entries,
                  described=None, leader=0):
-        self._d = 0
         if _module is None:
             raise RuntimeError("the WebAssembly search over arms is not loaded (analyzer.search.wasmarms.load)")
         if not 2 <= n <= _MAX_SEATS:
@@ -84,7 +83,7 @@ class ArmSearch:
         opp = _seats(opponent, n, 0, n - 1, "opponent")
         side = _seats(sides, n, 0, 1, "sides")
         described = [] if described is None or scoring != 3 else [int(v) for v in described]
-        m = self._m = _module
+        m = _module
         self.n = n
         data = b"".join(struct.pack(f"<{n}i", *v).ljust(16, b"\0") for v in (maxi, opp, side)) + struct.pack(
             f"<{len(described)}i", *described)
@@ -92,20 +91,9 @@ class ArmSearch:
         m.write(base, data)
         d = m.x.arms_new(n, max_pip, 1 if french else 0, 1 if branch else 0, base, base + 16, scoring, param,
                          base + 32, float(entries), base + 48, len(described), leader)
-        if not d:
-            raise MemoryError("no memory for the search")
-        self._d = d
-        if m.x.arms_error_kind(d):
-            self._raise()
+        self._made(m, d, "search")
 
-    def __del__(self):
-        if self._d:
-            self._m.x.arms_delete(self._d)
-            self._d = 0
 
-    def _raise(self):
-        kind = self._m.x.arms_error_kind(self._d)
-        raise _KINDS.get(kind, ValueError)(self._m.text(self._m.x.arms_error_text(self._d)))
 
     def _state(self, hands, arms, most: int, what: str) -> bytes:
         if not isinstance(hands, tuple) or not isinstance(arms, tuple):
@@ -150,22 +138,3 @@ class ArmSearch:
             flat = struct.unpack(f"<{4 * count}i", m.read(steps, 16 * count)) if count else ()
             found = [flat[i:i + 4] for i in range(0, 4 * count, 4)]
         return found, int(visited), (after if probed else None)
-
-    def _counts(self):
-        return table_counts(self._m, self._d)
-
-    @property
-    def nbytes(self) -> int:
-        return _WAYS * self._counts()[0] * ENTRY_BYTES
-
-    @property
-    def max_entries(self) -> int:
-        return _WAYS * self._counts()[1]
-
-    @property
-    def used(self) -> int:
-        return self._counts()[2]
-
-    @property
-    def replaced(self) -> int:
-        return self._counts()[4]

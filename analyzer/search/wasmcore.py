@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import struct
 
-from .wasm import WasmModule, table_counts
+from .wasm import KernelHandle, TableCounts, WasmModule, table_counts
 
 __all__ = ["Table", "BlockDeal", "ENTRY_BYTES", "INF", "CALLBACKS", "load", "loaded"]
 
@@ -31,13 +31,11 @@ INF = 1 << 30
 #: Whether a deal may ask Python for the value of each finished hand: not from WebAssembly.
 CALLBACKS = False
 
-_WAYS = 4                                   # slots a bucket (``_table.h``)
 _MAX_SEATS = 4
 _MAX_MOVES = 64
 _MAX_STEPS = 55 * 4                         # CORE_MAX_STEPS
 _STEP_BYTES = 12 * _MAX_STEPS
 _BUDGET_CAP = float(1 << 62)                # a budget the module's double holds exactly enough (none: -1)
-_KINDS = {2: TypeError, 3: RuntimeError, 4: MemoryError, 5: OverflowError}    # ``_kernel.h``'s kinds; else ValueError
 
 _module = None
 
@@ -82,64 +80,31 @@ def _short():
     raise IndexError("a sequence too short")
 
 
-class Table:
+class Table(KernelHandle, TableCounts):
     """``Table(entries)``: a bounded transposition table shared by the deals of one solver (in the module's memory)."""
+
+    _delete, slot_bytes = "core_table_delete", ENTRY_BYTES
 
     def __init__(self, entries: int):
         m = _mod()
-        self._m = m
-        self._t = 0
         if entries < 0:
             raise OverflowError("can't convert negative int to unsigned")
-        self._t = m.x.core_table_new(float(entries))
-        if not self._t:
-            raise MemoryError("no memory for the table")
-
-    def __del__(self):
-        if self._t:
-            self._m.x.core_table_delete(self._t)
-            self._t = 0
-
-    def _counts(self) -> tuple[int, int, int, int, int]:
-        return table_counts(self._m, self._t)
+        self._made(m, m.x.core_table_new(float(entries)), "table")
 
     def clear(self) -> None:
         """Empty every slot."""
-        self._m.x.core_table_empty(self._t)
-
-    @property
-    def entries(self) -> int:
-        return _WAYS * self._counts()[0]
-
-    @property
-    def max_entries(self) -> int:
-        return _WAYS * self._counts()[1]
-
-    @property
-    def used(self) -> int:
-        return self._counts()[2]
-
-    @property
-    def nbytes(self) -> int:
-        return _WAYS * self._counts()[0] * ENTRY_BYTES
-
-    @property
-    def stores(self) -> int:
-        return self._counts()[3]
-
-    @property
-    def replaced(self) -> int:
-        return self._counts()[4]
+        self._m.x.core_table_empty(self._d)
 
 
-class BlockDeal:
+class BlockDeal(KernelHandle):
     """``BlockDeal(table, n, max_pip, sides, dealt, cu, leaf, scoring=None, leader=0, bound=-1, most=0, bonus=None)``:
     one two-ended block deal, as the extension's (read ``_core.c``'s top); ``leaf`` must be None (no callback into
     Python from WebAssembly: the caller searches such a scoring in Python)."""
 
+    _delete, _errors = "core_deal_delete", "core"
+
     def __init__(self, table, n, max_pip, sides, dealt, cu, leaf, scoring=None, leader=0, bound=-1, most=0,
                  bonus=None):
-        self._d = 0
         if not isinstance(table, Table):
             raise TypeError("argument 1 must be analyzer.search.wasmcore.Table")
         if not 2 <= n <= _MAX_SEATS:
@@ -154,7 +119,7 @@ class BlockDeal:
         bonus = [] if bonus is None else [int(v) for v in bonus]
         if bonus and len(bonus) != 2 * n * n + n:
             raise ValueError("bonus: 2 n n + n points (and a set whose states leave a bit free)")
-        m = self._m = table._m
+        m = table._m
         self.table = table
         self.n = n
         data = (struct.pack(f"<{n}i", *sides).ljust(16, b"\0") + struct.pack(f"<{n}Q", *dealt).ljust(32, b"\0")
@@ -162,23 +127,11 @@ class BlockDeal:
         base = m.room(len(data))
         m.write(base, data)
         at_scoring = base + 48
-        d = m.x.core_deal_new(table._t, n, max_pip, base, base + 16, cu, at_scoring, len(scoring), leader, bound, most,
+        d = m.x.core_deal_new(table._d, n, max_pip, base, base + 16, cu, at_scoring, len(scoring), leader, bound, most,
                               at_scoring + 4 * len(scoring), len(bonus))
-        if not d:
-            raise MemoryError("no memory for the deal")
-        self._d = d
-        if m.x.core_error_kind(d):
-            self._raise()
+        self._made(m, d, "deal")
 
-    def __del__(self):
-        if self._d:
-            self._m.x.core_deal_delete(self._d)
-            self._d = 0
 
-    def _raise(self):
-        kind = self._m.x.core_error_kind(self._d)
-        text = self._m.text(self._m.x.core_error_text(self._d))
-        raise _KINDS.get(kind, ValueError)(text)
 
     @property
     def nodes(self) -> int:

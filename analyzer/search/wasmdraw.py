@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import struct
 
-from .wasm import WasmModule
+from .wasm import KernelHandle, WasmModule
 
 __all__ = ["DrawSearch", "ENTRY_BYTES", "CALLBACKS", "load", "loaded"]
 
@@ -30,7 +30,6 @@ _MAX_STEPS = _TILES * (_SEATS + 1) + 2 * _SEATS
 _STEP_BYTES = 20 * _MAX_STEPS
 _INF = 1 << 30
 _END = struct.Struct("<i4x4Q4i4i")          # DrawEnd: found, the hands, the last tile (4 ints), the points
-_KINDS = {2: TypeError, 3: RuntimeError, 4: MemoryError, 5: OverflowError}
 
 _module = None
 
@@ -90,14 +89,15 @@ def _steps(raw: bytes, count: int) -> list[tuple[int, ...]]:
     return [flat[i:i + 5] for i in range(0, 5 * count, 5)]
 
 
-class DrawSearch:
+class DrawSearch(KernelHandle):
     """``DrawSearch(n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader, bound=None,
     run=False)``: one deal of a draw game (or All Fives, or Hungarian's runs) and its bounded table, as the
     extension's (read ``_draw.c``'s top); ``described`` None (a ``leaf`` asked of Python) is refused."""
 
+    _delete, _errors = "draw_delete", "draw"
+
     def __init__(self, n, max_pip, order, limit, until, scores, maximiser, described, leaf, entries, leader,
                  bound=None, run=False):
-        self._d = 0
         if _module is None:
             raise RuntimeError("the WebAssembly search of draw games is not loaded (analyzer.search.wasmdraw.load)")
         fixed, most = (0, -1) if bound is None else (bool(bound[0]), int(bound[1]))
@@ -114,7 +114,7 @@ class DrawSearch:
             raise OverflowError("can't convert negative int to unsigned")
         described = [int(v) for v in described]
         maxi = _ints(maximiser, n, 0, 1, "maximiser")
-        m = self._m = _module
+        m = _module
         self.n = n
         self._norder = len(order)
         data = (struct.pack(f"<{len(order)}Q", *order).ljust(8 * _TILES, b"\0") + struct.pack(f"<{n}i", *maxi).ljust(16, b"\0")
@@ -124,20 +124,9 @@ class DrawSearch:
         at = 8 * _TILES
         d = m.x.draw_new(n, max_pip, base, len(order), limit, until, scores, base + at, base + at + 16, len(described),
                          float(entries), leader, 0 if bound is None else 1, int(fixed), most, 1 if run else 0)
-        if not d:
-            raise MemoryError("no memory for the search")
-        self._d = d
-        if m.x.draw_error_kind(d):
-            self._raise()
+        self._made(m, d, "search")
 
-    def __del__(self):
-        if self._d:
-            self._m.x.draw_delete(self._d)
-            self._d = 0
 
-    def _raise(self):
-        kind = self._m.x.draw_error_kind(self._d)
-        raise _KINDS.get(kind, ValueError)(self._m.text(self._m.x.draw_error_text(self._d)))
 
     def _state(self, hands, state) -> bytes:
         """The hands and the 12 ints of a state as the module reads them: 32 + 48 bytes."""
