@@ -219,3 +219,21 @@ def test_the_pages_analysis_on_the_wasm_core_equals_the_command_lines(site):
     want = _cli(name, "--fair", "--seed", str(seed))
     assert any(d.get("fair") for g in want["games"] for d in g["decisions"])
     _within(_plain(want), _plain(fair), name)
+
+
+def test_a_scoring_the_modules_cannot_value_is_searched_in_python_there_and_the_page_says_so(site):
+    """Kozel's count is valued by Python at each finished hand (``test_scoring_core.PYTHON_LEAVES``), which the
+    extension asks of Python and WebAssembly cannot: the site searches it in pure Python, with the same values as the
+    command line, and its note says so where the command line's says the compiled search asks Python."""
+    name = "house-kozel-fence.dom"
+    got = in_pyodide(site, PAGE, [{"route": "analyze", "body": {
+        "text": (ROOT / "records" / name).read_text(encoding="utf-8")}}])
+    status, answer = got["answers"][0]
+    assert status == 200
+    want = _plain(_cli(name))
+    answer = _plain(answer)
+    assert want["games"] and all("asks Python" in g["note"] for g in want["games"])
+    assert all("the pure-Python search values it" in g["note"] for g in answer["games"])
+    for game in want["games"] + answer["games"]:
+        game.pop("note")
+    _within(want, answer, name)
