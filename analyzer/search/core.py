@@ -8,9 +8,10 @@ draw games in a fixed boneyard order and of All Fives once the line has its lead
 ``TreeSearch``, see :mod:`analyzer.search.draw`). A compiled one is used unless it is missing (the
 package was installed where no C compiler was at hand: ``setup.py`` builds the extensions as
 optional) or the environment variable ``DOMINO_PURE_PYTHON=1`` asks for the pure-Python search
-(read once, at import). In Pyodide (the static site) the block search's compiled core is the same kernel's
-WebAssembly module where the page's worker instantiated it (:mod:`analyzer.search.wasmcore`; :data:`CORE_BINDING`
-says which binding runs). Both give the same values; the tests compare them. :data:`CORE` says which
+(read once, at import). In Pyodide (the static site) a compiled core is the same kernel's WebAssembly module where
+the page's worker instantiated it (:mod:`analyzer.search.wasmcore`, :mod:`~analyzer.search.wasmarms`,
+:mod:`~analyzer.search.wasmdraw`; :data:`CORE_BINDING`, :data:`ARMS_BINDING`, :data:`DRAW_BINDING` say which
+binding runs). Both give the same values; the tests compare them. :data:`CORE` says which
 one a block solver gets by default (``"compiled"`` or ``"python"``), :data:`ARMS_CORE` the same for
 the search over arms, :data:`DRAW_CORE` for the search of draw games, and ``domino --version`` prints them (:func:`cores_text`).
 

@@ -3,7 +3,9 @@
 ``analyzer/equity/_race.wasm`` (the match tables' race solver), each next to its CPython extension, built by setup.py from the same kernel source where a wasm32 compiler was at hand (Debian's
 clang and lld, or the ``ziglang`` package). Each module imports nothing and exports its kernel's calls
 (``analyzer/search/_core_wasm.c`` says how they are called); the static site copies them, the tests run them in
-Node against the extensions."""
+Node against the extensions. Under Pyodide, :mod:`analyzer.search.wasmcore`, :mod:`~analyzer.search.wasmarms` and
+:mod:`~analyzer.search.wasmdraw` bind three of them with the extensions' Python API; their shared parts are here
+(:class:`WasmModule`, :class:`KernelHandle`, :class:`TableCounts`)."""
 from __future__ import annotations
 
 from pathlib import Path
