@@ -165,7 +165,7 @@ def _page() -> str:
 def wasm_files() -> dict[str, pathlib.Path]:
     """The compiled kernels' WebAssembly modules the site ships (``wasm/<file>``; those built here,
     :func:`analyzer.search.wasm.wasm_modules`): the worker instantiates them before it imports the package, and
-    :mod:`analyzer.search.core` takes the block search's (``_core.wasm``) in place of the missing extension."""
+    :mod:`analyzer.search.core` binds them in place of the missing extensions (docs/site.md, "Which core runs where")."""
     return {f"wasm/{path.name}": path for path in wasm_modules().values()}
 
 
@@ -199,8 +199,7 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
             files[f"site/{path.name}"] = path
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = source / name
-    wasm = wasm_files()
-    files.update(wasm)
+    files.update(wasm_files())
     python = bundle_python()
     files["python/domino.zip"] = python
     shelf = pathlib.Path(records_folder) if records_folder else PACKAGE.parent / "records"
@@ -219,8 +218,7 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     manifest = {"pyodide": version, "python": {"file": "python/domino.zip",
                                                "sha256": hashlib.sha256(python).hexdigest()[:16]},
                 "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
-                "wasm": {kernel: f"wasm/{path.name}" for kernel, path in wasm_modules().items()
-                         if f"wasm/{path.name}" in wasm},
+                "wasm": {kernel: f"wasm/{path.name}" for kernel, path in wasm_modules().items()},
                 "sizes": sizes, "total": sum(sizes.values())}
     (folder / "site.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     sizes["site.json"] = (folder / "site.json").stat().st_size

@@ -49,8 +49,8 @@ function syncStorage(populate) {
 
 // The compiled kernels' WebAssembly modules the site ships (site.json's "wasm": kernel -> file), each
 // instantiated into self.dominoKernels[kernel] (its exports) before Python imports the package:
-// analyzer/search/core.py then runs the block search on _core.wasm (analyzer/search/wasmcore.py). A module that
-// fails to load is left out (that search runs in pure Python, and the loading line says which runs).
+// analyzer/search/core.py then runs the searches on them (analyzer/search/wasmcore.py, wasmarms.py, wasmdraw.py).
+// A module that fails to load is left out (that search runs in pure Python, and the loading line says which runs).
 function loadKernels(site) {
   var kernels = self.dominoKernels = {};
   return Promise.all(Object.keys(site.wasm || {}).map(function (kernel) {
