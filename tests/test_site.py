@@ -170,7 +170,7 @@ def served_and_site(tmp_path_factory):
         shutil.copy(RECORDS / name, server_folder / name)
         shutil.copy(RECORDS / name, site_folder / name)
     with board_client([str(server_folder)]) as client:
-        yield client, SiteApi(str(site_folder)), server_folder, site_folder
+        yield client, SiteApi(str(site_folder), BROWSER_BUDGET), server_folder, site_folder
 
 
 SEED = (RECORDS / "seed1.dom").read_text(encoding="utf-8")

@@ -19,6 +19,7 @@ import pytest
 
 from analyzer.site.build import SiteError, build_site, find_pyodide
 from analyzer.notation.link import make_fragment, read_fragment
+from analyzer.search.wasm import wasm_path
 from conftest import RECORDS, ROOT, SEED_DEAL
 
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -112,7 +113,10 @@ def test_a_record_link_opens_at_its_move_steps_and_analyses_exact_and_fair(visit
     open_, _site = visit
     record = (RECORDS / "seed1.dom").read_text(encoding="utf-8")
     page, errors = open_("index.html" + make_fragment(record, 1, 10))
-    assert "pure-Python search" in page.inner_text("#siteload")       # the page says which search it runs
+    # the page says which search it runs: the block search's WebAssembly module where this tree built it
+    said = page.inner_text("#siteload")
+    assert ("compiled search (WebAssembly)" in said and "pure-Python" not in said if wasm_path("core") is not None
+            else "pure-Python search" in said)
     expect(page.locator("#stepinfo")).to_contain_text("after move 10 of 29", timeout=START)
     assert _text(page) == record
     # the link's record is kept in the browser's storage as a file of its own, listed and chosen

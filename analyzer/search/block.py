@@ -25,7 +25,7 @@ from ..tiles import Move
 from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
                    resolve)
 from .alphabeta import INF, Proven, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
-from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays
+from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays, core_scores
 from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
 
 __all__ = ["PrincipalLine", "Solver", "SolverError", "core_note", "known_position", "principal_end", "principal_ends",
@@ -41,6 +41,9 @@ def core_note(rules, core: str | None = None) -> str | None:
         return ("The compiled search has no room for pass bonuses in a set this large: the pure-Python search "
                 "counts them (exact, but slower).")
     if resolve(core) == "compiled" and not standard_scoring(rules)[0] and describe(rules) is None:
+        if not core_scores(rules):
+            return ("The compiled search in the browser (WebAssembly) cannot ask Python for the value of a finished "
+                    "hand under this scoring: the pure-Python search values it (exact, but slower).")
         return ("The compiled search asks Python for the value of every finished hand under this scoring "
                 "(exact, but slower than the scorings it knows).")
     return None
@@ -272,8 +275,9 @@ class Solver:
             if move.tile is not None:
                 dealt[seat] |= move.tile.bit
         leader = hand_leader(position)
-        compiled = self.core == "compiled" and compiled_plays(position.max_pip, counts_pass_bonuses(self.variant),
-                                                               bool(position.exposed), position.n)
+        compiled = (self.core == "compiled" and compiled_plays(position.max_pip, counts_pass_bonuses(self.variant),
+                                                                bool(position.exposed), position.n)
+                    and core_scores(self.variant))
         sig = (id(self.variant), position.max_pip, tuple(dealt), leader, compiled)
         deal = self.tt.get(sig)
         if deal is None or deal.variant is not self.variant:
@@ -444,6 +448,8 @@ def principal_ends(solver: Solver, position: Position, values: list[int | None])
     if state is None or state[0].pass_bonus:
         return None
     deal, K, _, first = state
+    if not hasattr(deal.core, "ends"):      # (the WebAssembly binding has no ``ends``: the caller plays the lines)
+        return None
     try:
         return deal.ends(K, position, first, values, solver.node_limit)
     except ValueError:          # (the core offers other moves than ``values`` counts)

@@ -77,7 +77,7 @@ from .alphabeta import INF, mtdf
 from .scoring import (counts_pass_bonuses, describe, pass_bonus_table, search_bound,
                       standard_scoring)
 
-__all__ = ["SolverError", "IntDeal", "CoreDeal", "compiled_plays"]
+__all__ = ["SolverError", "IntDeal", "CoreDeal", "compiled_plays", "core_scores"]
 
 _TERMINATIONS = ("domino", "blocked")
 
@@ -569,6 +569,22 @@ class CoreDeal(IntDeal):
         K, e, s = state
         value = core.mtdf(self.hands, self.pips, K, e, s, alpha, beta, guess, budget)
         return value, core.nodes - before
+
+
+_SCORED: dict[int, tuple[object, bool]] = {}
+
+
+def core_scores(variant: Variant) -> bool:
+    """Whether the compiled core in use may search the deals of ``variant``: the CPython extension always (a scoring
+    it does not compute itself it asks of Python, :meth:`IntDeal.leaf_value`); the WebAssembly module
+    (:mod:`analyzer.search.wasmcore`, no callback into Python) only a scoring written inline or described
+    (:func:`~analyzer.search.scoring.describe`): the others are searched in pure Python there."""
+    if getattr(compiled_core(), "CALLBACKS", True):
+        return True
+    kept = _SCORED.get(id(variant))
+    if kept is None or kept[0] is not variant:
+        kept = _SCORED[id(variant)] = (variant, standard_scoring(variant)[0] or describe(variant) is not None)
+    return kept[1]
 
 
 def compiled_plays(max_pip: int, pass_bonus: bool = False, exposed: bool = False, players: int = 4) -> bool:

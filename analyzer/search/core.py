@@ -8,7 +8,10 @@ draw games in a fixed boneyard order and of All Fives once the line has its lead
 ``TreeSearch``, see :mod:`analyzer.search.draw`). A compiled one is used unless it is missing (the
 package was installed where no C compiler was at hand: ``setup.py`` builds the extensions as
 optional) or the environment variable ``DOMINO_PURE_PYTHON=1`` asks for the pure-Python search
-(read once, at import). Both give the same values; the tests compare them. :data:`CORE` says which
+(read once, at import). In Pyodide (the static site) a compiled core is the same kernel's WebAssembly module where
+the page's worker instantiated it (:mod:`analyzer.search.wasmcore`, :mod:`~analyzer.search.wasmarms`,
+:mod:`~analyzer.search.wasmdraw`; :data:`CORE_BINDING`, :data:`ARMS_BINDING`, :data:`DRAW_BINDING` say which
+binding runs). Both give the same values; the tests compare them. :data:`CORE` says which
 one a block solver gets by default (``"compiled"`` or ``"python"``), :data:`ARMS_CORE` the same for
 the search over arms, :data:`DRAW_CORE` for the search of draw games, and ``domino --version`` prints them (:func:`cores_text`).
 
@@ -53,6 +56,7 @@ try:
     from . import _core
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _core = None
+
 try:
     from . import _arms
 except ImportError:  # pragma: no cover - a machine without a C compiler
@@ -63,7 +67,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
     _draw = None
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
-           "DRAW_CORE", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
+           "DRAW_CORE", "CORE_BINDING", "ARMS_BINDING", "DRAW_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
            "resolve_draw", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
@@ -101,6 +105,44 @@ class SearchBudget:
             raise ValueError(f"the node limit is a count from 1 below 2^63, not {self.node_limit}")
         object.__setattr__(self, "table_mb", float(self.table_mb))
 
+
+_PURE = os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def _wasm_kernel(name: str):
+    """The binding of kernel ``name`` over its WebAssembly module, where this Python runs in Pyodide and the page's
+    worker instantiated the module (``js.dominoKernels[name]``, ``analyzer/site/static/worker.js``); else None."""
+    import sys
+
+    if sys.platform != "emscripten":
+        return None
+    try:
+        import js
+        exports = getattr(getattr(js, "dominoKernels"), name)
+    except (ImportError, AttributeError):
+        return None
+    if exports is None:
+        return None
+    if name == "core":
+        from . import wasmcore as binding
+    elif name == "arms":
+        from . import wasmarms as binding
+    elif name == "draw":
+        from . import wasmdraw as binding
+    else:
+        return None
+    try:
+        binding.load(exports)
+    except RuntimeError:        # (a module this binding does not read: the pure-Python search, and cores_text says so)
+        return None
+    return binding
+
+
+# The one place that picks each compiled search's binding: the CPython extension, else (in Pyodide) the same
+# kernel's WebAssembly module, else none (the pure-Python search).
+_WASM = _core is None and not _PURE and (_core := _wasm_kernel("core")) is not None
+_ARMS_WASM = _arms is None and not _PURE and (_arms := _wasm_kernel("arms")) is not None
+_DRAW_WASM = _draw is None and not _PURE and (_draw := _wasm_kernel("draw")) is not None
 
 #: The bytes of one slot of the compiled table.
 ENTRY_BYTES = _core.ENTRY_BYTES if _core is not None else 24
@@ -150,18 +192,30 @@ def draw_core():
     return _draw
 
 
-_PURE = os.environ.get(PURE_ENV, "") not in ("", "0")
 
 #: ``"compiled"`` or ``"python"``: the core a solver of block lines uses unless told otherwise.
 CORE = "compiled" if _core is not None and not _PURE else "python"
+
+#: Which binding serves the compiled block search: ``"native"`` (the CPython extension ``_core``), ``"wasm"`` (its
+#: kernel's WebAssembly module under Pyodide, :mod:`analyzer.search.wasmcore`), or None (:data:`CORE` is
+#: ``"python"``).
+CORE_BINDING = None if CORE == "python" else "wasm" if _WASM else "native"
 
 #: ``"compiled"`` or ``"python"``: the core the search over layouts with arms (French, cross, the
 #: double-nine cross; ``TreeSearch``) uses unless told otherwise. Built apart from :data:`CORE`.
 ARMS_CORE = "compiled" if _arms is not None and not _PURE else "python"
 
+#: Which binding serves the compiled search over arms: ``"native"``, ``"wasm"`` (:mod:`analyzer.search.wasmarms`) or
+#: None (:data:`ARMS_CORE` is ``"python"``).
+ARMS_BINDING = None if ARMS_CORE == "python" else "wasm" if _ARMS_WASM else "native"
+
 #: ``"compiled"`` or ``"python"``: the core the search of draw games in a fixed boneyard order and of All
 #: Fives (``TreeSearch``, once the line has its lead) uses unless told otherwise.
 DRAW_CORE = "compiled" if _draw is not None and not _PURE else "python"
+
+#: Which binding serves the compiled search of draw games: ``"native"``, ``"wasm"`` (:mod:`analyzer.search.wasmdraw`)
+#: or None (:data:`DRAW_CORE` is ``"python"``).
+DRAW_BINDING = None if DRAW_CORE == "python" else "wasm" if _DRAW_WASM else "native"
 
 
 def _resolve(core: str | None, default: str, module, what: str) -> str:
@@ -191,8 +245,13 @@ def resolve_draw(core: str | None) -> str:
 
 def cores_text() -> str:
     """Which cores are in use, in a few words (``domino --version``)."""
-    others = [f"{what}: {core}" for what, core in (("arms", ARMS_CORE), ("draw games", DRAW_CORE)) if core != CORE]
-    return f"{CORE} ({', '.join(others)})" if others else CORE
+    def named(core: str, binding: str | None) -> str:
+        return "compiled (WebAssembly)" if binding == "wasm" else core
+
+    main = named(CORE, CORE_BINDING)
+    others = [f"{what}: {name}" for what, name in (("arms", named(ARMS_CORE, ARMS_BINDING)),
+                                                    ("draw games", named(DRAW_CORE, DRAW_BINDING))) if name != main]
+    return f"{main} ({', '.join(others)})" if others else main
 
 
 _CORES = ("_core", "_arms", "_draw")

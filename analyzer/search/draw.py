@@ -94,11 +94,22 @@ def plays_runs(rules) -> bool:
     return Mechanic.RUNS in getattr(getattr(rules, "variant", rules), "mechanics", ())
 
 
+def draw_compiled(rules) -> bool:
+    """Whether the compiled search of draw games in use may search under ``rules``: the CPython extension always (it
+    asks Python for a scoring :func:`~analyzer.search.scoring.describe` does not know); its WebAssembly module
+    (:mod:`analyzer.search.wasmdraw`, no callback into Python) only a described scoring: the others are searched in
+    Python there."""
+    return getattr(draw_core(), "CALLBACKS", True) or describe(rules) is not None
+
+
 def draw_note(rules, core: str | None = None) -> str | None:
     """What an analysis should tell its reader about the speed of the search of a draw game (or All
     Fives) under ``rules``: the compiled search asks Python for a scoring
     :func:`~analyzer.search.scoring.describe` does not know."""
     if plays_draws(rules) and resolve_draw(core) == "compiled" and describe(rules) is None:
+        if not draw_compiled(rules):
+            return ("The compiled search of the draw game in the browser (WebAssembly) cannot ask Python for the value "
+                    "of a finished hand under this scoring: the pure-Python search values it (exact, but slower).")
         return ("The compiled search of the draw game asks Python for the value of every finished hand under "
                 "this scoring (exact, but slower than the scorings it knows).")
     return None
@@ -491,7 +502,7 @@ def draw_deal(search, pos):
     sig = CompactDeal(pos.n, leader, pos.max_pip, order, getattr(pos, "keep", 0), getattr(pos, "rule", "until"))
     deal = search._draw_deals.get(sig)
     if deal is None:
-        cls = _CompiledDrawDeal if search.draw_core == "compiled" else _DrawDeal
+        cls = _CompiledDrawDeal if search.draw_core == "compiled" and draw_compiled(search.rules) else _DrawDeal
         deal = search._draw_deals[sig] = cls(search, sig, search.play, plays_runs(search.rules))
     return deal
 
@@ -503,7 +514,7 @@ def ends_at(search, pos, value: int, values: list | None = None):
     if (search.arm_state and pos.has_arms) or not (search.draw_state and search.draw_core == "compiled"):
         return False
     deal = draw_deal(search, pos)
-    if deal is None:
+    if type(deal) is not _CompiledDrawDeal:
         return False
     return deal.ends(pos, value, values)
 
@@ -517,7 +528,7 @@ def line_at(search, pos, value: int) -> DrawLine | None:
     if (search.arm_state and pos.has_arms) or not (search.draw_state and search.draw_core == "compiled"):
         return None
     deal = draw_deal(search, pos)
-    if deal is None:
+    if type(deal) is not _CompiledDrawDeal:
         return None
     try:
         return deal.line(pos, value, 0)

@@ -271,9 +271,10 @@ class TreeSearch:
         spent = self.nodes if choice else 0
         if self.arm_state and pos.has_arms:
             compact = self.core == "compiled" and self.play is None and pos.arms and not pos.drawable()
-            return self._arm_deal(pos).line(pos, value, spent) if compact and getattr(pos, "offer", -1) < 0 else None
+            deal = self._arm_deal(pos) if compact and getattr(pos, "offer", -1) < 0 else None
+            return deal.line(pos, value, spent) if type(deal) is _CompiledArmDeal else None
         deal = draw_deal(self, pos) if self.draw_state and self.draw_core == "compiled" else None
-        return None if deal is None else deal.line(pos, value, spent)
+        return deal.line(pos, value, spent) if hasattr(deal, "line") else None      # (a compiled one's)
 
     def _first_best(self, pos: Position, moves: list[Move], value: int) -> Move:
         """The first of ``moves`` whose side-0 value (with the points it scores at once) reaches ``value``, the position's:
@@ -366,7 +367,8 @@ class TreeSearch:
         deal = self._arm_deals.get(sig)
         if deal is None:
             self._arm_deals.clear()     # one at a time: each may fill ``table_mb``
-            deal = self._arm_deals[sig] = (_CompiledArmDeal if self.core == "compiled" else _ArmDeal)(self, *sig)
+            compiled = self.core == "compiled" and arms_compiled(self.rules)
+            deal = self._arm_deals[sig] = (_CompiledArmDeal if compiled else _ArmDeal)(self, *sig)
         return deal
 
     def _mtd(self, pos: Position, alpha: int, beta: int) -> int:
@@ -741,10 +743,20 @@ def arms_scoring(rules) -> tuple[int, int]:
     return (2, 0) if describe(rules) is None else (3, 0)
 
 
+def arms_compiled(rules) -> bool:
+    """Whether the compiled search over arms in use may search under ``rules``: the CPython extension always (it asks
+    Python for a scoring it does not write); its WebAssembly module (:mod:`analyzer.search.wasmarms`, no callback
+    into Python) only the scorings it writes or has described: the others are searched in Python there."""
+    return getattr(arms_core(), "CALLBACKS", True) or arms_scoring(rules)[0] != 2
+
+
 def arms_note(rules, core: str | None = None) -> str | None:
     """What an analysis should tell its reader about the speed of the search over arms under ``rules``:
     the compiled search writes the scorings of :func:`arms_scoring` and asks Python for any other."""
     if resolve_arms(core) == "compiled" and arms_scoring(rules)[0] == 2:
+        if not arms_compiled(rules):
+            return ("The compiled search over the arms in the browser (WebAssembly) cannot ask Python for the value "
+                    "of a finished hand under this scoring: the pure-Python search values it (exact, but slower).")
         return ("The compiled search over the arms asks Python for the value of every finished hand under "
                 "this scoring (exact, but slower than the scorings it knows).")
     return None

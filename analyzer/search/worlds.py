@@ -30,7 +30,7 @@ from ..rules.variants import Variant
 from ..tiles import PASS, Move
 from .alphabeta import gc_paused, hand_leader
 from .block import known_position
-from .blockdeal import CoreDeal, compiled_plays
+from .blockdeal import CoreDeal, compiled_plays, core_scores
 from .core import NODE_LIMIT, TABLE_MB, SearchLimit, check_table_mb, compiled_core, resolve
 from .scoring import counts_pass_bonuses
 
@@ -83,7 +83,7 @@ class WorldsSolver:
             moves = [m for m in moves if m in only]
         if (not deals or self.core != "compiled" or not moves or moves[0].tile is None or position.exposed
                 or counts_pass_bonuses(self.variant)
-                or not compiled_plays(position.max_pip, False, False, position.n)):
+                or not compiled_plays(position.max_pip, False, False, position.n) or not core_scores(self.variant)):
             return None
         if self._table is None:
             self._table = compiled_core().Table(int(self.table_mb * (1 << 20)) // compiled_core().ENTRY_BYTES)

@@ -20,8 +20,10 @@ import pathlib
 import shutil
 import zipfile
 
-__all__ = ["SiteError", "Site", "build_site", "find_pyodide", "bundle_python", "python_files", "PYODIDE_FILES",
-           "DEPENDENCIES", "PYODIDE_VERSION", "NOT_READ", "LAZY"]
+from ..search.wasm import wasm_modules
+
+__all__ = ["SiteError", "Site", "build_site", "find_pyodide", "bundle_python", "python_files", "wasm_files",
+           "PYODIDE_FILES", "DEPENDENCIES", "PYODIDE_VERSION", "NOT_READ", "LAZY"]
 
 HERE = pathlib.Path(__file__).resolve().parent
 PACKAGE = HERE.parent                                  # analyzer/
@@ -45,7 +47,7 @@ LAZY = ("analyzer/equity/data/",)
 #: MarkupSafe's compiled speed-up is left out: it falls back to its own pure Python.
 DEPENDENCIES = ("lark", "jinja2", "markupsafe")
 #: What never goes into the zip: compiled cores and their sources, caches, the command line and tests.
-_SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o")
+_SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o", ".wasm")     # (the .wasm modules: beside it, wasm/)
 _SKIPPED_PARTS = {"__pycache__", "tests", "testing"}
 #: The records the site offers at first (a reader's own are kept in the browser beside them).
 RECORDS = ("seed1.dom", "seed2.dom", "seed1-table.txt", "match-kozel.dom", "match-cuban.dom", "variant-draw.dom",
@@ -208,6 +210,13 @@ def _page() -> str:
     return html
 
 
+def wasm_files() -> dict[str, pathlib.Path]:
+    """The compiled kernels' WebAssembly modules the site ships (``wasm/<file>``; those built here,
+    :func:`analyzer.search.wasm.wasm_modules`): the worker instantiates them before it imports the package, and
+    :mod:`analyzer.search.core` binds them in place of the missing extensions (docs/site.md, "Which core runs where")."""
+    return {f"wasm/{path.name}": path for path in wasm_modules().values()}
+
+
 def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None, force: bool = False,
                records: tuple[str, ...] = RECORDS, records_folder: str | os.PathLike | None = None) -> Site:
     """Lay the site out in ``out`` (a new or empty folder; ``force``: one made by this command before, its
@@ -239,6 +248,7 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = source / name
     files["pyodide/pyodide-lock.json"] = _lock_file(source)
+    files.update(wasm_files())
     packed, lazy = python_files()
     python = bundle_python(packed)
     files["python/domino.zip"] = python
@@ -267,6 +277,7 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     manifest = {"pyodide": version_of_pyodide, "version": version,
                 "python": {"file": "python/domino.zip", "sha256": hashlib.sha256(python).hexdigest()[:16]},
                 "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
+                "wasm": {kernel: f"wasm/{path.name}" for kernel, path in wasm_modules().items()},
                 "lazy": lazy_files, "sizes": sizes, "total": sum(sizes.values()),
                 "first_visit": sum(sizes[name] for name in read)}
     (folder / "site.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

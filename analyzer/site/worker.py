@@ -3,7 +3,8 @@ Pyodide for each ``/api/<route>`` the page asks. It answers through the server's
 (:mod:`analyzer.server.api`): the same reading of each request, the same library call, the same errors and
 statuses; it adds only what a page without a server has instead of a server's: the records kept in a folder
 of the browser's storage (``FileRoutes`` over it), the analysis run here with its progress told to the page,
-and the fair analysis's budget the browser's pure-Python search can afford (:data:`BROWSER_BUDGET`)."""
+and, where the block search runs in pure Python, the fair analysis's budget it can afford (:data:`BROWSER_BUDGET`;
+the compiled one, the extension or its WebAssembly module, gets the server's: :func:`site_budget`)."""
 from __future__ import annotations
 
 import json
@@ -39,13 +40,13 @@ def _browser_python() -> None:
 
 _browser_python()
 
-from ..search.core import CORE, cores_text  # noqa: E402
+from ..search.core import CORE, CORE_BINDING, cores_text  # noqa: E402
 from ..server import library, setups  # noqa: E402
 from ..inference.memo import remembering  # noqa: E402
 from ..server.api import DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer  # noqa: E402
 from ..server.files import Roots  # noqa: E402
 
-__all__ = ["SiteApi", "BROWSER_BUDGET", "site_info"]
+__all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "site_budget", "site_info"]
 
 #: The fair analysis's budget in the browser, where the page does not say: the deals drawn first for each
 #: decision, the most it is given where its best is not told apart, the deals below which a decision is solved
@@ -56,12 +57,25 @@ __all__ = ["SiteApi", "BROWSER_BUDGET", "site_info"]
 BROWSER_BUDGET = {"worlds": 10, "max_worlds": 10, "exact_below": 10, "max_nodes": 20_000}
 
 
+#: The budget where the block search is compiled (the CPython extension, or its WebAssembly module in the
+#: browser): the server's and the command line's (the fair analysis's defaults of ``server.api.analysis_call``, each
+#: search at most ``library.NODE_LIMIT`` positions), so the page's verdicts are ``domino analyze``'s.
+SERVER_BUDGET = {"max_nodes": library.NODE_LIMIT}
+
+
+def site_budget() -> dict:
+    """The budget the page's analyses get where the request does not say: :data:`SERVER_BUDGET` where the block
+    search is compiled (:data:`~analyzer.search.core.CORE`), else :data:`BROWSER_BUDGET`."""
+    return dict(BROWSER_BUDGET if CORE == "python" else SERVER_BUDGET)
+
+
 def site_info() -> dict:
     """What runs the analysis here, for the page to say: the search's cores and the Python."""
     compiled = CORE != "python"
     return {"search": cores_text(), "compiled": compiled, "python": platform.python_version(),
-            "platform": sys.platform,
-            "note": ("the compiled search" if compiled else
+            "platform": sys.platform, "binding": CORE_BINDING,
+            "note": (("the compiled search (WebAssembly)" if CORE_BINDING == "wasm" else "the compiled search")
+                     if compiled else
                      "the pure-Python search (no compiled core in the browser): a fair analysis gives each decision "
                      f"{BROWSER_BUDGET['worlds']} deals and each search {BROWSER_BUDGET['max_nodes']:,} positions "
                      "by default (the server: 200 and more)")}
@@ -73,7 +87,7 @@ class SiteApi:
     def __init__(self, folder: str, budget: dict | None = None):
         os.makedirs(folder, exist_ok=True)
         self.files = FileRoutes(Roots([folder]))
-        self.budget = dict(BROWSER_BUDGET if budget is None else budget)
+        self.budget = site_budget() if budget is None else dict(budget)
 
     def _analysis(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
         fair = bool(data.get("fair"))

@@ -53,6 +53,21 @@ function syncStorage(populate) {
   });
 }
 
+// The compiled kernels' WebAssembly modules the site ships (site.json's "wasm": kernel -> file), each
+// instantiated into self.dominoKernels[kernel] (its exports) before Python imports the package:
+// analyzer/search/core.py then runs the searches on them (analyzer/search/wasmcore.py, wasmarms.py, wasmdraw.py).
+// A module that fails to load is left out (that search runs in pure Python, and the loading line says which runs).
+function loadKernels(site) {
+  var kernels = self.dominoKernels = {};
+  return Promise.all(Object.keys(site.wasm || {}).map(function (kernel) {
+    return realFetch("../" + site.wasm[kernel]).then(function (r) {
+      if (!r.ok) { throw new Error(site.wasm[kernel] + ": " + r.status); }
+      return r.arrayBuffer();
+    }).then(function (bytes) { return WebAssembly.instantiate(bytes); })
+      .then(function (made) { kernels[kernel] = made.instance.exports; }, function () { return null; });
+  }));
+}
+
 function init(message) {
   return realFetch("../site.json").then(function (r) { return r.json(); }).then(function (site) {
     ["pyodide.asm.wasm", "python_stdlib.zip", "domino.zip"].forEach(function (name) {
@@ -61,8 +76,9 @@ function init(message) {
     });
     report("pyodide.asm.js");
     importScripts("../pyodide/pyodide.js");
-    return loadPyodide({indexURL: new URL("../pyodide/", self.location.href).href}).then(function (py) {
-      pyodide = py;
+    return Promise.all([loadPyodide({indexURL: new URL("../pyodide/", self.location.href).href}),
+                        loadKernels(site)]).then(function (made) {
+      pyodide = made[0];
       return self.fetch("../" + site.python.file + "?v=" + site.python.sha256);
     }).then(function (r) {
       if (!r.ok) { throw new Error("python/domino.zip: " + r.status); }

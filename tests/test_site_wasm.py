@@ -1,0 +1,239 @@
+"""The compiled block search in the browser (issue 81 items 2 and 3): Pyodide under Node, loaded as the site's worker
+loads it (the site's WebAssembly modules instantiated first, tests/wasm/pyodide_run.mjs), runs the block search on
+``_core.wasm`` through :mod:`analyzer.search.wasmcore`; its values and node counts equal the CPython extension's on
+random block positions, and the page's analysis of bundled records, exact and fair, equals ``domino analyze
+--json``'s for the same record, options and seed. Where CI builds the modules (DOMINO_REQUIRE_COMPILED=1) a missing
+module, Pyodide or Node fails; elsewhere the tests skip, saying why."""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.search.core import arms_core, compiled_core
+from analyzer.search.wasm import wasm_path
+from analyzer.site.build import SiteError, build_site, find_pyodide
+from test_wasm_kernels import _plain as plain, arms_cases, core_cases, draw_cases, run_arms_native, run_core_native, run_draw_native
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = Path(__file__).parent / "wasm" / "pyodide_run.mjs"
+REQUIRED = os.environ.get("DOMINO_REQUIRE_COMPILED") == "1"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """A site built from this tree, with its WebAssembly modules (or the test skipped, failed under CI)."""
+    try:
+        pyodide = find_pyodide()
+    except SiteError:
+        pyodide = None
+    missing = [what for what, gone in (("Pyodide's npm package", pyodide is None), ("node", shutil.which("node") is None),
+                                       ("the _core wasm module", wasm_path("core") is None),
+                                       ("the _core extension", compiled_core() is None)) if gone]
+    if missing:
+        message = f"{' and '.join(missing)} not installed or not built"
+        if REQUIRED:
+            pytest.fail(message)
+        pytest.skip(message)
+    folder = tmp_path_factory.mktemp("site")
+    build_site(folder, pyodide)
+    assert json.loads((folder / "site.json").read_text())["wasm"]["core"] == "wasm/_core.wasm"
+    return folder
+
+
+def in_pyodide(site: Path, script: str, data) -> object:
+    """What ``script`` leaves in ``OUTPUT`` (JSON) run in Pyodide under Node with ``data`` as its input."""
+    source = site.parent / f"{site.name}-script.py"
+    source.write_text(script)
+    given = site.parent / f"{site.name}-input.json"
+    given.write_text(json.dumps(data))
+    done = subprocess.run(["node", str(RUN), str(site), str(source), str(given)], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+BINDING = """
+import json
+from analyzer.search.core import CORE_BINDING, compiled_core
+assert CORE_BINDING == "wasm", CORE_BINDING
+cases = json.load(open("/home/pyodide/input.json"))
+"""
+
+
+def tables_after(cases: list[dict], core, arms) -> list:
+    """The table's counts (slots now and at most, used, bytes, and for the block search's stores and replaced) after
+    each case's first search, for the first cases of the block search (``cases[0]``) and of the search over arms
+    (``cases[1]``), searched by the modules ``core`` and ``arms`` (an extension, or its wasm binding)."""
+    out = []
+    for case in cases[0]:
+        g, c = case["deal"], case["calls"][0]
+        table = core.Table(case["entries"])
+        deal = core.BlockDeal(table, g["n"], g["max_pip"], g["sides"], [int(h) for h in g["dealt"]], g["cu"], None,
+                              g["scoring"], g["leader"], g["bound"], g["most"], g["bonus"])
+        deal.mtdf([int(h) for h in c["hands"]], c["pips"], int(c["K"]), c["e"], c["s"], c["alpha"], c["beta"],
+                  c["guess"], None)
+        out.append([table.entries, table.max_entries, table.used, table.nbytes, table.stores, table.replaced])
+    for case in cases[1]:
+        g, c = case["search"], case["calls"][0]
+        search = arms.ArmSearch(g["n"], g["max_pip"], g["french"], g["branch"], g["maximiser"], g["opponent"],
+                                g["scoring"], g["param"], g["sides"], None, case["entries"], g["described"], g["leader"])
+        search.search(tuple(int(h) for h in c["hands"]), tuple(c["arms"]), c["s"], c["alpha"], c["beta"], 10 ** 7)
+        out.append([search.max_entries, search.used, search.nbytes, search.replaced])
+    return out
+
+
+def test_the_wasm_binding_in_pyodide_equals_the_extension_on_random_block_positions(site):
+    cases = core_cases(300, 8181)
+    assert {c["op"] for case in cases for c in case["calls"]} >= {"mtdf", "plays", "line", "worlds"}
+    native = run_core_native(cases)
+    few = [cases[:40], arms_cases(40, 8184)]
+    script = (BINDING + inspect.getsource(run_core_native) + inspect.getsource(tables_after)
+              + "from analyzer.search.core import arms_core\n"
+              + "OUTPUT = json.dumps([run_core_native(cases[0]), tables_after(cases[1], compiled_core(), arms_core())])\n")
+    got, tables = in_pyodide(site, script, [cases, few])
+    # the tables read from the modules' memory as the extensions' getters give them (full ones replacing entries)
+    assert tables == tables_after(few, compiled_core(), arms_core())
+    assert any(row[-1] for row in tables)
+    for case, want, have in zip(cases, native, got):
+        assert have == want, case            # every value, line and node count
+    assert len(got) == len(native) == 300
+    assert sum(c["nodes"] for row in native for c in row) > 20_000        # (real searches)
+
+
+ARMS_BINDING = """
+import json
+from analyzer.search.core import ARMS_BINDING, arms_core
+assert ARMS_BINDING == "wasm", ARMS_BINDING
+cases = json.load(open("/home/pyodide/input.json"))
+"""
+
+
+def test_the_wasm_search_over_arms_in_pyodide_equals_the_extension_on_random_states(site):
+    cases = arms_cases(200, 8182)
+    native = run_arms_native(cases)
+    script = ARMS_BINDING + inspect.getsource(run_arms_native) + "\nOUTPUT = json.dumps(run_arms_native(cases))\n"
+    got = in_pyodide(site, script, cases)
+    assert len(got) == len(native) == 200
+    for case, want, have in zip(cases, native, got):
+        assert have == json.loads(json.dumps(want)), case         # every value, line and node count
+    assert any(c.get("steps") for row in native for c in row)
+    assert sum(c["nodes"] for row in native for c in row) > 5_000
+
+
+DRAW_BINDING = """
+import json
+from analyzer.search.core import DRAW_BINDING, draw_core
+assert DRAW_BINDING == "wasm", DRAW_BINDING
+cases = json.load(open("/home/pyodide/input.json"))
+"""
+
+
+def test_the_wasm_search_of_draw_games_in_pyodide_equals_the_extension_on_random_decisions(site):
+    cases = draw_cases(150, 8183)
+    assert {c["op"] for case in cases for c in case["calls"]} == {"search", "line", "ends", "worlds"}
+    native = run_draw_native(cases)
+    script = (DRAW_BINDING + inspect.getsource(plain) + inspect.getsource(run_draw_native)
+              + "\nOUTPUT = json.dumps(run_draw_native(cases))\n")
+    got = in_pyodide(site, script, cases)
+    assert len(got) == len(native) == len(cases)
+    for case, want, have in zip(cases, native, got):
+        assert have == json.loads(json.dumps(want)), case         # every value, line, end and node count
+    assert {case["search"]["run"] for case in cases} == {False, True}
+
+
+PAGE = """
+import json
+from analyzer.site.worker import SiteApi, site_info
+api = SiteApi("/home/pyodide/records")
+OUTPUT = json.dumps({"info": site_info(), "answers": [api.answer(r["route"], r["body"])
+                                                        for r in json.load(open("/home/pyodide/input.json"))]})
+"""
+
+#: Block games of different families the block search serves: partnership (International), a partnership sheet
+#: without hands, two players (OpenSpiel's block of seven), three players each for himself (cutthroat), Milo; French
+#: domino (the search over arms); a draw game, Quinientos (All Fives' points) and Hungarian (the search of draw games).
+RECORDS = ("seed2.dom", "sheet-partnership.dom", "openspiel-block7-1.dom", "match-cutthroat-partner-rules.dom",
+           "match-milo.dom", "match-french.dom", "variant-draw.dom", "match-quinientos.dom", "match-hungarian-3.dom")
+FAIR = ("seed2.dom", 7)
+
+
+def _plain(answer: dict) -> dict:
+    """An analysis without what names its file (the page's record is ``<board>``)."""
+    answer = json.loads(json.dumps(answer))
+    for game in answer["games"]:
+        game.pop("file", None)
+        for d in game.get("diagnostics", ()):
+            d.pop("text", None)
+    return answer
+
+
+def _within(want, got, where="") -> None:
+    """``got`` holds everything ``want`` holds, equal (the board's API adds words and marks of its own to the
+    analysis: a fair verdict's ``how``, each alternative's ``marks``, ...)."""
+    if isinstance(want, dict):
+        assert isinstance(got, dict), where
+        for key, value in want.items():
+            assert key in got, f"{where}.{key}"
+            _within(value, got[key], f"{where}.{key}")
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), where
+        for i, (x, y) in enumerate(zip(want, got)):
+            _within(x, y, f"{where}[{i}]")
+    else:
+        assert got == want, f"{where}: {got!r} in the page, {want!r} in analyze --json"
+
+
+def _cli(record: str, *options: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", *options, f"records/{record}"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_pages_analysis_on_the_wasm_core_equals_the_command_lines(site):
+    requests = [{"route": "analyze", "body": {"text": (ROOT / "records" / name).read_text(encoding="utf-8")}}
+                for name in RECORDS]
+    name, seed = FAIR
+    requests.append({"route": "analyze", "body": {"text": (ROOT / "records" / name).read_text(encoding="utf-8"),
+                                                  "fair": True, "seed": seed}})
+    got = in_pyodide(site, PAGE, requests)
+    info = got["info"]
+    assert info["binding"] == "wasm" and info["compiled"] and "pure-Python" not in info["note"]
+    assert info["search"] == "compiled (WebAssembly)"           # every search the site runs
+    answers = got["answers"]
+    assert all(status == 200 for status, _ in answers), [a for s, a in answers if s != 200]
+    for record, (_, answer) in zip(RECORDS, answers):
+        want = _cli(record)
+        assert want["games"] and any(g["decisions"] for g in want["games"]), record
+        _within(_plain(want), _plain(answer), record)
+    fair = answers[-1][1]
+    want = _cli(name, "--fair", "--seed", str(seed))
+    assert any(d.get("fair") for g in want["games"] for d in g["decisions"])
+    _within(_plain(want), _plain(fair), name)
+
+
+def test_a_scoring_the_modules_cannot_value_is_searched_in_python_there_and_the_page_says_so(site):
+    """Kozel's count is valued by Python at each finished hand (``test_scoring_core.PYTHON_LEAVES``), which the
+    extension asks of Python and WebAssembly cannot: the site searches it in pure Python, with the same values as the
+    command line, and its note says so where the command line's says the compiled search asks Python."""
+    name = "house-kozel-fence.dom"
+    got = in_pyodide(site, PAGE, [{"route": "analyze", "body": {
+        "text": (ROOT / "records" / name).read_text(encoding="utf-8")}}])
+    status, answer = got["answers"][0]
+    assert status == 200
+    want = _plain(_cli(name))
+    answer = _plain(answer)
+    assert want["games"] and all("asks Python" in g["note"] for g in want["games"])
+    assert all("the pure-Python search values it" in g["note"] for g in answer["games"])
+    for game in want["games"] + answer["games"]:
+        game.pop("note")
+    _within(want, answer, name)
