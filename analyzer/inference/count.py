@@ -275,8 +275,8 @@ class DealCount:
     total: int
     results: tuple[tuple[HandResult | None, int], ...]
     stated: int | None
-    endings: tuple[tuple[tuple[HandResult, HandFacts] | None, int], ...] = ()
-    facts: bool = False
+    endings: tuple[tuple[tuple[HandResult, HandFacts] | None, int], ...]
+    facts: bool
     worlds: Worlds = dataclasses.field(repr=False, compare=False)
     _parts: tuple = dataclasses.field(repr=False, compare=False, default=())
     _agrees: frozenset = dataclasses.field(repr=False, compare=False, default=frozenset())
