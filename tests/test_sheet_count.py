@@ -138,6 +138,11 @@ def _sheets(variant, rng, count: int, most: int = 120):
             return
 
 
+def _outcomes(rep, listed) -> set:
+    found = sheet_module._sheet_result(rep, 0, listed)
+    return {(o.result, o.facts.pips, o.deals) for o in found.outcomes}
+
+
 def _tally(listed) -> tuple[int, Counter, int]:
     results = Counter()
     for r, w in listed.tally():
@@ -170,6 +175,9 @@ def test_counted_and_listed_deals_equal_a_brute_force_and_validate_agrees(name, 
                 assert listed.weights is None and _tally(listed)[:2] == truth[:2], name
                 if "Result" in sheet.tags:
                     assert _tally(listed)[2] == truth[2], name
+            # the ways the deals end the hand that the match follows: the same, each with as many deals
+            if rep.outcome is not None or "Result" in sheet.tags:
+                assert _outcomes(rep, counted) == _outcomes(rep, listed), name
         # validate reads the counted deals: valid where a deal gives the written result, the Result checked
         if rep.valid or all(d.details.get("unsure") for d in rep.errors):
             judged = check_decided_result(replay(sheet, variant), 0)
