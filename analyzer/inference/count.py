@@ -152,7 +152,7 @@ class _Programme:
     key ``start``; ``delta[i][h]``: what tile ``i`` in holder ``h`` adds to the key. ``layers[i]``: state (room,
     then key) -> the ways to reach it having placed the first ``i`` tiles."""
 
-    def __init__(self, unseen, allowed, room, start, delta, spent: list[int]):
+    def __init__(self, unseen, allowed, room, start, delta, spent: list[int], states: int):
         self.unseen, self.allowed, self.delta = unseen, allowed, delta
         self.k = len(room)
         holders = len(room)
@@ -171,9 +171,9 @@ class _Programme:
             moves = [(h, delta[i][h]) for h in range(holders) if allowed[i] >> h & 1]
             left = supply[i + 1]
             for state, ways in layer.items():
-                if len(nxt) + spent[0] > STATES:
+                if len(nxt) + spent[0] > states:
                     raise CountTooLarge(f"counting the deals by how their hand ends would take more than "
-                                        f"{STATES:,} states")
+                                        f"{states:,} states")
                 for h, add in moves:
                     if not state[h]:
                         continue
@@ -338,12 +338,13 @@ class DealCount:
         return None
 
 
-def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False) -> DealCount:
+def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False, states: int | None = None) -> DealCount:
     """The :class:`DealCount` of the deals ``worlds`` (the record's own view at its end: see
     :func:`analyzer.inference.sheet.listing`) allows, each scored by ``ending`` (how the hand ends in a world, and
     whether that gives the written result); ``facts``: keyed so that each key's facts are its every deal's
-    (:meth:`key_shape`). Raises :class:`CountTooLarge` past :data:`STATES` states and
-    :class:`InferenceUnsupported` where the worlds are none or the players are not the game's."""
+    (:meth:`key_shape`); ``states``: the most states the programme may fill (None: :data:`STATES`). Raises
+    :class:`CountTooLarge` past them and :class:`InferenceUnsupported` where the worlds are none or the players
+    are not the game's."""
     view = worlds.view
     n = len(rep.players)
     if n != rep.variant.players or not worlds.count:
@@ -400,7 +401,7 @@ def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False) -> DealCoun
         got = programmes.get(which)
         if got is None:
             got = programmes[which] = _Programme(
-                unseen, allowed, room, start, deltas(unseen), spent)
+                unseen, allowed, room, start, deltas(unseen), spent, STATES if states is None else states)
         return got
 
     def add(sign: int, w: Worlds) -> None:

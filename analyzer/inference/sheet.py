@@ -25,6 +25,7 @@ from ..rules.facts import HandFacts, HandResult, hand_facts
 from ..tiles import Tile
 from . import world_position, worlds_at
 from .boneyard import hands_after
+from . import count as counting
 from .count import CountTooLarge, DealCount, count_deals
 from .memo import remembered
 from .meter import WORLD_STEPS, current_meter
@@ -217,11 +218,11 @@ def _listing(rep, limit: int) -> Listing | None:
 
 
 def _counted(rep, worlds: Worlds, ending: _Ending) -> DealCount | None:
-    """The deals of ``worlds`` counted by how their hand ends, each player's pips kept where that can be done, else
-    each side's (None: too many states to count them either way)."""
-    for facts in (True, False):
+    """The deals of ``worlds`` counted by how their hand ends, each player's pips kept where that takes at most a
+    quarter of :data:`~analyzer.inference.count.STATES`, else each side's (None: too many states either way)."""
+    for facts, states in ((True, counting.STATES // 4), (False, counting.STATES)):
         try:
-            return count_deals(rep, worlds, ending, facts=facts)
+            return count_deals(rep, worlds, ending, facts=facts, states=states)
         except CountTooLarge:
             continue
         except InferenceUnsupported:
