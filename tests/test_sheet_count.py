@@ -275,6 +275,12 @@ def test_a_four_hand_sheet_past_the_cap_whose_result_no_deal_gives_is_invalid(va
     game, sheet = _handless(variant, seed)
     good = replay_record(Record([sheet]), variant)[0]
     assert good.valid and not any(d.code == "unchecked-result" for d in good.diagnostics)
+    # the ways the hand ends that the match follows include the true one (drawn where the count keeps each side's
+    # pips, not each player's: said so)
+    truth = replay(game, variant)
+    assert truth.result in {o.result for o in good.outcomes}
+    if variant == "block":
+        assert good.outcomes_drawn > 0
     laid = mask_of(st.move.tile for st in good.steps if st.move is not None and st.move.tile is not None)
     held = sum(t.pips for t in good.variant.dealing.tiles if not t.bit & laid)
     side, _, *how = sheet.tags["Result"].split()

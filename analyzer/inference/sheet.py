@@ -37,6 +37,7 @@ __all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "dec
            "LIST_LIMIT", "MAX_DEALS"]
 
 LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result where they cannot be counted
+OUTCOME_DRAWS = 2_000   # deals drawn for the ways the hand ends where the count keeps each side's pips only
 COUNT_ABOVE = 2_000     # more deals than this are counted by how their hand ends, not listed (analyzer.inference.count)
 MAX_DEALS = 1000        # the deals analysed: every one where there are at most this many, else this many drawn
 
@@ -176,6 +177,7 @@ class Listing:
     # way the hand ends once, and ``weights`` in how many deals (``endings`` empty where the count kept the
     # result but not every player's pips)
     weights: tuple[int, ...] | None = None
+    counted: DealCount | None = None     # (the count itself: its deals drawn where ``endings`` is empty)
 
     def tally(self) -> list[tuple[HandResult | None, int]]:
         """Each deal's result with in how many deals (one each where they were listed)."""
@@ -210,7 +212,7 @@ def _listing(rep, limit: int) -> Listing | None:
         if counted is not None:
             return Listing(worlds, ending, tuple(None if e is None else e[0] for e, _ in counted.endings),
                            tuple(e for e, _ in counted.endings) if counted.facts else (),
-                           tuple(n for _, n in counted.endings))
+                           tuple(n for _, n in counted.endings), counted)
         if worlds.count > limit:
             return None
     endings = tuple(ending.ending(w) for w in worlds)
@@ -256,13 +258,15 @@ class SheetResult:
     moves allow give the written result (all of them where none is written). ``outcomes``: every way those deals
     end the hand (:class:`~analyzer.replay.result.DealOutcome`), the most frequent first: where the deals agree
     on the winner and points but not on what each side scores (Hungarian, French, All Fives...) there are
-    several, and the match counts each."""
+    several, and the match counts each; ``drawn``: where not 0, the outcomes are those of this many deals drawn
+    uniformly among those (counted by each side's pips, not each player's: others may end the hand otherwise)."""
 
     result: HandResult | None
     spans: tuple[str, ...]
     kept: int
     total: int
     outcomes: tuple = ()
+    drawn: int = 0
 
 
 def sheet_result(rep, limit: int = 1000, listed: Listing | None = None) -> SheetResult | None:
@@ -287,9 +291,17 @@ def _sheet_result(rep, limit: int, listed: Listing | None) -> SheetResult | None
     endings = [(e, n) for e, n in zip(listed.endings, weights) if e is not None and ending.agrees(e[0])]
     total = listed.worlds.count
     outcomes = deal_outcomes([e for e, _ in endings], [n for _, n in endings])
+    drawn = 0
+    if listed.counted is not None and not listed.endings and ways:
+        # counted by each side's pips: the ways the hand ends (each player's pips) are those of deals drawn
+        rng = random.Random(0)
+        worlds = [listed.counted.draw(rng) for _ in range(OUTCOME_DRAWS)]
+        ends = [ending.ending(w) for w in worlds if w is not None]
+        ends = [e for e in ends if e is not None and ending.agrees(e[0])]
+        outcomes, drawn = deal_outcomes(ends), len(worlds)
     if kept and len({(r.winner, r.points) for r in results}) == 1:
-        return SheetResult(results[0], (), ways, total, outcomes)
-    return SheetResult(None, _spans(rep, results), ways, total, outcomes)
+        return SheetResult(results[0], (), ways, total, outcomes, drawn)
+    return SheetResult(None, _spans(rep, results), ways, total, outcomes, drawn)
 
 
 _BLANK = Tile(0, 0).bit
