@@ -431,7 +431,7 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
     found = sheet_result(rep, limit, listed)
     if found is not None:
-        rep.outcomes = found.outcomes
+        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.drawn
     elif rep.setup_lacks is None and rep.valid:
         _drawn_outcomes(rep)
     if found is not None and found.result is not None:
@@ -471,7 +471,7 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
-    rep.outcomes = found.outcomes
+    rep.outcomes, rep.outcomes_drawn = found.outcomes, found.drawn
     rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
     rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
                                      f"{found.kept:,} of the {found.total:,} deals they allow end it as the record "
