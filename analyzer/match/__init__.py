@@ -458,26 +458,28 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     if listed is None:
         # too many deals to list: one drawn that ends the hand as the record states shows that some deal does
         found = sampled_result(rep, SHOWN_DRAWS)
-        if found is None or not found.kept:
-            return
-        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.total
-        rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
-        rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
-                                         f"{found.kept:,} of {found.total:,} deals drawn from those they allow end "
-                                         "it as the record states (too many to list: the hand's result is not "
-                                         "known beyond that)", "Result", "info"))
-        rep.__dict__.pop("diagnostics", None)
+        if found is not None and found.kept:
+            _shown_by_deals(rep, found, found.total, f"{found.kept:,} of {found.total:,} deals drawn from those they "
+                            "allow end it as the record states (too many to list: the hand's result is not known "
+                            "beyond that)")
         return
     found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
-    rep.outcomes, rep.outcomes_drawn = found.outcomes, found.drawn
-    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
-    rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but "
-                                     f"{found.kept:,} of the {found.total:,} deals they allow end it as the record "
-                                     "states: the stated result is checked", "Result", "info"))
+    _shown_by_deals(rep, found, found.drawn, f"{found.kept:,} of the {found.total:,} deals they allow end it as the "
+                    "record states: the stated result is checked")
     if found.result is not None:
         rep.result = found.result
+
+
+def _shown_by_deals(rep: Replay, found, drawn: int, how: str) -> None:
+    """The deals ``found`` (a :class:`~analyzer.inference.sheet.SheetResult`) show that the hand of ``rep`` is over
+    as its Result says: their outcomes kept (``drawn``: of how many deals drawn, 0 for all of them), the unsure
+    error replaced by the note ``how``."""
+    rep.outcomes, rep.outcomes_drawn = found.outcomes, drawn
+    rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
+    rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but {how}",
+                                     "Result", "info"))
     rep.__dict__.pop("diagnostics", None)
 
 
