@@ -10,26 +10,41 @@ __all__ = ["OverDeals", "OverHands", "DealsSummary"]
 @dataclass(frozen=True)
 class OverDeals:
     """A value over the deals: the mean, the lowest and the highest, over ``deals`` deals (those in which the
-    move could be played); ``ci95``: the mean's 95% interval where the deals are a sample of those allowed."""
+    move could be played); ``ci95``: the mean's 95% interval where the deals are a sample of those allowed.
+    Beside a decision's best move on average, another move's ``gap``: the mean of its paired gaps to that move (for
+    the mover, in points), over the ``shared`` deals both could be played in, and ``gap_ci`` its interval at the level
+    the looks test it (the moves' own means may stand on different deals; the gap on the same ones)."""
 
     mean: float
     min: int
     max: int
     deals: int
     ci95: tuple[float, float] | None = None
+    gap: float | None = None
+    gap_ci: tuple[float, float] | None = None
+    shared: int | None = None
+
+    @property
+    def told_apart(self) -> bool | None:
+        """Whether the best move on average is told apart from this one (its gap's interval above 0); None for
+        the best itself, or a move never playable in the same deal as it."""
+        return None if self.gap_ci is None else self.gap_ci[0] > 1e-9
 
     def as_dict(self) -> dict:
         out = {"mean": self.mean, "min": self.min, "max": self.max, "deals": self.deals}
         if self.ci95 is not None:
             out["ci95"] = list(self.ci95)
+        if self.gap is not None:
+            out.update(gap=self.gap, gap_ci=list(self.gap_ci), shared=self.shared)
         return out
 
     @classmethod
     def from_dict(cls, data: dict | None) -> OverDeals | None:
         if data is None:
             return None
-        ci = data.get("ci95")
-        return cls(data["mean"], data["min"], data["max"], data["deals"], None if ci is None else tuple(ci))
+        ci, gap_ci = data.get("ci95"), data.get("gap_ci")
+        return cls(data["mean"], data["min"], data["max"], data["deals"], None if ci is None else tuple(ci),
+                   data.get("gap"), None if gap_ci is None else tuple(gap_ci), data.get("shared"))
 
 
 @dataclass(frozen=True)
