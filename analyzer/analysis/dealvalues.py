@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["OverDeals", "OverHands", "DealsSummary"]
+__all__ = ["OverDeals", "OverHands", "DealsSummary", "hands_words"]
+
+
+def hands_words(hands: int, drawn: int, different: int) -> str:
+    """How many of the ``hands`` a player may have held his moves were judged in: ``all 12 hands he may have
+    held``, ``the one hand he may have held``, or ``8 drawn of the 56 hands he may have held (7 different)`` (drawn
+    by the deals they stand for: a hand may be drawn more than once). The one wording of the text, the page and the
+    analysis's note."""
+    if different >= hands:
+        return f"{'the one hand' if hands == 1 else f'all {hands:,} hands'} he may have held"
+    return (f"{drawn:,} drawn of the {hands:,} hands he may have held"
+            + (f" ({different:,} different)" if different != drawn else ""))
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,8 @@ class OverHands:
     it stands for), its 95% interval where the hands judged are a sample, the least and the most; ``hands``:
     how many hands he may have held, ``judged``: how many were judged; ``real``: in how many of them the move
     is a real mistake (the fair verdict), ``best``: the fair best where it is the same in every hand judged
-    and told apart there."""
+    and told apart there; ``drawn``: where the hands are drawn, how many draws (a hand may come more than once,
+    ``judged`` counts the different ones); None where every hand is judged."""
 
     mean: float
     ci95: tuple[float, float] | None
@@ -63,10 +75,14 @@ class OverHands:
     judged: int
     real: int
     best: str | None
+    drawn: int | None = None
 
     def as_dict(self) -> dict:
-        return {"mean": self.mean, "ci95": None if self.ci95 is None else list(self.ci95), "min": self.min,
-                "max": self.max, "hands": self.hands, "judged": self.judged, "real": self.real, "best": self.best}
+        out = {"mean": self.mean, "ci95": None if self.ci95 is None else list(self.ci95), "min": self.min,
+               "max": self.max, "hands": self.hands, "judged": self.judged, "real": self.real, "best": self.best}
+        if self.drawn is not None:
+            out["drawn"] = self.drawn
+        return out
 
 
 @dataclass(frozen=True)

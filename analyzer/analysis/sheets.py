@@ -35,7 +35,7 @@ from ..workers import pool_options
 from ..search.tree import SearchLimit
 from . import (Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, renewed)
-from .dealvalues import DealsSummary, OverDeals, OverHands
+from .dealvalues import DealsSummary, OverDeals, OverHands, hands_words
 from .fair import (FairDecision, FairRun, FairSettings, WorldSearch, dealt_position, early_looks, fair_analyze,
                    solve_dealt)
 from .fairstats import GROWTH, Z95, early_z, look_z, looks, needed, paired_gap, significant, value_summary
@@ -599,7 +599,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
             decision = by_index.get(k)
             if decision is None:
                 continue
-            fair = _over_hands(rep, seat, mine, k, spread[seat], points)
+            fair = _over_hands(rep, seat, mine, k, spread[seat], points, hands, decision.cls)
             judged = replace(renewed(decision, new), fair=fair)
             if fair is not None and spread[seat][0] == 1 and k in mine[0][1]:   # his one hand: each move's
                 values = mine[0][1][k][1]                                        # fair value too
@@ -608,7 +608,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
             new[id(decision)] = judged
     decisions = tuple(renewed(d, new) for d in analysis.decisions)
     graded = [d for d in decisions if d.fair is not None and d.fair.loss > 1e-9]
-    parts = [f"{rep.players[s]}: {n} hand{'s' * (n != 1)}" + (f" ({hands} drawn)" if more else "")
+    parts = [f"{rep.players[s]}: " + hands_words(n, hands if more else n,
+                                                  len([t for t in tasks if t[0] == s]) if more else n)
              for s, (n, more) in spread.items()]
     names = ", ".join(rep.players[s] for s in chosen_seats)
     return replace(analysis, decisions=decisions, to_move=renewed(analysis.to_move, new),
@@ -632,10 +633,13 @@ def bounded(settings: FairSettings, max_deals: int) -> tuple[FairSettings, str]:
     return got, f"each decision of each hand valued over at most {most:,} deals (--max-deals)"
 
 
-def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, bool], thresholds: Thresholds):
+def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, bool], thresholds: Thresholds,
+                drawn: int = HANDS, hindsight: str | None = None):
     """The fair verdict of decision ``k`` over the hands judged (``mine``: per hand its weight and verdicts by
-    decision): the mean loss classed by the points' ``thresholds``; *real* where the move is a real mistake in
-    every hand judged, *uncertain* where the mean reaches a class but not so, else none."""
+    decision; ``drawn`` of them drawn where ``spread[1]``): the mean loss classed by the points' ``thresholds``;
+    *real* where the move is a real mistake in every hand judged, *uncertain* where the mean reaches a class but
+    not so, *hindsight* where it reaches none but the loss over the deals with every hand open does (its class
+    ``hindsight``), else none: the one verdict of the move (``report.verdicts.verdict_word``)."""
     losses, weights, real, bests, worlds, total_worlds = [], [], 0, set(), 0, 0
     mine = [(w, v) for w, v, choices in mine if k in v or k not in choices]    # (a choice not valued: left out)
     if not mine:
@@ -657,7 +661,8 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
         half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in draws) / (n - 1)) / math.sqrt(n)
         ci = (round(max(0.0, mean - half), 4), round(mean + half, 4))
     best = next(iter(bests)) if len(bests) == 1 else None
-    hands = OverHands(round(mean, 4), ci, min(losses), max(losses), spread[0], len(mine), real, best)
+    hands = OverHands(round(mean, 4), ci, min(losses), max(losses), spread[0], len(mine), real, best,
+                      drawn if spread[1] else None)
     fairs = [verdicts[k][0] if k in verdicts else None for _, verdicts in mine]
     if spread[0] == 1 and fairs[0] is not None:     # the sheet fixes his hand: judged as if it were written
         return replace(fairs[0], over_hands=hands)
@@ -665,6 +670,7 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
     names = (None, "inaccuracy", "mistake", "blunder")
     every = min((names.index(f.cls) if f is not None else 0) for f in fairs)
     cls = names[max(names.index(thresholds.classify(mean)), every)]
-    verdict = "real" if cls is not None and real == len(mine) else "uncertain" if cls is not None else "none"
+    verdict = ("real" if cls is not None and real == len(mine) else "uncertain" if cls is not None
+               else "hindsight" if hindsight else "none")
     return FairDecision(rep.players[seat], worlds, METHOD, best or "", round(mean, 4), cls, verdict,
                         total_worlds, over_hands=hands)
