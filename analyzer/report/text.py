@@ -146,6 +146,8 @@ def fair_text(d) -> str:
     how = how_words(f)
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
+    if getattr(d, "loss_over", None) is not None:
+        mark = ""                   # (a sheet: its one verdict word is on the decision's line)
     verdict = tied_words(f) or f"best {f.best}{gap_words(d)}"
     if f.method == OVER_HANDS:          # (a sheet: its one verdict word is on the decision's line)
         h = f.over_hands
