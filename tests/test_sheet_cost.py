@@ -158,6 +158,7 @@ def test_max_deals_and_hands_bound_every_game_of_a_handless_match(tmp_path):
 
 # -- the words -------------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_sheets_text_names_each_number_and_gives_one_verdict_word_a_move(book_sheet, tmp_path):
     """Every value over the deals names its interval ("95% interval"), its least and most and the deals it is a
     mean of (of the deals analysed where fewer), each decision's line carries one verdict word at most, the JSON's
