@@ -87,23 +87,24 @@ def over_text(o, analysed: int | None = None) -> str:
     mean of 448 of the 1,000 deals)``, the mean over the deals in which its player could play the move, the
     interval where the deals are a sample, the least and the most of those deals, and how many there are (of the
     ``analysed``); ``+46 in each of 911 of the 1,000 deals`` where they all give the same."""
-    deals = deals_words(o.deals, analysed)
-    if o.min == o.max:
-        return f"{o.min:+d} in each of {deals}" if o.deals > 1 else f"{o.min:+d} in {deals}"
-    ci = (f"95% interval {o.ci95[0]:+.2f} to {o.ci95[1]:+.2f}; " if o.ci95 is not None and o.ci95[0] != o.ci95[1]
-          else "")
-    return f"{o.mean:+.2f} ({ci}least {o.min:+d}, most {o.max:+d}; mean of {deals})"
+    return _named(o, analysed, "+", "{mean} ({ci}least {low}, most {high}; mean of {deals})")
 
 
 def loss_range_words(o, analysed: int | None = None) -> str:
     """The loss of a move over a sheet's deals, every number named: ``36.17 on average (95% interval 34.69 to 37.64;
     least 0, most 76; over 1,000 deals)``."""
+    return _named(o, analysed, "", "{mean} on average ({ci}least {low}, most {high}; over {deals})")
+
+
+def _named(o, analysed: int | None, sign: str, shape: str) -> str:
+    """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed)."""
     deals = deals_words(o.deals, analysed)
     if o.min == o.max:
-        return f"{o.min} in each of {deals}" if o.deals > 1 else f"{o.min} in {deals}"
-    ci = (f"95% interval {o.ci95[0]:.2f} to {o.ci95[1]:.2f}; " if o.ci95 is not None and o.ci95[0] != o.ci95[1]
-          else "")
-    return f"{o.mean:.2f} on average ({ci}least {o.min}, most {o.max}; over {deals})"
+        return f"{o.min:{sign}d} in each of {deals}" if o.deals > 1 else f"{o.min:{sign}d} in {deals}"
+    ci = (f"95% interval {o.ci95[0]:{sign}.2f} to {o.ci95[1]:{sign}.2f}; " if o.ci95 is not None
+          and o.ci95[0] != o.ci95[1] else "")
+    return shape.format(mean=f"{o.mean:{sign}.2f}", ci=ci, low=f"{o.min:{sign}d}", high=f"{o.max:{sign}d}",
+                        deals=deals)
 
 
 def hindsight_best_words(d) -> str:
