@@ -79,7 +79,7 @@ def _analyse_chunk(task: tuple) -> list:
     """Deals ``task[1]`` to ``task[2]`` of the job's (in the order they are drawn) analysed. ``("words", lo, hi)``:
     each deal's result words. ``("batch", lo, hi, k)``: decision ``k`` alone in each deal (:func:`_batch_rows`).
     ``("deal", lo, hi, steps)``: each deal written into the record and analysed, only the steps ``steps`` valued
-    (None: every one): per deal its rows ``(index, played, [(move, value)], loss)``."""
+    (None: every one): per deal its rows ``(index, played, [(move, value)], loss)`` and its result words."""
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
     kind, lo, hi = task[:3]
     if kind == "words":            # (and each deal's legal moves at the leads ``task[3]``: see :func:`_batch_rows`)
@@ -99,7 +99,7 @@ def _analyse_chunk(task: tuple) -> list:
         to_move = got.to_move
         if to_move is not None:       # a record that stops at a decision: its moves' values, nothing played
             rows.append((to_move.index, "", [(a.move, a.value) for a in to_move.alternatives], None))
-        out.append(rows)
+        out.append((rows, _result_words(written)))
     return out
 
 
@@ -274,8 +274,8 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                 spans = [(lo, min(lo + CHUNK, size)) for lo in range(done, size, CHUNK)]
                 asked = frozenset() if batch else frozenset(active)     # (each deal written and analysed)
                 leading = frozenset(k for k in leads if k in active)
-                words_tasks = [("words", lo, hi, leading) for lo, hi in spans]
-                count = len(spans) * (2 + (len(active) if batch else 0))     # (the words counted twice)
+                words_tasks = [("words", lo, hi, leading) for lo, hi in spans] if batch else []
+                count = len(spans) * (2 + len(active) if batch else 1)     # (the words counted twice)
                 finished = [0]
 
                 def step(_: int, before=done, size=size, count=count) -> None:
@@ -289,7 +289,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                         words[said] = words.get(said, 0) + 1
                         for k, there in moves.items():
                             legal[k].append(there)
-                finished[0] += len(spans)
+                finished[0] += len(words_tasks)
                 tasks = [("batch", lo, hi, k, legal[k][lo - done:hi - done] if k in leads else None,
                           state[k]["contenders"]) for k in (sorted(active) if batch else ()) for lo, hi in spans]
                 tasks += [("deal", lo, hi, None if len(asked) == len(state) else asked) for lo, hi in spans if asked]
@@ -297,7 +297,8 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                     if task[0] == "batch":
                         _gather_one(state[task[3]], got, task[5] is None)
                     else:
-                        for rows in got:
+                        for rows, said in got:
+                            words[said] = words.get(said, 0) + 1
                             _gather(state, rows, asked)
                 done = size
                 if size == len(order):
