@@ -170,7 +170,7 @@ def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list
                 out[at] = "limit"
                 continue
             values = [(alternative_text(m), v) for m, v in row]
-            if same is None or valued is not None:
+            if same is None or only is not None:     # (racing: the loss stands on the deals every move was valued in)
                 out[at] = ("" if same is None else alternative_text(same), values, None)
                 continue
             best = max(sign * v for _, v in row)
@@ -388,7 +388,7 @@ def _settled(got: dict | None, rep: Replay, k: int, z: float, at_early: bool, bu
     past the early looks (``at_early``), more deals would not tell it apart from any within ``budget`` deals
     (``fairstats.needed``, as the fair analysis stops for futility: in deals both moves could be played in, of
     which the budget holds the share seen so far). A step no deal has made a choice in yet is not
-    settled. ``racing``: a decision not settled values from now on only the moves still in contention
+    settled. ``racing``: a decision not settled at a later look values from now on only the moves still in contention
     (``got["contenders"]``: the best, those not told apart from it, and the move played), as the fair analysis
     races its moves; a move told apart keeps its values in the deals it was valued in, and the move played's
     loss stands on the deals in which every move was valued."""
@@ -403,7 +403,7 @@ def _settled(got: dict | None, rep: Replay, k: int, z: float, at_early: bool, bu
     rows = len(got["rows"])      # (a move playable in some deals alone: its shared deals grow at their share)
     if not at_early and not any(needed(gaps[m], z) <= budget * len(gaps[m]) / rows for m in close):
         return True
-    if racing:
+    if racing and not at_early:     # (from the first later look: the move played's loss stands on those deals)
         got["contenders"] = frozenset([best, *close] + ([got["mark"]] if got["mark"] else []))
     return False
 
