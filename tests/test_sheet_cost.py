@@ -53,8 +53,9 @@ def _table(rows):
 
 def test_a_decision_stops_at_an_early_look_only_with_its_best_told_apart(book_sheet):
     """At an early look the bound is Student's t at the early looks' share (3.73 at 50 deals): a gap told apart
-    at the later looks' 2.40 but not there goes on; one told apart there stops; a gap of 0 in every deal never
-    stops at an early look, and stops at a later one only for futility (more deals could never tell it)."""
+    there stops; a weak one goes on, every move still valued, and at a later look only the moves in contention
+    are; a gap of 0 in every deal never stops at an early look, and stops at a later one only for futility (more
+    deals could never tell it)."""
     rep = book_sheet
     k = next(i for i, st in enumerate(rep.steps) if rep.variant.seating.teams[st.seat] == 0)   # A/C maximise
     z_early, z = early_z(2, 50), look_z(3, True)
@@ -65,6 +66,8 @@ def test_a_decision_stops_at_an_early_look_only_with_its_best_told_apart(book_sh
     table = _table([{"a": 10 + g, "b": 10} for g in weak])
     assert not significant(weak, False, z_early)
     assert not _settled(table, rep, k, z_early, True, 1000, racing=True)
+    assert table["contenders"] is None                   # (every move valued to the first later look)
+    assert not _settled(table, rep, k, z, False, 1000, racing=True)     # (more deals may tell them apart)
     assert table["contenders"] == {"a", "b"}             # (both still valued, the played one among them)
     same = _table([{"a": 5, "b": 5} for _ in range(50)])
     assert not _settled(same, rep, k, z_early, True, 1000)
