@@ -13,7 +13,8 @@ the deals, then the fair verdicts over the hands, as the command does for a reco
 is the same record with its hands written (the baseline: its exact values, no fair analysis), in the tree of this
 script and in each ``--against`` tree, one after the other in the same run. The table gives the wall seconds and
 the CPU seconds of the process and its workers, and the ratio of each sheet's wall time to its written record's in
-the same tree (the machine is shared: ratios are steadier than seconds). A run past ``--timeout`` is shown ``>T``.
+the same tree (the machine is shared: ratios are steadier than seconds). A run past ``--timeout`` is shown ``>T``
+(its CPU then not counted: the process is killed).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import argparse
 import dataclasses
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -73,11 +75,14 @@ def timed(tree: Path, path: Path, jobs: int, timeout: float) -> tuple[float, flo
     env = {**os.environ, "PYTHONPATH": str(tree)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--jobs", str(jobs), str(path)], cwd=tree,
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--jobs", str(jobs), str(path)], cwd=tree,
-                       env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        proc.wait(timeout=timeout)
         done = True
-    except subprocess.TimeoutExpired:
+    except subprocess.TimeoutExpired:        # (the process and its workers, its own session: none left behind)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
         done = False
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
