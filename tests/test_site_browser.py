@@ -20,7 +20,7 @@ import pytest
 from analyzer.site.build import SiteError, build_site, find_pyodide
 from analyzer.notation.link import make_fragment, read_fragment
 from analyzer.search.wasm import wasm_path
-from conftest import RECORDS, ROOT, SEED_DEAL
+from conftest import RECORDS, ROOT, SEED_DEAL, wait_until
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -260,10 +260,8 @@ def test_a_new_build_replaces_the_old_one_whole_after_the_reload_the_page_offers
     try:
         page = context.new_page()
         page.goto(site + "index.html")
-        for _ in range(600):                   # the first version takes over once it has kept every file
-            if page.evaluate(controlled):
-                break
-            page.wait_for_timeout(100)
+        # the first version takes over once it has kept every file
+        wait_until(lambda: page.evaluate(controlled), "the service worker to take over", START / 1000)
         assert page.evaluate(controlled) == site + "sw.js"
         assert page.evaluate("caches.keys()") == [f"domino-site-{old_version}"]
         # the new build published over the old one
@@ -277,10 +275,9 @@ def test_a_new_build_replaces_the_old_one_whole_after_the_reload_the_page_offers
         with page.expect_navigation(timeout=START):
             page.click("#siteupdate")
         page.wait_for_load_state()
-        for _ in range(600):
-            if page.evaluate("caches.keys()") == [f"domino-site-{new_version}"]:
-                break
-            page.wait_for_timeout(100)
+        # the old version's cache deleted once the new one has taken over
+        wait_until(lambda: page.evaluate("caches.keys()") == [f"domino-site-{new_version}"],
+                   "the old version's cache to go", START / 1000)
         assert page.evaluate("caches.keys()") == [f"domino-site-{new_version}"]
         assert page.evaluate(served) == new_version
     finally:
