@@ -10,11 +10,10 @@ import time
 
 import click
 
-from ..archive import Cache, Execution, Options, Summary, check_rules, load, run
+from ..archive import Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
-from ..outputs import KINDS, replaceable
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
@@ -77,6 +76,8 @@ def output_target(output: str, inputs: list[Source], option: str, kind: str | No
     for source in inputs:
         if source.label != "<stdin>" and os.path.exists(source.label) and os.path.samefile(output, source.label):
             raise click.UsageError(f"{option} {output} would overwrite the input {source.label}; name another file")
+    from ..outputs import KINDS, replaceable        # (start-up: a command that writes no file loads none of it)
+
     if kind is not None and not force and not replaceable(output, kind):
         raise click.UsageError(f"{option} {output} exists and is not {KINDS[kind][1]}: it is left as it is; "
                                f"name another file, or add --force to replace it")
@@ -173,9 +174,12 @@ def results(inputs, options: Options, jobs: int, scheduler, cache_dir, label: st
     (``known``: records read here already, see :func:`analyzer.archive.run`). The start-up ends here
     (:func:`_settle`)."""
     _settle()
-    # a folder that cannot be made or written: a usage error now; a write failing later: one warning
-    cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
-                                                          else f"warning: {text}", err=True)) if cache_dir else None
+    cache = None
+    if cache_dir:       # a folder that cannot be made or written: a usage error now; a write failing later: one warning
+        from ..archive.cache import Cache       # (start-up: loaded with --cache-dir only)
+
+        cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
+                                                              else f"warning: {text}", err=True))
     with Progress(inputs, label if options.mode != "validate" else "validating", len(inputs) > 1
                   or options.mode != "validate", progress_share(options)) as bar:
         for result in run(inputs, options, Execution(jobs, scheduler, cache), progress=bar, known=known):

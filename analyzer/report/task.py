@@ -10,7 +10,6 @@ from typing import Callable
 from ..match import replay_record
 from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, mover_views, read,
                         repairs_analysed, run_record, safely)
-from ..notation.link import encode_record
 from .text import repair_text
 
 __all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
@@ -53,6 +52,8 @@ def page(run: RecordRun):
 
         model = with_draw_luck(model, run.replays, run.draw_lucks)
     if run.text is not None:        # the record in a link: "Copy link", and a link to this record opened here
+        from ..notation.link import encode_record       # (start-up: validate makes no page)
+
         model = replace(model, record_link=encode_record(run.text.encode("utf-8")))
     return model
 
