@@ -10,7 +10,6 @@ from typing import Callable
 from ..match import replay_record
 from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, mover_views, read,
                         repairs_analysed, run_record, safely)
-from .text import repair_text
 
 __all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
 
@@ -21,6 +20,8 @@ def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dic
     out = run_record(run, progress)
     for k, found in enumerate(out.get("repairs_found") or ()):
         if found is not None:
+            from .text import repair_text       # (start-up: the words, where a repair was found)
+
             found["text"] = repair_text(run.reports[k])
     if run.problem is None and run.options.mode == "report":
         from .render import render_html     # (jinja2: loaded only where a page is made)
