@@ -67,7 +67,8 @@ def test_validate_in_this_process_starts_no_process_pool():
 
 
 #: what ``validate`` of a valid record needs of this package: the reader, the rules, the replay, the match, the
-#: pipeline, the archive's runner and inputs, the report's words, the CLI, and the search's bounds (``search.core``)
+#: pipeline, the archive's runner and inputs, the report's task (``report.task``), the CLI, and the search's bounds
+#: (``search.core``)
 VALIDATE_PACKAGES = {"archive", "cli", "match", "notation", "replay", "report", "rules", "search"}
 #: what it must not load: the searches, the analysis and what only it uses, the cache, cluster and per-player sums
 #: of the archive, the generator, record links, pages, the server, and the modules only those use
@@ -84,6 +85,7 @@ def test_validate_loads_only_what_reading_and_replaying_need():
     outside the standard library but click, lark and this one (compared with a process that imports click and
     lark alone, so that what the interpreter's start loads is not counted), this package's subpackages that
     reading and replaying need (:data:`VALIDATE_PACKAGES`), and none of :data:`NOT_FOR_VALIDATE`."""
+    import ast
     import subprocess
     import sys
 
@@ -100,8 +102,8 @@ def test_validate_loads_only_what_reading_and_replaying_need():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     *_, outside, packages, unwanted = done.stdout.splitlines()
     assert '"valid": true' in done.stdout, done.stdout
-    assert set(eval(outside)) - set(eval(base.stdout)) == {"analyzer"}, (outside, base.stdout)
-    assert set(eval(packages)) == VALIDATE_PACKAGES, packages
+    assert set(ast.literal_eval(outside)) - set(ast.literal_eval(base.stdout)) == {"analyzer"}, (outside, base.stdout)
+    assert set(ast.literal_eval(packages)) == VALIDATE_PACKAGES, packages
     assert unwanted == "[]", unwanted
 
 
