@@ -66,6 +66,47 @@ def test_validate_in_this_process_starts_no_process_pool():
     assert '"valid": true' in done.stdout and done.stdout.splitlines()[-1] == "[]", done.stdout
 
 
+#: what ``validate`` of a valid record needs of this package: the reader, the rules, the replay, the match, the
+#: pipeline, the archive's runner and inputs, the report's task (``report.task``), the CLI, and the search's bounds
+#: (``search.core``)
+VALIDATE_PACKAGES = {"archive", "cli", "match", "notation", "replay", "report", "rules", "search"}
+#: what it must not load: the searches, the analysis and what only it uses, the cache, cluster and per-player sums
+#: of the archive, the generator, record links, pages, the server, and the modules only those use
+NOT_FOR_VALIDATE = ["analyzer.search.block", "analyzer.search.tree", "analyzer.analysis", "analyzer.inference",
+                    "analyzer.equity", "analyzer.hidden", "analyzer.repair", "analyzer.archive.cache",
+                    "analyzer.archive.cluster", "analyzer.archive.stats", "analyzer.generate", "analyzer.outputs",
+                    "analyzer.notation.link", "analyzer.report.render", "analyzer.report.model", "analyzer.server",
+                    "analyzer.site", "jinja2", "fractions", "decimal", "concurrent.futures.process",
+                    "multiprocessing"]
+
+
+def test_validate_loads_only_what_reading_and_replaying_need():
+    """``validate`` of a valid record (issue 81 item 6: a command imports only what it uses) loads no package
+    outside the standard library but click, lark and this one (compared with a process that imports click and
+    lark alone, so that what the interpreter's start loads is not counted), this package's subpackages that
+    reading and replaying need (:data:`VALIDATE_PACKAGES`), and none of :data:`NOT_FOR_VALIDATE`."""
+    import ast
+    import subprocess
+    import sys
+
+    tops = ("{m.partition('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) - set(sys.builtin_module_names)")
+    base = subprocess.run([sys.executable, "-c", f"import sys, click, lark; print(sorted({tops}))"],
+                          capture_output=True, text=True, check=True)
+    code = ("import sys; from analyzer.cli import main\n"
+            f"try: main(['validate', '--json', {SEED2!r}], prog_name='domino')\n"
+            "except SystemExit: pass\n"
+            f"print(sorted({tops}))\n"
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('analyzer.') and "
+            "sys.modules[m].__spec__.submodule_search_locations}))\n"
+            f"print([m for m in {NOT_FOR_VALIDATE!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    *_, outside, packages, unwanted = done.stdout.splitlines()
+    assert '"valid": true' in done.stdout, done.stdout
+    assert set(ast.literal_eval(outside)) - set(ast.literal_eval(base.stdout)) == {"analyzer"}, (outside, base.stdout)
+    assert set(ast.literal_eval(packages)) == VALIDATE_PACKAGES, packages
+    assert unwanted == "[]", unwanted
+
+
 def test_validate_exit_codes():
     assert run("validate", SEED2).exit_code == 0
     assert run("validate", SEED1).exit_code == 1

@@ -5,7 +5,6 @@ file is read when the work reaches it), ``runner`` runs the pipeline's task on e
 process pool or, with ``cluster``, on a Dask cluster; results in input order), ``cache`` keeps finished results so a re-run redoes only
 what changed, ``stats`` sums the results up per player, ``summary`` counts records, valid and invalid
 ones and errors by code."""
-from .cache import Cache, CacheUnusable
 from .inputs import RECORD_EXTENSIONS, InputError, RecordFile, Source, decode, expand, load
 from ..pipeline import Options, check_rules
 from ..report.task import process
@@ -17,12 +16,13 @@ __all__ = ["Cache", "CacheUnusable", "RECORD_EXTENSIONS", "InputError", "RecordF
            "Summary"]
 
 
-_LATER = {"ClusterUnavailable": "cluster", "PlayerRow": "stats", "player_rows": "stats"}
+_LATER = {"Cache": "cache", "CacheUnusable": "cache", "ClusterUnavailable": "cluster", "PlayerRow": "stats",
+          "player_rows": "stats"}
 
 
 def __getattr__(name: str):
-    """The cluster's and the per-player summary's names, loaded when first asked for (start-up: ``validate``
-    and ``analyze`` run without them)."""
+    """The cache's, the cluster's and the per-player summary's names, loaded when first asked for (start-up:
+    ``validate`` and ``analyze`` run without them unless asked to)."""
     if name in _LATER:
         import importlib
 

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
 from ..report.task import finish, process
 from ..workers import pool_context
-from .cache import Cache
 from .inputs import RecordFile, Source
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+    from .cache import Cache        # (start-up: a run without --cache-dir loads no cache)
 
 __all__ = ["run", "Execution", "estimate_moves", "worker_pool", "progress_share"]
 
@@ -87,7 +88,7 @@ def run(sources: Iterable[Source | RecordFile], options: Options, on: Execution 
             source = source.read()
             if not source.readable:
                 results[i] = record_problem(source.label, source.error)
-            elif cache is not None and (hit := cache.get(key := Cache.key(source.data, options.key(),
+            elif cache is not None and (hit := cache.get(key := cache.key(source.data, options.key(),
                                                                           source.label))) is not None:
                 results[i] = hit
                 counts["cached"] += 1

@@ -45,7 +45,6 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
       domino validate records/seed1-table.txt"""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import validation_json
-    from ..report.text import validation_text
     from .output import JsonGames, echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     inputs = sources(paths)
@@ -74,6 +73,8 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
             for game in validation_json(result, {k: r["report"] for k, r in found.items()}):
                 document.add(game)
         else:
+            from ..report.text import validation_text       # (start-up: the text, not for --json)
+
             click.echo(validation_text(result, {k: r["text"] for k, r in found.items()}), nl=False)
         if out_path is not None:
             _write_repaired(result.get("repaired") or {}, out_path)

@@ -9,9 +9,8 @@ It says when the match is over and who won it.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..record import Game, Record, clip
@@ -25,7 +24,9 @@ from ..rules.kozel import FenceError, KozelMatch
 from ..rules.matchplay import parse_clock, seat_now, settlement
 from ..rules.codes import Code
 from ..rules.modes import MatchKind
-from ..generate import SEAT_NAMES, random_hand
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match",
            "check_decided_result", "next_requirement", "parse_score", "score_text", "score_range", "score_before",
@@ -1052,6 +1053,8 @@ def random_match(variant: Variant | str | None = None, seed: int = 0, games: int
                  stop_at_end: bool = True) -> Record:
     """A random legal match of ``variant``: up to ``games`` games (fewer when the match ends), each with
     Game, Lead, Result and Score tags."""
+    from ..generate import SEAT_NAMES, random_hand      # (start-up: validate generates nothing)
+
     variant = variant if isinstance(variant, Variant) else find_variant(variant)
     rng = random.Random(seed)
     names = SEAT_NAMES[:variant.players]
@@ -1172,3 +1175,13 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
                                                "(\"A: [0-5] ...\") or a move list", None, None, record.source)]
         replays.append(empty)
     return replays
+
+
+def __getattr__(name: str):
+    """The generator's names this package gives too (:mod:`analyzer.generate`), loaded when first asked for
+    (start-up: ``validate`` generates nothing)."""
+    if name in ("random_hand", "SEAT_NAMES"):
+        from .. import generate
+
+        return getattr(generate, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,8 +10,6 @@ from typing import Callable
 from ..match import replay_record
 from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, mover_views, read,
                         repairs_analysed, run_record, safely)
-from ..notation.link import encode_record
-from .text import repair_text
 
 __all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
 
@@ -22,6 +20,8 @@ def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dic
     out = run_record(run, progress)
     for k, found in enumerate(out.get("repairs_found") or ()):
         if found is not None:
+            from .text import repair_text       # (start-up: the words, where a repair was found)
+
             found["text"] = repair_text(run.reports[k])
     if run.problem is None and run.options.mode == "report":
         from .render import render_html     # (jinja2: loaded only where a page is made)
@@ -53,6 +53,8 @@ def page(run: RecordRun):
 
         model = with_draw_luck(model, run.replays, run.draw_lucks)
     if run.text is not None:        # the record in a link: "Copy link", and a link to this record opened here
+        from ..notation.link import encode_record       # (start-up: validate makes no page)
+
         model = replace(model, record_link=encode_record(run.text.encode("utf-8")))
     return model
 

@@ -3,11 +3,14 @@ where and who sits out across a match of Domino Whist (§3, §10, §11: ``SeatDr
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..tiles import Tile
 from .modes import MatchKind, ResetLead, Termination
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = ["MatchState", "MatchScoring", "SeatDraw", "draw_rank", "settlement", "seat_now", "PROGRESSION_FIVE",
            "parse_clock"]
@@ -403,6 +406,8 @@ def settlement(scores: tuple[int, ...], winner: int, sides: tuple[tuple[str, ...
     Dreier-Mannschaft gewinnt bzw. verliert jedoch nur zwei Drittel"; §11, six: each of the three
     losers pays one of the three winners the difference). ``sides``: the people of side 0 and side 1
     (a side of three in the five-player game counts two thirds)."""
+    from fractions import Fraction      # (start-up: fractions and decimal load with a match's settlement only)
+
     difference = Fraction(abs(scores[0] - scores[1]))
     out: dict[str, Fraction] = {}
     for side, members in enumerate(sides):
