@@ -431,7 +431,7 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
     found = sheet_result(rep, limit, listed)
     if found is not None:
-        rep.outcomes = found.outcomes
+        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.drawn
     elif rep.setup_lacks is None and rep.valid:
         _drawn_outcomes(rep)
     if found is not None and found.result is not None:
@@ -466,7 +466,7 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
-    _shown_by_deals(rep, found, 0, f"{found.kept:,} of the {found.total:,} deals they allow end it as the "
+    _shown_by_deals(rep, found, found.drawn, f"{found.kept:,} of the {found.total:,} deals they allow end it as the "
                     "record states: the stated result is checked")
     if found.result is not None:
         rep.result = found.result
