@@ -24,7 +24,10 @@ of counts. A draw game's worlds are its slots' placements times the orders of it
 The layers are kept, so the deals of some keys (those giving the written result) are also drawn uniformly
 without rejection, or listed, walking back from the last layer: what the analysis of a sheet reads.
 
-:func:`count_deals` counts; :class:`DealCount` is the count, the deals' results, and the draws. Where the
+:func:`count_deals` counts; :class:`DealCount` is the count, the deals' results, and the draws. Where the moves
+do not show the hand over, :func:`may_end` first asks whether any deal leaves no tile that fits in the hands (a
+programme whose key is that number alone): where none does, the hand is over in no deal, and the count is not
+needed (a record that stops mid-hand, as the repair search's candidates often do). Where the
 programme would pass ``STATES`` states (four hands each judged by its own pips, early in a hand)
 :class:`CountTooLarge` says so: the caller estimates instead, and says that it does."""
 from __future__ import annotations
@@ -46,7 +49,7 @@ from .meter import current_meter
 from .placements import Cases, DoublesFirst, HeaviestFirst, InferenceUnsupported
 from .worlds import Worlds, fitting_now
 
-__all__ = ["CountTooLarge", "DealCount", "count_deals", "deal_key", "STATES"]
+__all__ = ["CountTooLarge", "DealCount", "count_deals", "may_end", "deal_key", "STATES"]
 
 STATES = 1_000_000      # the states the programme may fill (some 5 s, 300 MB) before it gives up (CountTooLarge)
 BLANK = Tile(0, 0)
@@ -62,11 +65,18 @@ class CountTooLarge(DominoError):
 class KeyShape:
     """What of each hand's tiles at the end the key keeps: per side (``team``) or per player, the pips and the
     ``features`` named (``blank``: holds [0-0]; ``alone``: [0-0] is its only tile; ``doubles``: how many doubles;
-    ``low``: the low halves of its doubles), and (``fits``) how many tiles that could be laid the hands hold."""
+    ``low``: the low halves of its doubles), and (``fits``) how many tiles that could be laid the hands hold;
+    ``pips`` False: not their pips (:func:`may_end` asks only whether a deal may leave no tile that fits)."""
 
     team: bool
     features: tuple[str, ...]
     fits: bool
+    pips: bool = True
+
+    @property
+    def width(self) -> int:
+        """The numbers the key keeps of each group."""
+        return self.pips + len(self.features)
 
 
 FEATURES = ("blank", "alone", "doubles", "low")
@@ -120,7 +130,7 @@ def deal_key(shape: KeyShape, groups: tuple[int, ...], hands: tuple[int, ...], c
     from the moves): per group (``groups[s]``: seat ``s``'s, its side or itself) the pips and the features of
     ``shape``, then the number of tiles of ``fitting`` (a mask) the hands hold where ``shape.fits``. What the
     programme's last layer holds (a test checks it against each deal's own)."""
-    width = 1 + len(shape.features)
+    width = shape.width
     key = [0] * (width * (max(groups) + 1) + shape.fits)
     for s, mask in enumerate(hands):
         for tile in tiles_of(mask):
@@ -132,7 +142,7 @@ def deal_key(shape: KeyShape, groups: tuple[int, ...], hands: tuple[int, ...], c
 
 
 def _contribution(shape: KeyShape, tile: Tile, count: int) -> tuple[int, ...]:
-    out = [tile.pips]
+    out = [tile.pips] if shape.pips else []
     for f in shape.features:
         if f == "blank":
             out.append(int(tile == BLANK))
@@ -150,11 +160,15 @@ def _contribution(shape: KeyShape, tile: Tile, count: int) -> tuple[int, ...]:
 class _Programme:
     """The placements of ``unseen`` (``allowed[i]``: the holders tile ``i`` may go to) filling ``room``, from the
     key ``start``; ``delta[i][h]``: what tile ``i`` in holder ``h`` adds to the key. ``layers[i]``: state (room,
-    then key) -> the ways to reach it having placed the first ``i`` tiles."""
+    then key) -> the ways to reach it having placed the first ``i`` tiles. ``filled``: the states it filled (a
+    step each of a metered caller's, :mod:`analyzer.inference.meter`, charged as they are filled: past the
+    meter's limit it stops at the state that passes it, as the worlds' programmes do); ``spent[0]``: the states
+    filled by the programmes of one count, at most ``states`` (else :class:`CountTooLarge`)."""
 
     def __init__(self, unseen, allowed, room, start, delta, spent: list[int], states: int):
         self.unseen, self.allowed, self.delta = unseen, allowed, delta
         self.k = len(room)
+        self.filled = 0
         holders = len(room)
         # how many of the tiles from i on may go to each holder: a state whose room they cannot fill is dropped
         supply = [[0] * holders for _ in range(len(unseen) + 1)]
@@ -170,10 +184,11 @@ class _Programme:
             nxt: dict[tuple[int, ...], int] = {}
             moves = [(h, delta[i][h]) for h in range(holders) if allowed[i] >> h & 1]
             left = supply[i + 1]
+            # the states this layer may fill: within the count's states, and within the meter's room
+            cap = states - spent[0]
+            if meter is not None and meter.limit - meter.spent < cap:
+                cap = int(meter.limit - meter.spent)
             for state, ways in layer.items():
-                if len(nxt) + spent[0] > states:
-                    raise CountTooLarge(f"counting the deals by how their hand ends would take more than "
-                                        f"{states:,} states")
                 for h, add in moves:
                     if not state[h]:
                         continue
@@ -184,12 +199,28 @@ class _Programme:
                     for j, v in add:
                         s[j] += v
                     s = tuple(s)
-                    nxt[s] = nxt.get(s, 0) + ways
-            spent[0] += len(nxt)
-            if meter is not None:
-                meter.charge(len(nxt))
+                    got = nxt.get(s)
+                    if got is None:
+                        if len(nxt) >= cap:
+                            self._stop(len(nxt) + 1, spent, states, meter)      # (raises)
+                        nxt[s] = ways
+                    else:
+                        nxt[s] = got + ways
+            self._charge(len(nxt), spent, meter)
             layer = nxt
             self.layers.append(layer)
+
+    def _charge(self, filled: int, spent: list[int], meter) -> None:
+        self.filled += filled
+        spent[0] += filled
+        if meter is not None:
+            meter.charge(filled)
+
+    def _stop(self, filled: int, spent: list[int], states: int, meter) -> None:
+        """The state that passes the meter's limit or the count's states: the layer so far charged (past the
+        meter's limit it raises :class:`~analyzer.inference.meter.StepsSpent`), then :class:`CountTooLarge`."""
+        self._charge(filled, spent, meter)
+        raise CountTooLarge(f"counting the deals by how their hand ends would take more than {states:,} states")
 
     def finals(self) -> dict[tuple[int, ...], int]:
         """key -> deals (every holder filled)."""
@@ -338,107 +369,110 @@ class DealCount:
         return None
 
 
-def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False, states: int | None = None) -> DealCount:
-    """The :class:`DealCount` of the deals ``worlds`` (the record's own view at its end: see
-    :func:`analyzer.inference.sheet.listing`) allows, each scored by ``ending`` (how the hand ends in a world, and
-    whether that gives the written result); ``facts``: keyed so that each key's facts are its every deal's
-    (:meth:`key_shape`); ``states``: the most states the programme may fill (None: :data:`STATES`). Raises
-    :class:`CountTooLarge` past them and :class:`InferenceUnsupported` where the worlds are none or the players
-    are not the game's."""
-    view = worlds.view
-    n = len(rep.players)
-    if n != rep.variant.players or not worlds.count:
-        raise InferenceUnsupported("the deals are not counted here")
-    names, _, owner = view.places()
-    seat_of = tuple(o if o < n else -1 for o in owner)         # each holder's player (-1: sleepers, boneyard)
-    sample = worlds.sample(random.Random(0))
-    masks = sample[0] if isinstance(sample[0], tuple) else sample
-    final = ending._final(sample)
-    held = [0] * n
-    for h, s in enumerate(seat_of):
-        if s >= 0:
-            held[s] |= masks[h]
-    laid = ending.laid
-    extra = tuple(final[s] & ~held[s] for s in range(n))           # (a draw game: the tiles drawn it names)
-    counts = tuple(f.bit_count() for f in final)
-    heavy = isinstance(worlds._base, HeaviestFirst) or any(isinstance(w._base, HeaviestFirst)
-                                                           for _, w in worlds._without)
-    shape = key_shape(rep.variant, rep.outcome is not None, heavy, facts)
-    groups = tuple(rep.variant.seating.teams) if shape.team else tuple(range(n))
-    fitting = fitting_now(rep, len(rep.steps)) & ~laid if shape.fits else 0
-    width = 1 + len(shape.features)
+class _Build:
+    """What the programmes of one count of ``worlds`` share: each holder's player, the tiles laid, each hand's
+    size at the end and the tiles its draws named (a draw game), and whether the heaviest hand dealt leads."""
 
-    def key_of(base: tuple[int, ...]) -> tuple[int, ...]:
-        hands = [extra[s] for s in range(n)]
-        for h, s in enumerate(seat_of):
+    def __init__(self, rep, worlds: Worlds, ending):
+        view = worlds.view
+        n = len(rep.players)
+        if n != rep.variant.players or not worlds.count:
+            raise InferenceUnsupported("the deals are not counted here")
+        self.rep, self.worlds, self.view, self.n = rep, worlds, view, n
+        _, _, owner = view.places()
+        self.seat_of = tuple(o if o < n else -1 for o in owner)      # each holder's player (-1: sleepers, boneyard)
+        sample = worlds.sample(random.Random(0))
+        masks = sample[0] if isinstance(sample[0], tuple) else sample
+        final = ending._final(sample)
+        held = [0] * n
+        for h, s in enumerate(self.seat_of):
             if s >= 0:
-                hands[s] |= base[h]
-        return deal_key(shape, groups, tuple(m & ~laid for m in hands), counts, fitting)
+                held[s] |= masks[h]
+        self.laid = ending.laid
+        self.extra = tuple(final[s] & ~held[s] for s in range(n))        # (a draw game: the tiles drawn it names)
+        self.counts = tuple(f.bit_count() for f in final)
+        self.heavy = isinstance(worlds._base, HeaviestFirst) or any(isinstance(w._base, HeaviestFirst)
+                                                                    for _, w in worlds._without)
+        self.fitting = fitting_now(rep, len(rep.steps)) & ~self.laid
 
-    def deltas(unseen) -> list[list[tuple[tuple[int, int], ...]]]:
-        out = []
-        for tile in unseen:
-            row = []
+    def parts(self, shape: KeyShape, states: int, whole: bool = True) -> list[_Part]:
+        """The signed programmes whose last layers, summed, count the deals of each key of ``shape`` (``whole``
+        False: those of the moves' deals before the facts the worlds take away, and before the heaviest hand's
+        lead: a superset of the deals)."""
+        view, n, seat_of, laid = self.view, self.n, self.seat_of, self.laid
+        groups = tuple(self.rep.variant.seating.teams) if shape.team else tuple(range(n))
+        fitting = self.fitting if shape.fits else 0
+        width = shape.width
+        spent = [0]
+        parts: list[_Part] = []
+        programmes: dict = {}
+
+        def key_of(base: tuple[int, ...]) -> tuple[int, ...]:
+            hands = [self.extra[s] for s in range(n)]
             for h, s in enumerate(seat_of):
-                add: list[tuple[int, int]] = []
-                if s >= 0 and not tile.bit & laid:
-                    for j, v in enumerate(_contribution(shape, tile, counts[s])):
-                        if v:
-                            add.append((len(view.room) + groups[s] * width + j, v))
-                    if shape.fits and tile.bit & fitting:
-                        add.append((len(view.room) + width * (max(groups) + 1), 1))
-                row.append(tuple(add))
-            out.append(row)
-        return out
+                if s >= 0:
+                    hands[s] |= base[h]
+            return deal_key(shape, groups, tuple(m & ~laid for m in hands), self.counts, fitting)
 
-    spent = [0]
-    parts: list[_Part] = []
-    programmes: dict = {}
+        def deltas(unseen) -> list[list[tuple[tuple[int, int], ...]]]:
+            out = []
+            for tile in unseen:
+                row = []
+                for h, s in enumerate(seat_of):
+                    add: list[tuple[int, int]] = []
+                    if s >= 0 and not tile.bit & laid:
+                        for j, v in enumerate(_contribution(shape, tile, self.counts[s])):
+                            if v:
+                                add.append((len(view.room) + groups[s] * width + j, v))
+                        if shape.fits and tile.bit & fitting:
+                            add.append((len(view.room) + width * (max(groups) + 1), 1))
+                    row.append(tuple(add))
+                out.append(row)
+            return out
 
-    def programme(unseen, allowed, room, base) -> _Programme:
-        start = key_of(base)
-        which = (tuple(t.bit for t in unseen), tuple(allowed), tuple(room), start)
-        got = programmes.get(which)
-        if got is None:
-            got = programmes[which] = _Programme(
-                unseen, allowed, room, start, deltas(unseen), spent, STATES if states is None else states)
-        return got
+        def programme(unseen, allowed, room, base) -> _Programme:
+            start = key_of(base)
+            which = (tuple(t.bit for t in unseen), tuple(allowed), tuple(room), start)
+            got = programmes.get(which)
+            if got is None:
+                got = programmes[which] = _Programme(unseen, allowed, room, start, deltas(unseen), spent, states)
+            return got
 
-    def add(sign: int, w: Worlds) -> None:
-        base, v = w._base, w.view
-        if isinstance(base, Cases):
-            for part in base.parts:
-                parts.append(_Part(sign, programme(v.unseen, part.allowed, v.room, v.fixed), v.fixed))
-        elif isinstance(base, DoublesFirst):
-            for placed, room, _ in base.options:
-                tally = base.tally(room)
-                parts.append(_Part(sign, programme(tally.unseen, tally.allowed, room, placed), placed))
-        elif isinstance(base, HeaviestFirst):
-            played = tuple(mask_pips(v.played[s]) for s in range(n))
-            leader = v.whole.leader
+        def add(sign: int, w: Worlds) -> None:
+            base, v = w._base, w.view
+            if isinstance(base, Cases):
+                for part in base.parts:
+                    parts.append(_Part(sign, programme(v.unseen, part.allowed, v.room, v.fixed), v.fixed))
+            elif isinstance(base, DoublesFirst):
+                for placed, room, _ in base.options:
+                    tally = base.tally(room)
+                    parts.append(_Part(sign, programme(tally.unseen, tally.allowed, room, placed), placed))
+            elif isinstance(base, HeaviestFirst):
+                keep = None
+                if whole:
+                    played = tuple(mask_pips(v.played[s]) for s in range(n))
+                    leader = v.whole.leader
 
-            def keep(key, played=played, leader=leader):
-                return leader in heaviest_of({s: key[s * width] + played[s] for s in range(n)})
-            parts.append(_Part(sign, programme(v.unseen, v.allowed, v.room, v.fixed), v.fixed, keep))
-        else:
-            parts.append(_Part(sign, programme(base.unseen, base.allowed, base.room, v.fixed), v.fixed))
+                    def keep(key, played=played, leader=leader):
+                        return leader in heaviest_of({s: key[s * width] + played[s] for s in range(n)})
+                parts.append(_Part(sign, programme(v.unseen, v.allowed, v.room, v.fixed), v.fixed, keep))
+            else:
+                parts.append(_Part(sign, programme(base.unseen, base.allowed, base.room, v.fixed), v.fixed))
 
-    add(1, worlds)
-    for sign, sub in worlds._without:
-        add(sign, sub)
-    by_key: dict[tuple[int, ...], int] = {}
-    for part in parts:
-        for key, ways in part.finals().items():
-            by_key[key] = by_key.get(key, 0) + part.sign * ways * worlds.orders
-    by_key = {k: w for k, w in by_key.items() if w}
+        add(1, self.worlds)
+        if whole:
+            for sign, sub in self.worlds._without:
+                add(sign, sub)
+        return parts
 
-    def make(masks, rng):
-        """The world of ``worlds`` with these masks (a draw game: with an order of its draws, drawn with ``rng``,
-        else the first), as a one-element list."""
+    def make(self, masks, rng) -> list:
+        """The world of the worlds with these masks (a draw game: with an order of its draws, drawn with ``rng``,
+        else the first; ``rng`` "all": with every order of its draws no fact tells apart)."""
+        worlds, view = self.worlds, self.view
         if not hasattr(worlds, "_order"):
             return [masks]
         lists = [list(tiles_of(m)) for m in masks]
-        if rng == "all":               # every order of the draws no fact tells apart
+        if rng == "all":
             groups = range(view.players, len(masks))
             return [(masks, worlds._order(list(lists[:view.players]) + [list(x) for x in orders]))
                     for orders in itertools.product(*(itertools.permutations(lists[h]) for h in groups))]
@@ -447,12 +481,34 @@ def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False, states: int
                 rng.shuffle(lists[h])
         return [(masks, worlds._order(lists))]
 
-    ended: dict[tuple[int, ...], tuple | None] = {}
-    for key in by_key:              # one deal of each key, traced back from a part that reaches it, is scored
-        for part in parts:
-            if (0,) * len(view.room) + key in part.programme.layers[-1]:
-                ended[key] = ending.ending(make(part.programme.trace(key, part.base), None)[0])
-                break
+    def ended(self, parts: list[_Part], keys, ending) -> dict[tuple[int, ...], tuple | None]:
+        """How the hand ends (``ending.ending``) in one deal of each of ``keys``, traced back from a part that
+        reaches it: what every deal of the key gives."""
+        out: dict[tuple[int, ...], tuple | None] = {}
+        for key in keys:
+            for part in parts:
+                if (0,) * len(self.view.room) + key in part.programme.layers[-1]:
+                    out[key] = ending.ending(self.make(part.programme.trace(key, part.base), None)[0])
+                    break
+        return out
+
+
+def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False, states: int | None = None) -> DealCount:
+    """The :class:`DealCount` of the deals ``worlds`` (the record's own view at its end: see
+    :func:`analyzer.inference.sheet.listing`) allows, each scored by ``ending`` (how the hand ends in a world, and
+    whether that gives the written result); ``facts``: keyed so that each key's facts are its every deal's
+    (:meth:`key_shape`); ``states``: the most states the programme may fill (None: :data:`STATES`). Raises
+    :class:`CountTooLarge` past them and :class:`InferenceUnsupported` where the worlds are none or the players
+    are not the game's."""
+    build = _Build(rep, worlds, ending)
+    shape = key_shape(rep.variant, rep.outcome is not None, build.heavy, facts)
+    parts = build.parts(shape, STATES if states is None else states)
+    by_key: dict[tuple[int, ...], int] = {}
+    for part in parts:
+        for key, ways in part.finals().items():
+            by_key[key] = by_key.get(key, 0) + part.sign * ways * worlds.orders
+    by_key = {k: w for k, w in by_key.items() if w}
+    ended = build.ended(parts, by_key, ending)
     result_of = {k: None if e is None else e[0] for k, e in ended.items()}
     tally: dict = {}
     for key, ways in by_key.items():
@@ -462,5 +518,22 @@ def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False, states: int
     stated = None if ending.stated is None else sum(by_key[k] for k in agrees)
     results = tuple(sorted(tally.items(), key=lambda rw: -rw[1]))
     endings = tuple((ended[k], w) for k, w in sorted(by_key.items(), key=lambda kw: -kw[1]))
-    return DealCount(worlds.count, results, stated, endings, facts, worlds, tuple(parts), agrees, make)
+    return DealCount(worlds.count, results, stated, endings, facts, worlds, tuple(parts), agrees, build.make)
 
+
+def may_end(rep, worlds: Worlds, ending) -> bool:
+    """Whether the hand may be over at the end of the record in some deal of ``worlds``, where its moves do not show
+    it over: only where no hand holds a tile that fits (else someone could still lay one). Counted by a programme
+    whose key is the number of such tiles the hands hold, over a superset of the deals (before the facts the
+    worlds take away and the heaviest hand's lead); one deal of each number is scored, so that a rule that ends a
+    hand otherwise is not missed. False: in no deal is the hand over (each one's result is None), and the count
+    by how the hand ends need not be made. Raises as :func:`count_deals`."""
+    if rep.outcome is not None:
+        return True
+    build = _Build(rep, worlds, ending)
+    shape = KeyShape(team=True, features=(), fits=True, pips=False)
+    parts = build.parts(shape, STATES, whole=False)
+    keys = {key for part in parts for key in part.finals()}
+    if any(key[-1] == 0 for key in keys):
+        return True
+    return any(e is not None for e in build.ended(parts, keys, ending).values())

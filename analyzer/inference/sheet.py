@@ -208,6 +208,8 @@ def _listing(rep, limit: int) -> Listing | None:
         return None
     ending = _Ending(rep, worlds)
     if worlds.count > min(limit, COUNT_ABOVE):
+        if _unfinished(rep, worlds, ending):         # the hand over in none of them: nothing to count by its end
+            return Listing(worlds, ending, (None,), (None,), (worlds.count,))
         counted = _counted(rep, worlds, ending)
         if counted is not None:
             return Listing(worlds, ending, tuple(None if e is None else e[0] for e, _ in counted.endings),
@@ -217,6 +219,15 @@ def _listing(rep, limit: int) -> Listing | None:
             return None
     endings = tuple(ending.ending(w) for w in worlds)
     return Listing(worlds, ending, tuple(None if e is None else e[0] for e in endings), endings)
+
+
+def _unfinished(rep, worlds: Worlds, ending: _Ending) -> bool:
+    """Whether the hand is over in none of the deals of ``worlds`` (:func:`analyzer.inference.count.may_end`;
+    False where that is not counted)."""
+    try:
+        return not counting.may_end(rep, worlds, ending)
+    except (CountTooLarge, InferenceUnsupported):
+        return False
 
 
 def _counted(rep, worlds: Worlds, ending: _Ending) -> DealCount | None:
@@ -378,7 +389,12 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
             return SheetDeals(total, True, "all", tuple(listed), total)
         drawn = [worlds.sample(rng) for _ in range(max_deals)]
         return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total)
-    counted = _counted(rep, worlds, ending) if total > min(list_limit, COUNT_ABOVE) else None
+    counted = None
+    if total > min(list_limit, COUNT_ABOVE):
+        if _unfinished(rep, worlds, ending):
+            listed = Listing(worlds, ending, (None,), (None,), (total,))
+            raise NoWorld(_no_result(rep, listed.results, listed), None, _result_line(rep))
+        counted = _counted(rep, worlds, ending)
     if counted is not None:         # counted by how the hand ends: exact, and those giving the result drawn
         if not counted.stated:
             listed = Listing(worlds, ending, tuple(r for r, _ in counted.results), (),
