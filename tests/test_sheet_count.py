@@ -311,3 +311,85 @@ def test_a_count_past_its_states_says_so_and_the_sheet_is_estimated():
     assert not found.exact and found.count_ci95 is not None
     low, high = found.count_ci95
     assert low <= exact.count <= high
+
+
+def _cut(variant, rng, count: int, most: int = 200):
+    """``count`` sheets of ``variant`` (every hand ``?``, or all but one written; no Result tag) of random records cut before their hand is
+    over, whose brute force writes at most ``most`` deals."""
+    made = 0
+    for k in range(60 * count):
+        game = random_record(variant, rng)
+        if len(game.moves) < 2:
+            continue
+        keep = () if k % 2 else (game.players[0],)
+        cut = dataclasses.replace(sheet_of(game, keep), moves=game.moves[:rng.randrange(1, len(game.moves))],
+                                  tags={k: v for k, v in game.tags.items() if k != "Result"})
+        if candidates(cut, variant) > most or replay(cut, variant).outcome is not None:
+            continue
+        made += 1
+        yield cut
+        if made == count:
+            return
+
+
+@pytest.mark.slow
+def test_a_sheet_cut_before_its_hand_is_over_is_counted_whole_or_found_over_in_no_deal():
+    """A record that stops mid-hand (as a candidate of the repair search does) is over in no deal where no deal
+    leaves the hands without a tile that fits (``may_end``: the count by how the hand ends is then not made); where
+    ``may_end`` says so, the full count finds no deal whose hand is over, and either way what ``validate`` reads
+    (``listing``) is the brute force's."""
+    from analyzer.inference.count import may_end
+    skipped = counted = 0
+    for name, variant in EVERY:
+        rng = random.Random(f"cut-{name}")
+        for sheet in _cut(variant, rng, 2):
+            rep = replay(sheet, variant)
+            try:
+                truth = brute(sheet, variant)
+            except ValueError:
+                continue
+            if not truth[0]:
+                continue
+            worlds = worlds_at(rep, len(rep.steps), record=True)
+            ending = _Ending(rep, worlds)
+            full = count_deals(rep, worlds, ending)
+            results = Counter()
+            for r, w in full.results:
+                results[None if r is None else (r.termination, r.winner, r.points)] += w
+            assert (full.total, results) == truth[:2], name
+            if not may_end(rep, worlds, ending):
+                assert dict(full.results) == {None: worlds.count}, name
+                skipped += 1
+            else:
+                counted += 1
+            assert _tally(listing(rep, 0))[:2] == truth[:2], name
+    assert skipped >= 10 and counted >= 5          # (both ways, in most families)
+
+
+def test_the_count_s_states_are_steps_of_a_metered_caller_stopped_at_the_state_past_its_limit():
+    """Each state the count fills is a step of a metered caller's (analyzer.inference.meter), charged as it is
+    filled: given half the steps the count takes, it stops at the state that passes the limit, not at the end of
+    its layer (a whole layer charged at once ran a repair's check past the record's work, issue 72)."""
+    from analyzer.inference import count as count_module
+    from analyzer.inference.meter import StepsSpent, metered
+    variant = find_variant("block7")
+    _, sheet = _handless(variant, 0)
+    rep = replay(sheet, variant)
+    worlds = worlds_at(rep, len(rep.steps), record=True)
+    made = []
+    real = count_module._Programme.__init__
+
+    def init(self, *args, **kwargs):
+        made.append(self)
+        real(self, *args, **kwargs)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(count_module._Programme, "__init__", init)
+        with metered(float("inf")) as meter:
+            count_deals(rep, worlds, _Ending(rep, worlds))
+        states = sum(p.filled for p in made)
+        assert states > 10_000 and meter.spent >= states
+        made.clear()
+        with pytest.raises(StepsSpent):
+            with metered(states // 2) as half:
+                count_deals(rep, worlds, _Ending(rep, worlds))
+    assert half.spent == states // 2 + 1 == sum(p.filled for p in made)
