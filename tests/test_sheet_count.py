@@ -143,10 +143,28 @@ def _outcomes(rep, listed) -> set:
     return {(o.result, o.facts.pips, o.deals) for o in found.outcomes}
 
 
-def _tally(listed) -> tuple[int, Counter, int]:
+def _by_outcome(tally) -> Counter:
+    """(result, deals) pairs as :func:`brute` counts them: by (termination, winner, points), or None."""
     results = Counter()
-    for r, w in listed.tally():
+    for r, w in tally:
         results[None if r is None else (r.termination, r.winner, r.points)] += w
+    return results
+
+
+def _bruted(sheets, variant):
+    """(sheet, replay, :func:`brute`) of each of ``sheets`` whose brute force finds deals (draws it does not name
+    left out)."""
+    for sheet in sheets:
+        try:
+            truth = brute(sheet, variant)
+        except ValueError:
+            continue
+        if truth[0]:
+            yield sheet, replay(sheet, variant), truth
+
+
+def _tally(listed) -> tuple[int, Counter, int]:
+    results = _by_outcome(listed.tally())
     kept = sum(w for r, w in listed.tally() if r is not None and listed.ending.agrees(r))
     return listed.worlds.count, results, kept
 
@@ -155,14 +173,7 @@ def _tally(listed) -> tuple[int, Counter, int]:
 def test_counted_and_listed_deals_equal_a_brute_force_and_validate_agrees(name, variant, monkeypatch):
     rng = random.Random(f"count-{name}")
     checked = 0
-    for sheet in _sheets(variant, rng, 5):
-        rep = replay(sheet, variant)
-        try:
-            truth = brute(sheet, variant)
-        except ValueError:
-            continue
-        if not truth[0]:
-            continue
+    for sheet, rep, truth in _bruted(_sheets(variant, rng, 5), variant):
         counted = listing(rep, 0)                 # the cap lowered to nothing: counted at any size
         assert counted is not None and counted.weights is not None, name
         assert _tally(counted)[:2] == truth[:2], name
@@ -314,8 +325,8 @@ def test_a_count_past_its_states_says_so_and_the_sheet_is_estimated():
 
 
 def _cut(variant, rng, count: int, most: int = 200):
-    """``count`` sheets of ``variant`` (every hand ``?``, or all but one written; no Result tag) of random records cut before their hand is
-    over, whose brute force writes at most ``most`` deals."""
+    """``count`` sheets of ``variant`` (every hand ``?``, or all but one written; no Result tag) of random records
+    cut before their hand is over, whose brute force writes at most ``most`` deals."""
     made = 0
     for k in range(60 * count):
         game = random_record(variant, rng)
@@ -342,21 +353,11 @@ def test_a_sheet_cut_before_its_hand_is_over_is_counted_whole_or_found_over_in_n
     skipped = counted = 0
     for name, variant in EVERY:
         rng = random.Random(f"cut-{name}")
-        for sheet in _cut(variant, rng, 2):
-            rep = replay(sheet, variant)
-            try:
-                truth = brute(sheet, variant)
-            except ValueError:
-                continue
-            if not truth[0]:
-                continue
+        for sheet, rep, truth in _bruted(_cut(variant, rng, 2), variant):
             worlds = worlds_at(rep, len(rep.steps), record=True)
             ending = _Ending(rep, worlds)
             full = count_deals(rep, worlds, ending)
-            results = Counter()
-            for r, w in full.results:
-                results[None if r is None else (r.termination, r.winner, r.points)] += w
-            assert (full.total, results) == truth[:2], name
+            assert (full.total, _by_outcome(full.results)) == truth[:2], name
             if not may_end(rep, worlds, ending):
                 assert dict(full.results) == {None: worlds.count}, name
                 skipped += 1
