@@ -175,7 +175,8 @@ class Listing:
     endings: tuple = ()       # (result, facts) of each world, aligned likewise (None for one that is not over)
     # where the deals were counted, not listed (analyzer.inference.count): ``results`` and ``endings`` hold each
     # way the hand ends once, and ``weights`` in how many deals (``endings`` empty where the count kept the
-    # result but not every player's pips)
+    # result but not every player's pips; one None in every deal, ``counted`` None, where the hand is over in
+    # none of them: analyzer.inference.count.may_end)
     weights: tuple[int, ...] | None = None
     counted: DealCount | None = None     # (the count itself: its deals drawn where ``endings`` is empty)
 
