@@ -388,7 +388,7 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
     return Diagnostic(severity, code, message, where.line or None, where.column or None, rep.source, details)
 
 
-DEALS_CHECKED = 50_000     # a written result is checked against every deal a sheet's moves allow up to this many
+DEALS_CHECKED = 50_000     # a sheet's deals listed up to this many where they are not counted (inference.count)
 OUTCOME_DRAWS = 2_000     # ... and deals drawn for the ways the hand may end (the match follows them)
 SHOWN_DRAWS = 20_000       # ... and past that, deals drawn to find one that ends the hand as the record states
 
@@ -398,8 +398,9 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     record allows gives the same winner and points (:func:`analyzer.inference.sheet.decided_result`).
     ``rep``, a finished hand whose record hides tiles still held, gets the verdict. A record that does not
     write every hand and has no other error is also checked for a deal that fits it at all
-    (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its moves allow at
-    most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
+    (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its deals are
+    counted, or listed where at most ``limit``): where none does, the move that leaves none (or the Result tag) is
+    the error."""
     if not any(rep.initial.hidden) or (rep.redealt and not rep.steps):
         return rep          # (a deal thrown in, with no moves: it counts for nothing, and no deal is played)
     from ..inference.sheet import decided_result, listing, sheet_result  # (start-up: only a record hiding a hand)
