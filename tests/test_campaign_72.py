@@ -138,8 +138,10 @@ HIDDEN_DEALS = ("hungarian-sheet-confirmation-counts-deals.dom", "hungarian-play
 
 
 def _states_filled(monkeypatch) -> set:
-    """Every state the inference's counting programs fill (a memo miss of their ``ways``), counted by itself: one
-    entry (program, index, state) each."""
+    """Every state the inference's counting programs fill (a memo miss of their ``ways``; each state of a layer of
+    the programmes that count a sheet's deals by how the hand ends, analyzer.inference.count, the layer that stopped
+    one included), counted by itself: one entry (program, index, state) each."""
+    from analyzer.inference.count import _Programme
     from analyzer.inference.placements import HeaviestFirst, Placements
     filled: set = set()
     programs: list = []             # (kept alive: their ids stay theirs)
@@ -152,6 +154,15 @@ def _states_filled(monkeypatch) -> set:
                 filled.add((id(self), i, state))
             return real(self, i, state)
         monkeypatch.setattr(kind, "ways", ways)
+    init = _Programme.__init__
+
+    def counting(self, *args, **kwargs):
+        try:
+            init(self, *args, **kwargs)
+        finally:            # (the programme counts its states as it fills them, those of a layer it stopped in too)
+            programs.append(self)
+            filled.update((id(self), "count", k) for k in range(self.filled))
+    monkeypatch.setattr(_Programme, "__init__", counting)
     return filled
 
 

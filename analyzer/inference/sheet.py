@@ -8,8 +8,9 @@ boneyard in that order. The deals it allows are the worlds of the record's own v
 decision included), narrowed by a written result: a deal whose hand ends with another winner or other
 points than the Result tag states is not one the sheet allows.
 
-:func:`sheet_deals` counts them (exactly where they can be listed, else estimated from a uniform sample with
-its interval), lists them when few and draws them uniformly when many. :func:`first_contradiction` finds the
+:func:`sheet_deals` counts them (exactly where they can be listed or counted by how their hand ends,
+:mod:`analyzer.inference.count`; else estimated from a uniform sample, with its interval), lists them when few
+and draws them uniformly when many. :func:`first_contradiction` finds the
 move (or the Result tag) that leaves no deal, with what it contradicts. A deal of a draw game comes with its
 boneyard order, as the fair analysis treats them (:mod:`analyzer.inference.boneyard`)."""
 from __future__ import annotations
@@ -24,6 +25,8 @@ from ..rules.facts import HandFacts, HandResult, hand_facts
 from ..tiles import Tile
 from . import world_position, worlds_at
 from .boneyard import hands_after
+from . import count as counting
+from .count import CountTooLarge, DealCount, count_deals
 from .memo import remembered
 from .meter import WORLD_STEPS, current_meter
 from .placements import InferenceUnsupported
@@ -33,7 +36,9 @@ __all__ = ["SheetDeal", "SheetDeals", "sheet_deals", "first_contradiction", "dec
            "SheetResult", "listing", "Listing", "is_sheet", "record_worlds", "deal_outcomes", "sampled_result",
            "LIST_LIMIT", "MAX_DEALS"]
 
-LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result; beyond, a sample estimates
+LIST_LIMIT = 200_000    # deals listed one by one to be filtered by the written result where they cannot be counted
+OUTCOME_DRAWS = 2_000   # deals drawn for the ways the hand ends where the count keeps each side's pips only
+COUNT_ABOVE = 2_000     # more deals than this are counted by how their hand ends, not listed (analyzer.inference.count)
 MAX_DEALS = 1000        # the deals analysed: every one where there are at most this many, else this many drawn
 
 
@@ -168,6 +173,16 @@ class Listing:
     ending: _Ending
     results: tuple
     endings: tuple = ()       # (result, facts) of each world, aligned likewise (None for one that is not over)
+    # where the deals were counted, not listed (analyzer.inference.count): ``results`` and ``endings`` hold each
+    # way the hand ends once, and ``weights`` in how many deals (``endings`` empty where the count kept the
+    # result but not every player's pips; one None in every deal, ``counted`` None, where the hand is over in
+    # none of them: analyzer.inference.count.may_end)
+    weights: tuple[int, ...] | None = None
+    counted: DealCount | None = None     # (the count itself: its deals drawn where ``endings`` is empty)
+
+    def tally(self) -> list[tuple[HandResult | None, int]]:
+        """Each deal's result with in how many deals (one each where they were listed)."""
+        return list(zip(self.results, self.weights or (1,) * len(self.results)))
 
 
 def record_worlds(rep) -> Worlds:
@@ -178,8 +193,10 @@ def record_worlds(rep) -> Worlds:
 
 
 def listing(rep, limit: int) -> Listing | None:
-    """The :class:`Listing` of ``rep``'s deals where its moves allow some and at most ``limit`` (None: more, or
-    none, or a family whose deals are not listed); kept as :func:`record_worlds` keeps the deals."""
+    """The :class:`Listing` of ``rep``'s deals where its moves allow some: listed where they are at most ``limit``
+    and ``COUNT_ABOVE``, else counted (:func:`analyzer.inference.count.count_deals`); None where they are none, or
+    a family whose deals are not listed, or too many to count and more than ``limit``. Kept as
+    :func:`record_worlds` keeps the deals."""
     return remembered(rep, ("listing", limit), lambda: _listing(rep, limit))
 
 
@@ -190,11 +207,41 @@ def _listing(rep, limit: int) -> Listing | None:
         worlds = record_worlds(rep)
     except (NoWorld, InferenceUnsupported):
         return None
-    if worlds.count > limit:
-        return None
     ending = _Ending(rep, worlds)
+    if worlds.count > min(limit, COUNT_ABOVE):
+        if _unfinished(rep, worlds, ending):         # the hand over in none of them: nothing to count by its end
+            return Listing(worlds, ending, (None,), (None,), (worlds.count,))
+        counted = _counted(rep, worlds, ending)
+        if counted is not None:
+            return Listing(worlds, ending, tuple(None if e is None else e[0] for e, _ in counted.endings),
+                           tuple(e for e, _ in counted.endings) if counted.facts else (),
+                           tuple(n for _, n in counted.endings), counted)
+        if worlds.count > limit:
+            return None
     endings = tuple(ending.ending(w) for w in worlds)
     return Listing(worlds, ending, tuple(None if e is None else e[0] for e in endings), endings)
+
+
+def _unfinished(rep, worlds: Worlds, ending: _Ending) -> bool:
+    """Whether the hand is over in none of the deals of ``worlds`` (:func:`analyzer.inference.count.may_end`;
+    False where that is not counted)."""
+    try:
+        return not counting.may_end(rep, worlds, ending)
+    except (CountTooLarge, InferenceUnsupported):
+        return False
+
+
+def _counted(rep, worlds: Worlds, ending: _Ending) -> DealCount | None:
+    """The deals of ``worlds`` counted by how their hand ends, each player's pips kept where that takes at most a
+    quarter of :data:`~analyzer.inference.count.STATES`, else each side's (None: too many states either way)."""
+    for facts, states in ((True, counting.STATES // 4), (False, counting.STATES)):
+        try:
+            return count_deals(rep, worlds, ending, facts=facts, states=states)
+        except CountTooLarge:
+            continue
+        except InferenceUnsupported:
+            return None
+    return None
 
 
 def decided_result(rep, limit: int = 1000, listed: Listing | None = None) -> HandResult | None:
@@ -223,13 +270,15 @@ class SheetResult:
     moves allow give the written result (all of them where none is written). ``outcomes``: every way those deals
     end the hand (:class:`~analyzer.replay.result.DealOutcome`), the most frequent first: where the deals agree
     on the winner and points but not on what each side scores (Hungarian, French, All Fives...) there are
-    several, and the match counts each."""
+    several, and the match counts each; ``drawn``: where not 0, the outcomes are those of this many deals drawn
+    uniformly among those (counted by each side's pips, not each player's: others may end the hand otherwise)."""
 
     result: HandResult | None
     spans: tuple[str, ...]
     kept: int
     total: int
     outcomes: tuple = ()
+    drawn: int = 0
 
 
 def sheet_result(rep, limit: int = 1000, listed: Listing | None = None) -> SheetResult | None:
@@ -248,31 +297,42 @@ def _sheet_result(rep, limit: int, listed: Listing | None) -> SheetResult | None
     if listed is None:
         return None
     ending = listed.ending
-    endings = [e for e in listed.endings if e is not None and ending.agrees(e[0])]
-    kept = [r for r, _ in endings]
+    kept = [(r, n) for r, n in listed.tally() if r is not None and ending.agrees(r)]
+    ways, results = sum(n for _, n in kept), [r for r, _ in kept]
+    weights = listed.weights or (1,) * len(listed.endings)
+    endings = [(e, n) for e, n in zip(listed.endings, weights) if e is not None and ending.agrees(e[0])]
     total = listed.worlds.count
-    outcomes = deal_outcomes(endings)
-    if kept and len({(r.winner, r.points) for r in kept}) == 1:
-        return SheetResult(kept[0], (), len(kept), total, outcomes)
-    return SheetResult(None, _spans(rep, kept), len(kept), total, outcomes)
+    outcomes = deal_outcomes([e for e, _ in endings], [n for _, n in endings])
+    drawn = 0
+    if listed.counted is not None and not listed.endings and ways:
+        # counted by each side's pips: the ways the hand ends (each player's pips) are those of deals drawn
+        rng = random.Random(0)
+        worlds = [listed.counted.draw(rng) for _ in range(OUTCOME_DRAWS)]
+        ends = [ending.ending(w) for w in worlds if w is not None]
+        ends = [e for e in ends if e is not None and ending.agrees(e[0])]
+        outcomes, drawn = deal_outcomes(ends), len(worlds)
+    if kept and len({(r.winner, r.points) for r in results}) == 1:
+        return SheetResult(results[0], (), ways, total, outcomes, drawn)
+    return SheetResult(None, _spans(rep, results), ways, total, outcomes, drawn)
 
 
 _BLANK = Tile(0, 0).bit
 
 
-def deal_outcomes(endings) -> tuple:
-    """The :class:`~analyzer.replay.result.DealOutcome` of ``endings`` ((result, facts) of each deal), the most
-    frequent first: deals with the same result and the same facts but for the tiles left (their pips and counts
-    kept, and which hand holds [0-0], which a lead rule may count) are one."""
+def deal_outcomes(endings, weights=None) -> tuple:
+    """The :class:`~analyzer.replay.result.DealOutcome` of ``endings`` ((result, facts) of each deal; ``weights``:
+    of how many deals each, one where None), the most frequent first: deals with the same result and the same facts
+    but for the tiles left (their pips and counts kept, and which hand holds [0-0], which a lead rule may count)
+    are one."""
     from ..replay.result import DealOutcome
 
     found: dict[tuple, list] = {}
-    for result, facts in endings:
+    for (result, facts), n in zip(endings, weights or (1,) * len(endings)):
         key = (result, replace(facts, hands=None if facts.hands is None else tuple(h & _BLANK for h in facts.hands)))
         if key in found:
-            found[key][1] += 1
+            found[key][1] += n
         else:
-            found[key] = [facts, 1]
+            found[key] = [facts, n]
     ranked = sorted(found.items(), key=lambda item: -item[1][1])
     return tuple(DealOutcome(key[0], facts, n) for key, (facts, n) in ranked)
 
@@ -330,6 +390,21 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
             return SheetDeals(total, True, "all", tuple(listed), total)
         drawn = [worlds.sample(rng) for _ in range(max_deals)]
         return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total)
+    counted = None
+    if total > min(list_limit, COUNT_ABOVE):
+        if _unfinished(rep, worlds, ending):
+            listed = Listing(worlds, ending, (None,), (None,), (total,))
+            raise NoWorld(_no_result(rep, listed.results, listed), None, _result_line(rep))
+        counted = _counted(rep, worlds, ending)
+    if counted is not None:         # counted by how the hand ends: exact, and those giving the result drawn
+        if not counted.stated:
+            listed = Listing(worlds, ending, tuple(r for r, _ in counted.results), (),
+                             tuple(n for _, n in counted.results))
+            raise NoWorld(_no_result(rep, listed.results, listed), None, _result_line(rep))
+        chosen = counted.choose(rng, max_deals)
+        if chosen is not None:
+            return SheetDeals(counted.stated, True, "all" if len(chosen) == counted.stated else "sampled",
+                              tuple(_deal(worlds.view, w) for w in chosen), total)
     if total <= list_limit:
         every = list(worlds)
         results = [ending.result(w) for w in every]
@@ -375,15 +450,15 @@ def _no_result(rep, results, listed: Listing) -> str:
 def first_contradiction(rep, list_limit: int = LIST_LIMIT, listed: Listing | None = None) -> NoWorld | None:
     """Where the record of ``rep`` (a sheet: see :func:`is_sheet`) allows no deal: the first move after which
     none is left (``NoWorld.step`` its index), with what it contradicts, or its Result tag (``step`` None) where
-    the moves allow deals but none gives the written result (looked at where the moves allow at most
-    ``list_limit`` deals); None where some deal fits, or where that is not known. ``listed``: its deals listed
+    the moves allow deals but none gives the written result (looked at where they are counted, or listed where
+    at most ``list_limit``: :func:`listing`); None where some deal fits, or where that is not known. ``listed``: its deals listed
     already (:func:`listing`). Raises :class:`InferenceUnsupported` where the inference does not list this
     family's deals."""
     try:
         worlds = record_worlds(rep)
     except NoWorld as exc:
         return exc if exc.step is not None and exc.step < len(rep.steps) - 1 else _first_without(rep)
-    if "Result" not in rep.game.tags or worlds.count > list_limit:
+    if "Result" not in rep.game.tags:
         return None
     listed = listed or listing(rep, list_limit)
     if listed is None or listed.ending.stated is None:

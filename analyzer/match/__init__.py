@@ -389,7 +389,7 @@ def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str =
     return Diagnostic(severity, code, message, where.line or None, where.column or None, rep.source, details)
 
 
-DEALS_CHECKED = 50_000     # a written result is checked against every deal a sheet's moves allow up to this many
+DEALS_CHECKED = 50_000     # a sheet's deals listed up to this many where they are not counted (inference.count)
 OUTCOME_DRAWS = 2_000     # ... and deals drawn for the ways the hand may end (the match follows them)
 SHOWN_DRAWS = 20_000       # ... and past that, deals drawn to find one that ends the hand as the record states
 
@@ -399,8 +399,9 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     record allows gives the same winner and points (:func:`analyzer.inference.sheet.decided_result`).
     ``rep``, a finished hand whose record hides tiles still held, gets the verdict. A record that does not
     write every hand and has no other error is also checked for a deal that fits it at all
-    (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its moves allow at
-    most ``limit`` deals): where none does, the move that leaves none (or the Result tag) is the error."""
+    (:func:`analyzer.inference.sheet.first_contradiction`, the stated result looked at where its deals are
+    counted, or listed where at most ``limit``): where none does, the move that leaves none (or the Result tag) is
+    the error."""
     if not any(rep.initial.hidden) or (rep.redealt and not rep.steps):
         return rep          # (a deal thrown in, with no moves: it counts for nothing, and no deal is played)
     from ..inference.sheet import decided_result, listing, sheet_result  # (start-up: only a record hiding a hand)
@@ -432,7 +433,7 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
     found = sheet_result(rep, limit, listed)
     if found is not None:
-        rep.outcomes = found.outcomes
+        rep.outcomes, rep.outcomes_drawn = found.outcomes, found.drawn
     elif rep.setup_lacks is None and rep.valid:
         _drawn_outcomes(rep)
     if found is not None and found.result is not None:
@@ -467,7 +468,7 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
     found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
-    _shown_by_deals(rep, found, 0, f"{found.kept:,} of the {found.total:,} deals they allow end it as the "
+    _shown_by_deals(rep, found, found.drawn, f"{found.kept:,} of the {found.total:,} deals they allow end it as the "
                     "record states: the stated result is checked")
     if found.result is not None:
         rep.result = found.result

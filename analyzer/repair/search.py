@@ -251,6 +251,8 @@ class Search:
         key = self.confirm_key(seq, deal)
         ok = self.confirmed.get(key)
         if ok is None:
+            if self.out_of_work:        # (a check before ran out of the work: no other is begun)
+                return False
             game = self.builder.game_for(seq, deal)
             self.work += REPLAY_WORK * len(seq)
             rep, spent = replayed_within(self.setting, game, self.max_work - self.work)
