@@ -1039,7 +1039,8 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, 
                                                  "is the stated one)", "Score"))
                 return
             hint = "" if before is None or rep.result is None else score_hint(
-                variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)))
+                variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)),
+                facts=rep.facts)
             rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
                                              f"\"{stated}\" but after this game it is "
                                              f"{score_text(variant, rep.players, state.scores)}{hint}", "Score",

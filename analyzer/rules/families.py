@@ -12,7 +12,7 @@ from .options import BadOptionValue, OptionSpec, UnknownOption
 from .policies import (DOUBLE_BLANK, PASS_DOMINICAN, PASS_PR, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandScoring,
                        LeadPolicy, Opening, PlayScoring, PointScoring, Seating)
 
-__all__ = ["Family", "FAMILIES", "CAPICU", "capicu_scoring"]
+__all__ = ["Family", "FAMILIES", "CAPICU", "capicu_scoring", "salida_scoring", "caben_match", "HOUSE_OPTIONS"]
 
 SIX_SIX = Tile(6, 6)
 
@@ -79,13 +79,38 @@ PARTNERSHIP_SYSTEMS = {
     "brasilia": {"score": "all", "target": "150", "minutes": "30"},
 }
 
-#: What the ``capicu`` option's values pay for a capicú or dominao (``double``: the points doubled instead).
-CAPICU = {"no": 0, "yes": 100, "25": 25, "double": 0}
+#: What the ``capicu`` option's values pay for a capicú or dominao (``double``, ``double-any``: the points doubled
+#: instead).
+CAPICU = {"no": 0, "yes": 100, "25": 25, "double": 0, "double-any": 0}
 
 
 def capicu_scoring(value: str) -> dict:
     """The ``PointScoring`` fields of a ``capicu`` option's value (partnership, Cuban)."""
-    return dict(capicu=CAPICU[value], capicu_double=value == "double")
+    return dict(capicu=CAPICU[value], capicu_double=value.startswith("double"), capicu_doubles=value == "double-any")
+
+
+def salida_scoring(o: dict[str, str]) -> dict:
+    """The ``PointScoring`` fields of the ``salida`` and ``salida-pays`` options (partnership, Cuban)."""
+    return dict(salida=int(o["salida"]), salida_won=o["salida-pays"] == "lead-wins")
+
+
+def caben_match(value: str) -> dict:
+    """The ``MatchScoring`` fields of a ``no-caben`` option's value (partnership, Cuban)."""
+    return dict(cap=value == "cap", skip=value == "yes")
+
+
+#: The house rules' options of the partnership and Cuban games (docs/variants.md names their sources).
+HOUSE_OPTIONS = (
+    OptionSpec("salida", "0", "a double lead that the next player cannot answer (he passes) pays this to the leading "
+               "side at once, whoever wins the hand, and may end the match on the spot (\"salida vale 20\"; 0: "
+               "nothing)", kind="int"),
+    OptionSpec("salida-pays", "passed-double", "when the salida is paid: for a double lead the next player passes "
+               "(passed-double), or (lead-wins, issue 67's reading) to the side that led whenever it wins the hand, "
+               "whatever its lead", values=("passed-double", "lead-wins")),
+    OptionSpec("no-caben", "no", "yes: a hand's points that would take a side past the target are not scored and the "
+               "match goes on (\"no caben\"); cap: the score stops at the target, which wins; no: every point "
+               "counts (\"de caballero\")", values=("no", "yes", "cap")),
+)
 
 
 def _pass_scoring(value: str) -> dict:
@@ -108,10 +133,10 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         block=_standard_block(o["block"], o["tie"], blank),
         scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]), **capicu_scoring(o["capicu"]),
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
-                         **_pass_scoring(o["pass-bonus"]), salida=int(o["salida"])),
+                         **_pass_scoring(o["pass-bonus"]), **salida_scoring(o)),
         match=MatchScoring(target, MatchKind.GAMES if kind == "games" else MatchKind.POINTS, int(o["min-games"]) if kind == "games" else 0,
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips",
-                           cap=_yes(o["no-caben"]) and kind != "games", minutes=int(o["minutes"])),
+                           **(caben_match(o["no-caben"]) if kind != "games" else {}), minutes=int(o["minutes"])),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
                          "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] in ("last-or-right", "last") else "",
                         next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),
@@ -157,7 +182,8 @@ PARTNERSHIP = Family(
         OptionSpec("capicu", "no", "going out with a tile that fits both ends (capicú) or with a double that fits "
                    "both ends (dominao; not [0-0]) pays 100 (yes: Quinientos) or 25 (the Dominican capicúa); or "
                    "(double: the Cuban and Venezuelan houses) going out with a tile that is no double and fits both "
-                   "ends scores the hand's points twice", values=("no", "yes", "25", "double")),
+                   "ends scores the hand's points twice; double-any: a double that fits both ends too (a Venezuelan "
+                   "house, teamocuba.com)", values=("no", "yes", "25", "double", "double-any")),
         OptionSpec("chuchazo", "no", "Quinientos: 100 for going out with [0-0] (any: whatever the ends; "
                    "one-end: only when one end only is 0)", values=("no", "any", "one-end")),
         OptionSpec("first-wins", "no", "Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
@@ -166,10 +192,7 @@ PARTNERSHIP = Family(
                    "for a blocking play; scores rounded down to tens (000, Puerto Rico); dominican: 25 for a play "
                    "that all three others pass, 25 when the player after the leader passes a double lead, 50 a lead "
                    "that is no double", values=("no", "yes", "dominican")),
-        OptionSpec("salida", "0", "the side that led the hand scores this much more when it wins it (\"la salida "
-                   "vale 20\"; 0: nothing)", kind="int"),
-        OptionSpec("no-caben", "no", "points past the target are not scored: a side's score stops at the target "
-                   "(\"no caben\")", kind="bool"),
+        *HOUSE_OPTIONS,
         OptionSpec("minutes", "0", "the match also ends on time: the hand that ends after this many minutes of the "
                    "match (the Clock tag of each game) is the last, and the higher score wins (Brasília: 30; 0: no "
                    "time limit)", kind="int"),

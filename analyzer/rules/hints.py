@@ -166,16 +166,23 @@ def lead_hints(variant: Variant, prev_leader: int, prev: HandResult, facts: Hand
     return tuple(out)
 
 
-def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[tuple[int, ...]], bool]) -> str:
-    """The options of the match (no others: the hand scores the same under them) under which the match score after
-    a hand of ``result``, from the match ``before`` it, is the one the record states (``agrees``: the caller's
-    comparison with the Score tag), as the words that end a ``score-mismatch`` error: points past the target not
-    scored (``no-caben=yes``), ..."""
+def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[tuple[int, ...]], bool],
+               facts: HandFacts | None = None) -> str:
+    """The options under which the match score after a hand of ``result``, from the match ``before`` it, is the one
+    the record states (``agrees``: the caller's comparison with the Score tag), as the words that end a
+    ``score-mismatch`` error: the options of the match (points that would pass the target not scored,
+    ``no-caben=yes``), and with the hand's ``facts`` the options that score the hand (the salida of a passed double
+    lead, paid to the side that led although it lost the hand: ``salida=20``)."""
     found = []
-    for key, value, other in _changes(variant):
-        if (_same_play(variant, other) and (other.block, other.scoring) == (variant.block, variant.scoring)
-                and other.match != variant.match and agrees(other.match.apply(before, result).scores)):
-            found.append(f"{key}={value}")
+    for key, value, other in _changes(variant, HOUSE_VALUES):
+        if not _same_play(variant, other) or other.block != variant.block:
+            continue
+        if other.scoring == variant.scoring:
+            if other.match != variant.match and agrees(other.match.apply(before, result).scores):
+                found.append(f"{key}={value}")
+        elif facts is not None and key in SCORING_KEYS and other.match == variant.match:
+            if agrees(other.match.apply(before, other.hand_result(facts)).scores):
+                found.append(f"{key}={value}")
     return f" ({_tag(found[:2])} would make it valid)" if found else ""
 
 

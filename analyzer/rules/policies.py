@@ -20,18 +20,21 @@ from .modes import Count, Termination
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
-           "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "capicua", "PassedPlay"]
+           "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "PASS_NONE", "capicua",
+           "PassedPlay", "salida_paid"]
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
 PASS_PR = ""                    # the pass bonuses of 000 (Puerto Rico: Doscientos)
 PASS_DOMINICAN = "dominican"    # the Dominican pass bonuses (docs/variants.md, Dominican capicúa)
+PASS_NONE = "none"              # no play pays a pass bonus (only the salida is paid as the hand is played)
 
 
-def capicua(tile: Tile | None, ends: tuple[int, int] | None) -> bool:
-    """Whether ``tile``, laid last on a line whose open numbers were ``ends``, is a capicúa: no double, and it
-    fits either end (both ends show its two numbers, or both one of them)."""
-    if tile is None or ends is None or tile.is_double:
+def capicua(tile: Tile | None, ends: tuple[int, int] | None, doubles: bool = False) -> bool:
+    """Whether ``tile``, laid last on a line whose open numbers were ``ends``, is a capicúa: no double (unless
+    ``doubles``: then a double that fits both ends, both showing its number, is one too), and it fits either end
+    (both ends show its two numbers, or both one of them)."""
+    if tile is None or ends is None or (tile.is_double and not doubles):
         return False
     a, b = ends
     return tile.matches(a) and tile.matches(b)
@@ -475,8 +478,11 @@ class PointScoring:
     ``doubled``: a hand that still holds a double counts its pips twice (French domino, 002: "Wenn ein
     Spieler noch einen Doppelstein in seiner Hand hat, wird seine Punktzahl verdoppelt"), once however many
     doubles it holds. ``capicu_double``: a domino made with a tile that is no double and fits both open ends
-    (capicúa) scores its points twice (the Cuban and Venezuelan houses' capicúa). ``salida``: the side that
-    led the hand scores this much more when it wins it ("la salida vale 20")."""
+    (capicúa) scores its points twice (the Cuban and Venezuelan houses' capicúa); ``capicu_doubles``: a double
+    that fits both ends is such a capicúa too. ``salida`` (teamocuba.com, "salida vale 20"): a double lead that
+    the next player passes pays this to the leading side at once, whoever wins the hand (:func:`salida_paid`);
+    with ``salida_won`` (issue 67's reading) the side that led scores it instead when it wins the hand, whatever
+    its lead."""
 
     count: str = "losers"
     divide: int = 1
@@ -488,6 +494,33 @@ class PointScoring:
     pass_rule: str = ""
     capicu_double: bool = False
     salida: int = 0
+    salida_won: bool = False
+    capicu_doubles: bool = False
+
+    @property
+    def play_rule(self) -> str:
+        """The rule of the bonuses paid play by play (:meth:`play_bonus`): ``pass_rule``, or ``PASS_NONE`` when no
+        pass bonus is paid."""
+        return self.pass_rule if self.pass_bonus else PASS_NONE
+
+    @property
+    def pays_as_played(self) -> bool:
+        """Whether some points are paid as the hand is played, whoever wins it: pass bonuses (not with bad points),
+        or the salida of a passed double lead (:meth:`as_played`)."""
+        return (self.pass_bonus and self.count != Count.BAD) or (self.salida > 0 and not self.salida_won)
+
+    def as_played(self, facts: HandFacts, seating: Seating) -> list[tuple[int, int, str]]:
+        """``(side, points, name)`` of what the plays of ``facts.history`` paid as they fell: each pass bonus
+        (:meth:`pass_bonuses`), and the salida (:func:`salida_paid`)."""
+        out: list[tuple[int, int, str]] = []
+        if self.salida and not self.salida_won:
+            paid = salida_paid(facts, seating, self.salida)
+            if paid is not None:
+                out.append((paid[0], paid[1], "salida"))
+        if self.pass_bonus and self.count != Count.BAD:
+            out += [(side, value, f"pass bonus {side}") for side, value in
+                    self.pass_bonuses(facts, seating, self.pass_rule)]
+        return out
 
     @property
     def tens(self) -> bool:
@@ -509,17 +542,21 @@ class PointScoring:
 
     def score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
         result = self._score(facts, winner, note, seating)
-        if not (self.pass_bonus and facts.history is not None and self.count != Count.BAD):
+        if not (self.pays_as_played and facts.history is not None):
             return result
         # pass bonuses are paid as they fall, however the hand ends (000: "den Punktestand mit
-        # Pokerchips festzuhalten"); bad points have none
+        # Pokerchips festzuhalten"); bad points have none. The salida too, at the lead, whoever wins.
         scores, points, bonuses = list(result.scores), result.points, list(result.bonuses)
-        for side, value in self.pass_bonuses(facts, seating, self.pass_rule):
+        at_once = [0] * len(scores)
+        for side, value, name in self.as_played(facts, seating):
             scores[side] += value
             if side == result.winner:
                 points += value
-            bonuses.append((f"pass bonus {side}", value))
-        return replace(result, points=points, scores=tuple(scores), bonuses=tuple(bonuses))
+            bonuses.append((name, value))
+            if name == "salida":
+                at_once[side] += value
+        return replace(result, points=points, scores=tuple(scores), bonuses=tuple(bonuses),
+                       at_once=tuple(at_once) if any(at_once) else ())
 
     def _score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
         teams = seating.teams
@@ -566,13 +603,13 @@ class PointScoring:
                 points -= points % 10
             points = self._divide(points)
             if facts.termination == Termination.DOMINO:
-                if self.capicu_double and capicua(facts.last_tile, facts.ends_before):
+                if self.capicu_double and capicua(facts.last_tile, facts.ends_before, self.capicu_doubles):
                     bonuses.append(("capicúa doubled", points))
                     points *= 2
                 for name, value in self._bonuses(facts):
                     bonuses.append((name, value))
                     points += value
-            if self.salida and teams[facts.leader] == winner:
+            if self.salida and self.salida_won and teams[facts.leader] == winner:
                 bonuses.append(("salida", self.salida))
                 points += self.salida
             scores[winner] = points
@@ -623,6 +660,8 @@ class PointScoring:
         (``lead``, the tile led) that the next player passes pays 25 when it is a double, 50 when not; a later
         play that every other player passes (*pase corrido*) 25; a play that blocks the hand nothing."""
         passes, first, blocking, lead = play
+        if rule == PASS_NONE:
+            return 0
         if rule == PASS_DOMINICAN:
             if lead is not None:
                 return (25 if lead.is_double else 50) if passes >= 1 else 0
@@ -659,6 +698,19 @@ class PointScoring:
                 out.append((teams[seat], bonus))
             i = k
         return out
+
+
+def salida_paid(facts: HandFacts, seating: Seating, points: int) -> tuple[int, int] | None:
+    """``(side, points)`` when the hand of ``facts.history`` pays the salida (teamocuba.com, Cuban domino: "salida
+    vale 20"): its lead is a double and the next player passes it, so the leading side scores ``points`` at once,
+    whoever wins the hand; None otherwise (another lead, a lead answered, no history)."""
+    history = facts.history
+    if not history or len(history) < 2:
+        return None
+    (seat, tile), (_, answer) = history[0], history[1]
+    if tile is None or not tile.is_double or answer is not None:
+        return None
+    return seating.teams[seat], points
 
 
 # -- scoring during play (All Fives, 003) ----------------------------------------------------

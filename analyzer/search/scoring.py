@@ -174,9 +174,12 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     elif type(scoring) is DifferenceAward and scoring.unit >= 1:
         hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit, 0, 0)
     elif (type(scoring) is PointScoring and scoring.count in _POINT_COUNTS and scoring.chuchazo in CHUCHAZO
-          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0 and scoring.salida >= 0):
+          and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0 and scoring.salida >= 0
+          and not scoring.capicu_doubles):
+        # (the salida of a passed double lead is paid as played, with the pass bonuses: not the leaf's)
         hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
-                int(scoring.tens), int(bool(scoring.doubled)), 1, int(bool(scoring.capicu_double)), scoring.salida)
+                int(scoring.tens), int(bool(scoring.doubled)), 1, int(bool(scoring.capicu_double)),
+                scoring.salida if scoring.salida_won else 0)
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
@@ -251,7 +254,7 @@ def counts_pass_bonuses(rules) -> bool:
     """Whether ``rules`` pays pass bonuses (``PointScoring.pass_bonus``; bad points have none): the block
     searches then pay each play's bonus as it falls (:func:`pass_bonus_table`)."""
     scoring = getattr(rules, "scoring", None)
-    return isinstance(scoring, PointScoring) and scoring.pass_bonus and scoring.count != Count.BAD
+    return isinstance(scoring, PointScoring) and scoring.pays_as_played
 
 
 def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR) -> tuple[list, list, int]:
