@@ -49,6 +49,47 @@ def test_a_capicua_doubles_the_points_but_not_a_double_nor_a_block():
         facts("domino", 0, (0, 7, 4, 9), last="[2-6]", ends=(6, 2))).points == 40     # every pip left, twice
 
 
+def test_a_capicua_closed_with_a_double_that_fits_both_ends_is_doubled_with_double_any():
+    """The Venezuelan house of the issue (closing with a double that fitted both ends) and teamocuba.com's capicúa,
+    which excludes no double: ``capicu=double-any`` doubles a domino made with a double on two equal ends too; a double
+    on one end only is none, and ``capicu=double`` still excludes the double (libreonline.com)."""
+    v, strict = find_variant("venezuelan", "capicu=double-any"), find_variant("venezuelan", "capicu=double")
+    pips = (0, 7, 4, 9)
+    assert v.hand_result(facts("domino", 0, pips, last="[2-2]", ends=(2, 2))).points == 40
+    assert strict.hand_result(facts("domino", 0, pips, last="[2-2]", ends=(2, 2))).points == 20
+    assert v.hand_result(facts("domino", 0, pips, last="[2-2]", ends=(2, 5))).points == 20
+    assert v.hand_result(facts("domino", 0, pips, last="[2-6]", ends=(6, 2))).points == 40
+    assert capicua(T("[3-3]"), (3, 3), doubles=True) and not capicua(T("[3-3]"), (3, 4), doubles=True)
+
+
+def test_a_lock_compared_with_the_player_on_the_lockers_left():
+    """dominoesonline.com (Dominican "capicua"): the player who locked the game compares his tiles with the person on
+    his left, in counter-clockwise play the one who played before him; the lower count wins, a tie goes to the
+    locker. ``block=last-or-left``; the Doscientos rule (``last-or-right``) compares with the next player. The winner
+    of the lock leads the next hand (``lead=winner-lowest``)."""
+    left, right = find_variant("dominican", "block=last-or-left"), find_variant("dominican")
+    pips = (4, 8, 9, 9)                        # C (seat 2) locked: B before him holds 8, D after him 9
+    assert left.hand_result(facts("blocked", 2, pips)).winner == 1
+    assert right.hand_result(facts("blocked", 2, pips)).winner == 0          # C and D equal: the locker's side
+    assert left.hand_result(facts("blocked", 2, (4, 9, 9, 8))).winner == 0   # C and B equal: the locker's side
+    req = left.lead.requirement(0, left.hand_result(facts("blocked", 2, pips)), facts("blocked", 2, pips),
+                                left.seating)
+    assert req.seats == frozenset({1})
+
+
+def test_a_house_sets_its_bonus_values_and_target():
+    """Dominican apps pay 30 where dominoesonline.com says 25 (the lead that is no double: 60, twice it) and play to 150:
+    ``capicu-points=30``, ``pass-points=30``, ``target=150``."""
+    v = find_variant("dominican", "capicu-points=30, pass-points=30, target=150")
+    assert v.match.target == 150
+    lead_passed = ((0, T("[6-6]")), (1, None), (2, T("[5-6]")))
+    got = v.hand_result(facts("domino", 0, (0, 10, 0, 18), last="[3-4]", ends=(3, 4), history=lead_passed))
+    assert got.points == 28 + 30 + 30 and ("capicú", 30) in got.bonuses
+    single = ((0, T("[5-6]")), (1, None), (2, T("[6-6]")))
+    assert v.hand_result(facts("domino", 0, (0, 10, 0, 18), history=single)).points == 28 + 60
+    assert find_variant("dominican").hand_result(facts("domino", 0, (0, 10, 0, 18), history=single)).points == 28 + 50
+
+
 # -- la salida vale 20 ----------------------------------------------------------------------------------------
 def _lead(tile, answer):
     """The first two moves of a hand: A (seat 0) leads ``tile``, B answers with ``answer`` (None: a pass)."""
@@ -217,6 +258,12 @@ CASES = [
     ("house-venezuelan-tranca.dom", ('[Rules "block=team, score=losers"]\n', ""), "result-mismatch",
      '[Rules "score=losers, block=team"]'),
     ("house-venezuelan-no-caben.dom", ('[Rules "no-caben=cap"]\n', ""), "score-mismatch", '[Rules "no-caben=cap"]'),
+    ("house-venezuelan-double-capicua.dom", ('[Rules "capicu=double-any"]\n', ""), "result-mismatch",
+     '[Rules "capicu=double-any"]'),
+    ("house-dominican-left-lock.dom", ('[Rules "block=last-or-left"]\n', ""), "result-mismatch",
+     '[Rules "block=last-or-left"]'),
+    ("house-dominican-30.dom", ('[Rules "capicu-points=30, pass-points=30, target=150"]\n', ""), "result-mismatch",
+     '[Rules "capicu-points=30, pass-points=30"]'),
     ("house-dominican.dom", ('[Variant "dominican"]', '[Variant "partnership"]'), "result-mismatch",
      '[Rules "capicu=25, pass-bonus=dominican"]'),
     ("house-brasilia.dom", ('[Variant "brasilia"]', '[Variant "partnership"]\n[Rules "score=all, target=150"]'),
@@ -291,7 +338,9 @@ HOUSE_SCORINGS = [("cuban", {"capicu": "double"}), ("cuban", {"capicu": "double"
                   ("venezuelan", {"capicu": "double", "salida": "20", "salida-pays": "lead-wins"}),
                   ("venezuelan", {"salida": "20", "salida-pays": "lead-wins", "tie": "leader"}),
                   ("dominican", {}), ("dominican", {"capicu": "double", "salida": "20", "salida-pays": "lead-wins", "divide": "10"}),
-                  ("brasilia", {"capicu": "double"})]
+                  ("brasilia", {"capicu": "double"}), ("venezuelan", {"capicu": "double-any"}),
+                  ("cuban", {"capicu": "double-any", "score": "difference"}), ("dominican", {"block": "last-or-left"}),
+                  ("dominican", {"capicu-points": "30", "block": "last-or-left", "tie": "leader"})]
 
 
 @built
@@ -318,11 +367,11 @@ class DominicanReference(Reference):
         if move[0] is not None or last is None:
             return 0, line
         lead_only = sum(len(h) for h in hands) == self.dealt - 1
-        award = 0
+        award, unit = 0, self.variant.scoring.pass_points
         if lead_only and passes == 0:
-            award = 25 if ends[0] == ends[1] else 50
+            award = unit if ends[0] == ends[1] else 2 * unit
         elif not lead_only and passes + 1 == self.n - 1:
-            award = 25
+            award = unit
         return (award if self.variant.seating.teams[last] == 0 else -award), line
 
 
@@ -366,6 +415,8 @@ SEARCHED = [("cuban", "capicu=double", Reference),
             ("cuban", "capicu=double, salida=20, salida-pays=lead-wins, score=difference", Reference),
             ("venezuelan", "capicu=double, salida=20, salida-pays=lead-wins", Reference),
             ("venezuelan", "salida=20", SalidaReference), ("dominican", "", DominicanReference),
+            ("venezuelan", "capicu=double-any", Reference), ("dominican", "block=last-or-left", DominicanReference),
+            ("dominican", "capicu-points=30, pass-points=30", DominicanReference),
             ("dominican", "capicu=double, salida=20, salida-pays=lead-wins", DominicanReference)]
 
 

@@ -84,9 +84,11 @@ PARTNERSHIP_SYSTEMS = {
 CAPICU = {"no": 0, "yes": 100, "25": 25, "double": 0, "double-any": 0}
 
 
-def capicu_scoring(value: str) -> dict:
-    """The ``PointScoring`` fields of a ``capicu`` option's value (partnership, Cuban)."""
-    return dict(capicu=CAPICU[value], capicu_double=value.startswith("double"), capicu_doubles=value == "double-any")
+def capicu_scoring(value: str, points: str = "0") -> dict:
+    """The ``PointScoring`` fields of a ``capicu`` option's value (partnership, Cuban), and of ``capicu-points``
+    (another bonus than the value's own, where the value pays one)."""
+    bonus = int(points) if CAPICU[value] and int(points) else CAPICU[value]
+    return dict(capicu=bonus, capicu_double=value.startswith("double"), capicu_doubles=value == "double-any")
 
 
 def salida_scoring(o: dict[str, str]) -> dict:
@@ -113,8 +115,9 @@ HOUSE_OPTIONS = (
 )
 
 
-def _pass_scoring(value: str) -> dict:
-    return dict(pass_bonus=value != "no", pass_rule=PASS_DOMINICAN if value == "dominican" else PASS_PR)
+def _pass_scoring(value: str, points: str = "25") -> dict:
+    out = dict(pass_bonus=value != "no", pass_rule=PASS_DOMINICAN if value == "dominican" else PASS_PR)
+    return {**out, "pass_points": int(points)} if value == "dominican" and int(points) != 25 else out
 
 
 def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
@@ -131,14 +134,15 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
                         double=o["open"] == "double", drawn=first is None),
         block=_standard_block(o["block"], o["tie"], blank),
-        scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]), **capicu_scoring(o["capicu"]),
+        scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
+                         **capicu_scoring(o["capicu"], o["capicu-points"]),
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
-                         **_pass_scoring(o["pass-bonus"]), **salida_scoring(o)),
+                         **_pass_scoring(o["pass-bonus"], o["pass-points"]), **salida_scoring(o)),
         match=MatchScoring(target, MatchKind.GAMES if kind == "games" else MatchKind.POINTS, int(o["min-games"]) if kind == "games" else 0,
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips",
                            **(caben_match(o["no-caben"]) if kind != "games" else {}), minutes=int(o["minutes"])),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
-                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] in ("last-or-right", "last") else "",
+                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] in ("last-or-right", "last-or-left", "last") else "",
                         next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),
                         blank=blank),
     )
@@ -172,7 +176,9 @@ PARTNERSHIP = Family(
         OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips, or (Doscientos) by "
                    "the player who played last or the next player, whoever has fewer, or (last) by the side of "
                    "the player who laid the last tile, whatever the pips, or (player: Venezuelan) by the side of "
-                   "the single player with the fewest pips", values=("team", "last-or-right", "last", "player")),
+                   "the single player with the fewest pips, or (last-or-left: the Dominican rule of dominoesonline.com) "
+                   "by the player who played last or the one before him, whoever has fewer",
+                   values=("team", "last-or-right", "last", "player", "last-or-left")),
         OptionSpec("divide", "1", "divide each score by 10, rounding down, but at least 1", kind="int",
                    values=("1", "10")),
         OptionSpec("target", "100", "points (or, with match=games, games) that win the match; 0: no end",
@@ -184,6 +190,8 @@ PARTNERSHIP = Family(
                    "(double: the Cuban and Venezuelan houses) going out with a tile that is no double and fits both "
                    "ends scores the hand's points twice; double-any: a double that fits both ends too (a Venezuelan "
                    "house, teamocuba.com)", values=("no", "yes", "25", "double", "double-any")),
+        OptionSpec("capicu-points", "0", "what a capicú or dominao pays where the capicu value pays a bonus (yes, 25), "
+                   "when a house pays another (a Dominican app: 30); 0: the value's own", kind="int"),
         OptionSpec("chuchazo", "no", "Quinientos: 100 for going out with [0-0] (any: whatever the ends; "
                    "one-end: only when one end only is 0)", values=("no", "any", "one-end")),
         OptionSpec("first-wins", "no", "Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
@@ -192,6 +200,9 @@ PARTNERSHIP = Family(
                    "for a blocking play; scores rounded down to tens (000, Puerto Rico); dominican: 25 for a play "
                    "that all three others pass, 25 when the player after the leader passes a double lead, 50 a lead "
                    "that is no double", values=("no", "yes", "dominican")),
+        OptionSpec("pass-points", "25", "with pass-bonus=dominican: what a play all three others pass and a double lead "
+                   "the next player passes pay (a lead that is no double: twice as much); a house may pay 30",
+                   kind="int"),
         *HOUSE_OPTIONS,
         OptionSpec("minutes", "0", "the match also ends on time: the hand that ends after this many minutes of the "
                    "match (the Clock tag of each game) is the last, and the higher score wins (Brasília: 30; 0: no "

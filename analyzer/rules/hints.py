@@ -99,10 +99,11 @@ def unfinished_hint(variant: Variant, pos) -> str:
 #: The options that decide what a finished hand scores and who wins it, not how it is played: where no one of them
 #: alone gives the stated result, two of them together are tried (the Venezuelan group's tranque: ``block=team
 #: score=losers``).
-SCORING_KEYS = ("block", "tie", "score", "capicu", "salida", "divide", "blank", "blank-count", "pass-bonus",
-                "chuchazo")
-#: Values of free whole-number options that house rules use (``salida``: "la salida vale 20").
-HOUSE_VALUES = (("salida", "20"),)
+SCORING_KEYS = ("block", "tie", "score", "capicu", "salida", "salida-pays", "divide", "blank", "blank-count",
+                "pass-bonus", "chuchazo", "capicu-points", "pass-points")
+#: Values of free whole-number options that house rules use (``salida``: "la salida vale 20"; the bonuses of 30 of
+#: Dominican apps).
+HOUSE_VALUES = (("salida", "20"), ("capicu-points", "30"), ("pass-points", "30"))
 
 
 def result_hint(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool]) -> str:

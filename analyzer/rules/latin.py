@@ -19,7 +19,8 @@ __all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "PRESET_SOURCES", "SOURCES"]
 SOURCES = {
     "cuban": ("Cuban double-nine", "onlinedominogames.com/cuban-dominoes; dominorules.com/cuban-dominoes "
               "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban; libreonline.com "
-              "(Datos curiosos en el domino: the capicua that doubles a hand's points)"),
+              "(Datos curiosos en el domino: the capicua that doubles a hand's points); teamocuba.com (Reglas para jugar "
+              "domino en Cuba: the salida of a passed double lead, the capicua, no caben)"),
     "kozel": ("Kozel", "the public specification of the app that recorded the games (as issue 56 states it); "
               "ulodshi.ru (Domino Rules: Goat); infonick.net (domino rules); play.livegames.ru/domino.html"),
 }

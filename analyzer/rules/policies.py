@@ -225,7 +225,7 @@ class LeadPolicy:
     ``six-six`` (the [6-6] holder leads), ``blocker`` (the player who blocked leads) or ``match``
     (as the match score decides, like ``next="match"``).
     ``block``: ``last-or-right`` when a block is won by the player who played last or the next one
-    (Doscientos): the player who won it leads next. ``next_match``: ``right``: the first game of a
+    (Doscientos), ``last-or-left`` or the one before him (Dominican): the player who won it leads next. ``next_match``: ``right``: the first game of a
     further match is led by the player to the right of the previous match's first leader, with any
     tile (000). ``hand_over``: the player whose turn it is to lead may hand the lead to his partner,
     who leads any tile (Doscientos, "wenn man sich vor dem Spiel darauf einigt"). ``blank``: what [0-0]
@@ -295,11 +295,13 @@ class LeadPolicy:
             if prev.termination == Termination.DOMINO:
                 return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
             facts = counted(facts, self.blank) if facts is not None else None
-            if self.block == "last-or-right" and facts is not None and not prev.note:
-                a, b = prev.seat, (prev.seat + 1) % n
-                won = a if facts.pips[a] < facts.pips[b] else b
-                return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
-                                       "played last or the next player, whoever has fewer pips) leads")
+            if self.block in LOCK_RIVAL and facts is not None and not prev.note:
+                won = lock_winner(self.block, prev.seat, facts.pips)
+                if won is not None:
+                    return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
+                                           "played last or the " + ("next player" if self.block == "last-or-right"
+                                                                    else "player before him")
+                                           + ", whoever has fewer pips) leads")
             if self.block == "last" and prev.termination == Termination.BLOCKED:
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
                                        "the block and leads")
@@ -314,6 +316,21 @@ class LeadPolicy:
 
 
 # -- a blocked hand -------------------------------------------------------------------------
+#: The block rules under which the player who locked the hand is compared with one neighbour: the next player
+#: (Doscientos, 000: "oder es gewinnt der Spieler zu seiner Rechten") or the one before him (dominoesonline.com's
+#: Dominican rules: "the person on the left" in counter-clockwise play).
+LOCK_RIVAL = {"last-or-right": 1, "last-or-left": -1}
+
+
+def lock_winner(by: str, seat: int, pips: Sequence[int]) -> int | None:
+    """The seat that wins a block under ``by`` (a :data:`LOCK_RIVAL` rule) when ``seat`` locked it: the one of him
+    and his rival with fewer ``pips``; None when they hold as many."""
+    rival = (seat + LOCK_RIVAL[by]) % len(pips)
+    if pips[seat] == pips[rival]:
+        return None
+    return seat if pips[seat] < pips[rival] else rival
+
+
 def counted(facts: HandFacts, blank: int) -> HandFacts:
     """The facts with [0-0] counting ``blank`` in the hand that holds it (Great Lakes: "[0-0] 50 Punkte
     zählt und nicht null Punkte"); unchanged when ``blank`` is 0 or the hands are not known."""
@@ -353,7 +370,8 @@ class BlockDecider:
 
     ``by``: ``team`` (fewer pips on the side), ``player`` (the side of the single player with the
     fewest pips; Jamaican), ``last-or-right`` (the player who played last or the one after him,
-    whoever has fewer pips; Doscientos), ``last`` (the side of the player who laid the last tile, whatever
+    whoever has fewer pips; Doscientos), ``last-or-left`` (he or the one before him: the Dominican "person on the
+    left"), ``last`` (the side of the player who laid the last tile, whatever
     the pips: "the player who laid the last tile wins a block", a form real logs take). ``tie`` decides equal pips: ``draw``, ``leader`` (the
     side that led the hand), ``more-tiles`` (the side with more tiles left), ``last`` (the side
     that played last), ``last-loses``, ``replay`` (the hand does not count) or ``own-pips``
@@ -388,10 +406,10 @@ class BlockDecider:
                 return sides.pop(), ""
         elif self.by == "last":         # the player who laid the last tile wins the block, whatever the pips
             return teams[facts.seat], ""
-        elif self.by == "last-or-right":
-            a, b = facts.seat, (facts.seat + 1) % len(facts.pips)
-            if facts.pips[a] != facts.pips[b]:
-                return teams[a if facts.pips[a] < facts.pips[b] else b], ""
+        elif self.by in LOCK_RIVAL:
+            won = lock_winner(self.by, facts.seat, facts.pips)
+            if won is not None:
+                return teams[won], ""
         else:
             totals = _team_totals(facts.pips, seating)
             best = min(totals)
@@ -496,6 +514,7 @@ class PointScoring:
     salida: int = 0
     salida_won: bool = False
     capicu_doubles: bool = False
+    pass_points: int = 25         # ``PASS_DOMINICAN``: a pase corrido and a passed double lead (a house may pay 30)
 
     @property
     def play_rule(self) -> str:
@@ -519,7 +538,7 @@ class PointScoring:
                 out.append((paid[0], paid[1], "salida"))
         if self.pass_bonus and self.count != Count.BAD:
             out += [(side, value, f"pass bonus {side}") for side, value in
-                    self.pass_bonuses(facts, seating, self.pass_rule)]
+                    self.pass_bonuses(facts, seating, self.pass_rule, self.pass_points)]
         return out
 
     @property
@@ -647,7 +666,7 @@ class PointScoring:
         return []
 
     @staticmethod
-    def play_bonus(play: PassedPlay, players: int, opponents: int, rule: str = PASS_PR) -> int:
+    def play_bonus(play: PassedPlay, players: int, opponents: int, rule: str = PASS_PR, unit: int = 25) -> int:
         """The bonus of one ``play`` that the next ``passes`` players answered with a pass (000: "einen Bonus
         von 20 Punkten ... Beim weiteren Fortgang des Spiels ... 10 Punkte ... Wenn zweimal hintereinander
         gepasst wird, bekommt nur der erste Spieler die Punkte. Wenn aber dreimal hintereinander gepasst
@@ -658,14 +677,15 @@ class PointScoring:
 
         ``rule`` ``PASS_DOMINICAN`` (dominoesonline.com's Dominican "capicua" game, docs/variants.md): the lead
         (``lead``, the tile led) that the next player passes pays 25 when it is a double, 50 when not; a later
-        play that every other player passes (*pase corrido*) 25; a play that blocks the hand nothing."""
+        play that every other player passes (*pase corrido*) 25; a play that blocks the hand nothing. A house may
+        pay another ``unit`` than 25 (a lead that is no double: twice it)."""
         passes, first, blocking, lead = play
         if rule == PASS_NONE:
             return 0
         if rule == PASS_DOMINICAN:
             if lead is not None:
-                return (25 if lead.is_double else 50) if passes >= 1 else 0
-            return 25 if passes >= players - 1 and not blocking else 0
+                return (unit if lead.is_double else 2 * unit) if passes >= 1 else 0
+            return unit if passes >= players - 1 and not blocking else 0
         if blocking or passes >= players - 1:
             return 10 * opponents
         if passes >= 1:
@@ -673,7 +693,7 @@ class PointScoring:
         return 0
 
     @staticmethod
-    def pass_bonuses(facts: HandFacts, seating: Seating, rule: str = PASS_PR) -> list[tuple[int, int]]:
+    def pass_bonuses(facts: HandFacts, seating: Seating, rule: str = PASS_PR, unit: int = 25) -> list[tuple[int, int]]:
         """``(side, points)`` for each play of ``facts.history`` that made the next player pass
         (:meth:`play_bonus`); the last play blocks the hand when ``facts.termination`` is ``blocked``."""
         out: list[tuple[int, int]] = []
@@ -693,7 +713,7 @@ class PointScoring:
             lead = tile if all(t is None for _, t in history[:i]) else None
             blocking = k == len(history) and facts.termination == Termination.BLOCKED
             played = PassedPlay(k - i - 1, not out, blocking, lead)
-            bonus = PointScoring.play_bonus(played, n, opponents, rule)
+            bonus = PointScoring.play_bonus(played, n, opponents, rule, unit)
             if bonus:
                 out.append((teams[seat], bonus))
             i = k
