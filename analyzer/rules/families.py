@@ -2,6 +2,7 @@
 from their values (:func:`analyzer.rules.variants.find_variant` looks them up and makes the :class:`Variant`)."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -34,6 +35,10 @@ class Family:
         for s in self.options:
             if s.key == key:
                 return s
+        near = difflib.get_close_matches(key, [s.key for s in self.options], n=1, cutoff=0.6)
+        if near:        # a slip of the pen (capicua for capicu): the one option meant, not all of them
+            raise UnknownOption(f"the {self.name} variant has no option {key!r}; did you mean "
+                                f"{self.spec(near[0]).describe()}? (`domino variants` lists them all)")
         known = "; ".join(s.describe() for s in self.options)
         raise UnknownOption(f"the {self.name} variant has no option {key!r}; its options are: {known}")
 
@@ -103,7 +108,7 @@ def caben_match(value: str) -> dict:
 
 #: The house rules' options of the partnership and Cuban games (docs/variants.md names their sources).
 HOUSE_OPTIONS = (
-    OptionSpec("salida", "0", "a double lead that the next player cannot answer (he passes) pays this to the leading "
+    OptionSpec("salida", "0", "a double lead that the next player cannot answer (a pass) pays this to the leading "
                "side at once, whoever wins the hand, and may end the match on the spot (\"salida vale 20\"; 0: "
                "nothing)", kind="int"),
     OptionSpec("salida-pays", "passed-double", "when the salida is paid: for a double lead the next player passes "
@@ -177,7 +182,7 @@ PARTNERSHIP = Family(
                    "the player who played last or the next player, whoever has fewer, or (last) by the side of "
                    "the player who laid the last tile, whatever the pips, or (player: Venezuelan) by the side of "
                    "the single player with the fewest pips, or (last-or-left: the Dominican rule of dominoesonline.com) "
-                   "by the player who played last or the one before him, whoever has fewer",
+                   "by the player who played last or the one who played before, whoever has fewer",
                    values=("team", "last-or-right", "last", "player", "last-or-left")),
         OptionSpec("divide", "1", "divide each score by 10, rounding down, but at least 1", kind="int",
                    values=("1", "10")),

@@ -225,7 +225,7 @@ class LeadPolicy:
     ``six-six`` (the [6-6] holder leads), ``blocker`` (the player who blocked leads) or ``match``
     (as the match score decides, like ``next="match"``).
     ``block``: ``last-or-right`` when a block is won by the player who played last or the next one
-    (Doscientos), ``last-or-left`` or the one before him (Dominican): the player who won it leads next. ``next_match``: ``right``: the first game of a
+    (Doscientos), ``last-or-left`` or the one who played before (Dominican): the player who won it leads next. ``next_match``: ``right``: the first game of a
     further match is led by the player to the right of the previous match's first leader, with any
     tile (000). ``hand_over``: the player whose turn it is to lead may hand the lead to his partner,
     who leads any tile (Doscientos, "wenn man sich vor dem Spiel darauf einigt"). ``blank``: what [0-0]
@@ -300,7 +300,7 @@ class LeadPolicy:
                 if won is not None:
                     return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
                                            "played last or the " + ("next player" if self.block == "last-or-right"
-                                                                    else "player before him")
+                                                                    else "player who played before")
                                            + ", whoever has fewer pips) leads")
             if self.block == "last" and prev.termination == Termination.BLOCKED:
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
@@ -317,14 +317,14 @@ class LeadPolicy:
 
 # -- a blocked hand -------------------------------------------------------------------------
 #: The block rules under which the player who locked the hand is compared with one neighbour: the next player
-#: (Doscientos, 000: "oder es gewinnt der Spieler zu seiner Rechten") or the one before him (dominoesonline.com's
+#: (Doscientos, 000: "oder es gewinnt der Spieler zu seiner Rechten") or the one who played before (dominoesonline.com's
 #: Dominican rules: "the person on the left" in counter-clockwise play).
 LOCK_RIVAL = {"last-or-right": 1, "last-or-left": -1}
 
 
 def lock_winner(by: str, seat: int, pips: Sequence[int]) -> int | None:
-    """The seat that wins a block under ``by`` (a :data:`LOCK_RIVAL` rule) when ``seat`` locked it: the one of him
-    and his rival with fewer ``pips``; None when they hold as many."""
+    """The seat that wins a block under ``by`` (a :data:`LOCK_RIVAL` rule) when ``seat`` locked it: the one of that seat
+    and its rival with fewer ``pips``; None when they hold as many."""
     rival = (seat + LOCK_RIVAL[by]) % len(pips)
     if pips[seat] == pips[rival]:
         return None
@@ -370,7 +370,7 @@ class BlockDecider:
 
     ``by``: ``team`` (fewer pips on the side), ``player`` (the side of the single player with the
     fewest pips; Jamaican), ``last-or-right`` (the player who played last or the one after him,
-    whoever has fewer pips; Doscientos), ``last-or-left`` (he or the one before him: the Dominican "person on the
+    whoever has fewer pips; Doscientos), ``last-or-left`` (that player or the one who played before: the Dominican "person on the
     left"), ``last`` (the side of the player who laid the last tile, whatever
     the pips: "the player who laid the last tile wins a block", a form real logs take). ``tie`` decides equal pips: ``draw``, ``leader`` (the
     side that led the hand), ``more-tiles`` (the side with more tiles left), ``last`` (the side

@@ -120,7 +120,7 @@ static int leaf_block(const LeafScoring *sc, const uint8_t *tlow, const uint8_t 
         }
         if (one) return side;
     } else if (sc->by == BY_LAST_OR_RIGHT || sc->by == BY_LAST_OR_LEFT) {
-        /* the player who locked it against the next player, or (left) the one before him */
+        /* the player who locked it against the next player, or (left) the one who played before */
         int a = seat, b = (seat + (sc->by == BY_LAST_OR_LEFT ? n - 1 : 1)) % n;
         if (p[a] != p[b]) return sc->teams[p[a] < p[b] ? a : b];
     } else {
