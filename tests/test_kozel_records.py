@@ -74,7 +74,10 @@ def test_the_fence_tag_gives_the_match_of_a_record_that_starts_mid_game():
 
 
 @pytest.mark.parametrize("tag, code", [('[Fence "A/C 24"]', "score-syntax"), ('[Fence "A/C x, B/D 0"]', "score-syntax"),
-                                       ('[Fence "A/C 2, B/D 0"]', "score-mismatch")])
+                                       ('[Fence "A/C 2, B/D 0"]', "score-mismatch"),
+                                       # (issue 84: the eggs would leave A/C a record of 4 before the round, which
+                                       # cannot be: a record is 0, or 13 or more)
+                                       ('[Fence "A/C 0, B/D 0; eggs 20"]', "score-mismatch")])
 def test_a_fence_tag_that_cannot_be_read_or_does_not_fit_is_an_error_at_the_tag(tag, code):
     text = (RECORDS / "house-kozel-fence.dom").read_text(encoding="utf-8").replace('[Fence "A/C 24, B/D 0"]', tag)
     reps = _replay(text)
