@@ -394,14 +394,9 @@ def _compare(variant, hands, leader, rng, core, reference=Reference) -> int:
     return checked
 
 
-class SalidaReference(Reference):
+class SalidaReference(DominicanReference):
     """Plain minimax with the salida paid apart from ``PointScoring``: a double lead that the next player passes pays
     the leader's side 20 (teamocuba.com); nothing else is paid as played."""
-
-    def __init__(self, variant, hands, leader):
-        super().__init__(variant, hands, leader)
-        self.pays_passes = True
-        self.dealt = sum(len(h) for h in hands)
 
     def passes_paid(self, state, move, line):
         hands, ends, turn, passes, last, _leader = state
