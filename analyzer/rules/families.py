@@ -202,7 +202,7 @@ PARTNERSHIP = Family(
         OptionSpec("first-wins", "no", "Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
                    "(none for a blocked game)", kind="bool"),
         OptionSpec("pass-bonus", "no", "yes: 20 for the first play that makes the next player pass, 10 later, 20 "
-                   "for a blocking play; scores rounded down to tens (000, Puerto Rico); dominican: 25 for a play "
+                   "for a blocking play; scores rounded down to tens (the text \"Domino mit Partner\", Puerto Rico); dominican: 25 for a play "
                    "that all three others pass, 25 when the player after the leader passes a double lead, 50 a lead "
                    "that is no double", values=("no", "yes", "dominican")),
         OptionSpec("pass-points", "25", "with pass-bonus=dominican: what a play all three others pass and a double lead "
@@ -335,7 +335,7 @@ CHIVA = Family(
      OptionSpec("players", "4", "4 (partners), or 2 or 3 each for themselves, 7 tiles each, drawing from the "
                 "boneyard until they can play or it is empty; default: as many as the record names",
                 kind="int", values=("4", "2", "3")),
-     OptionSpec("draw-lead", "jamaican", "after a drawn game as in the Jamaican partner game (002: \"ähnlich dem "
+     OptionSpec("draw-lead", "jamaican", "after a drawn game as in the Jamaican partner game (the text \"Karibisches Domino\": \"ähnlich dem "
                 "jamaikanischen Spiel\", whose differences leave drawn games alone): the side with points leads "
                 "(3 players: the winner of the last game won), with none the [6-6] holder (2 or 3 players: when "
                 "it lies in the boneyard, the holder of the highest double dealt); or (six-six) the [6-6] holder "
@@ -445,7 +445,7 @@ BLOCK = Family(
                    "default: as many as the record names", kind="int", values=("4", "2")),
         OptionSpec("hand", "6", "tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
                    "play, nobody draws", kind="int"),
-        OptionSpec("lead", "double", "who opens a hand: the holder of the highest double dealt, with it (003); "
+        OptionSpec("lead", "double", "who opens a hand: the holder of the highest double dealt, with it (the text \"Regeln für Domino\"); "
                    "anyone, with any tile (any: OpenSpiel's block dominoes, whose logs never lead the highest "
                    "double); or the first game's leader drawn, the highest tile of the SeatDraw tag leading any "
                    "tile, anyone later (draw)", values=("double", "any", "draw")),
@@ -489,15 +489,15 @@ DRAW = Family(
     (
         OptionSpec("players", "2", "2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
                    "as the record names", kind="int", values=("2", "3", "4", "5", "6")),
-        OptionSpec("draw", "until", "a player who cannot play draws until they can (004), or draws one tile "
-                   "and passes if it does not fit (003); one also sets keep=0, extra=no, doubles=full",
+        OptionSpec("draw", "until", "a player who cannot play draws until they can (the text \"Domino, Grundregel\"), or draws one tile "
+                   "and passes if it does not fit (the text \"Regeln für Domino\"); one also sets keep=0, extra=no, doubles=full",
                    values=("until", "one")),
-        OptionSpec("keep", "2", "tiles that stay in the boneyard (004: 2; draw=one: 0)", kind="int",
+        OptionSpec("keep", "2", "tiles that stay in the boneyard (the text \"Domino, Grundregel\": 2; draw=one: 0)", kind="int",
                    values=("2", "0")),
-        OptionSpec("extra", "yes", "the opener may add a matching tile right after the double (004)",
+        OptionSpec("extra", "yes", "the opener may add a matching tile right after the double (the text \"Domino, Grundregel\")",
                    kind="bool"),
         OptionSpec("doubles", "once", "a blocked hand is won by the fewest pips, a double counting one half "
-                   "(004) or both", values=("once", "full")),
+                   "(the text \"Domino, Grundregel\") or both", values=("once", "full")),
         OptionSpec("target", "0", "points (one a game) that win the match; 0: no end", kind="int"),
         OptionSpec("hand", "8", "tiles each (default 8 for two players, 5 for three or four, 4 for five or six; "
                    "most computer logs of the two-player game deal 7)", kind="int"),
@@ -566,17 +566,17 @@ def _build_fives(threes: bool):
 _FIVES_OPTIONS = (
     OptionSpec("players", "2", "2, 3 or 4, each for themselves; default: as many as the record names", kind="int",
                values=("2", "3", "4")),
-    OptionSpec("draw", "one", "the draw game of 003 with 5 tiles each: a player who cannot play draws one tile "
+    OptionSpec("draw", "one", "the draw game of the text \"Regeln für Domino\" with 5 tiles each: a player who cannot play draws one tile "
                "and passes if it does not fit (one), or draws until they can (until); or no drawing: a block game "
                "with 6 tiles each and the rest sleepers (no)", values=("one", "until", "no")),
-    OptionSpec("target", "100", "points that win the match (003: \"am häufigsten bis zu 100\")", kind="int"),
+    OptionSpec("target", "100", "points that win the match (the text \"Regeln für Domino\": \"am häufigsten bis zu 100\")", kind="int"),
     OptionSpec("hand", "5", "tiles each (default 5 when drawing, 6 with draw=no; pubs deal 9 to two players)",
                kind="int"),
-    OptionSpec("lead", "double", "the holder of the highest double opens with it (003), or anyone leads any tile "
+    OptionSpec("lead", "double", "the holder of the highest double opens with it (the text \"Regeln für Domino\"), or anyone leads any tile "
                "(pubs)", values=("double", "any")),
     OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less their own, rounded "
-               "up to five (003), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
-    OptionSpec("keep", "0", "tiles of the stock that are never drawn (003: every tile may be drawn; 2: Muggins as "
+               "up to five (the text \"Regeln für Domino\"), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
+    OptionSpec("keep", "0", "tiles of the stock that are never drawn (the text \"Regeln für Domino\": every tile may be drawn; 2: Muggins as "
                "Foster's Hoyle states it, the last two tiles of the stock stay there)", kind="int", values=("0", "2")),
 )
 
@@ -641,7 +641,7 @@ def _build_cross(o: dict[str, str], given: set[str]) -> dict:
 
 CROSS = Family(
     "cross",
-    "Cross domino: the block game of 003 (two pairs, 6 tiles each, 4 sleepers, the highest double opens) "
+    "Cross domino: the block game of the text \"Regeln für Domino\" (two pairs, 6 tiles each, 4 sleepers, the highest double opens) "
     "whose opening double is a spinner: its four sides each take a tile before play goes on, a player who "
     "cannot fill a side draws from the sleepers, then there are four ends; set=9: the double-nine cross, "
     "where every later double branches into two new arms",
