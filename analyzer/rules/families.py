@@ -484,7 +484,9 @@ def _build_draw(o: dict[str, str], given: set[str]) -> dict:
 DRAW = Family(
     "draw",
     "Draw game: 2 players with 8 tiles, 3-4 with 5, 5-6 with 4, the rest a boneyard; the highest double "
-    "opens; who cannot play draws until they can; first out wins, else the fewest pips (doubles once)",
+    "opens, and its player may add a matching tile at once, so the first player may play twice (a record writes "
+    "\"1. A [6-6] A [5-6]\"); who cannot play draws until they can; first out wins, else the fewest pips "
+    "(doubles once)",
     "004_7f794f5b50a6005c.txt",
     (
         OptionSpec("players", "2", "2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
