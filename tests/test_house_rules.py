@@ -254,6 +254,7 @@ CASES = [
     ("house-venezuelan-salida.dom", (', salida-pays=lead-wins', ""), "result-mismatch",
      '[Rules "salida-pays=lead-wins"]'),
     ("house-venezuelan-salida-passed.dom", ('[Rules "salida=20"]\n', ""), "score-mismatch", '[Rules "salida=20"]'),
+    ("house-venezuelan-salida-ends.dom", ('[Rules "salida=20"]\n', ""), "result-mismatch", '[Rules "salida=20"]'),
     ("house-venezuelan-no-caben-skip.dom", ('[Rules "no-caben"]\n', ""), "score-mismatch", '[Rules "no-caben=yes"]'),
     ("house-venezuelan-tranca.dom", ('[Rules "block=team, score=losers"]\n', ""), "result-mismatch",
      '[Rules "score=losers, block=team"]'),
@@ -311,6 +312,16 @@ def test_the_no_caben_match_stops_at_100():
 def test_the_no_caben_match_goes_on_at_99():
     reps = _replay((RECORDS / "house-venezuelan-no-caben-skip.dom").read_text(encoding="utf-8"))
     assert reps[-1].match.state.scores == (99, 0) and not reps[-1].match.state.over
+
+
+def test_the_salida_record_ends_its_match_at_the_lead():
+    """B/D at 98: D leads [3-3] and A cannot answer it, so the salida takes B/D to 118 and the match is over at the
+    lead; the hand's other points (B/D go out with 53) are not scored."""
+    reps = _replay((RECORDS / "house-venezuelan-salida-ends.dom").read_text(encoding="utf-8"))
+    assert all(r.valid for r in reps)
+    state = reps[-1].match.state
+    assert state.over and state.winner == 1 and state.scores == (0, 118) and "on the spot" in state.note
+    assert reps[-1].result.points == 73 and reps[-2].match.state.scores == (0, 98)
 
 
 def test_the_salida_record_pays_the_pair_that_led_and_lost():
