@@ -61,8 +61,14 @@ def template_text(variant: str | None = None, rules: Mapping[str, str] | None = 
     v = _variant(variant, rules, players)
     game, _, _ = random_hand(v, random.Random(seed), None, SEAT_NAMES[:v.players])
     moves = game.moves
-    kinds = ["a round a line, each player and the tile he played (`@N` after it: the open number it went "
+    kinds = ["a round a line, each player and the tile they played (`@N` after it: the open number it went "
              "on, where it would fit either end) or `pass`"]
+    twice = next((a for a, b in zip(moves, moves[1:]) if a.player == b.player and a.tile is not None
+                  and b.tile is not None and not a.draw and not b.draw), None)
+    if twice is not None and v.opening.extra:
+        kinds.append(f"`{twice.player} {twice.tile} {twice.player} {moves[moves.index(twice) + 1].tile}`: the opener "
+                     "of the draw game may add a tile that fits right after the double led, so the same player "
+                     "plays twice")
     if any(m.draw for m in moves):
         kinds.append("`B draws [3-4]`: a tile taken from the boneyard (`draws ?`: one not seen)")
     if any(m.arm for m in moves):
@@ -79,7 +85,7 @@ def template_text(variant: str | None = None, rules: Mapping[str, str] | None = 
     game.comments = [textwrap.fill(
         f"An example hand of {v.name} for {_seated(v)} players, dealt and played at random: write your own game "
         "over it. The tags: Players in play order, Lead who played first, Result as the hand ended (e.g. "
-        f"\"{tags['Result']}\"). The deal: a line a player, his tiles (? for a hand not known). The moves: "
+        f"\"{tags['Result']}\"). The deal: a line a player, their tiles (? for a hand not known). The moves: "
         + "; ".join(kinds) + ". Then `domino validate` this file: each error at its line and column, and the "
         "likely slip. The notation in full: docs/notation.md.", width=100)]
     return write(Record([game], "<new>", []))

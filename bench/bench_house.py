@@ -5,7 +5,8 @@ one run (this machine is shared: read the ratios, not the seconds).
 
 Each deal is dealt at random, played at random for a few moves (double-six: 1, the Cuban double-nine: 14) and the
 values of every move of the player then to move are solved (``Solver.values``, the compiled core). Capicúa doubling
-and the salida are evaluated by the compiled core's ``_leaf.h``; the Dominican pass bonuses ride in its table."""
+and issue 67's salida (``salida-pays=lead-wins``) are evaluated by the compiled core's ``_leaf.h``; the Dominican pass
+bonuses ride in its table, and the salida of a passed double lead is paid from the history like them."""
 import random
 import sys
 import time
@@ -15,9 +16,10 @@ from analyzer.rules.mechanics import position_for
 from analyzer.search.block import Solver
 from analyzer.tiles import tile_set
 
-PAIRS = ((("venezuelan", ""), ("venezuelan", "capicu=double, salida=20")),
+PAIRS = ((("venezuelan", ""), ("venezuelan", "capicu=double, salida=20, salida-pays=lead-wins")),
+         (("venezuelan", ""), ("venezuelan", "salida=20")),
          (("partnership", "score=losers, block=last-or-right, tie=last, target=200"), ("dominican", "")),
-         (("cuban", ""), ("cuban", "capicu=double, salida=20")))
+         (("cuban", ""), ("cuban", "capicu=double, salida=20, salida-pays=lead-wins")))
 
 
 def run(variant, deals: int) -> float:

@@ -49,24 +49,109 @@ def test_a_capicua_doubles_the_points_but_not_a_double_nor_a_block():
         facts("domino", 0, (0, 7, 4, 9), last="[2-6]", ends=(6, 2))).points == 40     # every pip left, twice
 
 
+def test_a_capicua_closed_with_a_double_that_fits_both_ends_is_doubled_with_double_any():
+    """The Venezuelan house of the issue (closing with a double that fitted both ends) and teamocuba.com's capicúa,
+    which excludes no double: ``capicu=double-any`` doubles a domino made with a double on two equal ends too; a double
+    on one end only is none, and ``capicu=double`` still excludes the double (libreonline.com)."""
+    v, strict = find_variant("venezuelan", "capicu=double-any"), find_variant("venezuelan", "capicu=double")
+    pips = (0, 7, 4, 9)
+    assert v.hand_result(facts("domino", 0, pips, last="[2-2]", ends=(2, 2))).points == 40
+    assert strict.hand_result(facts("domino", 0, pips, last="[2-2]", ends=(2, 2))).points == 20
+    assert v.hand_result(facts("domino", 0, pips, last="[2-2]", ends=(2, 5))).points == 20
+    assert v.hand_result(facts("domino", 0, pips, last="[2-6]", ends=(6, 2))).points == 40
+    assert capicua(T("[3-3]"), (3, 3), doubles=True) and not capicua(T("[3-3]"), (3, 4), doubles=True)
+
+
+def test_a_lock_compared_with_the_player_on_the_lockers_left():
+    """dominoesonline.com (Dominican "capicua"): the player who locked the game compares his tiles with the person on
+    his left, in counter-clockwise play the one who played before him; the lower count wins, a tie goes to the
+    locker. ``block=last-or-left``; the Doscientos rule (``last-or-right``) compares with the next player. The winner
+    of the lock leads the next hand (``lead=winner-lowest``)."""
+    left, right = find_variant("dominican", "block=last-or-left"), find_variant("dominican")
+    pips = (4, 8, 9, 9)                        # C (seat 2) locked: B before him holds 8, D after him 9
+    assert left.hand_result(facts("blocked", 2, pips)).winner == 1
+    assert right.hand_result(facts("blocked", 2, pips)).winner == 0          # C and D equal: the locker's side
+    assert left.hand_result(facts("blocked", 2, (4, 9, 9, 8))).winner == 0   # C and B equal: the locker's side
+    req = left.lead.requirement(0, left.hand_result(facts("blocked", 2, pips)), facts("blocked", 2, pips),
+                                left.seating)
+    assert req.seats == frozenset({1})
+
+
+def test_a_house_sets_its_bonus_values_and_target():
+    """Dominican apps pay 30 where dominoesonline.com says 25 (the lead that is no double: 60, twice it) and play to 150:
+    ``capicu-points=30``, ``pass-points=30``, ``target=150``."""
+    v = find_variant("dominican", "capicu-points=30, pass-points=30, target=150")
+    assert v.match.target == 150
+    lead_passed = ((0, T("[6-6]")), (1, None), (2, T("[5-6]")))
+    got = v.hand_result(facts("domino", 0, (0, 10, 0, 18), last="[3-4]", ends=(3, 4), history=lead_passed))
+    assert got.points == 28 + 30 + 30 and ("capicú", 30) in got.bonuses
+    single = ((0, T("[5-6]")), (1, None), (2, T("[6-6]")))
+    assert v.hand_result(facts("domino", 0, (0, 10, 0, 18), history=single)).points == 28 + 60
+    assert find_variant("dominican").hand_result(facts("domino", 0, (0, 10, 0, 18), history=single)).points == 28 + 50
+
+
 # -- la salida vale 20 ----------------------------------------------------------------------------------------
-def test_the_side_that_led_scores_the_salida_when_it_wins_the_hand():
-    """"La salida vale 20": the side that led the hand scores 20 more when it wins it (by going out or on a block);
-    the other side winning scores its plain points."""
+def _lead(tile, answer):
+    """The first two moves of a hand: A (seat 0) leads ``tile``, B answers with ``answer`` (None: a pass)."""
+    return ((0, T(tile)), (1, answer and T(answer)))
+
+
+def test_the_salida_is_a_double_lead_the_next_player_passes_paid_whoever_wins():
+    """teamocuba.com (Cuban domino, "salida vale 20"): when the lead is a double and the next player has nothing to
+    play on it, the leading pair scores 20 at once, whoever wins the hand. The issue's examples: a [6-6] that B passes,
+    then B/D out with 27, is A/C 20 and B/D 27 (every pip left counts in the venezuelan preset); a [6-6] answered at
+    once pays nothing; a lead that is no double pays nothing though B passes."""
     v = find_variant("venezuelan", "salida=20")
+    got = v.hand_result(facts("domino", 1, (10, 0, 17, 0), history=_lead("[6-6]", None)))
+    assert (got.winner, got.scores, got.at_once) == (1, (20, 27), (20, 0)) and ("salida", 20) in got.bonuses
+    answered = v.hand_result(facts("domino", 0, (0, 10, 0, 17), history=_lead("[6-6]", "[6-5]")))
+    assert answered.scores == (27, 0) and not answered.bonuses
+    single = v.hand_result(facts("domino", 0, (0, 10, 0, 17), history=_lead("[6-5]", None)))
+    assert single.scores == (27, 0)
+    won = v.hand_result(facts("domino", 2, (0, 10, 0, 17), history=_lead("[3-3]", None)))
+    assert (won.points, won.scores) == (47, (47, 0))                   # the leading side wins: its 27 and the 20
+
+
+def test_the_salida_can_end_the_match_on_the_spot():
+    """teamocuba.com: with 20 points to go, a lead the next player cannot answer ends the match at once; the rest of
+    the hand is not scored. Under "no caben" a salida that would pass the target is not scored and ends nothing."""
+    v = find_variant("venezuelan", "salida=20")
+    lost = v.hand_result(facts("domino", 1, (10, 0, 17, 0), history=_lead("[6-6]", None)))   # B/D out with 27
+    state = v.match.apply(MatchState((80, 90), (0, 0)), lost)
+    assert state.over and state.winner == 0 and state.scores == (100, 90) and "on the spot" in state.note
+    assert not v.match.apply(MatchState((70, 50), (0, 0)), lost).over
+    skip = find_variant("venezuelan", "salida=20, no-caben=yes").match.apply(MatchState((90, 50), (0, 0)), lost)
+    assert not skip.over and skip.scores == (90, 77)
+
+
+def test_the_issue_67_reading_pays_the_side_that_led_when_it_wins():
+    """``salida-pays=lead-wins`` keeps issue 67's reading: the side that led scores 20 more when it wins the hand (by
+    going out or on a block), whatever its lead; the other side winning scores its plain points."""
+    v = find_variant("venezuelan", "salida=20, salida-pays=lead-wins")
     assert v.hand_result(facts("domino", 0, (0, 7, 4, 9), leader=2)).points == 40
     assert v.hand_result(facts("domino", 1, (5, 0, 4, 9), leader=2)).points == 18
     assert v.hand_result(facts("blocked", 3, (3, 7, 4, 9), leader=0)).points == 23 + 20
 
 
 # -- no caben ---------------------------------------------------------------------------------------------------
-def test_points_past_the_target_are_not_scored():
-    """"No caben": points past the target are not scored, a side's score stops at the target (and it has won)."""
+def test_points_that_would_pass_the_target_are_not_scored_and_the_match_goes_on():
+    """teamocuba.com ("No caben"): a pair that would pass the points needed to win with a hand's points does not
+    score them. The issue's example: A/C at 90 of 100 winning 23 stay at 90 and the match goes on; points that reach
+    the target exactly are scored and win."""
     match = find_variant("venezuelan", "no-caben").match
+    state = match.apply(MatchState((90, 40), (0, 0)), HandResult("domino", 0, 23, 0, (23, 0)))
+    assert state.scores == (90, 40) and not state.over and "no caben" in state.note
+    exact = match.apply(MatchState((90, 40), (0, 0)), HandResult("domino", 0, 10, 0, (10, 0)))
+    assert exact.scores == (100, 40) and exact.over and exact.winner == 0
+    plain = find_variant("venezuelan").match.apply(MatchState((90, 40), (0, 0)), HandResult("domino", 0, 23, 0, (23, 0)))
+    assert plain.scores == (113, 40) and plain.over
+
+
+def test_the_issue_67_reading_stops_a_score_at_the_target():
+    """``no-caben=cap`` keeps issue 67's reading: a side's score stops at the target (and it has won)."""
+    match = find_variant("venezuelan", "no-caben=cap").match
     state = match.apply(MatchState((99, 40), (0, 0)), HandResult("domino", 0, 64, 0, (64, 0)))
     assert state.scores == (100, 40) and state.over and state.winner == 0 and "no caben" in state.note
-    plain = find_variant("venezuelan").match.apply(MatchState((99, 40), (0, 0)), HandResult("domino", 0, 64, 0, (64, 0)))
-    assert plain.scores == (163, 40)
 
 
 # -- Dominican capicúa ------------------------------------------------------------------------------------------
@@ -166,10 +251,20 @@ def test_a_clock_tag_that_cannot_be_read_is_an_error_and_one_without_a_limit_nam
 CASES = [
     # record, what removes the rule, the code of the error without it, the words the hint must have
     ("house-cuban-capicua.dom", ('[Rules "capicu=double"]\n', ""), "result-mismatch", '[Rules "capicu=double"]'),
-    ("house-venezuelan-salida.dom", ('[Rules "salida=20"]\n', ""), "result-mismatch", '[Rules "salida=20"]'),
+    ("house-venezuelan-salida.dom", (', salida-pays=lead-wins', ""), "result-mismatch",
+     '[Rules "salida-pays=lead-wins"]'),
+    ("house-venezuelan-salida-passed.dom", ('[Rules "salida=20"]\n', ""), "score-mismatch", '[Rules "salida=20"]'),
+    ("house-venezuelan-salida-ends.dom", ('[Rules "salida=20"]\n', ""), "result-mismatch", '[Rules "salida=20"]'),
+    ("house-venezuelan-no-caben-skip.dom", ('[Rules "no-caben"]\n', ""), "score-mismatch", '[Rules "no-caben=yes"]'),
     ("house-venezuelan-tranca.dom", ('[Rules "block=team, score=losers"]\n', ""), "result-mismatch",
      '[Rules "score=losers, block=team"]'),
-    ("house-venezuelan-no-caben.dom", ('[Rules "no-caben"]\n', ""), "score-mismatch", '[Rules "no-caben=yes"]'),
+    ("house-venezuelan-no-caben.dom", ('[Rules "no-caben=cap"]\n', ""), "score-mismatch", '[Rules "no-caben=cap"]'),
+    ("house-venezuelan-double-capicua.dom", ('[Rules "capicu=double-any"]\n', ""), "result-mismatch",
+     '[Rules "capicu=double-any"]'),
+    ("house-dominican-left-lock.dom", ('[Rules "block=last-or-left"]\n', ""), "result-mismatch",
+     '[Rules "block=last-or-left"]'),
+    ("house-dominican-30.dom", ('[Rules "capicu-points=30, pass-points=30, target=150"]\n', ""), "result-mismatch",
+     '[Rules "capicu-points=30, pass-points=30"]'),
     ("house-dominican.dom", ('[Variant "dominican"]', '[Variant "partnership"]'), "result-mismatch",
      '[Rules "capicu=25, pass-bonus=dominican"]'),
     ("house-brasilia.dom", ('[Variant "brasilia"]', '[Variant "partnership"]\n[Rules "score=all, target=150"]'),
@@ -214,25 +309,49 @@ def test_the_no_caben_match_stops_at_100():
     assert reps[-1].match.state.scores == (100, 0) and reps[-1].match.state.over
 
 
+def test_the_no_caben_match_goes_on_at_99():
+    reps = _replay((RECORDS / "house-venezuelan-no-caben-skip.dom").read_text(encoding="utf-8"))
+    assert reps[-1].match.state.scores == (99, 0) and not reps[-1].match.state.over
+
+
+def test_the_salida_record_ends_its_match_at_the_lead():
+    """B/D at 98: D leads [3-3] and A cannot answer it, so the salida takes B/D to 118 and the match is over at the
+    lead; the hand's other points (B/D go out with 53) are not scored."""
+    reps = _replay((RECORDS / "house-venezuelan-salida-ends.dom").read_text(encoding="utf-8"))
+    assert all(r.valid for r in reps)
+    state = reps[-1].match.state
+    assert state.over and state.winner == 1 and state.scores == (0, 118) and "on the spot" in state.note
+    assert reps[-1].result.points == 73 and reps[-2].match.state.scores == (0, 98)
+
+
+def test_the_salida_record_pays_the_pair_that_led_and_lost():
+    (rep,) = _replay((RECORDS / "house-venezuelan-salida-passed.dom").read_text(encoding="utf-8"))
+    assert rep.valid and rep.result.winner == 0 and rep.match.state.scores == (29, 20)
+
+
 # -- the exact search: which core computes what, and both against plain minimax ---------------------------------------
 def test_the_compiled_evaluator_knows_the_house_scorings():
     """``_leaf.h`` computes capicúa doubling, the salida and the Dominican capicú of 25 (no rounding to tens), so the
     compiled core values the finished hands itself (no note of Python leaves); the Dominican pass bonuses ride in the
     cores' table. A capicúa's doubled points leave no pip bound to prune with; the salida adds to the bound."""
-    for v in (find_variant("cuban", "capicu=double"), find_variant("venezuelan", "salida=20"), DOMINICAN):
+    won = "salida=20, salida-pays=lead-wins"
+    for v in (find_variant("cuban", "capicu=double"), find_variant("venezuelan", won), DOMINICAN):
         assert describe(v) is not None and core_note(v, "compiled") is None
-    double, salida = describe(find_variant("cuban", "capicu=double")), describe(find_variant("venezuelan", "salida=20"))
+    double, salida = describe(find_variant("cuban", "capicu=double")), describe(find_variant("venezuelan", won))
     assert (double.capicu_double, double.bound) == (1, NO_BOUND)
     assert salida.salida == 20 and salida.most == describe(find_variant("venezuelan")).most + 20
     d = describe(DOMINICAN)
     assert d.capicu == 25 and d.tens == 0 and describe(find_variant("doscientos", "pass-bonus")).tens == 1
 
 
-HOUSE_SCORINGS = [("cuban", {"capicu": "double"}), ("cuban", {"capicu": "double", "salida": "20", "score": "difference"}),
+HOUSE_SCORINGS = [("cuban", {"capicu": "double"}), ("cuban", {"capicu": "double", "salida": "20", "salida-pays": "lead-wins", "score": "difference"}),
                   ("cuban", {"capicu": "25", "block": "player", "tie": "leader"}),
-                  ("venezuelan", {"capicu": "double", "salida": "20"}), ("venezuelan", {"salida": "20", "tie": "leader"}),
-                  ("dominican", {}), ("dominican", {"capicu": "double", "salida": "20", "divide": "10"}),
-                  ("brasilia", {"capicu": "double"})]
+                  ("venezuelan", {"capicu": "double", "salida": "20", "salida-pays": "lead-wins"}),
+                  ("venezuelan", {"salida": "20", "salida-pays": "lead-wins", "tie": "leader"}),
+                  ("dominican", {}), ("dominican", {"capicu": "double", "salida": "20", "salida-pays": "lead-wins", "divide": "10"}),
+                  ("brasilia", {"capicu": "double"}), ("venezuelan", {"capicu": "double-any"}),
+                  ("cuban", {"capicu": "double-any", "score": "difference"}), ("dominican", {"block": "last-or-left"}),
+                  ("dominican", {"capicu-points": "30", "block": "last-or-left", "tie": "leader"})]
 
 
 @built
@@ -259,11 +378,11 @@ class DominicanReference(Reference):
         if move[0] is not None or last is None:
             return 0, line
         lead_only = sum(len(h) for h in hands) == self.dealt - 1
-        award = 0
+        award, unit = 0, self.variant.scoring.pass_points
         if lead_only and passes == 0:
-            award = 25 if ends[0] == ends[1] else 50
+            award = unit if ends[0] == ends[1] else 2 * unit
         elif not lead_only and passes + 1 == self.n - 1:
-            award = 25
+            award = unit
         return (award if self.variant.seating.teams[last] == 0 else -award), line
 
 
@@ -286,9 +405,25 @@ def _compare(variant, hands, leader, rng, core, reference=Reference) -> int:
     return checked
 
 
-SEARCHED = [("cuban", "capicu=double", Reference), ("cuban", "capicu=double, salida=20, score=difference", Reference),
-            ("venezuelan", "capicu=double, salida=20", Reference), ("dominican", "", DominicanReference),
-            ("dominican", "capicu=double, salida=20", DominicanReference)]
+class SalidaReference(DominicanReference):
+    """Plain minimax with the salida paid apart from ``PointScoring``: a double lead that the next player passes pays
+    the leader's side 20 (teamocuba.com); nothing else is paid as played."""
+
+    def passes_paid(self, state, move, line):
+        hands, ends, turn, passes, last, _leader = state
+        if move[0] is not None or last is None or passes or sum(len(h) for h in hands) != self.dealt - 1:
+            return 0, line
+        award = 20 if ends[0] == ends[1] else 0
+        return (award if self.variant.seating.teams[last] == 0 else -award), line
+
+
+SEARCHED = [("cuban", "capicu=double", Reference),
+            ("cuban", "capicu=double, salida=20, salida-pays=lead-wins, score=difference", Reference),
+            ("venezuelan", "capicu=double, salida=20, salida-pays=lead-wins", Reference),
+            ("venezuelan", "salida=20", SalidaReference), ("dominican", "", DominicanReference),
+            ("venezuelan", "capicu=double-any", Reference), ("dominican", "block=last-or-left", DominicanReference),
+            ("dominican", "capicu-points=30, pass-points=30", DominicanReference),
+            ("dominican", "capicu=double, salida=20, salida-pays=lead-wins", DominicanReference)]
 
 
 @pytest.mark.parametrize("core", ["compiled", "python"])

@@ -73,8 +73,23 @@ def test_the_fence_tag_gives_the_match_of_a_record_that_starts_mid_game():
     assert without[0].match.before is None and "Fence" in without[0].match.how
 
 
+def test_a_score_tag_without_the_fence_says_so_and_the_next_game_names_the_games_before():
+    """Issue 84: a Score tag mid-match without the Fence tag gives no match; a note at the Score tag names the Fence
+    tag, and a next game with no Score tag says that the games before it in the file have no known score (not that
+    there are none)."""
+    text = (RECORDS / "house-kozel-fence.dom").read_text(encoding="utf-8").replace('[Fence "A/C 24, B/D 0"]\n', "")
+    reps = _replay(text.replace('[Score "A/C 57, B/D 23"]\n', ""))
+    (first,) = [d for d in reps[0].diagnostics if d.code == "match-note"]
+    assert "[Fence" in first.message and first.line == text.splitlines().index('[Score "A/C 38, B/D 23"]') + 1
+    (second,) = [d for d in reps[1].diagnostics if d.code == "match-note"]
+    assert "no game before it" not in second.message and "games of the file" in second.message
+
+
 @pytest.mark.parametrize("tag, code", [('[Fence "A/C 24"]', "score-syntax"), ('[Fence "A/C x, B/D 0"]', "score-syntax"),
-                                       ('[Fence "A/C 2, B/D 0"]', "score-mismatch")])
+                                       ('[Fence "A/C 2, B/D 0"]', "score-mismatch"),
+                                       # (issue 84: the eggs would leave A/C a record of 4 before the round, which
+                                       # cannot be: a record is 0, or 13 or more)
+                                       ('[Fence "A/C 0, B/D 0; eggs 20"]', "score-mismatch")])
 def test_a_fence_tag_that_cannot_be_read_or_does_not_fit_is_an_error_at_the_tag(tag, code):
     text = (RECORDS / "house-kozel-fence.dom").read_text(encoding="utf-8").replace('[Fence "A/C 24, B/D 0"]', tag)
     reps = _replay(text)

@@ -595,7 +595,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         draw_problem = None
         how = f"game {number} of the match in the file"
         if not known:
-            before, how = _later_start(chosen, rep, number)
+            before, how = _later_start(chosen, rep, number, bool(report.replays))
             known, state = before is not None, before or state
             branches = [_Branch(state, prev)]
         entry = MatchEntry(number, req.reason if req else "", None, state, "", new_match,
@@ -792,15 +792,19 @@ def _shown(variant: Variant, rep: Replay, state: MatchState, known: bool) -> str
     return score_text(variant, rep.players, state.scores) if len(rep.players) >= variant.players else ""
 
 
-def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState | None, str]:
+def _later_start(variant: Variant, rep: Replay, number: int, after_games: bool = False
+                 ) -> tuple[MatchState | None, str]:
     """A file that starts later in a match (its first game tagged ``[Game "N"]``, N > 1): the match before game
     ``number`` (``rep``) is its ``Score`` tag less the hand's result (:func:`score_before`), else not known
     (None), never the start of a match: where it comes from or why it is not known. Where the Score tag
-    contradicts the hand (less than its own result), an error at the tag."""
+    contradicts the hand (less than its own result), an error at the tag. ``after_games``: games of the file come
+    before it, whose match was not known either."""
     stated = rep.game.tags.get("Score")
     if stated is None:
+        head = (f"game {number}, with no Score tag, after games of the file whose match score is not known"
+                if after_games else f"game {number} of a match with no game before it in the file and no Score tag")
         rep.end_diagnostics.append(_diag(
-            rep, Code.MATCH_NOTE, f"game {number} of a match with no game before it in the file and no Score tag: the "
+            rep, Code.MATCH_NOTE, f"{head}: the "
             "match score before it is not known, so the running score is not kept and the hand is graded in points "
             "only; give the score after the hand ([Score \"A/C 46, B/D 10\"]) or the games before it", "Game",
             severity="info"))
@@ -817,6 +821,8 @@ def _later_start(variant: Variant, rep: Replay, number: int) -> tuple[MatchState
                                          "Fence"))
         return None, f"no match position from the Score and Fence tags: {exc}"
     except ValueError as exc:
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match score before this game is not known from "
+                                         f"the Score tag alone: {exc}", "Score", severity="info"))
         return None, f"no match position from the Score tag {stated!r}: {exc}"
     return before, "the Score tag (the score after the hand, less the hand's result)"
 
@@ -1041,7 +1047,8 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, 
                                                  "is the stated one)", "Score"))
                 return
             hint = "" if before is None or rep.result is None else score_hint(
-                variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)))
+                variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)),
+                facts=rep.facts)
             rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
                                              f"\"{stated}\" but after this game it is "
                                              f"{score_text(variant, rep.players, state.scores)}{hint}", "Score",

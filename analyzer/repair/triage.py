@@ -198,8 +198,7 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
         report = search_slips(rep, max_edits=max_edits, limit=limit, max_nodes=max_nodes)
     best = report.best
     if best is None:
-        return Triage(tuple(replace(d, details={**d.details, "follow_on": False}) if d.severity == Severity.ERROR else d
-                            for d in rep.diagnostics) + _stopped(rep, report), report)
+        return Triage(_after_must_draw(rep) + _stopped(rep, report), report)
     where = _index_of(rep)
     end = len(rep.steps)
     moves = _replayed_index(rep)
@@ -230,6 +229,26 @@ def triage(rep: Replay, *, max_edits: int = 2, limit: int = 3, max_nodes: int | 
                     key=lambda e: _edit_index(e, end, moves), default=anchors[0][1])
         out.append(replace(d, details={**d.details, "follow_on": True, "follows": _slip_text(cause)}))
     return Triage(tuple(out), report)
+
+
+def _after_must_draw(rep: Replay) -> tuple[Diagnostic, ...]:
+    """The errors of ``rep`` marked where no repair was found: a pass written where the player had to draw
+    (``must-draw``) leaves out the draws, and the play that may have followed them, so every error after it in the
+    hand follows from it (what the player holds and the line are not the record's from there on: docs/notation.md,
+    one error for one slip); else every error is primary."""
+    where = _index_of(rep)
+    first = min((where.get(id(d), -1) for d in rep.errors if d.code == Code.MUST_DRAW), default=None)
+    cause = next((d for d in rep.errors if d.code == Code.MUST_DRAW and where.get(id(d), -1) == first), None)
+    out = []
+    for d in rep.diagnostics:
+        if d.severity != Severity.ERROR:
+            out.append(d)
+        elif cause is not None and d is not cause and id(d) in where and where[id(d)] > first:
+            out.append(replace(d, details={**d.details, "follow_on": True,
+                                           "follows": f"{cause.line}:{cause.column}"}))
+        else:
+            out.append(replace(d, details={**d.details, "follow_on": False}))
+    return tuple(out)
 
 
 def _stopped(rep: Replay, report: RepairReport) -> tuple[Diagnostic, ...]:

@@ -363,6 +363,18 @@ def no_game(game: dict) -> bool:
     return any(d["code"] == Code.NO_GAME for d in game["diagnostics"])
 
 
+def errors_text(game: dict) -> str:
+    """``"9 errors"``, or where the errors were marked by the slip they follow from, the slips' and the rest:
+    ``"1 error, and 8 that follow from it"`` (one slip, one error: docs/notation.md)."""
+    errors = game["errors"]
+    follow = sum(1 for d in game["diagnostics"] if d["severity"] == "error" and d.get("follow_on"))
+    primary = errors - follow
+    head = f"{primary} error{'s' * (primary != 1)}"
+    if not follow or not primary:
+        return f"{errors} error{'s' * (errors != 1)}"
+    return f"{head}, and {follow} that follow{'s' * (follow == 1)} from {'it' if primary == 1 else 'them'}"
+
+
 def validation_text(result: dict, repairs: dict[int, str]) -> str:
     """A record's validation (``validate``) from its plain result: a verdict per game, its errors
     and likely slip, its result; ``repairs``: the :func:`repair_text` of each game searched, by index."""
@@ -373,8 +385,7 @@ def validation_text(result: dict, repairs: dict[int, str]) -> str:
         if no_game(game):
             text += _text([diag["text"] for diag in game["diagnostics"]])
             continue
-        errors = game["errors"]
-        verdict = "valid" if not errors else f"INVALID ({errors} error{'s' * (errors != 1)})"
+        verdict = "valid" if not game["errors"] else f"INVALID ({errors_text(game)})"
         lines = [f"{path}: game {number} ({game['title']}): {verdict}"]
         lines += [f"  {diag['text']}" for diag in game["diagnostics"]]
         if game.get("likely") and number - 1 not in repairs:

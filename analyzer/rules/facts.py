@@ -42,7 +42,8 @@ class HandResult:
 
     ``scores`` is what each side adds to its match total (bad points for bad-point scoring),
     ``void`` a hand that does not count and is played again, ``bonuses`` the named bonuses in
-    ``points`` (``("capicú", 100)``)."""
+    ``points`` (``("capicú", 100)``), ``at_once`` what each side scored at the start of the hand, before the rest
+    was played (the salida: in ``scores`` too; it may end the match on the spot, ``MatchScoring.apply``)."""
 
     termination: str
     winner: int | None          # winning side (team index), None for a draw
@@ -52,6 +53,7 @@ class HandResult:
     void: bool = False
     bonuses: tuple[tuple[str, int], ...] = ()
     note: str = ""              # which rule decided it, when it is not the plain one
+    at_once: tuple[int, ...] = ()
 
     def added(self, sides: int) -> list[int]:
         """What the hand adds to each of ``sides`` sides' match score: its ``scores``, else its points to the

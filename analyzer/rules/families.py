@@ -2,6 +2,7 @@
 from their values (:func:`analyzer.rules.variants.find_variant` looks them up and makes the :class:`Variant`)."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -12,7 +13,7 @@ from .options import BadOptionValue, OptionSpec, UnknownOption
 from .policies import (DOUBLE_BLANK, PASS_DOMINICAN, PASS_PR, BlockDecider, BlockRule, Dealing, DifferenceAward, Drawing, HandScoring,
                        LeadPolicy, Opening, PlayScoring, PointScoring, Seating)
 
-__all__ = ["Family", "FAMILIES", "CAPICU", "capicu_scoring"]
+__all__ = ["Family", "FAMILIES", "CAPICU", "capicu_scoring", "salida_scoring", "caben_match", "HOUSE_OPTIONS"]
 
 SIX_SIX = Tile(6, 6)
 
@@ -34,6 +35,10 @@ class Family:
         for s in self.options:
             if s.key == key:
                 return s
+        near = difflib.get_close_matches(key, [s.key for s in self.options], n=1, cutoff=0.6)
+        if near:        # a slip of the pen (capicua for capicu): the one option meant, not all of them
+            raise UnknownOption(f"the {self.name} variant has no option {key!r}; did you mean "
+                                f"{self.spec(near[0]).describe()}? (`domino variants` lists them all)")
         known = "; ".join(s.describe() for s in self.options)
         raise UnknownOption(f"the {self.name} variant has no option {key!r}; its options are: {known}")
 
@@ -79,17 +84,45 @@ PARTNERSHIP_SYSTEMS = {
     "brasilia": {"score": "all", "target": "150", "minutes": "30"},
 }
 
-#: What the ``capicu`` option's values pay for a capicú or dominao (``double``: the points doubled instead).
-CAPICU = {"no": 0, "yes": 100, "25": 25, "double": 0}
+#: What the ``capicu`` option's values pay for a capicú or dominao (``double``, ``double-any``: the points doubled
+#: instead).
+CAPICU = {"no": 0, "yes": 100, "25": 25, "double": 0, "double-any": 0}
 
 
-def capicu_scoring(value: str) -> dict:
-    """The ``PointScoring`` fields of a ``capicu`` option's value (partnership, Cuban)."""
-    return dict(capicu=CAPICU[value], capicu_double=value == "double")
+def capicu_scoring(value: str, points: str = "0") -> dict:
+    """The ``PointScoring`` fields of a ``capicu`` option's value (partnership, Cuban), and of ``capicu-points``
+    (another bonus than the value's own, where the value pays one)."""
+    bonus = int(points) if CAPICU[value] and int(points) else CAPICU[value]
+    return dict(capicu=bonus, capicu_double=value.startswith("double"), capicu_doubles=value == "double-any")
 
 
-def _pass_scoring(value: str) -> dict:
-    return dict(pass_bonus=value != "no", pass_rule=PASS_DOMINICAN if value == "dominican" else PASS_PR)
+def salida_scoring(o: dict[str, str]) -> dict:
+    """The ``PointScoring`` fields of the ``salida`` and ``salida-pays`` options (partnership, Cuban)."""
+    return dict(salida=int(o["salida"]), salida_won=o["salida-pays"] == "lead-wins")
+
+
+def caben_match(value: str) -> dict:
+    """The ``MatchScoring`` fields of a ``no-caben`` option's value (partnership, Cuban)."""
+    return dict(cap=value == "cap", skip=value == "yes")
+
+
+#: The house rules' options of the partnership and Cuban games (docs/variants.md names their sources).
+HOUSE_OPTIONS = (
+    OptionSpec("salida", "0", "a double lead that the next player cannot answer (a pass) pays this to the leading "
+               "side at once, whoever wins the hand, and may end the match on the spot (\"salida vale 20\"; 0: "
+               "nothing)", kind="int"),
+    OptionSpec("salida-pays", "passed-double", "when the salida is paid: for a double lead the next player passes "
+               "(passed-double), or (lead-wins, issue 67's reading) to the side that led whenever it wins the hand, "
+               "whatever its lead", values=("passed-double", "lead-wins")),
+    OptionSpec("no-caben", "no", "yes: a hand's points that would take a side past the target are not scored and the "
+               "match goes on (\"no caben\"); cap: the score stops at the target, which wins; no: every point "
+               "counts (\"de caballero\")", values=("no", "yes", "cap")),
+)
+
+
+def _pass_scoring(value: str, points: str = "25") -> dict:
+    out = dict(pass_bonus=value != "no", pass_rule=PASS_DOMINICAN if value == "dominican" else PASS_PR)
+    return {**out, "pass_points": int(points)} if value == "dominican" and int(points) != 25 else out
 
 
 def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
@@ -106,14 +139,15 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
         opening=Opening(first_game_tile=first, every_game_tile=SIX_SIX if o["lead"] == "six-six" else None,
                         double=o["open"] == "double", drawn=first is None),
         block=_standard_block(o["block"], o["tie"], blank),
-        scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]), **capicu_scoring(o["capicu"]),
+        scoring=_scoring(o["score"], divide=int(o["divide"]), blank=int(o["blank"]),
+                         **capicu_scoring(o["capicu"], o["capicu-points"]),
                          chuchazo="" if o["chuchazo"] == "no" else o["chuchazo"],
-                         **_pass_scoring(o["pass-bonus"]), salida=int(o["salida"])),
+                         **_pass_scoring(o["pass-bonus"], o["pass-points"]), **salida_scoring(o)),
         match=MatchScoring(target, MatchKind.GAMES if kind == "games" else MatchKind.POINTS, int(o["min-games"]) if kind == "games" else 0,
                            (100, 75, 50, 25) if _yes(o["first-wins"]) else (), lower_wins=o["tie"] == "own-pips",
-                           cap=_yes(o["no-caben"]) and kind != "games", minutes=int(o["minutes"])),
+                           **(caben_match(o["no-caben"]) if kind != "games" else {}), minutes=int(o["minutes"])),
         lead=LeadPolicy({"rotate": "rotate", "winners": "winners", "winner-lowest": "winner-lowest",
-                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] in ("last-or-right", "last") else "",
+                         "six-six": "six-six"}[o["lead"]], True, lead_tie, block=o["block"] if o["block"] in ("last-or-right", "last-or-left", "last") else "",
                         next_match="right" if first is not None else "", hand_over=_yes(o["hand-over"]),
                         blank=blank),
     )
@@ -147,7 +181,9 @@ PARTNERSHIP = Family(
         OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips, or (Doscientos) by "
                    "the player who played last or the next player, whoever has fewer, or (last) by the side of "
                    "the player who laid the last tile, whatever the pips, or (player: Venezuelan) by the side of "
-                   "the single player with the fewest pips", values=("team", "last-or-right", "last", "player")),
+                   "the single player with the fewest pips, or (last-or-left: the Dominican rule of dominoesonline.com) "
+                   "by the player who played last or the one who played before, whoever has fewer",
+                   values=("team", "last-or-right", "last", "player", "last-or-left")),
         OptionSpec("divide", "1", "divide each score by 10, rounding down, but at least 1", kind="int",
                    values=("1", "10")),
         OptionSpec("target", "100", "points (or, with match=games, games) that win the match; 0: no end",
@@ -157,19 +193,22 @@ PARTNERSHIP = Family(
         OptionSpec("capicu", "no", "going out with a tile that fits both ends (capicú) or with a double that fits "
                    "both ends (dominao; not [0-0]) pays 100 (yes: Quinientos) or 25 (the Dominican capicúa); or "
                    "(double: the Cuban and Venezuelan houses) going out with a tile that is no double and fits both "
-                   "ends scores the hand's points twice", values=("no", "yes", "25", "double")),
+                   "ends scores the hand's points twice; double-any: a double that fits both ends too (a Venezuelan "
+                   "house, teamocuba.com)", values=("no", "yes", "25", "double", "double-any")),
+        OptionSpec("capicu-points", "0", "what a capicú or dominao pays where the capicu value pays a bonus (yes, 25), "
+                   "when a house pays another (a Dominican app: 30); 0: the value's own", kind="int"),
         OptionSpec("chuchazo", "no", "Quinientos: 100 for going out with [0-0] (any: whatever the ends; "
                    "one-end: only when one end only is 0)", values=("no", "any", "one-end")),
         OptionSpec("first-wins", "no", "Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
                    "(none for a blocked game)", kind="bool"),
         OptionSpec("pass-bonus", "no", "yes: 20 for the first play that makes the next player pass, 10 later, 20 "
-                   "for a blocking play; scores rounded down to tens (000, Puerto Rico); dominican: 25 for a play "
+                   "for a blocking play; scores rounded down to tens (the text \"Domino mit Partner\", Puerto Rico); dominican: 25 for a play "
                    "that all three others pass, 25 when the player after the leader passes a double lead, 50 a lead "
                    "that is no double", values=("no", "yes", "dominican")),
-        OptionSpec("salida", "0", "the side that led the hand scores this much more when it wins it (\"la salida "
-                   "vale 20\"; 0: nothing)", kind="int"),
-        OptionSpec("no-caben", "no", "points past the target are not scored: a side's score stops at the target "
-                   "(\"no caben\")", kind="bool"),
+        OptionSpec("pass-points", "25", "with pass-bonus=dominican: what a play all three others pass and a double lead "
+                   "the next player passes pay (a lead that is no double: twice as much); a house may pay 30",
+                   kind="int"),
+        *HOUSE_OPTIONS,
         OptionSpec("minutes", "0", "the match also ends on time: the hand that ends after this many minutes of the "
                    "match (the Clock tag of each game) is the last, and the higher score wins (Brasília: 30; 0: no "
                    "time limit)", kind="int"),
@@ -296,7 +335,7 @@ CHIVA = Family(
      OptionSpec("players", "4", "4 (partners), or 2 or 3 each for themselves, 7 tiles each, drawing from the "
                 "boneyard until they can play or it is empty; default: as many as the record names",
                 kind="int", values=("4", "2", "3")),
-     OptionSpec("draw-lead", "jamaican", "after a drawn game as in the Jamaican partner game (002: \"ähnlich dem "
+     OptionSpec("draw-lead", "jamaican", "after a drawn game as in the Jamaican partner game (the text \"Karibisches Domino\": \"ähnlich dem "
                 "jamaikanischen Spiel\", whose differences leave drawn games alone): the side with points leads "
                 "(3 players: the winner of the last game won), with none the [6-6] holder (2 or 3 players: when "
                 "it lies in the boneyard, the holder of the highest double dealt); or (six-six) the [6-6] holder "
@@ -406,7 +445,7 @@ BLOCK = Family(
                    "default: as many as the record names", kind="int", values=("4", "2")),
         OptionSpec("hand", "6", "tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
                    "play, nobody draws", kind="int"),
-        OptionSpec("lead", "double", "who opens a hand: the holder of the highest double dealt, with it (003); "
+        OptionSpec("lead", "double", "who opens a hand: the holder of the highest double dealt, with it (the text \"Regeln für Domino\"); "
                    "anyone, with any tile (any: OpenSpiel's block dominoes, whose logs never lead the highest "
                    "double); or the first game's leader drawn, the highest tile of the SeatDraw tag leading any "
                    "tile, anyone later (draw)", values=("double", "any", "draw")),
@@ -445,20 +484,22 @@ def _build_draw(o: dict[str, str], given: set[str]) -> dict:
 DRAW = Family(
     "draw",
     "Draw game: 2 players with 8 tiles, 3-4 with 5, 5-6 with 4, the rest a boneyard; the highest double "
-    "opens; who cannot play draws until they can; first out wins, else the fewest pips (doubles once)",
+    "opens, and its player may add a matching tile at once, so the first player may play twice (a record writes "
+    "\"1. A [6-6] A [5-6]\"); who cannot play draws until they can; first out wins, else the fewest pips "
+    "(doubles once)",
     "004_7f794f5b50a6005c.txt",
     (
         OptionSpec("players", "2", "2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
                    "as the record names", kind="int", values=("2", "3", "4", "5", "6")),
-        OptionSpec("draw", "until", "a player who cannot play draws until they can (004), or draws one tile "
-                   "and passes if it does not fit (003); one also sets keep=0, extra=no, doubles=full",
+        OptionSpec("draw", "until", "a player who cannot play draws until they can (the text \"Domino, Grundregel\"), or draws one tile "
+                   "and passes if it does not fit (the text \"Regeln für Domino\"); one also sets keep=0, extra=no, doubles=full",
                    values=("until", "one")),
-        OptionSpec("keep", "2", "tiles that stay in the boneyard (004: 2; draw=one: 0)", kind="int",
+        OptionSpec("keep", "2", "tiles that stay in the boneyard (the text \"Domino, Grundregel\": 2; draw=one: 0)", kind="int",
                    values=("2", "0")),
-        OptionSpec("extra", "yes", "the opener may add a matching tile right after the double (004)",
+        OptionSpec("extra", "yes", "the opener may add a matching tile right after the double (the text \"Domino, Grundregel\")",
                    kind="bool"),
         OptionSpec("doubles", "once", "a blocked hand is won by the fewest pips, a double counting one half "
-                   "(004) or both", values=("once", "full")),
+                   "(the text \"Domino, Grundregel\") or both", values=("once", "full")),
         OptionSpec("target", "0", "points (one a game) that win the match; 0: no end", kind="int"),
         OptionSpec("hand", "8", "tiles each (default 8 for two players, 5 for three or four, 4 for five or six; "
                    "most computer logs of the two-player game deal 7)", kind="int"),
@@ -527,17 +568,17 @@ def _build_fives(threes: bool):
 _FIVES_OPTIONS = (
     OptionSpec("players", "2", "2, 3 or 4, each for themselves; default: as many as the record names", kind="int",
                values=("2", "3", "4")),
-    OptionSpec("draw", "one", "the draw game of 003 with 5 tiles each: a player who cannot play draws one tile "
+    OptionSpec("draw", "one", "the draw game of the text \"Regeln für Domino\" with 5 tiles each: a player who cannot play draws one tile "
                "and passes if it does not fit (one), or draws until they can (until); or no drawing: a block game "
                "with 6 tiles each and the rest sleepers (no)", values=("one", "until", "no")),
-    OptionSpec("target", "100", "points that win the match (003: \"am häufigsten bis zu 100\")", kind="int"),
+    OptionSpec("target", "100", "points that win the match (the text \"Regeln für Domino\": \"am häufigsten bis zu 100\")", kind="int"),
     OptionSpec("hand", "5", "tiles each (default 5 when drawing, 6 with draw=no; pubs deal 9 to two players)",
                kind="int"),
-    OptionSpec("lead", "double", "the holder of the highest double opens with it (003), or anyone leads any tile "
+    OptionSpec("lead", "double", "the holder of the highest double opens with it (the text \"Regeln für Domino\"), or anyone leads any tile "
                "(pubs)", values=("double", "any")),
     OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less their own, rounded "
-               "up to five (003), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
-    OptionSpec("keep", "0", "tiles of the stock that are never drawn (003: every tile may be drawn; 2: Muggins as "
+               "up to five (the text \"Regeln für Domino\"), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
+    OptionSpec("keep", "0", "tiles of the stock that are never drawn (the text \"Regeln für Domino\": every tile may be drawn; 2: Muggins as "
                "Foster's Hoyle states it, the last two tiles of the stock stay there)", kind="int", values=("0", "2")),
 )
 
@@ -602,7 +643,7 @@ def _build_cross(o: dict[str, str], given: set[str]) -> dict:
 
 CROSS = Family(
     "cross",
-    "Cross domino: the block game of 003 (two pairs, 6 tiles each, 4 sleepers, the highest double opens) "
+    "Cross domino: the block game of the text \"Regeln für Domino\" (two pairs, 6 tiles each, 4 sleepers, the highest double opens) "
     "whose opening double is a spinner: its four sides each take a tile before play goes on, a player who "
     "cannot fill a side draws from the sleepers, then there are four ends; set=9: the double-nine cross, "
     "where every later double branches into two new arms",

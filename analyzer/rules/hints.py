@@ -9,14 +9,15 @@ offered only when the variant it builds plays the same hand (the same seating, s
 turns and end), so the record's moves stay what they were."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterator
 
 from .options import VariantError
-from .policies import HandFacts, HandResult
+from .policies import DOUBLE_BLANK, HandFacts, HandResult
 from .variants import FAMILIES, Variant, find_variant
 
-__all__ = ["deal_size_hint", "keep_hint", "lead_hints", "result_hint", "score_hint", "unfinished_hint", "SCORING_KEYS",
-           "LEAD_KEYS"]
+__all__ = ["bears", "first_lead_changes", "deal_size_hint", "keep_hint", "lead_hints", "result_hint", "score_hint", "unfinished_hint",
+           "SCORING_KEYS", "LEAD_KEYS", "BONUS_KEYS", "FIRST_KEYS"]
 
 
 def _changed(variant: Variant, key: str, value: str) -> Variant | None:
@@ -99,31 +100,93 @@ def unfinished_hint(variant: Variant, pos) -> str:
 #: The options that decide what a finished hand scores and who wins it, not how it is played: where no one of them
 #: alone gives the stated result, two of them together are tried (the Venezuelan group's tranque: ``block=team
 #: score=losers``).
-SCORING_KEYS = ("block", "tie", "score", "capicu", "salida", "divide", "blank", "blank-count", "pass-bonus",
-                "chuchazo")
-#: Values of free whole-number options that house rules use (``salida``: "la salida vale 20").
-HOUSE_VALUES = (("salida", "20"),)
+SCORING_KEYS = ("block", "tie", "score", "capicu", "salida", "salida-pays", "divide", "blank", "blank-count",
+                "pass-bonus", "chuchazo", "capicu-points", "pass-points")
+#: Values of free whole-number options that house rules use (``salida``: "la salida vale 20"; the bonuses of 30 of
+#: Dominican apps).
+HOUSE_VALUES = (("salida", "20"), ("capicu-points", "30"), ("pass-points", "30"))
 
 
 def result_hint(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool]) -> str:
     """The options under which the finished hand of ``facts`` has the result the record states (``agrees``: the
-    caller's comparison with the Result tag), as the words that end a ``result-mismatch`` error: a block won by
-    the player who laid the last tile (``block=last``), every pip left scored (``score=all``), ...; where no
-    single option does, two of the :data:`SCORING_KEYS` together (``block=team, score=losers``)."""
+    caller's comparison with the Result tag), as the words that end a ``result-mismatch`` error. First an option the
+    record states itself whose removal gives that result (the cause: "without salida=20 in the Rules tag ..."); else
+    the other values of single options that bear on what happened in the hand (:func:`bears`), those that change the
+    fewest parts of the hand's score first: a block won by the player who laid the last tile (``block=last``), every
+    pip left scored (``score=all``), ...; where no single option does, two of the :data:`SCORING_KEYS` together
+    (``block=team, score=losers``); then a named system."""
+    removed = [change for change, other in _removals(variant)
+               if agrees(other, other.hand_result(facts)) and bears(variant, other, facts, change.partition("=")[0])]
+    if removed:
+        return f" (without {' and '.join(removed[:2])} in the Rules tag it would be valid)"
     found = []
     singles = []
     for key, value, other in _changes(variant, HOUSE_VALUES):
         if not _same_play(variant, other):
             continue
         if agrees(other, other.hand_result(facts)):
-            found.append(f"{key}={value}")
+            if bears(variant, other, facts, key):
+                found.append((_parts(variant, other, facts), f"{key}={value}"))
         elif key in SCORING_KEYS:
             singles.append((key, value))
+    found = [change for _, change in sorted(found, key=lambda f: f[0])]
     if not found:
         found = _pairs(variant, facts, agrees, singles)
     if not found:
         found = _systems(variant, facts, agrees)
     return f" ({_tag(found[:3])} would make it valid)" if found else ""
+
+
+#: The options whose effect is a bonus of the hand: they bear on a hand only where they change its bonuses (a pass
+#: bonus paid, a capicúa made), not through what else they do to every hand (the pass bonuses' rounding to tens).
+BONUS_KEYS = ("pass-bonus", "pass-points", "capicu", "capicu-points", "chuchazo", "salida", "salida-pays")
+
+
+def bears(variant: Variant, other: Variant, facts: HandFacts, key: str | None = None) -> bool:
+    """Whether ``other`` (``variant`` with option ``key`` changed, or a named system: ``key`` None) scores the hand of
+    ``facts`` otherwise through what happened in it: a bonus option through a bonus of the hand (a pass, the lead,
+    the last tile: :data:`BONUS_KEYS`), a block rule where the hand was blocked, [0-0]'s worth where a hand holds it
+    at the end; a system through its bonuses or the hand's winner, not through its count alone. The options that
+    count every hand (``score``, ``divide``) always bear."""
+    mine, theirs = variant.hand_result(facts), other.hand_result(facts)
+    if key is None or key in BONUS_KEYS:
+        return mine.bonuses != theirs.bonuses or (key is None and mine.winner != theirs.winner)
+    if key in ("block", "tie"):
+        return facts.termination == "blocked"
+    if key in ("blank", "blank-count"):
+        return facts.hands is None or any(h & DOUBLE_BLANK.bit for h in facts.hands)
+    return True
+
+
+def _parts(variant: Variant, other: Variant, facts: HandFacts) -> int:
+    """How many parts of the hand's score ``other`` changes (the winner, each bonus, the count): the fewer, the more
+    direct the option's bearing on the hand."""
+    mine, theirs = variant.hand_result(facts), other.hand_result(facts)
+    changed = len(set(mine.bonuses) ^ set(theirs.bonuses)) + (mine.winner != theirs.winner)
+    plain = mine.points - sum(v for _, v in mine.bonuses), theirs.points - sum(v for _, v in theirs.bonuses)
+    return changed + (plain[0] != plain[1])
+
+
+def _removals(variant: Variant) -> Iterator[tuple[str, Variant]]:
+    """Each option the record states beyond its variant's system (``salida=20`` on ``venezuelan``), as
+    ``("salida=20", the variant without it)``, where the variant without it plays the hand alike."""
+    family = FAMILIES[variant.name]
+    keys = {s.key for s in family.options}
+    system = variant.option("system") if "system" in keys else None
+    try:
+        base = find_variant(variant.name, {"system": system} if system else {}, players=variant.players)
+    except VariantError:
+        return
+    plain = dict(base.options)
+    for key, value in variant.options:
+        if key in ("system", "players"):
+            continue
+        default = plain.get(key, family.spec(key).default)
+        if value == default:
+            continue
+        other = _changed(variant, key, default)
+        if other is not None and _same_play(variant, other):
+            yield f"{key}={value}", other
 
 
 def _systems(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool]) -> list[str]:
@@ -140,13 +203,24 @@ def _systems(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, Hand
             other = find_variant(variant.name, {"system": system}, players=variant.players)
         except VariantError:
             continue
-        if _same_play(variant, other) and agrees(other, other.hand_result(facts)):
+        if _same_play(variant, other) and agrees(other, other.hand_result(facts)) and bears(variant, other, facts):
             out.append(f"system={system}")
     return out
 
 
 #: The options that decide who leads a later game of a match (a lead error names another value of one of them).
 LEAD_KEYS = ("lead", "zero-lead")
+#: The options that decide who opens the first game of a match (the Cuban ``first=draw``: the lead drawn by lot).
+FIRST_KEYS = ("first",)
+
+
+def first_lead_changes(variant: Variant) -> Iterator[tuple[str, Variant]]:
+    """The variants one :data:`FIRST_KEYS` option away from ``variant`` that differ from it only in who opens a
+    match's first game (the same seats, set, deal, layout, turns and end): ``("first=draw", variant)``. The judge of
+    a first lead asks each whether it allows the lead the record shows (``lead.judge_lead``)."""
+    for key, value, other in _changes(variant):
+        if key in FIRST_KEYS and _same_play(variant, replace(other, opening=variant.opening)):
+            yield f"{key}={value}", other
 
 
 def lead_hints(variant: Variant, prev_leader: int, prev: HandResult, facts: HandFacts | None, state
@@ -166,16 +240,28 @@ def lead_hints(variant: Variant, prev_leader: int, prev: HandResult, facts: Hand
     return tuple(out)
 
 
-def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[tuple[int, ...]], bool]) -> str:
-    """The options of the match (no others: the hand scores the same under them) under which the match score after
-    a hand of ``result``, from the match ``before`` it, is the one the record states (``agrees``: the caller's
-    comparison with the Score tag), as the words that end a ``score-mismatch`` error: points past the target not
-    scored (``no-caben=yes``), ..."""
+def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[tuple[int, ...]], bool],
+               facts: HandFacts | None = None) -> str:
+    """The options under which the match score after a hand of ``result``, from the match ``before`` it, is the one
+    the record states (``agrees``: the caller's comparison with the Score tag), as the words that end a
+    ``score-mismatch`` error: the options of the match (points that would pass the target not scored,
+    ``no-caben=yes``), and with the hand's ``facts`` the options that score the hand (the salida of a passed double
+    lead, paid to the side that led although it lost the hand: ``salida=20``)."""
+    if facts is not None:
+        removed = [change for change, other in _removals(variant) if other.block == variant.block
+                   and agrees(other.match.apply(before, other.hand_result(facts)).scores)]
+        if removed:
+            return f" (without {' and '.join(removed[:2])} in the Rules tag it would be valid)"
     found = []
-    for key, value, other in _changes(variant):
-        if (_same_play(variant, other) and (other.block, other.scoring) == (variant.block, variant.scoring)
-                and other.match != variant.match and agrees(other.match.apply(before, result).scores)):
-            found.append(f"{key}={value}")
+    for key, value, other in _changes(variant, HOUSE_VALUES):
+        if not _same_play(variant, other) or other.block != variant.block:
+            continue
+        if other.scoring == variant.scoring:
+            if other.match != variant.match and agrees(other.match.apply(before, result).scores):
+                found.append(f"{key}={value}")
+        elif facts is not None and key in SCORING_KEYS and other.match == variant.match:
+            if agrees(other.match.apply(before, other.hand_result(facts)).scores) and bears(variant, other, facts, key):
+                found.append(f"{key}={value}")
     return f" ({_tag(found[:2])} would make it valid)" if found else ""
 
 
@@ -193,6 +279,7 @@ def _pairs(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandRe
                 other = find_variant(variant.name, options, players=variant.players)
             except VariantError:
                 continue
-            if _same_play(variant, other) and agrees(other, other.hand_result(facts)):
+            if (_same_play(variant, other) and agrees(other, other.hand_result(facts))
+                    and all(bears(variant, _changed(variant, k, v) or variant, facts, k) for k, v in ((k1, v1), (k2, v2)))):
                 out.append(f"{k1}={v1}, {k2}={v2}")
     return out

@@ -168,17 +168,24 @@ class KozelMatch(MatchScoring):
         means a record of 0). ValueError saying why it cannot be read or fits no records."""
         fence, eggs = parse_fence(fence_tag, sides)
         if scores is not None:
+            low = [f"{sides[s]} {v}" for s, v in enumerate(scores) if 0 < v < FENCE]
+            if low:
+                raise FenceError(f"no record can be {', '.join(low)} before the round: a record is 0 until a charge of "
+                                 f"{FENCE} or more (the fence added) is written", unreadable=False)
             return MatchState(tuple(scores), (0, 0), fence=fence, eggs=eggs)
         assert after is not None and result is not None
         options = []
         for side in (0, 1):
             charge = result.scores[side] if result.scores else 0
             got = {0} if fence[side] else {0, after[side] - charge, after[side] - charge - eggs}
-            options.append(sorted(v for v in got if v >= 0))
+            # a record is 0 (its charges on the fence) or at least 13: a charge below 13 to a clean record goes on
+            # the fence, one of 13 or more is written with the fence added, so no record is ever 1 to 12
+            options.append(sorted(v for v in got if v == 0 or v >= FENCE))
         found = {(a, b) for a in options[0] for b in options[1]
                  if self.apply(MatchState((a, b), (0, 0), fence=fence, eggs=eggs), result).scores == tuple(after)}
         if len(found) != 1:
-            why = "no records before the round" if not found else "more than one set of records before the round"
+            why = (f"no records before the round (each 0, or {FENCE} or more)" if not found
+                   else "more than one set of records before the round")
             raise FenceError(f"{why} lead to the Score tag's with the fences and eggs of the Fence tag {fence_tag!r}",
                              unreadable=False)
         return MatchState(found.pop(), (0, 0), fence=fence, eggs=eggs)

@@ -7,7 +7,7 @@ and which option follows which. :func:`analyzer.rules.variants.find_variant` loo
 the others."""
 from __future__ import annotations
 
-from .families import Family, capicu_scoring
+from .families import HOUSE_OPTIONS, Family, caben_match, capicu_scoring, salida_scoring
 from .kozel import kozel_parts
 from .matchplay import MatchScoring
 from .options import OptionSpec
@@ -19,7 +19,8 @@ __all__ = ["CUBAN", "KOZEL", "LATIN_FAMILIES", "PRESET_SOURCES", "SOURCES"]
 SOURCES = {
     "cuban": ("Cuban double-nine", "onlinedominogames.com/cuban-dominoes; dominorules.com/cuban-dominoes "
               "(J. Kelley, Great Book of Domino Games); ludoteka.com/games/domino/domino-cuban; libreonline.com "
-              "(Datos curiosos en el domino: the capicua that doubles a hand's points)"),
+              "(Datos curiosos en el domino: the capicua that doubles a hand's points); teamocuba.com (Reglas para jugar "
+              "domino en Cuba: the salida of a passed double lead, the capicua, no caben)"),
     "kozel": ("Kozel", "the public specification of the app that recorded the games (as issue 56 states it); "
               "ulodshi.ru (Domino Rules: Goat); infonick.net (domino rules); play.livegames.ru/domino.html"),
 }
@@ -50,7 +51,7 @@ def _build_cuban(o: dict[str, str], given: set[str]) -> dict:
         decider = BlockRule()
     else:
         decider = BlockDecider("player" if block == "player" else "team", tie)
-    house = {**capicu_scoring(o["capicu"]), "salida": int(o["salida"])}
+    house = {**capicu_scoring(o["capicu"]), **salida_scoring(o)}
     house = {k: v for k, v in house.items() if v}
     if score in ("losers", "all") and not house:
         scoring = HandScoring(score)
@@ -63,7 +64,7 @@ def _build_cuban(o: dict[str, str], given: set[str]) -> dict:
                         first_highest=o["first"] == "highest-double", drawn=o["first"] == "draw"),
         block=decider,
         scoring=scoring,
-        match=MatchScoring(int(o["target"]), cap=o["no-caben"] == "yes"),
+        match=MatchScoring(int(o["target"]), **caben_match(o["no-caben"])),
         lead=LeadPolicy(CUBAN_LEAD[o["lead"]], True, "blocker" if tie == "last" else ""),
     )
 
@@ -93,11 +94,9 @@ CUBAN = Family(
                    "played too)", kind="int"),
         OptionSpec("capicu", "no", "the houses' capicúa: going out with a tile that is no double and fits both ends "
                    "scores the hand's points twice (double); or a bonus for going out with a tile that fits both ends "
-                   "(25, or yes: 100)", values=("no", "double", "25", "yes")),
-        OptionSpec("salida", "0", "the side that led the hand scores this much more when it wins it (\"la salida "
-                   "vale 20\"; 0: nothing)", kind="int"),
-        OptionSpec("no-caben", "no", "points past the target are not scored: a side's score stops at the target "
-                   "(\"no caben\")", kind="bool"),
+                   "(25, or yes: 100); double-any: a capicúa made with a double that fits both ends is doubled too",
+                   values=("no", "double", "25", "yes", "double-any")),
+        *HOUSE_OPTIONS,
     ),
     _build_cuban,
     aliases=("cuban-double-nine", "doble-nueve", "domino-cubano", "double-nine-partnership", "cuba"),

@@ -208,12 +208,14 @@ def highest_leads(opening: Opening, game_number: int | None, decided: LeadRequir
 
 
 # -- a recorded lead ---------------------------------------------------------------------------
-def judge_lead(variant, game: LeadGame, shown: ShownDeal, record: RecordedLead) -> LeadVerdict:
+def judge_lead(variant, game: LeadGame, shown: ShownDeal, record: RecordedLead, *, hints: bool = True) -> LeadVerdict:
     """The lead of a recorded hand in ``game``: the deal as the record ``shown`` it, the leader the ``record``
     names (the Lead tag, else the first mover), the tile led first, the player who handed the lead to his
     partner (the LeadFrom tag), and what the match decided. The verdict's ``leader`` is None when neither
     the record nor the rules name one; its ``game`` is the game number the lead is judged as. A record
-    whose line is opened by a tile turned up from the boneyard (the Starter tag): see :func:`starter_lead`."""
+    whose line is opened by a tile turned up from the boneyard (the Starter tag): see :func:`starter_lead`.
+    ``hints``: a first game's lead error names another value of an option that allows the lead (not when judging
+    under that value)."""
     out: list[LeadProblem] = []
     op = variant.opening
     hands, players, decided = shown.hands, game.players, game.decided
@@ -255,7 +257,25 @@ def judge_lead(variant, game: LeadGame, shown: ShownDeal, record: RecordedLead) 
         out[:] = [_name_lead_from(p, variant, players, leader) for p in out]
     if req.otherwise and leader is not None:
         out[:] = [_name_option(p, req, players, leader) for p in out]
+    if hints and game_number == 1 and decided is None and leader is not None and any(p.code in _LEAD_CODES for p in out):
+        out[:] = _name_first_option(variant, game, shown, record, out, players[leader])
     return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out), game_number)
+
+
+_LEAD_CODES = (Code.LEAD_PLAYER, Code.LEAD_TILE)
+
+
+def _name_first_option(variant, game: LeadGame, shown: ShownDeal, record: RecordedLead, out: list[LeadProblem],
+                       leader: str) -> list[LeadProblem]:
+    """A first game's lead that another value of an option of the first lead allows (the Cuban ``first=draw``: the
+    lead drawn by lot, any player and tile): its problems name the option, as that variant's judge finds the lead
+    right (``hints.first_lead_changes``)."""
+    from .hints import first_lead_changes
+    for option, other in first_lead_changes(variant):
+        if not any(p.code in _LEAD_CODES for p in judge_lead(other, game, shown, record, hints=False).problems):
+            return [p._replace(message=f"{p.message}; under [Rules \"{option}\"] {leader} may lead it as "
+                               "recorded") if p.code in _LEAD_CODES else p for p in out]
+    return out
 
 
 def _name_lead_from(problem: LeadProblem, variant, players: Sequence[str], leader: int) -> LeadProblem:

@@ -64,7 +64,9 @@ class MatchScoring:
     draw_bonus: bool = False
     reset_lead: ResetLead = ResetLead.WINNER
     lower_wins: bool = False       # ``points``: both sides over the target, the lower total wins (000, own pips)
-    cap: bool = False              # ``points``: "no caben", points past the target are not scored (a side stops at it)
+    cap: bool = False              # ``points``: points past the target are not scored, a side stops at it (issue 67)
+    skip: bool = False             # ``points``: "no caben" (teamocuba.com): a hand's points that would take a side
+                                   # past the target are not scored at all, and the match goes on
     minutes: int = 0               # the match also ends on time: the hand being played when ``minutes`` run out
                                    # is the last (Brasília, 150 points or 30 minutes; :meth:`timed`)
 
@@ -136,6 +138,10 @@ class MatchScoring:
                 return MatchState((0,) * sides, tuple(wins), games, last=w, note="everybody has won a game: all "
                                   "scores go back to 0")
             return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
+        if result.at_once and self.kind == MatchKind.POINTS and self.target:
+            ended = self._ended_at_once(state, result, games, wins)
+            if ended is not None:
+                return ended
         added = result.added(sides)
         if (self.first_wins and result.winner is not None and games <= len(self.first_wins)
                 and result.termination == Termination.DOMINO):
@@ -143,6 +149,11 @@ class MatchScoring:
             added[result.winner] += bonus
             note = f"bonus {bonus} for winning game {games}"
         for s in range(sides):
+            if self.skip and self.target and self.kind == MatchKind.POINTS and added[s] > 0 \
+                    and scores[s] + added[s] > self.target:
+                note = (note + "; " if note else "") + (f"{added[s]} points would pass the target of {self.target} "
+                                                        f"from {scores[s]}: not scored (no caben)")
+                continue
             scores[s] += added[s]
             if self.cap and self.target and self.kind == MatchKind.POINTS and scores[s] > self.target:
                 note = (note + "; " if note else "") + (f"{scores[s] - self.target} points past the target are not "
@@ -182,6 +193,20 @@ class MatchScoring:
                               note="both sides reached the target with equal totals: another game is played "
                                    "(\"Bei gleicher Punktzahl wird noch ein weiteres Spiel gespielt\")")
         return MatchState(tuple(scores), tuple(wins), games, note=note)
+
+    def _ended_at_once(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState | None:
+        """The match when the points a hand paid at its start (``result.at_once``: the salida) take a side to the
+        target on their own: it is over on the spot, the rest of the hand unscored (teamocuba.com: with 20 points
+        to go, a lead the next player cannot answer ends the match); None when they do not. Points that would pass
+        the target do not end it under "no caben" (``skip``): they are not scored."""
+        scores = list(state.scores)
+        for s, v in enumerate(result.at_once):
+            if v > 0 and scores[s] + v >= self.target and not (self.skip and scores[s] + v > self.target):
+                scores[s] = self.target if self.cap else scores[s] + v
+                return MatchState(tuple(scores), tuple(wins), games, over=True, winner=s,
+                                  note=f"the salida's {v} points reach the target of {self.target} at the lead: the "
+                                       "match ends on the spot, the rest of the hand is not scored")
+        return None
 
     def timed(self, state: MatchState, clock: float) -> MatchState:
         """The match after a hand that ended with ``clock`` minutes played (the record's Clock tag): with a time

@@ -20,18 +20,21 @@ from .modes import Count, Termination
 
 __all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
-           "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "capicua", "PassedPlay"]
+           "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "PASS_NONE", "capicua",
+           "PassedPlay", "salida_paid"]
 
 DOUBLE_BLANK = Tile(0, 0)
 SIX_SIX = Tile(6, 6)
 PASS_PR = ""                    # the pass bonuses of 000 (Puerto Rico: Doscientos)
 PASS_DOMINICAN = "dominican"    # the Dominican pass bonuses (docs/variants.md, Dominican capicúa)
+PASS_NONE = "none"              # no play pays a pass bonus (only the salida is paid as the hand is played)
 
 
-def capicua(tile: Tile | None, ends: tuple[int, int] | None) -> bool:
-    """Whether ``tile``, laid last on a line whose open numbers were ``ends``, is a capicúa: no double, and it
-    fits either end (both ends show its two numbers, or both one of them)."""
-    if tile is None or ends is None or tile.is_double:
+def capicua(tile: Tile | None, ends: tuple[int, int] | None, doubles: bool = False) -> bool:
+    """Whether ``tile``, laid last on a line whose open numbers were ``ends``, is a capicúa: no double (unless
+    ``doubles``: then a double that fits both ends, both showing its number, is one too), and it fits either end
+    (both ends show its two numbers, or both one of them)."""
+    if tile is None or ends is None or (tile.is_double and not doubles):
         return False
     a, b = ends
     return tile.matches(a) and tile.matches(b)
@@ -222,7 +225,7 @@ class LeadPolicy:
     ``six-six`` (the [6-6] holder leads), ``blocker`` (the player who blocked leads) or ``match``
     (as the match score decides, like ``next="match"``).
     ``block``: ``last-or-right`` when a block is won by the player who played last or the next one
-    (Doscientos): the player who won it leads next. ``next_match``: ``right``: the first game of a
+    (Doscientos), ``last-or-left`` or the one who played before (Dominican): the player who won it leads next. ``next_match``: ``right``: the first game of a
     further match is led by the player to the right of the previous match's first leader, with any
     tile (000). ``hand_over``: the player whose turn it is to lead may hand the lead to his partner,
     who leads any tile (Doscientos, "wenn man sich vor dem Spiel darauf einigt"). ``blank``: what [0-0]
@@ -292,11 +295,13 @@ class LeadPolicy:
             if prev.termination == Termination.DOMINO:
                 return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
             facts = counted(facts, self.blank) if facts is not None else None
-            if self.block == "last-or-right" and facts is not None and not prev.note:
-                a, b = prev.seat, (prev.seat + 1) % n
-                won = a if facts.pips[a] < facts.pips[b] else b
-                return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
-                                       "played last or the next player, whoever has fewer pips) leads")
+            if self.block in LOCK_RIVAL and facts is not None and not prev.note:
+                won = lock_winner(self.block, prev.seat, facts.pips)
+                if won is not None:
+                    return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
+                                           "played last or the " + ("next player" if self.block == "last-or-right"
+                                                                    else "player who played before")
+                                           + ", whoever has fewer pips) leads")
             if self.block == "last" and prev.termination == Termination.BLOCKED:
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
                                        "the block and leads")
@@ -311,6 +316,21 @@ class LeadPolicy:
 
 
 # -- a blocked hand -------------------------------------------------------------------------
+#: The block rules under which the player who locked the hand is compared with one neighbour: the next player
+#: (Doscientos, 000: "oder es gewinnt der Spieler zu seiner Rechten") or the one who played before (dominoesonline.com's
+#: Dominican rules: "the person on the left" in counter-clockwise play).
+LOCK_RIVAL = {"last-or-right": 1, "last-or-left": -1}
+
+
+def lock_winner(by: str, seat: int, pips: Sequence[int]) -> int | None:
+    """The seat that wins a block under ``by`` (a :data:`LOCK_RIVAL` rule) when ``seat`` locked it: the one of that seat
+    and its rival with fewer ``pips``; None when they hold as many."""
+    rival = (seat + LOCK_RIVAL[by]) % len(pips)
+    if pips[seat] == pips[rival]:
+        return None
+    return seat if pips[seat] < pips[rival] else rival
+
+
 def counted(facts: HandFacts, blank: int) -> HandFacts:
     """The facts with [0-0] counting ``blank`` in the hand that holds it (Great Lakes: "[0-0] 50 Punkte
     zählt und nicht null Punkte"); unchanged when ``blank`` is 0 or the hands are not known."""
@@ -350,7 +370,8 @@ class BlockDecider:
 
     ``by``: ``team`` (fewer pips on the side), ``player`` (the side of the single player with the
     fewest pips; Jamaican), ``last-or-right`` (the player who played last or the one after him,
-    whoever has fewer pips; Doscientos), ``last`` (the side of the player who laid the last tile, whatever
+    whoever has fewer pips; Doscientos), ``last-or-left`` (that player or the one who played before: the Dominican "person on the
+    left"), ``last`` (the side of the player who laid the last tile, whatever
     the pips: "the player who laid the last tile wins a block", a form real logs take). ``tie`` decides equal pips: ``draw``, ``leader`` (the
     side that led the hand), ``more-tiles`` (the side with more tiles left), ``last`` (the side
     that played last), ``last-loses``, ``replay`` (the hand does not count) or ``own-pips``
@@ -385,10 +406,10 @@ class BlockDecider:
                 return sides.pop(), ""
         elif self.by == "last":         # the player who laid the last tile wins the block, whatever the pips
             return teams[facts.seat], ""
-        elif self.by == "last-or-right":
-            a, b = facts.seat, (facts.seat + 1) % len(facts.pips)
-            if facts.pips[a] != facts.pips[b]:
-                return teams[a if facts.pips[a] < facts.pips[b] else b], ""
+        elif self.by in LOCK_RIVAL:
+            won = lock_winner(self.by, facts.seat, facts.pips)
+            if won is not None:
+                return teams[won], ""
         else:
             totals = _team_totals(facts.pips, seating)
             best = min(totals)
@@ -475,8 +496,11 @@ class PointScoring:
     ``doubled``: a hand that still holds a double counts its pips twice (French domino, 002: "Wenn ein
     Spieler noch einen Doppelstein in seiner Hand hat, wird seine Punktzahl verdoppelt"), once however many
     doubles it holds. ``capicu_double``: a domino made with a tile that is no double and fits both open ends
-    (capicúa) scores its points twice (the Cuban and Venezuelan houses' capicúa). ``salida``: the side that
-    led the hand scores this much more when it wins it ("la salida vale 20")."""
+    (capicúa) scores its points twice (the Cuban and Venezuelan houses' capicúa); ``capicu_doubles``: a double
+    that fits both ends is such a capicúa too. ``salida`` (teamocuba.com, "salida vale 20"): a double lead that
+    the next player passes pays this to the leading side at once, whoever wins the hand (:func:`salida_paid`);
+    with ``salida_won`` (issue 67's reading) the side that led scores it instead when it wins the hand, whatever
+    its lead."""
 
     count: str = "losers"
     divide: int = 1
@@ -488,6 +512,34 @@ class PointScoring:
     pass_rule: str = ""
     capicu_double: bool = False
     salida: int = 0
+    salida_won: bool = False
+    capicu_doubles: bool = False
+    pass_points: int = 25         # ``PASS_DOMINICAN``: a pase corrido and a passed double lead (a house may pay 30)
+
+    @property
+    def play_rule(self) -> str:
+        """The rule of the bonuses paid play by play (:meth:`play_bonus`): ``pass_rule``, or ``PASS_NONE`` when no
+        pass bonus is paid."""
+        return self.pass_rule if self.pass_bonus else PASS_NONE
+
+    @property
+    def pays_as_played(self) -> bool:
+        """Whether some points are paid as the hand is played, whoever wins it: pass bonuses (not with bad points),
+        or the salida of a passed double lead (:meth:`as_played`)."""
+        return (self.pass_bonus and self.count != Count.BAD) or (self.salida > 0 and not self.salida_won)
+
+    def as_played(self, facts: HandFacts, seating: Seating) -> list[tuple[int, int, str]]:
+        """``(side, points, name)`` of what the plays of ``facts.history`` paid as they fell: each pass bonus
+        (:meth:`pass_bonuses`), and the salida (:func:`salida_paid`)."""
+        out: list[tuple[int, int, str]] = []
+        if self.salida and not self.salida_won:
+            paid = salida_paid(facts, seating, self.salida)
+            if paid is not None:
+                out.append((paid[0], paid[1], "salida"))
+        if self.pass_bonus and self.count != Count.BAD:
+            out += [(side, value, f"pass bonus {side}") for side, value in
+                    self.pass_bonuses(facts, seating, self.pass_rule, self.pass_points)]
+        return out
 
     @property
     def tens(self) -> bool:
@@ -509,17 +561,21 @@ class PointScoring:
 
     def score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
         result = self._score(facts, winner, note, seating)
-        if not (self.pass_bonus and facts.history is not None and self.count != Count.BAD):
+        if not (self.pays_as_played and facts.history is not None):
             return result
         # pass bonuses are paid as they fall, however the hand ends (000: "den Punktestand mit
-        # Pokerchips festzuhalten"); bad points have none
+        # Pokerchips festzuhalten"); bad points have none. The salida too, at the lead, whoever wins.
         scores, points, bonuses = list(result.scores), result.points, list(result.bonuses)
-        for side, value in self.pass_bonuses(facts, seating, self.pass_rule):
+        at_once = [0] * len(scores)
+        for side, value, name in self.as_played(facts, seating):
             scores[side] += value
             if side == result.winner:
                 points += value
-            bonuses.append((f"pass bonus {side}", value))
-        return replace(result, points=points, scores=tuple(scores), bonuses=tuple(bonuses))
+            bonuses.append((name, value))
+            if name == "salida":
+                at_once[side] += value
+        return replace(result, points=points, scores=tuple(scores), bonuses=tuple(bonuses),
+                       at_once=tuple(at_once) if any(at_once) else ())
 
     def _score(self, facts: HandFacts, winner: int | None, note: str, seating: Seating) -> HandResult:
         teams = seating.teams
@@ -566,13 +622,13 @@ class PointScoring:
                 points -= points % 10
             points = self._divide(points)
             if facts.termination == Termination.DOMINO:
-                if self.capicu_double and capicua(facts.last_tile, facts.ends_before):
+                if self.capicu_double and capicua(facts.last_tile, facts.ends_before, self.capicu_doubles):
                     bonuses.append(("capicúa doubled", points))
                     points *= 2
                 for name, value in self._bonuses(facts):
                     bonuses.append((name, value))
                     points += value
-            if self.salida and teams[facts.leader] == winner:
+            if self.salida and self.salida_won and teams[facts.leader] == winner:
                 bonuses.append(("salida", self.salida))
                 points += self.salida
             scores[winner] = points
@@ -610,7 +666,7 @@ class PointScoring:
         return []
 
     @staticmethod
-    def play_bonus(play: PassedPlay, players: int, opponents: int, rule: str = PASS_PR) -> int:
+    def play_bonus(play: PassedPlay, players: int, opponents: int, rule: str = PASS_PR, unit: int = 25) -> int:
         """The bonus of one ``play`` that the next ``passes`` players answered with a pass (000: "einen Bonus
         von 20 Punkten ... Beim weiteren Fortgang des Spiels ... 10 Punkte ... Wenn zweimal hintereinander
         gepasst wird, bekommt nur der erste Spieler die Punkte. Wenn aber dreimal hintereinander gepasst
@@ -621,12 +677,15 @@ class PointScoring:
 
         ``rule`` ``PASS_DOMINICAN`` (dominoesonline.com's Dominican "capicua" game, docs/variants.md): the lead
         (``lead``, the tile led) that the next player passes pays 25 when it is a double, 50 when not; a later
-        play that every other player passes (*pase corrido*) 25; a play that blocks the hand nothing."""
+        play that every other player passes (*pase corrido*) 25; a play that blocks the hand nothing. A house may
+        pay another ``unit`` than 25 (a lead that is no double: twice it)."""
         passes, first, blocking, lead = play
+        if rule == PASS_NONE:
+            return 0
         if rule == PASS_DOMINICAN:
             if lead is not None:
-                return (25 if lead.is_double else 50) if passes >= 1 else 0
-            return 25 if passes >= players - 1 and not blocking else 0
+                return (unit if lead.is_double else 2 * unit) if passes >= 1 else 0
+            return unit if passes >= players - 1 and not blocking else 0
         if blocking or passes >= players - 1:
             return 10 * opponents
         if passes >= 1:
@@ -634,7 +693,7 @@ class PointScoring:
         return 0
 
     @staticmethod
-    def pass_bonuses(facts: HandFacts, seating: Seating, rule: str = PASS_PR) -> list[tuple[int, int]]:
+    def pass_bonuses(facts: HandFacts, seating: Seating, rule: str = PASS_PR, unit: int = 25) -> list[tuple[int, int]]:
         """``(side, points)`` for each play of ``facts.history`` that made the next player pass
         (:meth:`play_bonus`); the last play blocks the hand when ``facts.termination`` is ``blocked``."""
         out: list[tuple[int, int]] = []
@@ -654,11 +713,24 @@ class PointScoring:
             lead = tile if all(t is None for _, t in history[:i]) else None
             blocking = k == len(history) and facts.termination == Termination.BLOCKED
             played = PassedPlay(k - i - 1, not out, blocking, lead)
-            bonus = PointScoring.play_bonus(played, n, opponents, rule)
+            bonus = PointScoring.play_bonus(played, n, opponents, rule, unit)
             if bonus:
                 out.append((teams[seat], bonus))
             i = k
         return out
+
+
+def salida_paid(facts: HandFacts, seating: Seating, points: int) -> tuple[int, int] | None:
+    """``(side, points)`` when the hand of ``facts.history`` pays the salida (teamocuba.com, Cuban domino: "salida
+    vale 20"): its lead is a double and the next player passes it, so the leading side scores ``points`` at once,
+    whoever wins the hand; None otherwise (another lead, a lead answered, no history)."""
+    history = facts.history
+    if not history or len(history) < 2:
+        return None
+    (seat, tile), (_, answer) = history[0], history[1]
+    if tile is None or not tile.is_double or answer is not None:
+        return None
+    return seating.teams[seat], points
 
 
 # -- scoring during play (All Fives, 003) ----------------------------------------------------

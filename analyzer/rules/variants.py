@@ -163,8 +163,8 @@ class Variant:
                 notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo, a capicúa's doubled "
                              "points) is part of the values when the search passes the last tile and the ends before it")
             if s.salida:
-                notes.append(f"the {s.salida} points of the salida (the side that led wins the hand) are part of the "
-                             "values")
+                notes.append(f"the {s.salida} points of the salida (" + ("the side that led wins the hand" if s.salida_won
+                             else "a double lead the next player passes") + ") are part of the values")
             if s.blank:
                 notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
             if s.count in (Count.GAME, Count.MILO):

@@ -17,7 +17,7 @@
 
 #define LEAF_SEATS 4
 
-enum { BY_TEAM, BY_PLAYER, BY_LAST_OR_RIGHT };
+enum { BY_TEAM, BY_PLAYER, BY_LAST_OR_RIGHT, BY_LAST_OR_LEFT };
 enum { TIE_DRAW, TIE_LEADER, TIE_MORE_TILES, TIE_LAST, TIE_LAST_LOSES, TIE_REPLAY, TIE_OWN_PIPS };
 enum { COUNT_LOSERS, COUNT_ALL, COUNT_GAME, COUNT_MILO, COUNT_BAD, COUNT_DIFFERENCE, COUNT_BLOCK_DIFFERENCE,
        COUNT_AWARD, COUNT_NOTHING };      /* the last two: DifferenceAward with and without the award of a hand */
@@ -27,7 +27,7 @@ typedef struct {
     int view;           /* -1: side 0 less side 1 of a two-sided variant; else this seat against the rest */
     int sides, by, tie, block_blank, doubles_once;
     int count, divide, blank, capicu, chuchazo, tens, doubled, unit;
-    int capicu_double, salida;      /* a capicúa doubles the points; the side that led wins this more */
+    int capicu_double, salida;      /* a capicúa doubles the points (2: a double too); the side that led wins this more */
     int n, teams[LEAF_SEATS];
 } LeafScoring;
 
@@ -50,10 +50,10 @@ static inline int leaf_parse_ints(const long *v, int len, LeafScoring *sc) {
     sc->n = (int)v[LEAF_FIELDS];
     int bad = sc->n != len - LEAF_FIELDS - 1 || sc->view < -1 || sc->view >= sc->n || sc->sides < 2
               || sc->sides > sc->n || (sc->view < 0 && sc->sides != 2) || sc->by < BY_TEAM
-              || sc->by > BY_LAST_OR_RIGHT || sc->tie < TIE_DRAW || sc->tie > TIE_OWN_PIPS || sc->block_blank < 0
+              || sc->by > BY_LAST_OR_LEFT || sc->tie < TIE_DRAW || sc->tie > TIE_OWN_PIPS || sc->block_blank < 0
               || sc->count < COUNT_LOSERS || sc->count > COUNT_NOTHING || sc->divide < 1 || sc->blank < 0
               || sc->capicu < 0 || sc->chuchazo < CHUCHAZO_NONE || sc->chuchazo > CHUCHAZO_ONE_END
-              || sc->unit < 1 || sc->capicu_double < 0 || sc->capicu_double > 1 || sc->salida < 0;
+              || sc->unit < 1 || sc->capicu_double < 0 || sc->capicu_double > 2 || sc->salida < 0;
     for (int t = 0; t < sc->n && !bad; t++) {
         sc->teams[t] = (int)v[LEAF_FIELDS + 1 + t];
         if (sc->teams[t] < 0 || sc->teams[t] >= sc->sides) bad = 1;
@@ -119,8 +119,9 @@ static int leaf_block(const LeafScoring *sc, const uint8_t *tlow, const uint8_t 
             else if (side != sc->teams[t]) one = 0;
         }
         if (one) return side;
-    } else if (sc->by == BY_LAST_OR_RIGHT) {
-        int a = seat, b = (seat + 1) % n;
+    } else if (sc->by == BY_LAST_OR_RIGHT || sc->by == BY_LAST_OR_LEFT) {
+        /* the player who locked it against the next player, or (left) the one who played before */
+        int a = seat, b = (seat + (sc->by == BY_LAST_OR_LEFT ? n - 1 : 1)) % n;
         if (p[a] != p[b]) return sc->teams[p[a] < p[b] ? a : b];
     } else {
         for (int t = 0; t < n; t++) totals[sc->teams[t]] += p[t];
@@ -235,8 +236,10 @@ __attribute__((unused)) static int leaf_score(const LeafScoring *sc, const uint8
         }
         if (sc->tens) points -= ((points % 10) + 10) % 10;          /* Python's modulo: towards minus infinity */
         points = leaf_divide(sc, points);
-        /* a capicúa (``policies.capicua``: no double, fits both ends) doubles the points; then the bonuses */
-        if (term == 0 && known && sc->capicu_double && lo != hi && leaf_matches(lo, hi, a) && leaf_matches(lo, hi, b))
+        /* a capicúa (``policies.capicua``: no double unless capicu_double is 2, fits both ends) doubles the
+           points; then the bonuses */
+        if (term == 0 && known && sc->capicu_double && (lo != hi || sc->capicu_double == 2)
+            && leaf_matches(lo, hi, a) && leaf_matches(lo, hi, b))
             points *= 2;
         if (term == 0 && known) points += leaf_bonus(sc, lo, hi, a, b);
         if (sc->salida && sc->teams[leader] == winner) points += sc->salida;     /* the side that led wins */

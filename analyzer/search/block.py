@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import MutableMapping
 
 from ..position import Position
-from ..rules.policies import HandFacts, PointScoring
+from ..rules.policies import HandFacts
 from ..rules.variants import Variant
 from ..tiles import Move
 from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
@@ -263,8 +263,9 @@ class Solver:
             return 0, K
         n = position.n
         facts = HandFacts("", 0, (0,) * n, (0,) * n, 0, history=_history(position))
-        paid = PointScoring.pass_bonuses(facts, self.variant.seating, self.variant.scoring.pass_rule)
-        return sum(v if side == 0 else -v for side, v in paid), K | deal.flag if paid else K
+        paid = self.variant.scoring.as_played(facts, self.variant.seating)
+        flagged = any(name != "salida" for *_, name in paid)      # (the flag: a pass bonus was paid before)
+        return sum(v if side == 0 else -v for side, v, _ in paid), K | deal.flag if flagged else K
 
     def _deal(self, position: Position) -> IntDeal:
         """The compiled deal of ``position``: from the store, or compiled now."""

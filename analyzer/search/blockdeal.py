@@ -143,7 +143,8 @@ class IntDeal:
         self.bound, self.most = search_bound(variant, standard)
         # pass bonuses (scoring.pass_bonus_table); FLAG, the bit of the played mask that says one was paid
         self.pass_bonus = counts_pass_bonuses(variant)
-        self.bonus, self.blocking, self.most_bonus = pass_bonus_table(teams, getattr(variant.scoring, "pass_rule", ""))
+        self.bonus, self.blocking, self.most_bonus = pass_bonus_table(teams, getattr(variant.scoring, "play_rule", ""),
+                                                                     getattr(variant.scoring, "pass_points", 25))
         self.flag = 1 << len(self.tiles)
         # Domino Whist §8: the live exposed tiles ride in the played mask above the flag (``exposed``)
         self.xshift = len(self.tiles) + 1

@@ -8,7 +8,7 @@ tiles left in each hand, the leader, the last tile and the open numbers before i
 policy of the variants in :mod:`analyzer.rules.variants` that the block, arms and draw-game searches
 can meet:
 
-* who wins a block: ``BlockRule`` and ``BlockDecider`` (``by`` team, player or last-or-right; every
+* who wins a block: ``BlockRule`` and ``BlockDecider`` (``by`` team, player, last-or-right or last-or-left; every
   ``tie`` rule; [0-0] counting ``blank``; doubles counted once);
 * what the hand is worth: ``HandScoring`` (losers' or all pips) and ``PointScoring`` (losers', all,
   a point a game, Milo, bad points, difference, the block game's difference; divided by ten;
@@ -43,7 +43,7 @@ __all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table",
            "NO_BOUND", "OWN_PIPS", "ALL_PIPS", "FIXED", "search_bound", "standard_scoring", "value_bound", "hand_bound"]
 
 #: The codes of the policies' string options, as ``_leaf.h`` numbers them.
-BY = {"team": 0, "player": 1, "last-or-right": 2}
+BY = {"team": 0, "player": 1, "last-or-right": 2, "last-or-left": 3}
 TIE = {"draw": 0, "leader": 1, "more-tiles": 2, "last": 3, "last-loses": 4, "replay": 5, "own-pips": 6}
 #: ``COUNT``: ``PointScoring.count`` (``HandScoring``'s two), then ``DifferenceAward``: ``award`` the award of
 #: a hand, ``nothing`` none (``award_hand`` false).
@@ -67,7 +67,7 @@ class LeafScoring:
     hand scoring: ``count`` (``COUNT``), ``divide``, ``blank``, ``capicu``, ``chuchazo`` (``CHUCHAZO``),
     ``tens`` (a pass-bonus scoring: points rounded down to tens), ``doubled``, ``unit`` (what the
     award of ``DifferenceAward`` is rounded up to; 1 for the others), ``capicu_double`` (a capicúa
-    doubles the points) and ``salida`` (the side that led scores this more when it wins)."""
+    doubles the points; 2: a double that fits both ends too) and ``salida`` (the side that led scores this more when it wins)."""
 
     view: int
     sides: int
@@ -175,8 +175,10 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
         hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit, 0, 0)
     elif (type(scoring) is PointScoring and scoring.count in _POINT_COUNTS and scoring.chuchazo in CHUCHAZO
           and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0 and scoring.salida >= 0):
+        # (the salida of a passed double lead is paid as played, with the pass bonuses: not the leaf's)
         hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
-                int(scoring.tens), int(bool(scoring.doubled)), 1, int(bool(scoring.capicu_double)), scoring.salida)
+                int(scoring.tens), int(bool(scoring.doubled)), 1, (2 if scoring.capicu_doubles else 1) if scoring.capicu_double else 0,
+                scoring.salida if scoring.salida_won else 0)
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))
@@ -251,10 +253,10 @@ def counts_pass_bonuses(rules) -> bool:
     """Whether ``rules`` pays pass bonuses (``PointScoring.pass_bonus``; bad points have none): the block
     searches then pay each play's bonus as it falls (:func:`pass_bonus_table`)."""
     scoring = getattr(rules, "scoring", None)
-    return isinstance(scoring, PointScoring) and scoring.pass_bonus and scoring.count != Count.BAD
+    return isinstance(scoring, PointScoring) and scoring.pays_as_played
 
 
-def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR) -> tuple[list, list, int]:
+def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR, unit: int = 25) -> tuple[list, list, int]:
     """The pass bonuses (``PointScoring.play_bonus`` under ``rule``, ``PointScoring.pass_rule``) of the seats of
     ``teams``, as the block searches pay them: ``bonus[s][k]``, what seat ``s``'s side gets for a play that the
     next ``k`` seats pass (``k = n - 1``: all of them, ``s`` plays again), as ``(when a bonus was paid before,
@@ -265,7 +267,7 @@ def pass_bonus_table(teams: tuple[int, ...], rule: str = PASS_PR) -> tuple[list,
     opponents = [sum(1 for t in teams if t != teams[s]) for s in range(n)]
 
     def pay(k: int, s: int, first: bool, blocking: bool = False) -> int:
-        return PointScoring.play_bonus(PassedPlay(k, first, blocking), n, opponents[s], rule)
+        return PointScoring.play_bonus(PassedPlay(k, first, blocking), n, opponents[s], rule, unit)
     bonus = [[(pay(k, s, False), pay(k, s, True)) for k in range(n)] for s in range(n)]
     blocking = [pay(0, s, False, True) for s in range(n)]
     return bonus, blocking, max([x for row in bonus for pair in row for x in pair] + blocking)
