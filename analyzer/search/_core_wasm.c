@@ -71,6 +71,18 @@ EXPORT(core_line_at) int core_line_at(CoreDeal *d, const uint64_t *hands, const 
     return got;
 }
 
+/* ``core_ends``: for each of the ``nvalues`` moves whose ``has[i]``, ``found[i]``, the hands at its line's end (``n``
+ * a move in ``hands_out``) and in ``outs`` four rows of ``nvalues`` ints: the seat and the tile laid last, the ends
+ * before it; another count of values than the moves: -1, ``core_error_count`` the moves. */
+EXPORT(core_ends_at) int core_ends_at(CoreDeal *d, const uint64_t *hands, const int *pips, const uint64_t *K, int a,
+                                      int b, int s, int first, int nvalues, const uint8_t *has, const int *values,
+                                      double budget, uint8_t *found, uint64_t *hands_out, int *outs) {
+    d->err_kind = K_OK;
+    return core_ends(d, hands, pips, *K, a, b, s, first, nvalues, has, values, budget_of(budget), found, hands_out,
+                     outs, outs + nvalues, outs + 2 * nvalues, outs + 3 * nvalues);
+}
+EXPORT(core_error_count) int core_error_count(CoreDeal *d) { return d->err_count; }
+
 EXPORT(core_worlds_ok) int core_worlds_ok(CoreDeal *d, const uint64_t *K, int e, int s, int nm, const uint8_t *bits,
                                           const uint8_t *e2s, const int *as, const int *bs) {
     d->err_kind = K_OK;
