@@ -132,10 +132,16 @@ class BlockDeal(KernelHandle):
 
 
 
+    _searched = True
+    _nodes = 0
+
     @property
     def nodes(self) -> int:
-        """The states searched so far."""
-        return int(self._m.x.core_nodes(self._d))
+        """The states searched so far (asked of the module once after each search: one crossing less a search)."""
+        if self._searched:
+            self._nodes = int(self._m.x.core_nodes(self._d))
+            self._searched = False
+        return self._nodes
 
     def _state(self, hands, pips, K) -> bytes:
         """The hands, pips and played mask as the module reads them: 32 + 8 + 8 bytes."""
@@ -146,21 +152,27 @@ class BlockDeal(KernelHandle):
         return _u64s(hands, self.n).ljust(32, b"\0") + struct.pack("<2iQ", pips[0], pips[1], K)
 
     def mtdf(self, hands, pips, K, e, s, alpha, beta, guess=None, budget=None):
-        """The value for the side of ``seat``; None past ``budget`` states."""
-        m = self._m
-        base = m.room(64)
-        m.write(base, self._state(hands, pips, K))
-        got = m.x.core_mtdf_at(self._d, base, base + 32, base + 40, e, s, alpha, beta, 0 if guess is None else guess,
-                               _budget(budget), base + 48)
-        if got < 0:
+        """The value for the side of ``seat``; None past ``budget`` states. One crossing: the state goes in the
+        call's arguments (``core_mtdf_args``), not through the module's memory."""
+        hands = list(hands)
+        pips = list(pips)
+        if len(hands) < self.n or len(pips) < 2:
+            _short()
+        m = [0] * 8
+        for i in range(self.n):
+            h = hands[i]
+            m[2 * i], m[2 * i + 1] = h & 0xFFFFFFFF, h >> 32 & 0xFFFFFFFF
+        self._searched = True
+        got = self._m.x.core_mtdf_args(self._d, *m, pips[0], pips[1], K & 0xFFFFFFFF, K >> 32 & 0xFFFFFFFF, e, s,
+                                       alpha, beta, 0 if guess is None else guess, _budget(budget))
+        if got == INF + 2:
             self._raise()
-        if got == 1:
-            return None
-        return struct.unpack("<i", m.read(base + 48, 4))[0]
+        return None if got == INF + 1 else got
 
     def plays(self, hands, pips, K, e, s, moves, budget):
         """The side-0 value of each move (tile index, ends after) in this deal's table, None where it ends the
         hand; ``(values, states, over)``."""
+        self._searched = True
         moves = [(int(a), int(b)) for a, b in moves]
         nm = len(moves)
         if nm > 2 * _MAX_MOVES:
@@ -184,6 +196,7 @@ class BlockDeal(KernelHandle):
 
     def line(self, hands, pips, K, a, b, s, first, value, budget, guess=0):
         """The principal variation from the state: ``(steps, states, over, ends before the last tile)``."""
+        self._searched = True
         m = self._m
         base = m.room(48 + 32 + _STEP_BYTES)
         m.write(base, self._state(hands, pips, K))
@@ -200,6 +213,7 @@ class BlockDeal(KernelHandle):
     def ends(self, hands, pips, K, a, b, s, first, values, budget):
         """Where the principal variation after each move of ``seat`` ends (``values``: one side-0 value, or None, a
         move in the order of ``Position.legal_moves``): a list of ``(hands, seat, tile, (a, b))`` or None each."""
+        self._searched = True
         values = list(values)
         nv = len(values)
         nm = min(nv, _MAX_MOVES + 1)            # (more than a state's moves: refused by the kernel)
@@ -228,6 +242,7 @@ class BlockDeal(KernelHandle):
     def worlds(self, deals, K, e, s, moves, budget, after=None):
         """The side-0 value of each move in each deal (each searching the states an empty table would):
         ``(values, over)``, and with ``after`` each move's principal line in each deal: ``(values, over, lines)``."""
+        self._searched = True
         moves = [(int(a), int(b)) for a, b in moves]
         nm = len(moves)
         if nm > _MAX_MOVES or any(not (0 <= a <= 255 and 0 <= b <= 255) for a, b in moves) or (
