@@ -18,6 +18,9 @@ can meet:
   searches add them as each play makes them, not at the leaf); and All Fives' ``DifferenceAward``: each loser's pips
   less the winner's, rounded up to its ``unit``, or (``award_hand`` false, the pubs' form) nothing
   at the end of the hand (the points scored during play are the search's, never the leaf's);
+* Kozel's ``KozelBlock`` and ``KozelScoring``: the losing team charged its remainder (a hand holding [0-0] alone
+  counting 10), a fish won by the lower remainder (equal: the eggs, nothing charged in the hand) or, without eggs,
+  each team charged its own (``COUNT`` ``charged`` and ``charged-each``, ``LeafScoring.lone_blank``);
 * whose value: a ``Variant`` of two sides (side 0's score less side 1's, bad points negated), or
   one player against the rest (the ``AgainstTheRest`` view of a game of individual players).
 
