@@ -20,12 +20,12 @@ from analyzer.search.block import core_note
 from analyzer.search.core import compiled_core
 from analyzer.search.scoring import (ALL_PIPS, BY, COUNT, FIXED, NO_BOUND, OWN_PIPS, TIE, LeafScoring, describe,
                                      standard_scoring)
-from analyzer.tiles import Tile
+from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from test_core import _deal
 
 # the counts of PointScoring (the others of ``COUNT`` are DifferenceAward's)
-POINT_COUNTS = [count for count in COUNT if count not in ("award", "nothing")]
+POINT_COUNTS = [count for count in COUNT if count not in ("award", "nothing", "charged", "charged-each")]
 
 built = pytest.mark.skipif(compiled_core() is None, reason="the compiled core was not built (no C compiler)")
 
@@ -41,6 +41,7 @@ OTHERS = [
     ("jamaican", {}), ("chiva", {}), ("cutthroat", {"players": "2"}), ("cutthroat", {"players": "3"}),
     ("cutthroat", {"players": "4"}), ("block", {}), ("block", {"score": "game"}), ("block", {"score": "difference"}),
     ("block", {"players": "2"}), ("block", {"players": "2", "score": "difference"}),
+    ("kozel", {}), ("kozel", {"eggs": "no"}), ("kozel", {"limit": "50", "zero-lead": "winner"}),
 ]
 # the draw games and All Fives (the compiled search of draw games values their hands with ``_leaf.h`` too)
 DRAW_GAMES = [
@@ -227,9 +228,32 @@ def test_the_award_is_described_and_bounded():
     assert find_variant("all-fives", {"award": "no"}).value(facts) == 0
 
 
-#: Variants beyond the rule texts whose hand value the compiled leaf does not compute yet (issue 56: Kozel's count,
-#: [0-0] alone 10, and its charges): the int solver asks Python at each finished hand, exact and slower.
-PYTHON_LEAVES = {"kozel"}
+@built
+def test_kozels_charges_are_computed_in_c_as_the_rules_state_them():
+    """Kozel (rules/kozel.py's text): after a domino the other team is charged its remainder, a hand holding [0-0]
+    alone counting 10; after a fish the higher remainder is charged it (equal: eggs, nothing charged in the hand), or
+    without eggs each team its own. Bad points: side 0's value is what side 1 is charged less its own charge."""
+    blank, four = DOUBLE_BLANK.bit, Tile(1, 3).bit
+    cases = [   # (termination, seat, the hands left: seats 0 and 2 are side 0), the value with eggs, without
+        (("domino", 0, (0, blank, 0, Tile(2, 3).bit)), 15, 15),         # side 1: 10 ([0-0] alone) + 5
+        (("domino", 1, (four | blank, 0, 0, 0)), -4, -4),               # [0-0] with another tile: its pips, 4
+        (("blocked", 3, (four, blank, 0, 0)), 10, 6),                   # 4 against 10: side 1 charged 10
+        (("blocked", 3, (Tile(4, 6).bit, blank, 0, 0)), 0, 0),          # 10 against 10: eggs, or 10 each
+        (("blocked", 3, (Tile(5, 6).bit, Tile(2, 2).bit, 0, 0)), -11, -7),  # 11 against 4: side 0 charged 11
+    ]
+    for (termination, seat, hands), eggs, no_eggs in cases:
+        pips = tuple(sum(t.pips for t in tile_set(6) if t.bit & h) for h in hands)
+        facts = HandFacts(termination, seat, pips, tuple(bin(h).count("1") for h in hands), 0, hands=hands)
+        for options, want in (({}, eggs), ({"eggs": "no"}, no_eggs)):
+            variant = find_variant("kozel", options)
+            assert variant.value(facts) == want, (facts, options)
+            assert _c_value(describe(variant), variant, facts) == want, (facts, options)
+    assert describe(find_variant("kozel")).bound == OWN_PIPS and describe(find_variant("kozel")).most == 10
+
+
+#: Variants beyond the rule texts whose hand value the compiled leaf does not compute yet: the int solver asks Python at
+#: each finished hand, exact and slower (none since Kozel's charges were described: ``COUNT["charged"]``).
+PYTHON_LEAVES: set[str] = set()
 
 
 def test_every_variant_a_block_search_meets_is_described():

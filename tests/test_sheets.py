@@ -269,7 +269,7 @@ def test_analyze_judges_every_move_of_a_sheet_in_text_and_json():
 
 @pytest.mark.slow
 def test_a_kozel_match_and_a_draw_game_without_hands_are_judged_move_by_move():
-    # (Kozel's fair analysis scores each leaf in Python: a few deals and hands keep it short)
+    # (a few deals and hands keep it short)
     for name, games in (("sheet-kozel.dom", 3), ("sheet-draw.dom", 1)):
         res = run("analyze", "--json", "--max-deals", "12", "--hands", "1", "--worlds", "4", "--exact-below", "4",
                   str(RECORDS / name))

@@ -75,7 +75,7 @@ def test_the_service_worker_keeps_every_file_the_page_reads_and_is_versioned_by_
     assert all(name.startswith("python/lazy/analyzer/equity/data/") for name in site["lazy"])
     assert {"index.html", "site.json", "python/domino.zip", "pyodide/pyodide.asm.wasm", "site/worker.js"} <= set(site["cache"])
     # it answers only the site's own files under its scope, and deletes only its own older caches
-    assert "indexOf(SCOPE) !== 0" in text and 'PREFIX = "domino-site-"' in text
+    assert "indexOf(SCOPE) !== 0" in text and 'PREFIX = "domino-site " + SCOPE + " "' in text
     # a file changed is a new version (a new cache); the same files, the same version
     again = build_site(folder, pyodide=fake_pyodide, force=True).folder
     assert _worker_site(again)[0]["version"] == site["version"]

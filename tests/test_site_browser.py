@@ -263,7 +263,7 @@ def test_a_new_build_replaces_the_old_one_whole_after_the_reload_the_page_offers
         # the first version takes over once it has kept every file
         wait_until(lambda: page.evaluate(controlled), "the service worker to take over", START / 1000)
         assert page.evaluate(controlled) == site + "sw.js"
-        assert page.evaluate("caches.keys()") == [f"domino-site-{old_version}"]
+        assert page.evaluate("caches.keys()") == [f"domino-site {site} {old_version}"]
         # the new build published over the old one
         shutil.rmtree(folder)
         shutil.copytree(newer, folder)
@@ -276,10 +276,79 @@ def test_a_new_build_replaces_the_old_one_whole_after_the_reload_the_page_offers
             page.click("#siteupdate")
         page.wait_for_load_state()
         # the old version's cache deleted once the new one has taken over
-        wait_until(lambda: page.evaluate("caches.keys()") == [f"domino-site-{new_version}"],
+        wait_until(lambda: page.evaluate("caches.keys()") == [f"domino-site {site} {new_version}"],
                    "the old version's cache to go", START / 1000)
-        assert page.evaluate("caches.keys()") == [f"domino-site-{new_version}"]
+        assert page.evaluate("caches.keys()") == [f"domino-site {site} {new_version}"]
         assert page.evaluate(served) == new_version
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+
+
+#: Links to a game past the first (and the first), each game with tags of its own: a match's later games (fewer
+#: tags than the first), a thrown-in deal, a game deep in a long match, two games without a Game tag.
+LINKED_GAMES = (("match-milo.dom", 2), ("match-milo.dom", 1), ("house-kozel-fence.dom", 2),
+                ("match-south-american-redeal-natural.dom", 2), ("match-whist-progression-five.dom", 17),
+                ("seed-both.dom", 2))
+
+
+def test_a_link_to_a_later_game_shows_that_games_tags_before_the_engine(browser, built):
+    """Before the engine is ready (Pyodide's files held back the whole test) the preview beside the board shows the
+    tags of the game the link names, as Python's reader gives that game's (``Record.games[k].tags``), never the
+    first game's."""
+    from analyzer.notation import parse
+
+    gate = threading.Event()
+    server = _serve(built, gate=gate)
+    site = f"http://127.0.0.1:{server.server_port}/"
+    try:
+        for name, game in LINKED_GAMES:
+            record = (RECORDS / name).read_text(encoding="utf-8")
+            want = parse(record).games[game - 1].tags
+            context = browser.new_context(viewport=PHONE)
+            try:
+                page = context.new_page()
+                page.goto(site + "index.html" + make_fragment(record, game, 1))
+                expect(page.locator("#sitepreview")).to_be_visible(timeout=30_000)
+                names = page.locator("#sitepreview .tags dt").all_inner_texts()
+                values = page.locator("#sitepreview .tags dd").all_inner_texts()
+                assert dict(zip(names, values)) == dict(want), (name, game)
+                assert len(names) == len(values) >= 3
+                expect(page.locator("#sitepreview")).to_contain_text(f"at game {game}, move 1")
+            finally:
+                context.close()
+    finally:
+        gate.set()
+        server.shutdown()
+        server.server_close()
+
+
+def test_two_sites_on_one_origin_keep_their_own_caches(browser, built, tmp_path):
+    """Two builds published in two folders of one host: each one's service worker keeps its files in a cache named
+    by its own scope and version, and taking over deletes only its own older caches, never the other site's."""
+    import shutil
+
+    root = tmp_path / "host"
+    shutil.copytree(built, root / "a")
+    build_site(root / "b", pyodide=find_pyodide(ROOT), records=("seed2.dom",))
+    versions = {k: json.loads((root / k / "site.json").read_text())["version"] for k in "ab"}
+    assert versions["a"] != versions["b"]
+    server = _serve(root)
+    host = f"http://127.0.0.1:{server.server_port}/"
+    context = browser.new_context(viewport=DESKTOP)
+    controlled = "navigator.serviceWorker.controller ? navigator.serviceWorker.controller.scriptURL : null"
+    try:
+        page = context.new_page()
+        for k in "ab":
+            page.goto(f"{host}{k}/index.html")
+            wait_until(lambda: page.evaluate(controlled) == f"{host}{k}/sw.js", f"site {k}'s worker to take over",
+                       START / 1000)
+        want = sorted(f"domino-site {host}{k}/ {versions[k]}" for k in "ab")
+        wait_until(lambda: sorted(page.evaluate("caches.keys()")) == want, "both caches kept", 30)
+        page.goto(f"{host}a/index.html")        # (site a again: its files still answered from its own cache)
+        assert page.evaluate("fetch('site.json').then(r => r.json()).then(j => j.version)") == versions["a"]
+        assert sorted(page.evaluate("caches.keys()")) == want
     finally:
         context.close()
         server.shutdown()

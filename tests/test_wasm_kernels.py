@@ -133,6 +133,18 @@ def core_cases(count: int, seed: int, sizes: tuple[int, int] = (3, 6), played: i
             calls.append({"op": "plays", **state, "moves": codes, "budget": rng.choice([10 ** 6, rng.randint(1, 300)])})
         calls.append({"op": "line", **{k: state[k] for k in ("hands", "pips", "K", "s")}, "a": a, "b": b,
                       "first": rng.randint(0, 15), "value": None, "budget": 10 ** 6, "guess": 0})
+        if bonus is None:       # where each move's line ends (the extension's values, now and then one wrong or missing)
+            values, _, over = deal.core.plays(list(deal.hands), list(deal.pips), K, e, pos.turn,
+                                              [tuple(m) for m in codes], 10 ** 6)
+            if not over:
+                if rng.random() < 0.3:
+                    i = rng.randrange(len(values))
+                    values[i] = None if values[i] is None else values[i] + rng.choice([-1, 1])
+                if rng.random() < 0.1:
+                    values = values[:-1]
+                calls.append({"op": "ends", **{k: state[k] for k in ("hands", "pips", "K", "s")}, "a": a, "b": b,
+                              "first": rng.randint(0, 15), "values": values,
+                              "budget": rng.choice([10 ** 6, 10 ** 6, rng.randint(1, 200)])})
         if bonus is None and scoring is not None or cu in (0, 1) and bonus is None:
             after = [[*((m.tile.other(a), b) if m.end == a else (a, m.tile.other(b))), 0] for m in moves]
             calls.append({"op": "worlds", "deals": [[str(h) for h in d] for d in _worlds(deal, pos, rng)],
@@ -193,6 +205,15 @@ def run_core_native(cases: list[dict]) -> list:
                                                       c["first"], c["value"], c["budget"], c["guess"])
                 got.append({"steps": [list(x) for x in steps], "states": str(states), "over": over,
                             "ends": list(ends), "nodes": deal.nodes - before})
+            elif c["op"] == "ends":
+                try:
+                    ends = deal.ends(hands, c["pips"], int(c["K"]), c["a"], c["b"], c["s"], c["first"], c["values"],
+                                     c["budget"])
+                except ValueError as e:
+                    got.append({"error": str(e)})
+                    continue
+                got.append({"ends": [None if x is None else [[str(h) for h in x[0]], x[1], x[2], list(x[3])]
+                                     for x in ends], "nodes": deal.nodes - before})
             else:
                 values, over, lines = deal.worlds([[int(h) for h in d] for d in c["deals"]], int(c["K"]), c["e"],
                                                   c["s"], [tuple(m) for m in c["moves"]], c["budget"],
@@ -209,9 +230,12 @@ def run_core_native(cases: list[dict]) -> list:
 def test_the_wasm_block_search_equals_the_extension_on_a_thousand_random_positions(tmp_path):
     cases = core_cases(1000, 81)
     calls = [c["op"] for case in cases for c in case["calls"]]
-    assert {"mtdf", "plays", "line", "worlds"} <= set(calls)
+    assert {"mtdf", "plays", "line", "worlds", "ends"} <= set(calls)
     native = same_in_wasm("core", compiled_core(), cases, run_core_native, tmp_path)
-    searched = sum(c["nodes"] for got in native for c in got)
+    ends = [c for got in native for c in got if "ends" in c]
+    assert any(x is not None for c in ends for x in c["ends"]) and any(None in c["ends"] for c in ends)
+    assert any("error" in c for got in native for c in got)
+    searched = sum(c.get("nodes", 0) for got in native for c in got)
     assert searched > 100_000          # (real searches, not trivial ones)
     # the families are all there: each scoring, two to four seats, limits reached and not
     assert {case["deal"]["n"] for case in cases} == {2, 3, 4}

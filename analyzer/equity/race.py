@@ -47,7 +47,7 @@ from typing import Callable
 
 from ..rules import HandResult, Variant
 from ..rules.modes import MatchKind
-from ..search.core import PURE_ENV
+from ..search.core import PURE_ENV, race_wasm
 from .model import HandModel
 from .table import (by_scores, endless, first_lead, hand_results, resolve, score_step, state_key,
                     terminal_each)
@@ -59,7 +59,7 @@ _ONE = array("d", [1.0])        # (one result of chance 1: a look-up between a l
 try:
     from . import _race
 except ImportError:  # pragma: no cover - a machine without a C compiler
-    _race = None
+    _race = race_wasm()         # (in the site's Pyodide: the same kernel's WebAssembly module, else None)
 
 __all__ = ["KeptResults", "RaceValues", "RaceArrays", "dump_values", "led_results", "load_values", "side_leads_results", "PySweeps", "RACE_CORE", "is_race", "grid_of", "score_step", "race_arrays", "solve_race",
            "sweeps_of", "RaceLoop"]

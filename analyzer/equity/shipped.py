@@ -23,7 +23,6 @@ solves instead."""
 from __future__ import annotations
 
 import json
-import lzma
 import sys
 import zlib
 from array import array
@@ -128,6 +127,8 @@ def pack_solved(values: RaceValues, digest: str, with_values: bool = True) -> by
               "leads": [list(x) for x in a.leads], "grid": list(a.grid), "box": list(a.box), "asked": a.asked,
               "coarse": a.coarse, "terminals": list(a.terminals), "quantum": QUANTUM if with_values else None,
               "bytes": len(raw), "crc32": zlib.crc32(raw)}
+    import lzma         # (here, not at the top: Pyodide's npm package has no lzma, and the site imports this package)
+
     return MAGIC + json.dumps(header, separators=(",", ":")).encode() + b"\n" + lzma.compress(raw, preset=9)
 
 
@@ -157,6 +158,8 @@ def unpack_solved(raw: bytes, digest: str, core: str | None = None) -> Solved:
     damaged or cut short, ``LookupError`` for one made for another table (or model)."""
     if not raw.startswith(MAGIC):
         raise ValueError("not a solved race")
+    import lzma         # (here, not at the top: Pyodide's npm package has no lzma)
+
     end = raw.find(b"\n", len(MAGIC))
     try:
         if end < 0:

@@ -34,7 +34,6 @@ differences up to it), the pure-Python twin adds each sequence up once and searc
 from __future__ import annotations
 
 import json
-import lzma
 import os
 import sys
 import zlib
@@ -44,12 +43,12 @@ from functools import partial
 from itertools import accumulate
 from collections.abc import Iterator, Mapping
 
-from ..search.core import PURE_ENV
+from ..search.core import PURE_ENV, race_wasm
 
 try:
     from . import _race
 except ImportError:  # pragma: no cover - a machine without a C compiler
-    _race = None
+    _race = race_wasm()         # (in the site's Pyodide: the same kernel's WebAssembly module, else None)
 
 __all__ = ["CHUNK", "FIND_CORE", "MAGIC", "PackedValues", "pack", "repack", "unpack"]
 
@@ -169,6 +168,8 @@ def repack(raw: bytes, where: str = "table") -> bytes:
 
 def _xz(data: bytes) -> bytes:
     """``data`` packed as an XZ stream (LZMA2, its CRC-32 checked when unpacked), its dictionary no larger than it."""
+    import lzma         # (here, not at the top: Pyodide's npm package has no lzma, and the site imports this package)
+
     return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=[
         {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": max(1 << 12, len(data))}])
 
@@ -176,6 +177,8 @@ def _xz(data: bytes) -> bytes:
 def _unxz(data, most: int) -> bytes:
     """An XZ stream ``data`` unpacked, at most ``most`` bytes of it; raises ``ValueError`` for one damaged, cut short
     or larger."""
+    import lzma
+
     d = lzma.LZMADecompressor(lzma.FORMAT_XZ)
     try:
         out = d.decompress(data, max_length=most)

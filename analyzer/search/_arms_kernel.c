@@ -581,17 +581,7 @@ int arms_init(ArmSearch *d, int n, int max_pip, int french, int branch, const in
     d->leader = leader;
     memset(d->match, 0, sizeof(d->match));
     memset(d->dbl, 0, sizeof(d->dbl));
-    d->doubles = 0;
-    int i = 0;
-    for (int hi = 0; hi <= max_pip; hi++)           /* Tile.index: high * (high + 1) / 2 + low */
-        for (int lo = 0; lo <= hi; lo++, i++) {
-            d->tlow[i] = (uint8_t)lo;
-            d->thigh[i] = (uint8_t)hi;
-            d->tpips[i] = lo + hi;
-            d->match[lo] |= 1ULL << i;
-            d->match[hi] |= 1ULL << i;
-            if (lo == hi) { d->dbl[lo] = 1ULL << i; d->doubles |= 1ULL << i; }
-        }
+    kernel_tiles(max_pip, d->tlow, d->thigh, d->tpips, d->match, d->dbl, &d->doubles);
     uint64_t max_buckets, buckets;
     table_sizes(entries, WAYS, 1 << 10, &max_buckets, &buckets);
     free(d->raw);

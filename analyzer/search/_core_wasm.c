@@ -52,6 +52,20 @@ EXPORT(core_mtdf_at) int core_mtdf_at(CoreDeal *d, const uint64_t *hands, const 
     return core_mtdf(d, hands, pips, *K, e, s, alpha, beta, guess, budget_of(budget), value);
 }
 
+/* ``core_mtdf`` in one crossing, the state in the arguments (each 64-bit mask as its low and high 32 bits): the
+ * value, or CORE_INF + 1 past ``budget``, CORE_INF + 2 an error (``core_error_kind``). */
+EXPORT(core_mtdf_args) int core_mtdf_args(CoreDeal *d, int h0, int h0h, int h1, int h1h, int h2, int h2h, int h3,
+                                          int h3h, int pa, int pb, int k, int kh, int e, int s, int alpha, int beta,
+                                          int guess, double budget) {
+#define U64(lo, hi) ((uint64_t)(uint32_t)(lo) | (uint64_t)(uint32_t)(hi) << 32)
+    uint64_t hands[4] = {U64(h0, h0h), U64(h1, h1h), U64(h2, h2h), U64(h3, h3h)};
+    int pips[2] = {pa, pb}, value = 0;
+    d->err_kind = K_OK;
+    int got = core_mtdf(d, hands, pips, U64(k, kh), e, s, alpha, beta, guess, budget_of(budget), &value);
+#undef U64
+    return got < 0 ? CORE_INF + 2 : got == 1 ? CORE_INF + 1 : value;
+}
+
 EXPORT(core_plays_at) int core_plays_at(CoreDeal *d, const uint64_t *hands, const int *pips, const uint64_t *K, int e,
                                         int s, int nm, const int (*moves)[2], double budget, int *values,
                                         uint8_t *ended, int *over, uint64_t *states) {
@@ -70,6 +84,18 @@ EXPORT(core_line_at) int core_line_at(CoreDeal *d, const uint64_t *hands, const 
     out[0] = st.count;
     return got;
 }
+
+/* ``core_ends``: for each of the ``nvalues`` moves whose ``has[i]``, ``found[i]``, the hands at its line's end (``n``
+ * a move in ``hands_out``) and in ``outs`` four rows of ``nvalues`` ints: the seat and the tile laid last, the ends
+ * before it; another count of values than the moves: -1, ``core_error_count`` the moves. */
+EXPORT(core_ends_at) int core_ends_at(CoreDeal *d, const uint64_t *hands, const int *pips, const uint64_t *K, int a,
+                                      int b, int s, int first, int nvalues, const uint8_t *has, const int *values,
+                                      double budget, uint8_t *found, uint64_t *hands_out, int *outs) {
+    d->err_kind = K_OK;
+    return core_ends(d, hands, pips, *K, a, b, s, first, nvalues, has, values, budget_of(budget), found, hands_out,
+                     outs, outs + nvalues, outs + 2 * nvalues, outs + 3 * nvalues);
+}
+EXPORT(core_error_count) int core_error_count(CoreDeal *d) { return d->err_count; }
 
 EXPORT(core_worlds_ok) int core_worlds_ok(CoreDeal *d, const uint64_t *K, int e, int s, int nm, const uint8_t *bits,
                                           const uint8_t *e2s, const int *as, const int *bs) {

@@ -630,17 +630,7 @@ int draw_init(DrawSearch *d, int n, int max_pip, const uint64_t *order, int nord
     d->most = most;
     d->fixed = fixed;
     memset(d->match, 0, sizeof(d->match));
-    d->doubles = 0;
-    int i = 0;
-    for (int hi = 0; hi <= max_pip; hi++)           /* Tile.index: high * (high + 1) / 2 + low */
-        for (int lo = 0; lo <= hi; lo++, i++) {
-            d->tlow[i] = (uint8_t)lo;
-            d->thigh[i] = (uint8_t)hi;
-            d->tpips[i] = lo + hi;
-            d->match[lo] |= 1ULL << i;
-            d->match[hi] |= 1ULL << i;
-            if (lo == hi) d->doubles |= 1ULL << i;
-        }
+    kernel_tiles(max_pip, d->tlow, d->thigh, d->tpips, d->match, NULL, &d->doubles);
     rest_of_order(d);
     uint64_t max_size, size;         /* in runs of WAYS slots, then in slots */
     table_sizes(entries, WAYS, 1 << 10, &max_size, &size);

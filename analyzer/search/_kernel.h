@@ -25,6 +25,27 @@ void free(void *p);
 /* The kinds of error a kernel reports (its ``err_kind``, with ``err_text``); the bindings raise them. */
 enum { K_OK, K_VALUE, K_TYPE, K_RUNTIME, K_MEMORY, K_OVERFLOW, K_CALLBACK };
 
+/* The tile tables of a set to ``max_pip`` in ``Tile.index`` order (high * (high + 1) / 2 + low): each tile's two
+ * numbers and its pips; ``match`` the tiles holding each number and ``dbl`` (NULL: not kept) each number's double, both
+ * zeroed by the caller; ``*doubles`` every double. The search over arms and that of draw games build theirs so. */
+static inline void kernel_tiles(int max_pip, uint8_t *tlow, uint8_t *thigh, int *tpips, uint64_t *match, uint64_t *dbl,
+                                uint64_t *doubles) {
+    int i = 0;
+    *doubles = 0;
+    for (int hi = 0; hi <= max_pip; hi++)
+        for (int lo = 0; lo <= hi; lo++, i++) {
+            tlow[i] = (uint8_t)lo;
+            thigh[i] = (uint8_t)hi;
+            tpips[i] = lo + hi;
+            match[lo] |= 1ULL << i;
+            match[hi] |= 1ULL << i;
+            if (lo == hi) {
+                if (dbl != NULL) dbl[lo] = 1ULL << i;
+                *doubles |= 1ULL << i;
+            }
+        }
+}
+
 /* An error of a kernel's call on ``owner`` (a struct with ``err_kind`` and ``err_text``): -1. */
 #define KERNEL_ERROR(owner, kind, text) ((owner)->err_kind = (kind), (owner)->err_text = (text), -1)
 

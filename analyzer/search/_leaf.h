@@ -20,7 +20,8 @@
 enum { BY_TEAM, BY_PLAYER, BY_LAST_OR_RIGHT, BY_LAST_OR_LEFT };
 enum { TIE_DRAW, TIE_LEADER, TIE_MORE_TILES, TIE_LAST, TIE_LAST_LOSES, TIE_REPLAY, TIE_OWN_PIPS };
 enum { COUNT_LOSERS, COUNT_ALL, COUNT_GAME, COUNT_MILO, COUNT_BAD, COUNT_DIFFERENCE, COUNT_BLOCK_DIFFERENCE,
-       COUNT_AWARD, COUNT_NOTHING };      /* the last two: DifferenceAward with and without the award of a hand */
+       COUNT_AWARD, COUNT_NOTHING,        /* DifferenceAward with and without the award of a hand */
+       COUNT_CHARGED, COUNT_CHARGED_EACH };  /* Kozel's charges, with eggs and without (a fish: each side its own) */
 enum { CHUCHAZO_NONE, CHUCHAZO_ANY, CHUCHAZO_ONE_END };
 
 typedef struct {
@@ -28,6 +29,7 @@ typedef struct {
     int sides, by, tie, block_blank, doubles_once;
     int count, divide, blank, capicu, chuchazo, tens, doubled, unit;
     int capicu_double, salida;      /* a capicúa doubles the points (2: a double too); the side that led wins this more */
+    int lone_blank;                 /* what a hand holding [0-0] alone counts (Kozel: 10); 0: its pips */
     int n, teams[LEAF_SEATS];
 } LeafScoring;
 
@@ -36,7 +38,7 @@ typedef struct {
  * ``_core.LEAF_FIELDS``, and tests/test_kernel_contract.py checks it against the dataclass's fields. */
 #define LEAF_SCORING_FIELDS(X) \
     X(view) X(sides) X(by) X(tie) X(block_blank) X(doubles_once) X(count) X(divide) X(blank) X(capicu) \
-    X(chuchazo) X(tens) X(doubled) X(unit) X(capicu_double) X(salida)
+    X(chuchazo) X(tens) X(doubled) X(unit) X(capicu_double) X(salida) X(lone_blank)
 #define LEAF_ONE(name) + 1
 #define LEAF_FIELDS (0 LEAF_SCORING_FIELDS(LEAF_ONE))     /* the ints before the teams */
 
@@ -51,7 +53,8 @@ static inline int leaf_parse_ints(const long *v, int len, LeafScoring *sc) {
     int bad = sc->n != len - LEAF_FIELDS - 1 || sc->view < -1 || sc->view >= sc->n || sc->sides < 2
               || sc->sides > sc->n || (sc->view < 0 && sc->sides != 2) || sc->by < BY_TEAM
               || sc->by > BY_LAST_OR_LEFT || sc->tie < TIE_DRAW || sc->tie > TIE_OWN_PIPS || sc->block_blank < 0
-              || sc->count < COUNT_LOSERS || sc->count > COUNT_NOTHING || sc->divide < 1 || sc->blank < 0
+              || sc->count < COUNT_LOSERS || sc->count > COUNT_CHARGED_EACH || sc->divide < 1 || sc->blank < 0
+              || sc->lone_blank < 0 || (sc->count >= COUNT_CHARGED && (sc->view >= 0 || sc->sides != 2))
               || sc->capicu < 0 || sc->chuchazo < CHUCHAZO_NONE || sc->chuchazo > CHUCHAZO_ONE_END
               || sc->unit < 1 || sc->capicu_double < 0 || sc->capicu_double > 2 || sc->salida < 0;
     for (int t = 0; t < sc->n && !bad; t++) {
@@ -182,6 +185,7 @@ __attribute__((unused)) static int leaf_score(const LeafScoring *sc, const uint8
             dbl |= tlow[i] == thigh[i];
             c++;
         }
+        if (sc->lone_blank && hands[t] == 1) p = sc->lone_blank;   /* [0-0] (tile 0) alone: Kozel's remainders */
         pips[t] = p;
         counts[t] = c;
         sp[t] = p + (sc->blank && (hands[t] & 1) ? sc->blank : 0);
@@ -203,6 +207,11 @@ __attribute__((unused)) static int leaf_score(const LeafScoring *sc, const uint8
             }
             scores[winner] = points;
         }
+    } else if (sc->count == COUNT_CHARGED || sc->count == COUNT_CHARGED_EACH) {   /* KozelBlock, KozelScoring */
+        bad = 1;                                                 /* (two sides: the loser charged its remainder) */
+        if (term == 1) winner = sc->count == COUNT_CHARGED ? leaf_lowest(totals, sides) : -1;
+        if (winner >= 0) scores[1 - winner] = totals[1 - winner];
+        else if (sc->count == COUNT_CHARGED_EACH) scores[0] = totals[0], scores[1] = totals[1];
     } else if (bad || sc->count == COUNT_DIFFERENCE) {       /* (the block rule's winner and tie note do not count) */
         winner = leaf_lowest(totals, sides);
         int high = totals[0], low = totals[0];

@@ -449,8 +449,6 @@ def principal_ends(solver: Solver, position: Position, values: list[int | None])
     if state is None or state[0].pass_bonus:
         return None
     deal, K, _, first = state
-    if not hasattr(deal.core, "ends"):      # (the WebAssembly binding has no ``ends``: the caller plays the lines)
-        return None
     try:
         return deal.ends(K, position, first, values, solver.node_limit)
     except ValueError:          # (the core offers other moves than ``values`` counts)

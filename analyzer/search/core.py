@@ -68,7 +68,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "CORE_BINDING", "ARMS_BINDING", "DRAW_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
-           "resolve_draw", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
+           "resolve_draw", "race_wasm", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -129,6 +129,8 @@ def _wasm_kernel(name: str):
         from . import wasmarms as binding
     elif name == "draw":
         from . import wasmdraw as binding
+    elif name == "race":
+        from . import wasmrace as binding
     else:
         return None
     try:
@@ -175,6 +177,20 @@ def weak_method(method):
     per world until then)."""
     ref = weakref.WeakMethod(method)
     return lambda *args: ref()(*args)
+
+
+_RACE_WASM: list = []
+
+
+def race_wasm():
+    """The race solver's binding over its WebAssembly module (:mod:`analyzer.search.wasmrace`, the same calls as the
+    extension ``analyzer.equity._race``) where this Python runs in Pyodide and the page's worker instantiated
+    ``_race.wasm``, else None; asked by the match tables (``equity/race.py``, ``equity/store.py``) only where their
+    extension is missing, so that the one pick is here too: the extension, else the module, else pure Python
+    (``DOMINO_PURE_PYTHON=1``: pure Python)."""
+    if not _RACE_WASM:
+        _RACE_WASM.append(None if _PURE else _wasm_kernel("race"))
+    return _RACE_WASM[0]
 
 
 def compiled_core():

@@ -18,6 +18,9 @@ can meet:
   searches add them as each play makes them, not at the leaf); and All Fives' ``DifferenceAward``: each loser's pips
   less the winner's, rounded up to its ``unit``, or (``award_hand`` false, the pubs' form) nothing
   at the end of the hand (the points scored during play are the search's, never the leaf's);
+* Kozel's ``KozelBlock`` and ``KozelScoring``: the losing team charged its remainder (a hand holding [0-0] alone
+  counting 10), a fish won by the lower remainder (equal: the eggs, nothing charged in the hand) or, without eggs,
+  each team charged its own (``COUNT`` ``charged`` and ``charged-each``, ``LeafScoring.lone_blank``);
 * whose value: a ``Variant`` of two sides (side 0's score less side 1's, bad points negated), or
   one player against the rest (the ``AgainstTheRest`` view of a game of individual players).
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import astuple, dataclass
 
+from ..rules.kozel import KozelBlock, KozelScoring
 from ..rules.policies import PASS_PR, BlockDecider, PassedPlay, BlockRule, DifferenceAward, HandScoring, PointScoring
 from ..rules.variants import Variant
 from ..rules.modes import Count
@@ -46,11 +50,16 @@ __all__ = ["LeafScoring", "counts_pass_bonuses", "describe", "pass_bonus_table",
 BY = {"team": 0, "player": 1, "last-or-right": 2, "last-or-left": 3}
 TIE = {"draw": 0, "leader": 1, "more-tiles": 2, "last": 3, "last-loses": 4, "replay": 5, "own-pips": 6}
 #: ``COUNT``: ``PointScoring.count`` (``HandScoring``'s two), then ``DifferenceAward``: ``award`` the award of
-#: a hand, ``nothing`` none (``award_hand`` false).
+#: a hand, ``nothing`` none (``award_hand`` false); then Kozel's (``KozelScoring`` with ``KozelBlock``): ``charged`` the
+#: losing side charged its remainder, a fish won by the lower remainder (equal: the eggs, nothing charged), and
+#: ``charged-each`` the same but a fish, which charges each side its own remainder (no eggs).
 #: The modes are ``rules.modes.Count``'s, in its order (``tests/test_names.py`` checks them against ``_leaf.h``).
-COUNT = {**{mode.value: k for k, mode in enumerate(Count)}, "award": len(Count), "nothing": len(Count) + 1}
+COUNT = {**{mode.value: k for k, mode in enumerate(Count)}, "award": len(Count), "nothing": len(Count) + 1,
+         "charged": len(Count) + 2, "charged-each": len(Count) + 3}
 CHUCHAZO = {"": 0, "any": 1, "one-end": 2}
 _POINT_COUNTS = tuple(COUNT)[:COUNT["award"]]         # the counts of PointScoring
+#: What Kozel's hand holding [0-0] alone counts (``rules.kozel.remainders``).
+_KOZEL_LONE_BLANK = 10
 
 #: What a side can lose at most in a finished hand, which the searches prune with (``LeafScoring.bound``):
 #: nothing known, the pips it holds itself, every pip still held, or a fixed number (``LeafScoring.most``).
@@ -67,7 +76,8 @@ class LeafScoring:
     hand scoring: ``count`` (``COUNT``), ``divide``, ``blank``, ``capicu``, ``chuchazo`` (``CHUCHAZO``),
     ``tens`` (a pass-bonus scoring: points rounded down to tens), ``doubled``, ``unit`` (what the
     award of ``DifferenceAward`` is rounded up to; 1 for the others), ``capicu_double`` (a capicúa
-    doubles the points; 2: a double that fits both ends too) and ``salida`` (the side that led scores this more when it wins)."""
+    doubles the points; 2: a double that fits both ends too), ``salida`` (the side that led scores this more when it
+    wins) and ``lone_blank`` (what a hand holding [0-0] alone counts in Kozel's remainders; 0: its pips)."""
 
     view: int
     sides: int
@@ -85,6 +95,7 @@ class LeafScoring:
     unit: int
     capicu_double: int
     salida: int
+    lone_blank: int
     teams: tuple[int, ...]
 
     @property
@@ -106,6 +117,8 @@ class LeafScoring:
         player against the rest every pip; no award: ``FIXED`` (nothing, ``most`` 0)."""
         if self.count == COUNT["nothing"]:
             return FIXED
+        if self.count in (COUNT["charged"], COUNT["charged-each"]):
+            return OWN_PIPS             # (the loser, or each side of a fish, charged its own remainder)
         if self.count == COUNT["award"]:
             return ALL_PIPS if self.view >= 0 else OWN_PIPS
         if self.count in (COUNT["game"], COUNT["milo"]):
@@ -124,11 +137,12 @@ class LeafScoring:
         """The points a side may lose beyond the pips of its :attr:`bound` (``FIXED``: all of them): a
         point a game (Milo: two), [0-0] worth more than its pips (it lies in one hand only), and the
         largest bonus for the last tile (capicú or dominao, chuchazo's 100); the award's rounding up,
-        at most ``unit - 1`` for each loser (all the seats but one)."""
+        at most ``unit - 1`` for each loser (all the seats but one); a lone [0-0] counting ``lone_blank``."""
         if self.count == COUNT["award"]:
             return (self.unit - 1) * (len(self.teams) - 1)
         fixed = {COUNT["game"]: 1, COUNT["milo"]: 2}.get(self.count, 0)
-        return fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0) + self.salida
+        return (fixed + self.blank + max(self.capicu, 100 if self.chuchazo else 0) + self.salida
+                + self.lone_blank)
 
     def ints(self) -> tuple[int, ...]:
         """The flat tuple the compiled cores take: the fields in order, then one side per seat."""
@@ -160,25 +174,31 @@ def _describe(variant: Variant, view: int) -> LeafScoring | None:
     seating = variant.seating
     if not 2 <= seating.players <= 4 or (view < 0 and seating.sides != 2):
         return None
-    block = variant.block
+    block, scoring = variant.block, variant.scoring
+    if type(block) is KozelBlock and type(scoring) is KozelScoring and view < 0:
+        # (KozelScoring is a PointScoring("bad") whose other options it does not read; its remainders count a lone
+        # [0-0] as 10; a fish is the team totals' lower, equal: the eggs, or without eggs each charged its own)
+        return LeafScoring(view, seating.sides, BY["team"], TIE["draw"], 0, 0,
+                           COUNT["charged" if block.eggs else "charged-each"], 1, 0, 0, 0, 0, 0, 1, 0, 0,
+                           _KOZEL_LONE_BLANK, tuple(seating.teams))
     if type(block) is BlockRule:            # (its ``by`` is not read: always the team totals, a tie drawn)
         rule = (0, 0, 0, 0)
     elif type(block) is BlockDecider and block.by in BY and block.tie in TIE and block.blank >= 0:
         rule = (BY[block.by], TIE[block.tie], block.blank, int(bool(block.doubles_once)))
     else:
         return None
-    scoring = variant.scoring
     if type(scoring) is HandScoring and scoring.count in (Count.LOSERS, Count.ALL):
         # the same as PointScoring(count) with no option (HandScoring hands a replay or own-pips tie to it)
-        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1, 0, 0)
+        hand = (COUNT[scoring.count], 1, 0, 0, 0, 0, 0, 1, 0, 0, 0)
     elif type(scoring) is DifferenceAward and scoring.unit >= 1:
-        hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit, 0, 0)
+        hand = (COUNT["award" if scoring.award_hand else "nothing"], 1, 0, 0, 0, 0, 0, scoring.unit, 0, 0, 0)
     elif (type(scoring) is PointScoring and scoring.count in _POINT_COUNTS and scoring.chuchazo in CHUCHAZO
           and scoring.divide >= 1 and scoring.blank >= 0 and scoring.capicu >= 0 and scoring.salida >= 0):
         # (the salida of a passed double lead is paid as played, with the pass bonuses: not the leaf's)
         hand = (COUNT[scoring.count], scoring.divide, scoring.blank, scoring.capicu, CHUCHAZO[scoring.chuchazo],
-                int(scoring.tens), int(bool(scoring.doubled)), 1, (2 if scoring.capicu_doubles else 1) if scoring.capicu_double else 0,
-                scoring.salida if scoring.salida_won else 0)
+                int(scoring.tens), int(bool(scoring.doubled)), 1,
+                (2 if scoring.capicu_doubles else 1) if scoring.capicu_double else 0,
+                scoring.salida if scoring.salida_won else 0, 0)
     else:
         return None
     return LeafScoring(view, seating.sides, *rule, *hand, tuple(seating.teams))

@@ -41,6 +41,7 @@ class WasmModule:
 
         self.x = exports
         self._u8 = Uint8Array
+        self._memory = exports.memory     # (kept: one crossing less a copy; its buffer is asked each time)
         self.size = 0
         self.base = 0
         self.room(1 << 16)
@@ -60,11 +61,11 @@ class WasmModule:
     def write(self, at: int, data: bytes) -> None:
         """``data`` into the module's memory at ``at``."""
         if data:
-            self._u8.new(self.x.memory.buffer, at, len(data)).assign(data)
+            self._u8.new(self._memory.buffer, at, len(data)).assign(data)
 
     def read(self, at: int, n: int) -> bytes:
         """``n`` bytes of the module's memory from ``at``."""
-        return self._u8.new(self.x.memory.buffer, at, n).to_bytes()
+        return self._u8.new(self._memory.buffer, at, n).to_bytes()
 
     def text(self, at: int) -> str:
         """The C string at ``at`` (a kernel's error text)."""

@@ -7,9 +7,7 @@ missing and the page's worker has instantiated the module (``js.dominoKernels.co
 
 What the module does not do, the callers leave to the pure-Python search, explicitly: a scoring neither written
 inline nor described (``LeafScoring``) needs a Python callback for each finished hand, which the module cannot call
-(:data:`CALLBACKS` False; ``BlockDeal`` refuses a ``leaf``, and ``Solver`` searches such a deal in Python); and the
-module exports no ``ends`` (``BlockDeal.ends`` of the extension), so ``search.block.principal_ends`` answers None
-and the analysis plays each line out instead (the same results).
+(:data:`CALLBACKS` False; ``BlockDeal`` refuses a ``leaf``, and ``Solver`` searches such a deal in Python).
 
 The module's calls are ``analyzer/search/_core_wasm.c``'s: ints, doubles and pointers into its memory, the 64-bit
 masks written there little-endian. A table's counts are read from its struct (``CoreTable`` of
@@ -33,6 +31,7 @@ CALLBACKS = False
 
 _MAX_SEATS = 4
 _MAX_MOVES = 64
+_MAX_VALUE = 30000                          # MAX_VALUE of _table.h: the values a table holds
 _MAX_STEPS = 55 * 4                         # CORE_MAX_STEPS
 _STEP_BYTES = 12 * _MAX_STEPS
 _BUDGET_CAP = float(1 << 62)                # a budget the module's double holds exactly enough (none: -1)
@@ -133,10 +132,16 @@ class BlockDeal(KernelHandle):
 
 
 
+    _searched = True
+    _nodes = 0
+
     @property
     def nodes(self) -> int:
-        """The states searched so far."""
-        return int(self._m.x.core_nodes(self._d))
+        """The states searched so far (asked of the module once after each search: one crossing less a search)."""
+        if self._searched:
+            self._nodes = int(self._m.x.core_nodes(self._d))
+            self._searched = False
+        return self._nodes
 
     def _state(self, hands, pips, K) -> bytes:
         """The hands, pips and played mask as the module reads them: 32 + 8 + 8 bytes."""
@@ -147,21 +152,27 @@ class BlockDeal(KernelHandle):
         return _u64s(hands, self.n).ljust(32, b"\0") + struct.pack("<2iQ", pips[0], pips[1], K)
 
     def mtdf(self, hands, pips, K, e, s, alpha, beta, guess=None, budget=None):
-        """The value for the side of ``seat``; None past ``budget`` states."""
-        m = self._m
-        base = m.room(64)
-        m.write(base, self._state(hands, pips, K))
-        got = m.x.core_mtdf_at(self._d, base, base + 32, base + 40, e, s, alpha, beta, 0 if guess is None else guess,
-                               _budget(budget), base + 48)
-        if got < 0:
+        """The value for the side of ``seat``; None past ``budget`` states. One crossing: the state goes in the
+        call's arguments (``core_mtdf_args``), not through the module's memory."""
+        hands = list(hands)
+        pips = list(pips)
+        if len(hands) < self.n or len(pips) < 2:
+            _short()
+        m = [0] * 8
+        for i in range(self.n):
+            h = hands[i]
+            m[2 * i], m[2 * i + 1] = h & 0xFFFFFFFF, h >> 32 & 0xFFFFFFFF
+        self._searched = True
+        got = self._m.x.core_mtdf_args(self._d, *m, pips[0], pips[1], K & 0xFFFFFFFF, K >> 32 & 0xFFFFFFFF, e, s,
+                                       alpha, beta, 0 if guess is None else guess, _budget(budget))
+        if got == INF + 2:
             self._raise()
-        if got == 1:
-            return None
-        return struct.unpack("<i", m.read(base + 48, 4))[0]
+        return None if got == INF + 1 else got
 
     def plays(self, hands, pips, K, e, s, moves, budget):
         """The side-0 value of each move (tile index, ends after) in this deal's table, None where it ends the
         hand; ``(values, states, over)``."""
+        self._searched = True
         moves = [(int(a), int(b)) for a, b in moves]
         nm = len(moves)
         if nm > 2 * _MAX_MOVES:
@@ -185,6 +196,7 @@ class BlockDeal(KernelHandle):
 
     def line(self, hands, pips, K, a, b, s, first, value, budget, guess=0):
         """The principal variation from the state: ``(steps, states, over, ends before the last tile)``."""
+        self._searched = True
         m = self._m
         base = m.room(48 + 32 + _STEP_BYTES)
         m.write(base, self._state(hands, pips, K))
@@ -198,9 +210,39 @@ class BlockDeal(KernelHandle):
         flat = struct.unpack(f"<{3 * count}i", m.read(steps, 12 * count)) if count else ()
         return [flat[i:i + 3] for i in range(0, 3 * count, 3)], used, over == 1, (pa, pb)
 
+    def ends(self, hands, pips, K, a, b, s, first, values, budget):
+        """Where the principal variation after each move of ``seat`` ends (``values``: one side-0 value, or None, a
+        move in the order of ``Position.legal_moves``): a list of ``(hands, seat, tile, (a, b))`` or None each."""
+        self._searched = True
+        values = list(values)
+        nv = len(values)
+        nm = min(nv, _MAX_MOVES + 1)            # (more than a state's moves: refused by the kernel)
+        has = bytes(1 if v is not None and -_MAX_VALUE <= int(v) <= _MAX_VALUE else 0 for v in values[:nm])
+        vals = [int(v) if h else 0 for v, h in zip(values[:nm], has)]
+        m, n = self._m, self.n
+        at_has = 48
+        at_vals = at_has + ((nm + 7) & ~7)
+        at_found = at_vals + ((4 * nm + 7) & ~7)
+        at_hands = at_found + ((nm + 7) & ~7)
+        at_outs = at_hands + 8 * n * nm
+        base = m.room(at_outs + 16 * nm + 8)
+        m.write(base, self._state(hands, pips, K) + has.ljust(at_vals - at_has, b"\0") + struct.pack(f"<{nm}i", *vals))
+        if m.x.core_ends_at(self._d, base, base + 32, base + 40, a, b, s, first, nm, base + at_has, base + at_vals,
+                            _budget(budget), base + at_found, base + at_hands, base + at_outs) < 0:
+            if m.x.core_error_kind(self._d) == 1 and self._m.text(m.x.core_error_text(self._d)).startswith("ends:"):
+                raise ValueError(f"ends: {m.x.core_error_count(self._d)} moves, not {nv} values")
+            self._raise()
+        raw = m.read(base + at_found, at_outs + 16 * nm - at_found)
+        found = raw[:nm]
+        masks = struct.unpack_from(f"<{n * nm}Q", raw, at_hands - at_found)
+        outs = struct.unpack_from(f"<{4 * nm}i", raw, at_outs - at_found)
+        return [(masks[n * i:n * i + n], outs[i], outs[nm + i], (outs[2 * nm + i], outs[3 * nm + i])) if found[i]
+                else None for i in range(nm)]
+
     def worlds(self, deals, K, e, s, moves, budget, after=None):
         """The side-0 value of each move in each deal (each searching the states an empty table would):
         ``(values, over)``, and with ``after`` each move's principal line in each deal: ``(values, over, lines)``."""
+        self._searched = True
         moves = [(int(a), int(b)) for a, b in moves]
         nm = len(moves)
         if nm > _MAX_MOVES or any(not (0 <= a <= 255 and 0 <= b <= 255) for a, b in moves) or (

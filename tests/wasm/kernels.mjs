@@ -35,7 +35,7 @@ function coreError(d) {
   return { error: x.core_error_kind(d), text: readText(x.core_error_text(d)) };
 }
 
-function coreCall(d, c) {
+function coreCall(d, c, seats) {
   scratch.reset();
   const budget = c.budget ?? -1;
   const before = x.core_nodes(d);
@@ -65,6 +65,21 @@ function coreCall(d, c) {
     const flat = readI32(steps, 3 * count);
     return { steps: Array.from({ length: count }, (_, i) => flat.slice(3 * i, 3 * i + 3)), states: readU64(states),
       over: over === 1, ends: [pa, pb], nodes: x.core_nodes(d) - before };
+  }
+  if (c.op === 'ends') {
+    const n = c.values.length, found = scratch.room(n), hands = scratch.room(8 * 4 * n), outs = scratch.room(16 * n);
+    const got = x.core_ends_at(d, scratch.u64s(c.hands), scratch.i32s(c.pips), scratch.u64s([c.K]), c.a, c.b, c.s,
+      c.first, n, scratch.u8s(c.values.map((v) => (v === null ? 0 : 1))), scratch.i32s(c.values.map((v) => v ?? 0)),
+      budget, found, hands, outs);
+    if (got < 0) {
+      const text = readText(x.core_error_text(d));
+      if (text.startsWith('ends:')) return { error: `ends: ${x.core_error_count(d)} moves, not ${n} values` };
+      return coreError(d);
+    }
+    const f = readU8(found, n), o = readI32(outs, 4 * n), k = seats;
+    const masks = Array.from(new BigUint64Array(x.memory.buffer, hands, k * n), String);
+    return { ends: Array.from({ length: n }, (_, i) => (f[i] ? [masks.slice(k * i, k * i + k), o[i], o[n + i],
+      [o[2 * n + i], o[3 * n + i]]] : null)), nodes: x.core_nodes(d) - before };
   }
   if (c.op === 'worlds') {
     const n = c.moves.length, bits = scratch.u8s(c.moves.map((m) => m[0])), e2s = scratch.u8s(c.moves.map((m) => m[1]));
@@ -109,7 +124,7 @@ function runCore(cases) {
       (g.bonus ?? []).length);
     let got;
     if (x.core_error_kind(d) !== 0) got = [coreError(d)];
-    else got = k.calls.map((c) => coreCall(d, c));
+    else got = k.calls.map((c) => coreCall(d, c, g.n));
     x.core_deal_delete(d);
     x.core_table_delete(t);
     return got;

@@ -2,12 +2,14 @@
 // the build's version and the files it keeps). It keeps every file the page reads in one cache named by the
 // build's version, so a second visit reads nothing from the network and works offline; a new build (any file
 // changed) is a new version: its worker installs beside the old one, the page offers a reload, and on taking over
-// it deletes the old version's cache whole, so a page never mixes two builds' files. It answers only the site's
+// it deletes the old version's cache whole (its own scope's only), so a page never mixes two builds' files. It answers only the site's
 // own files (SITE.cache, SITE.lazy) under its scope; any other request goes to the network untouched.
 "use strict";
-var PREFIX = "domino-site-";
-var CACHE = PREFIX + SITE.version;
 var SCOPE = self.registration.scope;            // the folder sw.js is served from, ending in "/"
+// this site's caches: named by its scope too, so that two sites on one origin (two folders of one host) never
+// take each other's caches for their own older versions (a scope, a URL, holds no space: no prefix is another's)
+var PREFIX = "domino-site " + SCOPE + " ";
+var CACHE = PREFIX + SITE.version;
 var KNOWN = {};
 SITE.cache.concat(SITE.lazy).forEach(function (name) { KNOWN[name] = true; });
 

@@ -241,12 +241,30 @@
   // editor (not to be edited until the board has opened it), its name chosen in the list of records, its tags
   // beside the board, and what the board waits for. Nothing about its moves: the board's position is Python's.
   var preview = null;    // {text} while the link's record is shown before the board has opened it
-  function tagsOf(text) {
-    var tags = [];
+  // The tags of game ``game`` (1 the first; null: the first) of a record: the tag lines of its header. A game's
+  // header is its run of tags and hands (docs/notation.md, "Several games in one file"): a tag after a move line,
+  // or a second Game tag after a hand, begins the next game's. A game without tags of its own shows none, never
+  // another game's. (Only the tags are read here: the board, its moves and their checks are Python's.)
+  var TAG = /^\s*\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$/;
+  var HAND = /^[^\[\]{};"]+:/;            // a seat's hand, "A: [0-0] [0-2] ..."
+  function tagsOf(text, game) {
+    var want = game || 1, at = 1, tags = [], moved = false, hand = false, numbered = false;
     text.split("\n").some(function (line) {
-      var m = /^\s*\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$/.exec(line);
-      if (m) { tags.push([m[1], m[2].replace(/\\(.)/g, "$1")]); return false; }
-      return tags.length > 0 && line.trim() !== "";     // the first game's tags: up to its first other line
+      var m = TAG.exec(line), t = line.trim();
+      if (m) {
+        if (moved || (m[1] === "Game" && numbered && hand)) {
+          at += 1;
+          moved = hand = numbered = false;
+        }
+        if (at > want) { return true; }
+        numbered = numbered || m[1] === "Game";
+        if (at === want) { tags.push([m[1], m[2].replace(/\\(.)/g, "$1")]); }
+      } else if (HAND.test(t)) {
+        hand = true;
+      } else if (t !== "" && t.charAt(0) !== "{" && t.charAt(0) !== ";") {
+        moved = true;
+      }
+      return false;
     });
     return tags;
   }
@@ -268,7 +286,7 @@
       "is drawn once the engine has started (Python replays the record; this page judges no move).";
     var list = box.querySelector(".tags");
     list.textContent = "";
-    tagsOf(found.text).forEach(function (tag) {
+    tagsOf(found.text, found.game).forEach(function (tag) {
       var dt = document.createElement("dt"), dd = document.createElement("dd");
       dt.textContent = tag[0];
       dd.textContent = tag[1];
