@@ -259,6 +259,7 @@ def _decision_text(d, result) -> str:
         value = signed(d.played_value)
     text = _text([f"  {where}{d.player} (line {d.line}; {point_of_view(d, result)}): played {d.played} = "
                   f"{value};{best} {verdict}"])
+    text += reasons_text(d)
     if getattr(d, "fair", None) is not None:
         text += fair_text(d)
     lines = []
@@ -274,6 +275,19 @@ def _decision_text(d, result) -> str:
         if getattr(alt, "line", None) is not None:
             lines.append(f"          line: {', '.join(alt.line)}")
     return text + _text(lines)
+
+
+def reasons_text(d) -> str:
+    """Why a graded move lost (``analysis.reasons``), a line a reason under the decision: ``why:`` and its sentence,
+    its code in brackets; the first line gives the mover's values of the two lines (nothing where none is given)."""
+    reasons = getattr(d, "reasons", None)
+    if not reasons:
+        return ""
+    facts = reasons[0].facts
+    values = "" if facts.played_value is None or facts.best_value is None else \
+        f" (for {d.player}: {signed(facts.best_value)} after the best move, {signed(facts.played_value)} after the move played)"
+    lines = [f"      why{values}:"] + [f"        - {r.sentence} [{r.code}]" for r in reasons]
+    return _text(lines)
 
 
 def analysis_text(number: int, result) -> str:
