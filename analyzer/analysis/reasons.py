@@ -44,8 +44,8 @@ CODES: dict[str, str] = {
     "points-given": "the next opponent's reply scores more during play after the move played than after the best",
     "bonus-lost": "the best line earns the mover's side a bonus of the hand (capicú and the like) that the line "
                   "played does not",
-    "count": "the same side wins both lines, for other points (no other code holds but a double stranded): how "
-             "each ends and the pips left",
+    "count": "both lines end alike (the same side goes out, or wins), for other points, and no other code holds "
+             "but a double stranded: how each ends and the pips left",
     "unexplained": "no code above holds in the lines: the loss is the engine's, the reason is not one of these",
 }
 # the codes that explain a loss (all but ``unexplained``)
@@ -314,13 +314,10 @@ def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown],
         names = ", ".join(f"{n} ({p})" for n, p in sorted(lost))
         add("bonus-lost", f"gives up {names}, which the best line earns")
     # the same end, other points
-    won = played.result.winner if played.result is not None else None
-    if not [r for r in out if r.code != "double-stranded"] and won is not None and best.result is not None and \
-            best.result.winner == won and pv != bv:
-        add("count", f"{_side(teams, won, players, 'wins', 'win')} in both lines, for other points: "
-            f"{_end_words(played, players)} after the move played (pips left: {_left(played, players)}), "
-            f"{_end_words(best, players)} after {best_move} (pips left: {_left(best, players)}){values}",
-            player=players[played.seat])
+    if not [r for r in out if r.code != "double-stranded"] and pv != bv and _alike(played, best, teams):
+        add("count", f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
+            f"{_left(played, players)}), {_end_words(best, players)} after {best_move} (pips left: "
+            f"{_left(best, players)}){values}", player=players[played.seat])
     if not out:
         add("unexplained", f"no reason the engine checks explains this loss{values}; the two lines are in its "
             f"facts (and in analyze --lines)")
@@ -331,6 +328,15 @@ def _scoring(line: Walked, teams: Sequence[int]) -> str:
     """`` and score N``: the points the hand's winner scores in ``line`` (nothing where it has none)."""
     r = line.result
     return f" and score {r.points}" if r is not None and r.winner is not None and r.points else ""
+
+
+def _alike(played: Walked, best: Walked, teams: Sequence[int]) -> bool:
+    """Whether two lines end alike: the same side goes out in both, or the same side wins both (a block)."""
+    if played.result is None or best.result is None:
+        return False
+    if played.termination == best.termination == "domino" and teams[played.seat] == teams[best.seat]:
+        return True
+    return played.result.winner is not None and played.result.winner == best.result.winner
 
 
 def _won(line: Walked, us: int) -> bool | None:
