@@ -320,3 +320,155 @@ def test_analyze_prints_the_reasons_under_the_graded_move_and_json_lists_them(tm
     reasons = data["games"][0]["decisions"][0]["reasons"]
     assert reasons[0]["code"] == "opponent-out" and reasons[0]["facts"]["player"] == "Bob"
     assert reasons[0]["facts"]["best_line"] == ["Ann [6-6]@6", "Bob pass", "Ann [1-4]@4"]
+
+
+@pytest.mark.slow
+def test_a_training_problems_answer_says_why_as_the_analysis_does(tmp_path):
+    from analyzer.cli import main
+
+    seed2 = str(ROOT / "records" / "seed2.dom")
+    out = tmp_path / "p.json"
+    CliRunner().invoke(main, ["train", seed2, "--player", "B", "--worlds", "8", "--json", str(out), "--jobs", "1"])
+    problems = json.loads(out.read_text(encoding="utf-8"))["problems"]
+    analysed = json.loads(CliRunner().invoke(main, ["analyze", seed2, "--json", "--jobs", "1"]).stdout)
+    by_index = {d["index"]: d for d in analysed["games"][0]["decisions"]}
+    assert problems
+    for p in problems:
+        assert p["why"] == [r["sentence"] for r in by_index[p["step"]].get("reasons") or ()]
+    assert any(p["why"] for p in problems)
+
+
+def test_stats_counts_each_players_reasons_as_the_analysis_gives_them():
+    from collections import Counter
+
+    from analyzer.cli import main
+
+    seed2 = str(ROOT / "records" / "seed2.dom")
+    rows = json.loads(CliRunner().invoke(main, ["stats", seed2, "--json"]).stdout)
+    analysed = json.loads(CliRunner().invoke(main, ["analyze", seed2, "--json", "--jobs", "1"]).stdout)
+    counts: dict[str, Counter] = {}
+    for d in analysed["games"][0]["decisions"]:
+        counts.setdefault(d["player"], Counter()).update(r["code"] for r in d.get("reasons") or ())
+    assert any(counts.values())
+    for row in rows:
+        said = dict((code, int(n)) for code, n in (part.rsplit(" ", 1) for part in (row["reasons"] or "").split(", ")
+                                                   if part))
+        assert said == dict(counts.get(row["player"], {})), row["player"]
+        assert list(said.values()) == sorted(said.values(), reverse=True)          # the most frequent first
+
+
+# ---- property over whole random games of every family: the facts hold on the lines replayed ---------------------
+
+FAMILIES = ["partnership", "block", "draw", "all-fives", "whist", "cutthroat", "jamaican", "french", "hungarian",
+            "kozel"]
+
+
+def _position_before(rep, index: int):
+    """The position the analysis judged the record's move ``index`` from (a draw game's boneyard in the order the
+    record reveals; the opener's declined extra tile made), and each seat's points scored during play then."""
+    from analyzer.analysis import start_position
+    from analyzer.search.tree import NO_EXTRA
+
+    pos, _ = start_position(rep, rep.legal_prefix)
+    points = tuple(rep.start_scores or (0,) * rep.variant.players)
+    for step in rep.steps[:index + 1]:
+        if step.move is not None and getattr(pos, "offer", -1) >= 0 and not (step.seat == pos.offer
+                                                                             and step.move.is_play):
+            pos.push(NO_EXTRA)
+        if step is rep.steps[index]:
+            break
+        if step.move is not None:
+            pos.push(step.move)
+        if step.scores is not None:
+            points = tuple(step.scores)
+    return pos, points
+
+
+def _replay(rep, pos, points, texts, players):
+    """The line ``texts`` replayed from ``pos`` (each move legal there, by the player to move): the final position,
+    each step's seat and move, and the hand's result."""
+    from analyzer.search.tree import NO_EXTRA
+    from analyzer.tiles import Move
+
+    pos, points, steps = pos.copy(), list(points), []
+    play = rep.variant.play
+    for text in texts:
+        name, move_text = text.split(" ", 1)
+        assert players[pos.turn] == name, (text, players[pos.turn])
+        move = NO_EXTRA if move_text == "no extra tile" else Move.parse(move_text)
+        legal = pos.legal_moves()
+        assert any(m == move or pos.canonical(m) == pos.canonical(move) for m in legal), (text, legal)
+        seat = pos.turn
+        pos.push(move)
+        if play is not None and move.is_play:
+            points[seat] += play.points(play.ends_total(pos.line_ends(), pos.ends))
+        steps.append((seat, move))
+    end = pos.outcome()
+    assert end is not None, "the line ends the hand"
+    leader = next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
+    facts = hand_facts(pos, end.termination, end.seat, leader, tuple(points) if play is not None else None)
+    return pos, steps, end, rep.variant.hand_result(facts)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_reason_of_a_random_game_holds_when_its_lines_are_replayed(family):
+    from analyzer.match import random_match
+
+    teams = None
+    seen = 0
+    for seed in range(3):
+        for rep in replay_record(random_match(family, seed=seed, games=1)):
+            if not rep.valid or any(rep.initial.hidden):
+                continue
+            analysis = analyze_replay(rep, AnalysisSettings(reasons=True))
+            teams, players = rep.variant.seating.teams, analysis.players
+            individual = rep.variant.seating.sides > 2
+            for d in analysis.decisions:
+                if not d.reasons:
+                    continue
+                pos, points = _position_before(rep, d.index)
+                me = pos.turn
+                assert players[me] == d.player
+                f = d.reasons[0].facts
+                lines = {}
+                for which, texts, value in (("played", f.played_line, f.played_value), ("best", f.best_line,
+                                                                                        f.best_value)):
+                    end_pos, steps, end, result = _replay(rep, pos, points, texts, players)
+                    sign = 1 if individual or teams[me] == 0 else -1
+                    assert sign * hand_value(rep.variant, result, me if individual else 0) == value, which
+                    lines[which] = end_pos, steps, end, result
+                for r in d.reasons:
+                    _holds(r, lines, me, teams, players)
+                    seen += 1
+    assert seen or family in ("hungarian", "kozel")          # (a random game may have no graded move)
+
+
+def _holds(r, lines, me: int, teams, players) -> None:
+    """The code's fact, read off the replayed lines (``lines``: each line's final position, steps, end, result)."""
+    ours = lambda seat: teams[seat] == teams[me]      # noqa: E731
+    p_pos, p_steps, p_end, p_result = lines["played"]
+    b_pos, b_steps, b_end, b_result = lines["best"]
+    who = players.index(r.facts.player) if r.facts.player in players else None
+    if r.code == "opponent-out":
+        assert p_end.termination == "domino" and p_end.seat == who and not ours(who)
+        assert str(p_steps[-1][1].tile) == r.facts.tiles[0]
+        assert not (b_end.termination == "domino" and not ours(b_end.seat))
+    elif r.code == "out-missed":
+        assert b_end.termination == "domino" and b_end.seat == who and ours(who)
+        assert not (p_end.termination == "domino" and ours(p_end.seat))
+    elif r.code == "block-lost":
+        assert p_end.termination == "blocked" and p_result.winner is not None and p_result.winner != teams[me]
+    elif r.code == "block-missed":
+        assert b_end.termination == "blocked" and b_result.winner == teams[me]
+    elif r.code == "double-stranded":
+        for tile in r.facts.tiles:
+            held = [t for t in p_pos.tiles if str(t) == tile][0]
+            assert held.is_double and p_pos.hands[me] & held.bit and not b_pos.hands[me] & held.bit
+    elif r.code == "bonus-lost":
+        assert b_result.winner == teams[me] and set(b_result.bonuses) - set(p_result.bonuses
+                                                                             if p_result.winner == teams[me] else ())
+    elif r.code in ("void-missed", "closes-partner-number", "opens-opponent-number"):
+        assert r.facts.shown_at is not None and r.facts.numbers
+    elif r.code == "unexplained":
+        assert r.facts.played_value != r.facts.best_value
