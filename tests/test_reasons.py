@@ -472,3 +472,28 @@ def _holds(r, lines, me: int, teams, players) -> None:
         assert r.facts.shown_at is not None and r.facts.numbers
     elif r.code == "unexplained":
         assert r.facts.played_value != r.facts.best_value
+
+
+def test_the_reports_reasons_block_escapes_what_it_shows():
+    from analyzer.analysis.reasons import Facts, Reason
+    from analyzer.report.render import environment
+
+    facts = Facts(player="<b>", played_value=-12, best_value=4, played_line=("Ann <i>x</i>",), best_line=("&",))
+    macro = environment().get_template("macros.html.j2").module.reasons_block
+    html = str(macro("Ann<script>", (Reason("opponent-out", facts, "lets <script>alert(1)</script> out"),)))
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "Ann &lt;i&gt;x&lt;/i&gt;" in html and "<b>Best:</b> &amp;" in html
+    assert "+4 after the best move, -12 after the move played" in html and "opponent-out" in html
+
+
+def test_a_report_shows_the_reasons_beside_the_graded_move(tmp_path):
+    from analyzer.cli import main
+
+    path = tmp_path / "issue.dom"
+    path.write_text(ISSUE, encoding="utf-8")
+    page = tmp_path / "issue.html"
+    CliRunner().invoke(main, ["report", str(path), "-o", str(page), "--jobs", "1"])
+    html = page.read_text(encoding="utf-8")
+    block = html.split('<div class="reasons">', 1)[1].split("</div>", 1)[0]
+    assert "lets Bob go out with [1-3] and score 12" in block and "reason-opponent-out" in block
+    assert "Ann [6-6]@6, Bob pass, Ann [1-4]@4" in block                    # the best line, one click away
