@@ -314,8 +314,9 @@ def test_analyze_prints_the_reasons_under_the_graded_move_and_json_lists_them(tm
     text = CliRunner().invoke(main, ["analyze", str(path), "--jobs", "1"]).stdout
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if "loss 16  MISTAKE" in line)
-    assert lines[at + 1].strip().startswith("why (for Ann: +4 after the best move, -12 after the move played)")
-    assert lines[at + 2].strip() == "- lets Bob go out with [1-3] and score 12 [opponent-out]"
+    assert [line.split()[0] for line in lines[at + 1:at + 3]] == ["[6-6]@6", "[1-4]@4"]     # its moves, then why
+    assert lines[at + 3] == "  why (for Ann: +4 after the best move, -12 after the move played):"
+    assert lines[at + 4] == "    - lets Bob go out with [1-3] and score 12 [opponent-out]"
     data = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--json", "--jobs", "1"]).stdout)
     reasons = data["games"][0]["decisions"][0]["reasons"]
     assert reasons[0]["code"] == "opponent-out" and reasons[0]["facts"]["player"] == "Bob"
@@ -497,3 +498,31 @@ def test_a_report_shows_the_reasons_beside_the_graded_move(tmp_path):
     block = html.split('<div class="reasons">', 1)[1].split("</div>", 1)[0]
     assert "lets Bob go out with [1-3] and score 12" in block and "reason-opponent-out" in block
     assert "Ann [6-6]@6, Bob pass, Ann [1-4]@4" in block                    # the best line, one click away
+
+
+# ---- a grade's cause: the class from the chance to win, not the points (issue 82 item 4) ------------------------
+
+def test_a_fair_class_from_the_chance_to_win_says_so():
+    from analyzer.analysis.fairstats import FairThresholds
+
+    t = FairThresholds()
+    # the move played loses 5.5 points on average (an inaccuracy by the points) but wins 2 hands of 4 where the best
+    # wins all 4: half the chance to win lost, a blunder (0.30 or more)
+    best, played = [10, 10, 10, 10], [-1, -1, 10, 10]
+    assert t.classify(5.5, 0.5) == "blunder" and t.points.classify(5.5) == "inaccuracy"
+    assert t.cause(best, played) == "the chance to win: 50% against 100% for the best"
+    # near miss: the same loss in points, every hand still won: the points give the class
+    assert t.cause([10, 10, 10, 10], [4, 4, 4, 4]) is None
+    assert t.cause([10, 10], [10, 10]) is None
+
+
+@pytest.mark.slow
+def test_the_book_deals_fair_blunder_says_it_comes_from_the_chance_to_win():
+    """C's [3-6] in the book deal (docs/fair.md): 20.11 points on average over all 375 deals is a mistake by the
+    points (10 to 25); the chance to win falls from 79% to 46%, a blunder (0.30 or more): the text says so."""
+    from analyzer.cli import main
+
+    text = CliRunner().invoke(main, ["analyze", "--fair", str(ROOT / "records" / "seed1.dom"), "--jobs", "1"]).stdout
+    line = next(line for line in text.splitlines() if "C's view, all 375 deals" in line)
+    assert line.endswith("loss 20.11  REAL BLUNDER (graded by the chance to win: 46% against 79% for the best, "
+                         "not by the points)")
