@@ -44,9 +44,9 @@ def setup(variant: str, players: str, ends: str, on_table: int, hands: dict[str,
             f'[ToMove "{names[0]}"]\n\n' + "".join(f"{p}: {hands[p]}\n" for p in names) + f"\n1. {moves}\n")
 
 
-def analysed(text: str, title: str | None = None):
+def analysed(text: str, title: str | None = None, number: int = 1):
     reps = replay_record(parse(text))
-    rep = reps[0] if title is None else next(r for r in reps if r.title == title)
+    rep = reps[0] if title is None else [r for r in reps if r.title == title][number - 1]
     assert rep.valid, [d.message for d in rep.diagnostics]
     return rep, analyze_replay(rep, AnalysisSettings(reasons=True))
 
@@ -224,21 +224,30 @@ def test_a_loss_no_code_explains_is_said_unexplained():
     assert reason.code == "unexplained" and "no reason the engine checks explains this loss" in reason.sentence
 
 
-def test_the_partners_number_closed_and_an_opponents_opened_in_a_real_match():
-    """A random partnership match of the archive (tests/data/json-archive): at its 23rd move B covers the 3 his
-    partner D opened and opens a number an opponent showed; the 10th move is a near miss of the partner's number."""
-    text = (ROOT / "tests" / "data" / "json-archive" / "event-0" / "0000.dom").read_text(encoding="utf-8")
-    rep, analysis = analysed(text, "random partnership match 0")
-    by_index = {d.index: d for d in analysis.decisions}
-    late = by_index[22]
-    assert {"closes-partner-number", "opens-opponent-number"} <= {r.code for r in late.reasons}
+def test_the_partners_number_closed_and_an_opponents_opened_in_real_matches():
+    """Random partnership matches of the archive (tests/data/json-archive): at the 23rd move of match 0, B covers the
+    3 his partner D opened (D passes next); at the 21st of match 2's third game a move opens a number the next opponent showed and
+    he plays on it at once. Each is the other's near miss; both checked against the brute force."""
+    archive = ROOT / "tests" / "data" / "json-archive" / "event-0"
+    rep, analysis = analysed((archive / "0000.dom").read_text(encoding="utf-8"), "random partnership match 0")
+    late = next(d for d in analysis.decisions if d.index == 22)
+    codes = {r.code for r in late.reasons}
+    assert "closes-partner-number" in codes and "opens-opponent-number" not in codes
     assert late.reasons == brute_reasons(rep, analysis, late)
     closes = next(r for r in late.reasons if r.code == "closes-partner-number")
     shown = rep.steps[closes.facts.shown_at - 1]
     assert shown.entry.player == closes.facts.player == "D"        # the partner laid the tile that showed it
     assert closes.facts.numbers[0] in (shown.move.tile.low, shown.move.tile.high)
-    near = by_index[10]
-    assert "closes-partner-number" not in {r.code for r in near.reasons}
+
+    rep, analysis = analysed((archive / "0002.dom").read_text(encoding="utf-8"), "random partnership match 2", 3)
+    late = next(d for d in analysis.decisions if d.index == 20)
+    codes = {r.code for r in late.reasons}
+    assert "opens-opponent-number" in codes and "closes-partner-number" not in codes
+    assert late.reasons == brute_reasons(rep, analysis, late)
+    opens = next(r for r in late.reasons if r.code == "opens-opponent-number")
+    reply = opens.facts.played_line[1]
+    assert reply.startswith(f"{opens.facts.player} {opens.facts.tiles[0]}@{opens.facts.numbers[0]}")   # on it
+    assert rep.steps[opens.facts.shown_at - 1].entry.player == opens.facts.player
 
 
 # ---- property: over random small records, every reason's facts hold when the lines are replayed -----------------
@@ -469,8 +478,17 @@ def _holds(r, lines, me: int, teams, players) -> None:
     elif r.code == "bonus-lost":
         assert b_result.winner == teams[me] and set(b_result.bonuses) - set(p_result.bonuses
                                                                              if p_result.winner == teams[me] else ())
-    elif r.code in ("void-missed", "closes-partner-number", "opens-opponent-number"):
-        assert r.facts.shown_at is not None and r.facts.numbers
+    elif r.code == "opens-opponent-number":          # the opponent's reply lays a tile on the number opened
+        seat, move = p_steps[1]
+        assert seat == who and not ours(who) and move.end == r.facts.numbers[0] and str(move.tile) == r.facts.tiles[0]
+    elif r.code == "closes-partner-number":          # the partner passes next after the move, plays after the best
+        assert ours(who) and who != me
+        assert next(m for s, m in p_steps[1:] if s == who).is_pass
+        assert next(m for s, m in b_steps[1:] if s == who).is_play
+    elif r.code == "void-missed":                    # the opponent passes next after the best, plays after the move
+        assert not ours(who)
+        assert next(m for s, m in b_steps[1:] if s == who).is_pass
+        assert next(m for s, m in p_steps[1:] if s == who).is_play
     elif r.code == "unexplained":
         assert r.facts.played_value != r.facts.best_value
 

@@ -196,135 +196,192 @@ def _doubles(hand: int, tiles) -> list:
     return [t for t in tiles if t.is_double and hand & t.bit]
 
 
+@dataclass(frozen=True)
+class _Case:
+    """A graded decision and the two lines to read its reasons off (see :func:`explain`)."""
+
+    decision: object
+    played: Walked
+    best: Walked
+    pos: object
+    shown: Sequence[Shown]
+    players: Sequence[str]
+    teams: Sequence[int]
+
+    @property
+    def me(self) -> int:
+        return self.pos.turn
+
+    @property
+    def us(self) -> int:
+        return self.teams[self.me]
+
+    def theirs(self, seat: int | None) -> bool:
+        return seat is not None and self.teams[seat] != self.us
+
+    def ours(self, seat: int | None) -> bool:
+        return seat is not None and self.teams[seat] == self.us
+
+    @property
+    def best_move(self) -> Move:
+        return self.best.steps[0].move
+
+    def reply(self, line: Walked) -> LineStep | None:
+        """The move after the one judged in ``line`` (None: the hand ended with it)."""
+        return line.steps[1] if len(line.steps) > 1 else None
+
+
+def _out(line: Walked) -> int | None:
+    """The seat that goes out in ``line`` (None: nobody does)."""
+    return line.seat if line.termination == "domino" else None
+
+
+def _outs(c: _Case):
+    p_out, b_out = _out(c.played), _out(c.best)
+    if c.theirs(p_out) and not c.theirs(b_out):
+        last = c.played.steps[-1].move.tile
+        yield "opponent-out", f"lets {c.players[p_out]} go out with {last}{_scoring(c.played)}", \
+            dict(player=c.players[p_out], tiles=(str(last),))
+    if c.ours(b_out) and not c.ours(p_out):
+        last = c.best.steps[-1].move.tile
+        yield "out-missed", f"after {c.best_move} {c.players[b_out]} goes out with {last}", \
+            dict(player=c.players[b_out], tiles=(str(last),))
+
+
+def _blocks(c: _Case):
+    p_won, b_won = _won(c.played, c.us), _won(c.best, c.us)
+    p_block, b_block = c.played.termination == "blocked", c.best.termination == "blocked"
+    if p_block and p_won is False and not (b_block and b_won is False):
+        yield "block-lost", f"leads to a block that {_side(c.teams, c.us, c.players, 'loses', 'lose')} on the " \
+            f"count (pips left: {_pips(c.played, c.players)})", dict(numbers=c.played.steps[-1].after)
+    if b_block and b_won and not (p_block and p_won):
+        yield "block-missed", f"misses the block after {c.best_move}, won on the count (pips left: " \
+            f"{_pips(c.best, c.players)})", dict(numbers=c.best.steps[-1].after)
+
+
+def _void(c: _Case):
+    """An opponent's void, shown by his pass in the record and still true in the open hands."""
+    for s in c.shown:
+        if s.kind != "pass" or not c.theirs(s.seat) or any(_has(c.pos.hands[s.seat], n, c.pos.tiles)
+                                                            for n in s.numbers):
+            continue
+        b_turn, p_turn = c.best.first_turn(s.seat), c.played.first_turn(s.seat)
+        if b_turn is None or p_turn is None or not b_turn.move.is_pass or not p_turn.move.is_play \
+                or not set(b_turn.before) <= set(s.numbers):
+            continue
+        who = c.players[s.seat]
+        yield "void-missed", f"{who} passed at move {s.index + 1} with {_numbers(s.numbers)} open and holds none: " \
+            f"after {c.best_move} {who} must pass; after {c.decision.played} {who} plays {p_turn.move}", \
+            dict(player=who, numbers=s.numbers, shown_at=s.index + 1, tiles=(str(p_turn.move.tile),))
+        return
+
+
+def _on(step: LineStep | None, number: int) -> bool:
+    """Whether ``step`` lays a tile on the end ``number``."""
+    if step is None or not step.move.is_play:
+        return False
+    end = step.move.end
+    return end == number if end is not None else step.move.tile.matches(number)
+
+
+def _opened(c: _Case):
+    """A number the move opens for the next player, an opponent who laid a tile of it before and plays on it."""
+    first, reply = c.played.steps[0], c.reply(c.played)
+    if reply is None or not c.theirs(reply.seat):
+        return
+    best_opened = set(c.best.steps[0].after) - set(c.best.steps[0].before)
+    for n in sorted(set(first.after) - set(first.before) - best_opened):
+        b_reply = c.reply(c.best)
+        if not _on(reply, n) or (b_reply is not None and b_reply.seat == reply.seat and b_reply.move.is_play
+                                 and b_reply.move.tile.matches(n)):
+            continue
+        laid = next((s for s in reversed(c.shown) if s.kind == "laid" and s.seat == reply.seat and s.tile.matches(n)),
+                    None)
+        if laid is None:
+            continue
+        who = c.players[reply.seat]
+        yield "opens-opponent-number", f"opens the {n} that {who} showed with {laid.tile} at move " \
+            f"{laid.index + 1}; {who} plays {reply.move.tile} on it at once", \
+            dict(player=who, numbers=(n,), tiles=(str(reply.move.tile),), shown_at=laid.index + 1)
+        return
+
+
+def _closed(c: _Case):
+    """The number the partner's last tile opened, covered by the move: he passes next, and plays after the best."""
+    first = c.played.steps[0]
+    covered = set(first.before) - set(first.after)
+    for p in (s for s in range(len(c.teams)) if s != c.me and c.teams[s] == c.us):
+        laid = next((s for s in reversed(c.shown) if s.seat == p and s.kind == "laid"), None)
+        if laid is None:
+            continue
+        ends = sorted(n for n in covered if n in laid.numbers and laid.tile.matches(n))
+        p_turn, b_turn = c.played.first_turn(p), c.best.first_turn(p)
+        if not ends or p_turn is None or b_turn is None or not p_turn.move.is_pass or not b_turn.move.is_play:
+            continue
+        who = c.players[p]
+        yield "closes-partner-number", f"covers the {ends[0]} {who} opened with {laid.tile} at move " \
+            f"{laid.index + 1}: {who} must pass next; after {c.best_move} {who} plays {b_turn.move}", \
+            dict(player=who, numbers=(ends[0],), tiles=(str(laid.tile),), shown_at=laid.index + 1)
+
+
+def _stranded(c: _Case):
+    left = [t for t in _doubles(c.played.hands[c.me], c.pos.tiles) if not c.best.hands[c.me] & t.bit]
+    if left and c.played.termination is not None and not c.ours(_out(c.played)):
+        name = c.players[c.me]
+        yield "double-stranded", f"leaves {name} holding {', '.join(map(str, left))} at the end; the best line " \
+            f"lays {'them' if len(left) > 1 else 'it'}", dict(player=name, tiles=tuple(map(str, left)))
+
+
+def _points(c: _Case):
+    first, best_first = c.played.steps[0], c.best.steps[0]
+    if best_first.scored > first.scored:
+        yield "points-missed", f"scores {first.scored} where {c.best_move} scores {best_first.scored}", \
+            dict(player=c.players[c.me])
+    reply, b_reply = c.reply(c.played), c.reply(c.best)
+    if reply is not None and c.theirs(reply.seat) and b_reply is not None and b_reply.seat == reply.seat \
+            and reply.scored > b_reply.scored:
+        who = c.players[reply.seat]
+        yield "points-given", f"gives {who} {reply.scored} at once with {reply.move}; after {c.best_move} {who}'s " \
+            f"reply scores {b_reply.scored}", dict(player=who, tiles=(str(reply.move.tile),))
+
+
+def _bonus(c: _Case):
+    lost = _bonuses(c.best, c.us) - _bonuses(c.played, c.us)
+    if lost:
+        yield "bonus-lost", f"gives up {', '.join(f'{n} ({p})' for n, p in sorted(lost))}, which the best line " \
+            f"earns", {}
+
+
+# the checks of the codes, in the order their reasons are given (``count`` and ``unexplained``: :func:`explain`)
+_CHECKS = (_outs, _blocks, _void, _opened, _closed, _stranded, _points, _bonus)
+
+
 def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown], players: Sequence[str],
             teams: Sequence[int]) -> tuple[Reason, ...]:
     """The reasons ``decision`` (a graded :class:`~analyzer.analysis.Decision`) lost, read off ``played`` and
     ``best`` (:func:`walk_line` after the move played and after the best move, from ``pos``, the position before
     it), with ``shown`` (:func:`shown_facts`: the record's passes and tiles laid before it); ``teams``: each seat's
     side (a game of individual players: one a seat). At least one reason: ``unexplained`` where no code holds."""
-    me = pos.turn
-    us = teams[me]
+    c = _Case(decision, played, best, pos, shown, players, teams)
     sign = mover_sign(decision.side)
     pv = None if decision.played_value is None else sign * decision.played_value
     bv = None if decision.best_value is None else sign * decision.best_value
-    base = Facts(played_value=pv, best_value=bv, played_line=played.text, best_line=best.text)
+    base = dict(played_value=pv, best_value=bv, played_line=played.text, best_line=best.text)
     values = f" ({_signed(bv)} instead of {_signed(pv)})" if pv is not None and bv is not None else ""
-    name = players[me]
-    best_move = best.steps[0].move
-    tiles = pos.tiles
-    out: list[Reason] = []
-
-    def add(code: str, sentence: str, **facts) -> None:
-        out.append(Reason(code, Facts(**{**base.__dict__, **facts}), sentence))
-
-    def theirs(seat: int | None) -> bool:
-        return seat is not None and teams[seat] != us
-
-    def ours(seat: int | None) -> bool:
-        return seat is not None and teams[seat] == us
-
-    p_out = played.seat if played.termination == "domino" else None
-    b_out = best.seat if best.termination == "domino" else None
-    # who goes out
-    if theirs(p_out) and not theirs(b_out):
-        last = played.steps[-1].move.tile
-        add("opponent-out", f"lets {players[p_out]} go out with {last}{_scoring(played, teams)}", player=players[p_out],
-            tiles=(str(last),))
-    if ours(b_out) and not ours(p_out):
-        last = best.steps[-1].move.tile
-        add("out-missed", f"after {best_move} {players[b_out]} goes out with {last}",
-            player=players[b_out], tiles=(str(last),))
-    # blocks
-    p_won = _won(played, us)
-    b_won = _won(best, us)
-    if played.termination == "blocked" and p_won is False and not (best.termination == "blocked" and b_won is False):
-        add("block-lost", f"leads to a block that {_side(teams, us, players, 'loses', 'lose')} on the count "
-            f"(pips left: {_pips(played, players)})", numbers=played.steps[-1].after)
-    if best.termination == "blocked" and b_won and not (played.termination == "blocked" and p_won):
-        add("block-missed", f"misses the block after {best_move}, won on the count "
-            f"(pips left: {_pips(best, players)})", numbers=best.steps[-1].after)
-    # an opponent's void, shown by a pass
-    for s in shown:
-        if s.kind != "pass" or not theirs(s.seat) or any(_has(pos.hands[s.seat], n, tiles) for n in s.numbers):
-            continue
-        b_turn, p_turn = best.first_turn(s.seat), played.first_turn(s.seat)
-        if b_turn is None or p_turn is None or not b_turn.move.is_pass or not p_turn.move.is_play:
-            continue
-        if not set(b_turn.before) <= set(s.numbers):
-            continue
-        who = players[s.seat]
-        add("void-missed", f"{who} passed at move {s.index + 1} with {_numbers(s.numbers)} open and holds none: "
-            f"after {best_move} {who} must pass; after {decision.played} {who} plays {p_turn.move}",
-            player=who, numbers=s.numbers, shown_at=s.index + 1, tiles=(str(p_turn.move.tile),))
-        break
-    # a number opened for an opponent who showed it
-    first = played.steps[0]
-    opened = set(first.after) - set(first.before)
-    reply = played.steps[1] if len(played.steps) > 1 else None
-    if reply is not None and theirs(reply.seat) and reply.move.is_play and opened:
-        for n in sorted(opened):
-            if not reply.move.tile.matches(n) or n in reply.after and n not in reply.before:
-                continue
-            if n in set(best.steps[0].after) - set(best.steps[0].before):
-                continue
-            b_reply = best.steps[1] if len(best.steps) > 1 else None
-            if b_reply is not None and b_reply.move.is_play and b_reply.move.tile.matches(n):
-                continue
-            laid = next((s for s in reversed(shown) if s.kind == "laid" and s.seat == reply.seat
-                         and s.tile.matches(n)), None)
-            if laid is None:
-                continue
-            add("opens-opponent-number", f"opens the {n} that {players[reply.seat]} showed with {laid.tile} at "
-                f"move {laid.index + 1}; {players[reply.seat]} plays {reply.move.tile} on it at once",
-                player=players[reply.seat], numbers=(n,), tiles=(str(reply.move.tile),), shown_at=laid.index + 1)
-            break
-    # the partner's number closed
-    partners = [s for s in range(len(teams)) if s != me and teams[s] == us]
-    closed = set(first.before) - set(first.after)
-    for p in partners:
-        laid = next((s for s in reversed(shown) if s.seat == p and s.kind == "laid"), None)
-        if laid is None:
-            continue
-        ends = [n for n in closed if n in laid.numbers and laid.tile.matches(n)]
-        p_turn, b_turn = played.first_turn(p), best.first_turn(p)
-        if not ends or p_turn is None or b_turn is None or not p_turn.move.is_pass or not b_turn.move.is_play:
-            continue
-        n = ends[0]
-        add("closes-partner-number", f"covers the {n} {players[p]} opened with {laid.tile} at move "
-            f"{laid.index + 1}: {players[p]} must pass next; after {best_move} {players[p]} plays {b_turn.move}",
-            player=players[p], numbers=(n,), tiles=(str(laid.tile),), shown_at=laid.index + 1)
-    # a double left stranded
-    left = [t for t in _doubles(played.hands[me], tiles) if not best.hands[me] & t.bit]
-    if left and played.termination is not None and not ours(p_out):
-        add("double-stranded", f"leaves {name} holding {', '.join(map(str, left))} at the end; the best line "
-            f"lays {'them' if len(left) > 1 else 'it'}", player=name, tiles=tuple(map(str, left)))
-    # points during play
-    if best.steps[0].scored > first.scored:
-        add("points-missed", f"scores {first.scored} where {best_move} scores {best.steps[0].scored}",
-            player=name)
-    if reply is not None and theirs(reply.seat):
-        b_reply = best.steps[1] if len(best.steps) > 1 and best.steps[1].seat == reply.seat else None
-        if b_reply is not None and reply.scored > b_reply.scored:
-            add("points-given", f"gives {players[reply.seat]} {reply.scored} at once with {reply.move}; after "
-                f"{best_move} his reply scores {b_reply.scored}", player=players[reply.seat],
-                tiles=(str(reply.move.tile),))
-    # the hand's bonuses
-    lost = _bonuses(best, us) - _bonuses(played, us)
-    if lost:
-        names = ", ".join(f"{n} ({p})" for n, p in sorted(lost))
-        add("bonus-lost", f"gives up {names}, which the best line earns")
-    # the same end, other points
+    out = [Reason(code, Facts(**{**base, **facts}), sentence)
+           for check in _CHECKS for code, sentence, facts in check(c)]
     if not [r for r in out if r.code != "double-stranded"] and pv != bv and _alike(played, best, teams):
-        add("count", f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
-            f"{_left(played, players)}), {_end_words(best, players)} after {best_move} (pips left: "
-            f"{_left(best, players)}){values}", player=players[played.seat])
+        out.append(Reason("count", Facts(**base, player=players[played.seat]),
+                          f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
+                          f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
+                          f"left: {_left(best, players)}){values}"))
     if not out:
-        add("unexplained", f"no reason the engine checks explains this loss{values}; the two lines are in its "
-            f"facts (and in analyze --lines)")
+        out.append(Reason("unexplained", Facts(**base), f"no reason the engine checks explains this loss{values}; "
+                          f"the two lines are in its facts (and in analyze --lines)"))
     return tuple(out)
 
 
-def _scoring(line: Walked, teams: Sequence[int]) -> str:
+def _scoring(line: Walked) -> str:
     """`` and score N``: the points the hand's winner scores in ``line`` (nothing where it has none)."""
     r = line.result
     return f" and score {r.points}" if r is not None and r.winner is not None and r.points else ""
