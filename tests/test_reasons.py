@@ -544,3 +544,12 @@ def test_the_book_deals_fair_blunder_says_it_comes_from_the_chance_to_win():
     line = next(line for line in text.splitlines() if "C's view, all 375 deals" in line)
     assert line.endswith("loss 20.11  REAL BLUNDER (graded by the chance to win: 46% against 79% for the best, "
                          "not by the points)")
+
+
+def test_the_reasons_come_back_from_their_json():
+    from analyzer.analysis import GameAnalysis
+    from analyzer.codec import from_data, to_data
+
+    _, analysis = analysed(ISSUE)
+    back = from_data(GameAnalysis, json.loads(json.dumps(to_data(analysis))))
+    assert back.decisions[0].reasons == analysis.decisions[0].reasons and back.critical.reasons
