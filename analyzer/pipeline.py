@@ -285,8 +285,8 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
 
         try:
             # (no reasons: a sheet's moves are valued over its deals, with no one line to read them off)
-            return sheet_analyze(rep, replace(options.analysis, reasons=False), max_deals=options.max_deals, seed=options.fair_seed,
-                                 run=sheet or FairRun())
+            return sheet_analyze(rep, replace(options.analysis, reasons=False), max_deals=options.max_deals,
+                                 seed=options.fair_seed, run=sheet or FairRun())
         except ValueError as exc:
             return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
     try:

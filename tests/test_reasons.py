@@ -226,8 +226,8 @@ def test_a_loss_no_code_explains_is_said_unexplained():
 
 def test_the_partners_number_closed_and_an_opponents_opened_in_real_matches():
     """Random partnership matches of the archive (tests/data/json-archive): at the 23rd move of match 0, B covers the
-    3 his partner D opened (D passes next); at the 21st of match 2's third game a move opens a number the next opponent showed and
-    he plays on it at once. Each is the other's near miss; both checked against the brute force."""
+    3 his partner D opened (D passes next); at the 21st of match 2's third game a move opens a number the next
+    opponent showed and he plays on it at once. Each is the other's near miss; both checked against the brute force."""
     archive = ROOT / "tests" / "data" / "json-archive" / "event-0"
     rep, analysis = analysed((archive / "0000.dom").read_text(encoding="utf-8"), "random partnership match 0")
     late = next(d for d in analysis.decisions if d.index == 22)

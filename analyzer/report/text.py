@@ -287,7 +287,8 @@ def reasons_text(d) -> str:
         return ""
     facts = reasons[0].facts
     values = "" if facts.played_value is None or facts.best_value is None else \
-        f" (for {d.player}: {signed(facts.best_value)} after the best move, {signed(facts.played_value)} after the move played)"
+        f" (for {d.player}: {signed(facts.best_value)} after the best move, {signed(facts.played_value)} after the move " \
+        "played)"
     lines = [f"  why{values}:"] + [f"    - {r.sentence} [{r.code}]" for r in reasons]
     return _text(lines)
 
