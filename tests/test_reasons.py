@@ -491,8 +491,8 @@ def _holds(r, lines, me: int, teams, players) -> None:
         assert next(m for s, m in p_steps[1:] if s == who).is_play
     elif r.code == "pips-left":
         from analyzer.position import mask_pips
-        left = lambda pos: sum(mask_pips(h) for s, h in enumerate(pos.hands) if ours(s))      # noqa: E731
-        assert left(p_pos) > left(b_pos)
+        left = lambda pos, mine: sum(mask_pips(h) for s, h in enumerate(pos.hands) if ours(s) == mine)  # noqa: E731
+        assert left(p_pos, True) > left(b_pos, True) or left(p_pos, False) < left(b_pos, False)
     elif r.code == "unexplained":
         assert r.facts.played_value != r.facts.best_value
 

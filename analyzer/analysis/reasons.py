@@ -46,8 +46,8 @@ CODES: dict[str, str] = {
                   "played does not",
     "count": "both lines end alike (the same side goes out, or wins), for other points, and no other code holds "
              "but a double stranded: how each ends and the pips left",
-    "pips-left": "no other code holds but a double stranded, and the lines end otherwise: the mover's side is left "
-                 "with more pips at the end of the line played than of the best",
+    "pips-left": "no other code holds but a double stranded, and the lines end otherwise: at the end of the line "
+                 "played the mover's side holds more pips, or the others fewer, than at the end of the best",
     "unexplained": "no code above holds in the lines: the loss is the engine's, the reason is not one of these",
 }
 # the codes that explain a loss (all but ``unexplained``)
@@ -377,12 +377,14 @@ def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown],
                           f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
                           f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
                           f"left: {_left(best, players)}){values}"))
-    mine = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] == c.us)     # noqa: E731
+    mine = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] == c.us)      # noqa: E731
+    others = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] != c.us)    # noqa: E731
     if not [r for r in out if r.code != "double-stranded"] and played.termination and best.termination \
-            and mine(played) > mine(best):
-        out.append(Reason("pips-left", Facts(**base, player=_side(teams, c.us, players, "", "").strip()),
-                          f"{_side(teams, c.us, players, 'is', 'are')} left with {mine(played)} pips after the move "
-                          f"played ({_end_words(played, players)}), {mine(best)} after {c.best_move} "
+            and (mine(played) > mine(best) or others(played) < others(best)):
+        us = _side(teams, c.us, players, "", "").strip()
+        out.append(Reason("pips-left", Facts(**base, player=us),
+                          f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
+                          f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
                           f"({_end_words(best, players)}){values}"))
     if not out:
         out.append(Reason("unexplained", Facts(**base), f"no reason the engine checks explains this loss{values}; "
