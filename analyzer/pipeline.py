@@ -99,10 +99,11 @@ class Options:
 
     @property
     def analysis(self) -> AnalysisSettings:
-        """The settings of the open-hands analysis: the thresholds, ``lines`` and the search's budget."""
+        """The settings of the open-hands analysis: the thresholds, ``lines``, the search's budget, and the reasons
+        of the graded moves (``analysis.reasons``)."""
         from .analysis import AnalysisSettings
 
-        return AnalysisSettings(self.limits, self.lines, self.budget)
+        return AnalysisSettings(self.limits, self.lines, self.budget, reasons=True)
 
 
 # ---- the results of a record that could not be worked out ----------------------------------------
@@ -283,8 +284,9 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
         from .analysis.sheets import sheet_analyze
 
         try:
-            return sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
-                                 run=sheet or FairRun())
+            # (no reasons: a sheet's moves are valued over its deals, with no one line to read them off)
+            return sheet_analyze(rep, replace(options.analysis, reasons=False), max_deals=options.max_deals,
+                                 seed=options.fair_seed, run=sheet or FairRun())
         except ValueError as exc:
             return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
     try:

@@ -55,11 +55,13 @@ class Problem:
     tied: tuple[str, ...] = ()          # the moves the best is not told apart from (a book's problem)
     view: str = ""                      # whose values they are: "A/C values: B wants lower"
     scale: str = "points"               # "match": graded on the match-winning chance (``loss`` a fraction)
+    why: tuple[str, ...] = ()           # why the move played lost with every hand open (``analysis.reasons``)
 
     def as_dict(self, drawing: bool = False) -> dict:
         out = asdict(self)
         out["alternatives"] = [dict(a) for a in self.alternatives]
         out["line"] = list(self.line)
+        out["why"] = list(self.why)
         if not drawing:
             del out["svg"]
         return out
@@ -129,7 +131,8 @@ def _problem(source: str, number: int, game: dict, d: dict, replays: list, match
                    f"{d['player']} to play: what do you play?", d["played"], answer["best"], loss, cls,
                    fair["verdict"], fair["method"], int(fair["worlds"]),
                    tuple(answer["alternatives"]),
-                   tuple(answer["line"]), position, svg, view=answer["view"], scale="match" if match else "points")
+                   tuple(answer["line"]), position, svg, view=answer["view"], scale="match" if match else "points",
+                   why=tuple(r["sentence"] for r in d.get("reasons") or ()))
 
 
 def _view(game: dict, d: dict) -> str:

@@ -202,6 +202,7 @@ def test_a_finished_record_opens_for_review(browser, served):
         assert steps == [d["index"] for d in graded]
         for d, words in zip(graded, page.eval_on_selector_all("#graded li button", "els => els.map(e => e.textContent)")):
             assert f"{d['class']}, losing {d['loss']} points" in words
+            assert d["reasons"] and f": {d['reasons'][0]['sentence']}" in words       # why it lost (docs/reasons.md)
         assert page.locator("#chart svg[role=img]").count() == 1
         c = g["critical"]
         expect(page.locator("#reviewnote")).to_contain_text(f"; the critical move: {c['index'] + 1}. {c['player']} "

@@ -22,6 +22,7 @@ from ..rules.codes import Code
 from ..diagnostics import Severity
 from ..rules.modes import Layout
 from .grades import Thresholds, on_scale
+from .reasons import Reason, explain, shown_facts, walk_line
 from ..codec import key
 
 __all__ = ["Thresholds", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
@@ -173,9 +174,11 @@ class Decision:
     fair: object | None = field(default=None, metadata=key(when="fair", read=False))
     # its loss and class on the match scale (``analysis.match_scale.MatchScale.applied``)
     on_scale: GradeOnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
+    # why it lost (``analysis.reasons``): a graded move's and the critical move's, where asked for (None: not given)
+    reasons: tuple[Reason, ...] | None = field(default=None, metadata=key(omit_none=True))
 
     def __post_init__(self):
-        _as_tuples(self, ("alternatives",))
+        _as_tuples(self, ("alternatives", "reasons"))
 
     @property
     def least_loss(self) -> int | None:
@@ -271,6 +274,7 @@ class AnalysisSettings:
     thresholds: Thresholds = Thresholds()
     lines: bool = False
     budget: SearchBudget = SearchBudget()
+    reasons: bool = False         # why each graded move (and the critical one) lost (``analysis.reasons``)
 
 
 def _sign(v: int) -> int:
@@ -353,7 +357,44 @@ def analyze_replay(rep: Replay, settings: AnalysisSettings = AnalysisSettings(),
     values, over, full = _value_back(walk, pos, line, points, progress)
     out.values = values
     _conclude(walk, line, over, full)
+    if settings.reasons:
+        _explain(walk, line)
     return out.done()
+
+
+def _explain(walk: _Walk, line: list) -> None:
+    """Give each graded decision and the critical one its reasons (``analysis.reasons``): the principal lines after
+    the move played and after the first best move, played out from the position before it, compared. A line whose
+    result is not the analysis's value (past the node limit, a line that does not end the hand) gives no reasons."""
+    out, rep = walk.out, walk.rep
+    at = {p.step.index: k for k, p in enumerate(line) if p.pos is not None}
+    leader = next((s.seat for s in rep.steps if s.move is not None and s.move.tile is not None), rep.initial.turn)
+    teams = rep.variant.seating.teams
+    for i, d in enumerate(out.decisions):
+        if not (d.cls or d is out.critical) or not d.loss or d.played == "no extra tile" or d.index not in at:
+            continue
+        k = at[d.index]
+        pos, points = line[k].pos, line[k].points
+        search, side = walk.mover(pos.turn)
+        by_text = {alternative_text(m): m for m in pos.legal_moves()}
+        best = next((a for a in d.alternatives if a.best and a.value is not None), None)
+        played = next((a for a in d.alternatives if a.played), None)
+        if best is None or played is None or best.move not in by_text or played.move not in by_text:
+            continue
+        try:
+            walked = [walk_line(pos, by_text[a.move], search, rep.variant, leader, points, out.players)
+                      for a in (played, best)]
+        except SearchLimit:
+            continue
+        view = pos.turn if walk.individual else 0
+        if any(w.result is None or hand_value(rep.variant, w.result, view) != a.value
+               for w, a in zip(walked, (played, best))):
+            continue
+        shown = shown_facts([(p.step.index, p.pos, p.step.move) for p in line[:k]])
+        new = replace(d, reasons=explain(d, *walked, pos, shown, out.players, teams))
+        if out.critical is d:
+            out.critical = new
+        out.decisions[i] = new
 
 
 class _Draft:

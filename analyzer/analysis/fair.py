@@ -100,6 +100,9 @@ class FairDecision:
                               # pickled)
     holds: tuple | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))   # who holds
                               # what in them, for a page: ``inference.holds_of(seen)`` (``pipeline.mover_views``)
+    # where the class comes from the chance to win the hand, not from the points: the chances in words
+    # (``FairThresholds.cause``; None: the points give it)
+    cause: str | None = field(default=None, metadata=key(omit_none=True))
     hidden: dict | None = field(default=None, metadata=key(omit_none=True))   # "exact-hidden": the solver's
                               # figures (``hiddenfair.HiddenVerdict.summary``)
     over_hands: object | None = field(default=None, metadata=key(omit_none=True))   # "over-hands" (a sheet
@@ -798,10 +801,11 @@ def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresh
                                                    "none", count, tied=tied))
     played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
     shared = len(table[played])             # (the worlds the move played was valued in: all, or the first ones)
-    loss, cls, verdict = fair_verdict([sign * v for v in table[best][:shared]], [sign * v for v in table[played]],
-                                      exact, thresholds, decision.cls, z)
+    mine = [sign * v for v in table[best][:shared]], [sign * v for v in table[played]]
+    loss, cls, verdict = fair_verdict(*mine, exact, thresholds, decision.cls, z)
     return replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best),
-                                               round(float(loss), 4), cls, verdict, count, tied=tied))
+                                               round(float(loss), 4), cls, verdict, count, tied=tied,
+                                               cause=thresholds.cause(*mine)))
 
 
 def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: FairThresholds) -> Decision:

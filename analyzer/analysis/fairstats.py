@@ -135,6 +135,22 @@ class FairThresholds:
                 rank = max(rank, k)
         return names[rank] if rank >= 0 else None
 
+    def cause(self, best: Sequence[int], played: Sequence[int]) -> str | None:
+        """Where a move's class comes from the chance to win the hand rather than from its loss in points (the
+        values of the best move and of the move played in each shared world, from the mover's side): the chances
+        in words (``"the chance to win: 59% against 67% for the best"``); None where the points give the class."""
+        n = len(best)
+        if not n:
+            return None
+        loss = max(Fraction(0), Fraction(sum(best) - sum(played), n))
+        won = max(Fraction(0), Fraction(sum(int(b > 0) - int(p > 0) for b, p in zip(best, played)), n))
+        by_points = self.points.classify(loss)
+        cls = self.classify(loss, won)
+        if cls is None or cls == by_points:
+            return None
+        chance = lambda values: sum(v > 0 for v in values) / n      # noqa: E731
+        return f"the chance to win: {chance(played):.0%} against {chance(best):.0%} for the best"
+
 
 PERCENTILES = (0, 10, 25, 50, 75, 90, 100)     # the spread of a fair value: min, deciles, quartiles, median, max
 

@@ -96,6 +96,7 @@ class PlayerRow:
     mwc_error_decisions: int = 0
     draw_luck: float | None = None
     mwc_draw_luck: float | None = None
+    reasons: str | None = None          # why his graded moves lost: each reason's code and how often, most first
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -115,6 +116,7 @@ class _Tally:
     classes: list[str | None] = field(default_factory=list)
     fair: list[float] = field(default_factory=list)
     fair_classes: list[str | None] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)      # the codes of his graded moves' reasons, counted
     skill: _Skill = field(default_factory=lambda: _Skill())
 
 
@@ -289,6 +291,8 @@ class PlayerTally:
                 if opened is not None:
                     t.losses.append(opened)
                     t.classes.append(d["class"])
+                for reason in d.get("reasons") or ():
+                    t.reasons[reason["code"]] = t.reasons.get(reason["code"], 0) + 1
                 fair = d.get("fair")
                 if fair is not None and fair.get("loss") is not None:
                     t.fair.append(fair["loss"])
@@ -305,6 +309,8 @@ class PlayerTally:
             row = PlayerRow(self.spelling[key], t.games, t.decisions, _mean(t.losses), _mean(t.fair),
                             _per_100(sum(mistakes), n), accuracy=_per_100(sum(c is None for c in t.classes), n),
                             errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
+            row.reasons = ", ".join(f"{code} {n}" for code, n in sorted(t.reasons.items(), key=lambda x: -x[1])) \
+                or None
             if t.fair:          # the fair analysis judged this player: its two verdicts per mistake
                 judged = len(t.fair)
                 row.real_mistakes_per_100 = _per_100(sum(v == "real" for v in t.fair_classes), judged)

@@ -191,6 +191,7 @@ class DecisionView:
     least_loss: int | None = None    # then: the least the move played loses, by the moves valued
     loss_over: object | None = None  # a sheet without hands: the loss of the move played over the deals the sheet
     #                                  allows (``analysis.dealvalues.OverDeals``), where ``loss`` is None
+    reasons: tuple = ()              # why it lost (``analysis.reasons.Reason``), a graded move's
 
 
 @dataclass(frozen=True)
@@ -475,7 +476,8 @@ def _decision(d: Decision) -> DecisionView:
                              else -sign * a.fair.mean if a.fair else -sign * a.over_deals.mean if a.over_deals else 0,
                              not a.played))
     return DecisionView(d.side, alts, [a.text for a in alts if a.best], d.best_value, d.played_value,
-                        d.loss, d.cls, d.fair, d.unsolved, d.least_loss, getattr(d, "loss_over", None))
+                        d.loss, d.cls, d.fair, d.unsolved, d.least_loss, getattr(d, "loss_over", None),
+                        getattr(d, "reasons", None) or ())
 
 
 def line_steps(pos: Position, moves: list[str], players: list[str]) -> LineView:

@@ -45,4 +45,5 @@ _BACK = """<p>Best: <b>{{ p.best }}</b>; played: {{ p.played }} (fair loss {% if
 <ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ "%+.2f"|format(a.fair) }} [{{ "%+.2f"|format(a.ci95[0]) }},
 {{ "%+.2f"|format(a.ci95[1]) }}]{% if p.scale == "match" and a.mwc is not none %}, {{ "%.1f%%"|format(100 * a.mwc) }}
 MWC{% endif %}{% if a.best %} best{% endif %}{% if a.played %} played{% endif %}</li>{% endfor %}</ul>
-{% if p.line %}<p>Best line: {{ p.line|join(" ") }}</p>{% endif %}"""
+{% if p.line %}<p>Best line: {{ p.line|join(" ") }}</p>{% endif %}
+{% if p.why %}<p>Why the move played lost, every hand open: {{ p.why|join("; ") }}.</p>{% endif %}"""

@@ -140,6 +140,8 @@ def fair_text(d) -> str:
     how = how_words(f)
     mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
+    if mark and f.verdict in ("real", "uncertain") and getattr(f, "cause", None):
+        mark += f" (graded by {f.cause}, not by the points)"
     verdict = tied_words(f) or f"best {f.best}{gap_words(d)}"
     if f.method == OVER_HANDS:
         h = f.over_hands
@@ -273,7 +275,22 @@ def _decision_text(d, result) -> str:
                      f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
         if getattr(alt, "line", None) is not None:
             lines.append(f"          line: {', '.join(alt.line)}")
-    return text + _text(lines)
+    return text + _text(lines) + reasons_text(d)
+
+
+def reasons_text(d) -> str:
+    """Why a graded move lost (``analysis.reasons``), under the decision's moves: ``why`` (at the decision's own
+    indent, so that its block of moves ends before it) with the mover's values of the two lines, then a line a
+    reason, its sentence and its code in brackets (nothing where the move has no reasons)."""
+    reasons = getattr(d, "reasons", None)
+    if not reasons:
+        return ""
+    facts = reasons[0].facts
+    values = "" if facts.played_value is None or facts.best_value is None else \
+        f" (for {d.player}: {signed(facts.best_value)} after the best move, {signed(facts.played_value)} after the move " \
+        "played)"
+    lines = [f"  why{values}:"] + [f"    - {r.sentence} [{r.code}]" for r in reasons]
+    return _text(lines)
 
 
 def analysis_text(number: int, result) -> str:

@@ -71,6 +71,10 @@ export function drawValues() {
         (d.fair["class"] ? " (" + d.fair["class"] + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" : "") :
       d.loss ? ", losing " + d.loss + " points with every hand open" + (d["class"] ? " (" + d["class"] + ")" : "") :
         d.loss === 0 && !tied ? ", best" : "") + ".");
+  // why it lost (the analysis's reasons, each a fact of its lines: docs/reasons.md), as text
+  if (d.reasons && d.reasons.length && !ahead) {
+    note.push("Why: " + d.reasons.map(function (r) { return r.sentence; }).join("; ") + ".");
+  }
   $("valuehead").textContent = fair ? "fair value (95% interval)" : "value, all hands open";
   var worth = function (alt) {
     if (fair) { return alt.fair.mean; }
@@ -140,7 +144,8 @@ function gradeWords(d, fair) {
     return d.fair["class"] + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
   }
   return d["class"] + ", losing " + (d.loss_over_deals ? d.loss_over_deals.words : d.loss) + " points" +
-    (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open");
+    (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open") +
+    (d.reasons && d.reasons.length ? ": " + d.reasons[0].sentence : "");      // (the first reason: docs/reasons.md)
 }
 
 export function drawReview() {

@@ -1,0 +1,447 @@
+"""Why a graded move lost: reasons in words, each resting on facts of the engine's own lines (issue 82).
+
+A reason compares two principal variations with every hand open: the line after the move played and the line after
+the best move (the search's best moves for both sides to the end of the hand, at each choice the first best one in
+the order of ``legal_moves``). Both lines are played out here on copies of the position (:func:`walk_line`), and a
+reason is said only where its fact holds in them: who goes out, whether the hand blocks and who wins the count, what
+each play scores, who passes, which tiles are left. A fact of the record before the decision (an opponent's pass that
+showed a void, the number a player laid) is named with the move that showed it and checked against the open hands.
+A loss that no code explains gets the reason ``unexplained``: nothing is invented.
+
+The codes form a closed set (:data:`CODES`), documented in docs/reasons.md. Each :class:`Reason` is a frozen value:
+its ``code``, its :class:`Facts` (players, tiles, numbers, the two lines) and its ``sentence``.
+
+This module reads positions and the rules' results only; the analysis (``analysis.analyze_replay``) calls it for each
+graded move and the critical one, with the searches that valued them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..codec import key
+from ..position import mask_pips
+from ..rules.facts import HandResult, hand_facts
+from ..tiles import Move
+
+__all__ = ["CODES", "EXPLAINING", "Facts", "Reason", "Walked", "LineStep", "Shown", "walk_line", "explain",
+           "shown_facts", "mover_sign"]
+
+# The closed set of codes, each with what it means (docs/reasons.md says what each rests on).
+CODES: dict[str, str] = {
+    "opponent-out": "an opponent goes out (dominoes) in the line played and not in the best line",
+    "out-missed": "the mover's side goes out in the best line and not in the line played",
+    "block-lost": "the line played ends in a block the mover's side loses on the count; the best line does not",
+    "block-missed": "the best line ends in a block the mover's side wins on the count; the line played does not",
+    "void-missed": "an opponent showed by a pass that he holds none of the numbers the best move leaves open: "
+                   "he passes after it, and plays after the move played",
+    "opens-opponent-number": "the move opens a number an opponent showed by laying it, and he plays on it at once; "
+                             "after the best move he does not",
+    "closes-partner-number": "the move covers the number the partner opened with his last tile, and he passes at "
+                             "his next turn; after the best move he plays",
+    "double-stranded": "a double the mover holds is left in his hand at the end of the line played; the best line "
+                       "lays it",
+    "points-missed": "the best move scores more at once during play (All Fives and the like) than the move played",
+    "points-given": "the next opponent's reply scores more during play after the move played than after the best",
+    "bonus-lost": "the best line earns the mover's side a bonus of the hand (capicú and the like) that the line "
+                  "played does not",
+    "count": "both lines end alike (the same side goes out, or wins), for other points, and no other code holds "
+             "but a double stranded: how each ends and the pips left",
+    "pips-left": "no other code holds but a double stranded, and the lines end otherwise: at the end of the line "
+                 "played the mover's side holds more pips, or the others fewer, than at the end of the best",
+    "unexplained": "no code above holds in the lines: the loss is the engine's, the reason is not one of these",
+}
+# the codes that explain a loss (all but ``unexplained``)
+EXPLAINING = frozenset(CODES) - {"unexplained"}
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a reason rests on: the player it is about (``player``), the tiles and numbers it names, the record's
+    move that showed it (``shown_at``, counted from 1: a pass, a tile laid; None: the lines alone show it), the
+    hand's points for the mover in each line (``played_value``, ``best_value``: the analysis's values, signed for
+    the mover), and the two lines themselves (each move as ``"Bob [1-3]@1"``, the move judged first)."""
+
+    player: str | None = None
+    tiles: tuple[str, ...] = ()
+    numbers: tuple[int, ...] = ()
+    shown_at: int | None = field(default=None, metadata=key(omit_none=True))
+    played_value: int | None = None
+    best_value: int | None = None
+    played_line: tuple[str, ...] = ()
+    best_line: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        for name in ("tiles", "numbers", "played_line", "best_line"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a move lost: a ``code`` of :data:`CODES`, the :class:`Facts` it rests on, and the ``sentence`` a reader
+    sees."""
+
+    code: str
+    facts: Facts
+    sentence: str
+
+    def __post_init__(self):
+        if self.code not in CODES:
+            raise ValueError(f"no reason code {self.code!r}; the codes are {', '.join(CODES)}")
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """A move of a walked line: who made it (``seat``), the move, the open numbers before and after it, and what it
+    scored during play (0 where the game scores nothing then)."""
+
+    seat: int
+    move: Move
+    before: tuple[int, ...]
+    after: tuple[int, ...]
+    scored: int = 0
+
+
+@dataclass(frozen=True)
+class Walked:
+    """A principal variation played out from a decision: its steps (the move judged first), how the hand ended
+    (``termination`` ``"domino"`` or ``"blocked"``, and ``seat``: who went out, or laid the last tile; None where
+    the line does not end the hand), the tiles left in each hand at its end (bit masks), the hand's result read as
+    the replayer reads a recorded one (None: not ended), and the moves as text."""
+
+    steps: tuple[LineStep, ...]
+    termination: str | None
+    seat: int | None
+    hands: tuple[int, ...]
+    result: HandResult | None
+    text: tuple[str, ...]
+
+    def first_turn(self, seat: int) -> LineStep | None:
+        """The first step of ``seat`` after the move judged (None: he does not move again)."""
+        return next((s for s in self.steps[1:] if s.seat == seat), None)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A fact of the record before the decision: at its move ``index`` (counted from 0) ``seat`` passed with
+    ``numbers`` open (``kind`` ``"pass"``), or laid a tile that left ``numbers`` open (``kind`` ``"laid"``, ``tile``
+    the tile)."""
+
+    index: int
+    seat: int
+    kind: str
+    numbers: tuple[int, ...]
+    tile: object | None = None
+
+
+def walk_line(pos, move: Move, search, variant, leader: int, points: Sequence[int], players: Sequence[str],
+              moves: list[Move] | None = None) -> Walked:
+    """Play ``move`` at ``pos`` (left as it was), then the principal variation ``search`` gives after it
+    (``search.best_line``; ``moves``: that line where the caller has it), recording every step: the open numbers,
+    what each play scores (``points``: each seat's points scored during play before ``pos``), who ends the hand
+    and how, and its result (``Variant.hand_result``, as the replayer reads a recorded hand)."""
+    pos = pos.copy()
+    play = variant.play
+    scored = list(points)
+    steps, text = [], []
+
+    def push(m: Move) -> None:
+        seat, before = pos.turn, tuple(pos.numbers_open())
+        pos.push(m)
+        got = 0
+        if play is not None and m.is_play:
+            got = play.points(play.ends_total(pos.line_ends(), pos.ends))
+            scored[seat] += got
+        steps.append(LineStep(seat, m, before, tuple(pos.numbers_open()), got))
+        text.append(f"{players[seat]} {'no extra tile' if m.tile is None and m.arm == 0 else m}")
+
+    push(move)
+    if pos.outcome() is None:
+        for m in (moves if moves is not None else search.best_line(pos)):
+            push(m)
+    end = pos.outcome()
+    result = None
+    if end is not None:
+        facts = hand_facts(pos, end.termination, end.seat, leader, tuple(scored) if play is not None else None)
+        result = variant.hand_result(facts)
+    return Walked(tuple(steps), None if end is None else end.termination, None if end is None else end.seat,
+                  tuple(pos.hands), result, tuple(text))
+
+
+def shown_facts(positions: Sequence[tuple[int, object, Move]]) -> list[Shown]:
+    """The facts the record showed before a decision: ``positions`` each move's record index, the position before it
+    and the move; each pass (the open numbers then) and each tile laid (the numbers it left open)."""
+    out = []
+    for index, pos, move in positions:
+        if pos is None or move is None:
+            continue
+        if move.is_pass:
+            out.append(Shown(index, pos.turn, "pass", tuple(pos.numbers_open())))
+        elif move.is_play:
+            after = pos.copy()
+            seat = after.turn
+            after.push(move)
+            out.append(Shown(index, seat, "laid", tuple(after.numbers_open()), move.tile))
+    return out
+
+
+def mover_sign(side: int) -> int:
+    """+1 where the values are the mover's (side 0), -1 where he wants them lower."""
+    return 1 if side == 0 else -1
+
+
+def _has(hand: int, number: int, tiles) -> bool:
+    return any(hand & t.bit and t.matches(number) for t in tiles)
+
+
+def _doubles(hand: int, tiles) -> list:
+    return [t for t in tiles if t.is_double and hand & t.bit]
+
+
+@dataclass(frozen=True)
+class _Case:
+    """A graded decision and the two lines to read its reasons off (see :func:`explain`)."""
+
+    decision: object
+    played: Walked
+    best: Walked
+    pos: object
+    shown: Sequence[Shown]
+    players: Sequence[str]
+    teams: Sequence[int]
+
+    @property
+    def me(self) -> int:
+        return self.pos.turn
+
+    @property
+    def us(self) -> int:
+        return self.teams[self.me]
+
+    def theirs(self, seat: int | None) -> bool:
+        return seat is not None and self.teams[seat] != self.us
+
+    def ours(self, seat: int | None) -> bool:
+        return seat is not None and self.teams[seat] == self.us
+
+    @property
+    def best_move(self) -> Move:
+        return self.best.steps[0].move
+
+    def reply(self, line: Walked) -> LineStep | None:
+        """The move after the one judged in ``line`` (None: the hand ended with it)."""
+        return line.steps[1] if len(line.steps) > 1 else None
+
+
+def _out(line: Walked) -> int | None:
+    """The seat that goes out in ``line`` (None: nobody does)."""
+    return line.seat if line.termination == "domino" else None
+
+
+def _outs(c: _Case):
+    p_out, b_out = _out(c.played), _out(c.best)
+    if c.theirs(p_out) and not c.theirs(b_out):
+        last = c.played.steps[-1].move.tile
+        yield "opponent-out", f"lets {c.players[p_out]} go out with {last}{_scoring(c.played)}", \
+            dict(player=c.players[p_out], tiles=(str(last),))
+    if c.ours(b_out) and not c.ours(p_out):
+        last = c.best.steps[-1].move.tile
+        yield "out-missed", f"after {c.best_move} {c.players[b_out]} goes out with {last}", \
+            dict(player=c.players[b_out], tiles=(str(last),))
+
+
+def _blocks(c: _Case):
+    p_won, b_won = _won(c.played, c.us), _won(c.best, c.us)
+    p_block, b_block = c.played.termination == "blocked", c.best.termination == "blocked"
+    if p_block and p_won is False and not (b_block and b_won is False):
+        yield "block-lost", f"leads to a block that {_side(c.teams, c.us, c.players, 'loses', 'lose')} on the " \
+            f"count (pips left: {_pips(c.played, c.players)})", dict(numbers=c.played.steps[-1].after)
+    if b_block and b_won and not (p_block and p_won):
+        yield "block-missed", f"misses the block after {c.best_move}, won on the count (pips left: " \
+            f"{_pips(c.best, c.players)})", dict(numbers=c.best.steps[-1].after)
+
+
+def _void(c: _Case):
+    """An opponent's void, shown by his pass in the record and still true in the open hands."""
+    for s in c.shown:
+        if s.kind != "pass" or not c.theirs(s.seat) or any(_has(c.pos.hands[s.seat], n, c.pos.tiles)
+                                                            for n in s.numbers):
+            continue
+        b_turn, p_turn = c.best.first_turn(s.seat), c.played.first_turn(s.seat)
+        if b_turn is None or p_turn is None or not b_turn.move.is_pass or not p_turn.move.is_play \
+                or not set(b_turn.before) <= set(s.numbers):
+            continue
+        who = c.players[s.seat]
+        yield "void-missed", f"{who} passed at move {s.index + 1} with {_numbers(s.numbers)} open and holds none: " \
+            f"after {c.best_move} {who} must pass; after {c.decision.played} {who} plays {p_turn.move}", \
+            dict(player=who, numbers=s.numbers, shown_at=s.index + 1, tiles=(str(p_turn.move.tile),))
+        return
+
+
+def _on(step: LineStep | None, number: int) -> bool:
+    """Whether ``step`` lays a tile on the end ``number``."""
+    if step is None or not step.move.is_play:
+        return False
+    end = step.move.end
+    return end == number if end is not None else step.move.tile.matches(number)
+
+
+def _opened(c: _Case):
+    """A number the move opens for the next player, an opponent who laid a tile of it before and plays on it."""
+    first, reply = c.played.steps[0], c.reply(c.played)
+    if reply is None or not c.theirs(reply.seat):
+        return
+    best_opened = set(c.best.steps[0].after) - set(c.best.steps[0].before)
+    for n in sorted(set(first.after) - set(first.before) - best_opened):
+        b_reply = c.reply(c.best)
+        if not _on(reply, n) or (b_reply is not None and b_reply.seat == reply.seat and b_reply.move.is_play
+                                 and b_reply.move.tile.matches(n)):
+            continue
+        laid = next((s for s in reversed(c.shown) if s.kind == "laid" and s.seat == reply.seat and s.tile.matches(n)),
+                    None)
+        if laid is None:
+            continue
+        who = c.players[reply.seat]
+        yield "opens-opponent-number", f"opens the {n} that {who} showed with {laid.tile} at move " \
+            f"{laid.index + 1}; {who} plays {reply.move.tile} on it at once", \
+            dict(player=who, numbers=(n,), tiles=(str(reply.move.tile),), shown_at=laid.index + 1)
+        return
+
+
+def _closed(c: _Case):
+    """The number the partner's last tile opened, covered by the move: he passes next, and plays after the best."""
+    first = c.played.steps[0]
+    covered = set(first.before) - set(first.after)
+    for p in (s for s in range(len(c.teams)) if s != c.me and c.teams[s] == c.us):
+        laid = next((s for s in reversed(c.shown) if s.seat == p and s.kind == "laid"), None)
+        if laid is None:
+            continue
+        ends = sorted(n for n in covered if n in laid.numbers and laid.tile.matches(n))
+        p_turn, b_turn = c.played.first_turn(p), c.best.first_turn(p)
+        if not ends or p_turn is None or b_turn is None or not p_turn.move.is_pass or not b_turn.move.is_play:
+            continue
+        who = c.players[p]
+        yield "closes-partner-number", f"covers the {ends[0]} {who} opened with {laid.tile} at move " \
+            f"{laid.index + 1}: {who} must pass next; after {c.best_move} {who} plays {b_turn.move}", \
+            dict(player=who, numbers=(ends[0],), tiles=(str(laid.tile),), shown_at=laid.index + 1)
+
+
+def _stranded(c: _Case):
+    left = [t for t in _doubles(c.played.hands[c.me], c.pos.tiles) if not c.best.hands[c.me] & t.bit]
+    if left and c.played.termination is not None and not c.ours(_out(c.played)):
+        name = c.players[c.me]
+        yield "double-stranded", f"leaves {name} holding {', '.join(map(str, left))} at the end; the best line " \
+            f"lays {'them' if len(left) > 1 else 'it'}", dict(player=name, tiles=tuple(map(str, left)))
+
+
+def _points(c: _Case):
+    first, best_first = c.played.steps[0], c.best.steps[0]
+    if best_first.scored > first.scored:
+        yield "points-missed", f"scores {first.scored} where {c.best_move} scores {best_first.scored}", \
+            dict(player=c.players[c.me])
+    reply, b_reply = c.reply(c.played), c.reply(c.best)
+    if reply is not None and c.theirs(reply.seat) and b_reply is not None and b_reply.seat == reply.seat \
+            and reply.scored > b_reply.scored:
+        who = c.players[reply.seat]
+        yield "points-given", f"gives {who} {reply.scored} at once with {reply.move}; after {c.best_move} {who}'s " \
+            f"reply scores {b_reply.scored}", dict(player=who, tiles=(str(reply.move.tile),))
+
+
+def _bonus(c: _Case):
+    lost = _bonuses(c.best, c.us) - _bonuses(c.played, c.us)
+    if lost:
+        yield "bonus-lost", f"gives up {', '.join(f'{n} ({p})' for n, p in sorted(lost))}, which the best line " \
+            f"earns", {}
+
+
+# the checks of the codes, in the order their reasons are given (``count`` and ``unexplained``: :func:`explain`)
+_CHECKS = (_outs, _blocks, _void, _opened, _closed, _stranded, _points, _bonus)
+
+
+def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown], players: Sequence[str],
+            teams: Sequence[int]) -> tuple[Reason, ...]:
+    """The reasons ``decision`` (a graded :class:`~analyzer.analysis.Decision`) lost, read off ``played`` and
+    ``best`` (:func:`walk_line` after the move played and after the best move, from ``pos``, the position before
+    it), with ``shown`` (:func:`shown_facts`: the record's passes and tiles laid before it); ``teams``: each seat's
+    side (a game of individual players: one a seat). At least one reason: ``unexplained`` where no code holds."""
+    c = _Case(decision, played, best, pos, shown, players, teams)
+    sign = mover_sign(decision.side)
+    pv = None if decision.played_value is None else sign * decision.played_value
+    bv = None if decision.best_value is None else sign * decision.best_value
+    base = dict(played_value=pv, best_value=bv, played_line=played.text, best_line=best.text)
+    values = f" ({_signed(bv)} instead of {_signed(pv)})" if pv is not None and bv is not None else ""
+    out = [Reason(code, Facts(**{**base, **facts}), sentence)
+           for check in _CHECKS for code, sentence, facts in check(c)]
+    if not [r for r in out if r.code != "double-stranded"] and pv != bv and _alike(played, best, teams):
+        out.append(Reason("count", Facts(**base, player=players[played.seat]),
+                          f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
+                          f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
+                          f"left: {_left(best, players)}){values}"))
+    mine = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] == c.us)      # noqa: E731
+    others = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] != c.us)    # noqa: E731
+    if not [r for r in out if r.code != "double-stranded"] and played.termination and best.termination \
+            and (mine(played) > mine(best) or others(played) < others(best)):
+        us = _side(teams, c.us, players, "", "").strip()
+        out.append(Reason("pips-left", Facts(**base, player=us),
+                          f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
+                          f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
+                          f"({_end_words(best, players)}){values}"))
+    if not out:
+        out.append(Reason("unexplained", Facts(**base), f"no reason the engine checks explains this loss{values}; "
+                          f"the two lines are in its facts (and in analyze --lines)"))
+    return tuple(out)
+
+
+def _scoring(line: Walked) -> str:
+    """`` and score N``: the points the hand's winner scores in ``line`` (nothing where it has none)."""
+    r = line.result
+    return f" and score {r.points}" if r is not None and r.winner is not None and r.points else ""
+
+
+def _alike(played: Walked, best: Walked, teams: Sequence[int]) -> bool:
+    """Whether two lines end alike: the same side goes out in both, or the same side wins both (a block)."""
+    if played.result is None or best.result is None:
+        return False
+    if played.termination == best.termination == "domino" and teams[played.seat] == teams[best.seat]:
+        return True
+    return played.result.winner is not None and played.result.winner == best.result.winner
+
+
+def _won(line: Walked, us: int) -> bool | None:
+    """Whether ``us`` won the hand of ``line`` (None: not ended, or drawn)."""
+    if line.result is None or line.result.winner is None:
+        return None
+    return line.result.winner == us
+
+
+def _bonuses(line: Walked, us: int) -> set:
+    if line.result is None or line.result.winner != us:
+        return set()
+    return set(line.result.bonuses)
+
+
+def _side(teams: Sequence[int], us: int, players: Sequence[str], one: str, more: str) -> str:
+    """The players of side ``us`` and the verb that goes with them (``one``: for one player)."""
+    names = [p for p, t in zip(players, teams) if t == us]
+    return f"{' and '.join(names)} {one if len(names) == 1 else more}"
+
+
+def _pips(line: Walked, players: Sequence[str]) -> str:
+    return ", ".join(f"{p} {mask_pips(h)}" for p, h in zip(players, line.hands))
+
+
+def _left(line: Walked, players: Sequence[str]) -> str:
+    return ", ".join(f"{p} {mask_pips(h)}" for p, h in zip(players, line.hands) if h)
+
+
+def _end_words(line: Walked, players: Sequence[str]) -> str:
+    who = players[line.seat]
+    return f"{who} goes out" if line.termination == "domino" else f"the hand blocks after {who}'s last tile"
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    return " and ".join(map(str, numbers))
+
+
+def _signed(v: int | None) -> str:
+    return "?" if v is None else f"{v:+d}"
