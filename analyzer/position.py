@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Iterable, Sequence
 
-from .tiles import PASS, Move, Tile, tile_set
+from .tiles import MAX_HALF, PASS, Move, Tile, tile_set
 
 __all__ = ["Position", "Outcome", "mask_of", "mask_pips", "tiles_of", "exposed_turn"]
 
@@ -430,7 +430,11 @@ class Position:
     def line_ends(self) -> list[tuple[Tile, bool]]:
         """The first and the last entry of :meth:`line` (one entry while one tile lies, none before the lead),
         found from the last moves back: what the count of the open ends reads (``PlayScoring.ends_total``),
-        without laying out the whole line at every play."""
+        without laying out the whole line at every play.
+
+        A line laid before the record's moves and given by its open ends alone (a set-up's ``Ends`` tag, no
+        ``Line``): an end no move has covered is a tile the record does not name, taken as no double (its open
+        number and another): a double lying crosswise there is written with the ``Line`` tag."""
         left = right = None
         tiles = 0
         for move, seat, ends, _p, _h in reversed(self.history):
@@ -440,17 +444,17 @@ class Position:
             tiles += 1
             if ends is None:            # the lead: what no later tile covers, at either end
                 left, right = left or (tile, False), right or (tile, False)
-                break
+                return [left] if tiles == 1 else [left, right]
             on_left, shown = self._attached(move, seat, ends)
             if on_left and left is None:
                 left = (tile, shown)
             elif not on_left and right is None:
                 right = (tile, shown)
             if left is not None and right is not None:
-                break
-        if left is None:
+                return [left, right]
+        if self.ends is None:           # (nothing laid)
             return []
-        return [left] if tiles == 1 else [left, right]
+        return [left or (_unnamed(self.ends[0]), False), right or (_unnamed(self.ends[1]), False)]
 
     def _attached(self, move: Move, seat: int, ends: tuple[int, int]) -> tuple[bool, bool]:
         """Where a tile laid by ``seat`` with ``move`` on a line whose ends were ``ends`` went: on the left
@@ -468,3 +472,9 @@ class Position:
     def __repr__(self) -> str:
         hands = ", ".join(" ".join(map(str, tiles_of(h, self.max_pip))) or "-" for h in self.hands)
         return f"<Position ends={self.ends} turn={self.turn} hands=[{hands}]>"
+
+
+def _unnamed(end: int) -> Tile:
+    """A tile that is no double showing ``end``: an end of a set-up's line the record gives by its number alone
+    (:meth:`Position.line_ends`)."""
+    return Tile.of(end, end + 1 if end < MAX_HALF else end - 1)

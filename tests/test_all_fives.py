@@ -231,3 +231,22 @@ def test_the_analysis_counts_the_points_scored_during_play():
         v = find_variant(name, {"draw": "no"})
         assert v.exact_search and "points scored during play" in v.search_note
         assert not find_variant(name).exact_search       # the draw game: the boneyard order is assumed
+
+
+@pytest.mark.parametrize("moves, count", [
+    ("1. Ann draws ? Ann pass Bob [0-1]@1 Ann [0-2]@0 Bob [1-2]@2", 5),      # two tiles on one end, one on it
+    ("1. Ann [3-4]@4 Bob [0-1]@1", 3),                                       # one on each end: 0 and 3
+])
+def test_a_set_up_given_by_its_ends_counts_them_after_plays_on_one_side(moves, count):
+    """A set-up whose table is given by its ``Ends`` alone (no ``Line``: the end tiles unnamed, taken as no
+    doubles): after plays on one side only, the other end is still the set-up's; "the points at both ends" add up
+    the two open numbers (once an internal error: the line's far end was looked for among the record's moves)."""
+    text = ('[Variant "all-fives"] [Players "Ann, Bob"] [SetUp "1"] [Ends "1 4"] [OnTable "8"] [ToMove "Ann"]\n'
+            "Ann: [0-2] [3-3] [5-6] [3-4]\nBob: [0-1] [1-2] [2-6]\n" + moves + "\n")
+    (rep,) = replay_record(parse(text, "setup.dom"))
+    assert all(d.code != "internal-error" for d in rep.diagnostics)
+    last = rep.steps[-1]
+    left, right = last.ends_after
+    assert left + right == count
+    missed = [d for d in rep.diagnostics if d.code == "missed-score"]
+    assert bool(missed) == (count % 5 == 0)
