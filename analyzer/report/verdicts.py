@@ -5,8 +5,6 @@ nearly so (a tile a hand cannot hold, one it surely holds, a number a hand has n
 grouped by equal chances. Plain data and strings: no click, no jinja2."""
 from __future__ import annotations
 
-from ..analysis.dealvalues import hands_words
-
 from dataclasses import dataclass
 
 __all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
@@ -34,6 +32,9 @@ def how_words(fair) -> str:
         return f"exact under hidden information, {fair.worlds:,} deals"
     if fair.method == OVER_HANDS:
         h = fair.over_hands
+        # (loaded here: the package analyzer.analysis loads the searches, which reading a record never needs)
+        from ..analysis.dealvalues import hands_words
+
         return hands_words(h.hands, h.drawn if h.drawn is not None else h.judged, h.judged)
     if fair.method == "exact":
         return f"all {fair.worlds:,} deals"
