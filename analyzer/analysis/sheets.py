@@ -38,7 +38,7 @@ from . import (Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds
 from .dealvalues import DealsSummary, OverDeals, OverHands, hands_words
 from .fair import (FairDecision, FairRun, FairSettings, WorldSearch, dealt_position, early_looks, fair_analyze,
                    solve_dealt)
-from .fairstats import GROWTH, Z95, early_z, look_z, looks, needed, paired_gap, significant, value_summary
+from .fairstats import GROWTH, Z95, early_z, look_z, looks, needed, paired_gap, significant, student, value_summary
 
 __all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
            "written_game", "HANDS"]
@@ -258,9 +258,11 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     if sampled:        # (drawn in any order: each look's deals are a uniform sample of those allowed)
         random.Random(seed * 7919 + 3).shuffle(order)
     early, budget = schedule(len(order), sampled)
-    z = look_z(len(budget), bool(early))
+    z = look_z(len(budget), bool(early)) if len(budget) > 1 or early else Z95
+    # each decision's bound: that of the look it stopped at (``"z"``: the look's test of a gap, Student's t at an
+    # early look; ``"level"``: its normal quantile, a mean's interval taking Student's t of its own deals)
     state = {k: {"played": "", "mark": "", "rows": [], "losses": [], "unknown": 0, "asked": 0, "choices": 0,
-                 "contenders": None}
+                 "contenders": None, "z": z, "level": z}
              for k in range(len(rep.steps) + 1)}
     active = set(state)                    # the decisions still in question
     words: dict[str, int] = {}
@@ -305,7 +307,10 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                     break
                 at_early = size < budget[0]
                 look = early_z(len(early), size) if at_early else z
-                active = {k for k in active if not _settled(state[k], rep, k, look, at_early, budget[-1], batch)}
+                settled = {k for k in active if _settled(state[k], rep, k, look, at_early, budget[-1], batch)}
+                for k in settled:
+                    state[k].update(z=look, level=early_z(len(early)) if at_early else z)
+                active -= settled
                 if not active:
                     total = done
                     break
@@ -313,7 +318,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
         _JOB.clear()
     if progress is not None:
         progress(done, done)
-    gathered = _gathered(rep, state, thresholds, sampled, z if len(budget) > 1 or early else Z95)
+    gathered = _gathered(rep, state, thresholds, sampled)
     decisions = tuple(d for d in gathered if d.index < len(rep.steps))
     losses = [d for d in decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
     summary = _summary(rep, found, max_deals, done)
@@ -438,17 +443,25 @@ def _exact_over(decision: Decision) -> Decision:
                    loss_over=decision.loss_over if loss is None else OverDeals(float(loss), loss, loss, 1))
 
 
-def over(values: list[int], sampled: bool) -> OverDeals:
-    """The :class:`OverDeals` of ``values`` (one a deal), with the mean's interval when they are a sample."""
+def over(values: list[int], sampled: bool, level: float = Z95) -> OverDeals:
+    """The :class:`OverDeals` of ``values`` (one a deal), with the mean's interval when they are a sample: at the
+    normal quantile ``level`` (the bound of the look its decision stopped at: the 95% interval holds whichever
+    look that was), as Student's ``t`` with ``len(values) - 1`` degrees of freedom (the spread is read off these
+    deals alone, few where the move could be played in few of them or stopped being valued early)."""
     summary = value_summary(values, 1, not sampled)
-    ci = summary.ci95 if sampled and len(values) > 1 else None
-    return OverDeals(summary.mean, min(values), max(values), len(values), ci)
+    if not sampled or len(values) < 2:
+        return OverDeals(summary.mean, min(values), max(values), len(values))
+    n = len(values)
+    half = student(level, n - 1) * math.sqrt(sum((v - summary.mean) ** 2 for v in values) / (n - 1) / n)
+    ci = (round(summary.mean - half, 4), round(summary.mean + half, 4))
+    return OverDeals(summary.mean, min(values), max(values), n, ci)
 
 
-def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool, z: float) -> list[Decision]:
+def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool) -> list[Decision]:
     """Each decision a choice in some deal, its alternatives over the deals where they could be played and the
     loss of the move played over every deal it was valued in (0 where it was the only move; a deal whose search
-    passed the node limit there left out); each move's paired gap to the best on average at ``z``."""
+    passed the node limit there left out); each move's paired gap to the best on average, and each interval, at the
+    bound of the look the decision stopped at (``got["z"]``, ``got["level"]``)."""
     out = []
     teams = rep.variant.seating.teams
     for index in sorted(state):
@@ -456,15 +469,15 @@ def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool, z
         if not got["rows"]:
             continue
         if index == len(rep.steps):         # the decision the record stops at: nothing played, no loss
-            out.append(_to_move_over(rep, got, sampled, z))
+            out.append(_to_move_over(rep, got, sampled))
             continue
         step = rep.steps[index]
         losses = got["losses"] + [0] * (got["asked"] - got["choices"] - got["unknown"])
         if not losses:
             continue
-        loss = over(losses, sampled)
+        loss = over(losses, sampled, got["level"])
         side = 0 if rep.variant.seating.sides > 2 else teams[step.seat]
-        alts = _alternatives(got, side, sampled, z)
+        alts = _alternatives(got, side, sampled)
         out.append(Decision(index, rep.players[step.seat], side, step.entry.pos.line or None,
                             step.entry.pos.column or None, step.entry.round, alternative_text(step.move), None, alts,
                             None, None,
@@ -472,31 +485,31 @@ def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool, z
     return out
 
 
-def _alternatives(got: dict, side: int, sampled: bool, z: float) -> list[Alternative]:
+def _alternatives(got: dict, side: int, sampled: bool) -> list[Alternative]:
     """A decision's alternatives over the deals in which each could be played (``got["rows"]``), best first for
     the mover's ``side``, the best on average marked, the move played (``got["played"]``) too; each other move
-    with its paired gap to the best over the deals both could be played in, and its interval at ``z``
-    (``fairstats.paired_gap``: exact where every deal was analysed)."""
+    with its paired gap to the best over the deals both could be played in, and its interval at the bound the
+    decision's looks tested it at (``got["z"]``; ``fairstats.paired_gap``: exact where every deal was analysed)."""
     sign = 1 if side == 0 else -1
     best, values = _table(got, sign)
     out = []
     for move, by_deal in values.items():
-        o = over(list(by_deal.values()), sampled)
+        o = over(list(by_deal.values()), sampled, got["level"])
         if move != best:
             gaps = paired(values, best, move, sign)
             if gaps:
-                gap, ci = paired_gap(gaps, [0] * len(gaps), 1, not sampled, z)
+                gap, ci = paired_gap(gaps, [0] * len(gaps), 1, not sampled, got["z"])
                 o = replace(o, gap=gap, gap_ci=ci, shared=len(gaps))
         out.append(Alternative(move, None, move == best, move == got["mark"], over_deals=o))
     return sorted(out, key=lambda a: (not a.best, -sign * a.over_deals.mean))
 
 
-def _to_move_over(rep: Replay, got: dict, sampled: bool, z: float) -> Decision:
+def _to_move_over(rep: Replay, got: dict, sampled: bool) -> Decision:
     """The decision a sheet stops at ("what should he play now?"): each move's value over the deals, the best
     on average marked, nothing played."""
     pos = rep.position_at(len(rep.steps))
     side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[pos.turn]
-    alts = _alternatives(got, side, sampled, z)
+    alts = _alternatives(got, side, sampled)
     last = rep.steps[-1].entry if rep.steps else None
     return Decision(len(rep.steps), rep.players[pos.turn], side, last.pos.line or None if last else None, None,
                     last.round if last else None, "", None, alts, None, None, None)
