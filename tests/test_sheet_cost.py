@@ -200,3 +200,8 @@ def test_a_sheets_text_names_each_number_and_gives_one_verdict_word_a_move(book_
         said = f"{hands['drawn']} drawn of the {hands['hands']} hands he may have held"
         assert f"B: {said}" in text and f"over {said}" in text
     assert not re.search(r"\(the same in [\d,]+ deals\)", text)
+    # the critical move's "best" as its decision's: only a best told apart from the others (by its gap), else
+    # the moves not told apart
+    (critical,) = [line for line in text.splitlines() if line.startswith("Critical move: ")]
+    assert re.search(r"; (best on average \S+, ahead of \S+ by [\d.]+ .*over the [\d,]+ deals? both could be "
+                     r"played in|[^;]+ and \S+ not told apart \(best on average first\))$", critical), critical

@@ -327,11 +327,11 @@ def analysis_text(number: int, result) -> str:
     lines = []
     if result.critical and getattr(result.critical, "loss_over", None) is not None and result.critical.loss is None:
         c = result.critical
-        best = ", ".join(a.move for a in c.alternatives if a.best)
+        best = hindsight_best_words(c)          # ("best" only where told apart from the others)
         lines.append(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
                      + f" (line {c.line}, column {c.column}): with every hand open (hindsight) it loses "
                      + loss_range_words(c.loss_over, deals.analysed if deals is not None else None)
-                     + f"; best on average {best}")
+                     + (f"; {best}" if best else ""))
     elif result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
