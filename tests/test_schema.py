@@ -113,3 +113,16 @@ def test_the_schema_names_every_key_the_result_types_write():
         assert len(set(written)) == len(written), cls          # (no key written twice)
         assert set(written) <= named, (cls.__name__, set(written) - named)
         assert named - board_words <= set(written), (cls.__name__, named - board_words - set(written))
+
+
+def test_the_schema_names_every_key_a_sheets_values_write():
+    """A sheet's values over the deals and its fair loss over the hands (``analysis.dealvalues``): every key their
+    ``as_dict`` may write, the gap to the best on average and the hands drawn included, is named in the schema."""
+    from analyzer.analysis.dealvalues import OverDeals, OverHands
+
+    over = OverDeals(1.5, -3, 7, 40, (0.5, 2.5), 2.0, (0.1, 3.9), 12)
+    assert set(over.as_dict()) == set(schema()["$defs"]["over_deals"]["properties"]) - {"words"}
+    assert OverDeals.from_dict(over.as_dict()) == over
+    hands = OverHands(2.0, (0.5, 3.5), 0.0, 4.0, 56, 7, 3, None, 8)
+    named = schema()["$defs"]["fair_verdict"]["properties"]["over_hands"]["properties"]
+    assert set(hands.as_dict()) == set(named)

@@ -78,10 +78,10 @@ def test_a_sheets_page_shows_the_deals_the_losses_over_them_and_the_fair_verdict
         for d in game["decisions"]:
             text = details[d["index"] + 1]
             loss = OverDeals.from_dict(d["loss_over_deals"])
-            assert (loss_range_words(loss) in text) or (loss.max == 0 and "best in every one" in text), text
+            assert (loss_range_words(loss, deals.analysed) in text) or (loss.max == 0 and "best in every one" in text), text
             for alt in d["alternatives"]:
                 if alt.get("over_deals"):
-                    assert over_text(OverDeals.from_dict(alt["over_deals"])) in text
+                    assert over_text(OverDeals.from_dict(alt["over_deals"]), deals.analysed) in text
             verdict = d.get("fair")
             if verdict and verdict["method"] == "over-hands":
                 hands = verdict["over_hands"]
@@ -115,7 +115,7 @@ def test_the_boards_analyse_on_a_sheet_shows_the_deals_and_every_players_moves_j
             expect(page.locator("#stepinfo")).to_contain_text("the deal" if at == 0 else f"after move {at} ")
             note = page.inner_text("#valuesnote")
             loss = OverDeals.from_dict(d["loss_over_deals"])
-            assert f"{d['player']} played {d['played']}, losing {loss_range_words(loss)}" in note
+            assert f"{d['player']} played {d['played']}, losing {loss_range_words(loss, deals.analysed)}" in note
             rows = dict(page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
                                                   "r.querySelector('.val').textContent])"))
             for alt in d["alternatives"]:
@@ -123,7 +123,7 @@ def test_the_boards_analyse_on_a_sheet_shows_the_deals_and_every_players_moves_j
                     shown = rows[alt["move"]].replace("\u2212", "-").split()
                     assert shown[0] == "fair" and float(shown[1]) == round(alt["fair"]["mean"], 2), rows
                 else:
-                    assert over_text(OverDeals.from_dict(alt["over_deals"])) in rows[alt["move"]]
+                    assert over_text(OverDeals.from_dict(alt["over_deals"]), deals.analysed) in rows[alt["move"]]
             if d["fair"]["method"] == "over-hands":
                 assert "hands he may have held" in note
             seen.add(d["player"])

@@ -269,12 +269,16 @@ def renewed(d: Decision | None, new: dict[int, Decision]) -> Decision | None:
 class AnalysisSettings:
     """What an open-hands analysis computes: the ``thresholds`` of its classes (in points; read on the game's scale,
     :func:`~analyzer.analysis.grades.on_scale`), whether each alternative's best line is kept (``lines``), and what
-    each search may spend (``budget``: its node limit and table size, :class:`~analyzer.search.core.SearchBudget`)."""
+    each search may spend (``budget``: its node limit and table size, :class:`~analyzer.search.core.SearchBudget`).
+    ``steps``: the indices of the steps valued (None: every one); another step gets neither a decision nor a running
+    value, and the decision the record stops at is valued only where its index (the number of steps) is among them
+    (a sheet's deals value only the decisions still in question: :mod:`analyzer.analysis.sheets`)."""
 
     thresholds: Thresholds = Thresholds()
     lines: bool = False
     budget: SearchBudget = SearchBudget()
     reasons: bool = False         # why each graded move (and the critical one) lost (``analysis.reasons``)
+    steps: frozenset[int] | None = None
 
 
 def _sign(v: int) -> int:
@@ -529,9 +533,11 @@ def _value_back(walk: _Walk, pos: Position, line: list[_Point], points: tuple[in
 
     try:
         k = len(line)
+        steps = walk.settings.steps
         try:
-            values[k] = scored(points, 0) + solver.solve(pos)
-            if stops_at_decision(rep, pos):
+            if steps is None or len(rep.steps) in steps:
+                values[k] = scored(points, 0) + solver.solve(pos)
+            if stops_at_decision(rep, pos) and (steps is None or len(rep.steps) in steps):
                 out.to_move = _to_move(rep, *walk.mover(pos.turn), pos, scored(points, pos.turn))
         except SearchLimit:
             past_limit(k)
@@ -544,6 +550,9 @@ def _value_back(walk: _Walk, pos: Position, line: list[_Point], points: tuple[in
                 if values[k + 1] is not None:
                     values[k] = values[k + 1] - scored(line[k + 1].points if k + 1 < len(line) else points, 0) \
                         + scored(here.points, 0)
+                continue
+            if steps is not None and here.step.index not in steps and not (here.declined is not None
+                                                                            and walk.rep.steps[0].index in steps):
                 continue
             # each step is searched on its own budget: an earlier decision may need far fewer positions
             # than a later one (a seat that has drawn many sleepers moves later), so one past the limit
@@ -634,6 +643,8 @@ def _step(walk: _Walk, line: list, k: int, values: list) -> None:
         _decide(walk, at, step.move, step, walk.scored(here.points, at.turn))
     if choice and mover is walk.solver:
         values[k] = walk.out.decisions[-1].best_value
+    elif walk.settings.steps is not None and not choice:
+        pass                                # (only decisions asked for: no running value)
     else:
         values[k] = walk.scored(here.points, 0) + walk.solver.solve(at)
     if here.declined is not None and len(here.declined.legal_moves()) > 1:

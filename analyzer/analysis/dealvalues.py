@@ -4,32 +4,58 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["OverDeals", "OverHands", "DealsSummary"]
+__all__ = ["OverDeals", "OverHands", "DealsSummary", "hands_words"]
+
+
+def hands_words(hands: int, drawn: int, different: int) -> str:
+    """How many of the ``hands`` a player may have held his moves were judged in: ``all 12 hands he may have
+    held``, ``the one hand he may have held``, or ``8 drawn of the 56 hands he may have held (7 different)`` (drawn
+    by the deals they stand for: a hand may be drawn more than once). The one wording of the text, the page and the
+    analysis's note."""
+    if different >= hands:
+        return f"{'the one hand' if hands == 1 else f'all {hands:,} hands'} he may have held"
+    return (f"{drawn:,} drawn of the {hands:,} hands he may have held"
+            + (f" ({different:,} different)" if different != drawn else ""))
 
 
 @dataclass(frozen=True)
 class OverDeals:
     """A value over the deals: the mean, the lowest and the highest, over ``deals`` deals (those in which the
-    move could be played); ``ci95``: the mean's 95% interval where the deals are a sample of those allowed."""
+    move could be played); ``ci95``: the mean's 95% interval where the deals are a sample of those allowed.
+    Beside a decision's best move on average, another move's ``gap``: the mean of its paired gaps to that move (for
+    the mover, in points), over the ``shared`` deals both could be played in, and ``gap_ci`` its interval at the level
+    the looks test it (the moves' own means may stand on different deals; the gap on the same ones)."""
 
     mean: float
     min: int
     max: int
     deals: int
     ci95: tuple[float, float] | None = None
+    gap: float | None = None
+    gap_ci: tuple[float, float] | None = None
+    shared: int | None = None
+
+    @property
+    def told_apart(self) -> bool | None:
+        """Whether the best move on average is told apart from this one (its gap's interval above 0); None for
+        the best itself, or a move never playable in the same deal as it."""
+        return None if self.gap_ci is None else self.gap_ci[0] > 1e-9
 
     def as_dict(self) -> dict:
         out = {"mean": self.mean, "min": self.min, "max": self.max, "deals": self.deals}
         if self.ci95 is not None:
             out["ci95"] = list(self.ci95)
+        if self.gap is not None:
+            out.update(gap=self.gap, gap_ci=list(self.gap_ci), shared=self.shared)
         return out
 
     @classmethod
     def from_dict(cls, data: dict | None) -> OverDeals | None:
         if data is None:
             return None
-        ci = data.get("ci95")
-        return cls(data["mean"], data["min"], data["max"], data["deals"], None if ci is None else tuple(ci))
+        ci, gap_ci = data.get("ci95"), data.get("gap_ci")
+        return cls(data["mean"], data["min"], data["max"], data["deals"], None if ci is None else tuple(ci),
+                   data.get("gap"), None if gap_ci is None else tuple(gap_ci), data.get("shared"))
 
 
 @dataclass(frozen=True)
@@ -38,7 +64,8 @@ class OverHands:
     it stands for), its 95% interval where the hands judged are a sample, the least and the most; ``hands``:
     how many hands he may have held, ``judged``: how many were judged; ``real``: in how many of them the move
     is a real mistake (the fair verdict), ``best``: the fair best where it is the same in every hand judged
-    and told apart there."""
+    and told apart there; ``drawn``: where the hands are drawn, how many draws (a hand may come more than once,
+    ``judged`` counts the different ones); None where every hand is judged."""
 
     mean: float
     ci95: tuple[float, float] | None
@@ -48,10 +75,14 @@ class OverHands:
     judged: int
     real: int
     best: str | None
+    drawn: int | None = None
 
     def as_dict(self) -> dict:
-        return {"mean": self.mean, "ci95": None if self.ci95 is None else list(self.ci95), "min": self.min,
-                "max": self.max, "hands": self.hands, "judged": self.judged, "real": self.real, "best": self.best}
+        out = {"mean": self.mean, "ci95": None if self.ci95 is None else list(self.ci95), "min": self.min,
+               "max": self.max, "hands": self.hands, "judged": self.judged, "real": self.real, "best": self.best}
+        if self.drawn is not None:
+            out["drawn"] = self.drawn
+        return out
 
 
 @dataclass(frozen=True)

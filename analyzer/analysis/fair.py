@@ -54,7 +54,7 @@ from .fairstats import (EARLY_LOOKS, GROWTH, PERCENTILES, Z95, FairThresholds, F
 from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnalysis, GradeOnScale, alternative_text,
                analyze_replay, int_solver_plays, open_decision, renewed, searcher_for, stop_reason, stops_at_decision)
 
-__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "decision_table",
+__all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "dealt_position", "decision_table",
            "WorldSearch", "EXACT_BELOW", "WORLDS", "FairSettings", "FairRun",
            "Spread", "WorstWorld", "percentile", "PERCENTILES", "fair_verdict", "Z95", "GROWTH"]
 
@@ -337,7 +337,7 @@ def solve_dealt(rep: Replay, template, deals: list[tuple[int, ...]], seat: int,
     known)`` (see :func:`_values`). ``search.only``: these alternatives alone (the others neither searched where the
     compiled batch takes the worlds, nor in the rows)."""
     def position(deal: tuple[int, ...]):
-        return _dealt_position(rep, template, deal)
+        return dealt_position(rep, template, deal)
 
     reading, only = search.reading, search.only
     rows, lines = [None] * len(deals), [None] * len(deals)
@@ -377,7 +377,7 @@ def _on_table(pos) -> int:
     return sum(move.tile.bit for move, *_ in pos.history if move.tile is not None)
 
 
-def _dealt_position(rep: Replay, template, deal: tuple[int, ...]):
+def dealt_position(rep: Replay, template, deal: tuple[int, ...]):
     """The decision ``template`` (a position of a game without drawing) in the world dealt ``deal``."""
     table = _on_table(template)
     pos = template.copy()
@@ -412,7 +412,7 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
                 continue
             pos = _drawn_position(rep, k, seat, view.deal(world), order)
         else:
-            pos = _dealt_position(rep, template, view.deal(world))
+            pos = dealt_position(rep, template, view.deal(world))
         out.append(reading.played(_shared_searcher(rep, seat, _JOB["budget"]), pos, row))
     return out
 

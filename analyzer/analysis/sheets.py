@@ -32,9 +32,13 @@ from ..inference.sheet import MAX_DEALS, SheetDeal, SheetDeals, sheet_deals
 from ..position import tiles_of
 from ..replay import Replay, replay
 from ..workers import pool_options
-from . import Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, analyze_replay, renewed
-from .dealvalues import DealsSummary, OverDeals, OverHands
-from .fair import FairDecision, FairRun, FairSettings, fair_analyze
+from ..search.tree import SearchLimit
+from . import (Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
+               int_solver_plays, renewed)
+from .dealvalues import DealsSummary, OverDeals, OverHands, hands_words
+from .fair import (FairDecision, FairRun, FairSettings, WorldSearch, dealt_position, early_looks, fair_analyze,
+                   solve_dealt)
+from .fairstats import GROWTH, Z95, early_z, look_z, looks, needed, paired_gap, significant, student, value_summary
 
 __all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", "sheet_fair", "written_replay",
            "written_game", "HANDS"]
@@ -42,7 +46,8 @@ __all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", 
 METHOD = "over-hands"   # the method of a fair verdict over the hands a player may have held (``FairDecision.method``)
 HANDS = 8               # the hands of a player judged fairly: every one where he may have held at most this many,
 #                         else this many drawn by the deals they stand for
-CHUNK = 40              # deals a task analyses
+CHUNK = 25              # deals a task analyses
+LEAST_LOOK = 50         # the fewest deals a look of a sampled sheet's decisions is at (else one look at all)
 
 
 # -- a deal written into the record --------------------------------------------------------------------------
@@ -70,20 +75,107 @@ def written_replay(rep: Replay, deal: SheetDeal) -> Replay:
 _JOB: dict = {}
 
 
-def _analyse_chunk(part: int) -> list:
-    """The compact analysis of each deal of chunk ``part``: per decision ``(index, played, [(move, value)],
-    loss)``, then the deal's result words."""
+def _analyse_chunk(task: tuple) -> list:
+    """Deals ``task[1]`` to ``task[2]`` of the job's (in the order they are drawn) analysed. ``("words", lo, hi)``:
+    each deal's result words. ``("batch", lo, hi, k)``: decision ``k`` alone in each deal (:func:`_batch_rows`).
+    ``("deal", lo, hi, steps)``: each deal written into the record and analysed, only the steps ``steps`` valued
+    (None: every one): per deal its rows ``(index, played, [(move, value)], loss)`` and its result words."""
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
+    kind, lo, hi = task[:3]
+    if kind == "words":            # (and each deal's legal moves at the leads ``task[3]``: see :func:`_batch_rows`)
+        out = []
+        for deal in deals[lo:hi]:
+            written = written_replay(rep, deal)
+            out.append((_result_words(written), {k: _legal(written, k) for k in task[3]}))
+        return out
+    if kind == "batch":
+        return _batch_rows(rep, task[3], deals[lo:hi], settings.budget, task[4], task[5])
     out = []
-    for deal in deals[part * CHUNK:(part + 1) * CHUNK]:
+    for deal in deals[lo:hi]:
         written = written_replay(rep, deal)
         # (searches made for each deal: one kept from deal to deal empties its tables for each, 2.4 times slower)
-        got = analyze_replay(written, settings)
+        got = analyze_replay(written, replace(settings, steps=task[3]))
         rows = [(d.index, d.played, [(a.move, a.value) for a in d.alternatives], d.loss) for d in got.decisions]
         to_move = got.to_move
         if to_move is not None:       # a record that stops at a decision: its moves' values, nothing played
             rows.append((to_move.index, "", [(a.move, a.value) for a in to_move.alternatives], None))
         out.append((rows, _result_words(written)))
+    return out
+
+
+def batched(rep: Replay) -> tuple[bool, frozenset[int]]:
+    """Whether a sheet's decisions are valued one at a time over many deals at once (:func:`_batch_rows`): in a
+    game of the int solver (two-ended block games: no draws, no points during play), else each deal is written
+    into the record and analysed; and its leads (no tile on the table), whose legal moves may hang on the whole
+    deal (the highest double dealt opens), which the sheet's position does not know: read off each deal written."""
+    if not int_solver_plays(rep.variant) or rep.initial.draws:
+        return False, frozenset()
+    return True, frozenset(k for k in range(len(rep.steps) + 1) if rep.position_at(k).ends is None)
+
+
+def _legal(written: Replay, k: int) -> tuple[str, ...]:
+    """The legal moves at step ``k`` of a deal written into the sheet (a lead: see :func:`batched`)."""
+    if k > written.legal_prefix:
+        return ()
+    return tuple(sorted(alternative_text(m) for m in written.position_at(k).legal_moves()))
+
+
+def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list | None = None,
+                only: frozenset[str] | None = None) -> list:
+    """Decision ``k`` (the step's index; the number of steps: the decision the record stops at) in each of
+    ``deals``: per deal ``(played, [(move, value)], loss)``, None where the mover had no choice in it, "limit"
+    where its search went past the node limit. The deals are grouped by what the mover holds there and, at a
+    lead, by its legal moves in each deal written (``legal``, one a deal), each group's moves valued in every deal
+    of it by one call (:func:`fair.solve_dealt`: the compiled core's batch of worlds, each deal valued as a search
+    made for it alone), from the position of its first deal written where ``legal`` is given. ``only``: these moves
+    valued alone (those still in contention), the loss of the move played then not known (None)."""
+    template = rep.position_at(k)
+    seat = template.turn
+    step = rep.steps[k] if k < len(rep.steps) else None
+    if step is not None and (step.move is None or step.seat != seat or step.move.open is not None):
+        return [None] * len(deals)            # (a Muggins call, or a false play that stands: no choice)
+    table = sum(move.tile.bit for move, *_ in template.history if move.tile is not None)
+    groups: dict[tuple, list[int]] = {}
+    for at, deal in enumerate(deals):
+        groups.setdefault((deal.hands[seat] & ~table, legal[at] if legal else ()), []).append(at)
+    sign = 1 if rep.variant.seating.sides > 2 or rep.variant.seating.teams[seat] == 0 else -1
+    out: list = [None] * len(deals)
+    for (_, moves_there), members in groups.items():
+        if legal is not None and len(moves_there) < 2:
+            continue
+        if legal is not None:
+            template = written_replay(rep, deals[members[0]]).position_at(k)
+        first = dealt_position(rep, template, deals[members[0]].hands)
+        moves = first.legal_moves()
+        if len(moves) < 2:
+            continue
+        same = None if step is None else first.canonical(step.move)
+        valued = None if only is None else [m for m in moves if alternative_text(m) in only]
+        if valued is not None and len(valued) == len(moves):
+            valued = None
+        if valued == []:
+            continue                # (none of the moves in contention is his to play here)
+        search = WorldSearch(budget, valued)
+        try:
+            rows = solve_dealt(rep, template, [deals[at].hands for at in members], seat, search)[0]
+        except SearchLimit:
+            rows = []
+            for at in members:      # (one deal past the limit: the others valued alone)
+                try:
+                    rows.append(solve_dealt(rep, template, [deals[at].hands], seat, search)[0][0])
+                except SearchLimit:
+                    rows.append(None)
+        for at, row in zip(members, rows):
+            if row is None:
+                out[at] = "limit"
+                continue
+            values = [(alternative_text(m), v) for m, v in row]
+            if same is None or only is not None:     # (racing: the loss stands on the deals every move was valued in)
+                out[at] = ("" if same is None else alternative_text(same), values, None)
+                continue
+            best = max(sign * v for _, v in row)
+            played = next(v for m, v in row if m == same)
+            out[at] = (alternative_text(same), values, best - sign * played)
     return out
 
 
@@ -95,21 +187,37 @@ def _result_words(written: Replay) -> str:
     return result_sentence(written.outcome, written.result, written.variant, written.players)
 
 
-def _run(tasks: list, work, workers: int, run: FairRun, done=None) -> list:
+def _run(tasks: list, work, workers: int, run: FairRun, done=None, stack: ExitStack | None = None,
+         held: list | None = None) -> list:
     """``work(task)`` for every task, in a pool of ``workers`` processes (made as ``run`` says) where more than one
-    task is asked; ``done(k)`` after the k-th result (in order)."""
+    task is asked; ``done(k)`` after the k-th result (in order). ``stack`` and ``held``: the pool is made once in
+    ``stack`` and kept in ``held[0]`` for the calls after (the rounds of :func:`sheet_analyze`)."""
     out = []
-    with ExitStack() as stack:
-        results = map(work, tasks)
-        if workers > 1 and len(tasks) > 1:
-            executor = stack.enter_context(run.pool_maker()(max_workers=min(workers, len(tasks)),
-                                                            **pool_options(__name__, "_JOB")))
-            results = executor.map(work, tasks)
+    with ExitStack() as own:
+        stack = stack or own
+        executor = held[0] if held else None
+        if executor is None and workers > 1 and len(tasks) > 1:
+            executor = stack.enter_context(run.pool_maker()(max_workers=workers, **pool_options(__name__, "_JOB")))
+            if held is not None:
+                held[:] = [executor]
+        results = map(work, tasks) if executor is None else executor.map(work, tasks)
         for got in results:
             out.append(got)
             if done is not None:
                 done(len(out))
     return out
+
+
+def schedule(deals: int, sampled: bool) -> tuple[tuple[int, ...], list[int]]:
+    """The numbers of deals a sheet's decisions are looked at with, as the fair analysis looks at its worlds
+    (:mod:`analyzer.analysis.fairstats`): where the deals are a sample of at least ``4 * LEAST_LOOK`` a quarter of
+    them first (``fairstats.GROWTH``), doubling to all of them (:func:`fairstats.looks`), with the fair analysis's
+    early looks before (:func:`analyzer.analysis.fair.early_looks`: 50 and 125 of 1,000); else one look at every
+    deal (the deals listed: exact means)."""
+    if not sampled or deals < GROWTH * LEAST_LOOK:
+        return (), [deals]
+    first = deals // GROWTH
+    return early_looks(FairSettings(worlds=first, max_worlds=deals)), looks(first, deals)
 
 
 def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), *, max_deals: int = MAX_DEALS,
@@ -118,10 +226,13 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     under ``settings`` (:func:`~analyzer.analysis.analyze_replay`'s; the best lines kept only where the sheet
     allows one deal): a :class:`GameAnalysis` whose ``deals`` says how many (at most ``max_deals``, else drawn
     with ``seed``), each decision's alternatives valued ``over_deals`` and the move played's ``loss_over``. Where
-    the record allows no deal, ``stopped`` and ``deals_error`` say why; where the inference does not list this
-    family's deals, ``stopped`` says so by name. ``run``: the deals analysed in ``run.workers`` processes (None:
-    at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and their
-    number."""
+    the deals are drawn, a decision is valued in the deals of each look of :func:`schedule` in turn until its best
+    on average is told apart from every other move (:func:`_settled`; no more deals where more would not tell
+    them apart within ``max_deals``), so its values stand on as many deals as it needed (``OverDeals.deals``).
+    Where the record allows no deal, ``stopped`` and ``deals_error`` say why; where the inference does not list
+    this family's deals, ``stopped`` says so by name. ``run``: the deals analysed in ``run.workers`` processes
+    (None: at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and the most
+    there may be in all (which only shrinks, and ends equal to ``done``)."""
     thresholds, progress = settings.thresholds, run.progress
     out = GameAnalysis(rep.title, rep.players, [rep.side_name(s) for s in range(rep.variant.seating.sides)])
     if rep.variant.seating.sides > 2:
@@ -133,8 +244,8 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
         return replace(out, stopped=f"no deal fits the sheet: {exc}", deals_error=str(exc))
     except InferenceUnsupported as exc:
         return replace(out, stopped=f"the deals of this sheet are not listed ({rep.variant.name}): {exc}")
-    summary = _summary(rep, found, max_deals)
     if found.count == 1 and found.exact:
+        summary = _summary(rep, found, max_deals, 1)
         written = written_replay(rep, found.deals[0])
         got = analyze_replay(written, settings)
         new = {id(d): _exact_over(d) for d in got.decisions}
@@ -142,20 +253,75 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                        decisions=tuple(new[id(d)] for d in got.decisions), critical=renewed(got.critical, new),
                        fair_critical=renewed(got.fair_critical, new))
     workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
-    _JOB.update(rep=rep, deals=list(found.deals), settings=replace(settings, lines=False))
+    sampled = found.method == "sampled"
+    order = list(found.deals)
+    if sampled:        # (drawn in any order: each look's deals are a uniform sample of those allowed)
+        random.Random(seed * 7919 + 3).shuffle(order)
+    early, budget = schedule(len(order), sampled)
+    z = look_z(len(budget), bool(early)) if len(budget) > 1 or early else Z95
+    # each decision's bound: that of the look it stopped at (``"z"``: the look's test of a gap, Student's t at an
+    # early look; ``"level"``: its normal quantile, a mean's interval taking Student's t of its own deals)
+    state = {k: {"played": "", "mark": "", "rows": [], "losses": [], "unknown": 0, "asked": 0, "choices": 0,
+                 "contenders": None, "z": z, "level": z}
+             for k in range(len(rep.steps) + 1)}
+    active = set(state)                    # the decisions still in question
+    words: dict[str, int] = {}
+    done, total = 0, len(order)
+    batch, leads = batched(rep)
+    _JOB.update(rep=rep, deals=order, settings=replace(settings, lines=False))
     try:
-        total = len(found.deals)
-        parts = _run(list(range(-(-total // CHUNK))), _analyse_chunk, workers, run,
-                     None if progress is None else lambda k: progress(min(total, k * CHUNK), total))
+        with ExitStack() as stack:
+            held: list = []
+            for size in (*early, *budget):
+                spans = [(lo, min(lo + CHUNK, size)) for lo in range(done, size, CHUNK)]
+                asked = frozenset() if batch else frozenset(active)     # (each deal written and analysed)
+                leading = frozenset(k for k in leads if k in active)
+                words_tasks = [("words", lo, hi, leading) for lo, hi in spans] if batch else []
+                count = len(spans) * (2 + len(active) if batch else 1)     # (the words counted twice)
+                finished = [0]
+
+                def step(_: int, before=done, size=size, count=count) -> None:
+                    finished[0] += 1
+                    progress(before + (size - before) * min(finished[0], count) // count, total)
+
+                each = None if progress is None else step
+                legal: dict[int, list] = {k: [] for k in leading}
+                for got in _run(words_tasks, _analyse_chunk, workers, run, each, stack, held):
+                    for said, moves in got:
+                        words[said] = words.get(said, 0) + 1
+                        for k, there in moves.items():
+                            legal[k].append(there)
+                finished[0] += len(words_tasks)
+                tasks = [("batch", lo, hi, k, legal[k][lo - done:hi - done] if k in leads else None,
+                          state[k]["contenders"]) for k in (sorted(active) if batch else ()) for lo, hi in spans]
+                tasks += [("deal", lo, hi, None if len(asked) == len(state) else asked) for lo, hi in spans if asked]
+                for task, got in zip(tasks, _run(tasks, _analyse_chunk, workers, run, each, stack, held)):
+                    if task[0] == "batch":
+                        _gather_one(state[task[3]], got, task[5] is None)
+                    else:
+                        for rows, said in got:
+                            words[said] = words.get(said, 0) + 1
+                            _gather(state, rows, asked)
+                done = size
+                if size == len(order):
+                    break
+                at_early = size < budget[0]
+                look = early_z(len(early), size) if at_early else z
+                settled = {k for k in active if _settled(state[k], rep, k, look, at_early, budget[-1], batch)}
+                for k in settled:
+                    state[k].update(z=look, level=early_z(len(early)) if at_early else z)
+                active -= settled
+                if not active:
+                    total = done
+                    break
     finally:
         _JOB.clear()
-    per_deal = [deal for part in parts for deal in part]
-    words: dict[str, int] = {}
-    for _, said in per_deal:
-        words[said] = words.get(said, 0) + 1
-    gathered = _gathered(rep, [rows for rows, _ in per_deal], thresholds, found.method == "sampled")
+    if progress is not None:
+        progress(done, done)
+    gathered = _gathered(rep, state, thresholds, sampled)
     decisions = tuple(d for d in gathered if d.index < len(rep.steps))
     losses = [d for d in decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
+    summary = _summary(rep, found, max_deals, done)
     return replace(out, deals=replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1]))),
                    deals_found=found, decisions=decisions,
                    to_move=next((d for d in gathered if d.index == len(rep.steps)), None),
@@ -165,76 +331,177 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                          "then their mean, least and most"))
 
 
-def _summary(rep: Replay, found: SheetDeals, max_deals: int) -> DealsSummary:
-    return DealsSummary(found.count, found.analysed, found.method, found.exact, found.before_result, (),
+def _gather_one(got: dict, rows: list, full: bool) -> None:
+    """The rows of one decision in some deals (:func:`_batch_rows`) added to its ``state``; ``full``: every move
+    valued (the move played's loss counted in each deal: 0 where it was no choice)."""
+    for row in rows:
+        got["asked"] += full
+        if row is None:
+            continue
+        if row == "limit":
+            got["unknown"] += full
+            continue
+        mark, values, loss = row
+        got["mark"] = mark
+        got["rows"].append(dict(values))
+        got["choices"] += full
+        if loss is not None:
+            got["losses"].append(loss)
+
+
+def _gather(state: dict, rows: list, asked: frozenset | None) -> None:
+    """One deal's rows (see :func:`_analyse_chunk`) added to ``state`` (per decision index, made for every step
+    first): its move played, each deal's values of the moves (one dict a deal where it was a choice), the losses
+    of the move played, the deals it was asked in (``asked``: None, every decision; a deal where it was no choice
+    counts a loss of 0) and those past the node limit there."""
+    for index, got in state.items():
+        if asked is None or index in asked:
+            got["asked"] += 1
+    for index, played, alts, loss in rows:
+        got = state.get(index)
+        if got is None or (asked is not None and index not in asked):
+            continue
+        got["played"] = got["mark"] = played
+        got["rows"].append({move: value for move, value in alts if value is not None})
+        got["choices"] += 1
+        if loss is not None:
+            got["losses"].append(loss)
+        elif played:
+            got["unknown"] += 1             # (past the node limit in that deal: not counted)
+
+
+def _table(got: dict, sign: int) -> tuple[object, dict]:
+    """A decision's best move on average for the mover (``sign`` 1: he maximises) and each move's values in the
+    deals it could be played in, by the deal's place in ``got["rows"]``."""
+    values: dict = {}
+    for at, row in enumerate(got["rows"]):
+        for move, value in row.items():
+            values.setdefault(move, {})[at] = value
+    best = max(values, key=lambda m: sign * sum(values[m].values()) / len(values[m]))
+    return best, values
+
+
+def paired(values: dict, best, move, sign: int) -> list[int]:
+    """The gaps of ``move`` to ``best`` for the mover, deal by deal, over the deals both could be played in."""
+    return [sign * (values[best][at] - v) for at, v in values[move].items() if at in values[best]]
+
+
+def _settled(got: dict | None, rep: Replay, k: int, z: float, at_early: bool, budget: int,
+             racing: bool = False) -> bool:
+    """Whether a decision needs no more deals: its best move on average is told apart from every other move
+    (the paired gap over the deals both could be played in significant at ``z``: ``fairstats.significant``), or,
+    past the early looks (``at_early``), more deals would not tell it apart from any within ``budget`` deals
+    (``fairstats.needed``, as the fair analysis stops for futility: in deals both moves could be played in, of
+    which the budget holds the share seen so far). A step no deal has made a choice in yet is not
+    settled. ``racing``: a decision not settled at a later look values from now on only the moves still in contention
+    (``got["contenders"]``: the best, those not told apart from it, and the move played), as the fair analysis
+    races its moves; a move told apart keeps its values in the deals it was valued in, and the move played's
+    loss stands on the deals in which every move was valued."""
+    if got is None or not got["rows"]:
+        return False
+    sign = _mover_sign(rep, k)
+    best, values = _table(got, sign)
+    gaps = {m: paired(values, best, m, sign) for m in values if m != best}
+    close = [m for m, g in gaps.items() if not g or not significant(g, False, z)]
+    if not close:
+        return True
+    rows = len(got["rows"])      # (a move playable in some deals alone: its shared deals grow at their share)
+    if not at_early and not any(needed(gaps[m], z) <= budget * len(gaps[m]) / rows for m in close):
+        return True
+    if racing and not at_early:     # (from the first later look: the move played's loss stands on those deals)
+        got["contenders"] = frozenset([best, *close] + ([got["mark"]] if got["mark"] else []))
+    return False
+
+
+def _mover_sign(rep: Replay, k: int) -> int:
+    """1 where the mover of step ``k`` (the one the record stops at: the player to move there) maximises the
+    values."""
+    if rep.variant.seating.sides > 2:
+        return 1
+    seat = rep.steps[k].seat if k < len(rep.steps) else rep.position_at(len(rep.steps)).turn
+    return 1 if rep.variant.seating.teams[seat] == 0 else -1
+
+
+def _summary(rep: Replay, found: SheetDeals, max_deals: int, analysed: int) -> DealsSummary:
+    return DealsSummary(found.count, analysed, found.method, found.exact, found.before_result, (),
                         found.count_ci95, max_deals)
 
 
 def _exact_over(decision: Decision) -> Decision:
     """A decision of the one deal a sheet allows, its values over that deal its values."""
-    alts = tuple(alt if alt.value is None else replace(alt, over_deals=OverDeals(float(alt.value), alt.value,
-                                                                                  alt.value, 1))
-                 for alt in decision.alternatives)
+    best = next((a for a in decision.alternatives if a.best and a.value is not None), None)
+    sign = 1 if decision.side == 0 else -1
+
+    def one(alt):
+        if alt.value is None:
+            return alt
+        gap = None if best is None or alt is best else float(sign * (best.value - alt.value))
+        return replace(alt, over_deals=OverDeals(float(alt.value), alt.value, alt.value, 1, None, gap,
+                                                 None if gap is None else (gap, gap), None if gap is None else 1))
     loss = decision.loss
-    return replace(decision, alternatives=alts,
+    return replace(decision, alternatives=tuple(one(alt) for alt in decision.alternatives),
                    loss_over=decision.loss_over if loss is None else OverDeals(float(loss), loss, loss, 1))
 
 
-def over(values: list[int], sampled: bool) -> OverDeals:
-    """The :class:`OverDeals` of ``values`` (one a deal), with the mean's interval when they are a sample."""
+def over(values: list[int], sampled: bool, level: float = Z95) -> OverDeals:
+    """The :class:`OverDeals` of ``values`` (one a deal), with the mean's interval when they are a sample: at the
+    normal quantile ``level`` (the bound of the look its decision stopped at: the 95% interval holds whichever
+    look that was), as Student's ``t`` with ``len(values) - 1`` degrees of freedom (the spread is read off these
+    deals alone, few where the move could be played in few of them or stopped being valued early)."""
+    summary = value_summary(values, 1, not sampled)
+    if not sampled or len(values) < 2:
+        return OverDeals(summary.mean, min(values), max(values), len(values))
     n = len(values)
-    mean = sum(values) / n
-    ci = None
-    if sampled and n > 1:
-        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-        half = 1.96 * sd / math.sqrt(n)
-        ci = (round(mean - half, 4), round(mean + half, 4))
-    return OverDeals(round(mean, 4), min(values), max(values), n, ci)
+    half = student(level, n - 1) * math.sqrt(sum((v - summary.mean) ** 2 for v in values) / (n - 1) / n)
+    ci = (round(summary.mean - half, 4), round(summary.mean + half, 4))
+    return OverDeals(summary.mean, min(values), max(values), n, ci)
 
 
-def _gathered(rep: Replay, per_deal: list[list], thresholds: Thresholds, sampled: bool) -> list[Decision]:
-    """Each decision of any deal, its alternatives over the deals where they could be played and the loss of
-    the move played over every deal (0 where it was the only move; a deal whose search passed the node limit
-    there left out)."""
-    by_index: dict[int, dict] = {}
-    for rows in per_deal:
-        for index, played, alts, loss in rows:
-            got = by_index.setdefault(index, {"played": played, "alts": {}, "losses": [], "unknown": 0})
-            for move, value in alts:
-                if value is not None:
-                    got["alts"].setdefault(move, []).append(value)
-            if loss is not None:
-                got["losses"].append(loss)
-            else:
-                got["unknown"] += 1             # (past the node limit in that deal: not counted)
+def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool) -> list[Decision]:
+    """Each decision a choice in some deal, its alternatives over the deals where they could be played and the
+    loss of the move played over every deal it was valued in (0 where it was the only move; a deal whose search
+    passed the node limit there left out); each move's paired gap to the best on average, and each interval, at the
+    bound of the look the decision stopped at (``got["z"]``, ``got["level"]``)."""
     out = []
     teams = rep.variant.seating.teams
-    for index in sorted(by_index):
-        got = by_index[index]
+    for index in sorted(state):
+        got = state[index]
+        if not got["rows"]:
+            continue
         if index == len(rep.steps):         # the decision the record stops at: nothing played, no loss
             out.append(_to_move_over(rep, got, sampled))
             continue
         step = rep.steps[index]
-        losses = got["losses"] + [0] * (len(per_deal) - len(got["losses"]) - got["unknown"])
+        losses = got["losses"] + [0] * (got["asked"] - got["choices"] - got["unknown"])
         if not losses:
             continue
-        loss = over(losses, sampled)
+        loss = over(losses, sampled, got["level"])
         side = 0 if rep.variant.seating.sides > 2 else teams[step.seat]
         alts = _alternatives(got, side, sampled)
         out.append(Decision(index, rep.players[step.seat], side, step.entry.pos.line or None,
-                            step.entry.pos.column or None, step.entry.round, got["played"], None, alts, None, None,
+                            step.entry.pos.column or None, step.entry.round, alternative_text(step.move), None, alts,
+                            None, None,
                             thresholds.classify(loss.mean), loss_over=loss))
     return out
 
 
 def _alternatives(got: dict, side: int, sampled: bool) -> list[Alternative]:
-    """A decision's alternatives over the deals in which each could be played (``got["alts"]``), best first for
-    the mover's ``side``, the best on average marked, the move played (``got["played"]``) too."""
+    """A decision's alternatives over the deals in which each could be played (``got["rows"]``), best first for
+    the mover's ``side``, the best on average marked, the move played (``got["played"]``) too; each other move
+    with its paired gap to the best over the deals both could be played in, and its interval at the bound the
+    decision's looks tested it at (``got["z"]``; ``fairstats.paired_gap``: exact where every deal was analysed)."""
     sign = 1 if side == 0 else -1
-    valued = sorted(((move, over(values, sampled)) for move, values in got["alts"].items()),
-                    key=lambda mv: -sign * mv[1].mean)
-    return [Alternative(move, None, abs(o.mean - valued[0][1].mean) < 1e-9, move == got["played"], over_deals=o)
-            for move, o in valued]
+    best, values = _table(got, sign)
+    out = []
+    for move, by_deal in values.items():
+        o = over(list(by_deal.values()), sampled, got["level"])
+        if move != best:
+            gaps = paired(values, best, move, sign)
+            if gaps:
+                gap, ci = paired_gap(gaps, [0] * len(gaps), 1, not sampled, got["z"])
+                o = replace(o, gap=gap, gap_ci=ci, shared=len(gaps))
+        out.append(Alternative(move, None, move == best, move == got["mark"], over_deals=o))
+    return sorted(out, key=lambda a: (not a.best, -sign * a.over_deals.mean))
 
 
 def _to_move_over(rep: Replay, got: dict, sampled: bool) -> Decision:
@@ -307,6 +574,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     if analysis.deals is None:
         return replace(analysis, fair_note="no fair analysis: " + (analysis.stopped or "the sheet's deals are not known"))
     found = analysis.deals_found or sheet_deals(rep, analysis.deals.max_deals, seed)    # (read back: found again)
+    settings, capped = bounded(settings, analysis.deals.max_deals)
     deals = list(found.deals)
     rng = random.Random(seed * 7919 + 1)
     tasks, weights = [], []            # (seat, a deal of the hand); per task, the deals it stands for
@@ -345,7 +613,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
             decision = by_index.get(k)
             if decision is None:
                 continue
-            fair = _over_hands(rep, seat, mine, k, spread[seat], points)
+            fair = _over_hands(rep, seat, mine, k, spread[seat], points, hands, decision.cls)
             judged = replace(renewed(decision, new), fair=fair)
             if fair is not None and spread[seat][0] == 1 and k in mine[0][1]:   # his one hand: each move's
                 values = mine[0][1][k][1]                                        # fair value too
@@ -354,7 +622,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
             new[id(decision)] = judged
     decisions = tuple(renewed(d, new) for d in analysis.decisions)
     graded = [d for d in decisions if d.fair is not None and d.fair.loss > 1e-9]
-    parts = [f"{rep.players[s]}: {n} hand{'s' * (n != 1)}" + (f" ({hands} drawn)" if more else "")
+    parts = [f"{rep.players[s]}: " + hands_words(n, hands if more else n,
+                                                  len([t for t in tasks if t[0] == s]) if more else n)
              for s, (n, more) in spread.items()]
     names = ", ".join(rep.players[s] for s in chosen_seats)
     return replace(analysis, decisions=decisions, to_move=renewed(analysis.to_move, new),
@@ -362,13 +631,29 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
                    fair_critical=max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None,
                    fair_seats=tuple(rep.players[s] for s in spread),
                    fair_note=(f"the moves of {names}, each judged by what he could know in every hand he may have "
-                              "held over the deals analysed, and averaged over those hands; " + ", ".join(parts)))
+                              "held over the deals analysed, and averaged over those hands; " + ", ".join(parts)
+                              + (f"; {capped}" if capped else "")))
 
 
-def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, bool], thresholds: Thresholds):
+def bounded(settings: FairSettings, max_deals: int) -> tuple[FairSettings, str]:
+    """The fair ``settings`` of one hand of a sheet, its deals bounded as the sheet's are: at most ``max_deals``
+    drawn (``worlds`` and ``max_worlds``) or listed (``exact_below``) for a decision, and the words saying where
+    they were cut ("" where they were not)."""
+    most = max(2, max_deals)
+    if settings.worlds <= most and (settings.max_worlds or 0) <= most and settings.exact_below <= most:
+        return settings, ""
+    got = replace(settings, worlds=min(settings.worlds, most), exact_below=min(settings.exact_below, most),
+                  max_worlds=None if settings.max_worlds is None else min(settings.max_worlds, most))
+    return got, f"each decision of each hand valued over at most {most:,} deals (--max-deals)"
+
+
+def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, bool], thresholds: Thresholds,
+                drawn: int = HANDS, hindsight: str | None = None):
     """The fair verdict of decision ``k`` over the hands judged (``mine``: per hand its weight and verdicts by
-    decision): the mean loss classed by the points' ``thresholds``; *real* where the move is a real mistake in
-    every hand judged, *uncertain* where the mean reaches a class but not so, else none."""
+    decision; ``drawn`` of them drawn where ``spread[1]``): the mean loss classed by the points' ``thresholds``;
+    *real* where the move is a real mistake in every hand judged, *uncertain* where the mean reaches a class but
+    not so, *hindsight* where it reaches none but the loss over the deals with every hand open does (its class
+    ``hindsight``), else none: the one verdict of the move (``report.verdicts.verdict_word``)."""
     losses, weights, real, bests, worlds, total_worlds = [], [], 0, set(), 0, 0
     mine = [(w, v) for w, v, choices in mine if k in v or k not in choices]    # (a choice not valued: left out)
     if not mine:
@@ -390,7 +675,8 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
         half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in draws) / (n - 1)) / math.sqrt(n)
         ci = (round(max(0.0, mean - half), 4), round(mean + half, 4))
     best = next(iter(bests)) if len(bests) == 1 else None
-    hands = OverHands(round(mean, 4), ci, min(losses), max(losses), spread[0], len(mine), real, best)
+    hands = OverHands(round(mean, 4), ci, min(losses), max(losses), spread[0], len(mine), real, best,
+                      drawn if spread[1] else None)
     fairs = [verdicts[k][0] if k in verdicts else None for _, verdicts in mine]
     if spread[0] == 1 and fairs[0] is not None:     # the sheet fixes his hand: judged as if it were written
         return replace(fairs[0], over_hands=hands)
@@ -398,6 +684,7 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
     names = (None, "inaccuracy", "mistake", "blunder")
     every = min((names.index(f.cls) if f is not None else 0) for f in fairs)
     cls = names[max(names.index(thresholds.classify(mean)), every)]
-    verdict = "real" if cls is not None and real == len(mine) else "uncertain" if cls is not None else "none"
+    verdict = ("real" if cls is not None and real == len(mine) else "uncertain" if cls is not None
+               else "hindsight" if hindsight else "none")
     return FairDecision(rep.players[seat], worlds, METHOD, best or "", round(mean, 4), cls, verdict,
                         total_worlds, over_hands=hands)

@@ -142,7 +142,9 @@ def fair_options(f):
     f = click.option("--max-deals", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True,
                      metavar="N",
                      help="A sheet without hands (hands written ?): analyse every deal the whole record allows "
-                          "where there are at most N, else N drawn uniformly (their means then with intervals).")(f)
+                          "where there are at most N, else at most N drawn uniformly (each decision as many as "
+                          "it needs to tell its best apart; their means then with intervals); each decision of "
+                          "each hand judged fairly over at most N deals too.")(f)
     f = click.option("--exact-hidden/--no-exact-hidden", default=True, show_default=True,
                      help="With --fair: value a decision of a two-player game exactly under hidden information "
                           "(both players playing their best by what they know) where it is small enough: every "

@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (OVER_HANDS, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (OVER_HANDS, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, tied_words)
 from ..rules.codes import Code
 
@@ -134,6 +134,15 @@ def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: st
 
 # ---- analysis -------------------------------------------------------------------------------------
 
+#: What each number of a sheet's analysis is, said once above its decisions.
+SHEET_KEY = ("Reading: a move's value is its mean over the deals in which its player could play it, of those it was "
+             "valued in (\"mean of 448 of the 1,000 deals\"; a move told apart from the best on average is not valued "
+             "in the deals drawn after), so two moves' means may stand on different deals: the best on average is "
+             "told apart from another by their gap over the deals both could be played in. The 95% interval is the "
+             "mean's (where the deals are a sample); least and most, the lowest and the highest value in those "
+             "deals. The one verdict of a move (in capitals) is the fair one: REAL, UNCERTAIN (graded by what he "
+             "knew, but not a real mistake in every hand judged) or HINDSIGHT ONLY.")
+
 def fair_text(d) -> str:
     """The fair verdict of a decision (``analyze --fair``)."""
     f = d.fair
@@ -142,13 +151,18 @@ def fair_text(d) -> str:
             "hindsight": "  hindsight only", "none": ""}[f.verdict]
     if mark and f.verdict in ("real", "uncertain") and getattr(f, "cause", None):
         mark += f" (graded by {f.cause}, not by the points)"
+    if getattr(d, "loss_over", None) is not None:
+        mark = ""                   # (a sheet: its one verdict word is on the decision's line)
     verdict = tied_words(f) or f"best {f.best}{gap_words(d)}"
-    if f.method == OVER_HANDS:
+    if f.method == OVER_HANDS:          # (a sheet: its one verdict word is on the decision's line)
         h = f.over_hands
-        ci = f" [{h.ci95[0]:.2f}, {h.ci95[1]:.2f}]" if h.ci95 is not None else ""
+        ci = f"95% interval {h.ci95[0]:.2f} to {h.ci95[1]:.2f}; " if h.ci95 is not None else ""
         best = f"best {f.best} in every hand; " if f.best else ""
-        return _text([f"    fair ({f.view}'s view, {how}): {best}loss {f.loss:.2f}{ci} on average, {h.min:.2f} to "
-                      f"{h.max:.2f}; a real mistake in {h.real} of {h.judged} hands{mark}"])
+        loss = (f"loses {f.loss:.2f} on average ({ci}least {h.min:.2f}, most {h.max:.2f} by the hand)"
+                if h.min != h.max else f"loses {f.loss:.2f} in every hand")
+        hands = "the one hand" if h.judged == 1 else f"{h.judged} {'different ' * (h.drawn not in (None, h.judged))}hands"
+        return _text([f"    by what {f.view} knew (the fair analysis over {how}): {best}{loss}; a real mistake in "
+                      f"{h.real} of the {hands} judged"])
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
         return _text([f"    fair ({f.view}'s view, {how}): {verdict}; {d.played} played is one of them{mark}"])
     return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {f.loss:.2f}{mark}"])
@@ -246,7 +260,12 @@ def _decision_text(d, result) -> str:
         elif d.least_loss:
             verdict += f"; loss at least {d.least_loss}"
     elif getattr(d, "loss_over", None) is not None:     # a sheet: its values over the deals it allows
-        verdict = f"loss {loss_range_words(d.loss_over)} over the deals" + (f"  {d.cls.upper()}" if d.cls else "")
+        analysed = result.deals.analysed if getattr(result, "deals", None) is not None else None
+        hindsight = hindsight_best_words(d)
+        verdict = (f"with every hand open (hindsight) it loses {loss_range_words(d.loss_over, analysed)}"
+                   + (f"; {hindsight}" if hindsight else ""))
+        word = verdict_word(d)
+        verdict += f"  {word.upper()}" if word else ""
     elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
         verdict = "no value with every hand open"
     elif getattr(d, "fair", None) is not None:     # the fair verdict follows: this one is hindsight's
@@ -256,7 +275,7 @@ def _decision_text(d, result) -> str:
     best = "" if getattr(d, "fair", None) is not None else f" best {signed(d.best_value)};"
     if getattr(d, "loss_over", None) is not None:
         played = next((a for a in d.alternatives if a.played and a.over_deals is not None), None)
-        value, best = ("?" if played is None else f"{played.over_deals.mean:+.2f}"), ""
+        value, best = ("?" if played is None else f"{played.over_deals.mean:+.2f} on average"), ""
     else:
         value = signed(d.played_value)
     text = _text([f"  {where}{d.player} (line {d.line}; {point_of_view(d, result)}): played {d.played} = "
@@ -269,7 +288,9 @@ def _decision_text(d, result) -> str:
         marks = ", ".join(alternative_marks(d, alt))
         if getattr(alt, "over_deals", None) is not None:
             holder = chance_holder(d, result.sides, bool(result.perspective))
-            lines.append(f"      {alt.move:<10} {over_text(alt.over_deals)}{_fair_columns(alt, holder)}  {marks}".rstrip())
+            analysed = result.deals.analysed if getattr(result, "deals", None) is not None else None
+            lines.append(f"      {alt.move:<10} {over_text(alt.over_deals, analysed)}{_fair_columns(alt, holder)}  "
+                         f"{marks}".rstrip())
             continue
         lines.append(f"      {alt.move:<10} {_value_text(alt):>{width}}"
                      f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
@@ -313,6 +334,7 @@ def analysis_text(number: int, result) -> str:
     if deals is not None:
         lines.append(f"Deals: {deals.words()}")
         lines.append(f"Result: {deals.result_words()}")
+        lines.append(SHEET_KEY)
     if result.fair_note:
         lines.append(f"Fair analysis: {result.fair_note}")
     text = _text(lines) + "".join(_decision_text(d, result) for d in result.decisions)
@@ -322,11 +344,11 @@ def analysis_text(number: int, result) -> str:
     lines = []
     if result.critical and getattr(result.critical, "loss_over", None) is not None and result.critical.loss is None:
         c = result.critical
-        best = ", ".join(a.move for a in c.alternatives if a.best)
+        best = hindsight_best_words(c)          # ("best" only where told apart from the others)
         lines.append(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
-                     + f" (line {c.line}, column {c.column}): loses {c.loss_over.min} to {c.loss_over.max} in the "
-                     f"{c.loss_over.deals:,} deals analysed, {c.loss_over.mean:.2f} on average"
-                     + (f" ({c.cls})" if c.cls else "") + f"; best on average {best}")
+                     + f" (line {c.line}, column {c.column}): with every hand open (hindsight) it loses "
+                     + loss_range_words(c.loss_over, deals.analysed if deals is not None else None)
+                     + (f"; {best}" if best else ""))
     elif result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
@@ -337,11 +359,12 @@ def analysis_text(number: int, result) -> str:
         lines.append("No move lost anything: every decision was best.")
     if result.fair_critical is not None:
         c = result.fair_critical
+        word = verdict_word(c)
         lines.append(f"Fair critical move: {c.player} {c.played}"
                      + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
                      + (f"average over {how_words(c.fair)}" if c.fair.method == OVER_HANDS else
                         f"average over {c.fair.worlds:,} deals ({c.fair.method})")
-                     + f"; best was {fair_best_words(c.fair)}; verdict: {c.fair.verdict}")
+                     + f"; best was {fair_best_words(c.fair)}; verdict: {word or 'not graded'}")
     for d in result.decisions:
         whose = d.player if result.perspective or not result.sides else result.sides[0]
         lines += worst_lines(d, whose) if getattr(d, "fair", None) is not None else []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -16,6 +16,8 @@ BEST = "best"
 HINDSIGHT = "hindsight's pick"
 #: The mark of the moves the fair analysis cannot tell apart from its best (none of them is called best).
 TIED = "not told apart"
+#: The mark of a sheet's moves whose values over the deals (hindsight) do not tell apart from the best on average.
+HINDSIGHT_TIED = "not told apart by hindsight"
 #: A chance this close to 0 or 1 reads as nearly certain.
 NEARLY = 0.1
 #: The method of a fair verdict valued exactly under hidden information (``analysis.hiddenfair.METHOD``).
@@ -30,9 +32,10 @@ def how_words(fair) -> str:
         return f"exact under hidden information, {fair.worlds:,} deals"
     if fair.method == OVER_HANDS:
         h = fair.over_hands
-        if h.judged >= h.hands:
-            return f"{'the one hand' if h.hands == 1 else f'all {h.hands:,} hands'} he may have held"
-        return f"{h.judged} drawn of the {h.hands:,} hands he may have held"
+        # (loaded here: the package analyzer.analysis loads the searches, which reading a record never needs)
+        from ..analysis.dealvalues import hands_words
+
+        return hands_words(h.hands, h.drawn if h.drawn is not None else h.judged, h.judged)
     if fair.method == "exact":
         return f"all {fair.worlds:,} deals"
     return f"{fair.worlds:,} of {fair.total:,} deals, sampled"
@@ -72,18 +75,71 @@ def tied_words(fair, say=str) -> str | None:
 OVER_HANDS = "over-hands"
 
 
-def over_text(o) -> str:
-    """A value over a sheet's deals: ``+6.12 [+4.07, +8.17] (-30 to +42 in 448 deals)``, the interval where the
-    deals are a sample."""
-    ci = f" [{o.ci95[0]:+.2f}, {o.ci95[1]:+.2f}]" if o.ci95 is not None and o.ci95[0] != o.ci95[1] else ""
-    span = f"{o.min:+d} to {o.max:+d}" if o.min != o.max else "the same"
-    return f"{o.mean:+.2f}{ci} ({span} in {o.deals:,} deal{'s' * (o.deals != 1)})"
+def deals_words(deals: int, analysed: int | None = None) -> str:
+    """``448 of the 1,000 deals``: how many deals a value over a sheet's deals stands on, and of how many analysed
+    where it is fewer (a move its player could play in some of them: its mean is over those alone)."""
+    if analysed and analysed > deals:
+        return f"{deals:,} of the {analysed:,} deals"
+    return f"{deals:,} deal{'s' * (deals != 1)}"
 
 
-def loss_range_words(o) -> str:
-    """The loss of a move over a sheet's deals: ``36.17 on average, 0 to 76``."""
-    ci = f" [{o.ci95[0]:.2f}, {o.ci95[1]:.2f}]" if o.ci95 is not None and o.ci95[0] != o.ci95[1] else ""
-    return f"{o.mean:.2f}{ci} on average, {o.min} to {o.max}"
+def over_text(o, analysed: int | None = None) -> str:
+    """A value over a sheet's deals, every number named: ``+6.12 (95% interval +4.07 to +8.17; least -30, most +42;
+    mean of 448 of the 1,000 deals)``, the mean over the deals in which its player could play the move, the
+    interval where the deals are a sample, the least and the most of those deals, and how many there are (of the
+    ``analysed``); ``+46 in each of 911 of the 1,000 deals`` where they all give the same."""
+    return _named(o, analysed, "+", "{mean} ({ci}least {low}, most {high}; mean of {deals})")
+
+
+def loss_range_words(o, analysed: int | None = None) -> str:
+    """The loss of a move over a sheet's deals, every number named: ``36.17 on average (95% interval 34.69 to 37.64;
+    least 0, most 76; over 1,000 deals)``."""
+    return _named(o, analysed, "", "{mean} on average ({ci}least {low}, most {high}; over {deals})")
+
+
+def _named(o, analysed: int | None, sign: str, shape: str) -> str:
+    """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed)."""
+    deals = deals_words(o.deals, analysed)
+    if o.min == o.max:
+        return f"{o.min:{sign}d} in each of {deals}" if o.deals > 1 else f"{o.min:{sign}d} in {deals}"
+    ci = (f"95% interval {o.ci95[0]:{sign}.2f} to {o.ci95[1]:{sign}.2f}; " if o.ci95 is not None
+          and o.ci95[0] != o.ci95[1] else "")
+    return shape.format(mean=f"{o.mean:{sign}.2f}", ci=ci, low=f"{o.min:{sign}d}", high=f"{o.max:{sign}d}",
+                        deals=deals)
+
+
+def hindsight_best_words(d) -> str:
+    """Where a sheet's hindsight names its best on average: ``best on average [1-3]@3, ahead of [0-3]@3 by 3.80
+    (95% interval 0.20 to 7.40) over the 25 deals both could be played in``, the paired gap of the closest move
+    (the means of two moves may stand on different deals: the gap is taken over the same ones), or ``[6-6], [1-3]
+    and [0-0] not told apart (best on average first)`` where the gaps do not tell them apart."""
+    best = next((a for a in d.alternatives if a.best), None)
+    if best is None:
+        return ""
+    others = [a for a in d.alternatives if a is not best and a.over_deals is not None and a.over_deals.gap is not None]
+    tied = [a.move for a in others if not a.over_deals.told_apart]
+    if tied:
+        return f"{_listed([best.move] + tied)} not told apart (best on average first)"
+    if not others:
+        return f"best on average {best.move}"
+    a = min(others, key=lambda a: a.over_deals.gap)
+    o = a.over_deals
+    ci = f" (95% interval {o.gap_ci[0]:.2f} to {o.gap_ci[1]:.2f})" if o.gap_ci[0] != o.gap_ci[1] else ""
+    return (f"best on average {best.move}, ahead of {a.move} by {o.gap:.2f}{ci} over the {deals_words(o.shared)} "
+            "both could be played in")
+
+
+def verdict_word(d) -> str | None:
+    """The one verdict word of a decision, the same in the text, the page and (as its fair ``verdict`` and
+    ``class``) the JSON: with a fair verdict, ``real mistake``, ``uncertain mistake`` (graded by what the player
+    knew, the deals do not show it real) or ``hindsight only`` (a loss with every hand open alone); else the
+    class of its loss with every hand open; None where the move is not graded."""
+    fair = getattr(d, "fair", None)
+    if fair is not None:
+        if fair.verdict == "hindsight":
+            return "hindsight only"
+        return f"{fair.verdict} {fair.cls}" if fair.verdict in ("real", "uncertain") and fair.cls else None
+    return d.cls
 
 
 def gap_words(d, say=str) -> str:
@@ -120,6 +176,12 @@ def alternative_marks(d, alt) -> list[str]:
     analysis prefers a move that is not one of them).""" 
     fair = getattr(d, "fair", None)
     marks = ["played"] if alt.played else []
+    over = getattr(alt, "over_deals", None)
+    if over is not None and (fair is None or fair.method == OVER_HANDS):   # a sheet's hindsight over the deals
+        tied = any(a.over_deals is not None and a.over_deals.told_apart is False for a in d.alternatives)
+        if over.told_apart is False or (alt.best and tied):
+            return marks + [HINDSIGHT_TIED]
+        return marks + ([BEST if fair is None else HINDSIGHT] if alt.best else [])
     if fair is None:
         return marks + ([BEST] if alt.best else [])
     tied = tuple(getattr(fair, "tied", None) or ())

@@ -191,25 +191,25 @@ def _told_how(analysis) -> dict:
             if decision.fair.method == OVER_HANDS:      # a sheet: the verdict over the hands he may have held
                 words = fair_text(decision).strip()
                 d["fair"]["words"] = words[:1].upper() + words[1:]
-        _sheet_words(d, decision)
+        _sheet_words(d, decision, analysis.deals.analysed if analysis.deals is not None else None)
     if isinstance(data.get("deals"), dict) and analysis.deals is not None:
         deals = analysis.deals
         data["deals"]["words"] = f"Deals: {deals.words()}. Result: {deals.result_words()}."
     return data
 
 
-def _sheet_words(d: dict, decision) -> None:
+def _sheet_words(d: dict, decision, analysed: int | None = None) -> None:
     """A sheet's decision (``d``, its JSON) with the words of its values over the deals the sheet allows, as the
     command line and the report write them: the loss of the move played (``loss_over_deals.words``,
     ``report.verdicts.loss_range_words``), each move's value (``over_deals.words``, ``over_text``) and its marks
     (``marks``, ``alternative_marks``: the fair best where there is a fair verdict, hindsight's pick)."""
     if decision.loss_over is None or not isinstance(d.get("loss_over_deals"), dict):
         return
-    d["loss_over_deals"]["words"] = loss_range_words(decision.loss_over)
+    d["loss_over_deals"]["words"] = loss_range_words(decision.loss_over, analysed)
     for a, alt in zip(d.get("alternatives", []), decision.alternatives):
         a["marks"] = alternative_marks(decision, alt)
         if alt.over_deals is not None and isinstance(a.get("over_deals"), dict):
-            a["over_deals"]["words"] = over_text(alt.over_deals)
+            a["over_deals"]["words"] = over_text(alt.over_deals, analysed)
 
 
 def _progress_moves(report: Callable[[dict], None], run):
