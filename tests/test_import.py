@@ -116,6 +116,31 @@ def test_a_kozel_round_whose_start_has_no_tile_is_one_error_at_its_place():
     assert problem.code == "bad-move" and problem.message == "rounds[0].moves[0]: has no 'stone': a start lays a tile"
 
 
+@pytest.mark.parametrize("first", ['{"player": "Оля", "action": "left", "stone": "1-1"}',
+                                   '{"player": "Оля", "action": "pass"}',
+                                   '{"player": "Zed", "action": "start", "stone": "1-1"}'])
+def test_a_kozel_round_whose_first_move_is_no_start_is_one_error_at_its_place(first):
+    # (issue 87 item 1: a first move that is not a start, then a tile laid left, was an IndexError)
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8")
+    start = '{"player": "Оля", "action": "start", "stone": "1-1"}'
+    (problem,) = _problem("kozel-video", text.replace(start, first, 1))
+    assert problem.line == 19 and problem.message.startswith("rounds[0].moves[0].")
+
+
+def test_a_kozel_number_past_pythons_digit_limit_is_an_error_at_its_place():
+    # (issue 87 item 1: {"scoreLimit": 1000...0} of 4,301 digits was an internal error, ValueError)
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8")
+    big = text.replace('"scoreLimit": 101', '"scoreLimit": 1' + "0" * 4300)
+    (problem,) = _problem("kozel-video", big)
+    assert (problem.code, problem.line, problem.column) == ("syntax", 4, 17) and "4301 digits" in problem.message
+    result = CliRunner().invoke(main, ["import", "kozel-video", "-"], input=big)
+    assert result.exit_code == 1 and "<stdin>:4:17:" in result.output and "internal error" not in result.output
+    # a number as long inside a string is no number: the importer reads on and finds the real problem
+    (problem,) = _problem("kozel-video", text.replace('"Запад"', '"' + "1" * 4400 + '"', 1).replace(
+        '"scoreLimit": 101', '"scoreLimit": -' + "9" * 4400))
+    assert (problem.line, problem.column) == (4, 17)
+
+
 # the Kozel video parser's own files (Veselchak-U/domino_video_parser, tests/data/README.md): its contract's example
 # (every tile written low-high) and its test fixture, in both the versions it had (low-high; as the tiles lie)
 KOZEL_REAL = [("kozel-game.example.json", "kozel-game.example.dom"),
