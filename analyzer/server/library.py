@@ -789,6 +789,9 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
         raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
     replays = replay_record(record, options.variant, rules=dict(options.rules), match=True)
     last, g = replays[-1], record.games[-1]
+    if not last.players:
+        raise BoardError(f"game {len(replays)} names no players yet: write the hands (A: [0-0] [1-1] ...) and play "
+                         "it to its end before the next game")
     pos, _voids, _tile, shown = position_at(last, len(last.steps))
     if shown < len(last.steps):
         raise BoardError(f"game {len(replays)} breaks the rules at move {shown + 1}: mend it before the next game")
@@ -948,6 +951,8 @@ def seat_names(v, players: list[str] | None) -> list[str]:
     :class:`BoardError` naming it."""
     from ..notation.imports.common import word_names
 
+    if players is not None and not isinstance(players, list):
+        raise BoardError('"players": give a list of names in play order (["Ann", "Bob", ...]), or nothing')
     names = [n.strip() if isinstance(n, str) else n for n in players] if players else \
         [chr(ord("A") + k) for k in range(v.players)]
     if len(names) != v.players:
