@@ -427,10 +427,11 @@ class Position:
                 row.append((tile, shown))
         return list(row)
 
-    def line_ends(self) -> list[tuple[Tile, bool]]:
+    def line_ends(self) -> list[tuple[Tile | None, bool]]:
         """The first and the last entry of :meth:`line` (one entry while one tile lies, none before the lead),
         found from the last moves back: what the count of the open ends reads (``PlayScoring.ends_total``),
-        without laying out the whole line at every play."""
+        without laying out the whole line at every play. On a table a set-up knows by its ends alone (no tile
+        of it named), an end no move has covered since is ``(None, False)``: its tile is not known."""
         left = right = None
         tiles = 0
         for move, seat, ends, _p, _h in reversed(self.history):
@@ -440,17 +441,17 @@ class Position:
             tiles += 1
             if ends is None:            # the lead: what no later tile covers, at either end
                 left, right = left or (tile, False), right or (tile, False)
-                break
+                return [left] if tiles == 1 else [left, right]
             on_left, shown = self._attached(move, seat, ends)
             if on_left and left is None:
                 left = (tile, shown)
             elif not on_left and right is None:
                 right = (tile, shown)
             if left is not None and right is not None:
-                break
-        if left is None:
+                return [left, right]
+        if left is None and right is None:
             return []
-        return [left] if tiles == 1 else [left, right]
+        return [left or (None, False), right or (None, False)]      # (a set-up's table known by its ends)
 
     def _attached(self, move: Move, seat: int, ends: tuple[int, int]) -> tuple[bool, bool]:
         """Where a tile laid by ``seat`` with ``move`` on a line whose ends were ``ends`` went: on the left
