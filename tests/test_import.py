@@ -351,3 +351,58 @@ def test_after_a_kozel_round_without_result_the_next_results_points_are_left_out
     record = parse(write(import_log("kozel-video", json.dumps(source, ensure_ascii=False), "log").record))
     assert [g.tags["Result"] for g in record.games] == ["*", "Борис/Дарья domino", "Борис/Дарья 73 blocked"]
     assert all(rep.valid for rep in replay_record(record))
+
+
+# ---- issue 87 item 6: an import checks each game move by move (no search of a sheet's deals), with progress ----
+
+def test_an_import_checks_its_games_move_by_move_without_searching_their_deals(monkeypatch, tmp_path):
+    import analyzer.inference.sheet as sheet
+
+    def searched(*args, **kw):
+        raise AssertionError("an import searched the deals of a game it imported")
+
+    for name in ("listing", "sheet_result", "decided_result", "first_contradiction"):
+        monkeypatch.setattr(sheet, name, searched)
+    out = tmp_path / "moves.dom"
+    result = CliRunner().invoke(main, ["import", "csv", str(DATA / "moves.csv"), "-o", str(out)])
+    assert result.exit_code == 0 and "every game valid" in result.output and "move by move" in result.output
+    monkeypatch.undo()
+    # the record written is the one `validate` (which does search the deals) finds valid
+    assert all(rep.valid for rep in replay_record(read(out)))
+
+
+def test_replaying_a_record_tells_its_progress_game_by_game():
+    record = read(RECORDS / "seed1.dom")
+    told = []
+    replay_record(record, match=False, progress=lambda done, total: told.append((done, total)))
+    n = len(record.games)
+    assert told == [(k, n) for k in range(1, n + 1)]
+
+
+def test_the_import_shows_a_progress_bar_once_a_second_has_passed(monkeypatch):
+    from analyzer.cli import importing
+
+    clock = iter([0.0, 0.5, 1.5, 2.0, 3.0])
+    bar = importing._Progress("checking the games")
+    bar.clock, bar.start = (lambda: next(clock)), 0.0
+    shown = []
+    monkeypatch.setattr(importing.click, "progressbar", lambda **kw: shown.append(kw) or _Bar(shown))
+    with bar:
+        for k in range(1, 5):
+            bar(k, 4)
+    # nothing shown in the first second (games 1 and 2), then the games done so far, then each game
+    assert shown[0]["length"] == 4 and shown[1:] == [("update", 3), ("update", 1), "closed"]
+
+
+class _Bar:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        return self
+
+    def update(self, n):
+        self.log.append(("update", n))
+
+    def __exit__(self, *exc):
+        self.log.append("closed")

@@ -57,9 +57,36 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
         sys.exit(1)
     record_text = write(imported.record)
     label = output if to_file else "<stdout>"
-    replays = replay_record(parse(record_text, label))
+    with _Progress("checking the games") as progress:       # (each checked move by move: no search of the deals)
+        replays = replay_record(parse(record_text, label), sheets=False, progress=progress)
     _write(record_text, output if to_file else None)
     sys.exit(_said(replays, imported, file, fmt, label))
+
+
+class _Progress:
+    """A progress bar on standard error for a step told ``(done, total)``, shown once it has taken a second."""
+
+    def __init__(self, label: str, after: float = 1.0):
+        import time
+
+        self.label, self.clock, self.start, self.after = label, time.monotonic, time.monotonic(), after
+        self.bar, self.shown = None, 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if self.clock() - self.start < self.after:
+                return
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.shown)
+        self.shown = done
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
 
 
 def _read(file: str) -> str:
@@ -106,6 +133,9 @@ def _said(replays: list, imported, file: str, fmt: str, label: str) -> int:
     games, moves = len(imported.record.games), imported.moves
     for note in imported.notes:
         click.echo(f"note: {note}", err=True)
+    if any(any(rep.initial.hidden) for rep in replays) and not any(getattr(rep, "match", None) for rep in replays):
+        click.echo(f"note: each game is checked move by move; `domino validate {label}` also looks for the deals "
+                   "of the tiles it hides (a sheet's check)", err=True)
     verdict = "every game valid" if valid == len(replays) else f"{valid} valid, {len(replays) - valid} invalid"
     click.echo(f"imported {games} game{'s' * (games != 1)}, {moves} move{'s' * (moves != 1)} from {file} ({fmt}) "
                f"into {label}: {verdict}", err=True)
