@@ -406,3 +406,28 @@ class _Bar:
 
     def __exit__(self, *exc):
         self.log.append("closed")
+
+
+# ---- issue 87 item 7: -o onto its own input; a full disk leaves no folder it made -----------------------------------
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_an_import_onto_its_own_input_says_it_is_the_input(tmp_path, force):
+    source = tmp_path / "moves.csv"
+    source.write_bytes((DATA / "moves.csv").read_bytes())
+    result = CliRunner().invoke(main, ["import", "csv", str(source), "-o", str(source), *force])
+    assert result.exit_code == 2 and f"is the input {source}" in result.output
+    assert source.read_bytes() == (DATA / "moves.csv").read_bytes()
+
+
+def test_a_full_disk_during_an_import_leaves_no_folder_it_made(tmp_path, monkeypatch):
+    import errno
+    import os as os_module
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os_module, "fsync", full)
+    out = tmp_path / "new" / "dir" / "x.dom"
+    result = CliRunner().invoke(main, ["import", "csv", str(DATA / "moves.csv"), "-o", str(out)])
+    assert result.exit_code == 1 and f"{out}: cannot be written (No space left on device)" in result.output
+    assert list(tmp_path.iterdir()) == []

@@ -43,9 +43,10 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
     check_variant(variant, rules)
     to_file = output not in (None, "-")
     if to_file:
-        output_target(output, [], "-o", "record", force)
         if file != "-" and os.path.exists(file) and os.path.exists(output) and os.path.samefile(file, output):
-            raise click.UsageError(f"-o {output} would overwrite the input {file}; name another file")
+            raise click.UsageError(f"-o {output} is the input {file}: the record would overwrite the move log it is "
+                                   "made from; name another file")
+        output_target(output, [], "-o", "record", force)
     text = _read(file)
     try:
         imported = import_log(fmt, text, file if file != "-" else "<stdin>", variant, rules)
