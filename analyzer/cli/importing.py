@@ -35,7 +35,8 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
     \b
     Example (a Kozel game's two rounds):
       domino import kozel-video records/import-kozel-video.json -o kozel.dom"""
-    from ..notation import parse, write
+    from ..notation import parse
+    from ..notation.writer import write_parts
     from ..notation.imports import ImportSourceError, import_log
     from .output import check_variant, output_target
 
@@ -56,10 +57,13 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
         click.echo(f"{file}: not imported ({len(exc.diagnostics)} problem{'s' * (len(exc.diagnostics) != 1)})",
                    err=True)
         sys.exit(1)
-    record_text = write(imported.record)
+    parts = list(write_parts(imported.record))
+    record_text = "\n".join(parts)                          # (what write(imported.record) gives)
     label = output if to_file else "<stdout>"
     with _Progress("checking the games") as progress:       # (each checked move by move: no search of the deals)
-        checked = _checked(parse(record_text, label), imported, progress)
+        checked = _each_checked(parts, label, imported, progress)
+        if checked is None:
+            checked = _checked(parse(record_text, label), imported, progress)
     _write(record_text, output if to_file else None)
     sys.exit(_said(checked, imported, file, fmt, label))
 
@@ -92,6 +96,30 @@ def _checked(record, imported, progress) -> list[_Checked]:
         out.append(_summary(rep, places))
         progress(k, len(record.games))
     return out
+
+
+def _each_checked(parts: list[str], label: str, imported, progress) -> list[_Checked] | None:
+    """Each game's text (``parts``, as :func:`write_parts` gives them) read back and checked on its own, its record
+    and replay let go before the next (the memory does not grow with the games read back); None where the record
+    must be read whole: a match (games with Game tags), a game's text that does not read back alone as one game
+    without a problem, or a game that is not valid (its errors are then said at their lines in the whole record)."""
+    from ..match import replay_record
+    from ..notation import parse
+
+    if any(g.number is not None or "SeatDraw" in g.tags or "Deal" in g.tags for g in imported.record.games):
+        return None
+    out = []
+    for k, (part, places) in enumerate(zip(parts, imported.places), 1):
+        record = parse(part, label)
+        if len(record.games) != 1 or record.errors:
+            return None
+        (rep,) = replay_record(record, match=False, sheets=False)
+        game = _summary(rep, places)
+        if game.errors or not game.valid:
+            return None         # (its errors said as the whole record's: their lines, and those their words name)
+        out.append(game)
+        progress(k, len(parts))
+    return out if len(out) == len(parts) else None
 
 
 def _summary(rep, places) -> _Checked:
