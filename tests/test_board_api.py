@@ -511,3 +511,9 @@ def test_a_text_of_tags_only_and_players_not_a_list_are_clear_errors_on_the_boar
     assert "please report" not in answer.json()["error"] and not caplog.records      # (no traceback logged)
     site = json.loads(SiteApi(str(tmp_path)).call(route, json.dumps(body)))
     assert 400 <= site["status"] < 500 and words in site["data"]["error"]
+
+
+def test_a_variation_on_an_empty_text_is_a_clear_error(client):
+    # (issue 87's campaign: an IndexError, "please report it")
+    answer = client.post("/api/variation", json={"text": "", "line": ["B [0-1]", "[6-6]"], "game": 0})
+    assert answer.status_code == 422 and "names no players yet" in answer.json()["error"]

@@ -29,6 +29,7 @@ def test_the_kozel_importer_never_fails_inside(text):
 
 @BOUNDED
 @given(yard_texts())
+@example("12230D")              # (the campaign's: three seats and a draw, which no cut-throat game of three has)
 def test_the_yard_importer_never_fails_inside(text):
     check_import("yard", text)
 
@@ -71,6 +72,7 @@ def _answer_clean(route: str, response, logged: _Internal) -> dict:
 @given(board_bodies())
 @example(("next", {"text": '[R""'}))                # (the findings, pinned)
 @example(("setup", {"players": 1}))
+@example(("variation", {"text": "", "line": ["B [0-1]", "[6-6]"], "game": 0}))      # (the campaign's, pinned)
 def test_the_boards_routes_answer_any_body_in_words(fuzz_client, call):
     route, body = call
     logged = _Internal()

@@ -431,3 +431,10 @@ def test_a_full_disk_during_an_import_leaves_no_folder_it_made(tmp_path, monkeyp
     result = CliRunner().invoke(main, ["import", "csv", str(DATA / "moves.csv"), "-o", str(out)])
     assert result.exit_code == 1 and f"{out}: cannot be written (No space left on device)" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_yard_code_of_three_seats_that_draws_is_an_error_at_the_draw():
+    # (issue 87's campaign: the cut-throat game of three never draws; it was BadOptionValue out of the importer)
+    (problem,) = _problem("yard", "12230D")
+    assert (problem.code, problem.line, problem.column) == ("unknown-variant", 1, 6)
+    assert "no variant plays this code" in problem.message and "3-player" in problem.message

@@ -675,6 +675,8 @@ def _line_from(rep, step: int, line: list[str], along: int) -> None:
     legal in turn (:class:`BoardError` names the step, the broken record or the move that is not)."""
     if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
         raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+    if not rep.players:
+        raise BoardError("the game names no players yet: write the hands (A: [0-0] [1-1] ...) before a variation")
     pos, _, last, shown = position_at(rep, step)
     if shown < step or not rep.deal_ok:
         raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
