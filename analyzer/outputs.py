@@ -113,7 +113,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str], *, 
     """Write ``data`` (text is encoded with ``encoding``; an iterable of texts is written piece by piece as it
     comes, never held whole) to ``path`` atomically: readers see the old file or the whole new one.
     ``make_folder`` makes the missing folders first. Raises :class:`OutputError` naming ``path`` on any failure,
-    with nothing left behind."""
+    with nothing left behind (the folders it made removed again)."""
     target = os.fspath(path)
     shown = target.encode("utf-8", "replace").decode("utf-8")
     if isinstance(data, str):
@@ -121,8 +121,13 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str], *, 
     pieces = (data,) if isinstance(data, bytes) else (piece.encode(encoding, errors) for piece in data)
     folder = os.path.dirname(target) or "."
     temp = None
+    made: list[str] = []        # the folders made here, deepest first (removed again where the write fails)
     try:
         if make_folder:
+            missing = folder
+            while missing and not os.path.exists(missing):
+                made.append(missing)
+                missing = os.path.dirname(missing)
             os.makedirs(folder, exist_ok=True)
         try:
             mode = os.stat(target).st_mode & 0o7777
@@ -137,6 +142,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str], *, 
         os.chmod(temp, mode)
         os.replace(temp, target)
         temp = None
+        made.clear()
     except OSError as exc:
         error = OutputError(f"{shown}: cannot be written ({exc.strerror or exc})")
         error.errno = exc.errno
@@ -145,6 +151,9 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str], *, 
         if temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
+        for made_folder in made:
+            with contextlib.suppress(OSError):
+                os.rmdir(made_folder)
 
 
 def clear_damaged(path: str | os.PathLike) -> bool:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Iterable, Sequence
 
-from .tiles import MAX_HALF, PASS, Move, Tile, tile_set
+from .tiles import PASS, Move, Tile, tile_set
 
 __all__ = ["Position", "Outcome", "mask_of", "mask_pips", "tiles_of", "exposed_turn"]
 
@@ -427,14 +427,11 @@ class Position:
                 row.append((tile, shown))
         return list(row)
 
-    def line_ends(self) -> list[tuple[Tile, bool]]:
+    def line_ends(self) -> list[tuple[Tile | None, bool]]:
         """The first and the last entry of :meth:`line` (one entry while one tile lies, none before the lead),
         found from the last moves back: what the count of the open ends reads (``PlayScoring.ends_total``),
-        without laying out the whole line at every play.
-
-        A line laid before the record's moves and given by its open ends alone (a set-up's ``Ends`` tag, no
-        ``Line``): an end no move has covered is a tile the record does not name, taken as no double (its open
-        number and another): a double lying crosswise there is written with the ``Line`` tag."""
+        without laying out the whole line at every play. On a table a set-up knows by its ends alone (no tile
+        of it named), an end no move has covered since is ``(None, False)``: its tile is not known."""
         left = right = None
         tiles = 0
         for move, seat, ends, _p, _h in reversed(self.history):
@@ -452,9 +449,9 @@ class Position:
                 right = (tile, shown)
             if left is not None and right is not None:
                 return [left, right]
-        if self.ends is None:           # (nothing laid)
+        if left is None and right is None:
             return []
-        return [left or (_unnamed(self.ends[0]), False), right or (_unnamed(self.ends[1]), False)]
+        return [left or (None, False), right or (None, False)]      # (a set-up's table known by its ends)
 
     def _attached(self, move: Move, seat: int, ends: tuple[int, int]) -> tuple[bool, bool]:
         """Where a tile laid by ``seat`` with ``move`` on a line whose ends were ``ends`` went: on the left
@@ -473,8 +470,3 @@ class Position:
         hands = ", ".join(" ".join(map(str, tiles_of(h, self.max_pip))) or "-" for h in self.hands)
         return f"<Position ends={self.ends} turn={self.turn} hands=[{hands}]>"
 
-
-def _unnamed(end: int) -> Tile:
-    """A tile that is no double showing ``end``: an end of a set-up's line the record gives by its number alone
-    (:meth:`Position.line_ends`)."""
-    return Tile.of(end, end + 1 if end < MAX_HALF else end - 1)

@@ -491,3 +491,29 @@ def test_a_bug_on_one_request_is_its_answer_named_not_a_500(client, monkeypatch)
     out = client.post("/api/result", json={"text": RECORDS.joinpath("seed1.dom").read_text()})
     assert out.status_code == 422 and "RuntimeError: a bug" in out.json()["error"], out.text
     assert client.post("/api/position", json={"text": RECORDS.joinpath("seed1.dom").read_text()}).status_code == 200
+
+
+# ---- issue 87 item 2: a text of tags only and a set-up's players not a list: clear errors in words ----------------
+
+@pytest.mark.parametrize("route, body, words", [
+    ("next", {"text": '[Event "x"]'}, "names no players yet"),
+    ("next", {"text": '[R""'}, "names no players yet"),
+    ("setup", {"players": 1}, '"players": give a list of names'),
+    ("setup", {"players": "AB", "hands": [None, None]}, '"players": give a list of names'),
+])
+def test_a_text_of_tags_only_and_players_not_a_list_are_clear_errors_on_the_board_and_the_site(
+        client, caplog, tmp_path, route, body, words):
+    from analyzer.site.worker import SiteApi
+
+    with caplog.at_level("ERROR", logger="analyzer.server"):
+        answer = client.post(f"/api/{route}", json=body)
+    assert 400 <= answer.status_code < 500 and words in answer.json()["error"]
+    assert "please report" not in answer.json()["error"] and not caplog.records      # (no traceback logged)
+    site = json.loads(SiteApi(str(tmp_path)).call(route, json.dumps(body)))
+    assert 400 <= site["status"] < 500 and words in site["data"]["error"]
+
+
+def test_a_variation_on_an_empty_text_is_a_clear_error(client):
+    # (issue 87's campaign: an IndexError, "please report it")
+    answer = client.post("/api/variation", json={"text": "", "line": ["B [0-1]", "[6-6]"], "game": 0})
+    assert answer.status_code == 422 and "names no players yet" in answer.json()["error"]

@@ -116,6 +116,31 @@ def test_a_kozel_round_whose_start_has_no_tile_is_one_error_at_its_place():
     assert problem.code == "bad-move" and problem.message == "rounds[0].moves[0]: has no 'stone': a start lays a tile"
 
 
+@pytest.mark.parametrize("first", ['{"player": "Оля", "action": "left", "stone": "1-1"}',
+                                   '{"player": "Оля", "action": "pass"}',
+                                   '{"player": "Zed", "action": "start", "stone": "1-1"}'])
+def test_a_kozel_round_whose_first_move_is_no_start_is_one_error_at_its_place(first):
+    # (issue 87 item 1: a first move that is not a start, then a tile laid left, was an IndexError)
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8")
+    start = '{"player": "Оля", "action": "start", "stone": "1-1"}'
+    (problem,) = _problem("kozel-video", text.replace(start, first, 1))
+    assert problem.line == 19 and problem.message.startswith("rounds[0].moves[0].")
+
+
+def test_a_kozel_number_past_pythons_digit_limit_is_an_error_at_its_place():
+    # (issue 87 item 1: {"scoreLimit": 1000...0} of 4,301 digits was an internal error, ValueError)
+    text = (DATA / "kozel-two-rounds.json").read_text(encoding="utf-8")
+    big = text.replace('"scoreLimit": 101', '"scoreLimit": 1' + "0" * 4300)
+    (problem,) = _problem("kozel-video", big)
+    assert (problem.code, problem.line, problem.column) == ("syntax", 4, 17) and "4301 digits" in problem.message
+    result = CliRunner().invoke(main, ["import", "kozel-video", "-"], input=big)
+    assert result.exit_code == 1 and "<stdin>:4:17:" in result.output and "internal error" not in result.output
+    # a number as long inside a string is no number: the importer reads on and finds the real problem
+    (problem,) = _problem("kozel-video", text.replace('"Запад"', '"' + "1" * 4400 + '"', 1).replace(
+        '"scoreLimit": 101', '"scoreLimit": -' + "9" * 4400))
+    assert (problem.line, problem.column) == (4, 17)
+
+
 # the Kozel video parser's own files (Veselchak-U/domino_video_parser, tests/data/README.md): its contract's example
 # (every tile written low-high) and its test fixture, in both the versions it had (low-high; as the tiles lie)
 KOZEL_REAL = [("kozel-game.example.json", "kozel-game.example.dom"),
@@ -326,3 +351,90 @@ def test_after_a_kozel_round_without_result_the_next_results_points_are_left_out
     record = parse(write(import_log("kozel-video", json.dumps(source, ensure_ascii=False), "log").record))
     assert [g.tags["Result"] for g in record.games] == ["*", "Борис/Дарья domino", "Борис/Дарья 73 blocked"]
     assert all(rep.valid for rep in replay_record(record))
+
+
+# ---- issue 87 item 6: an import checks each game move by move (no search of a sheet's deals), with progress ----
+
+def test_an_import_checks_its_games_move_by_move_without_searching_their_deals(monkeypatch, tmp_path):
+    import analyzer.inference.sheet as sheet
+
+    def searched(*args, **kw):
+        raise AssertionError("an import searched the deals of a game it imported")
+
+    for name in ("listing", "sheet_result", "decided_result", "first_contradiction"):
+        monkeypatch.setattr(sheet, name, searched)
+    out = tmp_path / "moves.dom"
+    result = CliRunner().invoke(main, ["import", "csv", str(DATA / "moves.csv"), "-o", str(out)])
+    assert result.exit_code == 0 and "every game valid" in result.output and "move by move" in result.output
+    monkeypatch.undo()
+    # the record written is the one `validate` (which does search the deals) finds valid
+    assert all(rep.valid for rep in replay_record(read(out)))
+
+
+def test_replaying_a_record_tells_its_progress_game_by_game():
+    record = read(RECORDS / "seed1.dom")
+    told = []
+    replay_record(record, match=False, progress=lambda done, total: told.append((done, total)))
+    n = len(record.games)
+    assert told == [(k, n) for k in range(1, n + 1)]
+
+
+def test_the_import_shows_a_progress_bar_once_a_second_has_passed(monkeypatch):
+    from analyzer.cli import importing
+
+    clock = iter([0.0, 0.5, 1.5, 2.0, 3.0])
+    bar = importing._Progress("checking the games")
+    bar.clock, bar.start = (lambda: next(clock)), 0.0
+    shown = []
+    monkeypatch.setattr(importing.click, "progressbar", lambda **kw: shown.append(kw) or _Bar(shown))
+    with bar:
+        for k in range(1, 5):
+            bar(k, 4)
+    # nothing shown in the first second (games 1 and 2), then the games done so far, then each game
+    assert shown[0]["length"] == 4 and shown[1:] == [("update", 3), ("update", 1), "closed"]
+
+
+class _Bar:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        return self
+
+    def update(self, n):
+        self.log.append(("update", n))
+
+    def __exit__(self, *exc):
+        self.log.append("closed")
+
+
+# ---- issue 87 item 7: -o onto its own input; a full disk leaves no folder it made -----------------------------------
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_an_import_onto_its_own_input_says_it_is_the_input(tmp_path, force):
+    source = tmp_path / "moves.csv"
+    source.write_bytes((DATA / "moves.csv").read_bytes())
+    result = CliRunner().invoke(main, ["import", "csv", str(source), "-o", str(source), *force])
+    assert result.exit_code == 2 and f"is the input {source}" in result.output
+    assert source.read_bytes() == (DATA / "moves.csv").read_bytes()
+
+
+def test_a_full_disk_during_an_import_leaves_no_folder_it_made(tmp_path, monkeypatch):
+    import errno
+    import os as os_module
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os_module, "fsync", full)
+    out = tmp_path / "new" / "dir" / "x.dom"
+    result = CliRunner().invoke(main, ["import", "csv", str(DATA / "moves.csv"), "-o", str(out)])
+    assert result.exit_code == 1 and f"{out}: cannot be written (No space left on device)" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_yard_code_of_three_seats_that_draws_is_an_error_at_the_draw():
+    # (issue 87's campaign: the cut-throat game of three never draws; it was BadOptionValue out of the importer)
+    (problem,) = _problem("yard", "12230D")
+    assert (problem.code, problem.line, problem.column) == ("unknown-variant", 1, 6)
+    assert "no variant plays this code" in problem.message and "3-player" in problem.message

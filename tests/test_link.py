@@ -119,3 +119,51 @@ def test_the_browser_refuses_each_broken_link_with_its_reason(codec_page):
             assert why in error, (case, error)
         else:                   # (the browser's inflater tells a damaged stream from a short one less finely)
             assert "damaged" in error or "cut short" in error, (case, error)
+
+
+# ---- one grammar in both readers (issue 87 item 7: a trailing "&" opened in the site, `site --read` refused it) ----
+
+def _shared_links() -> dict[str, str]:
+    text = (RECORDS / "seed1.dom").read_text(encoding="utf-8")
+    r = encode_record(text.encode("utf-8"))
+    links = {"plain": f"#r={r}", "move": f"#r={r}&m=g1.15", "trailing &": f"#r={r}&", "trailing & after m":
+             f"#r={r}&m=g1.15&", "leading &": f"#&r={r}", "doubled &": f"#r={r}&&m=g2.0", "m first": f"#m=g1.1&r={r}",
+             "no =": f"#r={r}&m", "empty name": f"#r={r}&=1", "unknown": f"#r={r}&x=", "r twice": f"#r={r}&r={r}",
+             "m twice": f"#r={r}&m=g1.1&m=g1.2", "only &": "#&", "only m": "#m=g1.1", "cut": f"#r={r[:-1]}",
+             "m with a sign": f"#r={r}&m=g1.+1", "m Arabic-Indic": f"#r={r}&m=g١.٢", "empty r": "#r=&m=g1.1"}
+    links.update({f"{name} (whole address)": "https://example.org/site/" + link for name, link in list(links.items())[:4]})
+    return links
+
+
+def _python_reads(link: str):
+    try:
+        got = read_fragment(link)
+    except LinkError:
+        return None
+    return {"text": got.text, "game": got.game, "step": got.step}
+
+
+def test_the_two_link_readers_agree_on_every_link():
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    links = _shared_links()
+    script = ("globalThis.window = globalThis;\n" + LINK_JS.read_text(encoding="utf-8") + """
+    const links = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    (async () => {
+      const out = {};
+      for (const [name, link] of Object.entries(links)) {
+        const hash = link.includes("#") ? link.slice(link.indexOf("#")) : link;     // (location.hash of the address)
+        try { out[name] = await DominoLink.read(hash); } catch (e) { out[name] = null; }
+      }
+      process.stdout.write(JSON.stringify(out));
+    })();""")
+    done = subprocess.run([node, "-e", script], input=json.dumps(links), capture_output=True, text=True, check=True)
+    browser = json.loads(done.stdout)
+    for name, link in links.items():
+        assert browser[name] == _python_reads(link), name        # (null: the link opens nothing, refused)
+    assert _python_reads(links["trailing &"]) is not None and _python_reads(links["unknown"]) is None

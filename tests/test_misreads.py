@@ -208,3 +208,18 @@ def test_every_tag_the_tool_reads_is_a_known_tag():
         read |= set(re.findall(r"""(?:tags\.get|tag_lines\.get|\btag)\(\s*["']([A-Z][A-Za-z]+)["']""", path.read_text()))
     assert read >= {"Result", "Variant", "Clock", "Fence"}
     assert sorted(read - set(KNOWN_TAGS)) == []
+
+
+def test_a_tag_name_far_longer_than_any_known_tag_is_compared_with_none(monkeypatch):
+    """Issue 87 item 6: a tag name of 100,000 letters took 9.5 s to read (its distance to every known tag worked
+    out letter by letter, 75 ms a KB). A slip changes a name's length by at most one letter, so a name longer by
+    more than the slips allowed is near no known tag, and is compared with none: the work does not grow with it."""
+    from analyzer.notation import tags
+
+    work = []
+    real = tags._slips
+    monkeypatch.setattr(tags, "_slips", lambda a, b: (work.append(len(a) * len(b)), real(a, b))[1])
+    record = parse('[' + "A" * 100_000 + ' "x"]\n[Reslt "*"]\n[Variant "block"]\n\nA: [0-0]\nB: [1-1]\n\n1. A [0-0]\n', "long")
+    assert sum(work) <= 12 * 12 * len(tags.KNOWN_TAGS)          # (only "Reslt" is compared, with names of 4 to 6)
+    assert record.games and record.games[0].tags["A" * 100_000] == "x"       # (kept as written)
+    assert tags.nearest_tag("Reslt") == "Result" and tags.nearest_tag("A" * 100_000) is None

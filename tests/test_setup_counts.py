@@ -272,3 +272,16 @@ def test_a_draw_game_by_counts_gets_the_fair_analysis_of_every_legal_move():
     result = CliRunner().invoke(main, ["analyze", "-"], input=DRAW_RECORD)
     assert result.exit_code == 0 and "Traceback" not in result.output and "not listed yet" not in result.output
     assert "fair (A's view" in result.output
+
+
+def test_a_player_moving_twice_on_a_table_known_by_its_ends_is_an_error_at_the_move():
+    """Issue 87 item 4 (minimised): All Fives set up by its ends alone (no tile of the table named), B plays twice.
+    Each play counts the open ends ("Summe ... ein Vielfaches von fünf"): [2-5] on the 2 leaves 5 and 0, which scores
+    5 (the end no move covered counts its number once; it was the lone tile's 7 pips); the second play by B is a
+    turn-order error at its place (it was internal-error, TypeError, from the count of the ends)."""
+    text = ('[Variant "all-fives"]\n[Players "A, B"]\n[SetUp "1"]\n[Ends "2 0"]\n[Boneyard "0"]\n[ToMove "B"]\n\n'
+            "A: [1-1]\nB: [2-5] [5-6]\n\n1. B [2-5] +5 B [5-6]\n")
+    result = CliRunner().invoke(main, ["validate", "-"], input=text)
+    assert "internal" not in result.output and result.exit_code == 1
+    (error,) = [line for line in result.output.splitlines() if "error[" in line]
+    assert error.strip().startswith("<stdin>:11:17: error[turn-order] it is A's turn, not B's")

@@ -106,6 +106,19 @@ def test_a_deal_thrown_in_with_some_hands_unknown_is_no_crash():
     assert_the_truth_is_allowed(record, as_sheet(record, {"A", "B", "D"}, draws=True))
 
 
+def test_a_thrown_in_deal_of_two_unknown_hands_validates_without_an_internal_error(tmp_path):
+    """Issue 87 item 3 (minimised): a South American deal thrown in (C holds five doubles: "Wenn ein Spieler fünf
+    oder mehr Doppelsteine bekommen hat, werden die Steine zusammengeworfen"), A and B ``?``, no moves, under the
+    issue's rules: ``validate`` reads it as dealt again (it was internal-error, IndexError, before 560d8bb)."""
+    path = tmp_path / "thrown-in.dom"
+    path.write_text('[Game "1"]\n[Variant "south-american"]\n'
+                    '[Rules "system=south-american, redeal=5, target=0, match=games, must-redeal=yes"]\n'
+                    '[Players "A, B, C, D"]\n\nA: ?\nB: ?\nC: [0-0] [1-1] [2-2] [3-3] [4-4] [0-1] [0-2]\n'
+                    'D: [2-6] [3-4] [3-5] [3-6] [4-5] [4-6] [5-6]\n', encoding="utf-8")
+    result = run("validate", str(path))
+    assert result.exit_code == 0 and "internal" not in result.output and "info[redeal-game]" in result.output
+
+
 def test_a_score_the_deals_leave_open_is_the_set_they_allow():
     """records/variant-hungarian.dom with its hands ``?``: three deals, all a draw with A out, C left with 11, 12
     or 15 pips (each deal's written record replayed: ``brute_deals``); without a Score tag the match score is

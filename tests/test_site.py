@@ -4,9 +4,12 @@ tests/test_site_browser.py."""
 from __future__ import annotations
 
 import json
+import random
+import signal
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 
 import pytest
@@ -226,3 +229,85 @@ def test_the_sites_fair_analysis_takes_the_browser_budget_and_tells_its_progress
     # no decision was given more deals than the budget allows
     assert worlds[-1]["total"] <= BROWSER_BUDGET["max_worlds"] * len(answer["games"][0]["decisions"])
     assert api.answer("site", {})[1]["search"]
+
+
+# ---- issue 87 item 5: the new site built beside the old one and swapped in; a kill or a full disk leaves it whole ---
+
+def _whole(folder) -> dict:
+    """The site in ``folder`` checked whole (every file site.json names, of its size, and no other but site.json and
+    sw.js): each file's bytes by its path."""
+    sizes = json.loads((folder / "site.json").read_text(encoding="utf-8"))["sizes"]
+    found = {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert set(found) == set(sizes) | {"site.json", "sw.js"}
+    assert all(len(found[name]) == size for name, size in sizes.items())
+    return found
+
+
+@pytest.fixture(scope="module")
+def big_pyodide(tmp_path_factory, fake_pyodide):
+    """Pyodide's package with a WebAssembly file of 24 MB: a build long enough to be killed in the middle."""
+    folder = tmp_path_factory.mktemp("big-pyodide")
+    for name in PYODIDE_FILES:
+        shutil.copyfile(fake_pyodide / name, folder / name)
+    (folder / "pyodide.asm.wasm").write_bytes(random.Random(87).randbytes(24 << 20))
+    return folder
+
+
+@pytest.mark.slow
+def test_a_build_killed_at_any_moment_leaves_the_old_site_or_the_new_whole(tmp_path, fake_pyodide, big_pyodide):
+    site = tmp_path / "site"
+    old = _whole(build_site(site, pyodide=fake_pyodide, records=("seed1.dom",)).folder)
+    script = (f"from analyzer.site.build import build_site; build_site({str(site)!r}, pyodide={str(big_pyodide)!r}, "
+              "force=True)")
+    rng, outcomes = random.Random(5), []
+    for _ in range(8):
+        child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+        time.sleep(rng.uniform(0.2, 2.0))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        now = _whole(site)               # (never a folder half old, half new, nor an empty one)
+        outcomes.append(now == old)
+        if now != old:
+            assert len(now["pyodide/pyodide.asm.wasm"]) == 24 << 20
+            old = now
+    build_site(site, pyodide=fake_pyodide, force=True)          # what a killed build left beside it is its own
+    assert [p.name for p in tmp_path.iterdir()] == ["site"] and _whole(site)
+
+
+@pytest.mark.parametrize("after", [0, 3, 20])
+def test_a_full_disk_leaves_the_old_site_whole_and_names_the_file_written(tmp_path, fake_pyodide, monkeypatch, after):
+    import errno
+    import pathlib
+
+    site = tmp_path / "site"
+    old = _whole(build_site(site, pyodide=fake_pyodide, records=("seed1.dom",)).folder)
+    written = []
+    real_write, real_copy = pathlib.Path.write_bytes, shutil.copyfileobj
+
+    def full(*args):
+        written.append(args)
+        if len(written) > after:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pathlib.Path, "write_bytes", lambda self, data: (full(self), real_write(self, data))[1])
+    monkeypatch.setattr(shutil, "copyfileobj", lambda a, b, n=0: (full(b.name), real_copy(a, b, n))[1])
+    with pytest.raises(SiteError) as caught:
+        build_site(site, pyodide=fake_pyodide, force=True)
+    monkeypatch.undo()
+    message = str(caught.value)
+    assert message.startswith(str(site) + "/") and "No space left on device" in message
+    assert str(fake_pyodide) not in message and "left as it was" in message
+    assert _whole(site) == old and [p.name for p in tmp_path.iterdir()] == ["site"]
+
+
+def test_a_partial_folder_the_build_left_is_its_own_and_replaced_with_force(tmp_path, fake_pyodide):
+    from analyzer.site.build import MARKER
+
+    site = tmp_path / "site"
+    (site / "pyodide").mkdir(parents=True)
+    (site / MARKER).write_text("partial")
+    (site / "pyodide" / "pyodide.js").write_text("half")
+    with pytest.raises(SiteError, match="not empty"):
+        build_site(site, pyodide=fake_pyodide)
+    assert _whole(build_site(site, pyodide=fake_pyodide, force=True).folder)
+    assert not (site / MARKER).exists()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..record import Game, Record, clip
@@ -1113,13 +1113,17 @@ class _Prev:
 
 
 def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[str, str] | None,
-           insert_passes: bool) -> Replay:
+           insert_passes: bool, sheets: bool = True) -> Replay:
     """A game replayed on its own (no Game tags). One that reads as the first game of a match by its lead (the
     first game's forced tile led: ``assumed-first-game``) is replayed again with the lead free where its Score tag
     puts it after the start of a match (the score before it, the tag less the hand's result, not 0 for every side):
     000, "Bei den folgenden Spielen ... kann mit jedem beliebigen Stein das Spiel eröffnen", so that lead was a
-    choice, and the rules of a later game (the match, which the record does not give) decide who leads."""
-    rep = check_decided_result(replay(game, variant, source, rules=rules, insert_passes=insert_passes), DEALS_CHECKED)
+    choice, and the rules of a later game (the match, which the record does not give) decide who leads.
+    ``sheets`` False: a game that hides tiles is replayed move by move only (no deal is looked for)."""
+    rep = replay(game, variant, source, rules=rules, insert_passes=insert_passes)
+    if not sheets:
+        return rep
+    rep = check_decided_result(rep, DEALS_CHECKED)
     stated = game.tags.get("Score")
     if stated is None or not opens_match(rep):
         return rep
@@ -1143,19 +1147,29 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
 
 
 def replay_record(record, variant: Variant | str | None = None, *, rules: dict[str, str] | None = None,
-                  match: bool | None = None, insert_passes: bool = False) -> list[Replay]:
+                  match: bool | None = None, insert_passes: bool = False, sheets: bool = True,
+                  progress: Callable[[int, int], None] | None = None) -> list[Replay]:
     """Replay every game of a record; each notation error goes to the game whose text holds it.
 
     A record that holds a match (its games carry ``Game`` tags) is validated as one (see
     :mod:`analyzer.match`): who leads each game and the running score; ``match=False`` skips that.
-    ``insert_passes``: the record leaves forced passes out (as the tag ``[Passes "omitted"]`` says)."""
+    ``insert_passes``: the record leaves forced passes out (as the tag ``[Passes "omitted"]`` says).
+    ``sheets`` False: the games of a record that is no match, where they hide tiles, are checked move by move
+    only (:func:`check_decided_result`'s search of their deals left out: what an import needs, and far cheaper).
+    ``progress(done, total)`` is told after each game replayed."""
     games, again = same_deals(record.games)
     if match is None:
         match = any(g.number is not None or "SeatDraw" in g.tags for g in games)
     if match and games:
         replays = replay_match(games, variant, record.source, rules=rules, insert_passes=insert_passes).replays
+        if progress is not None:
+            progress(len(games), len(games))
     else:
-        replays = [_alone(g, variant, record.source, rules, insert_passes) for g in games]
+        replays = []
+        for g in games:
+            replays.append(_alone(g, variant, record.source, rules, insert_passes, sheets))
+            if progress is not None:
+                progress(len(replays), len(games))
         for game, rep in zip(games, replays):
             if game.tags.get("Score") is not None:
                 rep.end_diagnostics.append(_diag(

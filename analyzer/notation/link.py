@@ -3,6 +3,9 @@ and base64url-encoded without padding (RFC 4648 section 5), and after it ``&m=g1
 (game 1, step 15). The page's JavaScript (``static/link.js``) reads and writes the same form with the
 browser's CompressionStream("deflate-raw"); this is the codec the tests and the command line use.
 
+The fragment's grammar, the same in both readers: parts separated by ``&``, each ``name=value`` or empty
+(skipped: a trailing or doubled ``&``), each name once, ``r`` required and ``m`` optional, no other.
+
 A link that cannot be read (not base64url, a truncated or corrupt stream, not UTF-8, a move that is not
 ``gN.M``) raises :class:`LinkError` saying why: a broken link opens nothing."""
 from __future__ import annotations
@@ -90,6 +93,8 @@ def read_fragment(fragment: str) -> Link:
         fragment = fragment.split("#", 1)[1]
     fields: dict[str, str] = {}
     for part in fragment.split("&"):
+        if not part:            # (an empty part, as a trailing "&" leaves: skipped, as static/link.js skips it)
+            continue
         key, eq, value = part.partition("=")
         if not eq:
             raise LinkError(f"the link's part {part[:40]!r} is not name=value")

@@ -29,7 +29,10 @@ def nearest_tag(name: str) -> str | None:
         return None
     lower = name.lower()
     allowed = 1 if len(lower) < 7 else 2
-    found = [(_slips(lower, known.lower()), known) for known in KNOWN_TAGS if len(known) >= 4 or lower == known.lower()]
+    found = [(_slips(lower, known.lower()), known) for known in KNOWN_TAGS
+             if (len(known) >= 4 or lower == known.lower()) and abs(len(known) - len(lower)) <= allowed]
+    if not found:               # (every slip changes the length by at most one: a name far longer is no slip)
+        return None
     slips, known = min(found)
     if slips and (len(lower) < 4 or len(lower) < 6 and lower[0] != known[0].lower()):
         return None             # (a short name of another first letter is a word of its own: Name, not Game)

@@ -13,7 +13,7 @@ from ..record import Game, MoveEntry, Record, Span
 from .players import derive_players
 from .reader import parse, parser
 
-__all__ = ["write", "write_game", "write_table", "table_writable", "rewrite", "write_comment", "write_closing"]
+__all__ = ["write", "write_parts", "write_game", "write_table", "table_writable", "rewrite", "write_comment", "write_closing"]
 
 
 @cache
@@ -249,21 +249,24 @@ def write(record_or_game: Record | Game) -> str:
     give back exactly is written as a table instead: a table whose deal is listed in another order
     than its columns, or a game without moves that is followed by another game (only moves or a
     table end a game)."""
+    return "\n".join(write_parts(record_or_game))
+
+
+def write_parts(record_or_game: Record | Game):
+    """The texts of the games :func:`write` writes (joined by ``"\n"``, they are its text), one at a time."""
     games = record_or_game.games if isinstance(record_or_game, Record) else [record_or_game]
-    parts = []
     for index, game in enumerate(games):
         last = index == len(games) - 1
         if game.form == "table" and table_writable(game):
-            parts.append(write_table(game, first_game=index == 0))    # a book table stays a table
+            yield write_table(game, first_game=index == 0)    # a book table stays a table
         elif _pgn_readable(game, index) and (game.moves or last):
-            parts.append(write_game(game))
+            yield write_game(game)
         elif table_writable(game):
-            parts.append(write_table(game, first_game=index == 0))
+            yield write_table(game, first_game=index == 0)
         elif not game.moves and derive_players(game.tags, game.hands, []) == game.players:
-            parts.append(write_game(game) + "Round\n")      # a header without columns ends it
-        else:                                                # names no table can hold: best effort
-            parts.append(write_game(game))
-    return "\n".join(parts)
+            yield write_game(game) + "Round\n"      # a header without columns ends it
+        else:                                        # names no table can hold: best effort
+            yield write_game(game)
 
 
 # ---- a record changed in place ------------------------------------------------------------------------

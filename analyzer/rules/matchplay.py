@@ -281,11 +281,16 @@ def parse_clock(text: str) -> float:
     """The minutes a ``Clock`` tag states: ``"31:20"`` (minutes and seconds played in the match when the hand
     ended) or ``"31"``; ValueError with the forms it takes."""
     minutes, colon, seconds = text.strip().partition(":")
-    if not minutes.isdecimal() or (colon and not (seconds.isdecimal() and len(seconds) == 2 and int(seconds) < 60)) \
+    if not _digits(minutes) or (colon and not (_digits(seconds) and len(seconds) == 2 and int(seconds) < 60)) \
             or len(minutes) > 4:
         raise ValueError(f"cannot read the clock {text.strip()[:20]!r}; write the time played in the match when the "
                          "hand ended as minutes and seconds (\"31:20\") or minutes (\"31\")")
     return int(minutes) + (int(seconds) / 60 if colon else 0)
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only (``str.isdecimal`` takes "٣" too)."""
+    return text.isascii() and text.isdecimal()
 
 
 def _clock_text(clock: float) -> str:

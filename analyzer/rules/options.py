@@ -56,6 +56,7 @@ class OptionSpec:
         """The canonical text of ``value``; BadOptionValue when the option does not take it."""
         v = normalise(value)
         if self.kind == "bool":
+            v = value.strip().lower()       # (not normalised: "-1" would read as 1, yes)
             if v in YES:
                 return "yes"
             if v in NO:
@@ -63,11 +64,12 @@ class OptionSpec:
             raise BadOptionValue(f"option {self.key!r} of the {variant} variant is yes or no, not {value!r}")
         if self.kind == "int":
             v = value.strip()               # (not normalised: "-5" would read as 5)
-            if not v.isdecimal() or len(v) > MAX_DIGITS:
+            if not (v.isascii() and v.isdecimal()) or len(v) > MAX_DIGITS:        # (ASCII digits: not "٣")
                 shown = value if len(value) <= 20 else value[:20] + "..."
                 raise BadOptionValue(f"option {self.key!r} of the {variant} variant is a whole number"
                                      + (f" ({', '.join(self.values)})" if self.values else "") + f", not {shown!r}"
-                                     + (f" (a number has at most {MAX_DIGITS} digits)" if v.isdecimal() else ""))
+                                     + (f" (a number has at most {MAX_DIGITS} digits)" if v.isascii() and v.isdecimal()
+                                        else ""))
             v = str(int(v))
         elif "yes" in self.values and "no" in self.values:
             v = "yes" if v in YES else "no" if v in NO else v   # a choice that says yes or no among others (capicu)

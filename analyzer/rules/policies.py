@@ -18,7 +18,7 @@ from ..tiles import Tile, tile_set
 from .facts import HandFacts, HandResult
 from .modes import Count, Termination
 
-__all__ = ["Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
+__all__ = ["is_double", "Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
            "HandFacts", "HandResult", "DOUBLE_BLANK", "PASS_PR", "PASS_DOMINICAN", "PASS_NONE", "capicua",
            "PassedPlay", "salida_paid"]
@@ -749,18 +749,19 @@ class PlayScoring:
     pub: bool = False
 
     @staticmethod
-    def ends_total(line: Sequence[tuple[Tile, bool]], ends: tuple[int, int] | None) -> int:
+    def ends_total(line: Sequence[tuple[Tile | None, bool]], ends: tuple[int, int] | None) -> int:
         """The count of the open ends of ``line`` (left to right, as ``Position.line()``; only its first and
-        last tiles are read: ``Position.line_ends()`` gives them) whose open numbers are ``ends`` (left, right)."""
+        last tiles are read: ``Position.line_ends()`` gives them) whose open numbers are ``ends`` (left, right);
+        an end whose tile is not known (None: a set-up's table known by its ends) counts its number once."""
         if not line or ends is None:
             return 0
         if len(line) == 1:
             return line[0][0].pips
         left, right = ends
         total = left + right
-        if line[0][0].is_double:
+        if is_double(line[0][0]):
             total += left
-        if line[-1][0].is_double:
+        if is_double(line[-1][0]):
             total += right
         return total
 
@@ -786,6 +787,11 @@ class PlayScoring:
                      if total % k == 0 and (k == 5 or self.threes)]
             return f"{head}, which scores {points} ({' and '.join(parts)})"
         return f"{head}, which scores {points}"
+
+
+def is_double(tile: Tile | None) -> bool:
+    """Whether an end's tile (``Position.line_ends()``; None: not known) is a double."""
+    return tile is not None and tile.is_double
 
 
 def round_up(points: int, unit: int) -> int:

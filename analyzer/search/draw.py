@@ -49,7 +49,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..position import number_masks, placed, tiles_of
-from ..rules.policies import HandFacts
+from ..rules.policies import HandFacts, is_double
 from ..tiles import PASS, Move, tile_set
 from .alphabeta import INF
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
@@ -130,7 +130,7 @@ def compact_state(pos, play, order: tuple) -> tuple:
     shape = 0
     if play is not None:
         line = pos.line_ends()
-        shape = int(line[0][0].is_double) | int(line[-1][0].is_double) << 1 | int(len(line) == 1) << 2
+        shape = int(is_double(line[0][0])) | int(is_double(line[-1][0])) << 1 | int(len(line) == 1) << 2
     elif left > right:
         left, right = right, left
     k = len(order) - pos.stock if order else 0

@@ -41,7 +41,7 @@ from itertools import islice
 
 from ..position import Position, mask_pips, tiles_of
 from ..rules.layout import ArmPosition
-from ..rules.policies import HandFacts
+from ..rules.policies import HandFacts, is_double
 from ..rules.turns import DrawPosition
 from .alphabeta import INF, Proven, bound_decision, fold_child, gc_paused, hand_leader, mtdf
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
@@ -386,7 +386,7 @@ class TreeSearch:
         # the count alone is not enough (ends 6 and 6 count 18 with the double at either end, and a
         # tile on the first of two equal ends covers the one on the left)
         line = pos.line_ends()
-        return pos.key() + (pos.ends, line[0][0].is_double, line[-1][0].is_double, len(line)) if line else pos.key()
+        return pos.key() + (pos.ends, is_double(line[0][0]), is_double(line[-1][0]), len(line)) if line else pos.key()
 
     def _ends_count(self, pos: Position) -> int:
         return self.play.ends_total(pos.line_ends(), pos.ends)

@@ -675,6 +675,8 @@ def _line_from(rep, step: int, line: list[str], along: int) -> None:
     legal in turn (:class:`BoardError` names the step, the broken record or the move that is not)."""
     if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
         raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+    if not rep.players:
+        raise BoardError("the game names no players yet: write the hands (A: [0-0] [1-1] ...) before a variation")
     pos, _, last, shown = position_at(rep, step)
     if shown < step or not rep.deal_ok:
         raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
@@ -789,6 +791,9 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
         raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
     replays = replay_record(record, options.variant, rules=dict(options.rules), match=True)
     last, g = replays[-1], record.games[-1]
+    if not last.players:
+        raise BoardError(f"game {len(replays)} names no players yet: write the hands (A: [0-0] [1-1] ...) and play "
+                         "it to its end before the next game")
     pos, _voids, _tile, shown = position_at(last, len(last.steps))
     if shown < len(last.steps):
         raise BoardError(f"game {len(replays)} breaks the rules at move {shown + 1}: mend it before the next game")
@@ -948,6 +953,8 @@ def seat_names(v, players: list[str] | None) -> list[str]:
     :class:`BoardError` naming it."""
     from ..notation.imports.common import word_names
 
+    if players is not None and not isinstance(players, list):
+        raise BoardError('"players": give a list of names in play order (["Ann", "Bob", ...]), or nothing')
     names = [n.strip() if isinstance(n, str) else n for n in players] if players else \
         [chr(ord("A") + k) for k in range(v.players)]
     if len(names) != v.players:

@@ -11,6 +11,8 @@ visit reads in a cache named by that version (a second visit reads nothing from 
 from __future__ import annotations
 
 import dataclasses
+import errno
+import glob
 import hashlib
 import importlib.metadata
 import io
@@ -18,6 +20,7 @@ import json
 import os
 import pathlib
 import shutil
+import sys
 import zipfile
 
 from ..search.wasm import wasm_modules
@@ -219,25 +222,26 @@ def wasm_files() -> dict[str, pathlib.Path]:
 
 def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None, force: bool = False,
                records: tuple[str, ...] = RECORDS, records_folder: str | os.PathLike | None = None) -> Site:
-    """Lay the site out in ``out`` (a new or empty folder; ``force``: one made by this command before, its
-    files replaced). ``pyodide``: the npm package's folder (default :func:`find_pyodide`)."""
+    """Lay the site out in ``out`` (a new or empty folder; ``force``: one made by this command before, replaced).
+    ``pyodide``: the npm package's folder (default :func:`find_pyodide`). The site is built in a folder of its own
+    beside ``out`` (in the same parent, marked :data:`MARKER` while it is partial) and swapped in whole by a
+    rename: a build killed or stopped by a full disk leaves the site that was there whole, and its partial folder
+    is recognised by the next build as its own and removed. An error writing a file names the file written."""
     folder = pathlib.Path(out)
     if folder.exists() and not folder.is_dir():
         raise SiteError(f"{folder} is a file, not a folder")
     if folder.is_dir() and any(folder.iterdir()):
         if not force:
             raise SiteError(f"{folder} is not empty (give --force to replace a site built there before)")
-        if not (folder / "site.json").is_file():
+        if not _ours(folder):
             raise SiteError(f"{folder} is not empty and holds no site.json: it is no site built by `domino site`, "
                             "so nothing there is replaced")
-        for child in folder.iterdir():
-            shutil.rmtree(child) if child.is_dir() else child.unlink()
+    _recover(folder)
     source = pathlib.Path(pyodide) if pyodide else find_pyodide()
     missing = [name for name in PYODIDE_FILES if not (source / name).is_file()]
     if missing:
         raise SiteError(f"{source} is not Pyodide's npm package (no {', '.join(missing)})")
     version_of_pyodide = json.loads((source / "package.json").read_text(encoding="utf-8")).get("version", "?")
-    folder.mkdir(parents=True, exist_ok=True)
     files: dict[str, bytes | pathlib.Path] = {"index.html": _page().encode("utf-8")}
     for path in sorted(BOARD_STATIC.iterdir()):
         if path.is_file() and path.name != "board.html":
@@ -260,14 +264,119 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     for name in records:
         if (shelf / name).is_file():
             files[f"records/{name}"] = shelf / name
-    sizes, digest = {}, hashlib.sha256()
-    for name, content in files.items():
-        target = folder / name
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        building = folder.parent / f".{folder.name}{_BUILDING}{os.urandom(4).hex()}"
+        building.mkdir()
+    except OSError as exc:
+        raise SiteError(f"{folder.parent}: cannot make the site's folder there ({exc.strerror or exc})") from None
+    try:
+        write_file(building / MARKER, b"a site being built by `domino site`: partial while this file is here\n",
+                   folder / MARKER)
+        sizes, worker = _lay_out(building, folder, files, python, lazy_files, version_of_pyodide)
+        (building / MARKER).unlink()
+        _swap(building, folder)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return Site(folder, sizes, version_of_pyodide, tuple(worker["cache"]))
+
+
+#: The file that marks a site's folder as partial while ``domino site`` builds it (beside the site it replaces).
+MARKER = ".domino-site-building"
+_BUILDING, _OLD = ".building-", ".replaced-"
+
+
+def write_file(target: pathlib.Path, content: bytes | pathlib.Path, named: pathlib.Path) -> None:
+    """Write ``content`` (bytes, or a file's to copy) to ``target``; an error names ``named``, the file of the
+    site being written (never the source it is copied from)."""
+    try:
         target.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, pathlib.Path):
-            shutil.copyfile(content, target)
+            with open(content, "rb") as source, open(target, "wb") as sink:
+                shutil.copyfileobj(source, sink, 1 << 20)
         else:
             target.write_bytes(content)
+    except OSError as exc:
+        raise SiteError(f"{named}: cannot be written ({exc.strerror or exc}); the site that was there is left "
+                        "as it was") from None
+
+
+def _ours(folder: pathlib.Path) -> bool:
+    """Whether ``folder`` is a site this command built (its ``site.json``) or a partial one it left (:data:`MARKER`)."""
+    return (folder / "site.json").is_file() or (folder / MARKER).is_file()
+
+
+def _leftovers(folder: pathlib.Path, kind: str) -> list[pathlib.Path]:
+    """The folders a build of ``folder`` left beside it (``kind``: being built, or the site it replaced)."""
+    if not folder.parent.is_dir():
+        return []
+    return [p for p in folder.parent.glob(f".{glob.escape(folder.name)}{kind}*") if p.is_dir() and _ours(p)]
+
+
+def _recover(folder: pathlib.Path) -> None:
+    """Mend what a build of ``folder`` killed on its way left: a site moved aside and not yet replaced goes back
+    (where ``folder`` is missing), partial builds are removed."""
+    for old in _leftovers(folder, _OLD):
+        if not folder.exists() and (old / "site.json").is_file():
+            os.rename(old, folder)
+        else:
+            shutil.rmtree(old, ignore_errors=True)
+    for partial in _leftovers(folder, _BUILDING):
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _exchange(a: pathlib.Path, b: pathlib.Path) -> bool:
+    """Swap the folders ``a`` and ``b`` in one step (Linux's ``renameat2`` with ``RENAME_EXCHANGE``); False
+    where the system has no such call."""
+    if sys.platform != "linux":
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _swap(building: pathlib.Path, folder: pathlib.Path) -> None:
+    """Put the site built in ``building`` at ``folder``: a rename where nothing is there (or an empty folder),
+    else an exchange of the two in one step (or, without one, the old moved aside, the new renamed in, the old
+    removed: a kill between the two renames is mended by the next build, :func:`_recover`)."""
+    try:
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+        if not folder.exists():
+            os.rename(building, folder)
+            return
+        if _exchange(building, folder):
+            shutil.rmtree(building, ignore_errors=True)         # (the old site, now at the building's name)
+            return
+        aside = folder.parent / f".{folder.name}{_OLD}{os.urandom(4).hex()}"
+        os.rename(folder, aside)
+        os.rename(building, folder)
+        shutil.rmtree(aside, ignore_errors=True)
+    except OSError as exc:
+        raise SiteError(f"{folder}: the site built cannot be put in place ({exc.strerror or exc}); the site that "
+                        "was there is left as it was") from None
+
+
+def _lay_out(building: pathlib.Path, folder: pathlib.Path, files: dict, python: bytes, lazy_files: dict,
+             version_of_pyodide: str) -> tuple[dict, dict]:
+    """Write the site's ``files`` into ``building`` (to become ``folder``), then ``site.json`` and ``sw.js``: each
+    file's size and the service worker's table."""
+    sizes, digest = {}, hashlib.sha256()
+    for name, content in files.items():
+        target = building / name
+        write_file(target, content, folder / name)
         sizes[name] = target.stat().st_size
         digest.update(f"{name}\0{hashlib.sha256(target.read_bytes()).hexdigest()}\0".encode())
     # the build's version: every file's content; the service worker's cache is named by it, so a new build
@@ -280,13 +389,13 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
                 "wasm": {kernel: f"wasm/{path.name}" for kernel, path in wasm_modules().items()},
                 "lazy": lazy_files, "sizes": sizes, "total": sum(sizes.values()),
                 "first_visit": sum(sizes[name] for name in read)}
-    (folder / "site.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    sizes["site.json"] = (folder / "site.json").stat().st_size
+    write_file(building / "site.json", (json.dumps(manifest, indent=1) + "\n").encode("utf-8"), folder / "site.json")
+    sizes["site.json"] = (building / "site.json").stat().st_size
     # the service worker, at the site's root (its scope is the folder it is served from, never above): the
     # files it keeps (everything the page reads at start, ``site.json`` too) and those kept when first read
     worker = {"version": version, "cache": sorted(read + ["site.json"]), "lazy": sorted(lazy_files.values()),
               "sizes": {name: sizes[name] for name in read + ["site.json"]}}
-    (folder / "sw.js").write_text("var SITE = " + json.dumps(worker, indent=0) + ";\n"
-                                  + (SITE_STATIC / "sw.js").read_text(encoding="utf-8"), encoding="utf-8")
-    sizes["sw.js"] = (folder / "sw.js").stat().st_size
-    return Site(folder, sizes, version_of_pyodide, tuple(worker["cache"]))
+    write_file(building / "sw.js", ("var SITE = " + json.dumps(worker, indent=0) + ";\n"
+                                    + (SITE_STATIC / "sw.js").read_text(encoding="utf-8")).encode("utf-8"), folder / "sw.js")
+    sizes["sw.js"] = (building / "sw.js").stat().st_size
+    return sizes, worker

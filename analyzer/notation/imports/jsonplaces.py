@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 __all__ = ["JsonText", "path_text"]
 
 _BLANK = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_LONG = re.compile(r'"(?:[^"\\]|\\.)*"|(-?\d{%d,})' % (sys.get_int_max_str_digits() + 1), re.S)
 _SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null|NaN|-?Infinity")
 
 
@@ -38,6 +40,13 @@ class JsonText:
             return
         except RecursionError:
             self.error = ("the values are nested too deep", 1, 1)
+            return
+        except ValueError:          # (an integer past Python's int-str limit: json's scanner gives no place)
+            self._lines = [m.start() for m in re.finditer(r"\n", text)]
+            long = next((m for m in _LONG.finditer(text) if m.group(1)), None)
+            at = self.line_column(long.start(1)) if long else (1, 1)
+            self.error = (f"a number of {len(long.group(1).lstrip('-')) if long else 'too many'} digits "
+                          f"(at most {sys.get_int_max_str_digits()} are read)", *at)
             return
         self._lines = [m.start() for m in re.finditer(r"\n", text)]
         try:

@@ -10,6 +10,7 @@ import re
 
 from ...record import Game, MoveEntry, Record
 from ...rules.codes import Code
+from ...rules.options import VariantError
 from ...tiles import Tile
 from .common import Imported, Problems, dealt_hands, dealt_size, numbered, rules_text
 
@@ -132,8 +133,14 @@ def _hand(code: str, line: int, at: int, problems: Problems, variant: str | None
         return None, ()
     poser, sharer, seats, fmt = header
     names = tuple(f"P{s + 1}" for s in range(seats))
-    name, chosen = _variant(seats, fmt, any(s[0] == "D" for s in steps), variant, rules)
-    size, _line = dealt_size(name, chosen, seats)
+    draws = next((s for s in steps if s[0] == "D"), None)
+    name, chosen = _variant(seats, fmt, draws is not None, variant, rules)
+    try:
+        size, _line = dealt_size(name, chosen, seats)
+    except VariantError as exc:         # (a draw in a code of three seats: the cut-throat game of three never draws)
+        where = at + draws[2] + 1 if draws is not None and variant is None else at + 1
+        problems.add(Code.UNKNOWN_VARIANT, f"no variant plays this code: {exc}", line, where)
+        return None, ()
     moves, places = _moves(steps, names, poser, line, at, problems)
     if len(problems.found) > before:
         return None, ()

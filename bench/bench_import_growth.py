@@ -1,0 +1,86 @@
+"""How `domino import` grows with the number of games (issue 87 item 6): time and peak memory, 1 to 5,000 games.
+
+    python bench/bench_import_growth.py                 # csv and yard, 1, 10, 100 and 500 games
+    python bench/bench_import_growth.py --full          # ... and 1,000, 2,000 and 5,000 games
+    python bench/bench_import_growth.py --games 1 50 --formats csv
+
+The sources are made by repeating the bundled samples: tests/data/import/moves.csv (records/seed2.dom's block
+played as a move list, 22 moves) as that many games of one CSV (a ``game`` column), and
+tests/data/import/yard-hands.txt's share codes as that many lines. Each size is imported as the command does it
+(``import_log``, each game written, read back alone and checked move by move, kept as its summary only: the
+command's own ``analyzer.cli.importing._each_checked``, the whole record read back where it must be) in this process: the CPU time (``time.process_time``), the CPU time a game, and the peak of
+the memory Python allocated (``tracemalloc``, in a second run: tracing slows the first). A flat "ms a game" and a
+peak that grows with the record alone (its text and games, which the command writes whole) is what the issue asks;
+the last column is the peak a game.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer.cli.importing import _checked, _each_checked  # noqa: E402
+from analyzer.notation import parse  # noqa: E402
+from analyzer.notation.writer import write_parts  # noqa: E402
+from analyzer.notation.imports import import_log  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "import"
+
+
+def csv_source(games: int) -> str:
+    rows = [r for r in (DATA / "moves.csv").read_text(encoding="utf-8").splitlines() if r and not r.startswith("#")]
+    out = ["game," + rows[0]]
+    for g in range(1, games + 1):
+        out += [f"{g},{row}" for row in rows[1:]]
+    return "\n".join(out) + "\n"
+
+
+def yard_source(games: int) -> str:
+    codes = [r for r in (DATA / "yard-hands.txt").read_text(encoding="utf-8").splitlines()
+             if r.strip() and not r.startswith("#")]
+    return "\n".join(codes[g % len(codes)] for g in range(games)) + "\n"
+
+
+SOURCES = {"csv": csv_source, "yard": yard_source}
+
+
+def imported(fmt: str, text: str) -> int:
+    """The command's work on ``text``: import, write, read back, check every game; the games valid."""
+    imported = import_log(fmt, text, "bench")
+    parts = list(write_parts(imported.record))
+    checked = _each_checked(parts, "bench.dom", imported, lambda done, total: None)
+    if checked is None:
+        checked = _checked(parse("\n".join(parts), "bench.dom"), imported, lambda done, total: None)
+    return sum(game.valid for game in checked)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=None)
+    parser.add_argument("--full", action="store_true", help="up to 5,000 games")
+    parser.add_argument("--formats", nargs="+", default=list(SOURCES), choices=list(SOURCES))
+    args = parser.parse_args()
+    sizes = args.games or ([1, 10, 100, 500, 1000, 2000, 5000] if args.full else [1, 10, 100, 500])
+    print(f"{'format':6} {'games':>6} {'source KB':>10} {'CPU s':>8} {'ms a game':>10} {'peak MB':>8} {'KB a game':>10}"
+          f"  valid")
+    for fmt in args.formats:
+        for n in sizes:
+            text = SOURCES[fmt](n)
+            start = time.process_time()
+            valid = imported(fmt, text)
+            cpu = time.process_time() - start
+            tracemalloc.start()
+            imported(fmt, text)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            print(f"{fmt:6} {n:6d} {len(text) / 1024:10.1f} {cpu:8.2f} {1000 * cpu / n:10.2f} {peak / 2**20:8.1f} "
+                  f"{peak / 1024 / n:10.1f}  {valid}/{n}")
+
+
+if __name__ == "__main__":
+    main()

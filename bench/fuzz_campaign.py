@@ -1,0 +1,176 @@
+"""The robustness campaign of issue 87 on the project's own fuzzer: the importers, the board's routes and set-ups
+played on in any order (tests/fuzz_inputs.py's generators, as tests/test_fuzz_robustness.py runs them at a bounded
+size), and the command line as its own processes.
+
+    python bench/fuzz_campaign.py                     # 200 inputs a kind, 20 command-line runs
+    python bench/fuzz_campaign.py --size 20000 --cli 1000 [--minutes 30] [--seed 1]
+
+For each kind it prints how many inputs, how they ended (the importers: imported / refused with the format's
+error; the board: answered 200 / answered 4xx in words), the internal errors (an exception that is not the
+format's error, a diagnostic ``internal-error`` or ``notation``, a 500, "please report it", an error logged), and
+the slowest input's seconds. The command-line runs are ``python3 -m analyzer import FORMAT -`` on generated inputs
+(standard input), checked for a traceback, "internal error", "please report" and an exit status other than 0 or 1.
+The run fails (exit 1) when any internal error is found; ``--save DIR`` writes each failing input there.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import subprocess
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+
+import fuzz_inputs  # noqa: E402
+
+
+class Tally:
+    def __init__(self, kind: str):
+        self.kind, self.ends, self.failures, self.slowest = kind, Counter(), [], (0.0, None)
+
+    def timed(self, value, work):
+        start = time.perf_counter()
+        try:
+            self.ends[work()] += 1
+        except Exception as exc:  # noqa: BLE001 (each failure is the campaign's finding)
+            self.ends["internal"] += 1
+            self.failures.append((value, f"{type(exc).__name__}: {str(exc)[:300]}"))
+        took = time.perf_counter() - start
+        if took > self.slowest[0]:
+            self.slowest = (took, value)
+
+
+def _importer(fmt: str):
+    def work(text):
+        from analyzer.notation.imports import ImportSourceError, import_log
+
+        try:
+            import_log(fmt, text, "fuzz")
+        except ImportSourceError:
+            fuzz_inputs.check_import(fmt, text)
+            return "refused"
+        fuzz_inputs.check_import(fmt, text)
+        return "imported"
+    return work
+
+
+def _run(strategy, size: int, seed_value: int, deadline: float, tally: Tally, work) -> None:
+    @seed(seed_value)
+    @settings(max_examples=size, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(strategy)
+    def each(value):
+        if time.monotonic() > deadline:
+            return
+        tally.timed(value, lambda: work(value))
+    each()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=200, help="inputs a kind (default 200)")
+    parser.add_argument("--cli", type=int, default=20, help="command-line runs (default 20)")
+    parser.add_argument("--minutes", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=87)
+    parser.add_argument("--save", type=Path)
+    args = parser.parse_args()
+    deadline = time.monotonic() + 60 * args.minutes
+    tallies = []
+    for fmt, strategy in (("kozel-video", fuzz_inputs.kozel_texts()), ("yard", fuzz_inputs.yard_texts()),
+                          ("csv", fuzz_inputs.csv_texts())):
+        tally = Tally(f"import {fmt}")
+        _run(strategy, args.size, args.seed, deadline, tally, _importer(fmt))
+        tallies.append(tally)
+
+    from conftest import BOARD_AUTH, BOARD_TOKEN  # noqa: F401 (the token the test client carries)
+    from starlette.testclient import TestClient
+
+    from analyzer.server import create_app
+
+    logged = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = logged.append
+    logging.getLogger("analyzer.server").addHandler(handler)
+    folder = Path(__import__("tempfile").mkdtemp(prefix="fuzz-board-"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client_cm = TestClient(create_app([str(folder)], token=BOARD_TOKEN), raise_server_exceptions=False,
+                               headers=BOARD_AUTH)
+    with client_cm as client:
+        def post(route, body):
+            before = len(logged)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                response = client.post(f"/api/{route}", content=json.dumps(body),
+                                       headers={"content-type": "application/json"})
+            data = response.json()
+            error = data.get("error") if isinstance(data, dict) else None
+            if response.status_code >= 500 or (isinstance(error, str) and "please report" in error) \
+                    or len(logged) > before:
+                raise AssertionError(f"/api/{route}: {response.status_code} {str(error)[:200]}")
+            return data
+
+        board = Tally("board routes")
+        def answered(call):
+            data = post(*call)
+            return "answered 4xx" if isinstance(data, dict) and "error" in data else "answered 200"
+        _run(fuzz_inputs.board_bodies(), args.size, args.seed, deadline, board, answered)
+        tallies.append(board)
+        sequences = Tally("set-ups in any order")
+        _run(fuzz_inputs.route_sequences(), max(1, args.size // 4), args.seed, deadline, sequences,
+             lambda seq: (fuzz_inputs.run_sequence(seq, post), "played")[1])
+        tallies.append(sequences)
+
+    cli = Tally("command line (import)")
+    if args.cli:
+        texts = []
+
+        @settings(max_examples=args.cli, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @given(fuzz_inputs.kozel_texts() | fuzz_inputs.yard_texts().map(lambda t: ("yard", t))
+               | fuzz_inputs.csv_texts().map(lambda t: ("csv", t)))
+        def gather(value):
+            texts.append(value if isinstance(value, tuple) else ("kozel-video", value))
+        gather()
+        for fmt, text in texts[:args.cli]:
+            if time.monotonic() > deadline:
+                break
+
+            def once(fmt=fmt, text=text):
+                done = subprocess.run([sys.executable, "-m", "analyzer", "import", fmt, "-"], input=text,
+                                      capture_output=True, text=True, cwd=ROOT, timeout=120)
+                said = done.stdout + done.stderr
+                if done.returncode not in (0, 1) or "Traceback" in said or "internal error" in said \
+                        or "please report" in said:
+                    raise AssertionError(f"exit {done.returncode}: {said[-300:]}")
+                return f"exit {done.returncode}"
+            cli.timed((fmt, text), once)
+    tallies.append(cli)
+
+    print(f"{'kind':26} {'inputs':>7} {'internal':>8} {'slowest s':>9}  how they ended")
+    failed = 0
+    for tally in tallies:
+        total = sum(tally.ends.values())
+        failed += tally.ends["internal"]
+        ends = ", ".join(f"{name} {n}" for name, n in sorted(tally.ends.items()) if name != "internal")
+        print(f"{tally.kind:26} {total:7d} {tally.ends['internal']:8d} {tally.slowest[0]:9.2f}  {ends}")
+        for value, why in tally.failures[:3]:
+            print(f"    {why}\n      input: {str(value)[:200]!r}")
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+        for tally in tallies:
+            for k, (value, why) in enumerate(tally.failures):
+                (args.save / f"{tally.kind.replace(' ', '-')}-{k}.json").write_text(
+                    json.dumps({"why": why, "input": value}, ensure_ascii=False, default=str), encoding="utf-8")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
