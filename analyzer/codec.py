@@ -133,7 +133,24 @@ def to_data(value: Any, **context: bool) -> Any:
     """``value`` as plain data (dicts, lists, strings, numbers, None): a dataclass by its fields in order (see
     :func:`key`), a named tuple as a dict of its fields, a tuple or list as a list; a value of a type that writes
     itself (``as_dict``, the types not yet described by their fields) as it does. ``context``: the contexts on
-    (``lines=True``: the fields written only with the best lines)."""
+    (``lines=True``: the fields written only with the best lines).
+
+    The first decision of :func:`analyzer.analysis.analyze`'s example, written and read back::
+
+    >>> from analyzer.analysis import analyze
+    >>> from analyzer.notation import parse
+    >>> record = parse('''[Variant "block"] [Players "Ann, Bob"] [SetUp "1"] [Ends "4 6"] [OnTable "11"]
+    ... [ToMove "Ann"]
+    ... Ann: [1-4] [6-6]
+    ... Bob: [1-3]
+    ... 1. Ann [1-4] Bob [1-3]''', "endgame.dom")
+    >>> decision = analyze(record)[0].decisions[0]
+    >>> data = to_data(decision)
+    >>> data["played"], data["loss"], data["class"], [a["move"] for a in data["alternatives"]]
+    ('[1-4]@4', 16, 'mistake', ['[1-4]@4', '[6-6]@6'])
+    >>> from_data(type(decision), data) == decision
+    True
+    """
     return _to(value, context)
 
 
