@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
-__all__ = ["key", "keys", "to_data", "from_data"]
+__all__ = ["key", "keys", "check", "to_data", "from_data"]
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,44 @@ def _spec(f: dataclasses.Field) -> Key:
     return f.metadata.get("json", _PLAIN)
 
 
+def check(cls: type) -> None:
+    """Raise a ``TypeError`` naming the type and the field where the keys of the dataclass ``cls`` cannot be
+    written as they say: an ``after`` or ``none_if`` naming no other field (the field's name is wanted, not its JSON
+    key), an ``inline`` field whose type is not a dataclass, a field both skipped and a flag, a ``write`` that is
+    not callable, or two fields written under one JSON key (an inline value's keys counted in its place). The
+    writer checks a type's fields before its first value is written; a test checks every dataclass of the package,
+    so such a mistake fails there, by its name, and never in a user's run."""
+    _written(cls)
+    seen: set[str] = set()
+    for name in keys(cls):
+        if name in seen:
+            raise TypeError(f"{cls.__name__}: the JSON key {name!r} is written twice")
+        seen.add(name)
+
+
+def _check_fields(cls: type, specs: list) -> None:
+    names = [f.name for f, _ in specs]
+    for f, s in specs:
+        where = f"{cls.__name__}.{f.name}"
+        for what in ("after", "none_if"):
+            named = getattr(s, what)
+            if named is not None and (named not in names or named == f.name):
+                raise TypeError(f"{where}: key({what}={named!r}) names no other field of {cls.__name__} "
+                                f"(a field's name is wanted, not its JSON key; its fields: {', '.join(names)})")
+        if s.skip and s.flag:
+            raise TypeError(f"{where}: key(skip=True, flag=True): a field is either left out or a flag")
+        if s.write is not None and not callable(s.write):
+            raise TypeError(f"{where}: key(write=...) is not callable")
+        if s.inline and not dataclasses.is_dataclass(_inner(_hints(cls)[f.name])):
+            raise TypeError(f"{where}: key(inline=True) on a field whose type is not a dataclass")
+
+
 @cache
 def _written(cls: type) -> tuple:
     """How ``cls`` is written: its fields in the order they are written, each ``(attribute, key, its Key)`` (the
     fields neither written nor setting a context left out), its flag fields, and its groups' fields."""
     specs = [(f, _spec(f)) for f in dataclasses.fields(cls)]
+    _check_fields(cls, specs)
     for f, s in [(f, s) for f, s in specs if s.after]:
         specs.remove((f, s))
         at = next(i for i, (g, _) in enumerate(specs) if g.name == s.after)
@@ -100,7 +133,24 @@ def to_data(value: Any, **context: bool) -> Any:
     """``value`` as plain data (dicts, lists, strings, numbers, None): a dataclass by its fields in order (see
     :func:`key`), a named tuple as a dict of its fields, a tuple or list as a list; a value of a type that writes
     itself (``as_dict``, the types not yet described by their fields) as it does. ``context``: the contexts on
-    (``lines=True``: the fields written only with the best lines)."""
+    (``lines=True``: the fields written only with the best lines).
+
+    The first decision of :func:`analyzer.analysis.analyze`'s example, written and read back::
+
+    >>> from analyzer.analysis import analyze
+    >>> from analyzer.notation import parse
+    >>> record = parse('''[Variant "block"] [Players "Ann, Bob"] [SetUp "1"] [Ends "4 6"] [OnTable "11"]
+    ... [ToMove "Ann"]
+    ... Ann: [1-4] [6-6]
+    ... Bob: [1-3]
+    ... 1. Ann [1-4] Bob [1-3]''', "endgame.dom")
+    >>> decision = analyze(record)[0].decisions[0]
+    >>> data = to_data(decision)
+    >>> data["played"], data["loss"], data["class"], [a["move"] for a in data["alternatives"]]
+    ('[1-4]@4', 16, 'mistake', ['[1-4]@4', '[6-6]@6'])
+    >>> from_data(type(decision), data) == decision
+    True
+    """
     return _to(value, context)
 
 

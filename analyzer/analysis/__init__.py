@@ -799,7 +799,22 @@ def _lines(solver: Solver, pos: Position, index: int, values: list[tuple[Move, i
 
 def analyze(record, variant=None, settings: AnalysisSettings = AnalysisSettings(),
             progress: Callable[[int], None] | None = None, rules: dict[str, str] | None = None) -> list[GameAnalysis]:
-    """Analyse every game of a record (see ``analyze_replay``)."""
+    """Analyse every game of a record (see ``analyze_replay``).
+
+    The end game of :func:`analyzer.notation.parse`'s example: Ann's [1-4] lets Bob out with her 12 ([6-6]
+    left in her hand); [6-6] first (Bob cannot play) and [1-4] after would have won Bob's 4::
+
+    >>> from analyzer.notation import parse
+    >>> record = parse('''[Variant "block"] [Players "Ann, Bob"] [SetUp "1"] [Ends "4 6"] [OnTable "11"]
+    ... [ToMove "Ann"]
+    ... Ann: [1-4] [6-6]
+    ... Bob: [1-3]
+    ... 1. Ann [1-4] Bob [1-3]''', "endgame.dom")
+    >>> game, = analyze(record)
+    >>> decision = game.decisions[0]
+    >>> decision.played, decision.played_value, decision.best_value, decision.loss, decision.cls
+    ('[1-4]@4', -12, 4, 16, 'mistake')
+    """
     out = []
     for rep in replay_record(record, variant, rules=rules):
         out.append(analyze_replay(rep, settings))

@@ -1156,7 +1156,23 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
     ``insert_passes``: the record leaves forced passes out (as the tag ``[Passes "omitted"]`` says).
     ``sheets`` False: the games of a record that is no match, where they hide tiles, are checked move by move
     only (:func:`check_decided_result`'s search of their deals left out: what an import needs, and far cheaper).
-    ``progress(done, total)`` is told after each game replayed."""
+    ``progress(done, total)`` is told after each game replayed.
+
+    The end game of :func:`analyzer.notation.parse`'s example: Ann lays [1-4] on the 4, Bob lays [1-3] on the 1 and
+    is out, and scores the 12 pips left in Ann's hand ([6-6])::
+
+    >>> from analyzer.notation import parse
+    >>> record = parse('''[Variant "block"] [Players "Ann, Bob"] [SetUp "1"] [Ends "4 6"] [OnTable "11"]
+    ... [ToMove "Ann"]
+    ... Ann: [1-4] [6-6]
+    ... Bob: [1-3]
+    ... 1. Ann [1-4] Bob [1-3]''', "endgame.dom")
+    >>> replay, = replay_record(record)
+    >>> replay.valid, [str(step.move) for step in replay.steps], replay.steps[-1].ends_hand
+    (True, ['[1-4]@4', '[1-3]@1'], True)
+    >>> replay.result.winner, replay.result.points
+    (1, 12)
+    """
     games, again = same_deals(record.games)
     if match is None:
         match = any(g.number is not None or "SeatDraw" in g.tags for g in games)

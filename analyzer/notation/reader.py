@@ -837,7 +837,19 @@ def parse(text: str, source: str = "<record>") -> Record:
     """Read every game of ``text``; never raises: problems are returned in ``Record.errors``.
 
     At most :data:`MAX_DIAGNOSTICS` problems are listed, then one ``too-many-errors`` line says how
-    many more there were."""
+    many more there were.
+
+    An end game of the block game for two, set up (Ann to lay one of two tiles, Bob holding one)::
+
+    >>> record = parse('''[Variant "block"] [Players "Ann, Bob"] [SetUp "1"] [Ends "4 6"] [OnTable "11"]
+    ... [ToMove "Ann"]
+    ... Ann: [1-4] [6-6]
+    ... Bob: [1-3]
+    ... 1. Ann [1-4] Bob [1-3]''', "endgame.dom")
+    >>> game = record.games[0]
+    >>> game.players, [str(move.tile) for move in game.moves], record.errors
+    (('Ann', 'Bob'), ['[1-4]', '[1-3]'], [])
+    """
     record = Record(source=source)
     log = _Log(source)
     recovery = Recovery(text, source)
