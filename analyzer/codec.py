@@ -258,7 +258,6 @@ def keys(cls: type) -> tuple[str, ...]:
     an inline field's keys in its place (whatever the context: a key written only in one is listed): what a schema
     of its data must name."""
     out: list[str] = []
-    hints = _hints(cls)
     for name, key_, s in _written(cls)[0]:
-        out.extend(keys(_inner(hints[name])) if s.inline else [key_])
+        out.extend(keys(_inner(_hints(cls)[name])) if s.inline else [key_])
     return tuple(out)
