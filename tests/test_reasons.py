@@ -504,6 +504,7 @@ def test_the_reports_reasons_block_escapes_what_it_shows():
     facts = Facts(player="<b>", played_value=-12, best_value=4, played_line=("Ann <i>x</i>",), best_line=("&",))
     macro = environment().get_template("macros.html.j2").module.reasons_block
     html = str(macro("Ann<script>", (Reason("opponent-out", facts, "lets <script>alert(1)</script> out"),)))
+    assert "<details" not in str(macro("Ann", (Reason("opponent-out", facts, "x"),), True))   # (lines in the table)
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "Ann &lt;i&gt;x&lt;/i&gt;" in html and "<b>Best:</b> &amp;" in html
     assert "+4 after the best move, -12 after the move played" in html and "opponent-out" in html
@@ -519,7 +520,10 @@ def test_a_report_shows_the_reasons_beside_the_graded_move(tmp_path):
     html = page.read_text(encoding="utf-8")
     block = html.split('<div class="reasons">', 1)[1].split("</div>", 1)[0]
     assert "lets Bob go out with [1-3] and score 12" in block and "reason-opponent-out" in block
-    assert "Ann [6-6]@6, Bob pass, Ann [1-4]@4" in block                    # the best line, one click away
+    # the best line one click away: its "line ▸" in the table of choices under the block (the lines are written
+    # out in the block itself only where the table has none: tests the macro below)
+    table = html.split('<div class="reasons">', 1)[1].split("</table>", 1)[0]
+    assert 'class="show-line"' in table and 'data-move="[6-6] on the 6"' in table
 
 
 # ---- a grade's cause: the class from the chance to win, not the points (issue 82 item 4) ------------------------
