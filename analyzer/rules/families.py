@@ -2,7 +2,6 @@
 from their values (:func:`analyzer.rules.variants.find_variant` looks them up and makes the :class:`Variant`)."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -35,6 +34,8 @@ class Family:
         for s in self.options:
             if s.key == key:
                 return s
+        import difflib      # (start-up: only an unknown option needs it)
+
         near = difflib.get_close_matches(key, [s.key for s in self.options], n=1, cutoff=0.6)
         if near:        # a slip of the pen (capicua for capicu): the one option meant, not all of them
             raise UnknownOption(f"the {self.name} variant has no option {key!r}; did you mean "

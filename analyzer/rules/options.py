@@ -71,6 +71,9 @@ class OptionSpec:
                                      + (f" (a number has at most {MAX_DIGITS} digits)" if v.isascii() and v.isdecimal()
                                         else ""))
             v = str(int(v))
+        elif value.strip()[:1] in ("-", "+"):     # (no choice begins with a sign: "-1" is not 1, nor "-yes" yes)
+            raise BadOptionValue(f"option {self.key!r} of the {variant} variant takes "
+                                 f"{', '.join(self.values) or 'a word'}, not {value!r}")
         elif "yes" in self.values and "no" in self.values:
             v = "yes" if v in YES else "no" if v in NO else v   # a choice that says yes or no among others (capicu)
         if self.values and v not in self.values:
