@@ -79,8 +79,9 @@ class Streamed(NamedTuple):
     line: int
 
 
-#: An importer's stream: each game as it is read (:class:`Streamed`), none after the first problem; it returns the
-#: notes of :class:`Imported`, or raises :class:`ImportSourceError` with every problem of the source at the end.
+#: An importer's stream: each game as it is read (:class:`Streamed`), none after the first problem; it returns
+#: the notes of :class:`Imported`, or raises :class:`ImportSourceError` with every problem of the source at the
+#: end.
 Stream = Generator[Streamed, None, tuple[str, ...]]
 
 

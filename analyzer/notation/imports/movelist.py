@@ -72,7 +72,8 @@ class _Row:
 
 def _rows(text: str, problems: Problems) -> Iterator[_Row]:
     """The rows of the list as they come, by the columns a header names (else player, tile, side)."""
-    lines = ((n, line) for n, line in enumerate(source_lines(text), 1) if line.strip() and not line.lstrip().startswith("#"))
+    lines = ((n, line) for n, line in enumerate(source_lines(text), 1)
+             if line.strip() and not line.lstrip().startswith("#"))
     top = next(lines, None)
     if top is None:
         return
