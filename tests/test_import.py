@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
+from analyzer.diagnostics import Severity
 from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.notation import parse, read, write
@@ -438,3 +439,78 @@ def test_a_yard_code_of_three_seats_that_draws_is_an_error_at_the_draw():
     (problem,) = _problem("yard", "12230D")
     assert (problem.code, problem.line, problem.column) == ("unknown-variant", 1, 6)
     assert "no variant plays this code" in problem.message and "3-player" in problem.message
+
+
+# ---- a big import, streamed (issue 87 item 3) --------------------------------------------------------------------
+
+def _csv_games(games: int) -> str:
+    """tests/data/import/moves.csv (records/seed2.dom's block, 22 moves) as ``games`` games of one CSV."""
+    rows = [r for r in (DATA / "moves.csv").read_text(encoding="utf-8").splitlines() if r and not r.startswith("#")]
+    return "\n".join(["game," + rows[0]] + [f"{g},{row}" for g in range(1, games + 1) for row in rows[1:]]) + "\n"
+
+
+def _streamed_import(text: str) -> tuple[str, int, int]:
+    """The command's streamed import of the CSV ``text`` (its own ``_streamed``): the SHA-256 of the record it
+    writes (the pieces hashed as they come, never held), the games valid, and the peak of the memory Python
+    allocated meanwhile (tracemalloc; the source's text made before)."""
+    import hashlib
+    import tracemalloc
+
+    from analyzer.cli.importing import _streamed, _Tally
+    from analyzer.notation.imports import stream_log
+
+    digest, tally = hashlib.sha256(), _Tally()
+    tracemalloc.start()
+    try:
+        for piece in _streamed(stream_log("csv", text, "big.csv"), "big.dom", tally, lambda done, total: None,
+                               text.count("\n") + 1):
+            digest.update(piece.encode("utf-8"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return digest.hexdigest(), tally.valid, peak
+
+
+@pytest.mark.slow
+def test_a_big_import_is_streamed_its_memory_flat_and_its_record_the_games_one_after_another():
+    import hashlib
+
+    # the record of n games is the one game's record n times, each with its own Event, a blank line between
+    one = write(import_log("csv", _csv_games(1), "one.csv").record)
+    assert one.startswith('[Event "game 1"]\n')
+
+    def expected(games: int) -> str:
+        return hashlib.sha256("\n".join(one.replace('"game 1"', f'"game {g}"', 1)
+                                        for g in range(1, games + 1)).encode("utf-8")).hexdigest()
+
+    small, big = _csv_games(100), _csv_games(1000)
+    digest, valid, peak_small = _streamed_import(small)
+    assert (digest, valid) == (expected(100), 100)
+    digest, valid, peak_big = _streamed_import(big)
+    assert (digest, valid) == (expected(1000), 1000)
+    assert peak_big < 2 * peak_small, (peak_small, peak_big)     # (ten times the games: not twice the memory)
+
+
+def test_a_problem_in_the_last_game_of_a_stream_writes_no_file(tmp_path):
+    bad = tmp_path / "late.csv"
+    bad.write_text(_csv_games(3).rstrip("\n") + "\n3,A,9-9,\n", encoding="utf-8")
+    out = tmp_path / "new" / "late.dom"
+    done = CliRunner().invoke(main, ["import", "csv", str(bad), "-o", str(out)])
+    assert done.exit_code == 1 and f"{bad}:68:5: error[bad-tile] '9-9' is no tile" in done.output, done.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["late.csv"]      # (no file, no temporary file, no folder)
+
+
+def test_an_invalid_game_of_a_stream_is_said_at_its_line_in_the_whole_record(tmp_path):
+    text = _csv_games(3)
+    head, rows = text.split("\n", 1)
+    lines = rows.splitlines()
+    lines[22 + 10] = lines[22 + 10].replace("D,1-2,", "D,1-3,")      # (game 2's move that breaks the rules)
+    (tmp_path / "m.csv").write_text(head + "\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    done = CliRunner().invoke(main, ["import", "csv", str(tmp_path / "m.csv"), "-o", str(tmp_path / "m.dom")])
+    assert done.exit_code == 1 and "2 valid, 1 invalid" in done.output, done.output
+    said = [line for line in done.output.splitlines() if line.startswith(f"{tmp_path / 'm.dom'}:")]
+    whole = parse((tmp_path / "m.dom").read_text(encoding="utf-8"), str(tmp_path / "m.dom"))
+    (rep,) = [r for r in replay_record(whole, match=False, sheets=False) if not r.valid]
+    errors = [str(d) for d in rep.diagnostics if d.severity == Severity.ERROR]
+    assert said == errors and "error[tile-no-match] [1-3]" in said[0]   # (at their lines in the record written)
+    assert f"in {tmp_path / 'm.csv'}: line {2 + 22 + 10}" in done.output

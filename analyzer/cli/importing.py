@@ -37,7 +37,7 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
       domino import kozel-video records/import-kozel-video.json -o kozel.dom"""
     from ..notation import parse
     from ..notation.writer import write_parts
-    from ..notation.imports import ImportSourceError, import_log
+    from ..notation.imports import STREAMED, ImportSourceError, import_log, stream_log
     from .output import check_variant, output_target
 
     fmt = format
@@ -49,23 +49,112 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
                                    "made from; name another file")
         output_target(output, [], "-o", "record", force)
     text = _read(file)
+    source = file if file != "-" else "<stdin>"
+    label = output if to_file else "<stdout>"
+    if fmt in STREAMED:         # (each game read, written and checked before the next is read)
+        stream = stream_log(fmt, text, source, variant, rules)
+        with _Progress("importing the games") as progress:
+            tally = _Tally()
+            pieces = _streamed(stream, label, tally, progress, text.count("\n") + 1)
+            try:
+                _write(pieces, output if to_file else None)
+            except ImportSourceError as exc:
+                _refused(exc, file)
+        sys.exit(_said(tally, file, fmt, label))
     try:
-        imported = import_log(fmt, text, file if file != "-" else "<stdin>", variant, rules)
+        imported = import_log(fmt, text, source, variant, rules)
     except ImportSourceError as exc:
-        for diagnostic in exc.diagnostics:
-            click.echo(str(diagnostic), err=True)
-        click.echo(f"{file}: not imported ({len(exc.diagnostics)} problem{'s' * (len(exc.diagnostics) != 1)})",
-                   err=True)
-        sys.exit(1)
+        _refused(exc, file)
     parts = list(write_parts(imported.record))
     record_text = "\n".join(parts)                          # (what write(imported.record) gives)
-    label = output if to_file else "<stdout>"
     with _Progress("checking the games") as progress:       # (each checked move by move: no search of the deals)
         checked = _each_checked(parts, label, imported, progress)
         if checked is None:
             checked = _checked(parse(record_text, label), imported, progress)
     _write(record_text, output if to_file else None)
-    sys.exit(_said(checked, imported, file, fmt, label))
+    tally = _Tally(games=len(imported.record.games), moves=imported.moves, notes=imported.notes)
+    for game in checked:
+        tally.add(game)
+    sys.exit(_said(tally, file, fmt, label))
+
+
+def _refused(exc, file: str):
+    """The problems of a move log that cannot be imported, said; exit 1."""
+    for diagnostic in exc.diagnostics:
+        click.echo(str(diagnostic), err=True)
+    click.echo(f"{file}: not imported ({len(exc.diagnostics)} problem{'s' * (len(exc.diagnostics) != 1)})", err=True)
+    sys.exit(1)
+
+
+def _streamed(stream, label: str, tally: _Tally, progress, lines: int):
+    """The record's text, a game at a time (joined, they are ``write(record)``), of the games of an importer's
+    ``stream``: each written, read back alone and checked move by move (told to ``tally``) before the next game
+    is read; the stream's :class:`ImportSourceError` passes through (the file is then not written)."""
+    from collections import deque
+
+    from ..notation.writer import write_parts
+
+    read = deque()          # (the games the writer has taken and not yet given back: one ahead at most)
+
+    def games():
+        while True:
+            try:
+                got = next(stream)
+            except StopIteration as end:
+                tally.notes = tuple(end.value)
+                return
+            read.append(got)
+            tally.games += 1
+            tally.moves += len(got.game.moves)
+            yield got.game
+
+    line = 1
+    for k, part in enumerate(write_parts(games())):
+        got = read.popleft()
+        tally.add(_part_checked(part, line, label, got.places))
+        progress(got.line, lines)
+        line += part.count("\n") + 1
+        yield part if k == 0 else "\n" + part
+
+
+def _part_checked(part: str, line: int, label: str, places) -> _Checked:
+    """One game's text (starting at ``line`` of the record) read back alone and checked move by move, its
+    errors at their lines in the whole record."""
+    from dataclasses import replace
+
+    from ..match import replay_record
+    from ..notation import parse
+
+    def shifted(d):
+        return replace(d, line=d.line + line - 1) if d.line else d
+
+    record = parse(part, label)
+    if len(record.games) == 1 and not record.errors:
+        (rep,) = replay_record(record, match=False, sheets=False)
+        game = _summary(rep, places)
+        return game._replace(errors=[(shifted(d), where) for d, where in game.errors])
+    replays = replay_record(record, match=False, sheets=False)      # (a game's text that is not one game alone)
+    errors = [(shifted(d), None) for d in record.errors] + \
+        [(shifted(d), None) for rep in replays for d in rep.diagnostics if d.severity == Severity.ERROR]
+    return _Checked(errors, False, any(any(rep.initial.hidden) for rep in replays), False)
+
+
+class _Tally:
+    """What the summary needs of the games checked: their count and moves, the errors of those that have any,
+    how many are valid, whether any hides tiles or was checked as a game of a match; the importer's notes."""
+
+    def __init__(self, games: int = 0, moves: int = 0, notes: tuple[str, ...] = ()):
+        self.games, self.moves, self.notes = games, moves, notes
+        self.checked = self.valid = 0
+        self.errors: list = []
+        self.hidden = self.match = False
+
+    def add(self, game: _Checked) -> None:
+        self.checked += 1
+        self.valid += game.valid
+        self.errors += game.errors
+        self.hidden |= game.hidden
+        self.match |= game.match
 
 
 class _Checked(NamedTuple):
@@ -176,29 +265,29 @@ def _read(file: str) -> str:
     return text
 
 
-def _write(text: str, output: str | None) -> None:
+def _write(text, output: str | None) -> None:
+    """The record's ``text`` (or its pieces as they come) to ``output`` atomically, or to standard output."""
     from ..outputs import write_atomic
 
     if output is None:
-        click.echo(text, nl=False)
+        for piece in [text] if isinstance(text, str) else text:
+            click.echo(piece, nl=False)
     else:
         write_atomic(output, text, make_folder=True)
 
 
-def _said(checked: list[_Checked], imported, file: str, fmt: str, label: str) -> int:
+def _said(tally: _Tally, file: str, fmt: str, label: str) -> int:
     """Each error of the imported record with its place in the source, and the summary line (standard error);
     the exit status."""
-    for game in checked:
-        for diagnostic, where in game.errors:
-            click.echo(str(diagnostic) + (f"\n  in {file}: {where}" if where else ""), err=True)
-    valid = sum(game.valid for game in checked)
-    games, moves = len(imported.record.games), imported.moves
-    for note in imported.notes:
+    for diagnostic, where in tally.errors:
+        click.echo(str(diagnostic) + (f"\n  in {file}: {where}" if where else ""), err=True)
+    games, moves, checked, valid = tally.games, tally.moves, tally.checked, tally.valid
+    for note in tally.notes:
         click.echo(f"note: {note}", err=True)
-    if any(game.hidden for game in checked) and not any(game.match for game in checked):
+    if tally.hidden and not tally.match:
         click.echo(f"note: each game is checked move by move; `domino validate {label}` also looks for the deals "
                    "of the tiles it hides (a sheet's check)", err=True)
-    verdict = "every game valid" if valid == len(checked) else f"{valid} valid, {len(checked) - valid} invalid"
+    verdict = "every game valid" if valid == checked else f"{valid} valid, {checked - valid} invalid"
     click.echo(f"imported {games} game{'s' * (games != 1)}, {moves} move{'s' * (moves != 1)} from {file} ({fmt}) "
                f"into {label}: {verdict}", err=True)
-    return 0 if valid == len(checked) else 1
+    return 0 if valid == checked else 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 
@@ -252,11 +253,19 @@ def write(record_or_game: Record | Game) -> str:
     return "\n".join(write_parts(record_or_game))
 
 
-def write_parts(record_or_game: Record | Game):
-    """The texts of the games :func:`write` writes (joined by ``"\n"``, they are its text), one at a time."""
-    games = record_or_game.games if isinstance(record_or_game, Record) else [record_or_game]
-    for index, game in enumerate(games):
-        last = index == len(games) - 1
+def write_parts(games: Record | Game | Iterable[Game]):
+    """The texts of the games :func:`write` writes (joined by ``"\n"``, they are its text), one at a time; ``games``
+    a record, a game, or games as they come (an iterator is read one game ahead, never held whole)."""
+    if isinstance(games, Record):
+        games = games.games
+    elif isinstance(games, Game):
+        games = [games]
+    ahead = iter(games)
+    game = next(ahead, _END)
+    index = 0
+    while game is not _END:
+        following = next(ahead, _END)
+        last = following is _END
         if game.form == "table" and table_writable(game):
             yield write_table(game, first_game=index == 0)    # a book table stays a table
         elif _pgn_readable(game, index) and (game.moves or last):
@@ -267,6 +276,10 @@ def write_parts(record_or_game: Record | Game):
             yield write_game(game) + "Round\n"      # a header without columns ends it
         else:                                        # names no table can hold: best effort
             yield write_game(game)
+        game, index = following, index + 1
+
+
+_END = object()     # (the end of the games :func:`write_parts` reads one ahead)
 
 
 # ---- a record changed in place ------------------------------------------------------------------------

@@ -4,12 +4,12 @@ plain CSV move list (``csv``). Each importer is pure: a source's text in, an :cl
 the place in the source of every move), or :class:`ImportSourceError` with every problem at its place."""
 from __future__ import annotations
 
-from .common import Imported, ImportSourceError
+from .common import Imported, ImportSourceError, Stream, Streamed
 from .kozel import import_kozel
-from .movelist import import_moves
-from .yard import import_yard
+from .movelist import import_moves, stream_moves
+from .yard import import_yard, stream_yard
 
-__all__ = ["FORMATS", "import_log", "Imported", "ImportSourceError"]
+__all__ = ["FORMATS", "STREAMED", "import_log", "stream_log", "Imported", "ImportSourceError", "Stream", "Streamed"]
 
 #: the formats by their short name, each with what it reads
 FORMATS = {"kozel-video": "the kozel-game-v1 JSON game log of the Kozel video parser",
@@ -17,6 +17,9 @@ FORMATS = {"kozel-video": "the kozel-game-v1 JSON game log of the Kozel video pa
            "csv": "a plain move list: one row a move, its player, tile and side"}
 
 _IMPORTERS = {"kozel-video": import_kozel, "yard": import_yard, "csv": import_moves}
+#: the formats read as a stream (:func:`stream_log`), each game a game of its own; a ``kozel-video`` document is
+#: one match (its rounds the games, the score carried from round to round) and is read whole
+STREAMED = {"yard": stream_yard, "csv": stream_moves}
 
 
 def import_log(fmt: str, text: str, source: str = "<log>", variant: str | None = None,
@@ -28,3 +31,13 @@ def import_log(fmt: str, text: str, source: str = "<log>", variant: str | None =
     if fmt not in _IMPORTERS:
         raise ValueError(f"no import format {fmt!r}; the formats are {', '.join(FORMATS)}")
     return _IMPORTERS[fmt](text, source, variant, rules)
+
+
+def stream_log(fmt: str, text: str, source: str = "<log>", variant: str | None = None,
+               rules: dict[str, str] | None = None) -> Stream:
+    """:func:`import_log` as a stream, for a format of :data:`STREAMED`: each game as it is read
+    (:class:`Streamed`), none after the first problem; the notes at the end, or :class:`ImportSourceError` with
+    every problem of the source. The games of the stream, collected, are :func:`import_log`'s record."""
+    if fmt not in STREAMED:
+        raise ValueError(f"the import format {fmt!r} is not read as a stream; those that are: {', '.join(STREAMED)}")
+    return STREAMED[fmt](text, source, variant, rules)

@@ -3,15 +3,17 @@ place of each of its moves, names made words of the notation, tiles read from te
 from __future__ import annotations
 
 import re
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...diagnostics import Diagnostic, NotationError
-from ...record import HandEntry, MoveEntry, Record, clip
+from ...record import Game, HandEntry, MoveEntry, Record, clip
 from ...rules.codes import Code
 from ...tiles import Tile
 
 __all__ = ["ImportSourceError", "Problems", "Imported", "word_names", "read_tile", "dealt_hands", "MAX_PROBLEMS",
-           "rules_text", "dealt_size", "numbered"]
+           "rules_text", "dealt_size", "numbered", "WordNames", "Streamed", "Stream", "collected", "source_lines"]
 
 #: the most problems one import lists (the rest are counted in the last one)
 MAX_PROBLEMS = 50
@@ -68,6 +70,33 @@ class Imported:
         return sum(len(g.moves) for g in self.record.games)
 
 
+class Streamed(NamedTuple):
+    """One game of a move log as an importer's stream gives it: the ``game``, the place in the source of each of
+    its moves (``places``, as :attr:`Imported.places` names them) and the ``line`` of the source read up to."""
+
+    game: Game
+    places: tuple[str, ...]
+    line: int
+
+
+#: An importer's stream: each game as it is read (:class:`Streamed`), none after the first problem; it returns
+#: the notes of :class:`Imported`, or raises :class:`ImportSourceError` with every problem of the source at the
+#: end.
+Stream = Generator[Streamed, None, tuple[str, ...]]
+
+
+def collected(stream: Stream, source: str) -> Imported:
+    """The :class:`Imported` record of a whole ``stream``."""
+    games, places = [], []
+    while True:
+        try:
+            got = next(stream)
+        except StopIteration as end:
+            return Imported(Record(games, source=source), tuple(places), tuple(end.value))
+        games.append(got.game)
+        places.append(got.places)
+
+
 _NOT_WORD = re.compile(r"\W+")
 _KEYWORD = re.compile(r"(?i:passt?|draws?|kauft|zieht|runde|round|spieler|player|muggins)")
 
@@ -86,18 +115,30 @@ def word_names(names: list[str]) -> dict[str, str]:
     and no keyword): blanks and other signs become ``_`` (``Алексей Петров`` is ``Алексей_Петров``), a name
     that does not start with a letter gets ``P_`` before it (``7`` is ``P_7``), a keyword gets ``_`` after it;
     two names that would become one are told apart by ``_2``, ``_3``..."""
-    out: dict[str, str] = {}
-    taken: set[str] = set()
+    words = WordNames()
     for name in names:
-        if name in out:
-            continue
+        words(name)
+    return words.names
+
+
+class WordNames:
+    """:func:`word_names` told the names one at a time, as a source gives them: ``words(name)`` is the word of
+    ``name`` (the same as :func:`word_names` gives it for the names told so far), ``words.names`` all of them."""
+
+    def __init__(self):
+        self.names: dict[str, str] = {}
+        self.taken: set[str] = set()
+
+    def __call__(self, name: str) -> str:
+        if name in self.names:
+            return self.names[name]
         word = base = _word(name)
         k = 2
-        while word.casefold() in taken:
+        while word.casefold() in self.taken:
             word, k = f"{base}_{k}", k + 1
-        taken.add(word.casefold())
-        out[name] = word
-    return out
+        self.taken.add(word.casefold())
+        self.names[name] = word
+        return word
 
 
 _TILE = re.compile(r"^\s*\[?\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*\]?\s*$")
@@ -136,6 +177,19 @@ def dealt_hands(players: tuple[str, ...], moves: list[MoveEntry], hand_size: int
     return tuple(HandEntry(p, None) if p in over or not played[p]
                  else HandEntry(p, tuple(sorted(played[p])), unknown=hand_size - len(played[p]))
                  for p in players)
+
+
+def source_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` as :meth:`str.splitlines` gives them, one at a time (the text not copied whole)."""
+    start = 0
+    for end in _LINE_END.finditer(text):
+        yield text[start:end.start()]
+        start = end.end()
+    if start < len(text):
+        yield text[start:]
+
+
+_LINE_END = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def rules_text(rules: dict[str, str]) -> str:

@@ -9,14 +9,17 @@ line, as the notation writes it), ``draw`` (the player takes the tile from the b
 the list does not show), ``pass``, or nothing. Blank lines and lines starting with ``#`` are left out."""
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable, Iterator
 
-from ...record import Game, MoveEntry, Record
+from ...record import Game, MoveEntry
 from ...rules.codes import Code
 from ...tiles import Tile
-from .common import Imported, Problems, dealt_hands, dealt_size, numbered, read_tile, rules_text, word_names
+from .common import (Imported, Problems, Stream, Streamed, WordNames, collected, dealt_hands, dealt_size, numbered,
+                     read_tile, rules_text, source_lines)
 
-__all__ = ["import_moves", "COLUMNS"]
+__all__ = ["import_moves", "stream_moves", "COLUMNS"]
 
 #: the columns a header row may name
 COLUMNS = ("player", "tile", "side", "game")
@@ -67,13 +70,14 @@ class _Row:
         return self.cells.get(name, ("", 1))[1] or 1
 
 
-def _rows(text: str, problems: Problems) -> list[_Row]:
-    """The rows of the list, by the columns a header names (else player, tile, side)."""
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1)
-             if line.strip() and not line.lstrip().startswith("#")]
-    if not lines:
-        return []
-    first = lines[0][1]
+def _rows(text: str, problems: Problems) -> Iterator[_Row]:
+    """The rows of the list as they come, by the columns a header names (else player, tile, side)."""
+    lines = ((n, line) for n, line in enumerate(source_lines(text), 1)
+             if line.strip() and not line.lstrip().startswith("#"))
+    top = next(lines, None)
+    if top is None:
+        return
+    first = top[1]
     sep = max(",;\t", key=first.count)
     columns = list(COLUMNS[:3])
     head = _cells(first, sep)
@@ -82,12 +86,12 @@ def _rows(text: str, problems: Problems) -> list[_Row]:
         for name, (cell, column) in zip(columns, head):
             if name not in COLUMNS:
                 problems.add(Code.SYNTAX, f"{cell.strip()!r} is no column of a move list ({', '.join(COLUMNS)})",
-                             lines[0][0], column)
+                             top[0], column)
         for needed in ("player", "tile"):
             if needed not in columns:
-                problems.add(Code.SYNTAX, f"the header names no {needed!r} column", lines[0][0], 1)
-        lines = lines[1:]
-    rows = []
+                problems.add(Code.SYNTAX, f"the header names no {needed!r} column", top[0], 1)
+    else:
+        lines = itertools.chain([top], lines)
     for n, line in lines:
         cells = _cells(line, sep)
         if cells is None:
@@ -98,8 +102,7 @@ def _rows(text: str, problems: Problems) -> list[_Row]:
             problems.add(Code.SYNTAX, f"the row has {len(cells)} cells, more than the {len(columns)} columns "
                          f"({', '.join(columns)})", n, extra)
             continue
-        rows.append(_Row(n, dict(zip(columns, cells))))
-    return rows
+        yield _Row(n, dict(zip(columns, cells)))
 
 
 def import_moves(text: str, source: str = "<moves>", variant: str | None = None,
@@ -108,33 +111,45 @@ def import_moves(text: str, source: str = "<moves>", variant: str | None = None,
     column), of ``variant`` (default ``partnership``) and ``rules``; the players in the order they first move;
     each hand the tiles its player plays and ``?`` for the rest of the hand dealt (in a draw game, ``?``).
     Raises :class:`~.common.ImportSourceError` with every problem at its line and column."""
+    return collected(stream_moves(text, source, variant, rules), source)
+
+
+def stream_moves(text: str, source: str = "<moves>", variant: str | None = None,
+                 rules: dict[str, str] | None = None) -> Stream:
+    """:func:`import_moves` as a stream: each game as its rows are read (:class:`~.common.Streamed`), none after
+    the first problem; the notes at the end, or :class:`~.common.ImportSourceError` with every problem."""
     problems = Problems(source)
-    rows = _rows(text, problems)
+    names = WordNames()
+    name, chosen = variant or "partnership", dict(rules or {})
+    rows = 0
+    for part in _games(_rows(text, problems)):
+        rows += len(part)
+        for row in part:
+            if row.text("player"):
+                names(row.text("player"))
+        game, where = _game(part, names.names, name, chosen, problems)
+        if not problems:
+            yield Streamed(game, where, part[-1].line)
     if not rows and not problems:
         problems.add(Code.NO_GAME, "the list holds no move", 1, 1)
-    names = word_names([row.text("player") for row in rows if row.text("player")])
-    name, chosen = variant or "partnership", dict(rules or {})
-    games, places = [], []
-    for part in _games(rows):
-        game, where = _game(part, names, name, chosen, problems)
-        games.append(game)
-        places.append(where)
     problems.check()
     notes = ["no hand is in a move list: each is written with the tiles it plays, and ? for the rest"]
-    if any(names[n] != n for n in names):
-        notes.append("names made words of the notation: " + ", ".join(f"{n!r} is {w}" for n, w in names.items()
+    if any(names.names[n] != n for n in names.names):
+        notes.append("names made words of the notation: " + ", ".join(f"{n!r} is {w}" for n, w in names.names.items()
                                                                        if n != w))
-    return Imported(Record(games, source=source), tuple(places), tuple(notes))
+    return tuple(notes)
 
 
-def _games(rows: list[_Row]) -> list[list[_Row]]:
-    """The rows split where the ``game`` column changes."""
-    parts: list[list[_Row]] = []
+def _games(rows: Iterable[_Row]) -> Iterator[list[_Row]]:
+    """The rows split where the ``game`` column changes, a game at a time."""
+    part: list[_Row] = []
     for row in rows:
-        if not parts or row.text("game") != parts[-1][-1].text("game"):
-            parts.append([])
-        parts[-1].append(row)
-    return parts
+        if part and row.text("game") != part[-1].text("game"):
+            yield part
+            part = []
+        part.append(row)
+    if part:
+        yield part
 
 
 def _game(rows: list[_Row], names: dict[str, str], variant: str, rules: dict[str, str], problems: Problems

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 
-from ...record import Game, MoveEntry, Record
+from ...record import Game, MoveEntry
 from ...rules.codes import Code
 from ...rules.options import VariantError
 from ...tiles import Tile
-from .common import Imported, Problems, dealt_hands, dealt_size, numbered, rules_text
+from .common import (Imported, Problems, Stream, Streamed, collected, dealt_hands, dealt_size, numbered, rules_text,
+                     source_lines)
 
-__all__ = ["import_yard", "TILE_CHARS", "SET_FORMATS"]
+__all__ = ["import_yard", "stream_yard", "TILE_CHARS", "SET_FORMATS"]
 
 #: the character of each tile: [0-0], [0-1], ... [0-6], [1-1], ... [6-6], in this order
 TILE_CHARS = "0123456789abcdefghijklmnopqr"
@@ -31,24 +32,31 @@ def import_yard(text: str, source: str = "<yard>", variant: str | None = None,
     (partners), three or two ``cutthroat`` (two that draw: ``draw=yes``), the French format ``french``;
     ``variant`` and ``rules`` override that. Raises :class:`~.common.ImportSourceError` with every problem at
     its line and column (the character of the code)."""
+    return collected(stream_yard(text, source, variant, rules), source)
+
+
+def stream_yard(text: str, source: str = "<yard>", variant: str | None = None,
+                rules: dict[str, str] | None = None) -> Stream:
+    """:func:`import_yard` as a stream: each code's game as its line is read (:class:`~.common.Streamed`), none
+    after the first problem; the notes at the end, or :class:`~.common.ImportSourceError` with every problem."""
     problems = Problems(source)
-    games, places = [], []
-    for number, line in enumerate(text.splitlines(), 1):
+    found = False
+    for number, line in enumerate(source_lines(text), 1):
         if not line.strip() or line.lstrip().startswith("#") and "hand=" not in line:
             continue
         start = line.find("hand=") + 5 if "hand=" in line else len(line) - len(line.lstrip())
         code = _CODE.match(line, start).group()
         game, where = _hand(code, number, start, problems, variant, rules)
         if game is not None:
-            games.append(game)
-            places.append(where)
-    if not games and not problems:
+            found = True
+            if not problems:
+                yield Streamed(game, where, number)
+    if not found and not problems:
         problems.add(Code.NO_GAME, "no share code found (a line such as 10040P.L9)", 1, 1)
     problems.check()
-    return Imported(Record(games, source=source), tuple(places),
-                    ("no hand is in a share code: each is written with the tiles it plays, and ? for the rest",
-                     "a tile drawn is never shown: draws ?", "the match (the set's score, the hand's number in it) "
-                     "is not in the code: each hand is a game of its own"))
+    return ("no hand is in a share code: each is written with the tiles it plays, and ? for the rest",
+            "a tile drawn is never shown: draws ?", "the match (the set's score, the hand's number in it) "
+            "is not in the code: each hand is a game of its own")
 
 
 def _header(code: str, line: int, at: int, problems: Problems) -> tuple[int, int, int, int] | None:
