@@ -204,7 +204,8 @@ TERMS = {
     "critical move": ("README", r"critical move lost the most"),
     "14 variants": ("README", r"14 variants\s+\(partnership, the four-player block game, by default: "
                               r"\[the list\]\(docs/variants\.md\)\)"),
-    "MISTAKE": ("README", r"A loss of 3, 10 or 25 points is an inaccuracy, a mistake or a blunder"),
+    "MISTAKE": ("README", r"Grades are on the game's scale: here a loss of 3, 10 or 25 points is an inaccuracy, a\s+"
+                          r"mistake or a blunder"),
     "A/C": ("README", r"A and C are partners"),
     "likely slip": ("README", r"the likely slip \(the one edit that makes it valid\)"),
     "--fair": ("README", r"by what its player could know \(`--fair`"),
