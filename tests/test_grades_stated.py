@@ -77,6 +77,9 @@ def test_the_draw_game_states_it_grades_by_who_wins_not_by_25_points():
     legend = page[page.index('aria-label="legend"'):page.index("critical</span>")]
     assert "changes who wins the hand" in legend and "loses" not in legend
     assert "Grades:" in page and "a hand counts as one game won" in page
+    counts = build_report("new-draw.dom", [rep], [game]).games[0].classified()
+    assert set(counts) == {"inaccuracy", "blunder"}        # no mistake on a scale of who wins
+    assert "The extra tile:" in page and EXTRA in page
 
 
 def test_a_page_of_games_on_two_scales_states_each_games_own():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from ..analysis import Decision, GameAnalysis, Grading, alternative_text
+from ..analysis import NO_EXTRA_WORDS, Decision, GameAnalysis, Grading, alternative_text
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
@@ -323,6 +323,7 @@ class GameReport:
     deals: object | None = None
     deals_error: str | None = None
     grading: Grading | None = None   # the grades its moves were given by, on its scale (the analysis's own)
+    extra_tile: str | None = None    # what the draw game's "no extra tile" is, where an alternative offers it
 
     @property
     def sheet(self) -> bool:
@@ -388,7 +389,9 @@ class GameReport:
         return f"{wins(self.sides[0 if value > 0 else 1], len(self.players) == len(self.sides))} {abs(value)}"
 
     def classified(self) -> dict[str, int]:
-        out = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+        """How many moves of each class the game's grades have (a game graded by who wins has no mistake)."""
+        names = [cls for cls, _ in self.grading.legend] if self.grading else ["inaccuracy", "mistake", "blunder"]
+        out = dict.fromkeys(names, 0)
         for m in self.moves:
             if m.cls:
                 out[m.cls] += 1
@@ -757,7 +760,9 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         to_move=_decision(analysis.to_move) if analysis and analysis.to_move else None,
         to_move_player=analysis.to_move.player if analysis and analysis.to_move else None,
         deals=getattr(analysis, "deals", None), deals_error=getattr(analysis, "deals_error", None),
-        grading=getattr(analysis, "grading", None))
+        grading=getattr(analysis, "grading", None),
+        extra_tile=NO_EXTRA_WORDS if analysis and any(a.move == "no extra tile" for d in analysis.decisions
+                                                      for a in d.alternatives) else None)
 
 
 def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis | None] | None = None,
