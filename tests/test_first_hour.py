@@ -199,12 +199,13 @@ def _paragraphs(text: str) -> list[str]:
 #: first use or the prose paragraph right after it (a term first met in an output block is explained below it),
 #: words of the README itself, or a link to the doc that defines it (the doc must hold the words)
 TERMS = {
-    "@2": ("README", r"`\[2-6\]@2` is \[2-6\] laid on the\s+open end showing 2"),
+    "@2": ("README", r"`\[2-6\]@2` is \[2-6\] laid on the\s+open\s+end showing 2"),
     "line 16": ("README", r"`line 16` and `line 20, column 9` are places in the record file"),
     "critical move": ("README", r"critical move lost the most"),
     "14 variants": ("README", r"14 variants\s+\(partnership, the four-player block game, by default: "
                               r"\[the list\]\(docs/variants\.md\)\)"),
-    "MISTAKE": ("README", r"A loss of 3, 10 or 25 points is an inaccuracy, a mistake or a blunder"),
+    "MISTAKE": ("README", r"Grades are on the game's scale: here a loss of 3, 10 or 25 points is an inaccuracy, a\s+"
+                          r"mistake or a blunder"),
     "A/C": ("README", r"A and C are partners"),
     "likely slip": ("README", r"the likely slip \(the one edit that makes it valid\)"),
     "--fair": ("README", r"by what its player could know \(`--fair`"),

@@ -48,11 +48,11 @@ def test_bundled_jamaican_match_classes_its_critical_moves():
 def test_jamaican_page_counts_its_classes_and_says_what_they_mean():
     from analyzer.report.task import report_model
     model = report_model(read(RECORDS / "match-jamaican.dom"))
-    assert dict(model.thresholds.legend)["blunder"] == "changes who wins the hand"
+    assert dict(model.grading.legend)["blunder"] == "changes who wins the hand"
     counted = [game.classified() for game in model.games]
     assert sum(c["blunder"] for c in counted) >= len([g for g in model.games if g.critical])
     for game in model.games:
         if game.critical:
             assert game.critical_move.cls == "blunder"
     partnership = report_model(read(RECORDS / "seed1.dom"))
-    assert dict(partnership.thresholds.legend)["blunder"] == "loses 25+"
+    assert dict(partnership.grading.legend)["blunder"] == "loses 25+ points"

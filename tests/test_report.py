@@ -709,14 +709,14 @@ def test_long_header_tag_values_wrap_in_their_card(open_page, seed_page, width, 
 def test_the_value_line_breaks_where_a_move_has_no_value():
     """A decision past the node limit leaves a hole in the values (the later and earlier ones are still
     given): the chart's line is not drawn across it."""
-    from analyzer.analysis import Thresholds, analyze_replay
+    from analyzer.analysis import analyze_replay
     from analyzer.report.task import page_model
     from analyzer.match import replay_record
     from analyzer.report.render import chart
 
     replays = replay_record(read(RECORDS / "seed2.dom"))
     analyses = [analyze_replay(rep, AnalysisSettings(budget=SearchBudget(2000))) for rep in replays]
-    (game,) = page_model("seed2.dom", replays, analyses, Thresholds()).games
+    (game,) = page_model("seed2.dom", replays, analyses).games
     known = [k for k, v in enumerate(game.values) if v is not None]
     assert any(b != a + 1 for a, b in zip(known, known[1:]))        # a hole between two known values
     ch = chart(game)
@@ -730,14 +730,14 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
 def test_a_decision_past_the_node_limit_shows_the_moves_it_valued():
     """Its caption says how many moves were not valued exactly, and the page shows the values of the others
     and the proven bounds of those (marked as bounds), best first by what the mover is sure of."""
-    from analyzer.analysis import Thresholds, analyze_replay
+    from analyzer.analysis import analyze_replay
     from analyzer.report.task import page_model
     from analyzer.match import replay_record
     from analyzer.report.verdicts import sure_value
 
     replays = replay_record(read(RECORDS / "seed2.dom"))
     analyses = [analyze_replay(rep, AnalysisSettings(budget=SearchBudget(2000))) for rep in replays]
-    model = page_model("seed2.dom", replays, analyses, Thresholds())
+    model = page_model("seed2.dom", replays, analyses)
     page = unescape(render_html(model))
     partial = [d for d in analyses[0].decisions if d.unsolved]
     assert partial

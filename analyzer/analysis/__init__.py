@@ -21,11 +21,11 @@ from .dealvalues import DealsSummary, OverDeals
 from ..rules.codes import Code
 from ..diagnostics import Severity
 from ..rules.modes import Layout
-from .grades import Thresholds, on_scale
+from .grades import Grading, Thresholds, on_scale
 from .reasons import Reason, explain, shown_facts, walk_line
 from ..codec import key
 
-__all__ = ["Thresholds", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
+__all__ = ["Grading", "Thresholds", "NO_EXTRA_WORDS", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
 
 
@@ -246,6 +246,9 @@ class GameAnalysis:
     # (``analysis.match_scale.MatchScale``: ``MatchScale.applied``), where composed in
     draw_luck: tuple[SideLuck, ...] | None = field(default=None, metadata=key(omit_none=True))
     match_scale: object | None = field(default=None, metadata=key(omit_none=True))
+    # the grades its moves were given by, on this game's scale (``grades.on_scale``): what a page or the text
+    # states as its thresholds; None where no move was graded (the analysis did not start)
+    grading: Grading | None = field(default=None, metadata=key(omit_none=True))
 
     def __post_init__(self):
         _as_tuples(self, ("players", "sides", "decisions", "moves", "values", "fair_seats", "lines"))
@@ -430,6 +433,7 @@ class _Walk:
         variant = self.rep.variant
         self.individual = variant.seating.sides > 2
         self.thresholds = on_scale(self.settings.thresholds, variant)
+        self.out.grading = self.thresholds.grading
         self.solver = self.searches[0]      # the running values' (two sides: the one search)
         # the running values follow the first player of the play order in a game of individuals
         self.teams = tuple(0 if s == 0 else 1 for s in range(variant.players)) if self.individual \
@@ -762,6 +766,12 @@ def open_decision(rep: Replay, pos: Position, side: int, values: list[tuple[Move
 
 def _to_move(rep: Replay, mover, side: int, pos: Position, scored: int) -> Decision:
     return open_decision(rep, pos, side, [(m, scored + v) for m, v in mover.values(pos)])
+
+
+#: what the alternative ``no extra tile`` is, in words a newcomer reads (the analysis text says it where offered)
+NO_EXTRA_WORDS = ("in the draw game the player who leads with his highest double may at once lay "
+                  "a second tile that matches it (the same number on one half), so he moves twice; \"no extra tile\" "
+                  "is his choice to lay none, and the next player moves")
 
 
 def alternative_text(move: Move) -> str:

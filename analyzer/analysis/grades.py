@@ -16,7 +16,41 @@ from dataclasses import dataclass
 
 from ..rules.modes import Count
 
-__all__ = ["Thresholds", "ByGames", "by_games", "on_scale", "on_scale_all"]
+__all__ = ["Grading", "Thresholds", "ByGames", "by_games", "on_scale"]
+
+
+@dataclass(frozen=True)
+class Grading:
+    """The grades one game's moves were given by, as its analysis states them (``GameAnalysis.grading``): on the
+    ``"points"`` scale the smallest loss in the hand's points for each class; on the ``"games"`` scale (a game
+    scored by games, :class:`ByGames`) by the hand's outcome, no size of loss (the three numbers None)."""
+
+    scale: str
+    inaccuracy: int | None = None
+    mistake: int | None = None
+    blunder: int | None = None
+
+    @property
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        """Each class and what earns it in this game, in words (a page's legend, the text's header)."""
+        if self.scale == "games":
+            return (("inaccuracy", "gives up a point of the hand, its outcome kept"),
+                    ("blunder", "changes who wins the hand"))
+        return (("inaccuracy", f"loses {self.inaccuracy}+ points"), ("mistake", f"loses {self.mistake}+ points"),
+                ("blunder", f"loses {self.blunder}+ points"))
+
+    @property
+    def scale_words(self) -> str:
+        """This game's scale, in words."""
+        if self.scale == "games":
+            return ("this game's scale: a hand counts as one game won, whatever its points, so a move is graded by "
+                    "who wins the hand, not by the size of its loss")
+        return "this game's scale: points of the hand; --thresholds sets them"
+
+    @property
+    def words(self) -> str:
+        """The grades in one line: each class and what earns it, and the scale."""
+        return "; ".join(f"{cls} {what}" for cls, what in self.legend) + f" ({self.scale_words})"
 
 
 @dataclass(frozen=True)
@@ -39,10 +73,9 @@ class Thresholds:
         return cls(a, b, c)
 
     @property
-    def legend(self) -> tuple[tuple[str, str], ...]:
-        """Each class and what earns it, in words (a page's legend)."""
-        return (("inaccuracy", f"loses {self.inaccuracy}+"), ("mistake", f"loses {self.mistake}+"),
-                ("blunder", f"loses {self.blunder}+"))
+    def grading(self) -> Grading:
+        """The grades these thresholds give, as an analysis states them."""
+        return Grading("points", self.inaccuracy, self.mistake, self.blunder)
 
     def classify(self, loss: int, best: int | None = None, played: int | None = None, side: int = 0) -> str | None:
         """The class of a move that loses ``loss`` points (``best``, ``played``: the values of the best move and
@@ -62,9 +95,8 @@ class ByGames(Thresholds):
     """The classes of a game scored by games (see the module): by the outcome, not by the size of the loss."""
 
     @property
-    def legend(self) -> tuple[tuple[str, str], ...]:
-        return (("inaccuracy", "gives up a point of the hand, its outcome kept"),
-                ("blunder", "changes who wins the hand"))
+    def grading(self) -> Grading:
+        return Grading("games")
 
     def classify(self, loss: int, best: int | None = None, played: int | None = None, side: int = 0) -> str | None:
         if not loss:
@@ -84,13 +116,6 @@ def _outcome(value: int) -> int:
 def by_games(variant) -> bool:
     """Whether ``variant`` scores a hand by games: one point a game (Milo: two for its call), whoever wins it."""
     return getattr(variant.scoring, "count", None) in (Count.GAME, Count.MILO) and variant.play is None
-
-
-def on_scale_all(thresholds: Thresholds, variants) -> Thresholds:
-    """The thresholds the games of one page (of ``variants``) are graded by, where they all agree (a page's
-    legend); ``thresholds`` where they do not."""
-    scales = {on_scale(thresholds, v) for v in variants}
-    return scales.pop() if len(scales) == 1 else thresholds
 
 
 def on_scale(thresholds: Thresholds, variant) -> Thresholds:

@@ -234,7 +234,8 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     (None: at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and the most
     there may be in all (which only shrinks, and ends equal to ``done``)."""
     thresholds, progress = settings.thresholds, run.progress
-    out = GameAnalysis(rep.title, rep.players, [rep.side_name(s) for s in range(rep.variant.seating.sides)])
+    out = GameAnalysis(rep.title, rep.players, [rep.side_name(s) for s in range(rep.variant.seating.sides)],
+                       grading=thresholds.grading)      # (each deal's mean loss graded by the points' thresholds)
     if rep.variant.seating.sides > 2:
         out = replace(out, sides=rep.players, perspective=(
             f"each decision is valued for its mover against all the others; the running values are {rep.players[0]}'s"))

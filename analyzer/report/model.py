@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from ..analysis import Decision, GameAnalysis, Thresholds, alternative_text
-from ..analysis.grades import on_scale_all
+from ..analysis import NO_EXTRA_WORDS, Decision, GameAnalysis, Grading, alternative_text
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
@@ -323,6 +322,8 @@ class GameReport:
     # fits it; its decisions are valued over those deals (no running value: ``values`` all None)
     deals: object | None = None
     deals_error: str | None = None
+    grading: Grading | None = None   # the grades its moves were given by, on its scale (the analysis's own)
+    extra_tile: str | None = None    # what the draw game's "no extra tile" is, where an alternative offers it
 
     @property
     def sheet(self) -> bool:
@@ -388,7 +389,9 @@ class GameReport:
         return f"{wins(self.sides[0 if value > 0 else 1], len(self.players) == len(self.sides))} {abs(value)}"
 
     def classified(self) -> dict[str, int]:
-        out = {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+        """How many moves of each class the game's grades have (a game graded by who wins has no mistake)."""
+        names = [cls for cls, _ in self.grading.legend] if self.grading else ["inaccuracy", "mistake", "blunder"]
+        out = dict.fromkeys(names, 0)
         for m in self.moves:
             if m.cls:
                 out[m.cls] += 1
@@ -400,7 +403,7 @@ class ReportModel:
     source: str
     title: str
     games: list[GameReport]
-    thresholds: Thresholds
+    grading: Grading | None          # the grades of every graded game of the page, where they agree (its legend)
     repaired: list[GameReport] = field(default_factory=list)   # the likeliest repairs of invalid games
     record_link: str | None = None   # the record as a link carries it (``#r=`` its value, analyzer.notation.link); None: not known
 
@@ -756,11 +759,14 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         fair_critical=analysis.fair_critical.index + 1 if analysis and analysis.fair_critical else None,
         to_move=_decision(analysis.to_move) if analysis and analysis.to_move else None,
         to_move_player=analysis.to_move.player if analysis and analysis.to_move else None,
-        deals=getattr(analysis, "deals", None), deals_error=getattr(analysis, "deals_error", None))
+        deals=getattr(analysis, "deals", None), deals_error=getattr(analysis, "deals_error", None),
+        grading=getattr(analysis, "grading", None),
+        extra_tile=NO_EXTRA_WORDS if analysis and any(a.move == "no extra tile" for d in analysis.decisions
+                                                      for a in d.alternatives) else None)
 
 
 def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis | None] | None = None,
-                 thresholds: Thresholds = Thresholds(), triages: list | None = None,
+                 triages: list | None = None,
                  repaired: list[GameAnalysis | None] | None = None) -> ReportModel:
     """Gather what the page shows from the replayed games of the record ``source`` and their
     analyses (None, or a None in the list: not analysed). Nothing is replayed or searched here.
@@ -782,7 +788,8 @@ def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis
             extra.append(replace(game, anchor=anchor, title=f"{game.title}, as repaired ({'; '.join(map(str, best.edits))})",
                                  repair_of=f"g{number}"))
     first = games[0].title if games else "no game"
-    return ReportModel(source, first, games, on_scale_all(thresholds, [rep.variant for rep in replays]), extra)
+    gradings = {g.grading for g in games + extra if g.grading is not None}
+    return ReportModel(source, first, games, gradings.pop() if len(gradings) == 1 else None, extra)
 
 
 def with_draw_luck(model: ReportModel, replays: list[Replay], lucks: list) -> ReportModel:

@@ -43,7 +43,7 @@ def page(run: RecordRun):
     its triaged errors and analysed repairs (``pipeline.repairs_analysed``) too."""
     if run.triages is None or run.repaired is None:
         repairs_analysed(run, analyse=run.analyses is not None)
-    model = page_model(run.label, run.replays, run.analyses, run.options.limits, run.triages, run.repaired)
+    model = page_model(run.label, run.replays, run.analyses, run.triages, run.repaired)
     if run.scales:          # ``--scale match``: the match scale of each game beside its values
         from .matchscale import with_match_views
 
@@ -77,13 +77,13 @@ def report_model(record, variant=None, thresholds=None, analyse: bool = True, ru
     return page(run)
 
 
-def page_model(label, replays, analyses, thresholds, triages=None, repaired=None):
+def page_model(label, replays, analyses, triages=None, repaired=None):
     """What the page of a record shows: its games, and for each invalid one its likely slip (``triages``: the
     errors marked as the slip and what follows from it; none given: the errors as found) and the repaired
     record, analysed (``repaired``), as the pipeline gave them (``pipeline.repairs_analysed``)."""
     from .model import build_report             # (start-up: validate makes no page)
 
-    model = build_report(label, replays, analyses, thresholds, triages, repaired)
+    model = build_report(label, replays, analyses, triages, repaired)
     fixed = [t.best.replay for t in triages or () if t is not None and t.best is not None and t.best.replay is not None]
     for game, rep in zip(model.games + model.repaired, list(replays) + fixed):
         game.diagrams = position_diagrams(rep)
