@@ -111,3 +111,15 @@ def test_no_extra_tile_is_said_in_words_where_it_is_offered():
     assert EXTRA in line and '"no extra tile" is his choice to lay none' in line
     (plain,) = analyze(read(RECORDS / "seed1.dom"))          # (no draw game: no such alternative, no words)
     assert "The extra tile:" not in analysis_text(1, plain)
+
+
+def test_the_default_grades_are_stated_once_in_the_readme_and_the_legend_not_on_every_game_of_the_text():
+    """With the default grades (3, 10, 25 points) the text of ``analyze`` gives no Grades line (the README and
+    ``--help`` state them, and the page's legend); with others, it does."""
+    from conftest import ROOT
+    (game,) = analyze(read(RECORDS / "seed2.dom"))
+    assert game.grading == Grading("points", 3, 10, 25) and game.grading.default
+    assert not [x for x in analysis_text(1, game).splitlines() if x.startswith("Grades:")]
+    assert "a loss of 3, 10 or 25 points" in " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    (other,) = analyze(read(RECORDS / "seed2.dom"), settings=AnalysisSettings(Thresholds(2, 5, 9)))
+    assert not other.grading.default and "Grades:" in analysis_text(1, other)

@@ -48,6 +48,14 @@ class Grading:
         return "this game's scale: points of the hand; --thresholds sets them"
 
     @property
+    def default(self) -> bool:
+        """The default grades on the points scale (``Thresholds()``), which the README and ``--help`` state: the
+        text of ``analyze`` names the grades only where a game's differ."""
+        d = Thresholds()
+        return self.scale == "points" and (self.inaccuracy, self.mistake, self.blunder) == (d.inaccuracy, d.mistake,
+                                                                                             d.blunder)
+
+    @property
     def words(self) -> str:
         """The grades in one line: each class and what earns it, and the scale."""
         return "; ".join(f"{cls} {what}" for cls, what in self.legend) + f" ({self.scale_words})"

@@ -326,7 +326,7 @@ def analysis_text(number: int, result) -> str:
         lines.append(f"Game {number}: {result.title}   values for {first} (positive: {positive})")
     if result.note:
         lines.append(f"Assumption: {result.note}")
-    if getattr(result, "grading", None) is not None:
+    if getattr(result, "grading", None) is not None and not result.grading.default:
         lines.append(f"Grades: {result.grading.words}")
     if any(a.move == "no extra tile" for d in result.decisions for a in d.alternatives):
         from ..analysis import NO_EXTRA_WORDS     # (start-up: validate loads no analysis)
