@@ -469,4 +469,3 @@ class Position:
     def __repr__(self) -> str:
         hands = ", ".join(" ".join(map(str, tiles_of(h, self.max_pip))) or "-" for h in self.hands)
         return f"<Position ends={self.ends} turn={self.turn} hands=[{hands}]>"
-
