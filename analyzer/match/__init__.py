@@ -406,7 +406,11 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         return rep          # (a deal thrown in, with no moves: it counts for nothing, and no deal is played)
     from ..inference.sheet import decided_result, listing, sheet_result  # (start-up: only a record hiding a hand)
 
-    listed = listing(rep, limit) if rep.setup_lacks is None and (rep.outcome is not None or rep.valid) else None
+    # the deals listed (or counted) only where a result is there to check: a hand under way that states none (the
+    # board's game move by move) needs only some deal that fits its moves (``_check_deals``)
+    wanted = rep.outcome is not None or "Result" in rep.game.tags or bool(rep.errors)
+    listed = (listing(rep, limit) if wanted and rep.setup_lacks is None and (rep.outcome is not None or rep.valid)
+              else None)
     if rep.setup_lacks is None and rep.errors and all(d.details.get("unsure") for d in rep.errors):
         _shown_over(rep, limit, listed)
     if rep.setup_lacks is None and rep.valid:
