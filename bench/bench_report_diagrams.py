@@ -44,7 +44,7 @@ def measure(paths: list[str], repeat: int) -> list[dict]:
         from analyzer.report.pagedata import packed_diagrams
     except ImportError:                         # (a tree from before report/pagedata.py)
         from analyzer.report.render import packed_diagrams
-    from analyzer.report.task import position_diagrams, report_model
+    from analyzer.archive.task import position_diagrams, report_model
 
     def empty_caches():
         for value in vars(diagram).values():

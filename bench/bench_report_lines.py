@@ -27,7 +27,7 @@ from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze  # noqa: 
 from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
 from analyzer.report import build_report, render_html  # noqa: E402
-from analyzer.report.task import position_diagrams  # noqa: E402
+from analyzer.archive.task import position_diagrams  # noqa: E402
 from analyzer.analysis import AnalysisSettings  # noqa: E402
 
 RECORDS = ["seed1.dom", "seed2.dom", "variant-cross.dom", "variant-draw.dom", "variant-all-fives.dom"]

@@ -53,7 +53,7 @@ def _record(name: str) -> tuple[str, bytes, str]:
 def _model(label: str, data: bytes, how: str = ""):
     """The page model of a record, as ``domino report`` makes it (None: the record makes no page)."""
     from analyzer.pipeline import read, run_record
-    from analyzer.report.task import page
+    from analyzer.archive.task import page
 
     run = read(label, data, _options(how))
     run_record(run)

@@ -9,7 +9,7 @@ import os
 import threading
 import time
 
-import analyzer.report.task as runner
+import analyzer.archive.task as runner
 
 _REAL = getattr(runner, "_unheld", runner.process)          # (a second import must not wrap the wrapper)
 runner._unheld = _REAL

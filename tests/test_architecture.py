@@ -233,3 +233,49 @@ def test_the_replay_of_moves_makes_no_problem_itself(tmp_path):
     assert _codes_made(tmp_path / "m.py") == ["m.py:2: Code.FALSE_PASS"]
     moves = [ROOT / "replay" / name for name in ("__init__.py", "step.py", "irregular.py")]
     assert [line for path in moves for line in _codes_made(path)] == []
+
+
+#: what the pipeline's steps do (read, replay, search, analyse, repair, run): the rendering package imports none
+WORK = ("match", "repair", "pipeline", "search", "inference", "equity", "hidden", "archive", "server", "cli", "site",
+        "generate", "train", "workers")
+
+
+def _called_imports(path: pathlib.Path):
+    """Each name ``path`` imports from this package (at any depth) and calls: (the name, its module)."""
+    tree = ast.parse(path.read_text())
+    here = _name(path).rsplit(".", 1)[0] if path.name != "__init__.py" else _name(path)
+    imported = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level and node.module:
+            base = here.split(".")[:len(here.split(".")) - node.level + 1]
+            for alias in node.names:
+                imported[alias.asname or alias.name] = (alias.name, ".".join(base + [node.module]))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in imported:
+            yield imported[node.func.id]
+
+
+def test_the_rendering_builds_nothing():
+    """The report package draws and words what it is given (issue 88 item 1): it imports none of the pipeline's
+    working steps, and of the analysis and the replay it calls only types and functions that reach no search,
+    inference, match or repair (each a reading of values already computed), never a replay or an analysis."""
+    import importlib
+    import inspect
+
+    graph = _graph()
+    working = {n for n in graph if any(n == f"analyzer.{w}" or n.startswith(f"analyzer.{w}.") for w in WORK)}
+    found = []
+    for path in MODULES:
+        me = _name(path)
+        if me != "analyzer.report" and not me.startswith("analyzer.report."):
+            continue
+        found += [f"{me} imports {t}" for t in _imports(path) if t in working]
+        for name, module in _called_imports(path):
+            obj = getattr(importlib.import_module(module), name, None)
+            if obj is None or inspect.isclass(obj) or not module.startswith(("analyzer.analysis", "analyzer.replay")):
+                continue
+            defined = obj.__module__
+            reach = nx.descendants(graph, defined) & working if defined in graph else set()
+            if reach or name in ("replay", "replay_game", "analyze", "fair_analyze"):
+                found.append(f"{me} calls {defined}.{name}, which reaches {sorted(reach)[:3]}")
+    assert found == [], "\n".join(found)

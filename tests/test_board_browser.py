@@ -478,7 +478,7 @@ def test_the_one_drawing_of_a_tile_is_the_boards_module_and_the_reports_text(boa
 def static_text_of_a_report() -> str:
     from analyzer.notation import read
     from analyzer.report import render_html
-    from analyzer.report.task import report_model
+    from analyzer.archive.task import report_model
 
     html = render_html(report_model(read(RECORDS / "seed1.dom")))
     return html[html.index('<script type="module">'):]

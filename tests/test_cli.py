@@ -66,10 +66,10 @@ def test_validate_in_this_process_starts_no_process_pool():
     assert '"valid": true' in done.stdout and done.stdout.splitlines()[-1] == "[]", done.stdout
 
 
-#: what ``validate`` of a valid record needs of this package: the reader, the rules, the replay, the match, the
-#: pipeline, the archive's runner and inputs, the report's task (``report.task``), the CLI, and the search's bounds
-#: (``search.core``)
-VALIDATE_PACKAGES = {"archive", "cli", "match", "notation", "replay", "report", "rules", "search"}
+#: what ``validate --json`` of a valid record needs of this package: the reader, the rules, the replay, the match, the
+#: pipeline, the archive's runner, inputs and task (``archive.task``), the CLI, and the search's bounds
+#: (``search.core``); no rendering (``report``: its words are loaded only where a text is printed)
+VALIDATE_PACKAGES = {"archive", "cli", "match", "notation", "replay", "rules", "search"}
 #: what it must not load: the searches, the analysis and what only it uses, the cache, cluster and per-player sums
 #: of the archive, the generator, record links, pages, the server, and the modules only those use
 NOT_FOR_VALIDATE = ["analyzer.search.block", "analyzer.search.tree", "analyzer.analysis", "analyzer.inference",

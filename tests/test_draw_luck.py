@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer.analysis import AgainstTheRest
-from analyzer.analysis.drawluck import DrawLuck, draw_lucks, side_totals, with_match
+from analyzer.analysis.drawluck import DrawLuck, draw_lucks, with_match
+from analyzer.analysis.lucksums import side_totals
 from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -337,7 +338,7 @@ def test_analyze_json_gives_each_draw_its_luck_and_the_text_each_sides_total():
 
 def test_the_pages_summary_shows_each_sides_draw_luck():
     from analyzer.pipeline import Options, read_text
-    from analyzer.report.task import finish, page
+    from analyzer.archive.task import finish, page
 
     name = "variant-cutthroat-draw.dom"
     run = read_text(name, (RECORDS / name).read_text(encoding="utf-8"), Options(mode="report"))

@@ -46,7 +46,7 @@ def test_bundled_jamaican_match_classes_its_critical_moves():
 
 
 def test_jamaican_page_counts_its_classes_and_says_what_they_mean():
-    from analyzer.report.task import report_model
+    from analyzer.archive.task import report_model
     model = report_model(read(RECORDS / "match-jamaican.dom"))
     assert dict(model.grading.legend)["blunder"] == "changes who wins the hand"
     counted = [game.classified() for game in model.games]

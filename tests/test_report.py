@@ -17,7 +17,7 @@ import pytest
 
 from analyzer.notation import parse, read
 from analyzer.record import Record
-from analyzer.report.task import report_model
+from analyzer.archive.task import report_model
 from analyzer.report import render_html, write_report
 from analyzer.report.render import PIP_LAYOUT, environment, move_rows
 from conftest import RECORDS, ROOT, settled
@@ -710,7 +710,7 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
     """A decision past the node limit leaves a hole in the values (the later and earlier ones are still
     given): the chart's line is not drawn across it."""
     from analyzer.analysis import analyze_replay
-    from analyzer.report.task import page_model
+    from analyzer.archive.task import page_model
     from analyzer.match import replay_record
     from analyzer.report.render import chart
 
@@ -731,7 +731,7 @@ def test_a_decision_past_the_node_limit_shows_the_moves_it_valued():
     """Its caption says how many moves were not valued exactly, and the page shows the values of the others
     and the proven bounds of those (marked as bounds), best first by what the mover is sure of."""
     from analyzer.analysis import analyze_replay
-    from analyzer.report.task import page_model
+    from analyzer.archive.task import page_model
     from analyzer.match import replay_record
     from analyzer.report.verdicts import sure_value
 

@@ -13,7 +13,7 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.report.diagram import game_diagram
 from analyzer.report.pagedata import line_delta, packed_diagrams
-from analyzer.report.task import position_diagrams
+from analyzer.archive.task import position_diagrams
 from conftest import RECORDS, wait_ready
 from test_cli import run
 
@@ -101,7 +101,7 @@ def test_a_layout_with_arms_saves_its_diagram(browser, pages):
 def test_the_packed_drawings_hold_nothing_of_the_record_as_markup():
     from test_report import HOSTILE_NAME, _hostile_record
     from analyzer.report import render_html
-    from analyzer.report.task import report_model
+    from analyzer.archive.task import report_model
 
     html = render_html(report_model(_hostile_record()))
     assert HOSTILE_NAME not in html and "save-diagram" in html

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from analyzer.report.task import report_model
+from analyzer.archive.task import report_model
 from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import parse, read

@@ -11,7 +11,7 @@ from analyzer.notation import write
 from analyzer.pipeline import Options
 from analyzer.report.index import ArchiveIndex, IndexRow, IndexRows, build_index, render_index, write_index
 from analyzer.report.names import shown_name
-from analyzer.report.task import process
+from analyzer.archive.task import process
 from test_cli import run
 
 _TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)

@@ -15,7 +15,7 @@ import pytest
 
 from analyzer.notation import read
 from analyzer.match import replay_record
-from analyzer.report.task import report_model
+from analyzer.archive.task import report_model
 from analyzer.report import render_html
 from analyzer.report.model import ArmView, Layout
 from analyzer.rules.layout import CLOSED, DOUBLE, START

@@ -134,7 +134,7 @@ def _generated_page(variant: str, seed: int) -> str:
     from analyzer.match import random_match
     from analyzer.notation import write
     from analyzer.pipeline import Options
-    from analyzer.report.task import process
+    from analyzer.archive.task import process
 
     record = write(random_match(variant, seed=seed, games=1))
     return process("generated", record.encode("utf-8"), Options("report", lines=True, fair_hidden=True))["page"]

@@ -11,7 +11,7 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.position import tiles_of
 from analyzer.report import render_html
-from analyzer.report.task import report_model
+from analyzer.archive.task import report_model
 from analyzer.tiles import Move
 from conftest import RECORDS, wait_ready
 from test_cli import run

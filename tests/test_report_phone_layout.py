@@ -14,7 +14,7 @@ import pytest
 
 from analyzer.notation import parse, read
 from analyzer.report import render_html
-from analyzer.report.task import report_model
+from analyzer.archive.task import report_model
 from conftest import RECORDS
 
 PHONE = 390

@@ -285,7 +285,7 @@ def test_the_command_stops_at_the_node_limit_and_says_so():
 
 
 def test_the_report_says_what_the_values_assume():
-    from analyzer.report.task import report_model
+    from analyzer.archive.task import report_model
     model = report_model(read(RECORDS / "variant-draw.dom"))
     (game,) = model.games
     assert "order the record reveals" in game.assumption

@@ -45,9 +45,10 @@ from ..search.tree import NO_EXTRA, SearchLimit, TreeSearch, revealed, revealed_
 from ..search.block import SolverError
 from ..tiles import Tile
 from . import AgainstTheRest, DrawnLuck, GameAnalysis, SideLuck
+from .lucksums import draw_totals
 from ..rules.modes import Layout
 
-__all__ = ["DrawLuck", "draw_lucks", "side_totals", "data_totals", "side_rows", "with_mwc", "with_luck", "match_chance", "with_match"]
+__all__ = ["DrawLuck", "draw_lucks", "with_mwc", "with_luck", "match_chance", "with_match"]
 
 
 @dataclass(frozen=True)
@@ -203,74 +204,6 @@ def _consistent(rep, k: int, t: Tile, c: Tile) -> bool:
     return again.deal_ok and again.legal_prefix == len(again.steps) == k + 1
 
 
-def side_totals(lucks: list[DrawLuck | None], sides: int) -> tuple[list[Fraction], list[float | None]]:
-    """The draws' luck per side, in points and in MWC (None where a draw has none), over the draws whose
-    luck is known. Two sides: a draw counts for the drawer's side and against the other (a hand is
-    zero-sum), so the two totals are opposite. A game of individual players (``sides`` of them): each
-    player's own draws, each valued for him against all the others."""
-    points = [Fraction(0)] * sides
-    mwc: list[float | None] = [0.0] * sides
-    for x in lucks:
-        if x is None:
-            continue
-        for side in range(sides) if sides == 2 else (x.side,):
-            sign = 1 if side == x.side else -1
-            points[side] += sign * x.points
-            mwc[side] = None if x.mwc is None or mwc[side] is None else mwc[side] + sign * x.mwc
-    return points, mwc
-
-
-def side_rows(rep, lucks: list[DrawLuck | None]) -> list[tuple[str, float, float | None, int]]:
-    """Per side of ``rep`` (or player, in a game of individuals) its name, the luck of the draws in points
-    and in MWC (None off the match scale) and the draws it made and that were valued (:func:`side_totals`);
-    empty when no draw was valued."""
-    if all(x is None for x in lucks):
-        return []
-    two = rep.variant.seating.sides == 2
-    names = [rep.side_name(s) for s in range(2)] if two else list(rep.players)
-    points, mwc = side_totals(lucks, len(names))
-    scaled = all(x is None or x.mwc is not None for x in lucks)
-    return [(name, float(p), m if scaled else None, sum(1 for x in lucks if x is not None and x.side == s))
-            for s, (name, p, m) in enumerate(zip(names, points, mwc))]
-
-
-def data_totals(data: dict) -> list[tuple[str, float, float | None, int]] | None:
-    """From an analysis as plain data with its draws' luck (:func:`with_luck`, written): per side (or player, in a
-    game of individuals) its name, the draws' luck in points and in MWC (None off the match scale) and
-    the draws it counts; None when the analysis has no draw luck. A draw whose luck is missing (the
-    search's node limit) counts for nothing."""
-    return _totals(data.get("sides") or [], [(m["player"], m["draw_luck"]) for m in data.get("moves", [])
-                                             if "draw_luck" in m])
-
-
-def _totals(names: list[str], draws: list[tuple[str, dict | None]]) -> list[tuple[str, float, float | None, int]] | None:
-    """:func:`data_totals` of the draws valued (``draws``: each its player and its luck as data, None where it is
-    missing) of an analysis whose sides are ``names``."""
-    if not draws:
-        return None
-    draws = [{"player": player, "draw_luck": luck} for player, luck in draws]
-    two = len(names) == 2
-
-    def side_of(player: str) -> int | None:
-        return next((k for k, name in enumerate(names) if player in name.split("/")), None)
-
-    scaled = all(m["draw_luck"] is None or m["draw_luck"]["mwc"] is not None for m in draws) \
-        and any(m["draw_luck"] is not None for m in draws)
-    out = []
-    for k, name in enumerate(names):
-        points, mwc, count = 0.0, 0.0 if scaled else None, 0
-        for m in draws:
-            luck, at = m["draw_luck"], side_of(m["player"])
-            if luck is None or at is None or (not two and at != k):
-                continue
-            sign = 1 if at == k else -1
-            points += sign * luck["points"]
-            mwc = None if mwc is None else mwc + sign * luck["mwc"]
-            count += at == k
-        out.append((name, points, mwc, count))
-    return out
-
-
 def with_mwc(luck: DrawLuck, chance) -> DrawLuck:
     """``luck`` with its luck in match-winning chance: ``chance(value)`` the drawer's side's MWC after a
     hand whose open-hands value for that side is ``value``."""
@@ -281,14 +214,14 @@ def with_mwc(luck: DrawLuck, chance) -> DrawLuck:
 def with_luck(analysis: GameAnalysis, lucks: list[DrawLuck | None], steps) -> GameAnalysis:
     """``analysis`` composed with its draws' luck: each draw's move (``Played.luck``: written as its
     ``"draw_luck"``, None where its values are missing) and each side's total (``GameAnalysis.draw_luck``:
-    :func:`data_totals`' ``side``, ``points``, ``mwc``, ``draws``); ``analysis`` itself is left as it was.
+    :func:`~analyzer.analysis.lucksums.data_totals`' ``side``, ``points``, ``mwc``, ``draws``); ``analysis`` itself is left as it was.
     ``steps``: the replay's steps, whose draws the lucks are, in order."""
     moves = list(analysis.moves)
     draws = [k for k, s in enumerate(steps) if s.move is not None and s.move.draw]
     for k, luck in zip(draws, lucks):
         if k < len(moves):
             moves[k] = replace(moves[k], luck=DrawnLuck(luck))
-    totals = _totals(list(analysis.sides), [(m.player, None if m.luck.draw_luck is None else m.luck.draw_luck.as_dict())
+    totals = draw_totals(list(analysis.sides), [(m.player, None if m.luck.draw_luck is None else m.luck.draw_luck.as_dict())
                                             for m in moves if m.luck is not None])
     return replace(analysis, moves=tuple(moves), draw_luck=None if totals is None else tuple(
         SideLuck(name, round(points, 3), None if mwc is None else round(mwc, 6), count)

@@ -87,9 +87,10 @@ class MatchScale:
     fair_mwc: list[list[float | None]] = field(default_factory=list)
     fair_loss: list[float | None] = field(default_factory=list)
     fair_cls: list[str | None] = field(default_factory=list)
-    # where each alternative's result is known (``analysis.outcomes``): the MWC (first side) after each step of the
-    # line played, from its principal variation's result (None: the running values stand for their results; the
-    # deal's alone where only its result was read: ``outcomes.principal_results``' ``played``, a report's MWC line)
+    # the MWC (first side) after each step of the line played (a report's MWC line): where each alternative's result
+    # is known (``analysis.outcomes``), from its principal variation's result (the deal's alone where only its result
+    # was read: ``outcomes.principal_results``' ``played``); else from the running values, each the result it stands
+    # for (None: not graded on the match scale)
     running: list[float | None] | None = None
     # a record that stops at a decision (a set-up problem): each alternative's MWC, open-hands and fair
     to_move: list[tuple[float | None, float | None]] = field(default_factory=list)
@@ -271,7 +272,9 @@ def match_scale(analysis, variant: Variant, before: Before, results=None,
             got = each[id(result)] = table.after_each(position, result, leader)
         return got[seat]
 
-    running = None if results is None else [exact(r) for r in results.line]
+    # the first side's MWC after each step of the line played: from its results where they were read, else from
+    # the values (each the result it stands for)
+    running = [after(v) for v in analysis.values] if results is None else [exact(r) for r in results.line]
     for i, d in enumerate(analysis.decisions):
         if results is not None:
             seat = seat_of(d)

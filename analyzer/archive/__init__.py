@@ -7,7 +7,7 @@ what changed, ``stats`` sums the results up per player, ``summary`` counts recor
 ones and errors by code."""
 from .inputs import RECORD_EXTENSIONS, InputError, RecordFile, Source, decode, expand, load
 from ..pipeline import Options, check_rules
-from ..report.task import process
+from .task import process
 from .runner import Execution, run
 from .summary import Summary
 

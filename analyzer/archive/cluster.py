@@ -16,7 +16,7 @@ from typing import Iterator
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
 from ..pipeline import LOST, record_problem, worker_died
-from ..report.task import process
+from .task import process
 from .cache import source_digest
 from .inputs import InputError, Source
 

@@ -1,6 +1,6 @@
 """Run the pipeline's task on every record of an archive: here, in a pool of processes, or on a Dask cluster.
 
-The task, :func:`analyzer.report.task.process` (the pipeline with the page and the words of repairs), takes a record's bytes and the
+The task, :func:`analyzer.archive.task.process` (the pipeline with the page and the words of repairs), takes a record's bytes and the
 :class:`~analyzer.pipeline.Options` and returns plain data (JSON-able dicts), so the same task runs in
 this process, in a worker of a ``concurrent.futures.ProcessPoolExecutor`` or on a
 ``dask.distributed`` worker on another machine (which needs no access to the files: the bytes travel
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
-from ..report.task import finish, process
+from .task import finish, process
 from ..workers import pool_context
 from .inputs import RecordFile, Source
 

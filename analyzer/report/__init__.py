@@ -1,7 +1,7 @@
 """The annotated HTML report: plain report data first (``model``), then the page (``render``).
 
 ``build_report(source, replays, analyses)`` gathers what the page shows from games already replayed
-and analysed (``analyzer.report.task.report_model(record)`` does both for a record),
+and analysed (``analyzer.archive.task.report_model(record)`` does both for a record),
 ``render_html(model)`` writes it as one self-contained page, ``write_report(model, path)`` writes the
 page to a file; ``index`` renders the index page of an archive; ``text`` holds the plain-text views
 of the command line. The page model and the renderer (and ``jinja2``) are loaded when first asked for: the text views

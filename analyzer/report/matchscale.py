@@ -83,19 +83,8 @@ def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
         luck = [(sides[0], points, mwc), (sides[1], -points, None if mwc is None else -mwc)]
     if not scale.known:
         return MatchView(False, scale.note, sides, luck=luck)
-    from ..analysis.match_scale import value_chance     # (the tables: loaded where a page shows the match scale)
-    from ..equity import load_table
-
-    table, position, leader = load_table(rep.variant), scale.position, rep.initial.turn
     values = list(analysis.values)
-    if scale.running is not None:           # each step's MWC from its principal variation's result
-        running = list(scale.running)
-    else:
-        chance = {}
-        for v in values:
-            if v is not None and v not in chance:
-                chance[v] = value_chance(table, rep.variant, position, leader, v)
-        running = [chance.get(v) for v in values]
+    running = list(scale.running or [None] * len(values))     # (each step's MWC, as the match scale gave it)
     decisions = {d.index: (i, d) for i, d in enumerate(analysis.decisions)}
     moves = {}
     for k in range(min(analysis.analysed_steps, len(values) - 1, len(running) - 1)):
@@ -110,7 +99,7 @@ def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
                                  scale.loss[i], scale.cls[i], scale.fair_loss[i] if fair else None,
                                  scale.fair_cls[i] if fair else None)
     critical = analysis.decisions[scale.critical].index + 1 if scale.critical is not None else None
-    score = " – ".join(f"{name} {points}" for name, points in zip(sides, position.state.scores))
+    score = " – ".join(f"{name} {points}" for name, points in zip(sides, scale.position.state.scores))
     return MatchView(True, scale.note, sides, score, scale.before, luck, moves, critical)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from ..analysis import NO_EXTRA_WORDS, Decision, GameAnalysis, Grading, alternative_text
+from ..analysis import NO_EXTRA_WORDS, Decision, GameAnalysis, Grading
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
@@ -313,7 +313,7 @@ class GameReport:
     to_move_player: str | None = None
     repair_of: str | None = None     # this game is the repaired copy of the game with this anchor
     diagrams: list[str] = field(default_factory=list)   # the SVG of each position (``domino diagram``'s), from the
-                                     # deal on: the page saves them (``report.task.page_model`` adds them)
+                                     # deal on: the page saves them (``archive.task.page_model`` adds them)
     match: object = None             # ``report --scale match``: the game on the match scale, a report.matchscale.MatchView
     # a draw game with every hand open: the luck of its draws per side (or player), points and MWC, and the
     # draws each side made (``with_draw_luck``)
@@ -602,7 +602,7 @@ def _game_texts(rep: Replay) -> list[tuple[str | None, bool]]:
         pos.turn = step.seat
         pos.push(step.move)
         after = rep.steps[k + 1].seat if k + 1 < len(rep.steps) else None
-        out.append((f"{rep.players[step.seat]} {alternative_text(step.move)}", after is None or after == pos.turn))
+        out.append((f"{rep.players[step.seat]} {step.move}", after is None or after == pos.turn))
     return out
 
 
@@ -795,7 +795,7 @@ def build_report(source: str, replays: list[Replay], analyses: list[GameAnalysis
 def with_draw_luck(model: ReportModel, replays: list[Replay], lucks: list) -> ReportModel:
     """``model`` with the luck of each game's draws (``lucks``: per game its ``analysis.drawluck.DrawLuck``s, or
     None) per side, or per player in a game of individuals (``draw_luck``)."""
-    from ..analysis.drawluck import side_rows
+    from ..analysis.lucksums import side_rows
 
     rows = [side_rows(rep, game) if game else [] for rep, game in zip(replays, lucks)]
     return replace(model, games=[replace(g, draw_luck=r) if r else g for g, r in zip(model.games, rows)]

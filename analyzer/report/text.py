@@ -509,7 +509,7 @@ def draw_luck_text(data: dict) -> str:
     """The luck of each tile drawn in one game (``analyze``, a draw game with every hand open), from its
     analysis data: each draw's value against the mean over the tiles that could have come, and each
     side's total (empty without draws)."""
-    from ..analysis.drawluck import data_totals     # (plain data in, lines out: no search)
+    from ..analysis.lucksums import data_totals     # (plain data in, lines out: no search)
 
     totals = data_totals(data)
     if totals is None:
