@@ -90,8 +90,10 @@ def branched_model():
             ArmView(8, (2, 1), [], 3, "open"),
             ArmView(9, (6, 1), [(5, 2), (2, 3)], 3, "open"),
             ArmView(10, (6, 1), [(5, 7), (7, 3)], 3, "open")]
-    move.board = dataclasses.replace(move.board, layout=Layout((6, 6), arms))
-    return model
+    game = model.games[0]
+    moved = dataclasses.replace(move, board=dataclasses.replace(move.board, layout=Layout((6, 6), arms)))
+    return dataclasses.replace(model, games=[dataclasses.replace(game, moves=game.moves[:-1] + [moved])]
+                               + model.games[1:])
 
 
 # ---- the model ------------------------------------------------------------------------------------

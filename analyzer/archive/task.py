@@ -85,9 +85,10 @@ def page_model(label, replays, analyses, triages=None, repaired=None):
 
     model = build_report(label, replays, analyses, triages, repaired)
     fixed = [t.best.replay for t in triages or () if t is not None and t.best is not None and t.best.replay is not None]
-    for game, rep in zip(model.games + model.repaired, list(replays) + fixed):
-        game.diagrams = position_diagrams(rep)
-    return model
+    drawn = [replace(game, diagrams=position_diagrams(rep)) for game, rep in zip(model.games + model.repaired,
+                                                                                 list(replays) + fixed)]
+    return replace(model, games=drawn[:len(model.games)] + model.games[len(drawn):],
+                   repaired=drawn[len(model.games):] + model.repaired[max(0, len(drawn) - len(model.games)):])
 
 
 def position_diagrams(rep) -> list[str]:

@@ -206,7 +206,7 @@ class Holds:
     voids: dict[str, list[int]] = field(default_factory=dict)   # the numbers each holder surely has none of
 
 
-@dataclass
+@dataclass(frozen=True)
 class MoveView:
     """One recorded move with the replay's and the analysis' findings."""
 
@@ -277,7 +277,7 @@ class PlayerView:
         return bool(self.dealt or self.drawn)
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameReport:
     number: int
     anchor: str                      # "g1"
@@ -398,7 +398,7 @@ class GameReport:
         return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReportModel:
     source: str
     title: str
@@ -736,9 +736,9 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
     critical = analysis.critical.index + 1 if analysis and analysis.critical else None
     turning = analysis.turning_point + 1 if analysis and analysis.turning_point is not None else None
     if critical:
-        moves[critical - 1].critical = True
+        moves[critical - 1] = replace(moves[critical - 1], critical=True)
     if turning:
-        moves[turning - 1].turning_point = True
+        moves[turning - 1] = replace(moves[turning - 1], turning_point=True)
     game = rep.game
     stated = game.tags.get("Result")
     issues = [issue(d) for d in list(rep.notation) + list(rep.deal_diagnostics) + list(rep.end_diagnostics)]
