@@ -7,7 +7,7 @@ analysis graded (its loss, by what he could know, reaches a class: ``inaccuracy`
 Each :class:`Problem` is the position he faced as he saw it (a set-up game, :mod:`analyzer.notation.setup`,
 with his hand shown and the others' by their counts, and its drawing), the question, and the answer: the
 best move, the move played, every alternative's fair value with its 95% interval, and the best line with
-every hand open. The HTML page is :mod:`analyzer.report.problems`'s; :func:`anki_deck` writes an Anki deck
+every hand open. The HTML page is :mod:`analyzer.render.problems`'s; :func:`anki_deck` writes an Anki deck
 with genanki (the optional extra ``anki``)."""
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def _on_match_scale(decision: dict) -> bool:
 
 
 def _graded(decision: dict, least: int, scale: str) -> bool:
-    from .report.verdicts import OVER_HANDS
+    from .render.verdicts import OVER_HANDS
 
     fair = decision.get("fair") or {}
     if fair.get("method") == OVER_HANDS:
@@ -138,7 +138,7 @@ def _problem(source: str, number: int, game: dict, d: dict, replays: list, match
 def _view(game: dict, d: dict) -> str:
     """Whose values a problem's are and which way its player wants them (``analyze``'s words; ``game``: the
     pipeline's game, its analysis holding the sides)."""
-    from .report.text import view_words
+    from .render.text import view_words
     analysis = game.get("analysis") or {}
     return view_words(d["player"], d["side"], analysis.get("sides") or [], bool(analysis.get("perspective")))
 
@@ -146,7 +146,7 @@ def _view(game: dict, d: dict) -> str:
 def _position(replays: list, number: int, step: int, player: str) -> tuple[str, str]:
     """The set-up text of the position before move ``step`` of game ``number`` as ``player`` saw it, and its
     drawing (his hand face up); empty where the set-up form cannot give it (the branches of a tree layout)."""
-    from .report.diagram import game_diagram
+    from .render.diagram import game_diagram
     if number > len(replays):
         return "", ""
     rep = replays[number - 1]
@@ -209,7 +209,7 @@ def book_problems(result: dict) -> list[Problem] | None:
 
 
 def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: str) -> Problem:
-    from .report.diagram import game_diagram
+    from .render.diagram import game_diagram
     answer = decision_answer(game, d)
     text = write(rep.game)
     svg = game_diagram(rep, 0, "all" if answer["method"] == "exact" else d["player"])
@@ -279,7 +279,7 @@ def anki_deck(found: list[Problem], player: str, path: str) -> int:
     import genanki
 
     from . import __version__
-    from .report.problems import anki_fields
+    from .render.problems import anki_fields
     model = genanki.Model(
         1_607_392_319, "domino problem",
         fields=[{"name": "Question"}, {"name": "Answer"}, {"name": "Key"}],

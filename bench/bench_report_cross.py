@@ -70,7 +70,10 @@ def _one(tree: str, path: str, kind: str) -> dict:
 
     sys.path.insert(0, tree)
     from analyzer.pipeline import Options
-    from analyzer.archive.task import process
+    try:
+        from analyzer.archive.task import process
+    except ImportError:                 # (a tree from before the task left the report: archive/task.py)
+        from analyzer.report.task import process
 
     options = Options("analyze", lines=True) if kind == "lines" else Options("report", lines=True, fair_hidden=True)
     warm = Path(path).with_name("warm.dom")

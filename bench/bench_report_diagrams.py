@@ -39,12 +39,19 @@ def measure(paths: list[str], repeat: int) -> list[dict]:
     """The figures of each record in the tree this process imports."""
     from analyzer.match import replay_record
     from analyzer.notation import read
-    from analyzer.report import diagram, render_html
     try:
-        from analyzer.report.pagedata import packed_diagrams
-    except ImportError:                         # (a tree from before report/pagedata.py)
-        from analyzer.report.render import packed_diagrams
-    from analyzer.archive.task import position_diagrams, report_model
+        from analyzer.render import diagram, render_html
+        from analyzer.render.pagedata import packed_diagrams
+    except ImportError:                         # (a tree from before the rendering's package: analyzer/report)
+        from analyzer.report import diagram, render_html
+        try:
+            from analyzer.report.pagedata import packed_diagrams
+        except ImportError:                     # (a tree from before report/pagedata.py)
+            from analyzer.report.render import packed_diagrams
+    try:
+        from analyzer.archive.task import position_diagrams, report_model
+    except ImportError:                 # (a tree from before the task left the report: archive/task.py)
+        from analyzer.report.task import position_diagrams, report_model
 
     def empty_caches():
         for value in vars(diagram).values():

@@ -26,7 +26,7 @@ from analyzer.analysis import analyze_replay  # noqa: E402
 from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
-from analyzer.report import build_report, render_html  # noqa: E402
+from analyzer.render import build_report, render_html  # noqa: E402
 from analyzer.archive.task import position_diagrams  # noqa: E402
 from analyzer.analysis import AnalysisSettings  # noqa: E402
 

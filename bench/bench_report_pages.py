@@ -36,7 +36,10 @@ def _one(tree: str, repeat: int, folder: str) -> dict:
     """In a child process: this tree's figures for the records written in ``folder``."""
     sys.path.insert(0, tree)
     from analyzer.pipeline import Options
-    from analyzer.archive.task import process
+    try:
+        from analyzer.archive.task import process
+    except ImportError:                 # (a tree from before the task left the report: archive/task.py)
+        from analyzer.report.task import process
 
     analyze = Options("analyze")
     lines = Options("analyze", lines=True)
@@ -104,7 +107,10 @@ def _sizes(tree: str, seeds: int) -> dict:
     from analyzer.match import random_match
     from analyzer.notation import write
     from analyzer.pipeline import Options
-    from analyzer.archive.task import process
+    try:
+        from analyzer.archive.task import process
+    except ImportError:                 # (a tree from before the task left the report: archive/task.py)
+        from analyzer.report.task import process
 
     options = Options("report", lines=True, fair_hidden=True)
     return {v: [len(process("g", write(random_match(v, seed=s, games=1)).encode("utf-8"), options)["page"]

@@ -53,7 +53,10 @@ def _record(name: str) -> tuple[str, bytes, str]:
 def _model(label: str, data: bytes, how: str = ""):
     """The page model of a record, as ``domino report`` makes it (None: the record makes no page)."""
     from analyzer.pipeline import read, run_record
-    from analyzer.archive.task import page
+    try:
+        from analyzer.archive.task import page
+    except ImportError:                 # (a tree from before the task left the report: archive/task.py)
+        from analyzer.report.task import page
 
     run = read(label, data, _options(how))
     run_record(run)
@@ -63,7 +66,10 @@ def _model(label: str, data: bytes, how: str = ""):
 def _time(tree: str, repeat: int) -> dict:
     """In a child process: this tree's milliseconds of template a page, by record."""
     sys.path.insert(0, tree)
-    from analyzer.report import render
+    try:
+        from analyzer.render import page as render
+    except ImportError:              # (a tree from before the rendering's package: analyzer/report/render.py)
+        from analyzer.report import render
 
     out = {}
     for name in TIMED:
@@ -109,7 +115,10 @@ def _compare_inputs(seeds: int) -> list[tuple[str, bytes, str]]:
 def _pages(tree: str, folder: str, seeds: int) -> list[str]:
     """In a child process: this tree's page of each record compared, written in ``folder``; the pages made."""
     sys.path.insert(0, tree)
-    from analyzer.report.render import render_html
+    try:
+        from analyzer.render.page import render_html
+    except ImportError:              # (a tree from before the rendering's package)
+        from analyzer.report.render import render_html
 
     made = []
     for label, data, how in _compare_inputs(seeds):

@@ -170,14 +170,14 @@ def test_no_private_name_is_imported_from_another_module():
     assert _private_imports() == []
 
 
-def test_click_only_in_the_cli_and_jinja2_only_in_report_rendering():
+def test_click_only_in_the_cli_and_jinja2_only_in_the_rendering_of_pages():
     for path in MODULES:
         imported = set(_imports(path))
         name = _name(path)
         if "click" in imported:
             assert name.startswith("analyzer.cli"), name
         if any(m and m.startswith("jinja2") for m in imported):
-            assert name == "analyzer.report.render", name
+            assert name == "analyzer.render.page", name
         if any(m and m.split(".")[0] in ("starlette", "uvicorn") for m in imported):
             assert name.startswith("analyzer.server"), name
 
@@ -256,9 +256,10 @@ def _called_imports(path: pathlib.Path):
 
 
 def test_the_rendering_builds_nothing():
-    """The report package draws and words what it is given (issue 88 item 1): it imports none of the pipeline's
-    working steps, and of the analysis and the replay it calls only types and functions that reach no search,
-    inference, match or repair (each a reading of values already computed), never a replay or an analysis."""
+    """The rendering package (``analyzer.render``) draws and words what it is given (issue 88 item 1): it imports
+    none of the pipeline's working steps, and of the analysis and the replay it calls only types and functions
+    that reach no search, inference, match or repair (each a reading of values already computed), never a
+    replay or an analysis."""
     import importlib
     import inspect
 
@@ -267,7 +268,7 @@ def test_the_rendering_builds_nothing():
     found = []
     for path in MODULES:
         me = _name(path)
-        if me != "analyzer.report" and not me.startswith("analyzer.report."):
+        if me != "analyzer.render" and not me.startswith("analyzer.render."):
             continue
         found += [f"{me} imports {t}" for t in _imports(path) if t in working]
         for name, module in _called_imports(path):

@@ -20,7 +20,7 @@ from analyzer.archive.cluster import ClusterUnavailable
 from analyzer.archive.runner import estimate_moves, process
 from analyzer.cli import main
 from analyzer.notation import read
-from analyzer.report.index import page_names
+from analyzer.render.index import page_names
 from conftest import HANG_SECONDS, RECORDS, ROOT, wait_until
 
 SEED1 = RECORDS / "seed1-table.txt"      # the book's table: breaks the rules in round 7 (tile-no-match)

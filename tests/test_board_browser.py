@@ -460,7 +460,7 @@ def test_the_one_drawing_of_a_tile_is_the_boards_module_and_the_reports_text(boa
     """The board's page loads its ES modules (no error), the one drawing of a tile (static/tiles.js) puts the pips
     where the report's Python puts them (render.PIP_LAYOUT, the hands of a report page), and a report page carries
     that module's very text, inlined ahead of its own script (a page opened from disk imports nothing)."""
-    from analyzer.report.render import PIP_LAYOUT, static_text
+    from analyzer.render.page import PIP_LAYOUT, static_text
 
     open_, _ = board
     page, errors = open_("seed1.dom")
@@ -477,7 +477,7 @@ def test_the_one_drawing_of_a_tile_is_the_boards_module_and_the_reports_text(boa
 
 def static_text_of_a_report() -> str:
     from analyzer.notation import read
-    from analyzer.report import render_html
+    from analyzer.render import render_html
     from analyzer.archive.task import report_model
 
     html = render_html(report_model(read(RECORDS / "seed1.dom")))

@@ -21,7 +21,7 @@ from conftest import BOARD_TOKEN, RECORDS, ROOT, served_board  # noqa: E402
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
-U = 20                 # the side of a tile's half in domino diagram's SVG (analyzer/report/diagram.py)
+U = 20                 # the side of a tile's half in domino diagram's SVG (analyzer/render/diagram.py)
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -16,7 +16,7 @@ import analyzer.search.core as core
 from analyzer.analysis import Alternative, Decision, analyze_replay
 from analyzer.match import replay_record
 from analyzer.notation import read
-from analyzer.report.text import analysis_text
+from analyzer.render.text import analysis_text
 from analyzer.search import SearchLimit, Solver, TreeSearch
 from analyzer.search.alphabeta import INF, Proven, bound_moves, proven_best
 from analyzer.codec import from_data, to_data

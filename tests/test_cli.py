@@ -75,7 +75,7 @@ VALIDATE_PACKAGES = {"archive", "cli", "match", "notation", "replay", "rules", "
 NOT_FOR_VALIDATE = ["analyzer.search.block", "analyzer.search.tree", "analyzer.analysis", "analyzer.inference",
                     "analyzer.equity", "analyzer.hidden", "analyzer.repair", "analyzer.archive.cache",
                     "analyzer.archive.cluster", "analyzer.archive.stats", "analyzer.generate", "analyzer.outputs",
-                    "analyzer.notation.link", "analyzer.report.render", "analyzer.report.model", "analyzer.server",
+                    "analyzer.notation.link", "analyzer.render.page", "analyzer.render.model", "analyzer.server",
                     "analyzer.site", "jinja2", "fractions", "decimal", "concurrent.futures.process",
                     "multiprocessing"]
 

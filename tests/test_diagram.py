@@ -10,7 +10,7 @@ from analyzer.generate import random_game
 from analyzer.match import replay_record
 from analyzer.notation import parse, read, write
 from analyzer.record import Record
-from analyzer.report.diagram import game_diagram, position_at
+from analyzer.render.diagram import game_diagram, position_at
 
 from conftest import RECORDS, ROOT
 

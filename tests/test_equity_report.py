@@ -54,10 +54,10 @@ def test_names_are_escaped():
     from analyzer.archive.stats import PlayerRow
     from analyzer.match import replay_record
     from analyzer.pipeline import Options, analyse_game
-    from analyzer.report.index import ArchiveIndex, build_index, render_index
-    from analyzer.report.model import build_report
-    from analyzer.report.matchscale import with_match_views
-    from analyzer.report.render import render_html
+    from analyzer.render.index import ArchiveIndex, build_index, render_index
+    from analyzer.render.model import build_report
+    from analyzer.render.matchscale import with_match_views
+    from analyzer.render.page import render_html
 
     record = parse((RECORDS / "match-jamaican.dom").read_text(encoding="utf-8"), "names.dom")
     for game in record.games[:2]:

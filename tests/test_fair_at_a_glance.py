@@ -17,8 +17,8 @@ from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.pipeline import mover_views
-from analyzer.report import build_report, render_html
-from analyzer.report.verdicts import HINDSIGHT, holds_groups, holds_lines, void_numbers
+from analyzer.render import build_report, render_html
+from analyzer.render.verdicts import HINDSIGHT, holds_groups, holds_lines, void_numbers
 from conftest import RECORDS
 
 

@@ -18,7 +18,7 @@ from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.position import tiles_of
 from analyzer.pipeline import mover_views
-from analyzer.report import build_report, render_html
+from analyzer.render import build_report, render_html
 from conftest import RECORDS
 from minimax_reference import Reference
 

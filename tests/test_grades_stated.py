@@ -14,8 +14,8 @@ from analyzer.codec import from_data, to_data
 from analyzer.analysis import GameAnalysis
 from analyzer.match import replay_record
 from analyzer.notation import parse, read
-from analyzer.report import build_report, render_html
-from analyzer.report.text import analysis_text
+from analyzer.render import build_report, render_html
+from analyzer.render.text import analysis_text
 from analyzer.template import template_text
 from conftest import RECORDS
 

@@ -224,7 +224,7 @@ def test_a_full_disk_mid_archive_leaves_each_page_whole_or_absent(disk, tmp_path
 def test_a_page_that_cannot_be_written_is_that_record_s_error_and_every_other_is_written(tmp_path, monkeypatch):
     """Issue 72 item 1: a page's write failure ended the run there (the pages after it never written, no index);
     now it is that record's ``unwritable`` error, and every other page and the index are written."""
-    import analyzer.report.render as render
+    import analyzer.render.page as render
     from analyzer.outputs import OutputError
     archive, site = tmp_path / "archive", tmp_path / "site"
     archive.mkdir()

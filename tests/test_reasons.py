@@ -499,7 +499,7 @@ def _holds(r, lines, me: int, teams, players) -> None:
 
 def test_the_reports_reasons_block_escapes_what_it_shows():
     from analyzer.analysis.reasons import Facts, Reason
-    from analyzer.report.render import environment
+    from analyzer.render.page import environment
 
     facts = Facts(player="<b>", played_value=-12, best_value=4, played_line=("Ann <i>x</i>",), best_line=("&",))
     macro = environment().get_template("macros.html.j2").module.reasons_block

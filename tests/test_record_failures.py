@@ -60,7 +60,7 @@ def test_with_json_the_document_holds_the_other_records_and_counts_the_failed_on
 
 
 def test_a_failure_writing_a_replay_s_words_is_that_record_s_error(monkeypatch, tmp_path):
-    import analyzer.report.text as text
+    import analyzer.render.text as text
 
     real = text.replay_text
 

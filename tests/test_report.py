@@ -18,8 +18,8 @@ import pytest
 from analyzer.notation import parse, read
 from analyzer.record import Record
 from analyzer.archive.task import report_model
-from analyzer.report import render_html, write_report
-from analyzer.report.render import PIP_LAYOUT, environment, move_rows
+from analyzer.render import render_html, write_report
+from analyzer.render.page import PIP_LAYOUT, environment, move_rows
 from conftest import RECORDS, ROOT, settled
 from analyzer.analysis import AnalysisSettings
 from analyzer.search.core import SearchBudget
@@ -208,8 +208,8 @@ def test_the_css_and_script_are_our_packaged_files_inlined(seed_model):
 def test_the_pages_game_data_is_the_packed_game_deflated(seed_model):
     """Each game's block on the page is :func:`pagedata.packed_game` of its :func:`pagedata.game_data` (the packed
     drawings to save in it, as their text), as JSON, deflated once and in base64: nothing in it to escape."""
-    from analyzer.report.pagedata import game_data, packed_diagrams, packed_game
-    from analyzer.report.render import chart
+    from analyzer.render.pagedata import game_data, packed_diagrams, packed_game
+    from analyzer.render.page import chart
 
     html = render_html(seed_model)
     blocks = _GAME_DATA.findall(html)
@@ -242,11 +242,11 @@ def test_templates_escape_and_refuse_undefined_names():
 
 
 def test_the_pieces_written_in_python_escape_what_they_are_given():
-    """The tiles, moves, values and line buttons the page repeats are filters of render.py, not macros: they
+    """The tiles, moves, values and line buttons the page repeats are filters of page.py, not macros: they
     escape their text as the template would."""
     from types import SimpleNamespace
 
-    from analyzer.report.render import line_button, move_tile, tile, value
+    from analyzer.render.page import line_button, move_tile, tile, value
 
     assert move_tile("[4-6]@<b>") == ('<svg class="tile small" viewBox="0 0 21 11" role="img" aria-label="[4-6]">'
                                       '<use href="#tb"/><use href="#pl4"/><use href="#pr6"/></svg> '
@@ -263,7 +263,7 @@ def test_the_pieces_written_in_python_escape_what_they_are_given():
 def test_tight_squeezes_the_white_space_between_tags_only():
     """A run of white space with a line break, or of two spaces, between two tags becomes one line break; one space
     stays, and so do the text of a tag, the inlined style and script, every character, and what lies between them."""
-    from analyzer.report.render import tight
+    from analyzer.render.page import tight
 
     style = "<style>a {\n  b: c }</style>"
     script = '<script>if (a < b) {\n   x = "<p>\n  </p>";\n}</script>'
@@ -712,7 +712,7 @@ def test_the_value_line_breaks_where_a_move_has_no_value():
     from analyzer.analysis import analyze_replay
     from analyzer.archive.task import page_model
     from analyzer.match import replay_record
-    from analyzer.report.render import chart
+    from analyzer.render.page import chart
 
     replays = replay_record(read(RECORDS / "seed2.dom"))
     analyses = [analyze_replay(rep, AnalysisSettings(budget=SearchBudget(2000))) for rep in replays]
@@ -733,7 +733,7 @@ def test_a_decision_past_the_node_limit_shows_the_moves_it_valued():
     from analyzer.analysis import analyze_replay
     from analyzer.archive.task import page_model
     from analyzer.match import replay_record
-    from analyzer.report.verdicts import sure_value
+    from analyzer.render.verdicts import sure_value
 
     replays = replay_record(read(RECORDS / "seed2.dom"))
     analyses = [analyze_replay(rep, AnalysisSettings(budget=SearchBudget(2000))) for rep in replays]

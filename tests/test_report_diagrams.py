@@ -11,8 +11,8 @@ import pytest
 
 from analyzer.match import replay_record
 from analyzer.notation import read
-from analyzer.report.diagram import game_diagram
-from analyzer.report.pagedata import line_delta, packed_diagrams
+from analyzer.render.diagram import game_diagram
+from analyzer.render.pagedata import line_delta, packed_diagrams
 from analyzer.archive.task import position_diagrams
 from conftest import RECORDS, wait_ready
 from test_cli import run
@@ -100,7 +100,7 @@ def test_a_layout_with_arms_saves_its_diagram(browser, pages):
 
 def test_the_packed_drawings_hold_nothing_of_the_record_as_markup():
     from test_report import HOSTILE_NAME, _hostile_record
-    from analyzer.report import render_html
+    from analyzer.render import render_html
     from analyzer.archive.task import report_model
 
     html = render_html(report_model(_hostile_record()))

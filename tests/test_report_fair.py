@@ -12,7 +12,7 @@ from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
 from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.pipeline import mover_views
-from analyzer.report import build_report, render_html
+from analyzer.render import build_report, render_html
 from conftest import RECORDS, wait_ready
 
 FAIR = FairSettings(worlds=4, exact_below=400, seats=("C",))

@@ -1,5 +1,5 @@
 """The report's plan of a cross (which branch arms are drawn apart) against a plain reference: the fast paths of
-``report.geometry`` (the clash found along x, each layout's drawing but its arms apart kept by its value and its
+``render.geometry`` (the clash found along x, each layout's drawing but its arms apart kept by its value and its
 own strips, across plans, a restart drawing again only the steps that have the arm put apart, the labels placed
 against a grid, the frame kept with the scene) give the very plan and scenes of the plain double loop that draws
 every step whole again after each arm put apart, labels placed against every box before them. The layouts are
@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer.match import random_match, replay_record
-from analyzer.report import geometry, pagedata
-from analyzer.report.geometry import Label, Plan, Scene, arms_box, arms_scene, plan_arms, planned_scenes
-from analyzer.report.model import build_report
+from analyzer.render import geometry, pagedata
+from analyzer.render.geometry import Label, Plan, Scene, arms_box, arms_scene, plan_arms, planned_scenes
+from analyzer.render.model import build_report
 from analyzer.rules import find_variant
 
 from conftest import ROOT

@@ -14,7 +14,7 @@ from analyzer.cli import main
 from analyzer.match import replay_record
 from analyzer.notation import parse, read
 from analyzer.replay.json import result_text
-from analyzer.report import render_html
+from analyzer.render import render_html
 from conftest import RECORDS
 
 DRAW = RECORDS / "variant-draw.dom"          # B draws [4-4] and [2-5] at moves 3 and 4, A four tiles later

@@ -9,8 +9,8 @@ from analyzer.archive.stats import player_rows
 from analyzer.match import random_match
 from analyzer.notation import write
 from analyzer.pipeline import Options
-from analyzer.report.index import ArchiveIndex, IndexRow, IndexRows, build_index, render_index, write_index
-from analyzer.report.names import shown_name
+from analyzer.render.index import ArchiveIndex, IndexRow, IndexRows, build_index, render_index, write_index
+from analyzer.render.names import shown_name
 from analyzer.archive.task import process
 from test_cli import run
 

@@ -16,8 +16,8 @@ import pytest
 from analyzer.notation import read
 from analyzer.match import replay_record
 from analyzer.archive.task import report_model
-from analyzer.report import render_html
-from analyzer.report.model import ArmView, Layout
+from analyzer.render import render_html
+from analyzer.render.model import ArmView, Layout
 from analyzer.rules.layout import CLOSED, DOUBLE, START
 from conftest import RECORDS, ROOT
 

@@ -1,6 +1,6 @@
 """The light page (issue 57): every alternative's line is sent once, as its moves and the places of the tiles
 they lay, and still steps through in Chromium; and there is one drawing of a position: the page puts each tile
-where ``report.geometry`` places it, the very place ``domino diagram``'s and the board's ``table_svg`` draws it."""
+where ``render.geometry`` places it, the very place ``domino diagram``'s and the board's ``table_svg`` draws it."""
 from __future__ import annotations
 
 import re
@@ -10,15 +10,15 @@ import pytest
 
 from analyzer.match import replay_record
 from analyzer.notation import read
-from analyzer.report.diagram import position_at, table_svg
-from analyzer.report.geometry import U as GU
-from analyzer.report.model import board_view
+from analyzer.render.diagram import position_at, table_svg
+from analyzer.render.geometry import U as GU
+from analyzer.render.model import board_view
 from analyzer.tiles import Move
 from conftest import RECORDS, wait_ready
 from test_cli import run
 
 SVG = "{http://www.w3.org/2000/svg}"
-DIAGRAM_U = 20          # the side of a tile's half in table_svg's drawing (analyzer/report/diagram.py)
+DIAGRAM_U = 20          # the side of a tile's half in table_svg's drawing (analyzer/render/diagram.py)
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.position import tiles_of
-from analyzer.report import render_html
+from analyzer.render import render_html
 from analyzer.archive.task import report_model
 from analyzer.tiles import Move
 from conftest import RECORDS, wait_ready
@@ -163,7 +163,7 @@ def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
     """No line is dropped: each alternative the analysis gives a line has it on the page, one table per move,
     each the table replaying the line gives, the last one a finished hand."""
     from analyzer.analysis import analyze_replay
-    from analyzer.report import build_report
+    from analyzer.render import build_report
 
     for rep in replay_record(read(RECORDS / name))[:2]:
         analysis = analyze_replay(rep, AnalysisSettings(lines=True))
@@ -188,10 +188,10 @@ def test_every_line_of_the_analysis_is_on_the_page_and_ends_the_hand(name):
 def test_each_step_of_a_line_puts_its_tile_where_the_geometry_draws_the_table(name):
     """The page's data gives each move of a line once (the tile it lays) and the place of that tile, one of the
     game's spots: laid in turn from the table before the decision, the places are those the one drawing
-    (``report.geometry``, as ``domino diagram`` and the board draw) gives the table after the move, in each view
+    (``render.geometry``, as ``domino diagram`` and the board draw) gives the table after the move, in each view
     (a wide screen's and a phone's), and the line's data is far smaller than a table a step."""
-    from analyzer.report.geometry import line_places
-    from analyzer.report.pagedata import game_data, lines_data
+    from analyzer.render.geometry import line_places
+    from analyzer.render.pagedata import game_data, lines_data
 
     model = report_model(read(RECORDS / name))
     checked = 0
@@ -228,7 +228,7 @@ def test_lines_that_share_positions_give_each_line_as_played_alone(variant, seed
     (the reference: ``line_steps``, nothing kept), and some steps must indeed be shared."""
     from analyzer.match import random_match
     from analyzer.notation import parse, write
-    from analyzer.report.model import line_steps
+    from analyzer.render.model import line_steps
 
     record = parse(write(random_match(variant, seed=seed, games=1)), "generated")
     model = report_model(record)
@@ -282,7 +282,7 @@ def test_the_packed_lines_read_back_as_the_lines(variant, seed):
     script reads them, into every move of every line, its words and the place of its tile in each view."""
     from analyzer.match import random_match
     from analyzer.notation import parse, write
-    from analyzer.report.pagedata import game_data, lines_data, packed_game
+    from analyzer.render.pagedata import game_data, lines_data, packed_game
 
     game = report_model(parse(write(random_match(variant, seed=seed, games=1)), "generated")).games[0]
     data = game_data(game, None)
@@ -317,7 +317,7 @@ def json_key(value) -> str:
 
 def _shared_labels(data: dict, lines: dict) -> list:
     """The labels of the game's data in the order ``packed_game`` numbers them (the boards' first, then the lines')."""
-    from analyzer.report.pagedata import Shared
+    from analyzer.render.pagedata import Shared
 
     shared = Shared()
     for b in data["boards"]:

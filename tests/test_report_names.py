@@ -9,7 +9,7 @@ import shutil
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.report.names import renamed, shown_name
+from analyzer.render.names import renamed, shown_name
 from conftest import RECORDS
 
 

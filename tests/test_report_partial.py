@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.report.model import move_words
-from analyzer.report.verdicts import tied_words
+from analyzer.render.model import move_words
+from analyzer.render.verdicts import tied_words
 
 RECORDS = pathlib.Path(__file__).resolve().parent.parent / "records"
 # the bundled records with hands the record does not show (``B: ?``)
@@ -102,7 +102,7 @@ def test_the_page_counts_no_worlds_itself(monkeypatch):
     from analyzer.match import replay_record
     from analyzer.notation import read
     from analyzer.pipeline import mover_views
-    from analyzer.report import build_report, render_html
+    from analyzer.render import build_report, render_html
 
     (rep,) = replay_record(read(RECORDS / "draw-one-view.dom"))
     analysis = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=4, exact_below=400),

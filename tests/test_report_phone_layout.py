@@ -13,7 +13,7 @@ import re
 import pytest
 
 from analyzer.notation import parse, read
-from analyzer.report import render_html
+from analyzer.render import render_html
 from analyzer.archive.task import report_model
 from conftest import RECORDS
 

@@ -3,7 +3,7 @@ decision's loss over those deals and each move's value over them, the fair verdi
 held; in real headless Chromium at a desktop's and a phone's width, no script error, nothing wider than the page.
 
 The facts checked come from the analysis itself (``domino analyze --json`` of the same record): the page must say
-what the pipeline gave it, in the words of ``report.verdicts`` and ``DealsSummary.words``, never numbers of its own."""
+what the pipeline gave it, in the words of ``render.verdicts`` and ``DealsSummary.words``, never numbers of its own."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.report.verdicts import loss_range_words, over_text
+from analyzer.render.verdicts import loss_range_words, over_text
 from analyzer.analysis.dealvalues import DealsSummary, OverDeals
 from conftest import BOARD_DESKTOP, BOARD_PHONE, RECORDS, board_page
 

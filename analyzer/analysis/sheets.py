@@ -654,7 +654,7 @@ def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, b
     decision; ``drawn`` of them drawn where ``spread[1]``): the mean loss classed by the points' ``thresholds``;
     *real* where the move is a real mistake in every hand judged, *uncertain* where the mean reaches a class but
     not so, *hindsight* where it reaches none but the loss over the deals with every hand open does (its class
-    ``hindsight``), else none: the one verdict of the move (``report.verdicts.verdict_word``)."""
+    ``hindsight``), else none: the one verdict of the move (``render.verdicts.verdict_word``)."""
     losses, weights, real, bests, worlds, total_worlds = [], [], 0, set(), 0, 0
     mine = [(w, v) for w, v, choices in mine if k in v or k not in choices]    # (a choice not valued: left out)
     if not mine:

@@ -1,7 +1,7 @@
 """The executors' task: the pipeline's work on one record with the rendering's parts added, the page of a
 record (mode ``report``) and the words of each repair (``validate --repair``). The executors of this package run
 :func:`process`. The pipeline knows nothing of pages or words, and the report (the rendering) builds nothing: this
-task, above both, joins them (``notation -> ... -> pipeline -> report -> archive / server -> cli``)."""
+task, above both, joins them (``notation -> ... -> pipeline -> render -> archive / server -> cli``)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -20,11 +20,11 @@ def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dic
     out = run_record(run, progress)
     for k, found in enumerate(out.get("repairs_found") or ()):
         if found is not None:
-            from ..report.text import repair_text       # (start-up: the words, where a repair was found)
+            from ..render.text import repair_text       # (start-up: the words, where a repair was found)
 
             found["text"] = repair_text(run.reports[k])
     if run.problem is None and run.options.mode == "report":
-        from ..report.render import render_html     # (jinja2: loaded only where a page is made)
+        from ..render.page import render_html     # (jinja2: loaded only where a page is made)
 
         out["page"] = render_html(page(run))
     return out
@@ -39,17 +39,17 @@ def process(label: str, data: bytes, options, progress: Callable[[int], None] | 
 
 
 def page(run: RecordRun):
-    """The page model of the record (:class:`~analyzer.report.model.ReportModel`): what the pipeline gave it,
+    """The page model of the record (:class:`~analyzer.render.model.ReportModel`): what the pipeline gave it,
     its triaged errors and analysed repairs (``pipeline.repairs_analysed``) too."""
     if run.triages is None or run.repaired is None:
         repairs_analysed(run, analyse=run.analyses is not None)
     model = page_model(run.label, run.replays, run.analyses, run.triages, run.repaired)
     if run.scales:          # ``--scale match``: the match scale of each game beside its values
-        from ..report.matchscale import with_match_views
+        from ..render.matchscale import with_match_views
 
         model = with_match_views(model, run.replays, run.analyses, run.scales)
     if run.draw_lucks:      # a draw game with every hand open: the luck of its draws in the summary
-        from ..report.model import with_draw_luck
+        from ..render.model import with_draw_luck
 
         model = with_draw_luck(model, run.replays, run.draw_lucks)
     if run.text is not None:        # the record in a link: "Copy link", and a link to this record opened here
@@ -81,7 +81,7 @@ def page_model(label, replays, analyses, triages=None, repaired=None):
     """What the page of a record shows: its games, and for each invalid one its likely slip (``triages``: the
     errors marked as the slip and what follows from it; none given: the errors as found) and the repaired
     record, analysed (``repaired``), as the pipeline gave them (``pipeline.repairs_analysed``)."""
-    from ..report.model import build_report             # (start-up: validate makes no page)
+    from ..render.model import build_report             # (start-up: validate makes no page)
 
     model = build_report(label, replays, analyses, triages, repaired)
     fixed = [t.best.replay for t in triages or () if t is not None and t.best is not None and t.best.replay is not None]
@@ -94,6 +94,6 @@ def page_model(label, replays, analyses, triages=None, repaired=None):
 def position_diagrams(rep) -> list[str]:
     """The diagram of every position of game ``rep``, from the deal to the last move, each as
     ``domino diagram --move K`` draws it (every hand the record shows face up)."""
-    from ..report.diagram import game_diagrams          # (start-up: validate makes no page)
+    from ..render.diagram import game_diagrams          # (start-up: validate makes no page)
 
     return game_diagrams(rep)

@@ -131,7 +131,7 @@ def _text(result: dict, named: bool) -> str:
     after it."""
     from ..analysis import GameAnalysis
     from ..codec import from_data
-    from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
+    from ..render.text import analysis_text, draw_luck_text, match_scale_text, no_game
 
     out = [f"{result['source']}:\n"] if named else []
     games = [(game, from_data(GameAnalysis, game["analysis"])) for game in result["games"]]
@@ -153,7 +153,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     from ..archive.runner import worker_pool
     from ..codec import to_data
     from ..pipeline import analyze_entry, internal_error, judge_fairly, read, safely
-    from ..report.text import analysis_text, draw_luck_text, match_scale_text, no_game
+    from ..render.text import analysis_text, draw_luck_text, match_scale_text, no_game
     from .output import JsonGames, WorldsBar, echo_errors, echo_jsonl, finish
 
     options = dataclasses.replace(options, **settings)

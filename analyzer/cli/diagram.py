@@ -33,7 +33,7 @@ def diagram(file, game, move, hands, output, force, variant, rules):
     from ..match import replay_record
     from ..notation import parse
     from ..outputs import write_atomic
-    from ..report.diagram import game_diagram
+    from ..render.diagram import game_diagram
     from ..rules import UnknownVariant
     from .output import check_variant, output_target, sources
 

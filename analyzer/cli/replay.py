@@ -33,7 +33,7 @@ def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, 
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..pipeline import UnknownView, internal_error, read, view_inference
     from ..replay.json import replay_data
-    from ..report.text import replay_text
+    from ..render.text import replay_text
     from .output import JsonGames, echo_errors, finish, options_for, sources
 
     options = options_for("validate", variant, rules, insert_passes=insert_passes)

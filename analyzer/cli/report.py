@@ -49,9 +49,9 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     Example (the book deal's page, to open in a browser):
       domino report records/seed2.dom -o seed2.html"""
     from ..archive import Summary  # (the work: loaded once a command runs, not for --help)
-    from ..report.index import IndexRows, index_rows, page_names
-    from ..report.names import below, renamed, shown_name
-    from ..report.render import write_page
+    from ..render.index import IndexRows, index_rows, page_names
+    from ..render.names import below, renamed, shown_name
+    from ..render.page import write_page
     from .output import echo_errors, echo_jsonl, finish, options_for, output_target, results, sources
 
     options = options_for("report", variant, rules, thresholds, max_nodes, lines=True, insert_passes=insert_passes,
@@ -135,10 +135,10 @@ def _tallies(scale: str) -> dict:
 
 
 def _write_index(paths, rows, tallies: dict, target: str, summary, scale: str, book, quiet: bool) -> str:
-    """Write the archive's index to ``target`` from its ``rows`` (``report.index.IndexRows``) and players'
+    """Write the archive's index to ``target`` from its ``rows`` (``render.index.IndexRows``) and players'
     ``tallies``, linking the book of problems where there is one; its title is returned (the book's is made
     from it)."""
-    from ..report.index import ArchiveIndex, write_index
+    from ..render.index import ArchiveIndex, write_index
     players = tallies["player"].rows()
     skill = (tallies["player"].rows(scale), tallies["pair"].rows(scale)) if scale == "match" else None
     given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
@@ -175,8 +175,8 @@ def _write_book(book: tuple[str, list] | None, title: str, quiet: bool) -> None:
     """Write the book of problems (the page ``domino train --html`` writes, asking first) when there is one."""
     if not book or not book[1]:
         return
-    from ..report.problems import render_problems
-    from ..report.render import write_page
+    from ..render.problems import render_problems
+    from ..render.page import write_page
     write_page(render_problems(book[1], "", book=f"Problems: {title.removeprefix('Archive: ')}"), book[0])
     if not quiet:
         click.echo(f"wrote {book[0]}: a book of {len(book[1])} problem{'s' * (len(book[1]) != 1)} with their solutions")

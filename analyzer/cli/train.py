@@ -88,7 +88,7 @@ def train(paths, player, min_class, most, html_path, deck_path, json_path, world
     else:
         write_atomic(json_path, text + "\n", make_folder=True)
     if html_path is not None:
-        from ..report.problems import render_problems
+        from ..render.problems import render_problems
         write_atomic(html_path, render_problems(found, player), make_folder=True)
         click.echo(f"wrote {html_path}: {len(found)} problem{'s' * (len(found) != 1)}", err=True)
     if deck_path is not None:

@@ -73,7 +73,7 @@ def validate(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cach
             for game in validation_json(result, {k: r["report"] for k, r in found.items()}):
                 document.add(game)
         else:
-            from ..report.text import validation_text       # (start-up: the text, not for --json)
+            from ..render.text import validation_text       # (start-up: the text, not for --json)
 
             click.echo(validation_text(result, {k: r["text"] for k, r in found.items()}), nl=False)
         if out_path is not None:

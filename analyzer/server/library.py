@@ -26,10 +26,10 @@ from ..notation.writer import rewrite, write_closing, write_comment
 from ..pipeline import (Options, again, analyse, analyze_entry, check_rules, judge_fairly, process, read_text,
                         run_record, safely, validation_json)
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, StatedResult
-from ..report.diagram import position_at, table_svg
-from ..report.model import board_view
-from ..report.text import fair_text, view_words
-from ..report.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, over_text
+from ..render.diagram import position_at, table_svg
+from ..render.model import board_view
+from ..render.text import fair_text, view_words
+from ..render.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, over_text
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..search import NODE_LIMIT
@@ -152,7 +152,7 @@ def explained(document: dict) -> dict:
     it (#66), in a key of its own, ``explained`` (the analysis itself left exactly as the command prints it):
     ``legends``, one a game (the unit, whose values they are and which way; what a loss, a fair value and
     "deals, sampled" mean; what the values assume, the game's ``note``, as the report says it), and ``views``, one
-    a game, each decision's (in the order of its ``decisions``) ``report.text.view_words`` ("A/C values: B wants
+    a game, each decision's (in the order of its ``decisions``) ``render.text.view_words`` ("A/C values: B wants
     lower"), and ``to_move``, the view of each game's decision where its record stops (or None). Plain data in,
     plain data out."""
     legends, views, to_move = [], [], []
@@ -179,7 +179,7 @@ def explained(document: dict) -> dict:
 
 def _told_how(analysis) -> dict:
     """The analysis's plain data (``codec.to_data``) with each fair verdict's ``"how"``: how it was reached in the words of the report
-    and the command line (``report.verdicts.how_words``: "exact under hidden information, 360 deals", "200 of
+    and the command line (``render.verdicts.how_words``: "exact under hidden information, 360 deals", "200 of
     3,060 deals, sampled"), for the board to show as it is."""
     data = to_data(analysis)
     shown = list(zip(data.get("decisions", []), analysis.decisions))
@@ -201,7 +201,7 @@ def _told_how(analysis) -> dict:
 def _sheet_words(d: dict, decision, analysed: int | None = None) -> None:
     """A sheet's decision (``d``, its JSON) with the words of its values over the deals the sheet allows, as the
     command line and the report write them: the loss of the move played (``loss_over_deals.words``,
-    ``report.verdicts.loss_range_words``), each move's value (``over_deals.words``, ``over_text``) and its marks
+    ``render.verdicts.loss_range_words``), each move's value (``over_deals.words``, ``over_text``) and its marks
     (``marks``, ``alternative_marks``: the fair best where there is a fair verdict, hindsight's pick)."""
     if decision.loss_over is None or not isinstance(d.get("loss_over_deals"), dict):
         return

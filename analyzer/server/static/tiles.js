@@ -1,7 +1,7 @@
 // The one drawing of a tile in the pages' JavaScript (#69 item 6): the board's hands and moves (board.js, form.js,
-// setup.js, problems.js, as an ES module) and the report's table (report.js: analyzer/report/render.py inlines this
+// setup.js, problems.js, as an ES module) and the report's table (report.js: analyzer/render/page.py inlines this
 // file's text ahead of the report's script, a page opened from disk imports nothing). Where a tile lies is never
-// decided here: the report's data gives each tile's place (analyzer/report/geometry.py, as domino diagram draws the
+// decided here: the report's data gives each tile's place (analyzer/render/geometry.py, as domino diagram draws the
 // table in Python); the pips sit where render.PIP_LAYOUT puts them (a test compares the two).
 export var SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -48,7 +48,7 @@ export function tile(pair, cls) {
 
 export var U = 10;        // the short side of a tile on the table, in the units of the places given
 
-// The tile ``key`` ("3-5") on a table, at its place ``p`` (the report's data, analyzer/report/pagedata.place_data):
+// The tile ``key`` ("3-5") on a table, at its place ``p`` (the report's data, analyzer/render/pagedata.place_data):
 // [x, y, upright, the higher number on top (left), lead, and its arm and index on the arm, or in a line of play
 // its place from the lead].
 export function placedTile(parent, p, key, cls) {

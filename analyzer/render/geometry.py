@@ -304,7 +304,7 @@ def _label_spots(arm, where: str, tiles: list[Place], end, d):
 
 
 class _Arm(NamedTuple):
-    """An arm of a layout as the drawing reads it (:class:`~analyzer.report.model.ArmView`'s fields, hashable)."""
+    """An arm of a layout as the drawing reads it (:class:`~analyzer.render.model.ArmView`'s fields, hashable)."""
 
     number: int
     origin: tuple[int, int] | None

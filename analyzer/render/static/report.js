@@ -5,7 +5,7 @@
   "use strict";
 
 
-  // Where each tile lies is not decided here: the page's data gives every tile's place (analyzer/report/
+  // Where each tile lies is not decided here: the page's data gives every tile's place (analyzer/render/
   // geometry.py, the drawing domino diagram and the board draw too); the script puts ready tiles there, drawn by
   // the one drawing of a tile (analyzer/server/static/tiles.js: svgNode, placedTile, U), whose text the page
   // carries ahead of this script (render.page_assets).

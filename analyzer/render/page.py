@@ -1,8 +1,8 @@
-"""Render a :class:`~analyzer.report.model.ReportModel` as one self-contained HTML page.
+"""Render a :class:`~analyzer.render.model.ReportModel` as one self-contained HTML page.
 
 The templates and the page's CSS and script ship inside the package; the CSS and the script are
 inlined, and each game's data for the page's script is embedded as JSON, deflated and in base64
-(:mod:`~analyzer.report.pagedata`), so the page makes no request when it is opened."""
+(:mod:`~analyzer.render.pagedata`), so the page makes no request when it is opened."""
 from __future__ import annotations
 
 import base64
@@ -44,7 +44,7 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
 @cache
 def environment() -> Environment:
     """The Jinja environment: packaged templates, autoescaping on, undefined names are errors."""
-    env = Environment(loader=PackageLoader("analyzer", "report/templates"), autoescape=True,
+    env = Environment(loader=PackageLoader("analyzer", "render/templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["signed"] = signed
     env.filters["words"] = move_words
@@ -195,7 +195,7 @@ def _tight_block(m: re.Match) -> str:
 
 
 @cache
-def static_text(name: str, package: str = "analyzer.report") -> Markup:
+def static_text(name: str, package: str = "analyzer.render") -> Markup:
     """A packaged CSS or script file, to be inlined (our own text, never record text), without the comments on
     lines of their own and the indentation (every page carries it: a sixth of a small page); ``package``: whose
     ``static`` folder holds it (the link codec is the static site's, ``analyzer.site``: one copy)."""

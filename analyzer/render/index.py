@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import __version__
 from ..outputs import write_atomic
-from .render import content_policy, environment, static_text, with_css, with_match_css
+from .page import content_policy, environment, static_text, with_css, with_match_css
 
 __all__ = ["IndexRow", "IndexRows", "ArchiveIndex", "build_index", "index_rows", "render_index", "write_index",
            "page_names"]

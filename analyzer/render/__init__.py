@@ -1,4 +1,7 @@
-"""The annotated HTML report: plain report data first (``model``), then the page (``render``).
+"""The rendering, in one place: what the pipeline gave, drawn and worded, never computed here (no replay,
+analysis or repair is called from this package: tests/test_architecture.py). The annotated HTML report: plain
+report data first (``model``), then the page (``page``, the one module with jinja2); the command line's words
+(``text``, ``verdicts``); a position as SVG (``diagram``, placed by ``geometry``, the one drawing).
 
 ``build_report(source, replays, analyses)`` gathers what the page shows from games already replayed
 and analysed (``analyzer.archive.task.report_model(record)`` does both for a record),
@@ -13,8 +16,8 @@ __all__ = ["GameReport", "MoveView", "ReportModel", "build_game", "build_report"
 
 def __getattr__(name: str):
     if name in ("render_html", "write_page", "write_report"):
-        from . import render
-        return getattr(render, name)
+        from . import page
+        return getattr(page, name)
     if name in ("GameReport", "MoveView", "ReportModel", "build_game", "build_report"):
         from . import model             # (start-up: the commands that make no page load no page model)
         return getattr(model, name)

@@ -1,6 +1,6 @@
 """A position as a standalone SVG diagram (``domino diagram``): the line of play or the layout with its
 arms, the hands shown or face down, the last move marked. Plain data in (the report's
-:class:`~analyzer.report.model.Board`), text out; every name from the record is escaped."""
+:class:`~analyzer.render.model.Board`), text out; every name from the record is escaped."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -13,7 +13,7 @@ from ..replay import Replay
 from ..tiles import Tile
 from .geometry import U as GU, board_scene
 from .model import Board, board_view
-from .render import PIP_LAYOUT
+from .page import PIP_LAYOUT
 
 __all__ = ["positions", "position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram", "game_diagrams"]
 
@@ -140,11 +140,11 @@ def _is(pair, last) -> bool:
     return last is not None and sorted(pair) == sorted(last)
 
 
-SCALE = U / GU          # the diagram's units to the geometry's (``report.geometry``: the page's)
+SCALE = U / GU          # the diagram's units to the geometry's (``render.geometry``: the page's)
 
 
 def _table(c: _Canvas, board: Board) -> None:
-    """The table of ``board`` as the page draws it (``report.geometry``): the line of play as a snake, or the
+    """The table of ``board`` as the page draws it (``render.geometry``): the line of play as a snake, or the
     layout with its arms and their labels; the last tile marked."""
     scene = board_scene(board)
     for p in scene.tiles:

@@ -1,6 +1,6 @@
 """The report as plain data: what the page shows about each game, built from a replay and its analysis.
 
-Nothing here knows HTML. The renderer (``render.py``) turns a :class:`ReportModel` into a page."""
+Nothing here knows HTML. The renderer (``page.py``) turns a :class:`ReportModel` into a page."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -164,7 +164,7 @@ class AlternativeView:
     loss: int | None                 # what it gives away against the best, from the mover's side
     fair: object | None = None       # its fair value (``analysis.fair.FairValue``), in a fair analysis
     fair_loss: float | None = None   # what it gives away on average against the fair best, from the mover's side
-    marks: tuple[str, ...] = ()      # "played", "best" (the verdict), "hindsight's pick" (``report.verdicts``)
+    marks: tuple[str, ...] = ()      # "played", "best" (the verdict), "hindsight's pick" (``render.verdicts``)
     line: LineView | None = None     # its best line on the table, step by step (an analysis with lines)
     bounds: list | None = None       # past the node limit: the proven ``[low, high]`` of its value (None: open)
     over_deals: object | None = None  # a sheet without hands: its value over the deals the sheet allows
@@ -202,7 +202,7 @@ class Holds:
     holders: list[str]
     rows: list[tuple[Pair, list[float]]]
     groups: list[tuple[list[Pair], list[float]]] = field(default_factory=list)   # tiles of equal chances,
-                                     # the certain and nearly certain first (``report.verdicts.holds_groups``)
+                                     # the certain and nearly certain first (``render.verdicts.holds_groups``)
     voids: dict[str, list[int]] = field(default_factory=dict)   # the numbers each holder surely has none of
 
 

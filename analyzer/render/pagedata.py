@@ -1,9 +1,9 @@
 """The data each game's page carries for its script (``static/report.js``): numbers and our own short strings,
 never text of the record (names and comments reach the page only through the escaped template): the boards
-after each move, where each tile lies (:mod:`~analyzer.report.geometry`, the one drawing), each alternative's
+after each move, where each tile lies (:mod:`~analyzer.render.geometry`, the one drawing), each alternative's
 best line once, the drawings of every position to save, as plain JSON (:func:`packed_game`: what repeats written
 once and named by index, no strings of our own format) and deflated (:func:`deflated`). No jinja2 here:
-:mod:`~analyzer.report.render` puts it into the page."""
+:mod:`~analyzer.render.page` puts it into the page."""
 from __future__ import annotations
 
 import base64
@@ -36,7 +36,7 @@ def short(v: float):
 
 
 def place_data(p: Place) -> list:
-    """A tile where :mod:`~analyzer.report.geometry` puts it, for the script, without its numbers (the page names
+    """A tile where :mod:`~analyzer.render.geometry` puts it, for the script, without its numbers (the page names
     the tile: ``"3-5"``): ``[x, y, upright, the higher number on top (left), lead]`` and, on a layout with arms,
     ``arm, index on the arm``, else its place in the line from the lead (the page draws a line left to right).
     Many tiles of a game and its lines share a place."""
@@ -93,7 +93,7 @@ def table_data(boards: list[Board], data: list[dict]) -> dict:
     view (a line of play: a wide screen and a phone's, ``geometry.WIDE`` and ``NARROW``) the frame and every
     tile's place by its name (``"3-5"``), an index into ``spots``, the places themselves (:func:`place_data`;
     the lines of the game's alternatives place their tiles by the same list: :func:`line_data`). Drawn by
-    :mod:`~analyzer.report.geometry`, as ``domino diagram``."""
+    :mod:`~analyzer.render.geometry`, as ``domino diagram``."""
     spots = Spots()
     arms = any(b.layout is not None for b in boards)
     if arms:

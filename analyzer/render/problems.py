@@ -8,7 +8,7 @@ from __future__ import annotations
 import base64
 
 from .. import __version__
-from .render import content_policy, environment, static_text
+from .page import content_policy, environment, static_text
 
 __all__ = ["render_problems", "anki_fields", "svg_source"]
 
