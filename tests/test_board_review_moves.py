@@ -179,6 +179,7 @@ def test_the_review_every_move_the_chart_and_the_buttons(browser, served, seed2_
         # the buttons: next and previous graded, the critical move (a tap on a phone)
         if phone:          # (nothing wider than the phone: the page does not scroll sideways)
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+            assert page.eval_on_selector("#gradecounts", "e => e.scrollWidth <= e.clientWidth")
             assert page.locator("#reviewbar").evaluate("b => b.getBoundingClientRect().bottom + scrollY") < 844
             assert page.locator("#review").evaluate("b => b.getBoundingClientRect().top + scrollY") < 2 * 844
         press = (lambda sel: page.tap(sel)) if phone else (lambda sel: page.click(sel))
