@@ -212,7 +212,7 @@ function drawMoveList(r, p) {
     if (k === p.step) { here = item; }
   });
   // the move shown kept in sight inside the list (the page itself does not scroll)
-  if (here) { list.scrollTop = Math.max(0, here.offsetTop - list.offsetTop - list.clientHeight / 2); }
+  if (here) { list.scrollTop = Math.max(0, here.offsetTop - list.clientHeight / 2); }    // (the list: its offsetParent)
 }
 
 // each player's grade counts and accuracy, in this game and over the record (``explained.grades``, the analysis's)
@@ -309,7 +309,10 @@ function drawChart(r, p) {
 // a sheet's marked best, else the one open-hands best; null where there is none or it is not told apart from another
 export function bestAt(game, step) {
   var a = state.analysis;
-  if (!a || !a.games || !a.games[game] || state.problem !== null || state.analysedAt) { return null; }
+  // (an analysis of another text: its best may not be a move of this position)
+  if (!a || !a.games || !a.games[game] || state.problem !== null || state.analysedAt || state.analysed !== boardText()) {
+    return null;
+  }
   var r = reviewOf({game: game, step: step});
   var d = null;
   r.g.decisions.forEach(function (x) { if (x.index === step && d === null) { d = x; } });
