@@ -365,7 +365,12 @@ function drawPosition() {
   $("stopped").textContent = p.stopped || "";
   drawTable(p);
   drawHands(p);
+  // a board drawn anew keeps the focus on its moves where it was on them (or was asked there: a new record)
+  var onMoves = $("legal").contains(document.activeElement) || state.focusMoves;
   drawMoves(p);
+  var first = onMoves && $("legal").querySelector("button");
+  if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
+  state.focusMoves = false;
   drawValues();
   drawReview();
 }
@@ -900,14 +905,13 @@ window.DominoBoard = {
     // the board of the text replaced is not this record's: its moves are taken away until the new board comes
     state.position = null;
     $("legal").textContent = "";
+    // the focus on the first move once the board is drawn (not in the text: a phone's keyboard would open and
+    // the page scroll to it), the board brought into sight
+    state.focusMoves = true;
     setText(value, value.length, "new", "the new record");
-    // the focus on the first move (not in the text: a phone's keyboard would open and the page scroll to it),
-    // the board brought into sight
     return positionAtCursor().then(function () {
       var board = document.querySelector("main .board");
-      var first = $("legal").querySelector("button");
       if (phone()) { tab("board", true); } else if (board.getBoundingClientRect().top < 0) { board.scrollIntoView(); }
-      if (first) { first.focus({preventScroll: true}); }
     });
   }
 };
