@@ -234,8 +234,12 @@ def test_after_new_the_focus_is_on_the_first_move_and_the_board_in_sight(browser
         assert page.evaluate("document.activeElement.id") != "text"
         top = page.locator("#legal").evaluate("b => b.getBoundingClientRect().top")
         assert 0 <= top < viewport["height"]
-        if phone:
-            page.screenshot(path=str(served[1] / "new-390.png"))
+        # a new record opens for writing (seed2, opened before it, was for review): Enter writes the move focused
+        assert page.is_checked("input[name=clickmode][value=record]")
+        move = page.evaluate("[document.activeElement.dataset.player, document.activeElement.dataset.move]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#text")).to_have_value(re.compile(rf"1\. {move[0]} {re.escape(move[1])}"))
+        expect(page.locator("#legal button").first).to_be_focused()
 
 
 @pytest.mark.slow

@@ -908,6 +908,8 @@ window.DominoBoard = {
     // the focus on the first move once the board is drawn (not in the text: a phone's keyboard would open and
     // the page scroll to it), the board brought into sight
     state.focusMoves = true;
+    // (a new record opens for writing, whatever the record before it was opened for: files.js, review first)
+    document.querySelector("input[name=clickmode][value=record]").checked = true;
     setText(value, value.length, "new", "the new record");
     return positionAtCursor().then(function () {
       var board = document.querySelector("main .board");
