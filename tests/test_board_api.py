@@ -56,13 +56,14 @@ def _cli(*args) -> dict:
 
 
 def _no_file(doc):
-    """The document without its ``file`` fields (the API reads a text, not a file) and its fair verdicts'
-    ``how`` (the words the board shows, which the command prints in its text: see the test of them below); on a sheet
-    without hands also the words of its deals and of its values over them, the verdict over the hands and each move's
-    marks (``library._told_how``: the report's and the command line's words); and the numbers' words the board adds
-    beside the analysis (``explained``, ``library.explained``)."""
+    """The document without its ``file`` fields (the API reads a text, not a file) and its fair verdicts' ``how``,
+    ``text``, ``verdict_word`` and ``hindsight`` (the words the board shows, which the command prints in its text:
+    see the test of them below); on a sheet without hands also the words of its deals and of its values over them,
+    the verdict over the hands and each move's marks (``library._told_how``: the report's and the command line's
+    words); and the numbers' words the board adds beside the analysis (``explained``, ``library.explained``)."""
     if isinstance(doc, dict):
-        return {k: _no_file(v) for k, v in doc.items() if k != "file" and not (k == "how" and "method" in doc)
+        return {k: _no_file(v) for k, v in doc.items() if k != "file"
+                and not (k in ("how", "text", "verdict_word", "hindsight") and "method" in doc)
                 and not (k == "explained" and "games" in doc)
                 and not (k == "words" and ("mean" in doc or "method" in doc or "count" in doc))
                 and not (k == "marks" and "move" in doc)}

@@ -196,11 +196,11 @@ def test_a_finished_record_opens_for_review(browser, served):
     with _board(browser, base, folder / "seed2.dom", BOARD_DESKTOP) as page:
         expect(page.locator("#review")).to_be_visible()
         assert page.is_checked("input[name=clickmode][value=variation]")
-        items = page.locator("#graded li button")
+        items = page.locator("#movelist li.grade button")
         expect(items).to_have_count(len(graded))
-        steps = page.eval_on_selector_all("#graded li button", "els => els.map(e => +e.dataset.step)")
+        steps = page.eval_on_selector_all("#movelist li.grade button", "els => els.map(e => +e.dataset.step)")
         assert steps == [d["index"] for d in graded]
-        for d, words in zip(graded, page.eval_on_selector_all("#graded li button", "els => els.map(e => e.textContent)")):
+        for d, words in zip(graded, page.eval_on_selector_all("#movelist li.grade button", "els => els.map(e => e.textContent)")):
             assert f"{d['class']}, losing {d['loss']} points" in words
             assert d["reasons"] and f": {d['reasons'][0]['sentence']}" in words       # why it lost (docs/reasons.md)
         assert page.locator("#chart svg[role=img]").count() == 1
@@ -368,8 +368,8 @@ def test_axe_finds_no_serious_violation_on_the_board(browser, served, axe_ready)
     for viewport in (BOARD_DESKTOP, {"width": 390, "height": 844}):
         # (bypass_csp: the check's script is put in the page)
         with _board(browser, base, folder / "seed2.dom", viewport, bypass_csp=True) as page:
-            expect(page.locator("#graded li").first).to_be_attached()
-            page.click("#graded li button >> nth=0")
+            expect(page.locator("#movelist li.grade").first).to_be_attached()
+            page.click("#movelist li.grade button >> nth=0")
             assert _axe(page) == []
             page.click("#newrecord")
             page.wait_for_selector("#nvariant option", state="attached")

@@ -82,9 +82,10 @@ class _Canvas:
         width = len(words) * size * 0.6
         self.grow(x - (width if anchor == "end" else width / 2 if anchor == "middle" else 0), y - size, width, size * 1.3)
 
-    def tile(self, x: float, y: float, a: int, b: int, vertical: bool = False, last: bool = False) -> None:
-        """A tile with ``a`` on its left (top, when ``vertical``) half."""
-        self.items.append(_tile_text(x, y, a, b, vertical, last))
+    def tile(self, x: float, y: float, a: int, b: int, vertical: bool = False, last: bool = False,
+             best: bool = False) -> None:
+        """A tile with ``a`` on its left (top, when ``vertical``) half (``best``: marked as the best move's)."""
+        self.items.append(_tile_text(x, y, a, b, vertical, last, best))
         self.grow(x, y, U if vertical else 2 * U, 2 * U if vertical else U)
 
     def hand(self, x: float, y: float, tiles: tuple[tuple[int, int], ...], backs: int) -> None:
@@ -122,13 +123,13 @@ def _face(x: float, y: float, n: int) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _tile_text(x: float, y: float, a: int, b: int, vertical: bool, last: bool) -> str:
+def _tile_text(x: float, y: float, a: int, b: int, vertical: bool, last: bool, best: bool = False) -> str:
     """A tile's SVG, on one line: the same tile at the same place is drawn in position after position (the diagram
     of every position of a game), so each is written once; and the page packs those diagrams line by line against
     the one before (``pagedata.packed_diagrams``), a tile a line."""
     w, h = (U, 2 * U) if vertical else (2 * U, U)
     rect = (f'<rect x="{x + .5:g}" y="{y + .5:g}" width="{w - 1:g}" height="{h - 1:g}" rx="3" '
-            f'class="tile{" last" if last else ""}"/>')
+            f'class="tile{" best" if best else " last" if last else ""}"/>')
     if vertical:
         return "".join([rect, f'<line x1="{x + 3:g}" y1="{y + U:g}" x2="{x + U - 3:g}" y2="{y + U:g}" class="bar"/>',
                         _face(x, y, a), _face(x, y + U, b)])
@@ -143,12 +144,14 @@ def _is(pair, last) -> bool:
 SCALE = U / GU          # the diagram's units to the geometry's (``render.geometry``: the page's)
 
 
-def _table(c: _Canvas, board: Board) -> None:
+def _table(c: _Canvas, board: Board, best: bool = False) -> None:
     """The table of ``board`` as the page draws it (``render.geometry``): the line of play as a snake, or the
-    layout with its arms and their labels; the last tile marked."""
+    layout with its arms and their labels; the last tile marked (``best``: marked as the best move's, the board
+    the one after it)."""
     scene = board_scene(board)
     for p in scene.tiles:
-        c.tile(p.x * SCALE, p.y * SCALE, p.a, p.b, vertical=p.vertical, last=_is((p.a, p.b), board.last))
+        mark = _is((p.a, p.b), board.last)
+        c.tile(p.x * SCALE, p.y * SCALE, p.a, p.b, vertical=p.vertical, last=mark and not best, best=mark and best)
     for label in scene.labels:
         words = label.words[len("arm "):] if label.words.startswith("arm ") else label.words
         c.text(label.x * SCALE, label.y * SCALE, words, size=11, anchor=label.anchor, cls="arm")
@@ -173,12 +176,13 @@ def diagram_svg(d: Diagram) -> str:
     return _svg(c, d.caption)
 
 
-def table_svg(board: Board, label: str) -> str:
+def table_svg(board: Board, label: str, best: bool = False) -> str:
     """The standalone SVG of the table of ``board`` alone (the line of play or the layout with its arms, the
     last tile marked), drawn as :func:`diagram_svg` draws it: the board's picture. ``label``: its accessible
-    name (escaped)."""
+    name (escaped). ``best``: ``board`` is the table after the best move, its tile (``board.last``) marked as
+    the best move's (green, dashed) instead of as the last one laid."""
     c = _Canvas()
-    _table(c, board)
+    _table(c, board, best)
     return _svg(c, label)
 
 
@@ -186,7 +190,8 @@ def _svg(c: _Canvas, label: str) -> str:
     pad = 10
     x0, y0, w, h = c.x0 - pad, c.y0 - pad, c.x1 - c.x0 + 2 * pad, c.y1 - c.y0 + 2 * pad
     style = ("text{font-family:DejaVu Sans,Arial,sans-serif;fill:#1d2330}.tile{fill:#fffdf6;stroke:#222;stroke-width:1}"
-             ".tile.last{fill:#ffe08a;stroke:#9a6a00;stroke-width:2}.back{fill:#3d5a80;stroke:#222;stroke-width:1}"
+             ".tile.last{fill:#ffe08a;stroke:#9a6a00;stroke-width:2}.tile.best{fill:#d6f0dc;stroke:#1d7a3a;stroke-width:2.5;"
+             "stroke-dasharray:5 3}.back{fill:#3d5a80;stroke:#222;stroke-width:1}"
              ".bar{stroke:#666;stroke-width:1}.pip{fill:#222}.arm{fill:#2f6b45}.note{fill:#5b6475}")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:g} {y0:g} {w:g} {h:g}" width="{w:g}" height="{h:g}" '
             f'role="img" aria-label={quoteattr(label)}>\n<style>{style}</style>\n'

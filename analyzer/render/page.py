@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -275,14 +276,25 @@ def chart_points(ch: Chart, anchor: str) -> Markup:
     return Markup("".join(out))
 
 
+def chart_peak(largest: float) -> int:
+    """The value at the top of the value chart (its bottom the same below 0) for the ``largest`` value shown: the
+    game's own scale, a whole number its half is too, so that the ticks are whole: 1 or 2 (a game whose hand is
+    worth one point, Jamaican: +1 / -1), an even number up to 10, else the tens above it."""
+    peak = max(1, math.ceil(largest))
+    if peak <= 2:
+        return peak
+    if peak <= 10:
+        return peak + peak % 2
+    return -(-peak // 10) * 10
+
+
 def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None:
     """The geometry of the value chart: one point per analysed move (None: nothing analysed)."""
     known = [(k, v) for k, v in enumerate(game.values) if v is not None]
     fair = game.fair_points
     if not known and not fair:
         return None
-    peak = max([10] + [abs(v) for _, v in known] + [abs(v) for _, v in fair])
-    peak = int(-(-peak // 10) * 10)                  # round up to tens
+    peak = chart_peak(max([abs(v) for _, v in known] + [abs(v) for _, v in fair]))
     # room for the value labels at the left: 41 for "+50", more for "+100" (a phone draws them larger)
     left, right, top, bottom = 8 + 11 * len(signed(peak)), width - 12, 14, height - 28     # (whole: "41", not "41.0")
     moves = max(len(game.moves), 1)
@@ -304,7 +316,7 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     # the line breaks where a move has no value (its search went past the node limit)
     path = " ".join(f"{'L' if i and p.move == points[i - 1].move + 1 else 'M'}{p.x},{p.y}"
                     for i, p in enumerate(points))
-    yticks = [(y(v), signed(v)) for v in (peak, peak // 2, 0, -(peak // 2), -peak)]
+    yticks = [(y(v), signed(v)) for v in dict.fromkeys((peak, peak // 2, 0, -(peak // 2), -peak))]
     step = 1 if moves <= 16 else 2 if moves <= 32 else 5 if moves <= 80 else 10
     xticks = [(short(left + k * dx), str(k)) for k in range(0, moves + 1, step)]
     stop = None

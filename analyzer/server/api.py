@@ -97,7 +97,10 @@ def _position(data):
             raise ApiError('"cursor" is {"line": N, "column": N}')
         cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
     line = _moves(data)
-    return position_data(doc, _int(data, "game", 0), _int(data, "step", None), cursor, line, _int(data, "along", 0))
+    best = data.get("best")
+    if best is not None and not isinstance(best, str):
+        raise ApiError('"best" is the move the analysis names best there, like "[2-3]@2", or null')
+    return position_data(doc, _int(data, "game", 0), _int(data, "step", None), cursor, line, _int(data, "along", 0), best)
 
 
 def _enter(data):

@@ -16,6 +16,7 @@ import re
 from typing import Callable
 
 from ..archive import Summary
+from ..analysis.gradecounts import grade_counts
 from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
@@ -29,7 +30,7 @@ from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, St
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
 from ..render.text import fair_text, view_words
-from ..render.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, over_text
+from ..render.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..search import NODE_LIMIT
@@ -130,7 +131,7 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
         result = safely(label, lambda: run_record(run, moves))
         summary.add(result)
         analyses = [analyze_entry(result["source"], game) for game in result["games"]]
-        return explained({"games": analyses, "summary": summary.as_dict()})
+        return explained({"games": analyses, "summary": summary.as_dict()}, run.analyses or [])
     if max_worlds is not None and max_worlds < worlds:
         raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
     run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=asked.seed, fair_exact_below=asked.exact_below,
@@ -144,17 +145,18 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
     summary.add(result)
     analyses = [analyze_entry(label, game, _told_how(run.analyses[k]))
                 for k, game in enumerate(result["games"][:run.judged])]
-    return explained({"games": analyses, "summary": summary.as_dict()})
+    return explained({"games": analyses, "summary": summary.as_dict()}, (run.analyses or [])[:run.judged])
 
 
-def explained(document: dict) -> dict:
+def explained(document: dict, analyses=None) -> dict:
     """``document`` (what ``analyze --json`` prints) with every number's meaning in words, where the board shows
     it (#66), in a key of its own, ``explained`` (the analysis itself left exactly as the command prints it):
     ``legends``, one a game (the unit, whose values they are and which way; what a loss, a fair value and
     "deals, sampled" mean; what the values assume, the game's ``note``, as the report says it), and ``views``, one
     a game, each decision's (in the order of its ``decisions``) ``render.text.view_words`` ("A/C values: B wants
-    lower"), and ``to_move``, the view of each game's decision where its record stops (or None). Plain data in,
-    plain data out."""
+    lower"), and ``to_move``, the view of each game's decision where its record stops (or None); with the game
+    ``analyses`` (``GameAnalysis``, the document's), ``grades``: each player's grade counts and accuracy in each
+    game and over the record (``analysis.gradecounts.GradeCounts``, as data). Plain data out."""
     legends, views, to_move = [], [], []
     for g in document.get("games", []):
         sides = g.get("sides") or []
@@ -174,13 +176,17 @@ def explained(document: dict) -> dict:
                        # what the values assume, in the analysis's own words (a Jamaican hand's +1 / -1: a hand is
                        # worth a fixed number of points, so the values only say who wins)
                        + (f" The values assume: {g['note']}" if g.get("note") else ""))
-    return {**document, "explained": {"legends": legends, "views": views, "to_move": to_move}}
+    more = {} if analyses is None else {"grades": to_data(grade_counts(analyses))}
+    return {**document, "explained": {"legends": legends, "views": views, "to_move": to_move, **more}}
 
 
 def _told_how(analysis) -> dict:
     """The analysis's plain data (``codec.to_data``) with each fair verdict's ``"how"``: how it was reached in the words of the report
     and the command line (``render.verdicts.how_words``: "exact under hidden information, 360 deals", "200 of
-    3,060 deals, sampled"), for the board to show as it is."""
+    3,060 deals, sampled"), for the board to show as it is; and the words ``analyze --fair`` prints for it: its
+    line (``"text"``, ``render.text.fair_text``), its one verdict word (``"verdict_word"``, ``verdict_word``:
+    "real mistake", "hindsight only") and the open-hands half labelled as hindsight (``"hindsight"``,
+    ``open_verdict``)."""
     data = to_data(analysis)
     shown = list(zip(data.get("decisions", []), analysis.decisions))
     if data.get("to_move") and analysis.to_move is not None:
@@ -188,6 +194,9 @@ def _told_how(analysis) -> dict:
     for d, decision in shown:
         if isinstance(d.get("fair"), dict) and decision.fair is not None:
             d["fair"]["how"] = how_words(decision.fair)
+            d["fair"]["text"] = fair_text(decision).strip()
+            d["fair"]["verdict_word"] = verdict_word(decision)
+            d["fair"]["hindsight"] = open_verdict(decision) if decision.played else None
             if decision.fair.method == OVER_HANDS:      # a sheet: the verdict over the hands he may have held
                 words = fair_text(decision).strip()
                 d["fair"]["words"] = words[:1].upper() + words[1:]
@@ -267,13 +276,16 @@ def _pair(tile) -> list[int] | None:
 
 
 def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, cursor: tuple[int, int] | None = None,
-                  line: list[str] | None = None, along: int = 0) -> dict:
+                  line: list[str] | None = None, along: int = 0, best: str | None = None) -> dict:
     """The board of ``doc`` before step ``step`` (0: the deal; None or past the end: after the last move) of game
     ``game``: the hands as far as the record knows them, the table, the player to move and every move
     the rules allow him there, each with the entry that writes it into the record. ``cursor`` (line,
     column) instead of ``game`` and ``step``: the game the cursor is in, after the moves before it.
     ``line`` (an alternative's line, ``analyze --lines``: ``["B [0-1]", "C pass", ...]``) and ``along``:
-    the board after the first ``along`` moves of that line played from there, each judged legal."""
+    the board after the first ``along`` moves of that line played from there, each judged legal. ``best``: the
+    move the analysis names best for the player to move there (as ``analyze`` writes it, ``[2-3]@2``): the
+    table is drawn after it, its tile marked as the best move's (``"best"``: the move drawn so, or None where
+    it lays no tile or the rules do not allow it there)."""
     record, replays = doc.replays()
     if cursor is not None and replays:
         game, step = _at_cursor(record, replays, cursor)
@@ -302,12 +314,24 @@ def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, curs
     seated = len(rep.players) == rep.variant.players == pos.n        # (a text still being typed may not be)
     moving = outcome is None and rep.deal_ok and seated
     legal = _legal(rep, pos, voids) if moving else []
+    drawing = table_svg(view, f"the table of {rep.title}")
+    marked = None
+    if best is not None and moving and variation is None and shown == step:
+        after = pos.copy()
+        try:
+            laid = _play_line(rep, after, [f"{rep.players[pos.turn]} {best}"], 1, None)
+        except BoardError:
+            laid = None
+        if laid is not None:
+            marked = best
+            drawing = table_svg(board_view(after, voids, laid), f"the table of {rep.title}, with the best move, {best}, "
+                                "laid and marked", best=True)
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
         "title": rep.title, "variant": rep.variant.name, "players": list(rep.players), "setup": is_setup(rep.game),
         "hidden": list(pos.hidden), "board": board, "ends": pos.ends_text(),
         # the table as ``domino diagram`` and the report's saved diagram draw it (one drawing), the last tile marked
-        "drawing": table_svg(view, f"the table of {rep.title}"),
+        "drawing": drawing, "best": marked,
         "turn": rep.players[pos.turn] if moving else None,
         # several players may lead (the holder of a tile not shown): each of them, and ``legal`` holds their moves
         "leaders": [rep.players[s] for s in seats] if moving and (seats := lead_seats(rep, pos)) else None,

@@ -5,7 +5,7 @@ import {tile, svgNode as mk} from "./tiles.js";
 import {api} from "./api.js";
 import {$, BUDGET, MAX_BUDGET, state, text, PAGE, actions, boardText, request, status, debounce, el, signed,
         signedFixed} from "./state.js";
-import {drawValues, drawReview, jumpCritical, jumpNextGraded} from "./review.js";
+import {drawValues, drawReview, jumpCritical, jumpNextGraded, bestAt} from "./review.js";
 import {unsaved, fileState, keep, kept, allKept, showNew, notice, openFile, save, saveAs, listFiles} from "./files.js";
 
 // the board's own moves the other modules call back (state.js: actions)
@@ -131,9 +131,10 @@ function drawTable(p) {
       box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
     }
   });
+  if (p.best) { img.alt += "; drawn with the best move, " + p.best + ", laid and marked (not played)"; }
   img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.drawing);
   box.appendChild(img);
-  $("ends").textContent = "open ends: " + p.ends;
+  $("ends").textContent = "open ends: " + p.ends + (p.best ? " · dashed green: the best move, " + p.best + " (not played)" : "");
 }
 
 function drawHands(p) {
@@ -364,7 +365,12 @@ function drawPosition() {
   $("stopped").textContent = p.stopped || "";
   drawTable(p);
   drawHands(p);
+  // a board drawn anew keeps the focus on its moves where it was on them (or was asked there: a new record)
+  var onMoves = $("legal").contains(document.activeElement) || state.focusMoves;
   drawMoves(p);
+  var first = onMoves && $("legal").querySelector("button");
+  if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
+  state.focusMoves = false;
   drawValues();
   drawReview();
 }
@@ -389,9 +395,16 @@ function showPosition(body) {
   var seq = ++state.seq;
   if (!body.line) { state.mine = false; }
   if (body.step === undefined || body.line) { state.asked = null; }
+  // the analysis's best move there, drawn on the table by the server (one drawing: domino diagram's)
+  var best = !body.line && body.step !== undefined ? bestAt(body.game || 0, body.step) : null;
+  if (best) { body.best = best; }
   return api("position", request(body)).then(function (r) {
     if (seq !== state.seq) { return; }
     state.asked = null;
+    // a board asked by the cursor: where the analysis names a best there, asked again with it
+    if (r.ok && body.step === undefined && !body.line && bestAt(r.data.game, r.data.step)) {
+      return showPosition({game: r.data.game, step: r.data.step});
+    }
     if (!r.ok) {
       state.position = null;
       $("stepinfo").textContent = "";
@@ -649,6 +662,8 @@ function analyse(more) {
     status("analysed");
     drawValues();
     drawReview();
+    var p = state.position;             // the board again, with the analysis's best move drawn on it
+    if (p && !p.variation && bestAt(p.game, p.step) !== (p.best || null)) { showPosition({game: p.game, step: p.step}); }
     if (phone()) { tab("values", true); }
   });
 }
@@ -738,6 +753,8 @@ $("saveas").addEventListener("click", saveAs);
 $("keyform").addEventListener("submit", function (ev) { ev.preventDefault(); keyEntry($("keymove").value); });
 $("writevariation").addEventListener("click", writeVariation);
 $("critical").addEventListener("click", jumpCritical);
+$("nextgraded").addEventListener("click", function () { jumpNextGraded(false); });
+$("prevgraded").addEventListener("click", function () { jumpNextGraded(true); });
 Array.prototype.forEach.call(document.querySelectorAll("input[name=clickmode]"), function (radio) {
   radio.addEventListener("change", drawPosition);
 });
@@ -807,7 +824,8 @@ document.addEventListener("keydown", function (ev) {
   else if (ev.key === "End") { ev.preventDefault(); step(1e9); }
   else if (ev.key === "Escape" && p.variation) { ev.preventDefault(); showPosition({game: p.game, step: p.step}); }
   else if (k === "c" && !ev.shiftKey) { ev.preventDefault(); jumpCritical(); }
-  else if (k === "n" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(); }
+  else if (k === "n" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(false); }
+  else if (k === "p" && !ev.shiftKey) { ev.preventDefault(); jumpNextGraded(true); }
 });
 window.addEventListener("beforeunload", keep);
 
@@ -887,8 +905,16 @@ window.DominoBoard = {
     // the board of the text replaced is not this record's: its moves are taken away until the new board comes
     state.position = null;
     $("legal").textContent = "";
-    text.focus();
+    // the focus on the first move once the board is drawn (not in the text: a phone's keyboard would open and
+    // the page scroll to it), the board brought into sight
+    state.focusMoves = true;
+    // (a new record opens for writing, whatever the record before it was opened for: files.js, review first)
+    document.querySelector("input[name=clickmode][value=record]").checked = true;
     setText(value, value.length, "new", "the new record");
+    return positionAtCursor().then(function () {
+      var board = document.querySelector("main .board");
+      if (phone()) { tab("board", true); } else if (board.getBoundingClientRect().top < 0) { board.scrollIntoView(); }
+    });
   }
 };
 

@@ -44,11 +44,16 @@ export function drawValues() {
   if (g.deals_error) { note.push("No deal fits the sheet: " + g.deals_error + "."); }
   var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
   note.push(g.deals ? side.charAt(0).toUpperCase() + side.slice(1) + ", over the deals the sheet allows." : side + ".");
-  if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
-    note.push("Value here with best play, every hand open: " + signed(g.values[index]) + ".");
-  }
   var d = null;
   g.decisions.forEach(function (x) { if (x.index === index && d === null) { d = x; } });
+  // with a fair verdict the note opens with it, in the words of ``analyze --fair`` (the server's: its line, its
+  // verdict word); the value with every hand open follows it, said to be hindsight's
+  var fairText = d && d.fair && !d.fair.words && d.fair.text ? d.fair.text : null;
+  if (fairText) { note.push(fairText.charAt(0).toUpperCase() + fairText.slice(1) + "."); }
+  if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
+    note.push((fairText ? "With every hand open (hindsight), the value here with best play: " :
+      "Value here with best play, every hand open: ") + signed(g.values[index]) + ".");
+  }
   if (!d) {
     note.push(index < g.analysed_steps ? "No choice here: the move is forced." :
       (g.stopped || "The record's moves end here."));
@@ -68,9 +73,11 @@ export function drawValues() {
     d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
       d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
       fair ? (fairLoss && d.fair.loss > 0 ? ", losing " + d.fair.loss.toFixed(2) + " points on average by what he could know" +
-        (d.fair["class"] ? " (" + d.fair["class"] + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" : "") :
+        (fairWord(d) ? " (" + fairWord(d) + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" +
+        (fairWord(d) ? " (" + fairWord(d) + ")" : "") : "") :
       d.loss ? ", losing " + d.loss + " points with every hand open" + (d["class"] ? " (" + d["class"] + ")" : "") :
         d.loss === 0 && !tied ? ", best" : "") + ".");
+  if (fair && d.fair.hindsight && !ahead) { note.push(d.fair.hindsight.charAt(0).toUpperCase() + d.fair.hindsight.slice(1) + "."); }
   // why it lost (the analysis's reasons, each a fact of its lines: docs/reasons.md), as text
   if (d.reasons && d.reasons.length && !ahead) {
     note.push("Why: " + d.reasons.map(function (r) { return r.sentence; }).join("; ") + ".");
@@ -111,6 +118,8 @@ export function drawValues() {
   });
   if (d.fair && d.fair.words) {          // a sheet: the verdict over the hands he may have held
     note.push(d.fair.words + ".");
+  } else if (d.fair && fairText) {
+    $("moredeals").hidden = !(tied && state.budget < MAX_BUDGET);
   } else if (d.fair) {
     if (tied) {
       note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
@@ -124,9 +133,10 @@ export function drawValues() {
   $("valuesnote").textContent = note.join(" ");
 }
 
-// ---- review: the graded moves, the critical move, the value chart (the analysis's, as the report shows them) -------
+// ---- review: every move with its value and grade, the grade counts, the critical move, the value chart (the
+// analysis's, as the report shows them) --------------------------------------------------------------------
 // with a fair verdict the fair classes and losses (by what each player could know), else the open-hands ones:
-// never a mix; nothing is judged here, every class and loss is the analysis's
+// never a mix; nothing is judged here, every class, loss, count and accuracy is the analysis's
 function reviewOf(p) {
   var a = state.analysis;
   if (!a || !p || !a.games || !a.games[p.game] || state.problem !== null || state.analysedAt) { return null; }
@@ -136,46 +146,123 @@ function reviewOf(p) {
     return fair ? d.fair && d.fair["class"] : d["class"];
   });
   var critical = fair ? g.fair_critical : g.critical;
-  return {g: g, fair: fair, graded: graded, critical: critical};
+  var counts = a.explained && a.explained.grades ? a.explained.grades : null;
+  return {g: g, fair: fair, graded: graded, critical: critical, counts: counts, game: p.game, games: a.games.length};
 }
+
+// the one verdict word of a fair decision, as ``analyze --fair`` prints it (the server's: "real mistake")
+function fairWord(d) { return d.fair.verdict_word || d.fair["class"]; }
 
 function gradeWords(d, fair) {
   if (fair) {
-    return d.fair["class"] + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
+    return fairWord(d) + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
   }
   return d["class"] + ", losing " + (d.loss_over_deals ? d.loss_over_deals.words : d.loss) + " points" +
     (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open") +
     (d.reasons && d.reasons.length ? ": " + d.reasons[0].sentence : "");      // (the first reason: docs/reasons.md)
 }
 
+function classOf(d, fair) { return fair ? d.fair && d.fair["class"] : d["class"]; }
+
 export function drawReview() {
   var box = $("review");
   var p = state.position;
   var r = reviewOf(p);
   box.hidden = !r;
+  $("reviewbar").hidden = !r;
   if (!r) { return; }
-  var list = $("graded");
-  list.textContent = "";
   $("reviewnote").textContent = (state.analysed !== boardText() ? "The text has changed since this analysis. " : "") +
     (r.graded.length ? r.graded.length + " graded move" + (r.graded.length === 1 ? "" : "s") : "No move lost enough to be graded") +
     (r.fair ? " by what each player could know (fair)" : " with every hand open") + (p.games > 1 ? " in game " + (p.game + 1) : "") +
     (r.critical ? (r.fair ? "; the fair critical move: " : "; the critical move: ") + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
-  r.graded.forEach(function (d) {
-    var item = el("li", "grade " + (r.fair ? d.fair["class"] : d["class"]) + (d.index === p.step ? " here" : ""));
-    var b = el("button", "", (d.index + 1) + ". " + d.player + " " + d.played + ": " + gradeWords(d, r.fair));
-    b.type = "button";
-    b.setAttribute("data-step", d.index);
-    if (r.critical && r.critical.index === d.index) { b.appendChild(el("strong", "", " (critical)")); }
-    b.addEventListener("click", function () { actions.showPosition({game: p.game, step: d.index}); });
-    item.appendChild(b);
-    list.appendChild(item);
-  });
+  drawMoveList(r, p);
+  drawCounts(r);
   $("critical").disabled = !r.critical;
+  $("prevgraded").disabled = !r.graded.length;
+  $("nextgraded").disabled = !r.graded.length;
   drawChart(r, p);
 }
 
-// the chart of the values move by move (the analysis's ``values``: the first side's, with best play), the
-// position on the board marked: a picture with its words, no control
+// every move of the game in one list: its value after it (the analysis's ``values``), its grade where it has
+// one, "forced" where its player had no choice; a click shows the board where the move is chosen
+function drawMoveList(r, p) {
+  var list = $("movelist");
+  list.textContent = "";
+  var decided = {};
+  r.g.decisions.forEach(function (d) { decided[d.index] = d; });
+  var here = null;
+  (r.g.moves || []).forEach(function (m, k) {
+    var d = decided[k];
+    var cls = d ? classOf(d, r.fair) : null;
+    var item = el("li", (cls ? "grade " + cls : "plain") + (k === p.step ? " here" : ""));
+    var b = el("button", "", null);
+    b.type = "button";
+    b.setAttribute("data-step", k);
+    b.appendChild(el("span", "num", (k + 1) + "."));
+    b.appendChild(el("span", "mv", m.player + " " + m.move));
+    var v = r.g.values ? r.g.values[k + 1] : null;
+    b.appendChild(el("span", "val", v === null || v === undefined ? "" : signed(v)));
+    var words = cls ? gradeWords(d, r.fair) : !d ? (k < r.g.analysed_steps ? "forced" : "not analysed") :
+      r.fair && d.fair && d.fair.verdict_word ? d.fair.verdict_word : "";
+    if (r.critical && r.critical.index === k) { words += (words ? " " : "") + "(critical)"; }
+    b.appendChild(el("span", "grade", words));
+    b.addEventListener("click", function () { actions.showPosition({game: p.game, step: k}); });
+    item.appendChild(b);
+    list.appendChild(item);
+    if (k === p.step) { here = item; }
+  });
+  // the move shown kept in sight inside the list (the page itself does not scroll)
+  if (here) { list.scrollTop = Math.max(0, here.offsetTop - list.clientHeight / 2); }    // (the list: its offsetParent)
+}
+
+// each player's grade counts and accuracy, in this game and over the record (``explained.grades``, the analysis's)
+function drawCounts(r) {
+  var box = $("gradecounts");
+  box.textContent = "";
+  var c = r.counts;
+  if (!c || !c.games[r.game]) { return; }
+  var table = el("table", "counts", null);
+  table.appendChild(el("caption", "", (c.fair ? "Graded by what each player could know" : "Graded with every hand open") +
+    ": the moves of each class, and the accuracy (the share of a player's choices not graded)"));
+  var head = el("tr", "", null);
+  ["player", "choices"].concat(c.classes).concat(["accuracy"]).forEach(function (h) {
+    var th = el("th", "", h);
+    th.scope = "col";
+    head.appendChild(th);
+  });
+  var thead = el("thead", "", null);
+  thead.appendChild(head);
+  table.appendChild(thead);
+  var body = el("tbody", "", null);
+  var rows = function (counts, what) {
+    counts.forEach(function (x) {
+      var tr = el("tr", x.player === null ? "all" : "", null);
+      var th = el("th", "", x.player === null ? what : x.player);
+      th.scope = "row";
+      tr.appendChild(th);
+      tr.appendChild(el("td", "", String(x.decisions)));
+      x.counts.forEach(function (n) { tr.appendChild(el("td", "", String(n))); });
+      tr.appendChild(el("td", "", x.accuracy === null ? "–" : x.accuracy.toFixed(1) + "%"));
+      body.appendChild(tr);
+    });
+  };
+  rows(c.games[r.game], r.games > 1 ? "game " + (r.game + 1) : "all");
+  if (r.games > 1) {
+    var sep = el("tr", "part", null);
+    var cell = el("th", "", "the record, " + r.games + " games");
+    cell.colSpan = c.classes.length + 3;
+    cell.scope = "colgroup";
+    sep.appendChild(cell);
+    body.appendChild(sep);
+    rows(c.match, "all");
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+}
+
+// the chart of the values move by move (the analysis's ``values``: the first side's, with best play), its points
+// the positions: a click or a tap on one shows the board there (the arrows step through them too); the graded
+// moves marked, the position on the board barred
 function drawChart(r, p) {
   var box = $("chart");
   box.textContent = "";
@@ -187,21 +274,52 @@ function drawChart(r, p) {
   var y = function (v) { return H / 2 - (v / top) * (H / 2 - 3); };
   var svg = svgNode("svg", {viewBox: "0 0 " + W + " " + H, "class": "valuechart", role: "img",
                        "aria-label": "the value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] + "'s" : "the first side's") +
-                       " value after each move, from " + signed(values[0]) + " to " + signed(values[values.length - 1])});
+                       " value after each move, from " + signed(values[0]) + " to " + signed(values[values.length - 1]) +
+                       "; a click on a point shows the board there"});
   svgNode("line", {x1: 0, y1: H / 2, x2: W, y2: H / 2, "class": "axis"}, svg);
   var points = [];
   r.g.values.forEach(function (v, k) { if (v !== null && v !== undefined) { points.push(x(k) + "," + y(v)); } });
   svgNode("polyline", {points: points.join(" "), "class": "curve"}, svg);
-  r.graded.forEach(function (d) {
-    var v = r.g.values[d.index];
-    if (v !== null && v !== undefined) {
-      svgNode("circle", {cx: x(d.index), cy: y(v), r: 2.5, "class": "mark " + (r.fair ? d.fair["class"] : d["class"])}, svg);
-    }
+  var graded = {};
+  r.graded.forEach(function (d) { graded[d.index] = classOf(d, r.fair); });
+  r.g.values.forEach(function (v, k) {
+    if (v === null || v === undefined) { return; }
+    var dot = svgNode("circle", {cx: x(k), cy: y(v), r: graded[k] ? 2.5 : 1.3,
+                                 "class": "point" + (graded[k] ? " mark " + graded[k] : ""), "data-step": k}, svg);
+    svgNode("title", {}, dot).textContent = (k ? "after move " + k : "the deal") + ": " + signed(v);
   });
   svgNode("line", {x1: x(Math.min(p.step, n - 1)), y1: 0, x2: x(Math.min(p.step, n - 1)), y2: H, "class": "here"}, svg);
+  // a click or a tap: the point nearest along the moves (the chart's own coordinates, however it is scaled)
+  svg.addEventListener("click", function (ev) {
+    var m = svg.getScreenCTM();
+    if (!m) { return; }
+    var at = svg.createSVGPoint();
+    at.x = ev.clientX; at.y = ev.clientY;
+    var k = Math.round((at.matrixTransform(m.inverse()).x - 4) / (W - 8) * (n - 1));
+    k = Math.max(0, Math.min(n - 1, k));
+    actions.showPosition({game: p.game, step: Math.min(k, p.steps)});
+  });
   box.appendChild(svg);
   box.appendChild(el("p", "note", "The value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] : "the first side") +
-    "'s points with best play after each move (above the line: ahead); the dots are the graded moves, the bar the move shown."));
+    "'s points with best play after each move (above the line: ahead); a point is a position (a click shows it), " +
+    "the larger dots the graded moves, the bar the move shown."));
+}
+
+// the move the analysis names best where the board stands at (game, step): the fair best where the review is fair,
+// a sheet's marked best, else the one open-hands best; null where there is none or it is not told apart from another
+export function bestAt(game, step) {
+  var a = state.analysis;
+  // (an analysis of another text: its best may not be a move of this position)
+  if (!a || !a.games || !a.games[game] || state.problem !== null || state.analysedAt || state.analysed !== boardText()) {
+    return null;
+  }
+  var r = reviewOf({game: game, step: step});
+  var d = null;
+  r.g.decisions.forEach(function (x) { if (x.index === step && d === null) { d = x; } });
+  if (!d) { return null; }
+  if (r.fair && d.fair) { return d.fair.best && !(d.fair.tied && d.fair.tied.length) ? d.fair.best : null; }
+  var marked = d.alternatives.filter(function (alt) { return alt.marks ? alt.marks.indexOf("best") >= 0 : alt.best; });
+  return marked.length === 1 ? marked[0].move : null;
 }
 
 export function jumpCritical() {
@@ -210,11 +328,13 @@ export function jumpCritical() {
   if (r && r.critical) { actions.showPosition({game: p.game, step: r.critical.index}); }
 }
 
-export function jumpNextGraded() {
+// the next graded move after the board's (after the last, the first), or (``back``) the one before it
+export function jumpNextGraded(back) {
   var p = state.position;
   var r = reviewOf(p);
   if (!r || !r.graded.length) { return; }
-  var next = r.graded.filter(function (d) { return d.index > p.step; })[0] || r.graded[0];
+  var next = back ? r.graded.filter(function (d) { return d.index < p.step; }).pop() || r.graded[r.graded.length - 1] :
+    r.graded.filter(function (d) { return d.index > p.step; })[0] || r.graded[0];
   actions.showPosition({game: p.game, step: next.index});
 }
 
