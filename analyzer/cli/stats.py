@@ -17,7 +17,8 @@ __all__ = ["stats"]
 @PATHS
 @variant_option
 @thresholds_option
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the rows as JSON: a list (--by month, event, head-to-head: an object of lists).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
 @click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
               flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
@@ -70,9 +71,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
 
     \b
-    Example (a row per player over a match's games; a club's months of 2026):
-      domino stats records/match-milo.dom
-      domino stats --by month --from 2026-01-01 --to 2026-12-31 club/"""
+    Example (a row per player over a match's games):
+      domino stats records/match-milo.dom"""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..archive.league import in_range
     from ..archive.stats import player_rows, rows_csv, rows_table
