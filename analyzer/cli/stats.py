@@ -7,8 +7,8 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import (MAX_WORLDS, PATHS, SEED, fair_only, max_worlds_check, passes_option, run_options, search_options,
-                      thresholds_option, variant_option)
+from .options import (MAX_WORLDS, PATHS, SEED, fair_only, force_option, max_worlds_check, passes_option, run_options,
+                      search_options, thresholds_option, variant_option)
 
 __all__ = ["stats"]
 
@@ -43,12 +43,16 @@ __all__ = ["stats"]
 @click.option("--counts", is_flag=True,
               help="With --by month or event: the counts only (records, games, wins, points), no analysis (no "
                    "decisions, accuracy or error rate): fast. --by head-to-head never analyses.")
+@click.option("--page", "page", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="With --by month or event: also write the trend page to FILE, a plot a player of his accuracy "
+                   "each period with its 95% interval, and the table; the text, JSON or CSV still printed.")
+@force_option
 @search_options
 @passes_option
 @run_options
 @clean_errors
 def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_worlds, scale, by, start, end,
-          counts, max_nodes, table_mb, insert_passes, jobs, scheduler, cache_dir):
+          counts, page, force, max_nodes, table_mb, insert_passes, jobs, scheduler, cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
@@ -76,7 +80,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
     from ..archive.league import in_range
     from ..archive.stats import player_rows, rows_csv, rows_table
-    from .output import echo_errors, finish, options_for, results, sources
+    from .output import echo_errors, finish, options_for, output_target, results, sources
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
@@ -87,6 +91,8 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
                                "for --by player or pair")
     if counts and by not in ("month", "event"):
         raise click.UsageError("--counts: with --by month or --by event")
+    if page is not None and (by not in ("month", "event") or counts):
+        raise click.UsageError("--page: with --by month or --by event, without --counts (it plots the accuracy)")
     if start is not None and end is not None and start > end:
         raise click.BadParameter(f"{end:%Y-%m-%d} is before --from {start:%Y-%m-%d}", param_hint="--to")
     if league:
@@ -102,8 +108,11 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     if fair_worlds:
         max_worlds_check(fair_worlds, max_worlds)
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed, fair_max_worlds=max_worlds)
+    inputs = sources(paths)
+    if page is not None:
+        output_target(page, inputs, "--page", "page", force)
     summary, done = Summary(), []
-    for result in results(sources(paths), options, jobs, scheduler, cache_dir):
+    for result in results(inputs, options, jobs, scheduler, cache_dir):
         summary.add(result)
         done.append(result)
         if result["error"]:
@@ -113,7 +122,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
         click.echo(f"{dropped} game{'s' if dropped != 1 else ''} left out by --from/--to: no whole Date tag "
                    "(YYYY.MM.DD) of its own or of a game before it in its record", err=True)
     if league:
-        click.echo(_league(done, by, as_json, as_csv), nl=False)
+        click.echo(_league(done, by, as_json, as_csv, page), nl=False)
         finish(summary, False, err=True)
         return
     rows = player_rows(done, by, scale)
@@ -126,8 +135,9 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     finish(summary, False, err=True)
 
 
-def _league(results: list[dict], by: str, as_json: bool, as_csv: bool) -> str:
-    """The text (JSON, CSV) of ``--by month``, ``event`` or ``head-to-head`` over ``results``."""
+def _league(results: list[dict], by: str, as_json: bool, as_csv: bool, page: str | None) -> str:
+    """The text (JSON, CSV) of ``--by month``, ``event`` or ``head-to-head`` over ``results``; ``page``: where the
+    trend page is written too."""
     from ..archive import league
     from ..codec import to_data
 
@@ -139,6 +149,11 @@ def _league(results: list[dict], by: str, as_json: bool, as_csv: bool) -> str:
     periods = league.period_rows(results, by)
     for place in periods.unread:
         click.echo(f"{place}: not a date (YYYY.MM.DD): counted as undated", err=True)
+    if page is not None:
+        from ..report.render import write_page
+        from ..report.trend import render_trend
+
+        write_page(render_trend(periods, f"Club statistics by {by}"), page)
     if as_json:
         return json.dumps(to_data(periods), indent=2) + "\n"
     return league.periods_csv(periods) if as_csv else league.periods_table(periods)
