@@ -267,3 +267,50 @@ def test_usage_errors_name_the_option(tmp_path):
                        (["--from", "2026-05-01", "--to", "2026-04-01"], "--to"), (["--from", "May"], "--from")):
         result = CliRunner().invoke(main, ["stats", *args, str(tmp_path)])
         assert result.exit_code == 2 and word in result.output and "Traceback" not in result.output
+
+
+# ---- invariants over any archive (hypothesis): plain results written here, as the runner gives them ----------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_day = st.dates(datetime.date(2025, 11, 1), datetime.date(2026, 3, 31))
+_game = st.tuples(st.sampled_from(("partnership", "cutthroat", "draw")), st.randoms(use_true_random=False),
+                  st.one_of(st.none(), _day), st.integers(-1, 3), st.integers(0, 40))
+
+
+def _plain(games) -> list[dict]:
+    out = []
+    for k, (variant, rnd, day, winner, points) in enumerate(games):
+        players = rnd.sample(PLAYERS, len(SIDES[variant]))
+        sides = SIDES[variant]
+        won = None if winner < 0 or winner > max(sides) else [p for p, s in zip(players, sides) if s == winner]
+        out.append({"source": f"r{k}", "error": None, "games": [
+            {"title": "g", "event": None, "players": players, "variant": variant,
+             "date": None if day is None else f"{day:%Y.%m.%d}", "analysis": None,
+             "result": None if won is None else {"winner": won, "points": points}}]})
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_game, max_size=25), _day, _day)
+def test_a_range_splits_into_its_parts_and_head_to_head_mirrors(games, a, b):
+    results = _plain(games)
+    a, b = min(a, b), max(a, b)
+
+    def total(rows):
+        return Counter({k: sum(getattr(r, k) for r in rows) for k in ("games", "won", "points_won",
+                                                                         "points_conceded")})
+    whole, _ = in_range(results, None, b)
+    left, _ = in_range(results, None, a)
+    right, _ = in_range(results, a + datetime.timedelta(days=1), b)
+    assert total(period_rows(whole).rows) == total(period_rows(left).rows) + total(period_rows(right).rows)
+    rows = period_rows(results).rows
+    # every game counted once a player who sat in it; a game won gives its points to each winner and each loser
+    assert sum(r.games for r in rows) == sum(len(SIDES[g[0]]) for g in games)
+    h2h = head_to_head(results)
+    seen = {(r.player, r.opponent): r for r in h2h.players}
+    for r in h2h.players + h2h.pairs:
+        m = next(x for x in h2h.players + h2h.pairs if (x.player, x.opponent) == (r.opponent, r.player))
+        assert (m.games, m.won, m.lost, m.points_won, m.points_conceded) == (r.games, r.lost, r.won,
+                                                                             r.points_conceded, r.points_won)
+    assert all(r.won + r.lost <= r.games for r in seen.values())

@@ -24,6 +24,7 @@ rule for them."""
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -160,18 +161,25 @@ def in_range(results: Iterable[dict], start: datetime.date | None, end: datetime
 def _sides(game: dict) -> list[list[str]]:
     """The players of ``game`` by side (seat order), by its variant's seating: partners where the variant seats
     as many players as the game has, else each player his own side."""
-    from ..rules import find_variant
-
     players = game["players"]
-    try:
-        seating = find_variant(game["variant"]).seating
-    except Exception:       # (a variant no longer known: each for himself)
-        seating = None
+    seating = _seating(game["variant"])
     teams = seating.teams if seating is not None and seating.players == len(players) else range(len(players))
     sides: dict[int, list[str]] = {}
     for name, team in zip(players, teams):
         sides.setdefault(team, []).append(name)
     return list(sides.values())
+
+
+@functools.lru_cache(maxsize=None)
+def _seating(variant: str):
+    """The seating of the variant named ``variant``; None for a name not known (a result cached by another
+    version): each for himself."""
+    from ..rules import VariantError, find_variant
+
+    try:
+        return find_variant(variant).seating
+    except VariantError:
+        return None
 
 
 def _winning_side(game: dict, sides: list[list[str]]) -> int | None:
