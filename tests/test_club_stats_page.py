@@ -1,7 +1,8 @@
-"""The trend page of a club's statistics (``stats --by month --page FILE``, issue 86 item 3), in real headless
-Chromium at 1366 and 390 px: a plot a player, a point a month he has decisions in, each inside the plot's box with
-its interval around it; nothing wider than the screen; a name from a record shown as text, never as markup; no
-request, no error. Screenshots in /tmp (club-trend-1366.png, club-trend-390.png)."""
+"""The pages of a club's statistics (``stats --by month --page FILE``, ``--by head-to-head --page FILE``, issue 86
+item 3), in real headless Chromium at 1366 and 390 px: a plot a player, a point a month he has decisions in, each
+inside the plot's box with its interval around it; head to head's tables whole; nothing wider than the screen; a
+name from a record shown as text, never as markup; no request, no error. Screenshots in /tmp (club-trend-*.png,
+club-h2h-*.png)."""
 from __future__ import annotations
 
 import json
@@ -10,9 +11,9 @@ import pathlib
 import pytest
 from click.testing import CliRunner
 
-from analyzer.archive.league import period_rows
+from analyzer.archive.league import head_to_head, period_rows
 from analyzer.cli import main
-from analyzer.report.trend import render_trend
+from analyzer.report.trend import render_head_to_head, render_trend
 
 PLAYERS = ("Ana", "Beto", "Carla", "Dario", "Elena", "Fidel", "Gisela", "<b>Hugo</b> & co")
 MONTHS = ("2026.01.10", "2026.02.14", "2026.03.07", "2026.04.18", "2026.05.02", "2026.06.21")
@@ -86,7 +87,7 @@ def test_the_command_writes_the_page_and_never_over_a_file_it_did_not_write(tmp_
     stranger.write_text("<p>my notes</p>", encoding="utf-8")
     result = CliRunner().invoke(main, ["stats", "--by", "month", "--page", str(stranger), str(folder)])
     assert result.exit_code == 2 and stranger.read_text(encoding="utf-8") == "<p>my notes</p>"
-    for args in (["--by", "head-to-head"], ["--by", "month", "--counts"]):
+    for args in (["--by", "player"], ["--by", "month", "--counts"]):
         result = CliRunner().invoke(main, ["stats", *args, "--page", str(tmp_path / "p.html"), str(folder)])
         assert result.exit_code == 2 and "--page" in result.output
 
@@ -112,3 +113,34 @@ def test_a_record_analysed_gives_its_page(tmp_path):
     html = page.read_text(encoding="utf-8")
     assert html.count("<section class=\"card plot\">") == len({r["player"] for r in rows if r["decisions"]}) == 2
     assert all(f"{r['period']}: {r['accuracy']:g}%" in html for r in rows if r["decisions"])
+
+
+def _partnership_results() -> list[dict]:
+    """Plain results of partnership games among the 8 players (seats 1+3 against 2+4), as the runner gives them."""
+    out = []
+    for k in range(24):
+        seated = [PLAYERS[(k + j * 3) % 8] for j in range(4)]
+        out.append({"source": f"club/p{k}.dom", "error": None, "games": [
+            {"title": "g", "event": None, "players": seated, "variant": "partnership", "date": None,
+             "analysis": None, "result": {"winner": seated[k % 2::2], "points": 10 + k}}]})
+    return out
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_head_to_head_page_shows_its_three_tables_inside_the_screen(open_page, tmp_path, width):
+    h2h = head_to_head(_partnership_results())
+    path = tmp_path / "h2h.html"
+    path.write_text(render_head_to_head(h2h, "Head to head"), encoding="utf-8")
+    page, seen = open_page(path, width=width, height=900)
+    assert page.locator("#players tbody tr").count() == len(h2h.players)
+    assert page.locator("#pairs tbody tr").count() == len(h2h.pairs) > 0
+    assert page.locator("#partners tbody tr").count() == len(h2h.partners) > 0
+    assert page.locator("td b").count() == 0
+    assert page.get_by_text("<b>Hugo</b> & co", exact=True).first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # a phone keeps games, won and lost of each match-up on the screen
+    for heading in ("Games", "Won", "Lost"):
+        box = page.locator("#players thead th", has_text=heading).first.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width
+    assert seen.errors == [] and [u for u in seen.requests if not u.startswith("file:")] == []
+    page.screenshot(path=f"/tmp/club-h2h-{width}.png", full_page=False)

@@ -45,7 +45,8 @@ __all__ = ["stats"]
                    "decisions, accuracy or error rate): fast. --by head-to-head never analyses.")
 @click.option("--page", "page", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="With --by month or event: also write the trend page to FILE, a plot a player of his accuracy "
-                   "each period with its 95% interval, and the table; the text, JSON or CSV still printed.")
+                   "each period with its 95% interval, and the table; with --by head-to-head its tables. The text, "
+                   "JSON or CSV is still printed.")
 @force_option
 @search_options
 @passes_option
@@ -91,8 +92,9 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
                                "for --by player or pair")
     if counts and by not in ("month", "event"):
         raise click.UsageError("--counts: with --by month or --by event")
-    if page is not None and (by not in ("month", "event") or counts):
-        raise click.UsageError("--page: with --by month or --by event, without --counts (it plots the accuracy)")
+    if page is not None and (not league or counts):
+        raise click.UsageError("--page: with --by month or --by event (without --counts: it plots the accuracy) or "
+                               "--by head-to-head")
     if start is not None and end is not None and start > end:
         raise click.BadParameter(f"{end:%Y-%m-%d} is before --from {start:%Y-%m-%d}", param_hint="--to")
     if league:
@@ -143,6 +145,11 @@ def _league(results: list[dict], by: str, as_json: bool, as_csv: bool, page: str
 
     if by == "head-to-head":
         h2h = league.head_to_head(results)
+        if page is not None:
+            from ..report.render import write_page
+            from ..report.trend import render_head_to_head
+
+            write_page(render_head_to_head(h2h, "Club statistics: head to head"), page)
         if as_json:
             return json.dumps(to_data(h2h), indent=2) + "\n"
         return league.head_to_head_csv(h2h) if as_csv else league.head_to_head_table(h2h)

@@ -1,5 +1,6 @@
-"""The trend page of a club's statistics (``domino stats --by month --page FILE``): a plot a player of his accuracy
-in each period, with its 95% interval, and the table of the periods.
+"""The pages of a club's statistics: the trend (``domino stats --by month --page FILE``), a plot a player of his
+accuracy in each period, with its 95% interval, and the table of the periods; head to head (``--by head-to-head
+--page FILE``), its three tables.
 
 It renders what :func:`analyzer.archive.league.period_rows` gave (a ``Periods`` value: its rows carry the period,
 the player and his counts and rates): nothing is counted here; the only arithmetic is the plot's coordinates. The
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from .. import __version__
 from .render import content_policy, environment, static_text
 
-__all__ = ["TrendPlot", "trend_plots", "render_trend"]
+__all__ = ["TrendPlot", "trend_plots", "render_trend", "render_head_to_head"]
 
 WIDTH, HEIGHT = 600, 200            # the plot's view box
 LEFT, RIGHT, TOP, BOTTOM = 60, 46, 12, 34           # room for the labels at a phone's larger type
@@ -77,3 +78,11 @@ def render_trend(periods, title: str) -> str:
     return page.render(title=title, periods=periods, plots=trend_plots(periods), css=css,
                        csp=content_policy(css, script), version=__version__, width=WIDTH, height=HEIGHT,
                        left=LEFT, right=WIDTH - RIGHT, bottom=HEIGHT - BOTTOM)
+
+
+def render_head_to_head(h2h, title: str) -> str:
+    """The head-to-head page (``h2h``: a ``league.HeadToHead``): player against player, pair against pair, pairs
+    together."""
+    css, script = static_text("trend.css"), ""
+    return environment().get_template("headtohead.html.j2").render(
+        title=title, h2h=h2h, css=css, csp=content_policy(css, script), version=__version__)
