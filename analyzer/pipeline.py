@@ -154,7 +154,8 @@ class GameResult:
     likely: object | None = field(default=None, metadata=key(omit_none=True))
     # a sheet whose deals do not fix its result or the match score after it: what they allow
     possible: PossibleResults | None = field(default=None, metadata=key(omit_none=True))
-    date: str | None = field(default=None, metadata=key(omit_none=True))      # the Date tag (``YYYY.MM.DD``), as written
+    # the game's Date tag (``YYYY.MM.DD``), as written: a club's statistics by month (``archive.league``)
+    date: str | None = field(default=None, metadata=key(omit_none=True))
 
 
 @dataclass(frozen=True)

@@ -297,15 +297,14 @@ def head_to_head(results: Iterable[dict]) -> HeadToHead:
                             _add(versus.setdefault((player, opponent), _Count()), k, won, points, j)
                     if len(side) > 1 and len(other) > 1:
                         _add(pairs.setdefault((labels[k], labels[j]), _Count()), k, won, points, j)
-    def order(item):
-        return tuple(player_key(n) for n in (item[0] if isinstance(item[0], tuple) else (item[0],)))
+    def met(counts: dict) -> list:
+        """Versus rows: (one, other) and the count, in the order of the names."""
+        return [Versus(a, b, c.games, c.won, c.lost, c.points_won, c.points_conceded)
+                for (a, b), c in sorted(counts.items(), key=lambda item: tuple(map(player_key, item[0])))]
 
-    return HeadToHead(
-        tuple(Versus(a, b, c.games, c.won, c.lost, c.points_won, c.points_conceded)
-              for (a, b), c in sorted(versus.items(), key=order)),
-        tuple(Versus(a, b, c.games, c.won, c.lost, c.points_won, c.points_conceded)
-              for (a, b), c in sorted(pairs.items(), key=order)),
-        tuple(Partners(p, c.games, c.won, c.points_won, c.points_conceded) for p, c in sorted(together.items(), key=order)))
+    return HeadToHead(tuple(met(versus)), tuple(met(pairs)),
+                      tuple(Partners(p, c.games, c.won, c.points_won, c.points_conceded)
+                            for p, c in sorted(together.items(), key=lambda item: player_key(item[0]))))
 
 
 def _add(c: _Count, side: int, won: int | None, points: int, other: int | None = None) -> None:
