@@ -154,6 +154,8 @@ class GameResult:
     likely: object | None = field(default=None, metadata=key(omit_none=True))
     # a sheet whose deals do not fix its result or the match score after it: what they allow
     possible: PossibleResults | None = field(default=None, metadata=key(omit_none=True))
+    # the game's Date tag (``YYYY.MM.DD``), as written: a club's statistics by month (``archive.league``)
+    date: str | None = field(default=None, metadata=key(omit_none=True))
 
 
 @dataclass(frozen=True)
@@ -743,7 +745,7 @@ def game_results(replays, analyses=None, lines: bool = False, triages=None, draw
             rep.title, rep.game.tags.get("Event"), list(rep.players), rep.variant.name, rep.valid, len(rep.errors),
             tuple(diagnostics), rep.result_dict(), result_text(rep), len(rep.steps), _errors_by_player(rep),
             None if analysis is None else ScoredAnalysis(analysis, lines, tuple(rep.steps), lucks, scale),
-            repairs, likely, possible_results(rep)))
+            repairs, likely, possible_results(rep), rep.game.tags.get("Date")))
     return tuple(out)
 
 

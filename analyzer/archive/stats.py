@@ -61,7 +61,8 @@ import csv
 import io
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["PlayerRow", "PlayerTally", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "COLUMNS", "SKILL_COLUMNS"]
+__all__ = ["PlayerRow", "PlayerTally", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "aligned",
+           "rate_cell", "COLUMNS", "SKILL_COLUMNS"]
 
 _MISTAKES = ("mistake", "blunder")
 
@@ -434,7 +435,7 @@ HEADINGS_NOTE = ("mistake+: mistakes and blunders with every hand open; inaccura
                  "hand open); each per 100 decisions")
 
 
-def _aligned(cells: list[list[str]]) -> list[str]:
+def aligned(cells: list[list[str]]) -> list[str]:
     """Rows of cells as aligned lines: the first column to the left, the others to the right."""
     widths = [max(len(r[k]) for r in cells) for k in range(len(cells[0]))]
     return ["  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))) for r in cells]
@@ -448,10 +449,10 @@ def rows_table(rows: list[PlayerRow], scale: str = "points") -> str:
     for row in rows:
         data = row.as_dict()
         cells.append(["-" if data[c] is None else str(data[c]) for c in play])
-    return "\n".join(_aligned(cells) + ["", HEADINGS_NOTE, "", *skill_table(rows, scale)]) + "\n"
+    return "\n".join(aligned(cells) + ["", HEADINGS_NOTE, "", *skill_table(rows, scale)]) + "\n"
 
 
-def _rate_cell(rate, low, high) -> str:
+def rate_cell(rate, low, high) -> str:
     if rate is None:
         return "-"
     return f"{rate:g} ({low:g}-{high:g})" if low is not None else f"{rate:g}"
@@ -478,12 +479,12 @@ def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
     for r in rows:
         line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.adjusted), _dash(r.draw_luck),
                 str(r.error_decisions),
-                _rate_cell(r.error_rate, r.error_low, r.error_high), r.band or "-"]
+                rate_cell(r.error_rate, r.error_low, r.error_high), r.band or "-"]
         if scale == "match":
             line += [_dash(r.mwc_luck), str(r.mwc_error_decisions),
-                     _rate_cell(r.mwc_error_rate, r.mwc_error_low, r.mwc_error_high)]
+                     rate_cell(r.mwc_error_rate, r.mwc_error_low, r.mwc_error_high)]
         cells.append(line)
-    return _aligned(cells) + ["", SKILL_NOTE]
+    return aligned(cells) + ["", SKILL_NOTE]
 
 
 def _dash(value) -> str:

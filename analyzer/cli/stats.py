@@ -7,8 +7,8 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import (MAX_WORLDS, PATHS, SEED, fair_only, max_worlds_check, passes_option, run_options, search_options,
-                      thresholds_option, variant_option)
+from .options import (MAX_WORLDS, PATHS, SEED, fair_only, force_option, max_worlds_check, passes_option, run_options,
+                      search_options, thresholds_option, variant_option)
 
 __all__ = ["stats"]
 
@@ -17,7 +17,8 @@ __all__ = ["stats"]
 @PATHS
 @variant_option
 @thresholds_option
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the rows as JSON: a list (--by month, event, head-to-head: an object of lists).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
 @click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
               flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
@@ -29,14 +30,30 @@ __all__ = ["stats"]
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help="match: also the luck and error rate in match-winning chance (MWC), where the record gives "
                    "the match position.")
-@click.option("--by", "by", type=click.Choice(["player", "pair"]), default="player", show_default=True,
-              help="pair: a row per side (partners together) instead of per player.")
+@click.option("--by", "by", type=click.Choice(["player", "pair", "month", "event", "head-to-head"]), default="player",
+              show_default=True,
+              help="pair: a row per side (partners together) instead of per player; month, event: each player's "
+                   "games, wins, points, accuracy and error rate a month (the Date tag) or an event (the Event "
+                   "tag); head-to-head: each player against each, each pair against each and each pair together.")
+@click.option("--from", "start", type=click.DateTime(["%Y-%m-%d", "%Y.%m.%d"]), default=None, metavar="DATE",
+              help="Only the games dated on or after DATE (YYYY-MM-DD); a game whose date is not wholly known is "
+                   "left out (standard error says how many).")
+@click.option("--to", "end", type=click.DateTime(["%Y-%m-%d", "%Y.%m.%d"]), default=None, metavar="DATE",
+              help="Only the games dated on or before DATE (YYYY-MM-DD).")
+@click.option("--counts", is_flag=True,
+              help="With --by month or event: the counts only (records, games, wins, points), no analysis (no "
+                   "decisions, accuracy or error rate): fast. --by head-to-head never analyses.")
+@click.option("--page", "page", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="With --by month or event: also write the trend page to FILE, a plot a player of his accuracy "
+                   "each period with its 95% interval, and the table; with --by head-to-head its tables. The text, "
+                   "JSON or CSV is still printed.")
+@force_option
 @search_options
 @passes_option
 @run_options
 @clean_errors
-def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_worlds, scale, by, max_nodes, table_mb,
-          insert_passes, jobs, scheduler, cache_dir):
+def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_worlds, scale, by, start, end,
+          counts, page, force, max_nodes, table_mb, insert_passes, jobs, scheduler, cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
@@ -52,6 +69,9 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     judged, else open hands) with its 95% interval, the decisions it rests on and, from two games
     or more and a narrow enough interval, his strength band (see docs/equity.md).
 
+    --by month, --by event and --by head-to-head give the counts a league keeps (docs/archives.md, "A club's
+    statistics"); --from and --to keep the games of a date range, whatever --by.
+
     Exit status: 0 when every record is valid, 1 when any has an error, 2 for a usage error, 3 when
     a --scheduler run is incomplete (the cluster was lost: the records not worked out say so).
 
@@ -59,25 +79,54 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     Example (a row per player over a match's games):
       domino stats records/match-milo.dom"""
     from ..archive import Summary               # (the work: loaded once a command runs, not for --help)
+    from ..archive.league import in_range
     from ..archive.stats import player_rows, rows_csv, rows_table
-    from .output import echo_errors, finish, options_for, results, sources
+    from .output import echo_errors, finish, options_for, output_target, results, sources
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
     fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
-    # graded on the match scale always: it gives each deal's luck (its MWC columns are shown with --scale match),
-    # in a game of individual players each player's
-    options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
-                          table_mb=table_mb, scale="match", luck_each=True)
+    league = by in ("month", "event", "head-to-head")
+    if league and (fair_worlds is not None or scale != "points"):
+        raise click.UsageError(f"--by {by} counts and grades with every hand open: --fair and --scale match are "
+                               "for --by player or pair")
+    if counts and by not in ("month", "event"):
+        raise click.UsageError("--counts: with --by month or --by event")
+    if page is not None and (not league or counts):
+        raise click.UsageError("--page: with --by month or --by event (without --counts: it plots the accuracy) or "
+                               "--by head-to-head")
+    if start is not None and end is not None and start > end:
+        raise click.BadParameter(f"{end:%Y-%m-%d} is before --from {start:%Y-%m-%d}", param_hint="--to")
+    if league:
+        # the counts need no analysis (validate, the bounded triage left out); month and event grade the moves
+        mode = "validate" if counts or by == "head-to-head" else "analyze"
+        options = options_for(mode, variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                              table_mb=table_mb, triage=False)
+    else:
+        # graded on the match scale always: it gives each deal's luck (its MWC columns are shown with --scale
+        # match), in a game of individual players each player's
+        options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                              table_mb=table_mb, scale="match", luck_each=True)
     if fair_worlds:
         max_worlds_check(fair_worlds, max_worlds)
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed, fair_max_worlds=max_worlds)
+    inputs = sources(paths)
+    if page is not None:
+        output_target(page, inputs, "--page", "page", force)
     summary, done = Summary(), []
-    for result in results(sources(paths), options, jobs, scheduler, cache_dir):
+    for result in results(inputs, options, jobs, scheduler, cache_dir):
         summary.add(result)
         done.append(result)
         if result["error"]:
             echo_errors(result, err=True)       # with the summary: standard output holds the rows only
+    done, dropped = in_range(done, start and start.date(), end and end.date())
+    if dropped:
+        click.echo(f"{dropped} game{'s' if dropped != 1 else ''} left out by --from/--to: no whole Date tag "
+                   "(YYYY.MM.DD) of its own or of a game before it in its record", err=True)
+    if league:
+        click.echo(_league(done, by, as_json, as_csv, page), nl=False)
+        finish(summary, False, err=True)
+        return
     rows = player_rows(done, by, scale)
     if as_json:
         click.echo(json.dumps([row.as_dict() for row in rows], indent=2))
@@ -86,3 +135,32 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     else:
         click.echo(rows_table(rows, scale), nl=False)
     finish(summary, False, err=True)
+
+
+def _league(results: list[dict], by: str, as_json: bool, as_csv: bool, page: str | None) -> str:
+    """The text (JSON, CSV) of ``--by month``, ``event`` or ``head-to-head`` over ``results``; ``page``: where the
+    trend page is written too."""
+    from ..archive import league
+    from ..codec import to_data
+
+    if by == "head-to-head":
+        h2h = league.head_to_head(results)
+        if page is not None:
+            from ..render.page import write_page
+            from ..render.trend import render_head_to_head
+
+            write_page(render_head_to_head(h2h, "Club statistics: head to head"), page)
+        if as_json:
+            return json.dumps(to_data(h2h), indent=2) + "\n"
+        return league.head_to_head_csv(h2h) if as_csv else league.head_to_head_table(h2h)
+    periods = league.period_rows(results, by)
+    for place in periods.unread:
+        click.echo(f"{place}: not a date (YYYY.MM.DD): counted as undated", err=True)
+    if page is not None:
+        from ..render.page import write_page
+        from ..render.trend import render_trend
+
+        write_page(render_trend(periods, f"Club statistics by {by}"), page)
+    if as_json:
+        return json.dumps(to_data(periods), indent=2) + "\n"
+    return league.periods_csv(periods) if as_csv else league.periods_table(periods)
