@@ -14,7 +14,8 @@ __all__ = ["KERNELS", "KernelHandle", "TableCounts", "WasmModule", "wasm_path", 
 
 #: Each kernel's module: the package it sits in, and its file.
 KERNELS = {"core": ("analyzer.search", "_core.wasm"), "arms": ("analyzer.search", "_arms.wasm"),
-           "draw": ("analyzer.search", "_draw.wasm"), "race": ("analyzer.equity", "_race.wasm")}
+           "draw": ("analyzer.search", "_draw.wasm"), "race": ("analyzer.equity", "_race.wasm"),
+           "xz": ("analyzer.equity", "_xz.wasm")}
 
 _HERE = Path(__file__).resolve().parent
 
