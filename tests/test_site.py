@@ -125,6 +125,28 @@ print(json.dumps({"statuses": statuses, "tables": [p for p in opened if "equity"
     assert bundle_python() == bundle_python()        # the same bytes each build: the browser's cache holds
 
 
+def test_the_zip_carries_the_record_parser_saved_and_it_reads_every_record_as_the_grammar_built_one(python_zip):
+    """The worker loads the parser from the tables the zip carries instead of building it from the grammar in the
+    browser; a parser so loaded reads every bundled record as the one built from the grammar, and tables saved from
+    another grammar (or lark) are not taken."""
+    from analyzer.notation import reader
+    from analyzer.site.build import SAVED_PARSER
+
+    saved = python_zip.read(SAVED_PARSER)
+    texts = [(path.name, path.read_text(encoding="utf-8")) for path in sorted(RECORDS.iterdir())
+             if path.suffix in (".dom", ".txt") and path.is_file()]
+    built = [reader.parse(text, name) for name, text in texts]
+    try:
+        assert not reader.use_saved_parser(saved.replace(b"domino-parser ", b"domino-parser 0", 1))
+        assert reader.use_saved_parser(saved)
+        assert reader.parser() is not None and reader._SAVED == [saved]     # (loaded from them: kept, not dropped)
+        assert [reader.parse(text, name) for name, text in texts] == built and len(texts) > 50
+        assert sum(len(r.games) for r in built) > 100 and any(r.errors for r in built)
+    finally:
+        reader._SAVED.clear()
+        reader._parser.cache_clear()
+
+
 def test_a_folder_not_empty_is_never_overwritten(tmp_path, fake_pyodide):
     (tmp_path / "mine.txt").write_text("keep me")
     with pytest.raises(SiteError, match="not empty"):

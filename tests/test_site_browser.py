@@ -149,7 +149,8 @@ SCALED = ("match-whist.dom", "match-hungarian-3.dom")
 _SCALE = """
 import importlib.util, json
 from analyzer.pipeline import Options, analyze_entry, process
-out = {"lzma": importlib.util.find_spec("lzma") is not None, "games": []}
+from analyzer.notation import reader
+out = {"lzma": importlib.util.find_spec("lzma") is not None, "games": [], "saved parser": reader._SAVED != []}
 for name, text in json.loads(RECORDS).items():
     result = process(name, text.encode("utf-8"), Options("analyze", None, (), scale="match"))
     out["games"] += [analyze_entry(result["source"], game) for game in result["games"]]
@@ -160,7 +161,8 @@ json.dumps(out)
 def test_the_match_scale_reads_the_shipped_tables_in_the_browser_as_the_command_line_does(visit):
     """The equity tables are XZ streams and Pyodide has no ``lzma``: the worker unpacks them on ``_xz.wasm``, each
     table read as a lazy file; a match graded on the match scale in the browser is ``domino analyze --scale match
-    --json``'s, every MWC and luck of every game."""
+    --json``'s, every MWC and luck of every game (the records read by the parser the worker loaded from the tables
+    the site ships)."""
     if wasm_path("xz") is None:
         pytest.skip("the xz wasm module is not built (setup.py builds it with clang and lld)")
     open_, _ = visit
@@ -174,6 +176,7 @@ def test_the_match_scale_reads_the_shipped_tables_in_the_browser_as_the_command_
     assert command.returncode == 0, command.stderr
     wanted = json.loads(command.stdout)["games"]
     assert not got["lzma"]                      # (the browser's Python has none: the tables went through _xz.wasm)
+    assert got["saved parser"]                  # (the parser loaded from the tables the zip carries, not built)
     assert len(got["games"]) == len(wanted) == 4
     assert all(game["match_scale"]["table"] for game in wanted)           # (every game valued from its table)
     assert got["games"] == wanted
