@@ -102,7 +102,7 @@ def test_the_python_zip_has_the_package_and_its_pure_python_dependencies_only(py
 def test_the_sites_routes_need_neither_networkx_nor_an_equity_table():
     """What the site leaves out of its first download is what none of its routes reads: each route on the
     bundled records (a partnership game, two matches, a draw game) with networkx unimportable and every file
-    opened recorded."""
+    opened recorded; jinja2 (the reports' pages) is not even imported, at start or by a route."""
     script = """
 import json, os, sys, tempfile
 sys.modules["networkx"] = None
@@ -110,6 +110,7 @@ opened = []
 sys.addaudithook(lambda ev, args: opened.append(args[0]) if ev == "open" and isinstance(args[0], str) else None)
 from analyzer.site.worker import SiteApi
 api = SiteApi(tempfile.mkdtemp())
+started = "jinja2" in sys.modules
 statuses = []
 for name in ["seed1.dom", "match-kozel.dom", "match-quinientos.dom", "variant-draw.dom"]:
     text = open(os.path.join("records", name), encoding="utf-8").read()
@@ -117,11 +118,13 @@ for name in ["seed1.dom", "match-kozel.dom", "match-quinientos.dom", "variant-dr
         statuses.append(api.answer(route, {"text": text, **body})[0])
 fair = {"fair": True, "worlds": 2, "max_worlds": 2, "max_nodes": 2000}
 statuses.append(api.answer("analyze", {"text": open("records/seed1.dom", encoding="utf-8").read(), **fair})[0])
-print(json.dumps({"statuses": statuses, "tables": [p for p in opened if "equity" in p and "data" in p]}))
+print(json.dumps({"statuses": statuses, "tables": [p for p in opened if "equity" in p and "data" in p],
+                  "jinja2": [started, "jinja2" in sys.modules]}))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
     found = json.loads(out.stdout.strip().splitlines()[-1])
     assert set(found["statuses"]) == {200} and found["tables"] == []
+    assert found["jinja2"] == [False, False]         # (the worker starts without jinja2: no route renders a page)
     assert bundle_python() == bundle_python()        # the same bytes each build: the browser's cache holds
 
 
