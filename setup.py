@@ -30,7 +30,9 @@ FLAGS = ["-O2", "-g0"]
 #: a stack of 1 MB placed first in memory (an overflow traps, it does not overwrite data), without name sections
 WASM = {**{f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"]
            for name in ("_core", "_arms", "_draw")},
-        "analyzer.equity._race": ["analyzer/equity/_race_kernel.c", "analyzer/equity/_race_wasm.c"]}
+        "analyzer.equity._race": ["analyzer/equity/_race_kernel.c", "analyzer/equity/_race_wasm.c"],
+        # (no extension: the site's XZ reader, the LZMA SDK's decoder, for Pyodide, which has no lzma)
+        "analyzer.equity._xz": ["analyzer/equity/_xz_wasm.c"]}
 WASM_FLAGS = ["-O2", "-mbulk-memory", "-nostdlib", "-fvisibility=hidden", "-Wno-unused-function", f"-I{SEARCH}",
               "-Wl,--no-entry", "-Wl,--gc-sections", "-Wl,-z,stack-size=1048576", "-Wl,--stack-first",
               "-Wl,--strip-all"]

@@ -102,7 +102,7 @@ def test_the_python_zip_has_the_package_and_its_pure_python_dependencies_only(py
 def test_the_sites_routes_need_neither_networkx_nor_an_equity_table():
     """What the site leaves out of its first download is what none of its routes reads: each route on the
     bundled records (a partnership game, two matches, a draw game) with networkx unimportable and every file
-    opened recorded."""
+    opened recorded; jinja2 (the reports' pages) is not even imported, at start or by a route."""
     script = """
 import json, os, sys, tempfile
 sys.modules["networkx"] = None
@@ -110,6 +110,7 @@ opened = []
 sys.addaudithook(lambda ev, args: opened.append(args[0]) if ev == "open" and isinstance(args[0], str) else None)
 from analyzer.site.worker import SiteApi
 api = SiteApi(tempfile.mkdtemp())
+started = "jinja2" in sys.modules
 statuses = []
 for name in ["seed1.dom", "match-kozel.dom", "match-quinientos.dom", "variant-draw.dom"]:
     text = open(os.path.join("records", name), encoding="utf-8").read()
@@ -117,12 +118,36 @@ for name in ["seed1.dom", "match-kozel.dom", "match-quinientos.dom", "variant-dr
         statuses.append(api.answer(route, {"text": text, **body})[0])
 fair = {"fair": True, "worlds": 2, "max_worlds": 2, "max_nodes": 2000}
 statuses.append(api.answer("analyze", {"text": open("records/seed1.dom", encoding="utf-8").read(), **fair})[0])
-print(json.dumps({"statuses": statuses, "tables": [p for p in opened if "equity" in p and "data" in p]}))
+print(json.dumps({"statuses": statuses, "tables": [p for p in opened if "equity" in p and "data" in p],
+                  "jinja2": [started, "jinja2" in sys.modules]}))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
     found = json.loads(out.stdout.strip().splitlines()[-1])
     assert set(found["statuses"]) == {200} and found["tables"] == []
+    assert found["jinja2"] == [False, False]         # (the worker starts without jinja2: no route renders a page)
     assert bundle_python() == bundle_python()        # the same bytes each build: the browser's cache holds
+
+
+def test_the_zip_carries_the_record_parser_saved_and_it_reads_every_record_as_the_grammar_built_one(python_zip):
+    """The worker loads the parser from the tables the zip carries instead of building it from the grammar in the
+    browser; a parser so loaded reads every bundled record as the one built from the grammar, and tables saved from
+    another grammar (or lark) are not taken."""
+    from analyzer.notation import reader
+    from analyzer.site.build import SAVED_PARSER
+
+    saved = python_zip.read(SAVED_PARSER)
+    texts = [(path.name, path.read_text(encoding="utf-8")) for path in sorted(RECORDS.iterdir())
+             if path.suffix in (".dom", ".txt") and path.is_file()]
+    built = [reader.parse(text, name) for name, text in texts]
+    try:
+        assert not reader.use_saved_parser(saved.replace(b"domino-parser ", b"domino-parser 0", 1))
+        assert reader.use_saved_parser(saved)
+        assert reader.parser() is not None and reader._SAVED == [saved]     # (loaded from them: kept, not dropped)
+        assert [reader.parse(text, name) for name, text in texts] == built and len(texts) > 50
+        assert sum(len(r.games) for r in built) > 100 and any(r.errors for r in built)
+    finally:
+        reader._SAVED.clear()
+        reader._parser.cache_clear()
 
 
 def test_a_folder_not_empty_is_never_overwritten(tmp_path, fake_pyodide):

@@ -13,6 +13,8 @@ import json
 import http.server
 import os
 import re
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -138,6 +140,46 @@ def test_a_record_link_opens_at_its_move_steps_and_analyses_exact_and_fair(visit
     expect(page.locator("#sitelink")).to_be_visible()
     copied = read_fragment(page.locator("#sitelink").input_value())
     assert (copied.text, copied.game, copied.step) == (record, 1, 11)
+    assert errors == []
+
+
+#: matches whose grading on the match scale reads shipped tables: Whist's compact table, and Hungarian for three,
+#: whose race is shipped solved (``.mwc`` and ``.solved``: every kind of XZ stream the tables hold)
+SCALED = ("match-whist.dom", "match-hungarian-3.dom")
+_SCALE = """
+import importlib.util, json
+from analyzer.pipeline import Options, analyze_entry, process
+from analyzer.notation import reader
+out = {"lzma": importlib.util.find_spec("lzma") is not None, "games": [], "saved parser": reader._SAVED != []}
+for name, text in json.loads(RECORDS).items():
+    result = process(name, text.encode("utf-8"), Options("analyze", None, (), scale="match"))
+    out["games"] += [analyze_entry(result["source"], game) for game in result["games"]]
+json.dumps(out)
+"""
+
+
+def test_the_match_scale_reads_the_shipped_tables_in_the_browser_as_the_command_line_does(visit):
+    """The equity tables are XZ streams and Pyodide has no ``lzma``: the worker unpacks them on ``_xz.wasm``, each
+    table read as a lazy file; a match graded on the match scale in the browser is ``domino analyze --scale match
+    --json``'s, every MWC and luck of every game (the records read by the parser the worker loaded from the tables
+    the site ships)."""
+    if wasm_path("xz") is None:
+        pytest.skip("the xz wasm module is not built (setup.py builds it with clang and lld)")
+    open_, _ = visit
+    page, errors = open_("index.html")
+    board = [w for w in page.workers if w.url.endswith("site/worker.js")][0]
+    records = {f"records/{name}": (RECORDS / name).read_text(encoding="utf-8") for name in SCALED}
+    got = json.loads(board.evaluate("([code, records]) => { pyodide.globals.set('RECORDS', records); "
+                                    "return pyodide.runPython(code); }", [_SCALE, json.dumps(records)]))
+    command = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--scale", "match", "--json", *records],
+                             cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert command.returncode == 0, command.stderr
+    wanted = json.loads(command.stdout)["games"]
+    assert not got["lzma"]                      # (the browser's Python has none: the tables went through _xz.wasm)
+    assert got["saved parser"]                  # (the parser loaded from the tables the zip carries, not built)
+    assert len(got["games"]) == len(wanted) == 4
+    assert all(game["match_scale"]["table"] for game in wanted)           # (every game valued from its table)
+    assert got["games"] == wanted
     assert errors == []
 
 

@@ -30,6 +30,7 @@ from array import array
 from ..rules import Variant
 from .model import HandModel
 from .race import PySweeps, RaceLoop, RaceValues, race_arrays, solve_race, sweeps_of
+from .unxz import lzma_module
 
 __all__ = ["MAGIC", "QUANTUM", "SUFFIX", "Solved", "pack_solved", "unpack_solved", "solve_shipped", "solved_values", "undiff",
            "place"]
@@ -158,7 +159,7 @@ def unpack_solved(raw: bytes, digest: str, core: str | None = None) -> Solved:
     damaged or cut short, ``LookupError`` for one made for another table (or model)."""
     if not raw.startswith(MAGIC):
         raise ValueError("not a solved race")
-    import lzma         # (here, not at the top: Pyodide's npm package has no lzma)
+    lzma = lzma_module()    # (Python's, or in the site's Pyodide, which has none, the stand-in over _xz.wasm)
 
     end = raw.find(b"\n", len(MAGIC))
     try:

@@ -44,6 +44,7 @@ from itertools import accumulate
 from collections.abc import Iterator, Mapping
 
 from ..search.core import PURE_ENV, race_wasm
+from .unxz import lzma_module
 
 try:
     from . import _race
@@ -177,7 +178,7 @@ def _xz(data: bytes) -> bytes:
 def _unxz(data, most: int) -> bytes:
     """An XZ stream ``data`` unpacked, at most ``most`` bytes of it; raises ``ValueError`` for one damaged, cut short
     or larger."""
-    import lzma
+    lzma = lzma_module()    # (Python's, or in the site's Pyodide, which has none, the stand-in over _xz.wasm)
 
     d = lzma.LZMADecompressor(lzma.FORMAT_XZ)
     try:

@@ -13,9 +13,23 @@ from ..replay import Replay
 from ..tiles import Tile
 from .geometry import U as GU, board_scene
 from .model import Board, board_view
-from .page import PIP_LAYOUT
 
-__all__ = ["positions", "position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram", "game_diagrams"]
+__all__ = ["PIP_LAYOUT", "positions", "position_at", "Diagram", "diagram_svg", "table_svg", "game_diagram", "game_diagrams"]
+
+# Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
+_C, _L, _R = 5.0, 2.6, 7.4
+PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(_C, _C)],
+    2: [(_L, _L), (_R, _R)],
+    3: [(_L, _L), (_C, _C), (_R, _R)],
+    4: [(_L, _L), (_R, _L), (_L, _R), (_R, _R)],
+    5: [(_L, _L), (_R, _L), (_C, _C), (_L, _R), (_R, _R)],
+    6: [(_L, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_R, _R)],
+    7: [(_L, _L), (_R, _L), (_L, _C), (_C, _C), (_R, _C), (_L, _R), (_R, _R)],
+    8: [(_L, _L), (_C, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_C, _R), (_R, _R)],
+    9: [(x, y) for y in (_L, _C, _R) for x in (_L, _C, _R)],
+}
 
 U = 20                  # the side of a tile's half, in SVG units
 GAP = 3                 # between the tiles of a hand

@@ -19,27 +19,13 @@ from markupsafe import Markup, escape
 
 from .. import __version__
 from ..outputs import write_atomic
+from .diagram import PIP_LAYOUT  # noqa: F401  (the pips' places: the page's tiles draw them too)
 from .model import GameReport, MoveView, ReportModel, move_words, signed
 from .pagedata import deflated, game_data, packed_game, short
 from .verdicts import (fair_best_words, gap_words, hindsight_best_words, how_words, loss_range_words, over_text,
                        tied_words)
 
 __all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "Chart", "chart", "PIP_LAYOUT"]
-
-# Where the pips of each number sit on a square face of 10 x 10 (numbers above 9 are written).
-_C, _L, _R = 5.0, 2.6, 7.4
-PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
-    0: [],
-    1: [(_C, _C)],
-    2: [(_L, _L), (_R, _R)],
-    3: [(_L, _L), (_C, _C), (_R, _R)],
-    4: [(_L, _L), (_R, _L), (_L, _R), (_R, _R)],
-    5: [(_L, _L), (_R, _L), (_C, _C), (_L, _R), (_R, _R)],
-    6: [(_L, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_R, _R)],
-    7: [(_L, _L), (_R, _L), (_L, _C), (_C, _C), (_R, _C), (_L, _R), (_R, _R)],
-    8: [(_L, _L), (_C, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_C, _R), (_R, _R)],
-    9: [(x, y) for y in (_L, _C, _R) for x in (_L, _C, _R)],
-}
 
 
 @cache

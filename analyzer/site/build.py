@@ -129,10 +129,46 @@ def _analyzer_files():
             yield f"analyzer/grammar/{path.name}", path
 
 
+#: Where the zip holds the record parser's tables as lark saves them (``notation.reader.saved_parser``): the worker
+#: hands them to the reader (``analyzer.site.worker``), which then loads the parser instead of building it from the
+#: grammar (in Pyodide 0.2 s instead of 1.8 s, in each of the two workers, on every visit).
+SAVED_PARSER = "analyzer/site/parser.saved"
+
+
+def _saved_parser() -> bytes:
+    """The record parser's saved tables (``notation.reader.saved_parser``), kept in the user's cache folder under
+    the digest of the grammar and lark's version they were saved from, and taken from there by the next build: lark
+    numbers the tables' states differently in each process (equivalent tables, different bytes), and the same
+    tree must make the same site (its version is a digest of its files: a new one has every reader download it
+    again). Where the folder cannot be written the tables are saved anew each time."""
+    from ..notation.reader import saved_parser, saved_parser_head
+    from ..outputs import write_atomic
+    from ..userdirs import kept_file
+
+    head = saved_parser_head()
+    path = kept_file(f"site-parser-{hashlib.sha256(head).hexdigest()[:24]}.saved")
+    try:
+        if path:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            if raw.startswith(head):
+                return raw
+    except OSError:
+        pass
+    raw = saved_parser()
+    if path:
+        try:
+            write_atomic(path, raw)
+        except OSError:
+            pass
+    return raw
+
+
 def python_files() -> tuple[dict, dict]:
     """The project's package and its pure-Python dependencies, laid out as site-packages: ``(packed, lazy)``,
-    each {path in site-packages: file on disk}; ``lazy`` the files under :data:`LAZY`, kept out of the zip."""
-    packed, lazy = {}, {}
+    each {path in site-packages: file on disk, or its bytes}; ``lazy`` the files under :data:`LAZY`, kept out of the
+    zip. The packed files include the record parser's saved tables (:data:`SAVED_PARSER`)."""
+    packed, lazy = {SAVED_PARSER: _saved_parser()}, {}
     sources = list(_analyzer_files())
     for name in DEPENDENCIES:
         try:
@@ -154,7 +190,7 @@ def bundle_python(packed: dict | None = None) -> bytes:
         for arcname, path in sorted(packed.items()):
             info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            zipped.writestr(info, path.read_bytes())
+            zipped.writestr(info, path if isinstance(path, bytes) else path.read_bytes())
     return buffer.getvalue()
 
 

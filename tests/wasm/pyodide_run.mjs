@@ -19,6 +19,11 @@ const { loadPyodide } = await import(pathToFileURL(path.join(site, "pyodide", "p
 const pyodide = await loadPyodide({ indexURL: path.join(site, "pyodide") + path.sep });
 pyodide.unpackArchive(new Uint8Array(fs.readFileSync(path.join(site, "python", "domino.zip"))), "zip",
   { extractDir: "/home/pyodide/lib" });
+// the lazy files (the equity tables) where the worker makes them, read from the site's folder
+for (const [arcname, file] of Object.entries(manifest.lazy || {})) {
+  pyodide.FS.mkdirTree(path.posix.dirname("/home/pyodide/lib/" + arcname));
+  pyodide.FS.writeFile("/home/pyodide/lib/" + arcname, fs.readFileSync(path.join(site, file)));
+}
 pyodide.FS.writeFile("/home/pyodide/input.json", fs.readFileSync(process.argv[4]));
 pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib')");
 try {
