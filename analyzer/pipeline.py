@@ -357,6 +357,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+    from .analysis.fairreasons import fair_reasons
     from .analysis.settings import FairSettings
     from .inference.sheet import is_sheet
 
@@ -388,6 +389,8 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's,
                 analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),
                                         run=replace(how, progress=progress))     # for the scale)
+            # why each move the fair verdict grades lost, over the deals its player could not rule out
+            analysis = fair_reasons(rep, analysis, o.budget, seed=o.fair_seed)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run

@@ -15,6 +15,7 @@ This module reads positions and the rules' results only; the analysis (``analysi
 graded move and the critical one, with the searches that valued them."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -23,7 +24,7 @@ from ..position import mask_pips
 from ..rules.facts import HandResult, hand_facts
 from ..tiles import Move
 
-__all__ = ["CODES", "EXPLAINING", "Facts", "Reason", "Walked", "LineStep", "Shown", "walk_line", "explain",
+__all__ = ["CODES", "EXPLAINING", "Facts", "Over", "Reason", "over_deals", "Walked", "LineStep", "Shown", "walk_line", "explain",
            "shown_facts", "mover_sign"]
 
 # The closed set of codes, each with what it means (docs/reasons.md says what each rests on).
@@ -77,13 +78,37 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class Over:
+    """Where a reason holds over deals rather than in the one deal played (:func:`over_deals`): in ``holds`` of the
+    ``deals`` read, each read as the open-hands reasons read the deal played (its two lines, checked against the
+    values there); ``total``: the deals there are in all, of which those read are every one or, ``drawn``, a uniform
+    sample; ``kind``: ``"fair"``, the deals the mover could not rule out (the fair verdict), or ``"sheet"``, the
+    deals a sheet without hands allows; ``players``, ``counts``: each player the reason is about and in how many of
+    the deals, most first."""
+
+    holds: int
+    deals: int
+    total: int
+    drawn: bool
+    kind: str
+    players: tuple[str, ...] = ()
+    counts: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        for name in ("players", "counts"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+@dataclass(frozen=True)
 class Reason:
     """Why a move lost: a ``code`` of :data:`CODES`, the :class:`Facts` it rests on, and the ``sentence`` a reader
-    sees."""
+    sees; ``over``: where it holds over deals (:class:`Over`: in k of n), None where it is read off the deal played."""
 
     code: str
     facts: Facts
     sentence: str
+    over: Over | None = field(default=None, metadata=key(omit_none=True))
 
     def __post_init__(self):
         if self.code not in CODES:
@@ -445,3 +470,79 @@ def _numbers(numbers: Sequence[int]) -> str:
 
 def _signed(v: int | None) -> str:
     return "?" if v is None else f"{v:+d}"
+
+
+# -- over deals: the fair verdict's (the deals the mover could not rule out) and a sheet's (the deals it allows) -----
+
+# what each code says over deals, after "in k of n deals ...": ``{best}`` the best move (the same in every deal)
+OVER_WORDS: dict[str, str] = {
+    "opponent-out": "an opponent goes out",
+    "out-missed": "after {best} {us} go{es} out, and not after the move played",
+    "block-lost": "the hand blocks and {us} lose{s} the count",
+    "block-missed": "after {best} the hand blocks and {us} win{s} the count",
+    "void-missed": "after {best} an opponent must pass, holding none of the numbers he passed on before",
+    "opens-opponent-number": "the move opens a number the next opponent showed, and he plays on it at once",
+    "closes-partner-number": "the move covers the number {mover}'s partner opened, and the partner must pass",
+    "double-stranded": "{mover} is left holding a double that the line after {best} lays",
+    "points-missed": "the move scores less at once than {best}",
+    "points-given": "the next opponent's reply scores more than after {best}",
+    "bonus-lost": "the line after {best} earns {us} a bonus the line played does not",
+    "count": "both lines end alike, for other points",
+    "pips-left": "{us} {are} left holding more pips, or the others fewer, than after {best}",
+    "unexplained": "no code explains the loss",
+}
+
+
+def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: bool, kind: str, mover: str,
+               best: str, side: Sequence[str] = ()) -> tuple[Reason, ...]:
+    """The reasons of a move over deals: ``read`` one entry a deal read (its open-hands reasons there, each
+    :func:`explain`'s, () where the move played loses nothing in it; None: a deal whose lines could not be read, left
+    out of the count), ``total`` the deals there are, ``drawn`` whether those read are a sample of them, ``kind`` as
+    :class:`Over` says, ``mover`` the player (``side``: the players of his side, himself alone where not given), ``best`` the best
+    move over the deals. A code holding in some of the
+    deals read gets one reason, with in how many (``Over``), the players it names and in how many deals each, the
+    tiles and numbers it names (most often first), and the record's move that showed it where that is the same in
+    every deal; codes in the order of :data:`CODES`. Nothing where no code holds in any deal, or none was read."""
+    seen = [r for r in read if r is not None]
+    n = len(seen)
+    side = tuple(side) or (mover,)
+    one = len(side) == 1
+    words = dict(best=best, mover=mover, us=" and ".join(side), s="s" if one else "", es="es" if one else "",
+                 are="is" if one else "are")
+    out = []
+    for code in CODES:
+        here = [next(r for r in got if r.code == code) for got in seen if any(r.code == code for r in got)]
+        if not here or code == "unexplained":
+            continue
+        players = Counter(r.facts.player for r in here if r.facts.player is not None)
+        tiles = Counter(t for r in here for t in r.facts.tiles)
+        numbers = Counter(x for r in here for x in r.facts.numbers)
+        shown = {r.facts.shown_at for r in here}
+        names = tuple(p for p, _ in players.most_common())
+        over = Over(len(here), n, total, drawn, kind, names, tuple(players[p] for p in names))
+        facts = Facts(player=names[0] if names else None, tiles=tuple(t for t, _ in tiles.most_common()),
+                      numbers=tuple(x for x, _ in numbers.most_common()),
+                      shown_at=shown.pop() if len(shown) == 1 else None)
+        out.append(Reason(code, facts, f"{_over_head(over, mover)}, {OVER_WORDS[code].format(**words)}"
+                          f"{_over_tail(over, facts, code)}", over))
+    return tuple(out)
+
+
+def _over_head(over: Over, mover: str) -> str:
+    """``in 14 of the 20 deals Ann could not rule out`` (or ``... of 20 deals drawn from the 1,234 ...``)."""
+    which = f"{mover} could not rule out" if over.kind == "fair" else "the sheet allows"
+    if over.drawn:
+        return f"in {over.holds} of {over.deals} deals drawn from the {over.total:,} {which}"
+    return f"in {over.holds} of the {over.deals} deals {which}"
+
+
+def _over_tail(over: Over, facts: Facts, code: str) -> str:
+    """The players a reason over deals names and in how many deals each (`` (Bob in 9, Cy in 5)``), and the
+    doubles left stranded."""
+    parts = []
+    if over.players and code not in ("out-missed", "block-lost", "block-missed", "bonus-lost", "count",
+                                     "pips-left", "points-missed", "double-stranded"):
+        parts.append(", ".join(f"{p} in {k}" for p, k in zip(over.players, over.counts)))
+    if code == "double-stranded" and facts.tiles:
+        parts.append(", ".join(facts.tiles))
+    return f" ({'; '.join(parts)})" if parts else ""

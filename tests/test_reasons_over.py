@@ -1,0 +1,128 @@
+"""Reasons over deals (``analysis.reasons.over_deals``): the fair verdict's ("in k of the n deals he could not rule
+out", ``analysis.fairreasons``) and a sheet's ("in k of the n deals the sheet allows").
+
+The counts are checked against an explicit enumeration of the worlds, independent of the inference: every way of
+giving the tiles the mover has not seen to the hand he cannot see, each written into the record cut at the
+decision and kept where the record's moves before it replay legally (each pass forced); in each, the brute force of
+``test_reasons`` (plain minimax, the rules reading each finished hand) gives the two lines after the move played and
+after the fair best move, and the reasons read off them where the move played loses there."""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from analyzer.analysis import AnalysisSettings, alternative_text, analyze_replay
+from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
+from analyzer.analysis.fairreasons import fair_reasons
+from analyzer.analysis.reasons import CODES, explain, shown_facts, walk_line
+from analyzer.match import replay_record
+from analyzer.notation import parse
+from analyzer.tiles import tile_set
+from test_reasons import _at, _pushed, before, minimax, principal, setup
+
+# Bob's [1-3] at move 4 opens the 1 Ann showed with [1-6] (test_reasons' opens-opponent-number set-up); Ann, who
+# passed on 3 and 4 at move 1, holds two tiles Bob cannot see
+OPENS = ("block", "Ann, Bob", "3 4", 8, {"Ann": "[0-0] [1-2] [1-6]", "Bob": "[1-3] [1-4] [4-6]"},
+         "Ann pass Bob [1-4]@4 Ann [1-6]@1 Bob [1-3]@3 Ann [1-2]@1 Bob [4-6]@6", 3)
+# Bob's [3-5] at move 4 where [5-5] makes Ann pass again (test_reasons' void-missed set-up)
+VOID = ("block", "Ann, Bob", "2 0", 8, {"Ann": "[1-1] [2-3] [2-6]", "Bob": "[0-5] [3-5] [5-5]"},
+        "Ann [2-6]@2 Bob [0-5]@0 Ann pass Bob [3-5]@5 Ann [2-3]@3", 3)
+
+
+def fair_of(text: str, index: int, deals: int):
+    rep = replay_record(parse(text))[0]
+    assert rep.valid, [d.message for d in rep.diagnostics]
+    out = fair_analyze(rep, analyze_replay(rep, AnalysisSettings(reasons=True)),
+                       settings=FairSettings(exact_below=5000), run=FairRun(workers=1))
+    out = fair_reasons(rep, out, deals=deals)
+    return rep, next(d for d in out.decisions if d.index == index)
+
+
+def enumerated(case, index: int, best: str) -> tuple[int, Counter]:
+    """The worlds the mover at ``index`` could not rule out, by explicit enumeration (see the module), and per code in
+    how many of them it holds with the move played losing there, by the brute force's lines."""
+    variant, players, ends, table, hands, moves, _ = case
+    names = [p.strip() for p in players.split(",")]
+    tokens = moves.split()
+    cut = []
+    while len(cut) < index:              # the moves before the decision, as "Name move" pairs
+        cut.append(f"{tokens[0]} {tokens[1]}")
+        tokens = tokens[2:]
+    rep0 = replay_record(parse(setup(variant, players, ends, table, hands, moves)))[0]
+    mover = rep0.steps[index].seat
+    other = 1 - mover
+    laid = {str(rep0.steps[i].move.tile) for i in range(index) if rep0.steps[i].seat == other
+            and rep0.steps[i].move.is_play}
+    mine = set(hands[names[mover]].split())
+    held = len(hands[names[other]].split()) - len(laid)
+    unseen = [str(t) for t in tile_set(6) if str(t) not in mine | laid]
+    worlds, counts = 0, Counter()
+    played_text = str(rep0.steps[index].move)
+    for pick in combinations(unseen, held):
+        world = dict(hands)
+        world[names[other]] = " ".join(sorted(laid) + list(pick))
+        rep = replay_record(parse(setup(variant, players, ends, table, world, " ".join(cut) + " "
+                                        + f"{names[mover]} {played_text}")))[0]
+        if not rep.valid:
+            continue
+        worlds += 1
+        for code in codes_in_world(rep, index, played_text, best):
+            counts[code] += 1
+    return worlds, counts
+
+
+def codes_in_world(rep, index: int, played: str, best: str) -> set[str]:
+    """The codes the brute force's lines give the move ``played`` at ``index`` against ``best`` (none where it does
+    not lose there)."""
+    pos, points, leader = before(rep, index)
+    moves = {alternative_text(m): m for m in pos.legal_moves()}
+    values = {}
+    for text in (played, best):
+        after = _pushed(rep, pos, moves[text], points)
+        values[text] = minimax(rep, pos, leader, after)
+        pos.pop()
+    sign = 1 if rep.variant.seating.teams[pos.turn] == 0 else -1
+    if sign * (values[best] - values[played]) <= 0:
+        return set()
+    lines = []
+    for text in (played, best):
+        start = pos.copy()
+        after = _pushed(rep, start, moves[text], points)
+        rest = principal(rep, start, leader, after) if start.outcome() is None else []
+        lines.append(walk_line(pos, moves[text], None, rep.variant, leader, points, rep.players, rest))
+    analysis = analyze_replay(rep, AnalysisSettings())
+    d = next(d for d in analysis.decisions if d.index == index)
+    shown = shown_facts([(i, *_at(rep, i)) for i in range(index)])
+    return {r.code for r in explain(d, *lines, pos, shown, rep.players, rep.variant.seating.teams)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [OPENS, VOID], ids=["opens", "void"])
+def test_the_fair_reasons_count_the_worlds_an_explicit_enumeration_finds(case):
+    variant, players, ends, table, hands, moves, index = case
+    rep, d = fair_of(setup(variant, players, ends, table, hands, moves), index, deals=1000)
+    assert d.fair.method == "exact" and d.fair.cls is not None
+    over = [r for r in d.reasons if r.over is not None]
+    assert over, "a move the fair verdict grades gets reasons over its deals"
+    worlds, counts = enumerated(case, index, d.fair.best)
+    assert worlds == d.fair.total
+    for r in over:
+        assert (r.over.kind, r.over.drawn, r.over.deals, r.over.total) == ("fair", False, worlds, worlds)
+        assert r.over.holds == counts[r.code], r.code
+        assert r.sentence.startswith(f"in {counts[r.code]} of the {worlds} deals {d.player} could not rule out")
+        assert sum(r.over.counts) <= r.over.holds * 1 and list(r.over.counts) == sorted(r.over.counts, reverse=True)
+    assert {r.code for r in over} == {c for c in counts if c != "unexplained"}
+    # the open-hands reasons of the deal played come first, as before
+    assert [r.over is None for r in d.reasons] == sorted((r.over is None for r in d.reasons), reverse=True)
+
+
+def test_the_fair_reasons_say_where_their_deals_are_drawn():
+    variant, players, ends, table, hands, moves, index = VOID
+    rep, d = fair_of(setup(variant, players, ends, table, hands, moves), index, deals=10)
+    over = [r for r in d.reasons if r.over is not None]
+    assert over and all(r.over.drawn and r.over.deals == 10 and r.over.total == d.fair.total for r in over)
+    assert all(r.sentence.startswith(f"in {r.over.holds} of 10 deals drawn from the {d.fair.total:,} Bob could not "
+                                     "rule out") for r in over)
+    assert all(r.code in CODES for r in over)
