@@ -39,6 +39,9 @@ CODES: dict[str, str] = {
                              "after the best move he does not",
     "closes-partner-number": "the move covers the number the partner opened with his last tile, and he passes at "
                              "his next turn; after the best move he plays",
+    "lead": "the lead (the hand's first tile): the best lead is from a longer suit of the mover's, or a double where "
+            "the lead played is none, or leaves him more tiles that fit at his next turn, or his partner follows it "
+            "where he passes after the lead played",
     "double-stranded": "a double the mover holds is left in his hand at the end of the line played; the best line "
                        "lays it",
     "points-missed": "the best move scores more at once during play (All Fives and the like) than the move played",
@@ -46,8 +49,8 @@ CODES: dict[str, str] = {
     "bonus-lost": "the best line earns the mover's side a bonus of the hand (capicú and the like) that the line "
                   "played does not",
     "count": "both lines end alike (the same side goes out, or wins), for other points, and no other code holds "
-             "but a double stranded: how each ends and the pips left",
-    "pips-left": "no other code holds but a double stranded, and the lines end otherwise: at the end of the line "
+             "but the lead or a double stranded: how each ends and the pips left",
+    "pips-left": "no other code holds but the lead or a double stranded, and the lines end otherwise: at the end of the line "
                  "played the mover's side holds more pips, or the others fewer, than at the end of the best",
     "unexplained": "no code above holds in the lines: the loss is the engine's, the reason is not one of these",
 }
@@ -351,6 +354,49 @@ def _closed(c: _Case):
             dict(player=who, numbers=(ends[0],), tiles=(str(laid.tile),), shown_at=laid.index + 1)
 
 
+def _lead(c: _Case):
+    """The choice of the lead (the hand's first tile), by what decides a lead in the rules' advice (000, "Bemerkungen
+    und Spielstrategie": lead from the strongest suit, a double by preference, to have more plays when one's turn
+    comes again, and so the partner knows the suit): each fact that favours the best lead over the one played, read
+    off the mover's hand and the two lines."""
+    first, other = c.played.steps[0], c.best.steps[0]
+    if first.before or not first.move.is_play or not other.move.is_play:
+        return
+    hand, tiles, name = c.pos.hands[c.me], c.pos.tiles, c.players[c.me]
+    lead, best = first.move.tile, other.move.tile
+
+    def suit(tile) -> tuple[int, int]:
+        """The longest suit of ``tile``'s numbers in the mover's hand: (how many tiles, the number)."""
+        return max((sum(1 for t in tiles if hand & t.bit and t.matches(n)), n) for n in sorted({tile.low, tile.high}))
+
+    def fits(line: Walked, laid) -> int | None:
+        """The tiles of the mover's that fit at his next turn in ``line`` (None: he has no next turn)."""
+        turn = line.first_turn(c.me)
+        if turn is None:
+            return None
+        return sum(1 for t in tiles if hand & t.bit and t != laid and any(t.matches(n) for n in turn.before))
+
+    said, player = [], name
+    (p_len, p_num), (b_len, b_num) = suit(lead), suit(best)
+    if b_len > p_len:
+        said.append(f"{best} leads from {name}'s {b_len} tiles of {b_num}, {lead} from {p_len} of {p_num}")
+    if best.is_double and not lead.is_double:
+        said.append(f"gives up leading the double {best}")
+    p_fit, b_fit = fits(c.played, lead), fits(c.best, best)
+    if p_fit is not None and b_fit is not None and b_fit > p_fit:
+        said.append(f"after it {p_fit} of {name}'s tiles fit at {name}'s next turn, after {best} {b_fit}")
+    for p in (s for s in range(len(c.teams)) if s != c.me and c.teams[s] == c.us):
+        p_turn, b_turn = c.played.first_turn(p), c.best.first_turn(p)
+        if p_turn is not None and b_turn is not None and not p_turn.move.is_play and b_turn.move.is_play:
+            player = c.players[p]
+            said.append(f"{player} cannot follow it (he passes at his first turn), and plays {b_turn.move} after "
+                        f"{best}")
+            break
+    if said:
+        yield "lead", f"the lead {lead}: " + "; ".join(said), \
+            dict(player=player, tiles=(str(lead), str(best)), numbers=(p_num, b_num))
+
+
 def _stranded(c: _Case):
     left = [t for t in _doubles(c.played.hands[c.me], c.pos.tiles) if not c.best.hands[c.me] & t.bit]
     if left and c.played.termination is not None and not c.ours(_out(c.played)):
@@ -379,8 +425,10 @@ def _bonus(c: _Case):
             f"earns", {}
 
 
+# the codes that may stand beside ``count`` and ``pips-left`` (a cause of how the hand ends, given before them)
+BESIDE_COUNT = frozenset({"lead", "double-stranded"})
 # the checks of the codes, in the order their reasons are given (``count`` and ``unexplained``: :func:`explain`)
-_CHECKS = (_outs, _blocks, _void, _opened, _closed, _stranded, _points, _bonus)
+_CHECKS = (_outs, _blocks, _void, _opened, _closed, _lead, _stranded, _points, _bonus)
 
 
 def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown], players: Sequence[str],
@@ -397,14 +445,14 @@ def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown],
     values = f" ({_signed(bv)} instead of {_signed(pv)})" if pv is not None and bv is not None else ""
     out = [Reason(code, Facts(**{**base, **facts}), sentence)
            for check in _CHECKS for code, sentence, facts in check(c)]
-    if not [r for r in out if r.code != "double-stranded"] and pv != bv and _alike(played, best, teams):
+    if not [r for r in out if r.code not in BESIDE_COUNT] and pv != bv and _alike(played, best, teams):
         out.append(Reason("count", Facts(**base, player=players[played.seat]),
                           f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
                           f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
                           f"left: {_left(best, players)}){values}"))
     mine = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] == c.us)      # noqa: E731
     others = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] != c.us)    # noqa: E731
-    if not [r for r in out if r.code != "double-stranded"] and played.termination and best.termination \
+    if not [r for r in out if r.code not in BESIDE_COUNT] and played.termination and best.termination \
             and (mine(played) > mine(best) or others(played) < others(best)):
         us = _side(teams, c.us, players, "", "").strip()
         out.append(Reason("pips-left", Facts(**base, player=us),
@@ -483,6 +531,8 @@ OVER_WORDS: dict[str, str] = {
     "void-missed": "after {best} an opponent must pass, holding none of the numbers he passed on before",
     "opens-opponent-number": "the move opens a number the next opponent showed, and he plays on it at once",
     "closes-partner-number": "the move covers the number {mover}'s partner opened, and the partner must pass",
+    "lead": "{best} is the better lead by what decides one (a longer suit, a double, more tiles that fit at "
+            "{mover}'s next turn, the partner following)",
     "double-stranded": "{mover} is left holding a double that the line after {best} lays",
     "points-missed": "the move scores less at once than {best}",
     "points-given": "the next opponent's reply scores more than after {best}",
