@@ -283,10 +283,13 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
         from .analysis.settings import FairRun
         from .analysis.sheets import sheet_analyze
 
+        from .analysis.dealreasons import sheet_reasons
+
         try:
-            # (no reasons: a sheet's moves are valued over its deals, with no one line to read them off)
-            return sheet_analyze(rep, replace(options.analysis, reasons=False), max_deals=options.max_deals,
-                                 seed=options.fair_seed, run=sheet or FairRun())
+            # (its reasons read over its deals: a sheet has no one line to read them off)
+            analysis = sheet_analyze(rep, replace(options.analysis, reasons=False), max_deals=options.max_deals,
+                                     seed=options.fair_seed, run=sheet or FairRun())
+            return sheet_reasons(rep, analysis, options.budget, seed=options.fair_seed)
         except ValueError as exc:
             return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
     try:
@@ -357,7 +360,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
-    from .analysis.fairreasons import fair_reasons
+    from .analysis.dealreasons import fair_reasons
     from .analysis.settings import FairSettings
     from .inference.sheet import is_sheet
 

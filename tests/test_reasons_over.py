@@ -1,5 +1,5 @@
 """Reasons over deals (``analysis.reasons.over_deals``): the fair verdict's ("in k of the n deals he could not rule
-out", ``analysis.fairreasons``) and a sheet's ("in k of the n deals the sheet allows").
+out", ``analysis.dealreasons``) and a sheet's ("in k of the n deals the sheet allows").
 
 The counts are checked against an explicit enumeration of the worlds, independent of the inference: every way of
 giving the tiles the mover has not seen to the hand he cannot see, each written into the record cut at the
@@ -9,13 +9,15 @@ after the fair best move, and the reasons read off them where the move played lo
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
 
 from analyzer.analysis import AnalysisSettings, alternative_text, analyze_replay
 from analyzer.analysis.fair import FairRun, FairSettings, fair_analyze
-from analyzer.analysis.fairreasons import fair_reasons
+from analyzer.analysis.dealreasons import fair_reasons, sheet_reasons
+from analyzer.analysis.sheets import sheet_analyze
 from analyzer.analysis.reasons import CODES, explain, shown_facts, walk_line
 from analyzer.match import replay_record
 from analyzer.notation import parse
@@ -94,6 +96,7 @@ def codes_in_world(rep, index: int, played: str, best: str) -> set[str]:
         lines.append(walk_line(pos, moves[text], None, rep.variant, leader, points, rep.players, rest))
     analysis = analyze_replay(rep, AnalysisSettings())
     d = next(d for d in analysis.decisions if d.index == index)
+    d = replace(d, played_value=values[played], best_value=values[best])     # (against ``best``)
     shown = shown_facts([(i, *_at(rep, i)) for i in range(index)])
     return {r.code for r in explain(d, *lines, pos, shown, rep.players, rep.variant.seating.teams)}
 
@@ -126,3 +129,85 @@ def test_the_fair_reasons_say_where_their_deals_are_drawn():
     assert all(r.sentence.startswith(f"in {r.over.holds} of 10 deals drawn from the {d.fair.total:,} Bob could not "
                                      "rule out") for r in over)
     assert all(r.code in CODES for r in over)
+
+
+# ---- a sheet without hands: its graded moves' reasons over the deals it allows -------------------------------------
+
+def sheet(moves: str) -> str:
+    """A block game of three tiles a hand between Ann and Bob, written as a sheet: no hand shown."""
+    return ('[Variant "block"]\n[Rules "hand=3"]\n[Players "Ann, Bob"]\n[Lead "Ann"]\n\nAnn: ? ? ?\nBob: ? ? ?\n\n1. '
+            + moves + "\n")
+
+
+# Bob's [2-6] at move 2: Ann holds one tile the sheet does not show; Ann's [1-6] lead: Bob's two tiles not shown
+SHEETS = [("Ann [1-6] Bob [2-6]@6 Ann [2-4]@2 Bob [1-5]@1 Ann pass Bob [1-4]@4", 1),
+          ("Ann [0-2] Bob [0-4]@0 Ann [4-5]@4 Bob pass Ann [3-5]@5", 0)]
+
+
+def sheet_deals_enumerated(moves: str) -> list:
+    """Every deal the sheet allows, by explicit enumeration: each hand the tiles its player laid and the others of
+    three from those nobody laid, kept where the record replays legally with them written (each pass forced)."""
+    rep = replay_record(parse(sheet(moves)))[0]
+    laid = [[str(st.move.tile) for st in rep.steps if st.seat == s and st.move.is_play] for s in (0, 1)]
+    free = [str(t) for t in tile_set(6) if str(t) not in laid[0] + laid[1]]
+    out = []
+    for ann in combinations(free, 3 - len(laid[0])):
+        for bob in combinations([t for t in free if t not in ann], 3 - len(laid[1])):
+            text = sheet(moves).replace("Ann: ? ? ?", "Ann: " + " ".join(laid[0] + list(ann))) \
+                .replace("Bob: ? ? ?", "Bob: " + " ".join(laid[1] + list(bob)))
+            written = replay_record(parse(text))[0]
+            if written.valid:
+                out.append(written)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moves,index", SHEETS, ids=["bob", "lead"])
+def test_a_sheets_reasons_count_the_deals_an_explicit_enumeration_finds(moves, index):
+    rep = replay_record(parse(sheet(moves)))[0]
+    analysis = sheet_reasons(rep, sheet_analyze(rep, AnalysisSettings()), deals=1000)
+    d = next(d for d in analysis.decisions if d.index == index)
+    best = next(a.move for a in d.alternatives if a.best)
+    assert d.cls and d.reasons and best != d.played
+    deals = sheet_deals_enumerated(moves)
+    assert len(deals) == analysis.deals_found.count
+    read, counts = 0, Counter()
+    for written in deals:
+        legal = {alternative_text(m) for m in written.position_at(index).legal_moves()}
+        if d.played not in legal or best not in legal:
+            continue                # (the best on average is not his to play in this deal: not read)
+        read += 1
+        counts.update(codes_in_world(written, index, d.played, best))
+    for r in d.reasons:       # never a reason read off one deal as if it were the game: each over the deals
+        assert r.over is not None and r.over.kind == "sheet" and not r.facts.played_line
+        assert (r.over.holds, r.over.deals, r.over.total, r.over.drawn) == (counts[r.code], read, len(deals), False)
+        assert r.sentence.startswith(f"in {counts[r.code]} of the {read} deals the sheet allows" if read == len(deals)
+                                     else f"in {counts[r.code]} of {read} deals read of the {len(deals)} the sheet")
+    assert {r.code for r in d.reasons} == {c for c in counts if c != "unexplained"}
+
+
+def test_a_sheets_move_gets_no_reason_where_none_holds_and_the_text_shows_them(tmp_path):
+    """Where no code holds in any deal the sheet allows, the move has no reasons (not one read off a deal); the
+    command's text and JSON give them as the open-hands reasons are given."""
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    moves, index = SHEETS[0]
+    rep = replay_record(parse(sheet(moves)))[0]
+    analysis = sheet_analyze(rep, AnalysisSettings())
+    d = next(d for d in analysis.decisions if d.index == index)
+    (kept,) = sheet_reasons(rep, replace(analysis, decisions=(d,)), deals=1000).decisions
+    assert kept.reasons
+    # the same deals, but a move that loses in none of them (the best itself played): no reason at all
+    best = next(a.move for a in d.alternatives if a.best)
+    assert sheet_reasons(rep, replace(analysis, decisions=(replace(d, played=best),))).decisions[0].reasons is None
+    path = tmp_path / "sheet.dom"
+    path.write_text(sheet(moves), encoding="utf-8")
+    text = CliRunner().invoke(main, ["analyze", str(path), "--jobs", "1"]).stdout
+    assert f"    - {kept.reasons[0].sentence} [{kept.reasons[0].code}]" in text.splitlines()
+    data = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--json", "--jobs", "1"]).stdout)
+    said = next(x for x in data["games"][0]["decisions"] if x["index"] == index)["reasons"]
+    assert said[0]["over"]["kind"] == "sheet" and said[0]["code"] == kept.reasons[0].code

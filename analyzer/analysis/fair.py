@@ -406,7 +406,7 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
         if found is not None:
             out.append(found)
             continue
-        pos = world_decision(rep, k, seat, view, world, template)
+        pos = world_decision(rep, k, seat, view.deal(world), view.order(world), template)
         if pos is None:
             out.append([None] * len(row))
             continue
@@ -414,15 +414,15 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
     return out
 
 
-def world_decision(rep: Replay, k: int, seat: int, view, world, template=None):
-    """The decision of ``seat`` before step ``k`` in ``world`` (one of ``view``'s: ``inference.View``), every hand
+def world_decision(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order, template=None):
+    """The decision of ``seat`` before step ``k`` in the world dealt ``deal`` (each seat's dealt hand, a mask) with
+    the boneyard in ``order`` (a draw game's; a world's ``view.deal``, ``view.order``, or a sheet's deal), every hand
     open as the fair analysis solves it (``template``: ``rep.position_at(k)``, where the caller has it); None in a
-    draw game whose boneyard order the world does not fix."""
+    draw game whose boneyard order is not known."""
     template = rep.position_at(k) if template is None else template
     if not template.draws:
-        return dealt_position(rep, template, view.deal(world))
-    order = view.order(world)
-    return None if order is None else _drawn_position(rep, k, seat, view.deal(world), order)
+        return dealt_position(rep, template, deal)
+    return None if order is None else _drawn_position(rep, k, seat, deal, order)
 
 
 def _sample(rep: Replay, plans: list[_Plan], budget: list[int], settings: FairSettings,

@@ -579,10 +579,13 @@ def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: boo
 
 
 def _over_head(over: Over, mover: str) -> str:
-    """``in 14 of the 20 deals Ann could not rule out`` (or ``... of 20 deals drawn from the 1,234 ...``)."""
+    """``in 14 of the 20 deals Ann could not rule out`` (or ``... of 20 deals drawn from the 1,234 ...``; ``... of
+    19 deals read of the 20 ...`` where some deals' lines could not be read)."""
     which = f"{mover} could not rule out" if over.kind == "fair" else "the sheet allows"
     if over.drawn:
         return f"in {over.holds} of {over.deals} deals drawn from the {over.total:,} {which}"
+    if over.deals < over.total:         # (the others' lines not read: past the node limit, a move not legal there)
+        return f"in {over.holds} of {over.deals} deals read of the {over.total:,} {which}"
     return f"in {over.holds} of the {over.deals} deals {which}"
 
 
@@ -591,7 +594,7 @@ def _over_tail(over: Over, facts: Facts, code: str) -> str:
     doubles left stranded."""
     parts = []
     if over.players and code not in ("out-missed", "block-lost", "block-missed", "bonus-lost", "count",
-                                     "pips-left", "points-missed", "double-stranded"):
+                                     "pips-left", "points-missed", "double-stranded", "lead"):
         parts.append(", ".join(f"{p} in {k}" for p, k in zip(over.players, over.counts)))
     if code == "double-stranded" and facts.tiles:
         parts.append(", ".join(facts.tiles))
