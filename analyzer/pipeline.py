@@ -286,9 +286,10 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
         from .analysis.dealreasons import sheet_reasons
 
         try:
-            # (its reasons read over its deals: a sheet has no one line to read them off)
-            analysis = sheet_analyze(rep, replace(options.analysis, reasons=False), max_deals=options.max_deals,
-                                     seed=options.fair_seed, run=sheet or FairRun())
+            # (its reasons read over its deals: a sheet has no one line to read them off; one that allows one deal
+            # is that deal's record, with its open-hands reasons)
+            analysis = sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
+                                     run=sheet or FairRun())
             return sheet_reasons(rep, analysis, options.budget, seed=options.fair_seed)
         except ValueError as exc:
             return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")

@@ -192,9 +192,15 @@ CASES = {
     # both lines blocked and won by B/D, for other points
     "count": (PARTNERS, "0 3", 20, {"A": "[0-1] [5-5]", "B": "[0-4] [1-3]", "C": "[1-6] [2-2]", "D": "[2-3] [6-6]"},
               "A [0-1]@0 B [1-3]@3 C [1-6]@1 D [6-6]@6", 1),
+    # B's [5-6] leaves B and D holding more pips than [2-5] would: both lines blocked, won by A/C
+    "tiles-kept": (PARTNERS, "6 4", 20, {"A": "[1-5] [4-5]", "B": "[2-5] [5-6]", "C": "[2-2] [4-4]",
+                                         "D": "[1-6] [3-4]"}, "A [4-5]@4 B [5-6]@6 C pass D pass A [1-5]@5", 1),
 }
+# where the lines end alike but for the points, the tiles that make the pips differ: the count set-up's B wins both
+# lines, and his [1-3] lets A and C lay tiles they keep after the best move
+CASES["opponents-unload"] = CASES["count"]
 # the near miss of each code: a graded move of another set-up, as close as the set-ups go, where it does not hold
-NEAR = {"block-lost": "count", "block-missed": "block-lost", "double-stranded": "block-lost",
+NEAR = {"tiles-kept": "count", "opponents-unload": "tiles-kept", "block-lost": "count", "block-missed": "block-lost", "double-stranded": "block-lost",
         "void-missed": "double-stranded", "opens-opponent-number": "void-missed", "count": "block-missed",
         "opponent-out": "count", "out-missed": "block-missed"}
 
@@ -540,6 +546,16 @@ def _holds(r, lines, me: int, teams, players) -> None:
         if who != me:       # the partner cannot follow: he passes at his first turn, and plays after the best lead
             assert ours(who) and not next(m for s, m in p_steps[1:] if s == who).is_play
             assert next(m for s, m in b_steps[1:] if s == who).is_play
+    elif r.code in ("tiles-kept", "opponents-unload"):    # tiles held at the end of one line and not the other
+        from analyzer.position import mask_pips
+        mine = r.code == "tiles-kept"
+        seats = [s for s in range(len(teams)) if ours(s) == mine]
+        held = lambda pos: [str(t) for t in pos.tiles if any(pos.hands[s] & t.bit for s in seats)]   # noqa: E731
+        first, second = (held(p_pos), held(b_pos)) if mine else (held(b_pos), held(p_pos))
+        assert list(r.facts.tiles) == [t for t in first if t not in second] and r.facts.tiles
+        assert r.facts.numbers[0] == sum(t.low + t.high for t in p_pos.tiles if str(t) in r.facts.tiles)
+        left = sum(mask_pips(p_pos.hands[s]) for s in seats), sum(mask_pips(b_pos.hands[s]) for s in seats)
+        assert left[0] > left[1] if mine else left[0] < left[1]
     elif r.code == "pips-left":
         from analyzer.position import mask_pips
         left = lambda pos, mine: sum(mask_pips(h) for s, h in enumerate(pos.hands) if ours(s) == mine)  # noqa: E731

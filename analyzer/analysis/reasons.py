@@ -48,6 +48,11 @@ CODES: dict[str, str] = {
     "points-given": "the next opponent's reply scores more during play after the move played than after the best",
     "bonus-lost": "the best line earns the mover's side a bonus of the hand (capicú and the like) that the line "
                   "played does not",
+    "tiles-kept": "where the lines end alike but for the pips left (count, pips-left), the mover's side is left "
+                  "holding tiles after the move played that it lays in the best line, more pips in all",
+    "opponents-unload": "where the lines end alike but for the pips left (count, pips-left) and the mover's side wins "
+                        "the hand played, the others lay tiles in the line played that they are left holding in the "
+                        "best line",
     "count": "both lines end alike (the same side goes out, or wins), for other points, and no other code holds "
              "but the lead or a double stranded: how each ends and the pips left",
     "pips-left": "no other code holds but the lead or a double stranded, and the lines end otherwise: at the end of the line "
@@ -425,6 +430,38 @@ def _bonus(c: _Case):
             f"earns", {}
 
 
+def _left_tiles(c: _Case):
+    """Where the hand ends alike but for its points (``count``, ``pips-left``), the tiles that make the pips left
+    differ: those the mover's side is left holding after the move played and lays in the best line, where his side
+    does not go out and holds more pips at the end of the line played (``tiles-kept``); those the others lay in the line
+    played and are left holding in the best, where his side wins the hand played and the others hold fewer pips at
+    its end (``opponents-unload``)."""
+    ours = [s for s in range(len(c.teams)) if c.teams[s] == c.us]
+    theirs = [s for s in range(len(c.teams)) if c.teams[s] != c.us]
+
+    def held(line: Walked, seats) -> int:
+        mask = 0
+        for s in seats:
+            mask |= line.hands[s]
+        return mask
+
+    def named(mask: int) -> tuple[str, ...]:
+        return tuple(str(t) for t in c.pos.tiles if mask & t.bit)
+
+    kept = held(c.played, ours) & ~held(c.best, ours)
+    if kept and not c.ours(_out(c.played)) and mask_pips(held(c.played, ours)) > mask_pips(held(c.best, ours)):
+        us = _side(c.teams, c.us, c.players, "is", "are")
+        yield "tiles-kept", f"{us} left holding {' '.join(named(kept))} ({mask_pips(kept)} pips), laid in the line " \
+            f"after {c.best_move}", dict(player=c.players[c.me], tiles=named(kept), numbers=(mask_pips(kept),))
+    unloaded = held(c.best, theirs) & ~held(c.played, theirs)
+    if unloaded and _won(c.played, c.us) and mask_pips(held(c.played, theirs)) < mask_pips(held(c.best, theirs)):
+        who = [c.players[s] for s in theirs if c.best.hands[s] & unloaded]
+        yield "opponents-unload", f"lets {' and '.join(who)} lay {' '.join(named(unloaded))} " \
+            f"({mask_pips(unloaded)} pips), left in {'his' if len(who) == 1 else 'their'} hand" \
+            f"{'' if len(who) == 1 else 's'} after {c.best_move}", \
+            dict(player=who[0], tiles=named(unloaded), numbers=(mask_pips(unloaded),))
+
+
 # the codes that may stand beside ``count`` and ``pips-left`` (a cause of how the hand ends, given before them)
 BESIDE_COUNT = frozenset({"lead", "double-stranded"})
 # the checks of the codes, in the order their reasons are given (``count`` and ``unexplained``: :func:`explain`)
@@ -445,20 +482,24 @@ def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown],
     values = f" ({_signed(bv)} instead of {_signed(pv)})" if pv is not None and bv is not None else ""
     out = [Reason(code, Facts(**{**base, **facts}), sentence)
            for check in _CHECKS for code, sentence, facts in check(c)]
+    ending = []            # how the hand ends (``count``, ``pips-left``), given after its causes
     if not [r for r in out if r.code not in BESIDE_COUNT] and pv != bv and _alike(played, best, teams):
-        out.append(Reason("count", Facts(**base, player=players[played.seat]),
-                          f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
-                          f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
-                          f"left: {_left(best, players)}){values}"))
+        ending.append(Reason("count", Facts(**base, player=players[played.seat]),
+                             f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
+                             f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
+                             f"left: {_left(best, players)}){values}"))
     mine = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] == c.us)      # noqa: E731
     others = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] != c.us)    # noqa: E731
-    if not [r for r in out if r.code not in BESIDE_COUNT] and played.termination and best.termination \
+    if not ending and not [r for r in out if r.code not in BESIDE_COUNT] and played.termination and best.termination \
             and (mine(played) > mine(best) or others(played) < others(best)):
         us = _side(teams, c.us, players, "", "").strip()
-        out.append(Reason("pips-left", Facts(**base, player=us),
-                          f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
-                          f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
-                          f"({_end_words(best, players)}){values}"))
+        ending.append(Reason("pips-left", Facts(**base, player=us),
+                             f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
+                             f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
+                             f"({_end_words(best, players)}){values}"))
+    if ending:             # the tiles that make the pips differ, where the engine names them: the cause first
+        out += [Reason(code, Facts(**{**base, **facts}), sentence) for code, sentence, facts in _left_tiles(c)]
+    out += ending
     if not out:
         out.append(Reason("unexplained", Facts(**base), f"no reason the engine checks explains this loss{values}; "
                           f"the two lines are in its facts (and in analyze --lines)"))
@@ -537,6 +578,13 @@ OVER_WORDS: dict[str, str] = {
     "points-missed": "the move scores less at once than {best}",
     "points-given": "the next opponent's reply scores more than after {best}",
     "bonus-lost": "the line after {best} earns {us} a bonus the line played does not",
+    "tiles-kept": "where the lines end alike but for the pips left (count, pips-left), the mover's side is left "
+                  "holding tiles after the move played that it lays in the best line, more pips in all",
+    "opponents-unload": "where the lines end alike but for the pips left (count, pips-left) and the mover's side wins "
+                        "the hand played, the others lay tiles in the line played that they are left holding in the "
+                        "best line",
+    "tiles-kept": "{us} {are} left holding tiles that the line after {best} lays",
+    "opponents-unload": "the others lay tiles that they are left holding after {best}",
     "count": "both lines end alike, for other points",
     "pips-left": "{us} {are} left holding more pips, or the others fewer, than after {best}",
     "unexplained": "no code explains the loss",
@@ -594,7 +642,7 @@ def _over_tail(over: Over, facts: Facts, code: str) -> str:
     doubles left stranded."""
     parts = []
     if over.players and code not in ("out-missed", "block-lost", "block-missed", "bonus-lost", "count",
-                                     "pips-left", "points-missed", "double-stranded", "lead"):
+                                     "pips-left", "points-missed", "double-stranded", "lead", "tiles-kept"):
         parts.append(", ".join(f"{p} in {k}" for p, k in zip(over.players, over.counts)))
     if code == "double-stranded" and facts.tiles:
         parts.append(", ".join(facts.tiles))
