@@ -586,7 +586,7 @@ def test_a_report_shows_the_reasons_beside_the_graded_move(tmp_path):
     CliRunner().invoke(main, ["report", str(path), "-o", str(page), "--jobs", "1"])
     html = page.read_text(encoding="utf-8")
     block = html.split('<div class="reasons">', 1)[1].split("</div>", 1)[0]
-    assert "lets Bob go out with [1-3] and score 12" in block and "reason-opponent-out" in block
+    assert "lets Bob go out with [1-3] and score 12" in block and "<code>opponent-out</code>" in block
     # the best line one click away: its "line ▸" in the table of choices under the block (the lines are written
     # out in the block itself only where the table has none: tests the macro below)
     table = html.split('<div class="reasons">', 1)[1].split("</table>", 1)[0]

@@ -16,7 +16,7 @@ graded move and the critical one, with the searches that valued them."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..codec import key
@@ -450,15 +450,14 @@ def _left_tiles(c: _Case):
 
     kept = held(c.played, ours) & ~held(c.best, ours)
     if kept and not c.ours(_out(c.played)) and mask_pips(held(c.played, ours)) > mask_pips(held(c.best, ours)):
-        us = _side(c.teams, c.us, c.players, "is", "are")
-        yield "tiles-kept", f"{us} left holding {' '.join(named(kept))} ({mask_pips(kept)} pips), laid in the line " \
-            f"after {c.best_move}", dict(player=c.players[c.me], tiles=named(kept), numbers=(mask_pips(kept),))
+        us = _side(c.teams, c.us, c.players, "keeps", "keep")
+        yield "tiles-kept", f"{us} {' '.join(named(kept))} ({mask_pips(kept)} pips) that the best line lays", \
+            dict(player=c.players[c.me], tiles=named(kept), numbers=(mask_pips(kept),))
     unloaded = held(c.best, theirs) & ~held(c.played, theirs)
     if unloaded and _won(c.played, c.us) and mask_pips(held(c.played, theirs)) < mask_pips(held(c.best, theirs)):
         who = [c.players[s] for s in theirs if c.best.hands[s] & unloaded]
         yield "opponents-unload", f"lets {' and '.join(who)} lay {' '.join(named(unloaded))} " \
-            f"({mask_pips(unloaded)} pips), left in {'his' if len(who) == 1 else 'their'} hand" \
-            f"{'' if len(who) == 1 else 's'} after {c.best_move}", \
+            f"({mask_pips(unloaded)} pips) kept in the best line", \
             dict(player=who[0], tiles=named(unloaded), numbers=(mask_pips(unloaded),))
 
 
@@ -497,9 +496,14 @@ def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown],
                              f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
                              f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
                              f"({_end_words(best, players)}){values}"))
-    if ending:             # the tiles that make the pips differ, where the engine names them: the cause first
-        out += [Reason(code, Facts(**{**base, **facts}), sentence) for code, sentence, facts in _left_tiles(c)]
-    out += ending
+    causes = [Reason(code, Facts(**{**base, **facts}), sentence) for code, sentence, facts in _left_tiles(c)] \
+        if ending else []
+    if causes and ending[0].code == "count":     # (the tiles are named: how each line ends, without its pips)
+        p_end, b_end = _end_words(played, players), _end_words(best, players)
+        ends = f"{p_end} after the move played and after {c.best_move}" if p_end == b_end else \
+            f"{p_end} after the move played, {b_end} after {c.best_move}"
+        ending = [replace(ending[0], sentence=f"both lines end alike: {ends}{values}")]
+    out += causes + ending      # the tiles that make the pips differ, where the engine names them: the cause first
     if not out:
         out.append(Reason("unexplained", Facts(**base), f"no reason the engine checks explains this loss{values}; "
                           f"the two lines are in its facts (and in analyze --lines)"))
@@ -639,11 +643,11 @@ def _over_head(over: Over, mover: str) -> str:
 
 def _over_tail(over: Over, facts: Facts, code: str) -> str:
     """The players a reason over deals names and in how many deals each (`` (Bob in 9, Cy in 5)``), and the
-    doubles left stranded."""
+    tiles left (the doubles stranded, the tiles kept or unloaded: the four named most often)."""
     parts = []
     if over.players and code not in ("out-missed", "block-lost", "block-missed", "bonus-lost", "count",
                                      "pips-left", "points-missed", "double-stranded", "lead", "tiles-kept"):
         parts.append(", ".join(f"{p} in {k}" for p, k in zip(over.players, over.counts)))
-    if code == "double-stranded" and facts.tiles:
-        parts.append(", ".join(facts.tiles))
+    if code in ("double-stranded", "tiles-kept", "opponents-unload") and facts.tiles:
+        parts.append(", ".join(facts.tiles[:4]) + (", ..." if len(facts.tiles) > 4 else ""))
     return f" ({'; '.join(parts)})" if parts else ""
