@@ -186,6 +186,7 @@ def test_a_sheets_reasons_count_the_deals_an_explicit_enumeration_finds(moves, i
     assert {r.code for r in d.reasons} == {c for c in counts if c != "unexplained"}
 
 
+@pytest.mark.slow
 def test_a_sheets_move_gets_no_reason_where_none_holds_and_the_text_shows_them(tmp_path):
     """Where no code holds in any deal the sheet allows, the move has no reasons (not one read off a deal); the
     command's text and JSON give them as the open-hands reasons are given."""
@@ -211,3 +212,45 @@ def test_a_sheets_move_gets_no_reason_where_none_holds_and_the_text_shows_them(t
     data = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--json", "--jobs", "1"]).stdout)
     said = next(x for x in data["games"][0]["decisions"] if x["index"] == index)["reasons"]
     assert said[0]["over"]["kind"] == "sheet" and said[0]["code"] == kept.reasons[0].code
+
+
+def test_stats_counts_a_sheets_reasons_over_its_deals_once_a_move(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    path = tmp_path / "sheet.dom"
+    path.write_text(sheet(SHEETS[1][0]), encoding="utf-8")
+    rows = json.loads(CliRunner().invoke(main, ["stats", str(path), "--json"]).stdout)
+    data = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--json", "--jobs", "1"]).stdout)
+    counts: dict[str, Counter] = {}
+    for d in data["games"][0]["decisions"]:
+        assert all(r["over"]["kind"] == "sheet" for r in d.get("reasons") or ())
+        counts.setdefault(d["player"], Counter()).update({r["code"] for r in d.get("reasons") or ()})
+    assert any(counts.values())
+    for row in rows:
+        said = dict((code, int(n)) for code, n in (part.rsplit(" ", 1) for part in (row["reasons"] or "").split(", ")
+                                                   if part))
+        assert said == dict(counts.get(row["player"], {})), row["player"]
+
+
+def test_analyze_fair_gives_the_reasons_over_the_deals_under_the_move(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    variant, players, ends, table, hands, moves, index = VOID
+    path = tmp_path / "void.dom"
+    path.write_text(setup(variant, players, ends, table, hands, moves), encoding="utf-8")
+    text = CliRunner().invoke(main, ["analyze", str(path), "--fair", "--jobs", "1"]).stdout
+    over = [line for line in text.splitlines() if line.startswith("    - in ") and "Bob could not rule out" in line]
+    assert over and all(line.endswith("]") for line in over)
+    data = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--fair", "--json", "--jobs", "1"]).stdout)
+    d = next(x for x in data["games"][0]["decisions"] if x["index"] == index)
+    fair = [r for r in d["reasons"] if "over" in r]
+    assert [f"    - {r['sentence']} [{r['code']}]" for r in fair] == over
+    assert all(r["over"]["kind"] == "fair" and r["over"]["total"] == d["fair"]["total_worlds"] for r in fair)
