@@ -200,7 +200,8 @@ CASES = {
 # lines, and his [1-3] lets A and C lay tiles they keep after the best move
 CASES["opponents-unload"] = CASES["count"]
 # the near miss of each code: a graded move of another set-up, as close as the set-ups go, where it does not hold
-NEAR = {"tiles-kept": "count", "opponents-unload": "tiles-kept", "block-lost": "count", "block-missed": "block-lost", "double-stranded": "block-lost",
+NEAR = {"tiles-kept": "count", "opponents-unload": "tiles-kept",
+        "block-lost": "count", "block-missed": "block-lost", "double-stranded": "block-lost",
         "void-missed": "double-stranded", "opens-opponent-number": "void-missed", "count": "block-missed",
         "opponent-out": "count", "out-missed": "block-missed"}
 
@@ -210,7 +211,8 @@ LEADS = {
     "lead": ("hand=3", "Ann, Bob", {"Ann": "[1-1] [1-2] [3-4]", "Bob": "[1-3] [2-5] [4-6]"}, "Ann [3-4]"),
     # two pairs: after A's [3-4] his partner C passes at his first turn; after [3-6] C plays [4-6]
     "lead-partner": ("players=4, hand=3", "A, B, C, D", {"A": "[1-2] [3-4] [3-6]", "B": "[0-4] [1-1] [3-3]",
-                                                         "C": "[2-4] [4-6] [6-6]", "D": "[0-3] [2-5] [5-6]"}, "A [3-4]"),
+                                                         "C": "[2-4] [4-6] [6-6]", "D": "[0-3] [2-5] [5-6]"},
+                     "A [3-4]"),
     # Ann's [1-6] loses to [4-6] (out-missed, block-lost), and no fact of the lead favours [4-6]: the same suit
     # lengths, no double, as many tiles fit at her next turn
     "lead-none": ("hand=3", "Ann, Bob", {"Ann": "[0-3] [1-6] [4-6]", "Bob": "[0-1] [2-2] [3-6]"}, "Ann [1-6]"),

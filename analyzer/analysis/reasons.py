@@ -24,7 +24,8 @@ from ..position import mask_pips
 from ..rules.facts import HandResult, hand_facts
 from ..tiles import Move
 
-__all__ = ["CODES", "EXPLAINING", "Facts", "Over", "Reason", "over_deals", "Walked", "LineStep", "Shown", "walk_line", "explain",
+__all__ = ["CODES", "EXPLAINING", "Facts", "Over", "Reason", "over_deals", "Walked", "LineStep", "Shown", "walk_line",
+           "explain",
            "shown_facts", "mover_sign"]
 
 # The closed set of codes, each with what it means (docs/reasons.md says what each rests on).
@@ -54,9 +55,10 @@ CODES: dict[str, str] = {
                         "the hand played, the others lay tiles in the line played that they are left holding in the "
                         "best line",
     "count": "both lines end alike (the same side goes out, or wins), for other points, and no other code holds "
-             "but the lead or a double stranded: how each ends and the pips left",
-    "pips-left": "no other code holds but the lead or a double stranded, and the lines end otherwise: at the end of the line "
-                 "played the mover's side holds more pips, or the others fewer, than at the end of the best",
+             "but the lead, a double stranded and the tiles that make the pips differ: how each ends and the pips left",
+    "pips-left": "no other code holds but the lead, a double stranded and the tiles that make the pips differ, and "
+                 "the lines end otherwise: at the end of the line played the mover's side holds more pips, or the "
+                 "others fewer, than at the end of the best",
     "unexplained": "no code above holds in the lines: the loss is the engine's, the reason is not one of these",
 }
 # the codes that explain a loss (all but ``unexplained``)
@@ -600,8 +602,8 @@ def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: boo
     """The reasons of a move over deals: ``read`` one entry a deal read (its open-hands reasons there, each
     :func:`explain`'s, () where the move played loses nothing in it; None: a deal whose lines could not be read, left
     out of the count), ``total`` the deals there are, ``drawn`` whether those read are a sample of them, ``kind`` as
-    :class:`Over` says, ``mover`` the player (``side``: the players of his side, himself alone where not given), ``best`` the best
-    move over the deals. A code holding in some of the
+    :class:`Over` says, ``mover`` the player (``side``: the players of his side, himself alone where not given),
+    ``best`` the best move over the deals. A code holding in some of the
     deals read gets one reason, with in how many (``Over``), the players it names and in how many deals each, the
     tiles and numbers it names (most often first), and the record's move that showed it where that is the same in
     every deal; codes in the order of :data:`CODES`. Nothing where no code holds in any deal, or none was read."""
