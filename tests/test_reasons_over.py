@@ -60,7 +60,7 @@ def enumerated(case, index: int, best: str) -> tuple[int, Counter]:
     mine = set(hands[names[mover]].split())
     held = len(hands[names[other]].split()) - len(laid)
     unseen = [str(t) for t in tile_set(6) if str(t) not in mine | laid]
-    worlds, counts = 0, Counter()
+    worlds, counts = 0, Counter()       # (counts["loses"]: the worlds where the move played loses)
     played_text = str(rep0.steps[index].move)
     for pick in combinations(unseen, held):
         world = dict(hands)
@@ -70,8 +70,8 @@ def enumerated(case, index: int, best: str) -> tuple[int, Counter]:
         if not rep.valid:
             continue
         worlds += 1
-        for code in codes_in_world(rep, index, played_text, best):
-            counts[code] += 1
+        codes = codes_in_world(rep, index, played_text, best)
+        counts.update(codes | ({"loses"} if codes else set()))
     return worlds, counts
 
 
@@ -113,10 +113,10 @@ def test_the_fair_reasons_count_the_worlds_an_explicit_enumeration_finds(case):
     assert worlds == d.fair.total
     for r in over:
         assert (r.over.kind, r.over.drawn, r.over.deals, r.over.total) == ("fair", False, worlds, worlds)
-        assert r.over.holds == counts[r.code], r.code
+        assert r.over.holds == counts[r.code] and r.over.loses == counts["loses"], r.code
         assert r.sentence.startswith(f"in {counts[r.code]} of the {worlds} deals {d.player} could not rule out")
         assert sum(r.over.counts) <= r.over.holds * 1 and list(r.over.counts) == sorted(r.over.counts, reverse=True)
-    assert {r.code for r in over} == {c for c in counts if c != "unexplained"}
+    assert {r.code for r in over} == {c for c in counts if c not in ("unexplained", "loses")}
     # the open-hands reasons of the deal played come first, as before
     assert [r.over is None for r in d.reasons] == sorted((r.over is None for r in d.reasons), reverse=True)
 
@@ -177,13 +177,15 @@ def test_a_sheets_reasons_count_the_deals_an_explicit_enumeration_finds(moves, i
         if d.played not in legal or best not in legal:
             continue                # (the best on average is not his to play in this deal: not read)
         read += 1
-        counts.update(codes_in_world(written, index, d.played, best))
+        codes = codes_in_world(written, index, d.played, best)
+        counts.update(codes | ({"loses"} if codes else set()))
     for r in d.reasons:       # never a reason read off one deal as if it were the game: each over the deals
         assert r.over is not None and r.over.kind == "sheet" and not r.facts.played_line
-        assert (r.over.holds, r.over.deals, r.over.total, r.over.drawn) == (counts[r.code], read, len(deals), False)
+        assert (r.over.holds, r.over.deals, r.over.total, r.over.drawn, r.over.loses) == \
+            (counts[r.code], read, len(deals), False, counts["loses"])
         assert r.sentence.startswith(f"in {counts[r.code]} of the {read} deals the sheet allows" if read == len(deals)
                                      else f"in {counts[r.code]} of {read} deals read of the {len(deals)} the sheet")
-    assert {r.code for r in d.reasons} == {c for c in counts if c != "unexplained"}
+    assert {r.code for r in d.reasons} == {c for c in counts if c not in ("unexplained", "loses")}
 
 
 @pytest.mark.slow

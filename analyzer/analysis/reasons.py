@@ -94,7 +94,7 @@ class Over:
     values there); ``total``: the deals there are in all, of which those read are every one or, ``drawn``, a uniform
     sample; ``kind``: ``"fair"``, the deals the mover could not rule out (the fair verdict), or ``"sheet"``, the
     deals a sheet without hands allows; ``players``, ``counts``: each player the reason is about and in how many of
-    the deals, most first."""
+    the deals, most first; ``loses``: in how many of the deals read the move played loses at all."""
 
     holds: int
     deals: int
@@ -103,6 +103,7 @@ class Over:
     kind: str
     players: tuple[str, ...] = ()
     counts: tuple[int, ...] = ()
+    loses: int = 0
 
     def __post_init__(self):
         for name in ("players", "counts"):
@@ -623,7 +624,8 @@ def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: boo
         numbers = Counter(x for r in here for x in r.facts.numbers)
         shown = {r.facts.shown_at for r in here}
         names = tuple(p for p, _ in players.most_common())
-        over = Over(len(here), n, total, drawn, kind, names, tuple(players[p] for p in names))
+        over = Over(len(here), n, total, drawn, kind, names, tuple(players[p] for p in names),
+                    sum(1 for got in seen if got))
         facts = Facts(player=names[0] if names else None, tiles=tuple(t for t, _ in tiles.most_common()),
                       numbers=tuple(x for x, _ in numbers.most_common()),
                       shown_at=shown.pop() if len(shown) == 1 else None)
