@@ -256,3 +256,17 @@ def test_analyze_fair_gives_the_reasons_over_the_deals_under_the_move(tmp_path):
     fair = [r for r in d["reasons"] if "over" in r]
     assert [f"    - {r['sentence']} [{r['code']}]" for r in fair] == over
     assert all(r["over"]["kind"] == "fair" and r["over"]["total"] == d["fair"]["total_worlds"] for r in fair)
+
+
+def test_a_count_of_deals_that_is_an_estimate_is_said_to_be_one():
+    """A sheet whose deals are too many to count (``SheetDeals.exact`` false) gives their number as an estimate."""
+    from analyzer.analysis.reasons import Facts, Reason, over_deals
+
+    out = Reason("opponent-out", Facts(player="Bob", tiles=("[1-3]",)), "lets Bob go out with [1-3]")
+    read = [(out,), (), None, (out,)]
+    (r,) = over_deals(read, 12_345, True, "sheet", "Ann", "[6-6]@6", estimated=True)
+    assert (r.over.holds, r.over.deals, r.over.loses, r.over.estimated) == (2, 3, 2, True)
+    assert r.sentence == ("in 2 of 3 deals drawn from an estimated 12,345 the sheet allows, an opponent goes out "
+                          "(Bob in 2)")
+    (r,) = over_deals(read, 12_345, True, "sheet", "Ann", "[6-6]@6")
+    assert r.sentence.startswith("in 2 of 3 deals drawn from the 12,345 the sheet allows")

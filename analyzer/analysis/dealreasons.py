@@ -89,7 +89,7 @@ def sheet_reasons(rep: Replay, analysis: GameAnalysis, budget: SearchBudget = Se
         positions = [world_decision(rep, d.index, seat, deal.hands, deal.order, template) for deal in picked]
         read = deal_reasons(rep, d, positions, best, budget)
         drawn = len(picked) < found.count
-        extra = over_deals(read, found.count, drawn, "sheet", d.player, best, _side(rep, seat))
+        extra = over_deals(read, found.count, drawn, "sheet", d.player, best, _side(rep, seat), not found.exact)
         if extra:
             new[id(d)] = replace(d, reasons=extra)
     return _renewed(analysis, new)

@@ -94,7 +94,8 @@ class Over:
     values there); ``total``: the deals there are in all, of which those read are every one or, ``drawn``, a uniform
     sample; ``kind``: ``"fair"``, the deals the mover could not rule out (the fair verdict), or ``"sheet"``, the
     deals a sheet without hands allows; ``players``, ``counts``: each player the reason is about and in how many of
-    the deals, most first; ``loses``: in how many of the deals read the move played loses at all."""
+    the deals, most first; ``loses``: in how many of the deals read the move played loses at all; ``estimated``:
+    ``total`` is an estimate (a sheet whose deals are too many to count: ``inference.sheet.SheetDeals.exact``)."""
 
     holds: int
     deals: int
@@ -104,6 +105,7 @@ class Over:
     players: tuple[str, ...] = ()
     counts: tuple[int, ...] = ()
     loses: int = 0
+    estimated: bool = False
 
     def __post_init__(self):
         for name in ("players", "counts"):
@@ -599,7 +601,7 @@ OVER_WORDS: dict[str, str] = {
 
 
 def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: bool, kind: str, mover: str,
-               best: str, side: Sequence[str] = ()) -> tuple[Reason, ...]:
+               best: str, side: Sequence[str] = (), estimated: bool = False) -> tuple[Reason, ...]:
     """The reasons of a move over deals: ``read`` one entry a deal read (its open-hands reasons there, each
     :func:`explain`'s, () where the move played loses nothing in it; None: a deal whose lines could not be read, left
     out of the count), ``total`` the deals there are, ``drawn`` whether those read are a sample of them, ``kind`` as
@@ -625,7 +627,7 @@ def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: boo
         shown = {r.facts.shown_at for r in here}
         names = tuple(p for p, _ in players.most_common())
         over = Over(len(here), n, total, drawn, kind, names, tuple(players[p] for p in names),
-                    sum(1 for got in seen if got))
+                    sum(1 for got in seen if got), estimated)
         facts = Facts(player=names[0] if names else None, tiles=tuple(t for t, _ in tiles.most_common()),
                       numbers=tuple(x for x, _ in numbers.most_common()),
                       shown_at=shown.pop() if len(shown) == 1 else None)
@@ -638,10 +640,11 @@ def _over_head(over: Over, mover: str) -> str:
     """``in 14 of the 20 deals Ann could not rule out`` (or ``... of 20 deals drawn from the 1,234 ...``; ``... of
     19 deals read of the 20 ...`` where some deals' lines could not be read)."""
     which = f"{mover} could not rule out" if over.kind == "fair" else "the sheet allows"
+    total = f"an estimated {over.total:,}" if over.estimated else f"the {over.total:,}"
     if over.drawn:
-        return f"in {over.holds} of {over.deals} deals drawn from the {over.total:,} {which}"
+        return f"in {over.holds} of {over.deals} deals drawn from {total} {which}"
     if over.deals < over.total:         # (the others' lines not read: past the node limit, a move not legal there)
-        return f"in {over.holds} of {over.deals} deals read of the {over.total:,} {which}"
+        return f"in {over.holds} of {over.deals} deals read of {total} {which}"
     return f"in {over.holds} of the {over.deals} deals {which}"
 
 
