@@ -285,10 +285,14 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
         from .analysis.settings import FairRun
         from .analysis.sheets import sheet_analyze
 
+        from .analysis.dealreasons import sheet_reasons
+
         try:
-            # (no reasons: a sheet's moves are valued over its deals, with no one line to read them off)
-            return sheet_analyze(rep, replace(options.analysis, reasons=False), max_deals=options.max_deals,
-                                 seed=options.fair_seed, run=sheet or FairRun())
+            # (its reasons read over its deals: a sheet has no one line to read them off; one that allows one deal
+            # is that deal's record, with its open-hands reasons)
+            analysis = sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
+                                     run=sheet or FairRun())
+            return sheet_reasons(rep, analysis, options.budget, seed=options.fair_seed)
         except ValueError as exc:
             return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
     try:
@@ -359,6 +363,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
     1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
+    from .analysis.dealreasons import fair_reasons
     from .analysis.settings import FairSettings
     from .inference.sheet import is_sheet
 
@@ -390,6 +395,8 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's,
                 analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),
                                         run=replace(how, progress=progress))     # for the scale)
+            # why each move the fair verdict grades lost, over the deals its player could not rule out
+            analysis = fair_reasons(rep, analysis, o.budget, seed=o.fair_seed)
         run.analyses[k] = analysis
         run.judged = k + 1
     return run

@@ -192,16 +192,47 @@ CASES = {
     # both lines blocked and won by B/D, for other points
     "count": (PARTNERS, "0 3", 20, {"A": "[0-1] [5-5]", "B": "[0-4] [1-3]", "C": "[1-6] [2-2]", "D": "[2-3] [6-6]"},
               "A [0-1]@0 B [1-3]@3 C [1-6]@1 D [6-6]@6", 1),
+    # B's [5-6] leaves B and D holding more pips than [2-5] would: both lines blocked, won by A/C
+    "tiles-kept": (PARTNERS, "6 4", 20, {"A": "[1-5] [4-5]", "B": "[2-5] [5-6]", "C": "[2-2] [4-4]",
+                                         "D": "[1-6] [3-4]"}, "A [4-5]@4 B [5-6]@6 C pass D pass A [1-5]@5", 1),
 }
+# where the lines end alike but for the points, the tiles that make the pips differ: the count set-up's B wins both
+# lines, and his [1-3] lets A and C lay tiles they keep after the best move
+CASES["opponents-unload"] = CASES["count"]
 # the near miss of each code: a graded move of another set-up, as close as the set-ups go, where it does not hold
-NEAR = {"block-lost": "count", "block-missed": "block-lost", "double-stranded": "block-lost",
+NEAR = {"tiles-kept": "count", "opponents-unload": "tiles-kept",
+        "block-lost": "count", "block-missed": "block-lost", "double-stranded": "block-lost",
         "void-missed": "double-stranded", "opens-opponent-number": "void-missed", "count": "block-missed",
         "opponent-out": "count", "out-missed": "block-missed"}
+
+# leads: a hand set up before its first tile (no tile on the table), with few tiles a hand (the block game's ``hand``)
+LEADS = {
+    # Ann leads [3-4]: [1-1] leads from her two 1s, and is a double
+    "lead": ("hand=3", "Ann, Bob", {"Ann": "[1-1] [1-2] [3-4]", "Bob": "[1-3] [2-5] [4-6]"}, "Ann [3-4]"),
+    # two pairs: after A's [3-4] his partner C passes at his first turn; after [3-6] C plays [4-6]
+    "lead-partner": ("players=4, hand=3", "A, B, C, D", {"A": "[1-2] [3-4] [3-6]", "B": "[0-4] [1-1] [3-3]",
+                                                         "C": "[2-4] [4-6] [6-6]", "D": "[0-3] [2-5] [5-6]"},
+                     "A [3-4]"),
+    # Ann's [1-6] loses to [4-6] (out-missed, block-lost), and no fact of the lead favours [4-6]: the same suit
+    # lengths, no double, as many tiles fit at her next turn
+    "lead-none": ("hand=3", "Ann, Bob", {"Ann": "[0-3] [1-6] [4-6]", "Bob": "[0-1] [2-2] [3-6]"}, "Ann [1-6]"),
+}
+NEAR["lead"] = "lead-none"
+
+
+def lead_setup(rules: str, players: str, hands: dict[str, str], moves: str) -> str:
+    """A hand of the block game (``rules``: its options) set up before its lead, the first player to lead."""
+    names = [p.strip() for p in players.split(",")]
+    return (f'[Variant "block"]\n[Rules "{rules}"]\n[Players "{players}"]\n[SetUp "1"]\n[OnTable "0"]\n'
+            f'[ToMove "{names[0]}"]\n\n' + "".join(f"{p}: {hands[p]}\n" for p in names) + f"\n1. {moves}\n")
 
 
 def _case(name: str):
     if name in ("opponent-out", "out-missed"):          # the issue's example
         rep, analysis = analysed(ISSUE)
+        return checked(rep, analysis)[0]
+    if name in LEADS:
+        rep, analysis = analysed(lead_setup(*LEADS[name]))
         return checked(rep, analysis)[0]
     (variant, players), ends, table, hands, moves, index = CASES[name]
     rep, analysis = analysed(setup(variant, players, ends, table, hands, moves))
@@ -212,6 +243,26 @@ def _case(name: str):
 def test_each_code_holds_in_its_set_up_and_not_in_its_near_miss(code):
     assert code in _case(code)
     assert code not in _case(NEAR[code])
+
+
+def test_the_lead_names_what_decides_a_lead_in_the_rules_advice():
+    """000's advice: lead from the strongest suit, a double by preference, to have more plays at one's next turn, and
+    so the partner knows the suit (and follows it). Each fact said is true of the hand and of the brute force's
+    lines."""
+    rep, analysis = analysed(lead_setup(*LEADS["lead"]))
+    (d, *_) = analysis.decisions
+    (lead,) = [r for r in d.reasons if r.code == "lead"]
+    assert (d.played, next(a.move for a in d.alternatives if a.best)) == ("[3-4]", "[1-1]")
+    assert lead.facts.tiles == ("[3-4]", "[1-1]") and lead.facts.numbers == (4, 1)     # (a tie: the higher number)
+    assert "[1-1] leads from Ann's 2 tiles of 1, [3-4] from 1 of 4" in lead.sentence
+    assert "gives up leading the double [1-1]" in lead.sentence
+    rep, analysis = analysed(lead_setup(*LEADS["lead-partner"]))
+    d = analysis.decisions[0]
+    (lead,) = [r for r in d.reasons if r.code == "lead"]
+    assert lead.facts.player == "C" and "C cannot follow it" in lead.sentence
+    assert d.reasons == brute_reasons(rep, analysis, d)
+    assert any(s.startswith("C pass") for s in lead.facts.played_line[:4])       # C's first turn: a pass
+    assert next(s for s in lead.facts.best_line if s.startswith("C ")).startswith("C [4-6]")
 
 
 def test_a_loss_no_code_explains_is_said_unexplained():
@@ -343,8 +394,11 @@ def test_a_training_problems_answer_says_why_as_the_analysis_does(tmp_path):
     analysed = json.loads(CliRunner().invoke(main, ["analyze", seed2, "--json", "--jobs", "1"]).stdout)
     by_index = {d["index"]: d for d in analysed["games"][0]["decisions"]}
     assert problems
-    for p in problems:
-        assert p["why"] == [r["sentence"] for r in by_index[p["step"]].get("reasons") or ()]
+    for p in problems:        # the reasons of the deal played, then those over the deals B could not rule out
+        played = [r["sentence"] for r in by_index[p["step"]].get("reasons") or ()]
+        assert p["why"][:len(played)] == played
+        assert all(w.startswith("in ") and " deals " in w and "B could not rule out" in w
+                   for w in p["why"][len(played):])
     assert any(p["why"] for p in problems)
 
 
@@ -489,6 +543,21 @@ def _holds(r, lines, me: int, teams, players) -> None:
         assert not ours(who)
         assert next(m for s, m in b_steps[1:] if s == who).is_pass
         assert next(m for s, m in p_steps[1:] if s == who).is_play
+    elif r.code == "lead":                           # the hand's first tile, against the best lead
+        assert str(p_steps[0][1].tile) == r.facts.tiles[0] and str(b_steps[0][1].tile) == r.facts.tiles[1]
+        if who != me:       # the partner cannot follow: he passes at his first turn, and plays after the best lead
+            assert ours(who) and not next(m for s, m in p_steps[1:] if s == who).is_play
+            assert next(m for s, m in b_steps[1:] if s == who).is_play
+    elif r.code in ("tiles-kept", "opponents-unload"):    # tiles held at the end of one line and not the other
+        from analyzer.position import mask_pips
+        mine = r.code == "tiles-kept"
+        seats = [s for s in range(len(teams)) if ours(s) == mine]
+        held = lambda pos: [str(t) for t in pos.tiles if any(pos.hands[s] & t.bit for s in seats)]   # noqa: E731
+        first, second = (held(p_pos), held(b_pos)) if mine else (held(b_pos), held(p_pos))
+        assert list(r.facts.tiles) == [t for t in first if t not in second] and r.facts.tiles
+        assert r.facts.numbers[0] == sum(t.low + t.high for t in p_pos.tiles if str(t) in r.facts.tiles)
+        left = sum(mask_pips(p_pos.hands[s]) for s in seats), sum(mask_pips(b_pos.hands[s]) for s in seats)
+        assert left[0] > left[1] if mine else left[0] < left[1]
     elif r.code == "pips-left":
         from analyzer.position import mask_pips
         left = lambda pos, mine: sum(mask_pips(h) for s, h in enumerate(pos.hands) if ours(s) == mine)  # noqa: E731
@@ -519,7 +588,7 @@ def test_a_report_shows_the_reasons_beside_the_graded_move(tmp_path):
     CliRunner().invoke(main, ["report", str(path), "-o", str(page), "--jobs", "1"])
     html = page.read_text(encoding="utf-8")
     block = html.split('<div class="reasons">', 1)[1].split("</div>", 1)[0]
-    assert "lets Bob go out with [1-3] and score 12" in block and "reason-opponent-out" in block
+    assert "lets Bob go out with [1-3] and score 12" in block and "<code>opponent-out</code>" in block
     # the best line one click away: its "line ▸" in the table of choices under the block (the lines are written
     # out in the block itself only where the table has none: tests the macro below)
     table = html.split('<div class="reasons">', 1)[1].split("</table>", 1)[0]

@@ -174,7 +174,8 @@ class Decision:
     fair: object | None = field(default=None, metadata=key(when="fair", read=False))
     # its loss and class on the match scale (``analysis.match_scale.MatchScale.applied``)
     on_scale: GradeOnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
-    # why it lost (``analysis.reasons``): a graded move's and the critical move's, where asked for (None: not given)
+    # why it lost (``analysis.reasons``): a graded move's and the critical move's, where asked for (None: not given);
+    # then those over the deals its player could not rule out, or a sheet's deals (``analysis.dealreasons``)
     reasons: tuple[Reason, ...] | None = field(default=None, metadata=key(omit_none=True))
 
     def __post_init__(self):

@@ -55,7 +55,7 @@ from . import (AgainstTheRest, AnalysisSettings, Alternative, Decision, GameAnal
                analyze_replay, int_solver_plays, open_decision, renewed, searcher_for, stop_reason, stops_at_decision)
 
 __all__ = ["FairValue", "FairDecision", "FairThresholds", "fair_analyze", "fair_seats", "solve_dealt", "dealt_position", "decision_table",
-           "WorldSearch", "EXACT_BELOW", "WORLDS", "FairSettings", "FairRun",
+           "WorldSearch", "world_decision", "world_searcher", "EXACT_BELOW", "WORLDS", "FairSettings", "FairRun",
            "Spread", "WorstWorld", "percentile", "PERCENTILES", "fair_verdict", "Z95", "GROWTH"]
 
 
@@ -140,7 +140,8 @@ def _rules(rep: Replay, seat: int):
     return AgainstTheRest(rep.variant, seat) if rep.variant.seating.sides > 2 else rep.variant
 
 
-def _searcher(rep: Replay, seat: int, budget: SearchBudget):
+def world_searcher(rep: Replay, seat: int, budget: SearchBudget):
+    """A search of one world of ``seat``'s decisions (under his rules: :func:`_rules`), within ``budget``."""
     search = searcher_for(_rules(rep, seat), int_solver_plays(rep.variant), budget.node_limit, budget.table_mb,
                           max_deals=1)
     search.bound_past_limit = False     # a world past the node limit drops the fair verdict: no bounds needed
@@ -210,12 +211,12 @@ def _shared_searcher(rep: Replay, seat: int, budget: SearchBudget):
     across deals (see ``TreeSearch._start``) and holds what the worlds have in common. One player
     against the rest has rules of his own: the search of the next seat replaces the last."""
     if int_solver_plays(rep.variant):
-        return _searcher(rep, seat, budget)
+        return world_searcher(rep, seat, budget)
     rules = seat if rep.variant.seating.sides > 2 else None
     held = _HELD.get("searcher")
     if held is None or held[0] != rules:
         held = _HELD["searcher"] = None  # (the last one's tables are freed before the next one's grow)
-        _HELD["searcher"] = held = (rules, _searcher(rep, seat, budget))
+        _HELD["searcher"] = held = (rules, world_searcher(rep, seat, budget))
     return held[1]
 
 
@@ -405,16 +406,23 @@ def _world_results(rep: Replay, plan: _Plan, worlds: list, rows: list[list[tuple
         if found is not None:
             out.append(found)
             continue
-        if template.draws:
-            order = view.order(world)
-            if order is None:
-                out.append([None] * len(row))
-                continue
-            pos = _drawn_position(rep, k, seat, view.deal(world), order)
-        else:
-            pos = dealt_position(rep, template, view.deal(world))
+        pos = world_decision(rep, k, seat, view.deal(world), view.order(world), template)
+        if pos is None:
+            out.append([None] * len(row))
+            continue
         out.append(reading.played(_shared_searcher(rep, seat, _JOB["budget"]), pos, row))
     return out
+
+
+def world_decision(rep: Replay, k: int, seat: int, deal: tuple[int, ...], order, template=None):
+    """The decision of ``seat`` before step ``k`` in the world dealt ``deal`` (each seat's dealt hand, a mask) with
+    the boneyard in ``order`` (a draw game's; a world's ``view.deal``, ``view.order``, or a sheet's deal), every hand
+    open as the fair analysis solves it (``template``: ``rep.position_at(k)``, where the caller has it); None in a
+    draw game whose boneyard order is not known."""
+    template = rep.position_at(k) if template is None else template
+    if not template.draws:
+        return dealt_position(rep, template, deal)
+    return None if order is None else _drawn_position(rep, k, seat, deal, order)
 
 
 def _sample(rep: Replay, plans: list[_Plan], budget: list[int], settings: FairSettings,

@@ -15,7 +15,8 @@ This module reads positions and the rules' results only; the analysis (``analysi
 graded move and the critical one, with the searches that valued them."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..codec import key
@@ -23,7 +24,8 @@ from ..position import mask_pips
 from ..rules.facts import HandResult, hand_facts
 from ..tiles import Move
 
-__all__ = ["CODES", "EXPLAINING", "Facts", "Reason", "Walked", "LineStep", "Shown", "walk_line", "explain",
+__all__ = ["CODES", "EXPLAINING", "Facts", "Over", "Reason", "over_deals", "Walked", "LineStep", "Shown", "walk_line",
+           "explain",
            "shown_facts", "mover_sign"]
 
 # The closed set of codes, each with what it means (docs/reasons.md says what each rests on).
@@ -38,16 +40,25 @@ CODES: dict[str, str] = {
                              "after the best move he does not",
     "closes-partner-number": "the move covers the number the partner opened with his last tile, and he passes at "
                              "his next turn; after the best move he plays",
+    "lead": "the lead (the hand's first tile): the best lead is from a longer suit of the mover's, or a double where "
+            "the lead played is none, or leaves him more tiles that fit at his next turn, or his partner follows it "
+            "where he passes after the lead played",
     "double-stranded": "a double the mover holds is left in his hand at the end of the line played; the best line "
                        "lays it",
     "points-missed": "the best move scores more at once during play (All Fives and the like) than the move played",
     "points-given": "the next opponent's reply scores more during play after the move played than after the best",
     "bonus-lost": "the best line earns the mover's side a bonus of the hand (capicú and the like) that the line "
                   "played does not",
+    "tiles-kept": "where the lines end alike but for the pips left (count, pips-left), the mover's side is left "
+                  "holding tiles after the move played that it lays in the best line, more pips in all",
+    "opponents-unload": "where the lines end alike but for the pips left (count, pips-left) and the mover's side wins "
+                        "the hand played, the others lay tiles in the line played that they are left holding in the "
+                        "best line",
     "count": "both lines end alike (the same side goes out, or wins), for other points, and no other code holds "
-             "but a double stranded: how each ends and the pips left",
-    "pips-left": "no other code holds but a double stranded, and the lines end otherwise: at the end of the line "
-                 "played the mover's side holds more pips, or the others fewer, than at the end of the best",
+             "but the lead, a double stranded and the tiles that make the pips differ: how each ends and the pips left",
+    "pips-left": "no other code holds but the lead, a double stranded and the tiles that make the pips differ, and "
+                 "the lines end otherwise: at the end of the line played the mover's side holds more pips, or the "
+                 "others fewer, than at the end of the best",
     "unexplained": "no code above holds in the lines: the loss is the engine's, the reason is not one of these",
 }
 # the codes that explain a loss (all but ``unexplained``)
@@ -77,13 +88,40 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class Over:
+    """Where a reason holds over deals rather than in the one deal played (:func:`over_deals`): in ``holds`` of the
+    ``deals`` read, each read as the open-hands reasons read the deal played (its two lines, checked against the
+    values there); ``total``: the deals there are in all, of which those read are every one or, ``drawn``, a uniform
+    sample; ``kind``: ``"fair"``, the deals the mover could not rule out (the fair verdict), or ``"sheet"``, the
+    deals a sheet without hands allows; ``players``, ``counts``: each player the reason is about and in how many of
+    the deals, most first; ``loses``: in how many of the deals read the move played loses at all; ``estimated``:
+    ``total`` is an estimate (a sheet whose deals are too many to count: ``inference.sheet.SheetDeals.exact``)."""
+
+    holds: int
+    deals: int
+    total: int
+    drawn: bool
+    kind: str
+    players: tuple[str, ...] = ()
+    counts: tuple[int, ...] = ()
+    loses: int = 0
+    estimated: bool = False
+
+    def __post_init__(self):
+        for name in ("players", "counts"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+@dataclass(frozen=True)
 class Reason:
     """Why a move lost: a ``code`` of :data:`CODES`, the :class:`Facts` it rests on, and the ``sentence`` a reader
-    sees."""
+    sees; ``over``: where it holds over deals (:class:`Over`: in k of n), None where it is read off the deal played."""
 
     code: str
     facts: Facts
     sentence: str
+    over: Over | None = field(default=None, metadata=key(omit_none=True))
 
     def __post_init__(self):
         if self.code not in CODES:
@@ -326,6 +364,49 @@ def _closed(c: _Case):
             dict(player=who, numbers=(ends[0],), tiles=(str(laid.tile),), shown_at=laid.index + 1)
 
 
+def _lead(c: _Case):
+    """The choice of the lead (the hand's first tile), by what decides a lead in the rules' advice (000, "Bemerkungen
+    und Spielstrategie": lead from the strongest suit, a double by preference, to have more plays when one's turn
+    comes again, and so the partner knows the suit): each fact that favours the best lead over the one played, read
+    off the mover's hand and the two lines."""
+    first, other = c.played.steps[0], c.best.steps[0]
+    if first.before or not first.move.is_play or not other.move.is_play:
+        return
+    hand, tiles, name = c.pos.hands[c.me], c.pos.tiles, c.players[c.me]
+    lead, best = first.move.tile, other.move.tile
+
+    def suit(tile) -> tuple[int, int]:
+        """The longest suit of ``tile``'s numbers in the mover's hand: (how many tiles, the number)."""
+        return max((sum(1 for t in tiles if hand & t.bit and t.matches(n)), n) for n in sorted({tile.low, tile.high}))
+
+    def fits(line: Walked, laid) -> int | None:
+        """The tiles of the mover's that fit at his next turn in ``line`` (None: he has no next turn)."""
+        turn = line.first_turn(c.me)
+        if turn is None:
+            return None
+        return sum(1 for t in tiles if hand & t.bit and t != laid and any(t.matches(n) for n in turn.before))
+
+    said, player = [], name
+    (p_len, p_num), (b_len, b_num) = suit(lead), suit(best)
+    if b_len > p_len:
+        said.append(f"{best} leads from {name}'s {b_len} tiles of {b_num}, {lead} from {p_len} of {p_num}")
+    if best.is_double and not lead.is_double:
+        said.append(f"gives up leading the double {best}")
+    p_fit, b_fit = fits(c.played, lead), fits(c.best, best)
+    if p_fit is not None and b_fit is not None and b_fit > p_fit:
+        said.append(f"after it {p_fit} of {name}'s tiles fit at {name}'s next turn, after {best} {b_fit}")
+    for p in (s for s in range(len(c.teams)) if s != c.me and c.teams[s] == c.us):
+        p_turn, b_turn = c.played.first_turn(p), c.best.first_turn(p)
+        if p_turn is not None and b_turn is not None and not p_turn.move.is_play and b_turn.move.is_play:
+            player = c.players[p]
+            said.append(f"{player} cannot follow it (he passes at his first turn), and plays {b_turn.move} after "
+                        f"{best}")
+            break
+    if said:
+        yield "lead", f"the lead {lead}: " + "; ".join(said), \
+            dict(player=player, tiles=(str(lead), str(best)), numbers=(p_num, b_num))
+
+
 def _stranded(c: _Case):
     left = [t for t in _doubles(c.played.hands[c.me], c.pos.tiles) if not c.best.hands[c.me] & t.bit]
     if left and c.played.termination is not None and not c.ours(_out(c.played)):
@@ -354,8 +435,41 @@ def _bonus(c: _Case):
             f"earns", {}
 
 
+def _left_tiles(c: _Case):
+    """Where the hand ends alike but for its points (``count``, ``pips-left``), the tiles that make the pips left
+    differ: those the mover's side is left holding after the move played and lays in the best line, where his side
+    does not go out and holds more pips at the end of the line played (``tiles-kept``); those the others lay in the line
+    played and are left holding in the best, where his side wins the hand played and the others hold fewer pips at
+    its end (``opponents-unload``)."""
+    ours = [s for s in range(len(c.teams)) if c.teams[s] == c.us]
+    theirs = [s for s in range(len(c.teams)) if c.teams[s] != c.us]
+
+    def held(line: Walked, seats) -> int:
+        mask = 0
+        for s in seats:
+            mask |= line.hands[s]
+        return mask
+
+    def named(mask: int) -> tuple[str, ...]:
+        return tuple(str(t) for t in c.pos.tiles if mask & t.bit)
+
+    kept = held(c.played, ours) & ~held(c.best, ours)
+    if kept and not c.ours(_out(c.played)) and mask_pips(held(c.played, ours)) > mask_pips(held(c.best, ours)):
+        us = _side(c.teams, c.us, c.players, "keeps", "keep")
+        yield "tiles-kept", f"{us} {' '.join(named(kept))} ({mask_pips(kept)} pips) that the best line lays", \
+            dict(player=c.players[c.me], tiles=named(kept), numbers=(mask_pips(kept),))
+    unloaded = held(c.best, theirs) & ~held(c.played, theirs)
+    if unloaded and _won(c.played, c.us) and mask_pips(held(c.played, theirs)) < mask_pips(held(c.best, theirs)):
+        who = [c.players[s] for s in theirs if c.best.hands[s] & unloaded]
+        yield "opponents-unload", f"lets {' and '.join(who)} lay {' '.join(named(unloaded))} " \
+            f"({mask_pips(unloaded)} pips) kept in the best line", \
+            dict(player=who[0], tiles=named(unloaded), numbers=(mask_pips(unloaded),))
+
+
+# the codes that may stand beside ``count`` and ``pips-left`` (a cause of how the hand ends, given before them)
+BESIDE_COUNT = frozenset({"lead", "double-stranded"})
 # the checks of the codes, in the order their reasons are given (``count`` and ``unexplained``: :func:`explain`)
-_CHECKS = (_outs, _blocks, _void, _opened, _closed, _stranded, _points, _bonus)
+_CHECKS = (_outs, _blocks, _void, _opened, _closed, _lead, _stranded, _points, _bonus)
 
 
 def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown], players: Sequence[str],
@@ -372,20 +486,29 @@ def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown],
     values = f" ({_signed(bv)} instead of {_signed(pv)})" if pv is not None and bv is not None else ""
     out = [Reason(code, Facts(**{**base, **facts}), sentence)
            for check in _CHECKS for code, sentence, facts in check(c)]
-    if not [r for r in out if r.code != "double-stranded"] and pv != bv and _alike(played, best, teams):
-        out.append(Reason("count", Facts(**base, player=players[played.seat]),
-                          f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
-                          f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
-                          f"left: {_left(best, players)}){values}"))
+    ending = []            # how the hand ends (``count``, ``pips-left``), given after its causes
+    if not [r for r in out if r.code not in BESIDE_COUNT] and pv != bv and _alike(played, best, teams):
+        ending.append(Reason("count", Facts(**base, player=players[played.seat]),
+                             f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
+                             f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
+                             f"left: {_left(best, players)}){values}"))
     mine = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] == c.us)      # noqa: E731
     others = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] != c.us)    # noqa: E731
-    if not [r for r in out if r.code != "double-stranded"] and played.termination and best.termination \
+    if not ending and not [r for r in out if r.code not in BESIDE_COUNT] and played.termination and best.termination \
             and (mine(played) > mine(best) or others(played) < others(best)):
         us = _side(teams, c.us, players, "", "").strip()
-        out.append(Reason("pips-left", Facts(**base, player=us),
-                          f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
-                          f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
-                          f"({_end_words(best, players)}){values}"))
+        ending.append(Reason("pips-left", Facts(**base, player=us),
+                             f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
+                             f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
+                             f"({_end_words(best, players)}){values}"))
+    causes = [Reason(code, Facts(**{**base, **facts}), sentence) for code, sentence, facts in _left_tiles(c)] \
+        if ending else []
+    if causes and ending[0].code == "count":     # (the tiles are named: how each line ends, without its pips)
+        p_end, b_end = _end_words(played, players), _end_words(best, players)
+        ends = f"{p_end} after the move played and after {c.best_move}" if p_end == b_end else \
+            f"{p_end} after the move played, {b_end} after {c.best_move}"
+        ending = [replace(ending[0], sentence=f"both lines end alike: {ends}{values}")]
+    out += causes + ending      # the tiles that make the pips differ, where the engine names them: the cause first
     if not out:
         out.append(Reason("unexplained", Facts(**base), f"no reason the engine checks explains this loss{values}; "
                           f"the two lines are in its facts (and in analyze --lines)"))
@@ -445,3 +568,93 @@ def _numbers(numbers: Sequence[int]) -> str:
 
 def _signed(v: int | None) -> str:
     return "?" if v is None else f"{v:+d}"
+
+
+# -- over deals: the fair verdict's (the deals the mover could not rule out) and a sheet's (the deals it allows) -----
+
+# what each code says over deals, after "in k of n deals ...": ``{best}`` the best move (the same in every deal)
+OVER_WORDS: dict[str, str] = {
+    "opponent-out": "an opponent goes out",
+    "out-missed": "after {best} {us} go{es} out, and not after the move played",
+    "block-lost": "the hand blocks and {us} lose{s} the count",
+    "block-missed": "after {best} the hand blocks and {us} win{s} the count",
+    "void-missed": "after {best} an opponent must pass, holding none of the numbers he passed on before",
+    "opens-opponent-number": "the move opens a number the next opponent showed, and he plays on it at once",
+    "closes-partner-number": "the move covers the number {mover}'s partner opened, and the partner must pass",
+    "lead": "{best} is the better lead by what decides one (a longer suit, a double, more tiles that fit at "
+            "{mover}'s next turn, the partner following)",
+    "double-stranded": "{mover} is left holding a double that the line after {best} lays",
+    "points-missed": "the move scores less at once than {best}",
+    "points-given": "the next opponent's reply scores more than after {best}",
+    "bonus-lost": "the line after {best} earns {us} a bonus the line played does not",
+    "tiles-kept": "where the lines end alike but for the pips left (count, pips-left), the mover's side is left "
+                  "holding tiles after the move played that it lays in the best line, more pips in all",
+    "opponents-unload": "where the lines end alike but for the pips left (count, pips-left) and the mover's side wins "
+                        "the hand played, the others lay tiles in the line played that they are left holding in the "
+                        "best line",
+    "tiles-kept": "{us} {are} left holding tiles that the line after {best} lays",
+    "opponents-unload": "the others lay tiles that they are left holding after {best}",
+    "count": "both lines end alike, for other points",
+    "pips-left": "{us} {are} left holding more pips, or the others fewer, than after {best}",
+    "unexplained": "no code explains the loss",
+}
+
+
+def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: bool, kind: str, mover: str,
+               best: str, side: Sequence[str] = (), estimated: bool = False) -> tuple[Reason, ...]:
+    """The reasons of a move over deals: ``read`` one entry a deal read (its open-hands reasons there, each
+    :func:`explain`'s, () where the move played loses nothing in it; None: a deal whose lines could not be read, left
+    out of the count), ``total`` the deals there are, ``drawn`` whether those read are a sample of them, ``kind`` as
+    :class:`Over` says, ``mover`` the player (``side``: the players of his side, himself alone where not given),
+    ``best`` the best move over the deals. A code holding in some of the
+    deals read gets one reason, with in how many (``Over``), the players it names and in how many deals each, the
+    tiles and numbers it names (most often first), and the record's move that showed it where that is the same in
+    every deal; codes in the order of :data:`CODES`. Nothing where no code holds in any deal, or none was read."""
+    seen = [r for r in read if r is not None]
+    n = len(seen)
+    side = tuple(side) or (mover,)
+    one = len(side) == 1
+    words = dict(best=best, mover=mover, us=" and ".join(side), s="s" if one else "", es="es" if one else "",
+                 are="is" if one else "are")
+    out = []
+    for code in CODES:
+        here = [next(r for r in got if r.code == code) for got in seen if any(r.code == code for r in got)]
+        if not here or code == "unexplained":
+            continue
+        players = Counter(r.facts.player for r in here if r.facts.player is not None)
+        tiles = Counter(t for r in here for t in r.facts.tiles)
+        numbers = Counter(x for r in here for x in r.facts.numbers)
+        shown = {r.facts.shown_at for r in here}
+        names = tuple(p for p, _ in players.most_common())
+        over = Over(len(here), n, total, drawn, kind, names, tuple(players[p] for p in names),
+                    sum(1 for got in seen if got), estimated)
+        facts = Facts(player=names[0] if names else None, tiles=tuple(t for t, _ in tiles.most_common()),
+                      numbers=tuple(x for x, _ in numbers.most_common()),
+                      shown_at=shown.pop() if len(shown) == 1 else None)
+        out.append(Reason(code, facts, f"{_over_head(over, mover)}, {OVER_WORDS[code].format(**words)}"
+                          f"{_over_tail(over, facts, code)}", over))
+    return tuple(out)
+
+
+def _over_head(over: Over, mover: str) -> str:
+    """``in 14 of the 20 deals Ann could not rule out`` (or ``... of 20 deals drawn from the 1,234 ...``; ``... of
+    19 deals read of the 20 ...`` where some deals' lines could not be read)."""
+    which = f"{mover} could not rule out" if over.kind == "fair" else "the sheet allows"
+    total = f"an estimated {over.total:,}" if over.estimated else f"the {over.total:,}"
+    if over.drawn:
+        return f"in {over.holds} of {over.deals} deals drawn from {total} {which}"
+    if over.deals < over.total:         # (the others' lines not read: past the node limit, a move not legal there)
+        return f"in {over.holds} of {over.deals} deals read of {total} {which}"
+    return f"in {over.holds} of the {over.deals} deals {which}"
+
+
+def _over_tail(over: Over, facts: Facts, code: str) -> str:
+    """The players a reason over deals names and in how many deals each (`` (Bob in 9, Cy in 5)``), and the
+    tiles left (the doubles stranded, the tiles kept or unloaded: the four named most often)."""
+    parts = []
+    if over.players and code not in ("out-missed", "block-lost", "block-missed", "bonus-lost", "count",
+                                     "pips-left", "points-missed", "double-stranded", "lead", "tiles-kept"):
+        parts.append(", ".join(f"{p} in {k}" for p, k in zip(over.players, over.counts)))
+    if code in ("double-stranded", "tiles-kept", "opponents-unload") and facts.tiles:
+        parts.append(", ".join(facts.tiles[:4]) + (", ..." if len(facts.tiles) > 4 else ""))
+    return f" ({'; '.join(parts)})" if parts else ""

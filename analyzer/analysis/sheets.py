@@ -269,7 +269,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     words: dict[str, int] = {}
     done, total = 0, len(order)
     batch, leads = batched(rep)
-    _JOB.update(rep=rep, deals=order, settings=replace(settings, lines=False))
+    _JOB.update(rep=rep, deals=order, settings=replace(settings, lines=False, reasons=False))   # (reasons: dealreasons)
     try:
         with ExitStack() as stack:
             held: list = []

@@ -292,8 +292,10 @@ class PlayerTally:
                 if opened is not None:
                     t.losses.append(opened)
                     t.classes.append(d["class"])
-                for reason in d.get("reasons") or ():
-                    t.reasons[reason["code"]] = t.reasons.get(reason["code"], 0) + 1
+                # (each code once a move: a reason of the deal played and the same over the deals he could not
+                # rule out are one)
+                for code in dict.fromkeys(reason["code"] for reason in d.get("reasons") or ()):
+                    t.reasons[code] = t.reasons.get(code, 0) + 1
                 fair = d.get("fair")
                 if fair is not None and fair.get("loss") is not None:
                     t.fair.append(fair["loss"])
