@@ -34,8 +34,8 @@ def walk(variant, seed, hidden):
     game = random_game(variant, seed)
     rep = replay_record(parse(write(Record([game], "x", [])), "x"))[0]
     names, lead = ", ".join(rep.players), rep.steps[0].entry.player
-    hands = "".join(f"{n}: ?\n" if hidden else f"{n}: {' '.join(str(t) for t in rep.initial.hands[k])}\n"
-                    for k, n in enumerate(rep.players))
+    held = {h.player: h.tiles for h in game.hands}
+    hands = "".join(f"{n}: ?\n" if hidden else f"{n}: {' '.join(str(t) for t in held[n])}\n" for n in rep.players)
     text = f'[Event "x"]\n[Variant "{variant}"]\n[Players "{names}"]\n[Lead "{lead}"]\n\n' + hands
     clicks = []
     for s in rep.steps:
