@@ -307,3 +307,14 @@ def analyze_to_move(text: str, folder: pathlib.Path) -> dict:
     out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", str(path)], capture_output=True,
                          text=True, cwd=ROOT)
     return json.loads(out.stdout)["games"][0]["to_move"]
+
+
+def require_built(missing: list[str], how: str) -> None:
+    """Skip the test, saying what is ``missing`` (modules, Node, packages) and ``how`` it is had; where CI must have
+    them all (``DOMINO_REQUIRE_COMPILED=1``, as .ci/run sets it) fail instead. Nothing missing: nothing done."""
+    if not missing:
+        return
+    message = f"{' and '.join(missing)} {how}"
+    if os.environ.get("DOMINO_REQUIRE_COMPILED") == "1":
+        pytest.fail(message)
+    pytest.skip(message)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import require_built
 
 from analyzer.search.core import arms_core, compiled_core
 from analyzer.search.wasm import wasm_path
@@ -26,7 +27,6 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = Path(__file__).parent / "wasm" / "pyodide_run.mjs"
-REQUIRED = os.environ.get("DOMINO_REQUIRE_COMPILED") == "1"
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +39,7 @@ def site(tmp_path_factory) -> Path:
     missing = [what for what, gone in (("Pyodide's npm package", pyodide is None), ("node", shutil.which("node") is None),
                                        ("the _core wasm module", wasm_path("core") is None),
                                        ("the _core extension", compiled_core() is None)) if gone]
-    if missing:
-        message = f"{' and '.join(missing)} not installed or not built"
-        if REQUIRED:
-            pytest.fail(message)
-        pytest.skip(message)
+    require_built(missing, "not installed or not built")
     folder = tmp_path_factory.mktemp("site")
     build_site(folder, pyodide)
     assert json.loads((folder / "site.json").read_text())["wasm"]["core"] == "wasm/_core.wasm"

@@ -5,7 +5,6 @@ kernel serves, the modules run in Node (tests/wasm/kernels.mjs) once a batch. Wh
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import subprocess
@@ -17,6 +16,8 @@ from unittest import mock
 
 import pytest
 
+from conftest import require_built
+
 from analyzer.analysis import AgainstTheRest
 from analyzer.position import Position
 from analyzer.rules import find_variant
@@ -26,7 +27,6 @@ from analyzer.search.wasm import wasm_path
 from test_core import CASES, _deal
 
 HARNESS = Path(__file__).parent / "wasm" / "kernels.mjs"
-REQUIRED = os.environ.get("DOMINO_REQUIRE_COMPILED") == "1"
 
 
 def _module(kernel: str, extension) -> Path:
@@ -34,11 +34,7 @@ def _module(kernel: str, extension) -> Path:
     missing = [what for what, gone in (("the CPython extension", extension is None),
                                        (f"the {kernel} wasm module", wasm_path(kernel) is None),
                                        ("node", shutil.which("node") is None)) if gone]
-    if missing:
-        message = f"{' and '.join(missing)} not built or not installed (setup.py builds the modules with clang and lld)"
-        if REQUIRED:
-            pytest.fail(message)
-        pytest.skip(message)
+    require_built(missing, "not built or not installed (setup.py builds the modules with clang and lld)")
     return wasm_path(kernel)
 
 

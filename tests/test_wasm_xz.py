@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
-import os
 import random
 import shutil
 import struct
@@ -18,6 +17,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from conftest import require_built
 
 from analyzer.equity import store
 from analyzer.equity.shipped import MAGIC as SOLVED
@@ -27,18 +28,13 @@ pytestmark = pytest.mark.slow
 
 HARNESS = Path(__file__).parent / "wasm" / "xz.mjs"
 DATA = Path(store.__file__).parent / "data"
-REQUIRED = os.environ.get("DOMINO_REQUIRE_COMPILED") == "1"
 
 
 def unpacked_in_wasm(streams: list[bytes], tmp_path: Path) -> list[dict]:
     """For each stream: ``{"size", "sha256"}`` of what ``_xz.wasm`` unpacks it to, or ``{"error"}``."""
     missing = [what for what, gone in (("the xz wasm module", wasm_path("xz") is None),
                                        ("node", shutil.which("node") is None)) if gone]
-    if missing:
-        message = f"{' and '.join(missing)} not built or not installed (setup.py builds the module with clang and lld)"
-        if REQUIRED:
-            pytest.fail(message)
-        pytest.skip(message)
+    require_built(missing, "not built or not installed (setup.py builds the module with clang and lld)")
     source = tmp_path / "streams.bin"
     source.write_bytes(b"".join(struct.pack("<I", len(s)) + s for s in streams))
     done = subprocess.run(["node", str(HARNESS), str(wasm_path("xz")), str(source)], capture_output=True, text=True,
