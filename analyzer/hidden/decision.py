@@ -44,6 +44,12 @@ class HiddenDecision:
     nodes: int
     hand_value: float = 0.0         # the mean over the deals that give the mover his actual hand, both playing
     #                                 the optimal strategies found (side 0)
+    method: str = "lp"              # "lp" (the sequence-form LP) or "cfr" (CFR+ on the public tree: analyzer.hidden.cfr)
+    bounds: tuple[float, float] | None = None     # "cfr": the certified bracket of ``value`` (side 0, low to high)
+    move_bounds: tuple[tuple[Move, float, float], ...] | None = None   # "cfr": each move's value's bracket
+    closed: bool = True             # every bracket within the precision asked ("lp": exact to the LP's precision)
+    iterations: int = 0             # "cfr": the iterations run, all the solves together
+    seconds: float = 0.0            # "cfr": the time taken
 
     def loss(self, move: Move) -> float:
         """What ``move`` costs the mover per deal that gives him his hand, against the best (>= 0)."""
