@@ -78,6 +78,9 @@ class PublicTree:
     slot: array
     legal: array
     size: int                    # the regret and strategy arrays' length
+    alive_at: tuple[array, array]
+    alive: tuple[array, array]   # each player's hands with a deal alive at node ``n``:
+    #                              ``alive[p][alive_at[p][n]:alive_at[p][n+1]]`` (the kernel's walk touches only those)
 
     @property
     def nodes(self) -> int:
@@ -128,7 +131,8 @@ def build_tree(rules, deals: Sequence[Position], first: int, weights: Sequence[f
             hand[p].append(at)
             root[p].append(mask)
     t = PublicTree(first, hands, hand, weight, array("i"), array("i"), array("i"), [], array("i"), array("i"),
-                   array("d"), array("i"), array("i"), array("i"), array("b"), 0)
+                   array("d"), array("i"), array("i"), array("i"), array("b"), 0, (array("i"), array("i")),
+                   (array("i"), array("i")))
     match = pos._match
     every = (1 << len(pos.tiles)) - 1
 
@@ -141,6 +145,9 @@ def build_tree(rules, deals: Sequence[Position], first: int, weights: Sequence[f
         t.term_at.append(len(t.term_deal))
         t.iset_at.append(len(t.iset_hand))
         t.moves.append([])
+        for q in (0, 1):
+            t.alive_at[q].append(len(t.alive[q]))
+            t.alive[q].extend(sorted({hand[q][d] for d in alive}))
         fit = every if pos.ends is None else match[pos.ends[0]] | match[pos.ends[1]]
         asked: dict[tuple[int, int], list] = {}
         going: list[int] = []
@@ -197,6 +204,8 @@ def build_tree(rules, deals: Sequence[Position], first: int, weights: Sequence[f
     t.child_at.append(len(t.child))
     t.term_at.append(len(t.term_deal))
     t.iset_at.append(len(t.iset_hand))
+    for q in (0, 1):
+        t.alive_at[q].append(len(t.alive[q]))
     _finish_children(t)
     return t
 
@@ -349,7 +358,7 @@ class _CRun:
         fi, fa = forced if forced is not None else (-1, -1)
         self.run = module.Run(t.hand[0], t.hand[1], len(t.hands[0]), len(t.hands[1]), t.player, t.child_at, t.child,
                               t.term_at, t.term_deal, t.term_value, t.iset_at, t.iset_hand, t.slot, t.legal, t.size,
-                              fi, fa)
+                              t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], fi, fa)
 
     def iterate(self, count: int) -> None:
         self.run.iterate(count)
