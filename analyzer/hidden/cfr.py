@@ -440,6 +440,8 @@ def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Seque
 
     start = time.perf_counter()
     mover = pos.turn
+    if not pos.legal_moves():
+        raise ValueError("the hand is over: no decision to value")
     t = build_tree(rules, deals, mover, weights)
     sign = 1 if rules.seating.teams[mover] == 0 else -1
     h = t.hands[0].index(pos.hands[mover])
