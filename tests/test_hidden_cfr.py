@@ -5,18 +5,26 @@ players listed, the matrix game of their expected payoffs solved by a plain LP. 
 the existing exact mode. Every bracket the solver reports must hold the value they find, and close on it."""
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("scipy")
 
-from analyzer.hidden import build_game, hidden_decision, solve_game  # noqa: E402
+from analyzer.analysis.hiddenfair import contradicted  # noqa: E402
+from analyzer.cli import main  # noqa: E402
+from analyzer.hidden import HiddenDecision, build_game, hidden_decision, solve_game  # noqa: E402
 from analyzer.hidden.cfr import _CRun, _PyRun, build_tree, cfr_decision, kernel, solve  # noqa: E402
 from analyzer.hidden.lp import forced_value  # noqa: E402
-from analyzer.tiles import Tile  # noqa: E402
+from analyzer.inference import worlds_at  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
+from analyzer.notation import read  # noqa: E402
+from analyzer.tiles import Move, Tile  # noqa: E402
 from test_hidden import (BLOCK, PURE_LIMIT, block_deals, infosets, matrix_value, one_hot, play,  # noqa: E402
                          pure_strategies, tiny_games)
 
@@ -139,3 +147,70 @@ def test_the_tree_refuses_what_it_does_not_play():
     deals = [draw_deal([[Tile(0, 0), Tile(0, 1)], [Tile(1, 1), Tile(1, 2)]], [Tile(0, 2), Tile(2, 2)])]
     with pytest.raises(ValueError, match="block game for two"):
         build_tree(find_variant("draw", {"players": "2"}), deals, 0)
+
+
+# -- in the fair analysis -------------------------------------------------------------------------------------
+RECORD = Path(__file__).resolve().parents[1] / "records" / "openspiel-block7-6.dom"   # block for two; its decision at
+#                                     move 11 (P0: 2 tiles, P1: 3) has 19,800 deals the public record allows
+
+
+def fair_json(path: Path, *extra: str) -> dict:
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--json", "--jobs", "1", str(path), *extra])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)["games"][0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_a_block_for_two_decision_of_three_tiles_a_hand_is_valued_by_the_cfr_solver_by_default():
+    game = fair_json(RECORD)
+    (rep,) = replay_record(read(RECORD))
+    fair = {d["index"]: d["fair"] for d in game["decisions"] if d["fair"]}
+    for k, f in fair.items():
+        pos = rep.position_at(k)
+        small = max(pos.count(0), pos.count(1)) <= 3
+        assert (f["method"] == "exact-hidden") == small, k
+        assert f["estimates"] == ("game value" if small else "open-hands mean")
+        if not small:
+            continue
+        h = f["hidden"]
+        assert h["solver"] == "cfr" and h["deals"] == worlds_at(rep, k).count
+        low, up = h["bounds"]
+        assert up - low <= 1e-3 * h["reach"] + 1e-6          # (closed: 0.001 points a deal of the mover's hand)
+        for move, (lo, hi) in h["move_bounds"].items():
+            assert lo - 1e-6 <= h["moves"][move] <= hi + 1e-6
+            assert hi - lo <= 1e-3 * h["reach"] + 1e-6
+    assert any(f["method"] == "exact-hidden" for f in fair.values())
+    off = fair_json(RECORD, "--exact-hand", "0")
+    assert all(d["fair"]["method"] in ("exact", "sampled") and d["fair"]["estimates"] == "open-hands mean"
+               for d in off["decisions"] if d["fair"])
+
+
+def test_a_sampled_verdict_an_open_bracket_contradicts_is_not_given():
+    a, b = Move(Tile(0, 1), 1), Move(Tile(1, 2), 1)
+
+    def open_(mover, bounds):
+        return HiddenDecision(mover, 10, 0.0, tuple((m, (lo + up) / 2) for m, (lo, up) in zip((a, b), bounds)),
+                              ((a, 0.5), (b, 0.5)), 0.1, (1, 1), 1, method="cfr", bounds=(-1.0, 1.0),
+                              move_bounds=tuple((m, lo, up) for m, (lo, up) in zip((a, b), bounds)), closed=False)
+
+    # side 0 moves: a certified below b; the sampled best a is contradicted, b is not
+    solved = open_(0, [(0.0, 1.0), (1.5, 2.0)])
+    assert "certified worse" in contradicted(solved, "[0-1]@1", None)
+    assert contradicted(solved, "[1-2]@1", "[0-1]@1") is None
+    # b played, certified better than every other move, may not lose against a best the brackets leave open
+    c = Move(Tile(2, 2), 2)
+    three = HiddenDecision(0, 10, 0.0, ((a, 0.5), (b, 1.75), (c, 0.6)), ((a, 0.3), (b, 0.4), (c, 0.3)), 0.1, (1, 1), 1,
+                           method="cfr", bounds=(-1.0, 3.0), move_bounds=((a, 0.0, 1.0), (b, 1.5, 2.0), (c, 0.0, 1.2)),
+                           closed=False)
+    assert "certified worse" in contradicted(three, "[0-1]@1", "[1-2]@1")
+    assert contradicted(three, "[1-2]@1", "[1-2]@1") is None
+    wide = HiddenDecision(0, 10, 0.0, ((a, 0.5), (b, 1.75)), ((a, 0.5), (b, 0.5)), 0.1, (1, 1), 1, method="cfr",
+                          bounds=(-1.0, 3.0), move_bounds=((a, 0.0, 1.6), (b, 1.7, 2.0)), closed=False)
+    assert "certified worse" in contradicted(wide, "[0-1]@1", "[1-2]@1")
+    # side 1 wants lower: the same brackets make a the certified best
+    solved = open_(1, [(0.0, 1.0), (1.5, 2.0)])
+    assert contradicted(solved, "[0-1]@1", None) is None
+    assert "certified worse" in contradicted(solved, "[1-2]@1", None)
+    # overlapping brackets certify nothing
+    assert contradicted(open_(0, [(0.0, 1.6), (1.5, 2.0)]), "[0-1]@1", "[1-2]@1") is None

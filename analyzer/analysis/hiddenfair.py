@@ -124,18 +124,15 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
 
 def contradicted(solved: HiddenDecision, best: str, played: str | None) -> str | None:
     """Where the certified brackets of an open CFR+ decision (``solved``) contradict a sampled verdict naming
-    ``best`` (and, for a loss, ``played``): why, else None. A move is certified worse than another where its
-    bracket lies wholly on the mover's wrong side of the other's; the sampled best must not be, and a move played
-    that is certified better than every other must not be given a loss."""
+    ``best``: why, else None. A move is certified worse than another where its bracket lies wholly on the mover's
+    wrong side of the other's; the sampled best must not be (then neither its best nor the loss it gives the move
+    ``played`` stands; a move played that is certified better than every other is such a case)."""
     if solved.move_bounds is None:
         return None
     sign = 1 if solved.mover == 0 else -1
     mine = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
     if best in mine and any(mine[best][1] < low for name, (low, _) in mine.items() if name != best):
         return f"{best}, the best by the open-hands mean, is certified worse than another move under hidden information"
-    if played in mine and played != best and all(mine[played][0] > up for name, (_, up) in mine.items()
-                                                  if name != played):
-        return f"{played}, played, is certified the best move under hidden information"
     return None
 
 
