@@ -88,7 +88,8 @@ def test_the_kernel_runs_the_python_walk():
     """Iteration by iteration, the compiled run's brackets, averages and hand values are the Python run's."""
     for name, deals in small_positions()[:1] + small_positions()[2:3]:
         t = build_tree(BLOCK, deals, deals[0].turn)
-        forced = (t.find(0, 0), next(a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[t.find(0, 0)] + a]))
+        at = t.find(0, 0)
+        forced = (at, next(a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[at] + a]))
         for fix in (None, forced):
             py, c = _PyRun(t, fix), _CRun(t, fix, kernel())
             for _ in range(4):

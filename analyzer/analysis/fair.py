@@ -655,8 +655,8 @@ def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, l
             plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed,
                                bracket=unclosed.get((k, seat))))
         else:
-            plans.append(_Plan(k, seat, moves, every, "sampled", None, (*early_looks(settings), settings.worlds)[0], seed,
-                               bracket=unclosed.get((k, seat))))
+            first = (*early_looks(settings), settings.worlds)[0]
+            plans.append(_Plan(k, seat, moves, every, "sampled", None, first, seed, bracket=unclosed.get((k, seat))))
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], sampled: tuple[list, list],

@@ -38,7 +38,7 @@ OPEN_MEAN = "open-hands mean"    # what a sampled or enumerated fair verdict est
 #                                  each deal's value with every hand open (a perfect-information average), not the game
 GAME_VALUE = "game value"        # what an exact-hidden one gives: the value when both play best by what they know
 CFR_HAND = 3                     # the CFR+ solver values a block-for-two decision with at most this many tiles a hand
-CFR_DEALS = 300_000              # ... and at most this many deals (it lists the deals ending at each public node)
+CFR_DEALS = 50_000               # ... and at most this many deals (listed, with those ending at each public node)
 
 
 def hidden_unavailable() -> str | None:

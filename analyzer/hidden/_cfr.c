@@ -64,8 +64,9 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     CfrTree t;
     Py_ssize_t n[16];
-    static const char *names[] = {"hand0", "hand1", "player", "child_at", "child", "term_at", "term_deal", "term_value",
-                                  "iset_at", "iset_hand", "slot", "legal", "alive_at0", "alive0", "alive_at1", "alive1"};
+    static const char *names[] = {"hand0", "hand1", "player", "child_at", "child", "term_at", "term_deal",
+                                  "term_value", "iset_at", "iset_hand", "slot", "legal", "alive_at0", "alive0",
+                                  "alive_at1", "alive1"};
     void *p[16];
     for (int k = 0; k < 16; k++) {
         Py_ssize_t item = k == 7 ? 8 : k == 11 ? 1 : 4;

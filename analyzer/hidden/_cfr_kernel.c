@@ -29,7 +29,8 @@ int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_m
     run->forced_move = forced_move;
     if (t->nodes < 1) return fail(err, K_VALUE, "an empty tree");
     for (int32_t n = 0; n < t->nodes; n++) {
-        if (t->child_at[n] > t->child_at[n + 1] || t->term_at[n] > t->term_at[n + 1] || t->iset_at[n] > t->iset_at[n + 1])
+        if (t->child_at[n] > t->child_at[n + 1] || t->term_at[n] > t->term_at[n + 1]
+            || t->iset_at[n] > t->iset_at[n + 1])
             return fail(err, K_VALUE, "a node's lists run backwards");
         for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
             if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
@@ -124,9 +125,11 @@ static void walk(CfrRun *run, int32_t n, int p, const double *own, const double 
     if (mover == p) {
         for (int32_t a = 0; a < width; a++) {
             int32_t c = t->child[c0 + a];
-            for (int32_t i = i0; i < i1; i++) reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
+            for (int32_t i = i0; i < i1; i++)
+                reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
             walk(run, c, p, reach, opp, sub, mode, level + 1);
-            for (int32_t i = i0; i < i1; i++) run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
+            for (int32_t i = i0; i < i1; i++)
+                run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
         }
         for (int32_t i = i0; i < i1; i++) {
             int32_t h = t->iset_hand[i], s = t->slot[i];

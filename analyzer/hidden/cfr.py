@@ -94,6 +94,19 @@ class PublicTree:
                 out[p] += self.iset_at[n + 1] - self.iset_at[n]
         return out[0], out[1]
 
+    def memory(self) -> int:
+        """The bytes of the flattened tree's arrays and of one run's (regrets, averages, two scratch arrays, the
+        value and reach vectors of every depth, as the kernel allocates them)."""
+        arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
+                  self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive)
+        depth, stack = 0, [(0, 1)]
+        while stack:
+            n, d = stack.pop()
+            depth = max(depth, d)
+            stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
+        vectors = 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (depth + 2)
+        return sum(len(a) * a.itemsize for a in arrays) + 8 * (4 * self.size + vectors)
+
     def find(self, n: int, hand: int) -> int:
         """The information set of hand index ``hand`` at node ``n`` (-1: none)."""
         for i in range(self.iset_at[n], self.iset_at[n + 1]):
@@ -478,4 +491,4 @@ def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Seque
         t.infosets, t.nodes, float(hand_value), method="cfr", bounds=side0(whole.lower, whole.upper),
         move_bounds=tuple((m, *side0(r.lower, r.upper)) for m, r in forced),
         closed=all(r.closed for r in results), iterations=sum(r.iterations for r in results),
-        seconds=round(time.perf_counter() - start, 3))
+        seconds=round(time.perf_counter() - start, 3), memory=t.memory())

@@ -44,12 +44,13 @@ class HiddenDecision:
     nodes: int
     hand_value: float = 0.0         # the mean over the deals that give the mover his actual hand, both playing
     #                                 the optimal strategies found (side 0)
-    method: str = "lp"              # "lp" (the sequence-form LP) or "cfr" (CFR+ on the public tree: analyzer.hidden.cfr)
+    method: str = "lp"              # "lp" (the sequence-form LP) or "cfr" (CFR+ on the public tree: hidden.cfr)
     bounds: tuple[float, float] | None = None     # "cfr": the certified bracket of ``value`` (side 0, low to high)
     move_bounds: tuple[tuple[Move, float, float], ...] | None = None   # "cfr": each move's value's bracket
     closed: bool = True             # every bracket within the precision asked ("lp": exact to the LP's precision)
     iterations: int = 0             # "cfr": the iterations run, all the solves together
     seconds: float = 0.0            # "cfr": the time taken
+    memory: int = 0                 # "cfr": the bytes of the flattened tree and of one run's arrays
 
     def loss(self, move: Move) -> float:
         """What ``move`` costs the mover per deal that gives him his hand, against the best (>= 0)."""
