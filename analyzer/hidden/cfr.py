@@ -414,31 +414,31 @@ class CfrResult:
 def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
           max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10) -> CfrResult:
     """CFR+ on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
-    ``max_iterations``); the bracket is measured every ``every`` iterations (and the interval between
+    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured every ``every`` iterations (and the interval between
     measurements grows with the run, so measuring costs a bounded share). ``forced``: (information set, move),
     a set held to one move (a move's value). ``compiled``: the kernel (None: where built)."""
     module = kernel() if compiled in (None, True) else None
     if compiled and module is None:
         raise RuntimeError("the compiled CFR+ kernel is not built")
     run = _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
-    start = time.perf_counter()
+    start = time.process_time()         # (CPU seconds: a loaded machine stops a run no earlier than an idle one)
     done = 0
     low, up = run.bracket()
     step = max(1, every)
-    while up - low > tol and done < max_iterations and time.perf_counter() - start < budget:
+    while up - low > tol and done < max_iterations and time.process_time() - start < budget:
         count = min(step, max_iterations - done)
         run.iterate(count)
         done += count
         low, up = run.bracket()
         step = max(step, done // 4)
-    return CfrResult(low, up, done, time.perf_counter() - start, up - low <= tol, tuple(run.hand_values()),
+    return CfrResult(low, up, done, time.process_time() - start, up - low <= tol, tuple(run.hand_values()),
                      tuple(run.average()), module is not None)
 
 
 #: The default precision of a decision's values: the bracket of each value, per deal that gives the mover his
 #: hand, no wider than this many points (a value is *closed* within it)
 TOL = 1e-3
-#: The default time budget of one decision's solves, in seconds (all its solves together)
+#: The default time budget of one decision's solves, in CPU seconds (all its solves together)
 BUDGET = 20.0
 
 
@@ -451,7 +451,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Seque
     values are the brackets' midpoints (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets)."""
     from .decision import HiddenDecision
 
-    start = time.perf_counter()
+    start = time.process_time()
     mover = pos.turn
     if not pos.legal_moves():
         raise ValueError("the hand is over: no decision to value")
@@ -462,7 +462,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Seque
     width = tol * reach
     moves = pos.legal_moves()
     i = t.find(0, h)
-    spent = time.perf_counter() - start
+    spent = time.process_time() - start
     whole = solve(t, tol=width, budget=max(0.0, budget - spent) / (len(moves) + 1 if len(moves) > 1 else 1),
                   compiled=compiled)
     results = [whole]
@@ -470,7 +470,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Seque
         forced = []
         at = [t.moves[0].index(m) for m in moves]
         for j, (m, k) in enumerate(zip(moves, at)):
-            left = max(0.0, budget - (time.perf_counter() - start))
+            left = max(0.0, budget - (time.process_time() - start))
             got = solve(t, tol=width, budget=left / (len(moves) - j), forced=(i, k), compiled=compiled)
             forced.append((m, got))
             results.append(got)
@@ -491,4 +491,4 @@ def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Seque
         t.infosets, t.nodes, float(hand_value), method="cfr", bounds=side0(whole.lower, whole.upper),
         move_bounds=tuple((m, *side0(r.lower, r.upper)) for m, r in forced),
         closed=all(r.closed for r in results), iterations=sum(r.iterations for r in results),
-        seconds=round(time.perf_counter() - start, 3), memory=t.memory())
+        seconds=round(time.process_time() - start, 3), memory=t.memory())
