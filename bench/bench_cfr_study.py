@@ -12,7 +12,8 @@ more are counted (``beyond``) and left out. Each legal move is valued twice, per
   apart (what ``analyze --fair --exact-hand 0`` computes, every deal solved);
 - **exact**: the solver's (``HiddenDecision.hand_values``: both play their best by what they know).
 
-Columns: the endgames found and solved (``beyond``: past the deal bound); ``best set``: the fair best moves (equal
+Columns: the endgames found, those past the deal bound (``beyond``), those solved (every bracket closed within the
+solver's CPU budget; the other columns are over these alone); ``best set``: the fair best moves (equal
 means) hold an exact best (its exact loss within 0.002, the brackets' precision); ``named``: a unique fair best is
 an exact best; ``fair loses``: the endgames where following the fair best loses (exact loss above 0.002), the mean
 loss where it does and the largest (points a deal of his hand); ``|fair-exact|``: a move's value gap, mean and
@@ -129,9 +130,11 @@ def main() -> None:
         print_row(size, got, beyond)
 
 
-def print_row(size: int, got: list[dict], beyond: int) -> None:
+def print_row(size: int, found: list[dict], beyond: int) -> None:
+    """One size's line: every comparison over the endgames whose brackets closed (``solved``) alone."""
+    got = [g for g in found if g["closed"]]
     if not got:
-        print(f"{size:>5} {beyond:>5} {beyond:>6} {0:>6}")
+        print(f"{size:>5} {len(found) + beyond:>5} {beyond:>6} {0:>6}")
         return
     loses = [g["loss"] for g in got if g["loss"] > PRECISION]
     gaps = [x for g in got for x in g["gaps"]]
@@ -140,8 +143,7 @@ def print_row(size: int, got: list[dict], beyond: int) -> None:
     mb = [g["memory"] / 1e6 for g in got]
     times = [g["time"] for g in got]
     deals = [g["deals"] for g in got]
-    closed = sum(g["closed"] for g in got)
-    print(f"{size:>5} {len(got) + beyond:>5} {beyond:>6} {closed:>6} {sum(g['set'] for g in got):>3}/{len(got):<4} "
+    print(f"{size:>5} {len(found) + beyond:>5} {beyond:>6} {len(got):>6} {sum(g['set'] for g in got):>3}/{len(got):<4} "
           f"{sum(g['named'] for g in got):>4}/{unique:<4} {len(loses):>4} {100 * len(loses) / len(got):>4.0f}% "
           f"{statistics.mean(loses) if loses else 0:>6.2f}/{max(loses) if loses else 0:<6.2f} "
           f"{statistics.mean(map(abs, gaps)):>10.2f}/{max(map(abs, gaps)):<10.2f} {statistics.mean(gaps):>6.2f} "
