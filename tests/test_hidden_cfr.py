@@ -215,3 +215,18 @@ def test_a_sampled_verdict_an_open_bracket_contradicts_is_not_given():
     assert "certified worse" in contradicted(solved, "[1-2]@1", None)
     # overlapping brackets certify nothing
     assert contradicted(open_(0, [(0.0, 1.6), (1.5, 2.0)]), "[0-1]@1", "[1-2]@1") is None
+
+
+def test_the_words_say_what_a_fair_verdict_estimates():
+    from types import SimpleNamespace
+
+    from analyzer.report.verdicts import how_words
+
+    cfr = SimpleNamespace(method="exact-hidden", worlds=19_800, hidden={"solver": "cfr"})
+    lp = SimpleNamespace(method="exact-hidden", worlds=360, hidden={"solver": "lp"})
+    every = SimpleNamespace(method="exact", worlds=792, total=792, hidden=None)
+    drawn = SimpleNamespace(method="sampled", worlds=200, total=11_628, hidden=None)
+    assert how_words(cfr) == "exact under hidden information to 0.001 (CFR+), 19,800 deals"
+    assert how_words(lp) == "exact under hidden information, 360 deals"
+    assert how_words(every) == "all 792 deals, open-hands mean"
+    assert how_words(drawn) == "open-hands mean of 200 of 11,628 deals, sampled"

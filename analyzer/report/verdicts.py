@@ -30,6 +30,8 @@ def how_words(fair) -> str:
     hands, their mean) or ``open-hands mean of 200 of 3,060 deals, sampled`` (open hands in the deals drawn: a
     sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
+        if (getattr(fair, "hidden", None) or {}).get("solver") == "cfr":    # (its certified brackets' precision)
+            return f"exact under hidden information to 0.001 (CFR+), {fair.worlds:,} deals"
         return f"exact under hidden information, {fair.worlds:,} deals"
     if fair.method == OVER_HANDS:
         h = fair.over_hands
