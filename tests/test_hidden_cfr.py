@@ -18,7 +18,7 @@ pytest.importorskip("scipy")
 
 from analyzer.analysis.hiddenfair import contradicted  # noqa: E402
 from analyzer.cli import main  # noqa: E402
-from analyzer.hidden import HiddenDecision, build_game, hidden_decision, solve_game  # noqa: E402
+from analyzer.hidden import HiddenDecision, TooLarge, build_game, hidden_decision, solve_game  # noqa: E402
 from analyzer.hidden.cfr import _CRun, _PyRun, build_tree, cfr_decision, kernel, solve  # noqa: E402
 from analyzer.hidden.lp import forced_value  # noqa: E402
 from analyzer.inference import worlds_at  # noqa: E402
@@ -230,3 +230,25 @@ def test_the_words_say_what_a_fair_verdict_estimates():
     assert how_words(lp) == "exact under hidden information, 360 deals"
     assert how_words(every) == "all 792 deals, open-hands mean"
     assert how_words(drawn) == "open-hands mean of 200 of 11,628 deals, sampled"
+
+
+def test_the_public_deals_as_hand_masks_make_the_same_tree_as_the_positions():
+    """``public_hands`` lists a block game's public deals without replaying the record for each: the same deals
+    (the hands of each position of ``public_game``), so the same tree."""
+    from analyzer.hidden import public_game, public_hands
+
+    path = RECORD.parent / "openspiel-block7-3.dom"       # move 12: 1 and 3 tiles in hand, 5,460 public deals
+    (rep,) = replay_record(read(path))
+    deals, weights = public_game(rep, 11, 10_000)
+    pos, hands = public_hands(rep, 11, 10_000)
+    assert sorted(tuple(d.hands) for d in deals) == sorted(hands) and len(hands) == len(set(hands)) == 5_460
+    assert set(weights) == {1} and tuple(pos.hands) in hands
+    order = {h: i for i, h in enumerate(hands)}
+    deals = sorted(deals, key=lambda d: order[tuple(d.hands)])
+    a = build_tree(rep.variant, deals, pos.turn)
+    b = build_tree(rep.variant, hands, pos.turn, base=pos)
+    for name in ("player", "child_at", "child", "term_at", "term_deal", "term_value", "iset_at", "iset_hand", "legal"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert a.moves == b.moves and a.hands == b.hands
+    with pytest.raises(TooLarge):
+        public_hands(rep, 11, 5_459)

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from ..hidden import MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game, within_bound
+from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game,
+                      public_hands, within_bound)
 from ..hidden.cfr import cfr_decision, cfr_supported
 from ..inference import InferenceUnsupported, NoWorld
 from ..replay import Replay
@@ -59,8 +60,9 @@ def hidden_unavailable() -> str | None:
 
 def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int = CFR_HAND):
     """The position of the decision, the public deals with their weights and the solver that takes it ("cfr": the
-    block game for two with at most ``hand`` tiles a hand and :data:`CFR_DEALS` deals; "lp": two players within the
-    LP's bound), else None (the legal moves must be the position's own)."""
+    block game for two with at most ``hand`` tiles a hand and :data:`CFR_DEALS` deals, each deal its hands' tile
+    masks, no weights; "lp": two players within the LP's bound, positions), else None (the legal moves must be the
+    position's own)."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
         return None
     pos = rep.position_at(k)
@@ -71,14 +73,15 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
     if not cfr and most > MAX_HAND:
         return None
     try:
-        deals, weights = public_game(rep, k, CFR_DEALS if cfr else MAX_DEALS)
-    except (TooLarge, NoWorld, InferenceUnsupported):
+        if cfr:
+            actual, hands = public_hands(rep, k, CFR_DEALS)
+            return actual, hands, None, "cfr"
+        deals, weights = public_game(rep, k, MAX_DEALS)
+    except (TooLarge, NoWorld, InferenceUnsupported, ValueError):
         return None
     actual = next((d for d in deals if d.hands[seat] == pos.hands[seat]), None)
     if actual is None:
         return None
-    if cfr:
-        return actual, deals, weights, "cfr"
     return (actual, deals, weights, "lp") if within_bound(actual, len(deals)) else None
 
 
@@ -101,14 +104,23 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             continue
         actual, deals, weights, solver = found
         if solver == "cfr":
-            got = cfr_decision(rep.variant, actual, deals, weights)
+            try:
+                got = cfr_decision(rep.variant, actual, deals, masks=True)
+            except MemoryError:
+                notes.append(f"move {k + 1} not valued exactly under hidden information: out of memory")
+                continue
             if got.closed:
                 out[(k, seat)] = got
                 continue
             open_ += 1
             unclosed[(k, seat)] = got
-            if not within_bound(actual, len(deals)):
+            if not lp or not within_bound(actual, len(deals)):
                 continue
+            try:
+                deals, weights = public_game(rep, k, MAX_DEALS)      # (the LP takes positions)
+            except (TooLarge, NoWorld, InferenceUnsupported):
+                continue
+            actual = next(d for d in deals if d.hands[seat] == actual.hands[seat])
         if not lp:
             continue
         try:

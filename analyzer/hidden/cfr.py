@@ -115,14 +115,17 @@ class PublicTree:
         return -1
 
 
-def build_tree(rules, deals: Sequence[Position], first: int, weights: Sequence[float] | None = None) -> PublicTree:
+def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | None = None,
+               base: Position | None = None) -> PublicTree:
     """The public tree of the game dealt one of ``deals`` (positions of the same moment, both hands filled in,
-    each with ``weights``, uniform if None), the maximiser seat ``first``. A node's legal moves and whether the hand
+    each with ``weights``, uniform if None; with ``base``, a position of that moment, each deal is instead the two
+    hands' tile masks by seat), the maximiser seat ``first``. A node's legal moves and whether the hand
     is over are asked of the position, once per hand of the mover and tiles of the other's that fit the open ends
     (all the rules' legality and end of a line game depend on); a finished hand's value is ``side0_value``."""
     if not deals:
         raise ValueError("no deal to solve")
-    pos = deals[0].copy()
+    pos = (deals[0] if base is None else base).copy()
+    masks = [d.hands for d in deals] if base is None else deals
     if not cfr_supported(rules, pos):
         raise ValueError("the public-tree solver plays the block game for two")
     seats = (first, 1 - first)
@@ -133,9 +136,9 @@ def build_tree(rules, deals: Sequence[Position], first: int, weights: Sequence[f
     hands: tuple[list[int], list[int]] = ([], [])
     hand = (array("i"), array("i"))
     root = ([], [])                      # by deal: each player's tiles at the root
-    for d in deals:
+    for d in masks:
         for p in (0, 1):
-            mask = d.hands[seats[p]]
+            mask = d[seats[p]]
             try:
                 at = hands[p].index(mask)
             except ValueError:
@@ -442,9 +445,10 @@ TOL = 1e-3
 BUDGET = 20.0
 
 
-def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequence[float] | None = None, *,
-                 tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None):
-    """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals``, as
+def cfr_decision(rules, pos: Position, deals: Sequence, weights: Sequence[float] | None = None, *,
+                 tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False):
+    """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals`` (positions;
+    with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), as
     :func:`analyzer.hidden.hidden_decision` values it, by CFR+ on the public tree: the game value and each
     move's value (the game with the mover's actual hand held to that move), each a certified bracket no wider
     than ``tol`` points per deal of his hand where ``closed``, within ``budget`` seconds for all the solves. The
@@ -455,7 +459,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence[Position], weights: Seque
     mover = pos.turn
     if not pos.legal_moves():
         raise ValueError("the hand is over: no decision to value")
-    t = build_tree(rules, deals, mover, weights)
+    t = build_tree(rules, deals, mover, weights, pos if masks else None)
     sign = 1 if rules.seating.teams[mover] == 0 else -1
     h = t.hands[0].index(pos.hands[mover])
     reach = sum(w for d, w in enumerate(t.weight) if t.hand[0][d] == h)
