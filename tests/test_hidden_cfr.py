@@ -252,3 +252,10 @@ def test_the_public_deals_as_hand_masks_make_the_same_tree_as_the_positions():
     assert a.moves == b.moves and a.hands == b.hands
     with pytest.raises(TooLarge):
         public_hands(rep, 11, 5_459)
+
+
+def test_exact_hand_is_a_setting_of_the_fair_analysis():
+    res = CliRunner().invoke(main, ["analyze", "--exact-hand", "2", str(RECORD)])
+    assert res.exit_code == 2 and "--exact-hand" in res.output and "add --fair" in res.output
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--exact-hand", "6", str(RECORD)])
+    assert res.exit_code == 2 and "--exact-hand" in res.output
