@@ -183,7 +183,7 @@ def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_
         summary.update(bounds=[round(b + offset, 6) for b in solved.bounds],
                        move_bounds={alternative_text(m): [round(lo + offset, 6), round(up + offset, 6)]
                                     for m, lo, up in solved.move_bounds},
-                       iterations=solved.iterations, seconds=solved.seconds)
+                       iterations=solved.iterations)     # (not its seconds: the same record, the same JSON)
     if played is None:
         return HiddenVerdict(values, alternative_text(best), 0.0, None, "none", tied if len(tied) > 1 else (), summary)
     loss = max(0.0, sign * (per_hand[best] - per_hand[played]))
