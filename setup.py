@@ -1,6 +1,7 @@
 """Build the compiled search cores (``analyzer.search._core``, the two-ended block search, and
 ``analyzer.search._arms``, the search over layouts with arms, and ``analyzer.search._draw``, the search
-of draw games in a fixed boneyard order and of All Fives, and ``analyzer.equity._race``, the match tables)
+of draw games in a fixed boneyard order and of All Fives, and ``analyzer.equity._race``, the match tables, and
+``analyzer.hidden._cfr``, the CFR+ iteration of the hidden-information solver)
 where a C compiler is at hand, and the same kernels as standalone WebAssembly modules (``_core.wasm``, ...,
 next to the extensions) where a wasm32 compiler is.
 
@@ -76,5 +77,8 @@ setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"{SEARCH}/{name}.c", *
                    for name in ("_core", "_arms", "_draw")]
             + [Extension("analyzer.equity._race", ["analyzer/equity/_race.c", "analyzer/equity/_race_kernel.c"],
                          depends=[f"{SEARCH}/_kernel.h", "analyzer/equity/_race_kernel.h"], extra_compile_args=FLAGS,
+                         optional=True),
+               Extension("analyzer.hidden._cfr", ["analyzer/hidden/_cfr.c", "analyzer/hidden/_cfr_kernel.c"],
+                         depends=[f"{SEARCH}/_kernel.h", "analyzer/hidden/_cfr_kernel.h"], extra_compile_args=FLAGS,
                          optional=True)],
       cmdclass={"build_ext": BuildWithWasm})

@@ -69,6 +69,7 @@ class Options:
     fair_seats: tuple[str, ...] = ()        # the players to judge (default: every one whose hand is known)
     fair_exact_hidden: bool = True          # a small decision of a two-player game valued exactly under hidden
     #                                         information (``analysis.hiddenfair``; not on the match scale)
+    fair_exact_hand: int = 3                # ... block for two by the CFR+ solver with at most this many tiles a hand
     triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
     repair_edits: int = 0                   # validate --repair: the full repair search, with at most this many edits
     write_repaired: bool = False            # validate --write-repaired: the text of the repaired record too
@@ -374,7 +375,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     worlds = fair_worlds(run)
     settings = FairSettings(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
                             seats=tuple(seats or o.fair_seats), thresholds=FairThresholds(o.limits), budget=o.budget,
-                            exact_hidden=o.fair_exact_hidden and o.scale != "match",
+                            exact_hidden=o.fair_exact_hidden and o.scale != "match", exact_hand=o.fair_exact_hand,
                             max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
     how = sheet_run(workers, pool)
     run.judged = 0

@@ -64,7 +64,7 @@ def endgames(variant, games: int, seed: int, most: int, every: bool = False):
     for g in range(games):
         rep = replay(random_game(variant, seed * 100_003 + g))
         for k, seat, moves in _decision_points(rep, [0, 1]):
-            found = exact_deals(rep, k, seat, moves)
+            found = exact_deals(rep, k, seat, moves, hand=0)    # (the LP's bound alone)
             if found is None:
                 continue
             yield rep, k, seat, moves, found
@@ -77,7 +77,7 @@ def endgames(variant, games: int, seed: int, most: int, every: bool = False):
 
 def one(rep, seat: int, moves, found, thresholds: Thresholds) -> dict:
     """Both verdicts of one endgame."""
-    actual, deals, weights = found
+    actual, deals, weights, _ = found
     start = time.perf_counter()
     solved = hidden_decision(rep.variant, actual, deals, weights)
     took = time.perf_counter() - start

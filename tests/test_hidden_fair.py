@@ -123,9 +123,16 @@ def test_a_cut_throat_game_for_two_is_valued_exactly_near_its_end():
         pos = rep.position_at(d.index)
         actual = next(p for p in deals if p.hands[pos.turn] == pos.hands[pos.turn])
         solved = hidden_decision(rep.variant, actual, deals, weights)
-        assert d.fair.hidden["value"] == pytest.approx(solved.value, abs=1e-6)
+        if d.fair.hidden["solver"] == "cfr":    # (a block game for two of 3 tiles a hand: the CFR+ solver's brackets,
+            low, up = d.fair.hidden["bounds"]   # closed to 0.001 points a deal of the mover's hand, hold the LP's)
+            assert low - 1e-6 <= solved.value <= up + 1e-6
+            assert up - low <= 1e-3 * d.fair.hidden["reach"] + 1e-6
+            tol = 2e-3
+        else:
+            assert d.fair.hidden["value"] == pytest.approx(solved.value, abs=1e-6)
+            tol = 1e-4
         means = sorted(a.fair.mean for a in d.alternatives)
-        assert means == pytest.approx(sorted(v for _, v in solved.hand_values()), abs=1e-4)
+        assert means == pytest.approx(sorted(v for _, v in solved.hand_values()), abs=tol)
     sampled = fair_analyze(rep, settings=FairSettings(exact_hidden=False), run=FairRun(workers=1))
     assert not any(d.fair is not None and d.fair.method == "exact-hidden" for d in sampled.decisions)
 

@@ -47,7 +47,8 @@ from ..codec import key
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
-from .hiddenfair import METHOD as HIDDEN, HiddenVerdict, exact_points, hidden_unavailable, hidden_verdict
+from .hiddenfair import (GAME_VALUE, METHOD as HIDDEN, OPEN_MEAN, HiddenVerdict, contradicted, exact_points,
+                         hidden_unavailable, hidden_verdict)
 from .fairstats import (EARLY_LOOKS, GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, early_z, fair_verdict,
                         look_z, looks,
                         paired_gap, percentile, tied_moves, value_summary, worth_more)
@@ -104,7 +105,11 @@ class FairDecision:
     # (``FairThresholds.cause``; None: the points give it)
     cause: str | None = field(default=None, metadata=key(omit_none=True))
     hidden: dict | None = field(default=None, metadata=key(omit_none=True))   # "exact-hidden": the solver's
-                              # figures (``hiddenfair.HiddenVerdict.summary``)
+                              # figures (``hiddenfair.HiddenVerdict.summary``); a sampled verdict an open CFR+
+                              # bracket contradicts: those figures and ``contradicts`` (why no verdict is given)
+    estimates: str | None = field(default=None, metadata=key(omit_none=True))   # what the values are: the
+                              # "open-hands mean" over the deals ("exact", "sampled") or the "game value" under
+                              # hidden information ("exact-hidden"); ``hiddenfair.OPEN_MEAN``, ``GAME_VALUE``
     over_hands: object | None = field(default=None, metadata=key(omit_none=True))   # "over-hands" (a sheet
                               # without hands, ``analysis.sheets``): the loss over the hands the mover may have
                               # held (``dealvalues.OverHands``); ``loss`` its mean
@@ -191,6 +196,8 @@ class _Plan:
     contenders: tuple[int, ...] | None = None   # the moves (indices into ``moves``) valued in the worlds drawn from
                               # now on: those still in contention (``_next_round``); None: every move
     valued: dict = field(default_factory=dict)     # part -> the moves its worlds were valued for (as ``contenders``)
+    bracket: object = None    # an open CFR+ decision of the same point (``hidden.HiddenDecision``, not closed): its
+    #                           certified brackets overrule a sampled verdict they contradict (``_checked``)
 
     def chunk(self, part: int, size: int | None = None) -> list:
         """The worlds of task ``part`` when ``size`` worlds are solved (default ``self.size``; a pool's
@@ -591,11 +598,12 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     # then solve them all in one go
     plans = []
     hidden: dict = {}
-    if settings.exact_hidden and not individual and hidden_unavailable() is None:    # (without scipy: sampled;
-        hidden, failed = exact_points(rep, points)                                   # the command says so once)
+    unclosed: dict = {}
+    if settings.exact_hidden and not individual:        # (the LP without scipy: sampled; the command says so once)
+        hidden, failed, unclosed = exact_points(rep, points, settings.exact_hand, hidden_unavailable() is None)
         notes += [failed] if failed else []
     try:
-        _list_worlds(plans, rep, points, settings, hidden)
+        _list_worlds(plans, rep, points, settings, hidden, unclosed)
     except NoWorld as exc:
         out = replace(out, fair_note=f"the fair analysis stops: {exc}", fair_error=str(exc))
     except InferenceUnsupported as exc:
@@ -638,21 +646,25 @@ def _first_notes(rep: Replay, chosen: list[int]) -> list[str]:
 
 
 def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, list[Move]]], settings: FairSettings,
-                 hidden: dict) -> None:
+                 hidden: dict, unclosed: dict | None = None) -> None:
     """The plan of each decision point, added to ``plans``: the exact solver's where ``hidden`` has it (by
     step and seat), else every world listed where there are at most ``settings.exact_below``, else
     ``settings.worlds`` drawn with ``settings.seed`` (a decision without a world raises ``NoWorld``, the plans
-    before it kept)."""
+    before it kept); ``unclosed``: by step and seat, a CFR+ decision whose brackets did not close, kept with the
+    plan (what it certifies checks the sampled verdict)."""
     seed = settings.seed
+    unclosed = unclosed or {}
     for k, seat, moves in points:
         every = worlds_at(rep, k, seat)
         if (k, seat) in hidden:
             plans.append(_Plan(k, seat, moves, every, HIDDEN, [], 0, seed, hidden[(k, seat)]))
         elif every.count <= settings.exact_below:
             listed = list(every)
-            plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed))
+            plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed,
+                               bracket=unclosed.get((k, seat))))
         else:
-            plans.append(_Plan(k, seat, moves, every, "sampled", None, (*early_looks(settings), settings.worlds)[0], seed))
+            first = (*early_looks(settings), settings.worlds)[0]
+            plans.append(_Plan(k, seat, moves, every, "sampled", None, first, seed, bracket=unclosed.get((k, seat))))
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], sampled: tuple[list, list],
@@ -805,15 +817,33 @@ def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresh
         for alt in decision.alternatives))
     n = len(per_world)
     if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
-        return replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0, None,
-                                                   "none", count, tied=tied))
+        return _checked(replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0,
+                                                            None, "none", count, tied=tied, estimates=OPEN_MEAN)),
+                        rep, plan, None)
     played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
     shared = len(table[played])             # (the worlds the move played was valued in: all, or the first ones)
     mine = [sign * v for v in table[best][:shared]], [sign * v for v in table[played]]
     loss, cls, verdict = fair_verdict(*mine, exact, thresholds, decision.cls, z)
-    return replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best),
-                                               round(float(loss), 4), cls, verdict, count, tied=tied,
-                                               cause=thresholds.cause(*mine)))
+    return _checked(replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best),
+                                                        round(float(loss), 4), cls, verdict, count, tied=tied,
+                                                        cause=thresholds.cause(*mine), estimates=OPEN_MEAN)),
+                    rep, plan, played)
+
+
+def _checked(decision: Decision, rep: Replay, plan: _Plan, played: Move | None) -> Decision:
+    """``decision`` as graded by its open-hands mean, unless the certified brackets of an open CFR+ decision of the
+    same point (``plan.bracket``) contradict its verdict (:func:`hiddenfair.contradicted`): then no verdict (no
+    loss, no class: "none") and the brackets in ``hidden`` with why."""
+    solved = plan.bracket
+    fair = decision.fair
+    if solved is None or fair is None:
+        return decision
+    why = contradicted(solved, fair.best, None if played is None else alternative_text(played))
+    if why is None:
+        return decision
+    summary = hidden_verdict(rep, plan.k, plan.seat, solved, decision.cls, FairThresholds()).summary
+    return replace(decision, fair=replace(fair, loss=0.0, cls=None, verdict="none", cause=None,
+                                          hidden={**summary, "contradicts": why}))
 
 
 def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: FairThresholds) -> Decision:
@@ -825,7 +855,7 @@ def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: Fair
                  for alt in decision.alternatives)
     return replace(decision, alternatives=alts, fair=FairDecision(
         rep.players[seat], solved.deals, HIDDEN, got.best, got.loss, got.cls, got.verdict, solved.deals, tied=got.tied,
-        seen=plan.worlds, hidden=got.summary))
+        seen=plan.worlds, hidden=got.summary, estimates=GAME_VALUE))
 
 
 def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list) -> tuple[dict, Move]:

@@ -1,8 +1,12 @@
-"""The fair analysis's decisions valued exactly under hidden information (issue 53; docs/hidden.md).
+"""The fair analysis's decisions valued exactly under hidden information (issues 53 and 85; docs/hidden.md).
 
-Where a decision of a two-player game is small enough (:func:`analyzer.hidden.within_bound`: every hand at
-most 4 tiles and at most 700 deals the public record allows), the fair analysis asks the exact solver
-(:mod:`analyzer.hidden`) instead of sampling open hands: each move is valued when both players play
+Where a decision of the block game for two has at most ``hand`` tiles in every hand (:data:`CFR_HAND` by default,
+``analyze --exact-hand``), the public-tree CFR+ solver (:mod:`analyzer.hidden.cfr`) values it over every deal the
+public record allows, each value a certified bracket; where every bracket closes (:data:`analyzer.hidden.cfr.TOL`
+points a deal of the mover's hand) within its time budget, its values are the verdict. Where a decision of a
+two-player game is small enough for the sequence-form LP (:func:`analyzer.hidden.within_bound`: every hand at
+most 4 tiles and at most 700 deals the public record allows) and the CFR+ solver did not take or close it, the fair
+analysis asks the LP (:mod:`analyzer.hidden`) instead of sampling open hands: each move is valued when both players play
 optimally by what they know, and the decision's ``method`` says so (:data:`METHOD`). A move's value is per
 deal that gives the mover his actual hand (``HiddenDecision.hand_values``), in the points of the fair means
 (the points scored before the decision added), so the gap between two moves is the solver's loss. There is
@@ -15,7 +19,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from ..hidden import MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game, within_bound
+from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game,
+                      public_hands, within_bound)
+from ..hidden.cfr import cfr_decision, cfr_supported
 from ..inference import InferenceUnsupported, NoWorld
 from ..replay import Replay
 from ..tiles import Move
@@ -23,11 +29,17 @@ from . import alternative_text
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
-__all__ = ["METHOD", "HiddenVerdict", "exact_deals", "exact_points", "hidden_verdict", "hidden_unavailable"]
+__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "OPEN_MEAN", "GAME_VALUE", "HiddenVerdict", "contradicted",
+           "exact_deals", "exact_points", "hidden_verdict", "hidden_unavailable"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
 #                                  in every world, or in the worlds drawn)
 TIED = 1e-6                      # two moves whose values differ by less are equal (the LP's precision is 1e-7)
+OPEN_MEAN = "open-hands mean"    # what a sampled or enumerated fair verdict estimates: the mean over the deals of
+#                                  each deal's value with every hand open (a perfect-information average), not the game
+GAME_VALUE = "game value"        # what an exact-hidden one gives: the value when both play best by what they know
+CFR_HAND = 3                     # the CFR+ solver values a block-for-two decision with at most this many tiles a hand
+CFR_DEALS = 50_000               # ... and at most this many deals (listed, with those ending at each public node)
 
 
 def hidden_unavailable() -> str | None:
@@ -46,41 +58,94 @@ def hidden_unavailable() -> str | None:
     return None
 
 
-def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move]):
-    """The position of the decision and the public deals with their weights where the solver takes it
-    (two players, within the bound, the legal moves the position's own), else None."""
+def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int = CFR_HAND):
+    """The position of the decision, the public deals with their weights and the solver that takes it ("cfr": the
+    block game for two with at most ``hand`` tiles a hand and :data:`CFR_DEALS` deals, each deal its hands' tile
+    masks, no weights; "lp": two players within the LP's bound, positions), else None (the legal moves must be the
+    position's own)."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
         return None
     pos = rep.position_at(k)
-    if pos.n != 2 or pos.turn != seat or any(pos.count(s) > MAX_HAND for s in range(2)) \
-            or list(moves) != pos.legal_moves():
+    if pos.n != 2 or pos.turn != seat or list(moves) != pos.legal_moves():
         return None                     # (an opener's choice to add no tile is not the position's move)
+    most = max(pos.count(s) for s in range(2))
+    cfr = most <= hand and cfr_supported(rep.variant, pos)
+    if not cfr and most > MAX_HAND:
+        return None
     try:
-        deals, weights = public_game(rep, k)
-    except (TooLarge, NoWorld, InferenceUnsupported):
+        if cfr:
+            actual, hands = public_hands(rep, k, CFR_DEALS)
+            return actual, hands, None, "cfr"
+        deals, weights = public_game(rep, k, MAX_DEALS)
+    except (TooLarge, NoWorld, InferenceUnsupported, ValueError):
         return None
     actual = next((d for d in deals if d.hands[seat] == pos.hands[seat]), None)
-    if actual is None or not within_bound(actual, len(deals)):
+    if actual is None:
         return None
-    return actual, deals, weights
+    return (actual, deals, weights, "lp") if within_bound(actual, len(deals)) else None
 
 
-def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]]
-                 ) -> tuple[dict[tuple[int, int], HiddenDecision], str | None]:
-    """The decision points (step, seat, legal moves) small enough for the exact solver, each solved:
-    ``{(step, seat): HiddenDecision}``, and a note where the solver failed (the decisions it failed on
-    left to the sampling)."""
+def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], hand: int = CFR_HAND,
+                 lp: bool = True) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
+                                           dict[tuple[int, int], HiddenDecision]]:
+    """The decision points (step, seat, legal moves) small enough for an exact solver, each solved:
+    ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
+    sampling), and the CFR+ solver's decisions whose brackets did not close (by step and seat: what they do
+    certify still overrules a sampled verdict, :func:`contradicted`). The CFR+ solver takes block-for-two
+    decisions with at most ``hand`` tiles a hand; the LP (where ``lp``: scipy is there) the others within its
+    bound, and those the CFR+ solver did not close."""
     out: dict[tuple[int, int], HiddenDecision] = {}
+    unclosed: dict[tuple[int, int], HiddenDecision] = {}
+    notes: list[str] = []
+    open_ = 0
     for k, seat, moves in points:
-        found = exact_deals(rep, k, seat, moves)
+        found = exact_deals(rep, k, seat, moves, hand)
         if found is None:
             continue
-        actual, deals, weights = found
+        actual, deals, weights, solver = found
+        if solver == "cfr":
+            try:
+                got = cfr_decision(rep.variant, actual, deals, masks=True)
+            except MemoryError:
+                notes.append(f"move {k + 1} not valued exactly under hidden information: out of memory")
+                continue
+            if got.closed:
+                out[(k, seat)] = got
+                continue
+            open_ += 1
+            unclosed[(k, seat)] = got
+            if not lp or not within_bound(actual, len(deals)):
+                continue
+            try:
+                deals, weights = public_game(rep, k, MAX_DEALS)      # (the LP takes positions)
+            except (TooLarge, NoWorld, InferenceUnsupported):
+                continue
+            actual = next(d for d in deals if d.hands[seat] == actual.hands[seat])
+        if not lp:
+            continue
         try:
             out[(k, seat)] = hidden_decision(rep.variant, actual, deals, weights)
         except HiddenUnavailable as exc:
-            return out, f"exact values under hidden information stop: {exc}"
-    return out, None
+            notes.append(f"exact values under hidden information stop: {exc}")
+            break
+    if open_:
+        notes.insert(0, f"{open_} decision{'s' * (open_ != 1)} not valued exactly under hidden information: the "
+                        "CFR+ solver's brackets did not close within its time")
+    return out, "; ".join(notes) or None, unclosed
+
+
+def contradicted(solved: HiddenDecision, best: str, played: str | None) -> str | None:
+    """Where the certified brackets of an open CFR+ decision (``solved``) contradict a sampled verdict naming
+    ``best``: why, else None. A move is certified worse than another where its bracket lies wholly on the mover's
+    wrong side of the other's; the sampled best must not be (then neither its best nor the loss it gives the move
+    ``played`` stands; a move played that is certified better than every other is such a case)."""
+    if solved.move_bounds is None:
+        return None
+    sign = 1 if solved.mover == 0 else -1
+    mine = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    if best in mine and any(mine[best][1] < low for name, (low, _) in mine.items() if name != best):
+        return f"{best}, the best by the open-hands mean, is certified worse than another move under hidden information"
+    return None
 
 
 @dataclass(frozen=True)
@@ -113,7 +178,12 @@ def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_
     summary = {"deals": solved.deals, "value": round(solved.value + offset, 6), "hand_value": round(
         solved.hand_value + offset, 6), "reach": round(solved.reach, 6), "infosets": list(solved.infosets),
         "moves": {alternative_text(m): round(v + offset, 6) for m, v in solved.moves},
-        "strategy": {alternative_text(m): round(p, 6) for m, p in solved.strategy}}
+        "strategy": {alternative_text(m): round(p, 6) for m, p in solved.strategy}, "solver": solved.method}
+    if solved.method == "cfr":          # every value a certified bracket: where the game value and each move's lie
+        summary.update(bounds=[round(b + offset, 6) for b in solved.bounds],
+                       move_bounds={alternative_text(m): [round(lo + offset, 6), round(up + offset, 6)]
+                                    for m, lo, up in solved.move_bounds},
+                       iterations=solved.iterations)     # (not its seconds: the same record, the same JSON)
     if played is None:
         return HiddenVerdict(values, alternative_text(best), 0.0, None, "none", tied if len(tied) > 1 else (), summary)
     loss = max(0.0, sign * (per_hand[best] - per_hand[played]))

@@ -145,11 +145,17 @@ def fair_options(f):
                           "where there are at most N, else at most N drawn uniformly (each decision as many as "
                           "it needs to tell its best apart; their means then with intervals); each decision of "
                           "each hand judged fairly over at most N deals too.")(f)
+    f = click.option("--exact-hand", type=click.IntRange(0, 5), default=3, show_default=True, metavar="N",
+                     help="With --fair: in the block game for two, value every decision with at most N tiles in "
+                          "each hand exactly under hidden information by the CFR+ solver, over every deal the "
+                          "record allows, where its certified bracket closes within its time (4: minutes a "
+                          "decision; 0: none).")(f)
     f = click.option("--exact-hidden/--no-exact-hidden", default=True, show_default=True,
                      help="With --fair: value a decision of a two-player game exactly under hidden information "
-                          "(both players playing their best by what they know) where it is small enough: every "
-                          "hand at most 4 tiles and at most 700 deals the record allows (needs scipy; not with "
-                          "--scale match); else, or with --no-exact-hidden, sample open hands.")(f)
+                          "(both players playing their best by what they know) where it is small enough: in the "
+                          "block game for two every hand at most --exact-hand tiles; else every hand at most 4 "
+                          "tiles and at most 700 deals the record allows (needs scipy); not with --scale match. "
+                          "Else, or with --no-exact-hidden, the mean over open-hands deals.")(f)
     f = click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
                      help="With --fair: the seed of the drawing of deals (the same seed, the same run).")(f)
     f = click.option("--exact-below", type=click.IntRange(1, COUNT), default=1000, show_default=True, metavar="N",
@@ -175,20 +181,21 @@ def fair_only(fair: bool) -> None:
         return
     ctx = click.get_current_context()
     for name, option in (("seats", "--seat"), ("worlds", "--worlds"), ("exact_below", "--exact-below"),
-                         ("seed", "--seed"), ("max_worlds", "--max-worlds"), ("exact_hidden", "--no-exact-hidden")):
+                         ("seed", "--seed"), ("max_worlds", "--max-worlds"), ("exact_hidden", "--no-exact-hidden"),
+                         ("exact_hand", "--exact-hand")):
         source = ctx.get_parameter_source(name)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
 
 
 def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
-                  scale: str, max_deals: int = 1000, hands: int = 8) -> dict:
+                  scale: str, max_deals: int = 1000, hands: int = 8, exact_hand: int = 3) -> dict:
     """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-worlds``
     against ``--worlds``, and ``--exact-hidden`` said once where it cannot be kept."""
     max_worlds_check(worlds, max_worlds)
     _exact_hidden_note(exact_hidden, scale)
     return dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds,
-                fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands)
+                fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands, fair_exact_hand=exact_hand)
 
 
 def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:

@@ -30,8 +30,8 @@ __all__ = ["report"]
 @scale_option
 @clean_errors
 def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
-           cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale, exact_hidden, max_deals,
-           hands):
+           cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale, exact_hidden, exact_hand,
+           max_deals, hands):
     """Write an annotated HTML replay of every game: each move, every alternative's exact value, the
     errors of play and of the record, the critical move; for several records a page each and an index
     (the games, the per-player summary). Each page is self-contained (nothing from the network).
@@ -63,7 +63,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     if fair:
         options = dataclasses.replace(options, fair_seats=tuple(seats),
                                       **fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale,
-                                                                     max_deals, hands))
+                                                                     max_deals, hands, exact_hand))
     inputs = sources(paths)
     if output == "":
         output_target(output, inputs, "-o")

@@ -11,7 +11,7 @@ from ..tiles import Move
 from .game import build_game
 from .lp import behaviour, forced_value, solve_game
 
-__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge"]
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge"]
 
 #: The size bound (docs/hidden.md, bench/bench_hidden.py): at most this many deals for one decision, and
 #: every hand at most :data:`MAX_HAND` tiles; solved in seconds within it.
@@ -44,6 +44,13 @@ class HiddenDecision:
     nodes: int
     hand_value: float = 0.0         # the mean over the deals that give the mover his actual hand, both playing
     #                                 the optimal strategies found (side 0)
+    method: str = "lp"              # "lp" (the sequence-form LP) or "cfr" (CFR+ on the public tree: hidden.cfr)
+    bounds: tuple[float, float] | None = None     # "cfr": the certified bracket of ``value`` (side 0, low to high)
+    move_bounds: tuple[tuple[Move, float, float], ...] | None = None   # "cfr": each move's value's bracket
+    closed: bool = True             # every bracket within the precision asked ("lp": exact to the LP's precision)
+    iterations: int = 0             # "cfr": the iterations run, all the solves together
+    seconds: float = 0.0            # "cfr": the time taken
+    memory: int = 0                 # "cfr": the bytes of the flattened tree and of one run's arrays
 
     def loss(self, move: Move) -> float:
         """What ``move`` costs the mover per deal that gives him his hand, against the best (>= 0)."""
@@ -101,6 +108,33 @@ def public_deals(rep, seen: int, limit: int = MAX_DEALS) -> list[Position]:
     if rep.variant.drawing is not None:
         raise ValueError("a draw game's deals weigh differently: list them with public_game")
     return public_game(rep, seen, limit)[0]
+
+
+def public_hands(rep, seen: int, limit: int) -> tuple[Position, list[tuple[int, ...]]]:
+    """The deals the public record of the block game ``rep`` allows after its first ``seen`` moves, as
+    :func:`public_deals` lists them, but each as the hands' tile masks by seat (each dealt hand less the tiles its
+    seat has played), with the position after those moves in the actual deal: some 5 microseconds a deal, not the
+    replay of the record a position each takes. :class:`TooLarge` past ``limit``."""
+    if rep.variant.drawing is not None:
+        raise ValueError("a draw game's deals weigh differently: list them with public_game")
+    worlds = worlds_at(rep, seen)
+    if worlds.count > limit:
+        raise TooLarge(f"{worlds.count:,} deals agree with the record here; the exact hidden-information "
+                       f"solver takes at most {limit:,}")
+    played = [0] * len(rep.players)
+    for st in rep.steps[:seen]:
+        if st.move is not None and st.move.tile is not None:
+            played[st.seat] |= st.move.tile.bit
+    view = worlds.view
+    out = []
+    for w in worlds:
+        dealt = view.deal(w)
+        out.append(tuple(dealt[s] & ~played[s] for s in range(len(played))))
+    pos = rep.position_at(seen)
+    first = world_position(rep, view.deal(next(iter(worlds))), seen)     # (the bookkeeping checked once)
+    if tuple(first.hands) != out[0] or tuple(pos.hands) not in set(out):
+        raise ValueError("the public deals' hands do not follow from the record's moves")
+    return pos, out
 
 
 #: A draw game's public worlds listed to find its distinct deals: at most this many times the bound (its

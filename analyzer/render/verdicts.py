@@ -26,9 +26,12 @@ HIDDEN = "exact-hidden"
 
 def how_words(fair) -> str:
     """How a fair verdict was reached, in a few words: ``exact under hidden information, 360 deals`` (both
-    players playing their best by what they know), ``all 480 deals`` (every deal solved with open hands) or
-    ``200 of 3,060 deals, sampled`` (open hands in the deals drawn)."""
+    players playing their best by what they know), ``all 480 deals, open-hands mean`` (every deal solved with open
+    hands, their mean) or ``open-hands mean of 200 of 3,060 deals, sampled`` (open hands in the deals drawn: a
+    sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
+        if (getattr(fair, "hidden", None) or {}).get("solver") == "cfr":    # (its certified brackets' precision)
+            return f"exact under hidden information to 0.001 (CFR+), {fair.worlds:,} deals"
         return f"exact under hidden information, {fair.worlds:,} deals"
     if fair.method == OVER_HANDS:
         h = fair.over_hands
@@ -37,8 +40,8 @@ def how_words(fair) -> str:
 
         return hands_words(h.hands, h.drawn if h.drawn is not None else h.judged, h.judged)
     if fair.method == "exact":
-        return f"all {fair.worlds:,} deals"
-    return f"{fair.worlds:,} of {fair.total:,} deals, sampled"
+        return f"all {fair.worlds:,} deals, open-hands mean"
+    return f"open-hands mean of {fair.worlds:,} of {fair.total:,} deals, sampled"
 
 
 def chance_holder(d, sides: list[str], individual: bool) -> str:

@@ -1,0 +1,202 @@
+/* The CFR+ iteration as a kernel: analyzer/hidden/cfr.py's ``_walk`` in plain C, no Python (see ``_cfr_kernel.h``).
+ * The walk touches only the hands alive at a node (``alive``), not every hand: a value vector is read and written
+ * only there, so an iteration costs in proportion to the public tree and the deals ending at its nodes.
+ */
+#include "_cfr_kernel.h"
+
+enum { MODE_CFR, MODE_BEST, MODE_EVAL };
+
+static int fail(const char **err, int kind, const char *text) {
+    *err = text;
+    return kind;
+}
+
+/* The depth of the subtree at ``n`` (iterative over a stack would do; the tree is a few dozen deep). */
+static int32_t depth_of(const CfrTree *t, int32_t n) {
+    int32_t best = 0;
+    if (t->player[n] >= 0)
+        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) {
+            int32_t d = depth_of(t, t->child[c]);
+            if (d > best) best = d;
+        }
+    return best + 1;
+}
+
+int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
+    memset(run, 0, sizeof *run);
+    run->t = *t;
+    run->forced_set = forced_set;
+    run->forced_move = forced_move;
+    if (t->nodes < 1) return fail(err, K_VALUE, "an empty tree");
+    for (int32_t n = 0; n < t->nodes; n++) {
+        if (t->child_at[n] > t->child_at[n + 1] || t->term_at[n] > t->term_at[n + 1]
+            || t->iset_at[n] > t->iset_at[n + 1])
+            return fail(err, K_VALUE, "a node's lists run backwards");
+        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
+            if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
+        for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++)
+            if (t->term_deal[k] < 0 || t->term_deal[k] >= t->deals) return fail(err, K_VALUE, "a deal out of range");
+        int32_t width = t->child_at[n + 1] - t->child_at[n];
+        int32_t p = t->player[n];
+        if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
+        for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
+            if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
+                || t->slot[i] + width > t->size)
+                return fail(err, K_VALUE, "an information set out of range");
+        for (int q = 0; q < 2; q++)
+            for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
+                if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
+    }
+    for (int32_t d = 0; d < t->deals; d++)
+        if (t->hand[0][d] < 0 || t->hand[0][d] >= t->nh[0] || t->hand[1][d] < 0 || t->hand[1][d] >= t->nh[1])
+            return fail(err, K_VALUE, "a deal's hand out of range");
+    run->depth = depth_of(t, 0);
+    size_t per = (size_t)2 * ((size_t)t->nh[0] + (size_t)t->nh[1]);
+    run->regret = calloc((size_t)t->size + 1, sizeof(double));
+    run->avg = calloc((size_t)t->size + 1, sizeof(double));
+    run->strat = calloc((size_t)t->size + 1, sizeof(double));
+    run->vals = calloc((size_t)t->size + 1, sizeof(double));
+    run->buf = calloc(per * ((size_t)run->depth + 2) + 1, sizeof(double));
+    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf) {
+        cfr_free(run);
+        return fail(err, K_MEMORY, "out of memory");
+    }
+    return K_OK;
+}
+
+void cfr_free(CfrRun *run) {
+    free(run->regret);
+    free(run->avg);
+    free(run->strat);
+    free(run->vals);
+    free(run->buf);
+    run->regret = run->avg = run->strat = run->vals = run->buf = NULL;
+}
+
+/* Information set ``i``'s strategy (``width`` moves from ``s``) into ``out``: by regret matching+ (``current``) or its
+ * average, uniform over its legal moves where either is all zero, its forced move where it is the forced set. */
+static void strategy(const CfrRun *run, int32_t i, int32_t width, int current, double *out) {
+    const CfrTree *t = &run->t;
+    int32_t s = t->slot[i];
+    if (i == run->forced_set) {
+        for (int32_t a = 0; a < width; a++) out[a] = a == run->forced_move ? 1.0 : 0.0;
+        return;
+    }
+    double total = 0.0;
+    for (int32_t a = 0; a < width; a++) {
+        double x = current ? (t->legal[s + a] && run->regret[s + a] > 0 ? run->regret[s + a] : 0.0) : run->avg[s + a];
+        out[a] = x;
+        total += x;
+    }
+    if (total > 0) {
+        for (int32_t a = 0; a < width; a++) out[a] /= total;
+        return;
+    }
+    int32_t count = 0;
+    for (int32_t a = 0; a < width; a++) count += t->legal[s + a] != 0;
+    for (int32_t a = 0; a < width; a++) out[a] = t->legal[s + a] ? 1.0 / count : 0.0;
+}
+
+/* Player ``p``'s counterfactual value of each of his hands alive at node ``n`` into ``v`` (``own``: his reach,
+ * ``opp``: the other's, by hand); ``level`` the depth (whose scratch vectors the children use). */
+static void walk(CfrRun *run, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                 int32_t level) {
+    const CfrTree *t = &run->t;
+    const int32_t *al = t->alive[p];
+    for (int32_t k = t->alive_at[p][n]; k < t->alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+    double sgn = p == 0 ? 1.0 : -1.0;
+    const int32_t *mine = t->hand[p], *theirs = t->hand[1 - p];
+    for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++) {
+        int32_t d = t->term_deal[k];
+        double r = opp[theirs[d]];
+        if (r != 0.0) v[mine[d]] += sgn * t->term_value[k] * r;
+    }
+    int32_t mover = t->player[n];
+    if (mover < 0) return;
+    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
+    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *base = run->buf + (size_t)2 * per * (size_t)(level + 1);
+    double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
+    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
+    int current = mode == MODE_CFR;
+    for (int32_t i = i0; i < i1; i++)
+        strategy(run, i, width, mover == p ? (mode == MODE_CFR) : current, run->strat + t->slot[i]);
+    if (mover == p) {
+        for (int32_t a = 0; a < width; a++) {
+            int32_t c = t->child[c0 + a];
+            for (int32_t i = i0; i < i1; i++)
+                reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
+            walk(run, c, p, reach, opp, sub, mode, level + 1);
+            for (int32_t i = i0; i < i1; i++)
+                run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
+        }
+        for (int32_t i = i0; i < i1; i++) {
+            int32_t h = t->iset_hand[i], s = t->slot[i];
+            const double *va = run->vals + s, *st = run->strat + s;
+            if (mode == MODE_BEST) {
+                double best;
+                if (i == run->forced_set) best = va[run->forced_move];
+                else {
+                    int found = 0;
+                    best = 0.0;
+                    for (int32_t a = 0; a < width; a++)
+                        if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
+                }
+                v[h] += best;
+                continue;
+            }
+            double here = 0.0;
+            for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
+            v[h] += here;
+            if (mode == MODE_CFR && i != run->forced_set)
+                for (int32_t a = 0; a < width; a++)
+                    if (t->legal[s + a]) {
+                        double r = run->regret[s + a] + va[a] - here;
+                        run->regret[s + a] = r > 0 ? r : 0.0;
+                        run->avg[s + a] += (double)run->it * own[h] * st[a];
+                    }
+        }
+        return;
+    }
+    for (int32_t a = 0; a < width; a++) {
+        int32_t c = t->child[c0 + a];
+        for (int32_t i = i0; i < i1; i++) reach[t->iset_hand[i]] = opp[t->iset_hand[i]] * run->strat[t->slot[i] + a];
+        walk(run, c, p, own, reach, sub, mode, level + 1);
+        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
+    }
+}
+
+/* A root walk for ``p``: the sum of its hands' values. */
+static double root(CfrRun *run, int p, int mode) {
+    const CfrTree *t = &run->t;
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *v = run->buf + (p == 0 ? 0 : t->nh[0]);
+    double *ones = run->buf + per;                 /* level 0's reach vectors: every hand 1 */
+    for (size_t k = 0; k < per; k++) ones[k] = 1.0;
+    double *own = ones + (p == 0 ? 0 : t->nh[0]), *opp = ones + (p == 0 ? t->nh[0] : 0);
+    walk(run, 0, p, own, opp, v, mode, 0);
+    double total = 0.0;
+    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]];
+    return total;
+}
+
+void cfr_iterate(CfrRun *run, int64_t count) {
+    for (int64_t k = 0; k < count; k++) {
+        run->it++;
+        root(run, 0, MODE_CFR);
+        root(run, 1, MODE_CFR);
+    }
+}
+
+double cfr_best(CfrRun *run, int p) {
+    double v = root(run, p, MODE_BEST);
+    return p == 0 ? v : -v;
+}
+
+void cfr_hand_values(CfrRun *run, double *out) {
+    const CfrTree *t = &run->t;
+    root(run, 0, MODE_EVAL);
+    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
+    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) out[t->alive[0][k]] = run->buf[t->alive[0][k]];
+}

@@ -1,0 +1,498 @@
+"""A public-tree CFR+ solver for the block game for two, with certified brackets (issue 85; docs/hidden.md).
+
+Every move of the block game is public and a player's private state is his hand, so the game is a *public
+tree*: its nodes are the public histories (the moves played since the position), and a player's information set
+at a node is the node and his own hand. :func:`build_tree` walks the public tree once from the deals the
+position may be in (the position's own ``legal_moves``, ``push`` and ``pop`` decide; nothing here does) and
+flattens it into arrays (:class:`PublicTree`): at each node the deals that end there with their weighted
+values, the player to move, the public moves, and one information set per hand of his that reaches the node,
+with the moves that hand may make.
+
+:func:`solve` runs CFR+ (regret matching+, alternating updates, the average strategy weighted by iteration)
+on those arrays, with a probability vector over each player's hands at every node (the *range*), so an
+iteration costs in proportion to the public tree and the deals alive at its nodes, not to the deals times the
+tree. Every few iterations it computes the **exact best response** of each player against the other's average
+strategy (the same walk with a max over moves at the responder's information sets): the maximiser's best
+response value is at least the game value, the minimiser's at most, so ``[lower, upper]`` is a *certified
+bracket* of the game value (up to floating-point rounding, some 1e-12). It stops once the bracket is no wider
+than ``tol`` or the time budget is spent, never after a fixed count of deals.
+
+The iteration runs in the C kernel ``analyzer.hidden._cfr`` (``_cfr_kernel.c``) where it is built, else here in
+Python (the tested reference: the two agree to rounding).
+"""
+from __future__ import annotations
+
+import time
+from array import array
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..position import Position
+from .game import side0_value
+
+__all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel"]
+
+
+def kernel():
+    """The compiled CFR+ kernel (``analyzer.hidden._cfr``), or None where it is not built."""
+    try:
+        from . import _cfr
+    except ImportError:
+        return None
+    return _cfr
+
+
+def cfr_supported(rules, pos: Position) -> bool:
+    """Whether the public-tree solver takes ``pos`` of ``rules``: two players, a plain line, no boneyard, no
+    points scored during play (the block game for two)."""
+    return (pos.n == 2 and not pos.draws and not pos.has_arms and getattr(rules, "play", None) is None
+            and getattr(rules, "drawing", None) is None and not pos.reveal and not pos.exposed)
+
+
+@dataclass
+class PublicTree:
+    """The flattened public tree (player 0: the maximiser, the seat ``first``; 1: the other).
+
+    Deals: ``hand[p][d]``, the index of player ``p``'s hand in deal ``d``; ``hands[p]``, each index's tile mask
+    at the root; ``weight[d]`` (summing to 1). Nodes in preorder, node ``n``:
+    ``player[n]`` (0, 1, or -1: nothing more to play), its moves ``child[child_at[n]:child_at[n+1]]`` (the node each
+    public move leads to) and ``moves[n]`` (the moves themselves); the deals ending there
+    ``term_deal[term_at[n]:term_at[n+1]]`` with ``term_value`` (weight times the value for the maximiser); its
+    information sets ``iset_hand[iset_at[n]:iset_at[n+1]]`` (the mover's hand index), set ``i`` owning the entries
+    ``slot[i]:slot[i]+A`` (``A`` the node's count of moves) of the regret and strategy arrays, ``legal`` (1 where the
+    hand may make that move)."""
+
+    first: int
+    hands: tuple[list[int], list[int]]
+    hand: tuple[array, array]
+    weight: list[float]
+    player: array
+    child_at: array
+    child: array
+    moves: list[list]
+    term_at: array
+    term_deal: array
+    term_value: array
+    iset_at: array
+    iset_hand: array
+    slot: array
+    legal: array
+    size: int                    # the regret and strategy arrays' length
+    alive_at: tuple[array, array]
+    alive: tuple[array, array]   # each player's hands with a deal alive at node ``n``:
+    #                              ``alive[p][alive_at[p][n]:alive_at[p][n+1]]`` (the kernel's walk touches only those)
+
+    @property
+    def nodes(self) -> int:
+        return len(self.player)
+
+    @property
+    def infosets(self) -> tuple[int, int]:
+        out = [0, 0]
+        for n, p in enumerate(self.player):
+            if p >= 0:
+                out[p] += self.iset_at[n + 1] - self.iset_at[n]
+        return out[0], out[1]
+
+    def memory(self) -> int:
+        """The bytes of the flattened tree's arrays and of one run's (regrets, averages, two scratch arrays, the
+        value and reach vectors of every depth, as the kernel allocates them)."""
+        arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
+                  self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive)
+        depth, stack = 0, [(0, 1)]
+        while stack:
+            n, d = stack.pop()
+            depth = max(depth, d)
+            stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
+        vectors = 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (depth + 2)
+        return sum(len(a) * a.itemsize for a in arrays) + 8 * (4 * self.size + vectors)
+
+    def find(self, n: int, hand: int) -> int:
+        """The information set of hand index ``hand`` at node ``n`` (-1: none)."""
+        for i in range(self.iset_at[n], self.iset_at[n + 1]):
+            if self.iset_hand[i] == hand:
+                return i
+        return -1
+
+
+def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | None = None,
+               base: Position | None = None) -> PublicTree:
+    """The public tree of the game dealt one of ``deals`` (positions of the same moment, both hands filled in,
+    each with ``weights``, uniform if None; with ``base``, a position of that moment, each deal is instead the two
+    hands' tile masks by seat), the maximiser seat ``first``. A node's legal moves and whether the hand
+    is over are asked of the position, once per hand of the mover and tiles of the other's that fit the open ends
+    (all the rules' legality and end of a line game depend on); a finished hand's value is ``side0_value``."""
+    if not deals:
+        raise ValueError("no deal to solve")
+    pos = (deals[0] if base is None else base).copy()
+    masks = [d.hands for d in deals] if base is None else deals
+    if not cfr_supported(rules, pos):
+        raise ValueError("the public-tree solver plays the block game for two")
+    seats = (first, 1 - first)
+    weights = [1.0] * len(deals) if weights is None else list(weights)
+    total = float(sum(weights))
+    weight = [w / total for w in weights]
+    sign = 1 if rules.seating.teams[first] == 0 else -1
+    hands: tuple[list[int], list[int]] = ([], [])
+    hand = (array("i"), array("i"))
+    root = ([], [])                      # by deal: each player's tiles at the root
+    for d in masks:
+        for p in (0, 1):
+            mask = d[seats[p]]
+            try:
+                at = hands[p].index(mask)
+            except ValueError:
+                at = len(hands[p])
+                hands[p].append(mask)
+            hand[p].append(at)
+            root[p].append(mask)
+    t = PublicTree(first, hands, hand, weight, array("i"), array("i"), array("i"), [], array("i"), array("i"),
+                   array("d"), array("i"), array("i"), array("i"), array("b"), 0, (array("i"), array("i")),
+                   (array("i"), array("i")))
+    match = pos._match
+    every = (1 << len(pos.tiles)) - 1
+
+    def build(alive: list[int], played: list[int]) -> int:
+        n = len(t.player)
+        seat = pos.turn
+        p = 0 if seat == first else 1
+        t.player.append(-1)
+        t.child_at.append(0)
+        t.term_at.append(len(t.term_deal))
+        t.iset_at.append(len(t.iset_hand))
+        t.moves.append([])
+        for q in (0, 1):
+            t.alive_at[q].append(len(t.alive[q]))
+            t.alive[q].extend(sorted({hand[q][d] for d in alive}))
+        fit = every if pos.ends is None else match[pos.ends[0]] | match[pos.ends[1]]
+        asked: dict[tuple[int, int], list] = {}
+        going: list[int] = []
+        legal_of: dict[int, list] = {}       # mover's hand index -> its legal moves
+        for d in alive:
+            mine = root[p][d] & ~played[p]
+            other = root[1 - p][d] & ~played[1 - p]
+            key = (mine, other & fit)
+            moves = asked.get(key)
+            if moves is None:
+                pos.hands[seat], pos.hands[1 - seat] = mine, other
+                moves = asked[key] = pos.legal_moves()
+            if not moves:
+                pos.hands[seat], pos.hands[1 - seat] = mine, other
+                t.term_deal.append(d)
+                t.term_value.append(weight[d] * sign * side0_value(rules, pos))
+                continue
+            going.append(d)
+            legal_of.setdefault(hand[p][d], moves)
+        if not going:
+            t.child_at[n] = len(t.child)
+            return n
+        public: list = []
+        for moves in legal_of.values():
+            for m in moves:
+                if m not in public:
+                    public.append(m)
+        t.player[n] = p
+        t.moves[n] = public
+        width = len(public)
+        for h, moves in legal_of.items():
+            t.iset_hand.append(h)
+            t.slot.append(t.size)
+            t.size += width
+            t.legal.extend(1 if m in moves else 0 for m in public)
+        kids = []
+        for m in public:
+            sub = [d for d in going if m in legal_of[hand[p][d]]]
+            d = sub[0]
+            pos.hands[seat] = root[p][d] & ~played[p]
+            pos.hands[1 - seat] = root[1 - p][d] & ~played[1 - p]
+            pos.push(m)
+            bit = m.tile.bit if m.tile is not None else 0
+            played[p] |= bit
+            kids.append(build(sub, played))
+            played[p] &= ~bit
+            pos.pop()
+        t.child_at[n] = len(t.child)
+        t.child.extend(kids)
+        return n
+
+    build(list(range(len(deals))), [0, 0])
+    # child_at holds each node's first child's place, written when its subtree was done: store the ends too
+    t.child_at.append(len(t.child))
+    t.term_at.append(len(t.term_deal))
+    t.iset_at.append(len(t.iset_hand))
+    for q in (0, 1):
+        t.alive_at[q].append(len(t.alive[q]))
+    _finish_children(t)
+    return t
+
+
+def _finish_children(t: PublicTree) -> None:
+    """Nodes were numbered in preorder but their children lists written in postorder: re-lay them so node
+    ``n``'s children are ``child[child_at[n]:child_at[n+1]]``."""
+    starts = list(t.child_at[:-1])
+    counts = [0] * t.nodes
+    for n in range(t.nodes):
+        counts[n] = len(t.moves[n]) if t.player[n] >= 0 else 0
+    new = array("i")
+    at = array("i")
+    for n in range(t.nodes):
+        at.append(len(new))
+        new.extend(t.child[starts[n]:starts[n] + counts[n]])
+    at.append(len(new))
+    t.child, t.child_at = new, at
+
+
+# -- the iteration (the reference; ``_cfr_kernel.c`` does the same) ---------------------------------------------
+class _State:
+    def __init__(self, t: PublicTree, forced: tuple[int, int] | None):
+        self.t = t
+        self.regret = [0.0] * t.size
+        self.avg = [0.0] * t.size
+        self.forced = forced          # (information set, move): that set plays that move
+        self.nh = (len(t.hands[0]), len(t.hands[1]))
+
+
+def _current(st: _State, i: int, width: int) -> list[float]:
+    """Information set ``i``'s strategy by regret matching+ (its forced move where it is the forced one)."""
+    t = st.t
+    s, legal = t.slot[i], t.legal
+    if st.forced is not None and st.forced[0] == i:
+        return [1.0 if a == st.forced[1] else 0.0 for a in range(width)]
+    pos = [st.regret[s + a] if legal[s + a] and st.regret[s + a] > 0 else 0.0 for a in range(width)]
+    total = sum(pos)
+    if total > 0:
+        return [x / total for x in pos]
+    count = sum(legal[s:s + width])
+    return [1.0 / count if legal[s + a] else 0.0 for a in range(width)]
+
+
+def _average(st: _State, i: int, width: int) -> list[float]:
+    t = st.t
+    s, legal = t.slot[i], t.legal
+    if st.forced is not None and st.forced[0] == i:
+        return [1.0 if a == st.forced[1] else 0.0 for a in range(width)]
+    total = sum(st.avg[s:s + width])
+    if total > 0:
+        return [st.avg[s + a] / total for a in range(width)]
+    count = sum(legal[s:s + width])
+    return [1.0 / count if legal[s + a] else 0.0 for a in range(width)]
+
+
+CFR, BEST, EVAL = 0, 1, 2
+
+
+def _walk(st: _State, n: int, p: int, own: list[float], opp: list[float], mode: int, it: int) -> list[float]:
+    """Player ``p``'s counterfactual value of each of his hands at node ``n`` (for him: the maximiser's values
+    negated for the minimiser), ``opp`` the other's reach of each hand, ``own`` his (CFR: for the average).
+    ``mode``: CFR (update ``p``'s regrets and average; the other plays his current strategy), BEST (``p``
+    answers best, the other plays his average) or EVAL (both their averages)."""
+    t = st.t
+    v = [0.0] * st.nh[p]
+    sgn = 1.0 if p == 0 else -1.0
+    mine, theirs = t.hand[p], t.hand[1 - p]
+    for k in range(t.term_at[n], t.term_at[n + 1]):
+        d = t.term_deal[k]
+        r = opp[theirs[d]]
+        if r:
+            v[mine[d]] += sgn * t.term_value[k] * r
+    mover = t.player[n]
+    if mover < 0:
+        return v
+    kids = t.child[t.child_at[n]:t.child_at[n + 1]]
+    width = len(kids)
+    sets = range(t.iset_at[n], t.iset_at[n + 1])
+    if mover == p:
+        strat = {i: (_current if mode == CFR else _average)(st, i, width) for i in sets}
+        vals = []
+        for a, c in enumerate(kids):
+            reach = [0.0] * st.nh[p]
+            for i in sets:
+                reach[t.iset_hand[i]] = own[t.iset_hand[i]] * strat[i][a]
+            vals.append(_walk(st, c, p, reach, opp, mode, it))
+        for i in sets:
+            h, s = t.iset_hand[i], t.slot[i]
+            if mode == BEST:
+                if st.forced is not None and st.forced[0] == i:
+                    best = vals[st.forced[1]][h]
+                else:
+                    best = max(vals[a][h] for a in range(width) if t.legal[s + a])
+                v[h] += best
+                continue
+            here = sum(strat[i][a] * vals[a][h] for a in range(width))
+            v[h] += here
+            if mode == CFR and not (st.forced is not None and st.forced[0] == i):
+                for a in range(width):
+                    if t.legal[s + a]:
+                        st.regret[s + a] = max(0.0, st.regret[s + a] + vals[a][h] - here)
+                        st.avg[s + a] += it * own[h] * strat[i][a]
+        return v
+    for a, c in enumerate(kids):
+        reach = [0.0] * st.nh[1 - p]
+        for i in sets:
+            h = t.iset_hand[i]
+            reach[h] = opp[h] * (_current(st, i, width) if mode == CFR else _average(st, i, width))[a]
+        sub = _walk(st, c, p, own, reach, mode, it)
+        for h in range(len(v)):
+            v[h] += sub[h]
+    return v
+
+
+class _PyRun:
+    """The Python iteration over a tree (the reference for the kernel)."""
+
+    def __init__(self, t: PublicTree, forced: tuple[int, int] | None):
+        self.st = _State(t, forced)
+        self.it = 0
+
+    def iterate(self, count: int) -> None:
+        st = self.st
+        for _ in range(count):
+            self.it += 1
+            for p in (0, 1):
+                _walk(st, 0, p, [1.0] * st.nh[p], [1.0] * st.nh[1 - p], CFR, self.it)
+
+    def bracket(self) -> tuple[float, float]:
+        st = self.st
+        up = sum(_walk(st, 0, 0, [1.0] * st.nh[0], [1.0] * st.nh[1], BEST, 0))
+        low = -sum(_walk(st, 0, 1, [1.0] * st.nh[1], [1.0] * st.nh[0], BEST, 0))
+        return low, up
+
+    def hand_values(self) -> list[float]:
+        """Each of the maximiser's hands' value (weighted by its deals' weight) with both playing their
+        averages."""
+        st = self.st
+        return _walk(st, 0, 0, [1.0] * st.nh[0], [1.0] * st.nh[1], EVAL, 0)
+
+    def average(self) -> list[float]:
+        return list(self.st.avg)
+
+
+class _CRun:
+    """The same over the compiled kernel."""
+
+    def __init__(self, t: PublicTree, forced: tuple[int, int] | None, module):
+        fi, fa = forced if forced is not None else (-1, -1)
+        self.run = module.Run(t.hand[0], t.hand[1], len(t.hands[0]), len(t.hands[1]), t.player, t.child_at, t.child,
+                              t.term_at, t.term_deal, t.term_value, t.iset_at, t.iset_hand, t.slot, t.legal, t.size,
+                              t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], fi, fa)
+
+    def iterate(self, count: int) -> None:
+        self.run.iterate(count)
+
+    def bracket(self) -> tuple[float, float]:
+        return self.run.bracket()
+
+    def hand_values(self) -> list[float]:
+        return list(self.run.hand_values())
+
+    def average(self) -> list[float]:
+        return list(self.run.average())
+
+
+@dataclass(frozen=True)
+class CfrResult:
+    """A solved (or partly solved) tree: the certified bracket ``[lower, upper]`` of the game value (for the
+    maximiser), the iterations run, the seconds taken, whether the bracket closed to ``tol``, each of the
+    maximiser's hands' value under the average strategies (weighted: divide by the hand's reach) and the
+    average strategy (by the tree's slots)."""
+
+    lower: float
+    upper: float
+    iterations: int
+    seconds: float
+    closed: bool
+    hand_values: tuple[float, ...]
+    average: tuple[float, ...]
+    compiled: bool
+
+    @property
+    def value(self) -> float:
+        return (self.lower + self.upper) / 2
+
+    @property
+    def width(self) -> float:
+        return self.upper - self.lower
+
+
+def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
+          max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10) -> CfrResult:
+    """CFR+ on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
+    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured every ``every`` iterations (and the interval between
+    measurements grows with the run, so measuring costs a bounded share). ``forced``: (information set, move),
+    a set held to one move (a move's value). ``compiled``: the kernel (None: where built)."""
+    module = kernel() if compiled in (None, True) else None
+    if compiled and module is None:
+        raise RuntimeError("the compiled CFR+ kernel is not built")
+    run = _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+    start = time.process_time()         # (CPU seconds: a loaded machine stops a run no earlier than an idle one)
+    done = 0
+    low, up = run.bracket()
+    step = max(1, every)
+    while up - low > tol and done < max_iterations and time.process_time() - start < budget:
+        count = min(step, max_iterations - done)
+        run.iterate(count)
+        done += count
+        low, up = run.bracket()
+        step = max(step, done // 4)
+    return CfrResult(low, up, done, time.process_time() - start, up - low <= tol, tuple(run.hand_values()),
+                     tuple(run.average()), module is not None)
+
+
+#: The default precision of a decision's values: the bracket of each value, per deal that gives the mover his
+#: hand, no wider than this many points (a value is *closed* within it)
+TOL = 1e-3
+#: The default time budget of one decision's solves, in CPU seconds (all its solves together)
+BUDGET = 20.0
+
+
+def cfr_decision(rules, pos: Position, deals: Sequence, weights: Sequence[float] | None = None, *,
+                 tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False):
+    """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals`` (positions;
+    with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), as
+    :func:`analyzer.hidden.hidden_decision` values it, by CFR+ on the public tree: the game value and each
+    move's value (the game with the mover's actual hand held to that move), each a certified bracket no wider
+    than ``tol`` points per deal of his hand where ``closed``, within ``budget`` seconds for all the solves. The
+    values are the brackets' midpoints (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets)."""
+    from .decision import HiddenDecision
+
+    start = time.process_time()
+    mover = pos.turn
+    if not pos.legal_moves():
+        raise ValueError("the hand is over: no decision to value")
+    t = build_tree(rules, deals, mover, weights, pos if masks else None)
+    sign = 1 if rules.seating.teams[mover] == 0 else -1
+    h = t.hands[0].index(pos.hands[mover])
+    reach = sum(w for d, w in enumerate(t.weight) if t.hand[0][d] == h)
+    width = tol * reach
+    moves = pos.legal_moves()
+    i = t.find(0, h)
+    spent = time.process_time() - start
+    whole = solve(t, tol=width, budget=max(0.0, budget - spent) / (len(moves) + 1 if len(moves) > 1 else 1),
+                  compiled=compiled)
+    results = [whole]
+    if len(moves) > 1 and i >= 0:
+        forced = []
+        at = [t.moves[0].index(m) for m in moves]
+        for j, (m, k) in enumerate(zip(moves, at)):
+            left = max(0.0, budget - (time.process_time() - start))
+            got = solve(t, tol=width, budget=left / (len(moves) - j), forced=(i, k), compiled=compiled)
+            forced.append((m, got))
+            results.append(got)
+        s = t.slot[i]
+        total = sum(whole.average[s + k] for k in at)
+        strategy = tuple((m, whole.average[s + k] / total if total > 0 else 1.0 / len(moves))
+                         for m, k in zip(moves, at))
+    else:
+        forced = [(m, whole) for m in moves]
+        strategy = tuple((m, 1.0) for m in moves)
+
+    def side0(low: float, up: float) -> tuple[float, float]:
+        return (low, up) if sign == 1 else (-up, -low)
+
+    hand_value = sign * whole.hand_values[h] / reach
+    return HiddenDecision(
+        mover, len(deals), sign * whole.value, tuple((m, sign * r.value) for m, r in forced), strategy, reach,
+        t.infosets, t.nodes, float(hand_value), method="cfr", bounds=side0(whole.lower, whole.upper),
+        move_bounds=tuple((m, *side0(r.lower, r.upper)) for m, r in forced),
+        closed=all(r.closed for r in results), iterations=sum(r.iterations for r in results),
+        seconds=round(time.process_time() - start, 3), memory=t.memory())

@@ -1,0 +1,261 @@
+"""The public-tree CFR+ solver (analyzer.hidden.cfr) against the sequence-form LP and a brute force.
+
+The brute force (test_hidden's) shares only the rules' moves with the solver: every pure strategy of both
+players listed, the matrix game of their expected payoffs solved by a plain LP. The LP (analyzer.hidden.lp) is
+the existing exact mode. Every bracket the solver reports must hold the value they find, and close on it."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("scipy")
+
+from analyzer.analysis.hiddenfair import contradicted  # noqa: E402
+from analyzer.cli import main  # noqa: E402
+from analyzer.hidden import HiddenDecision, TooLarge, build_game, hidden_decision, solve_game  # noqa: E402
+from analyzer.hidden.cfr import _CRun, _PyRun, build_tree, cfr_decision, kernel, solve  # noqa: E402
+from analyzer.hidden.lp import forced_value  # noqa: E402
+from analyzer.inference import worlds_at  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
+from analyzer.notation import read  # noqa: E402
+from analyzer.tiles import Move, Tile  # noqa: E402
+from test_hidden import (BLOCK, PURE_LIMIT, block_deals, infosets, matrix_value, one_hot, play,  # noqa: E402
+                         pure_strategies, tiny_games)
+
+ROUNDING = 1e-9          # what floating-point sums may move a certified bound by on these games
+COMPILED = [False] + ([True] if kernel() is not None else [])
+
+
+def small_positions():
+    """Block-for-two positions whose every deal the solvers take: 2 tiles a hand of the double-2 and double-3 sets,
+    and after a lead of the double-3 and double-4 sets (the other player to move)."""
+    return [("2x2", block_deals(2, 2)), ("3x2", block_deals(3, 2)), ("3x2 led", block_deals(3, 2, Tile(3, 3))),
+            ("4x2 led", block_deals(4, 2, Tile(1, 1)))]
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_the_bracket_holds_the_matrix_game_value_of_all_pure_strategies(compiled):
+    checked = 0
+    for name, deals in tiny_games()[:10 if compiled else 4]:     # (the Python walk: the reference, slower)
+        if name == "draw":
+            continue
+        sets = infosets(deals)
+        rows, cols = pure_strategies(sets, 0), pure_strategies(sets, 1)
+        if len(rows) * len(cols) > PURE_LIMIT:
+            continue
+        matrix = [[play(deals, lambda k, m, r=r, c=c: one_hot(r if k[0] == 0 else c)(k, m)) for c in cols]
+                  for r in rows]
+        exact = matrix_value(matrix)
+        tol = 1e-7 if compiled else 1e-4
+        got = solve(build_tree(BLOCK, deals, 0), tol=tol, budget=600, compiled=compiled)
+        assert got.closed, name
+        assert got.lower - ROUNDING <= exact <= got.upper + ROUNDING, name
+        assert got.value == pytest.approx(exact, abs=tol)
+        checked += 1
+    assert checked >= (8 if compiled else 4)
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_the_bracket_holds_the_lp_value_and_closes_on_it(compiled):
+    tol = 1e-6 if compiled else 1e-3
+    for name, deals in small_positions()[:4 if compiled else 1]:      # (the Python walk: the reference, slower)
+        first = deals[0].turn
+        lp = solve_game(build_game(BLOCK, deals, first))
+        got = solve(build_tree(BLOCK, deals, first), tol=tol, budget=600, compiled=compiled)
+        assert got.closed, name
+        assert got.lower - ROUNDING <= lp.value <= got.upper + ROUNDING, name
+        assert got.value == pytest.approx(lp.value, abs=tol)
+
+
+def test_an_open_bracket_still_holds_the_value():
+    """Stopped after a few iterations, far from closed, the bracket is wide and holds the value all the same."""
+    deals = block_deals(2, 2)
+    lp = solve_game(build_game(BLOCK, deals, 0))
+    for count in (0, 1, 5, 20):
+        got = solve(build_tree(BLOCK, deals, 0), tol=0.0, max_iterations=count, budget=60, every=1)
+        assert got.iterations == count and not got.closed
+        assert got.lower - ROUNDING <= lp.value <= got.upper + ROUNDING
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_the_kernel_runs_the_python_walk():
+    """Iteration by iteration, the compiled run's brackets, averages and hand values are the Python run's."""
+    for name, deals in small_positions()[:1] + small_positions()[2:3]:
+        t = build_tree(BLOCK, deals, deals[0].turn)
+        at = t.find(0, 0)
+        forced = (at, next(a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[at] + a]))
+        for fix in (None, forced):
+            py, c = _PyRun(t, fix), _CRun(t, fix, kernel())
+            for _ in range(4):
+                py.iterate(3)
+                c.iterate(3)
+                assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
+                assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+                assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_each_moves_value_is_the_lps_with_the_movers_choice_fixed():
+    for name, deals in small_positions():
+        pos = max(deals, key=lambda d: len(d.legal_moves()))       # (a deal with the most moves to choose from)
+        mover = pos.turn
+        got = cfr_decision(BLOCK, pos, deals, tol=1e-5, budget=600)     # (per deal of his hand: each game value's
+        #                                                                   bracket no wider than 1e-5 times its reach)
+        game = build_game(BLOCK, deals, mover)
+        node = game.infosets[0][game.index[0][(mover, (("hand", pos.hands[mover]),))]] \
+            if len(pos.legal_moves()) > 1 else None
+        lp = hidden_decision(BLOCK, pos, deals)
+        assert got.closed and got.method == "cfr"
+        low, up = got.bounds
+        assert low - ROUNDING <= lp.value <= up + ROUNDING
+        assert got.value == pytest.approx(lp.value, abs=1e-6)
+        sign = 1 if mover == 0 else -1
+        for (m, low, up), (m2, v) in zip(got.move_bounds, lp.moves):
+            assert m == m2
+            exact = sign * forced_value(game, node, node.moves.index(m)) if node else lp.value
+            assert low - ROUNDING <= exact <= up + ROUNDING, (name, m)
+            assert v == pytest.approx(exact, abs=1e-6)
+        # no move is worth more than the game to the mover
+        assert all(sign * (v - got.value) <= 2e-6 for _, v in got.moves)
+        assert sum(p for _, p in got.strategy) == pytest.approx(1.0)
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(2, 12))
+def test_any_weighted_set_of_deals_has_its_lp_value_in_the_bracket(seed, count):
+    """The public tree takes any set of deals of one moment (not only every deal the record allows), weighted."""
+    rng = random.Random(seed)
+    deals = rng.sample(block_deals(3, 2, Tile(3, 3)), count)
+    weights = [rng.randint(1, 5) for _ in deals]
+    lp = solve_game(build_game(BLOCK, deals, 1, weights))
+    got = solve(build_tree(BLOCK, deals, 1, weights), tol=1e-7, budget=600)
+    assert got.closed
+    assert got.lower - ROUNDING <= lp.value <= got.upper + ROUNDING
+
+
+def test_the_tree_refuses_what_it_does_not_play():
+    from analyzer.rules.variants import find_variant
+    from test_hidden import draw_deal
+
+    deals = [draw_deal([[Tile(0, 0), Tile(0, 1)], [Tile(1, 1), Tile(1, 2)]], [Tile(0, 2), Tile(2, 2)])]
+    with pytest.raises(ValueError, match="block game for two"):
+        build_tree(find_variant("draw", {"players": "2"}), deals, 0)
+
+
+# -- in the fair analysis -------------------------------------------------------------------------------------
+RECORD = Path(__file__).resolve().parents[1] / "records" / "openspiel-block7-6.dom"   # block for two; its decision at
+#                                     move 11 (P0: 2 tiles, P1: 3) has 19,800 deals the public record allows
+
+
+def fair_json(path: Path, *extra: str) -> dict:
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--json", "--jobs", "1", str(path), *extra])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)["games"][0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_a_block_for_two_decision_of_three_tiles_a_hand_is_valued_by_the_cfr_solver_by_default():
+    game = fair_json(RECORD)
+    (rep,) = replay_record(read(RECORD))
+    fair = {d["index"]: d["fair"] for d in game["decisions"] if d["fair"]}
+    for k, f in fair.items():
+        pos = rep.position_at(k)
+        small = max(pos.count(0), pos.count(1)) <= 3
+        assert (f["method"] == "exact-hidden") == small, k
+        assert f["estimates"] == ("game value" if small else "open-hands mean")
+        if not small:
+            continue
+        h = f["hidden"]
+        assert h["solver"] == "cfr" and h["deals"] == worlds_at(rep, k).count
+        low, up = h["bounds"]
+        assert up - low <= 1e-3 * h["reach"] + 1e-6          # (closed: 0.001 points a deal of the mover's hand)
+        for move, (lo, hi) in h["move_bounds"].items():
+            assert lo - 1e-6 <= h["moves"][move] <= hi + 1e-6
+            assert hi - lo <= 1e-3 * h["reach"] + 1e-6
+    assert any(f["method"] == "exact-hidden" for f in fair.values())
+    off = fair_json(RECORD, "--exact-hand", "0")
+    assert all(d["fair"]["method"] in ("exact", "sampled") and d["fair"]["estimates"] == "open-hands mean"
+               for d in off["decisions"] if d["fair"])
+
+
+def test_a_sampled_verdict_an_open_bracket_contradicts_is_not_given():
+    a, b = Move(Tile(0, 1), 1), Move(Tile(1, 2), 1)
+
+    def open_(mover, bounds):
+        return HiddenDecision(mover, 10, 0.0, tuple((m, (lo + up) / 2) for m, (lo, up) in zip((a, b), bounds)),
+                              ((a, 0.5), (b, 0.5)), 0.1, (1, 1), 1, method="cfr", bounds=(-1.0, 1.0),
+                              move_bounds=tuple((m, lo, up) for m, (lo, up) in zip((a, b), bounds)), closed=False)
+
+    # side 0 moves: a certified below b; the sampled best a is contradicted, b is not
+    solved = open_(0, [(0.0, 1.0), (1.5, 2.0)])
+    assert "certified worse" in contradicted(solved, "[0-1]@1", None)
+    assert contradicted(solved, "[1-2]@1", "[0-1]@1") is None
+    # b played, certified better than every other move, may not lose against a best the brackets leave open
+    c = Move(Tile(2, 2), 2)
+    three = HiddenDecision(0, 10, 0.0, ((a, 0.5), (b, 1.75), (c, 0.6)), ((a, 0.3), (b, 0.4), (c, 0.3)), 0.1, (1, 1), 1,
+                           method="cfr", bounds=(-1.0, 3.0), move_bounds=((a, 0.0, 1.0), (b, 1.5, 2.0), (c, 0.0, 1.2)),
+                           closed=False)
+    assert "certified worse" in contradicted(three, "[0-1]@1", "[1-2]@1")
+    assert contradicted(three, "[1-2]@1", "[1-2]@1") is None
+    wide = HiddenDecision(0, 10, 0.0, ((a, 0.5), (b, 1.75)), ((a, 0.5), (b, 0.5)), 0.1, (1, 1), 1, method="cfr",
+                          bounds=(-1.0, 3.0), move_bounds=((a, 0.0, 1.6), (b, 1.7, 2.0)), closed=False)
+    assert "certified worse" in contradicted(wide, "[0-1]@1", "[1-2]@1")
+    # side 1 wants lower: the same brackets make a the certified best
+    solved = open_(1, [(0.0, 1.0), (1.5, 2.0)])
+    assert contradicted(solved, "[0-1]@1", None) is None
+    assert "certified worse" in contradicted(solved, "[1-2]@1", None)
+    # overlapping brackets certify nothing
+    assert contradicted(open_(0, [(0.0, 1.6), (1.5, 2.0)]), "[0-1]@1", "[1-2]@1") is None
+
+
+def test_the_words_say_what_a_fair_verdict_estimates():
+    from types import SimpleNamespace
+
+    from analyzer.report.verdicts import how_words
+
+    cfr = SimpleNamespace(method="exact-hidden", worlds=19_800, hidden={"solver": "cfr"})
+    lp = SimpleNamespace(method="exact-hidden", worlds=360, hidden={"solver": "lp"})
+    every = SimpleNamespace(method="exact", worlds=792, total=792, hidden=None)
+    drawn = SimpleNamespace(method="sampled", worlds=200, total=11_628, hidden=None)
+    assert how_words(cfr) == "exact under hidden information to 0.001 (CFR+), 19,800 deals"
+    assert how_words(lp) == "exact under hidden information, 360 deals"
+    assert how_words(every) == "all 792 deals, open-hands mean"
+    assert how_words(drawn) == "open-hands mean of 200 of 11,628 deals, sampled"
+
+
+def test_the_public_deals_as_hand_masks_make_the_same_tree_as_the_positions():
+    """``public_hands`` lists a block game's public deals without replaying the record for each: the same deals
+    (the hands of each position of ``public_game``), so the same tree."""
+    from analyzer.hidden import public_game, public_hands
+
+    path = RECORD.parent / "openspiel-block7-3.dom"       # move 12: 1 and 3 tiles in hand, 5,460 public deals
+    (rep,) = replay_record(read(path))
+    deals, weights = public_game(rep, 11, 10_000)
+    pos, hands = public_hands(rep, 11, 10_000)
+    assert sorted(tuple(d.hands) for d in deals) == sorted(hands) and len(hands) == len(set(hands)) == 5_460
+    assert set(weights) == {1} and tuple(pos.hands) in hands
+    order = {h: i for i, h in enumerate(hands)}
+    deals = sorted(deals, key=lambda d: order[tuple(d.hands)])
+    a = build_tree(rep.variant, deals, pos.turn)
+    b = build_tree(rep.variant, hands, pos.turn, base=pos)
+    for name in ("player", "child_at", "child", "term_at", "term_deal", "term_value", "iset_at", "iset_hand", "legal"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert a.moves == b.moves and a.hands == b.hands
+    with pytest.raises(TooLarge):
+        public_hands(rep, 11, 5_459)
+
+
+def test_exact_hand_is_a_setting_of_the_fair_analysis():
+    res = CliRunner().invoke(main, ["analyze", "--exact-hand", "2", str(RECORD)])
+    assert res.exit_code == 2 and "--exact-hand" in res.output and "add --fair" in res.output
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--exact-hand", "6", str(RECORD)])
+    assert res.exit_code == 2 and "--exact-hand" in res.output
