@@ -220,7 +220,7 @@ def test_a_sampled_verdict_an_open_bracket_contradicts_is_not_given():
 def test_the_words_say_what_a_fair_verdict_estimates():
     from types import SimpleNamespace
 
-    from analyzer.report.verdicts import how_words
+    from analyzer.render.verdicts import how_words
 
     cfr = SimpleNamespace(method="exact-hidden", worlds=19_800, hidden={"solver": "cfr"})
     lp = SimpleNamespace(method="exact-hidden", worlds=360, hidden={"solver": "lp"})
