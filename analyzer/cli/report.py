@@ -9,16 +9,18 @@ import click
 from .errors import clean_errors
 from .options import (PATHS, fair_only, fair_options, fair_settings, force_option, output_options, passes_option,
                       run_options, scale_option, search_options, thresholds_option, variant_option)
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["report"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @PATHS
 @click.option("-o", "--output", type=click.Path(), metavar="OUT",
-              help="One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
-                   "records or a folder: the folder for their pages and index.html (default: reports). An existing "
-                   "file is replaced only when it is a page domino wrote, or with --force.")
+              help=N_("One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
+                      "records or a folder: the folder for their pages and index.html (default: reports). An existing "
+                      "file is replaced only when it is a page domino wrote, or with --force."))
 @force_option
 @variant_option
 @thresholds_option

@@ -9,28 +9,30 @@ import click
 from .errors import clean_errors
 from .options import (MAX_WORLDS, PATHS, SEED, fair_only, max_worlds_check, passes_option, run_options, search_options,
                       thresholds_option, variant_option)
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["stats"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @PATHS
 @variant_option
 @thresholds_option
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
-@click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the rows as a JSON list."))
+@click.option("--csv", "as_csv", is_flag=True, help=N_("Print the rows as CSV."))
 @click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
-              flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
-                                  "and real and hindsight-only mistakes per 100 decisions.")
+              flag_value=200, help=N_("Add the fair analysis (N deals a decision, default 200): the average fair loss "
+                                     "and real and hindsight-only mistakes per 100 decisions."))
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
-              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+              help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))
 @click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-              help="With --fair: the most deals for a decision whose best move is not told apart (default 4 times N).")
+              help=N_("With --fair: the most deals for a decision whose best move is not told apart (default 4 times N)."))
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
-              help="match: also the luck and error rate in match-winning chance (MWC), where the record gives "
-                   "the match position.")
+              help=N_("match: also the luck and error rate in match-winning chance (MWC), where the record gives "
+                      "the match position."))
 @click.option("--by", "by", type=click.Choice(["player", "pair"]), default="player", show_default=True,
-              help="pair: a row per side (partners together) instead of per player.")
+              help=N_("pair: a row per side (partners together) instead of per player."))
 @search_options
 @passes_option
 @run_options
