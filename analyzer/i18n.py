@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 
-__all__ = ["LANGUAGES", "PSEUDO", "N_", "gettext", "ngettext", "plural_form", "number", "decimal", "use", "activate", "language",
+__all__ = ["LANGUAGES", "PSEUDO", "N_", "ngettext_mark", "gettext", "ngettext", "plural_form", "number", "decimal", "use", "activate", "language",
            "negotiate", "translation", "html_lang"]
 
 #: the languages with a catalogue (besides English, the code's own)
@@ -49,6 +49,11 @@ _ACTIVE: ContextVar[tuple[str, object | None]] = ContextVar("analyzer_language",
 def N_(message: str) -> str:       # noqa: N802 (gettext's name for a message marked, translated where shown)
     """``message`` itself, marked for the catalogue (translated later, where it is shown: ``gettext(message)``)."""
     return message
+
+
+def ngettext_mark(singular: str, plural: str) -> tuple[str, str]:
+    """A message with plural forms marked for the catalogue (its form picked later, where it is shown)."""
+    return singular, plural
 
 
 def gettext(message: str, /, **params) -> str:

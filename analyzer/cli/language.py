@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from ..i18n import N_, gettext, negotiate, plural_form, use
+from ..i18n import N_, gettext, negotiate, ngettext_mark, plural_form, use
 
 __all__ = ["ENVIRONMENT", "chosen", "TranslatedCommand", "TranslatedGroup", "translate_click"]
 
@@ -24,16 +24,24 @@ __all__ = ["ENVIRONMENT", "chosen", "TranslatedCommand", "TranslatedGroup", "tra
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 #: click's own words a user meets (its help page, its usage errors), for the catalogue (click looks them up)
-CLICK_WORDS = (N_("Usage:"), N_("Options"), N_("Commands"), N_("Show this message and exit."), N_("default"),
-               N_("required"), N_("Error"), N_("Try '{command} {option}' for help."), N_("No such command {name!r}."),
-               N_("No such option: {name}"), N_("Missing argument {param_hint}."), N_("Missing option {param_hint}."),
-               N_("Invalid value for {param_hint}: {message}"), N_("Got unexpected extra argument ({args})"),
-               N_("Did you mean {possibility}?"), N_("{value!r} is not a valid integer."), N_("Aborted!"),
-               N_("Option {name!r} requires an argument."), N_("{value!r} is not one of {choices}."),
-               N_("{value!r} is not a valid float."))
-#: its plural words (``Got unexpected extra arguments``...)
-CLICK_PLURALS = ((N_("Got unexpected extra argument ({args})"), N_("Got unexpected extra arguments ({args})")),
-                 (N_("{value!r} is not {choice}."), N_("{value!r} is not one of {choices}.")))
+CLICK_WORDS = (N_("Usage:"), N_("Options"), N_("Commands"), N_("Show this message and exit."),
+               N_("Show the version and exit."), N_("default: {default}"), N_("env var: {var}"), N_("(dynamic)"),
+               N_("required"), N_("Aborted!"), N_("Missing command."), N_("Error: {message}"),
+               N_("Try '{command} {option}' for help."), N_("Invalid value: {message}"),
+               N_("Invalid value for {param_hint}: {message}"), N_("Missing argument"), N_("Missing option"),
+               N_("Missing parameter: {param_name}"), N_("Missing {param_type}"), N_("No such option {name!r}."),
+               N_("No such command {name!r}."), N_("Could not open file {filename!r}: {message}"),
+               N_("{value!r} is not a valid {number_type}."), N_("{value} is not in the range {range}."),
+               N_("{value!r} is not a valid boolean. Recognized values: {states}"), N_("file"), N_("directory"),
+               N_("path"), N_("{name} {filename!r} does not exist."), N_("{name} {filename!r} is a file."),
+               N_("{name} {filename!r} is a directory."), N_("{name} {filename!r} is not readable."),
+               N_("{name} {filename!r} is not writable."), N_("Option {name!r} does not take a value."),
+               N_("Argument {name!r} takes {nargs} values."))
+#: its words with plural forms (click picks the form: :func:`analyzer.i18n.plural_form`)
+CLICK_PLURALS = (ngettext_mark("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"),
+                 ngettext_mark("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"),
+                 ngettext_mark("{value!r} is not {choice}.", "{value!r} is not one of {choices}."),
+                 ngettext_mark("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."))
 
 
 def chosen(args, environ=os.environ) -> str:
@@ -67,11 +75,14 @@ def _shown(command: click.Command) -> click.Command:
                                                   _words(command.epilog))
     params = []
     for param in command.params:
-        if getattr(param, "help", None):
+        if getattr(param, "help", None) or isinstance(getattr(param, "show_default", None), str):
             param = copy.copy(param)
             param.help = _words(param.help)
+            if isinstance(param.show_default, str):       # (a default told in words)
+                param.show_default = gettext(param.show_default)
         params.append(param)
     shown.params = params
+    shown._help_option = None       # (click keeps its --help option, its words those of the language it was made in)
     return shown
 
 

@@ -89,7 +89,7 @@ def jobs_option(f):
     """``--jobs N``: the processes the work runs in; default the cores this process may use
     (:func:`analyzer.workers.cores`), ``--jobs 1`` for one."""
     return click.option("-j", "--jobs", type=click.IntRange(1, 4096), default=None, callback=_jobs, metavar="N",
-                        show_default="the cores this process may use",
+                        show_default=N_("the cores this process may use"),
                         help=N_("Work in N processes at once: records, or the deals of the fair analysis "
                                 "(--jobs 1: one process). The results are the same whatever N."))(f)
 
