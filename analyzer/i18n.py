@@ -8,7 +8,7 @@ for, English where none does); every message is written in English in the code, 
 no catalogue at all: a message is its own text, formatted, and nothing of Babel or gettext is loaded.
 
 The catalogues are read from their ``.po`` sources with Babel's reader the first time a process asks for a language
-(about 0.1 s for one, then kept for the process: :func:`translation`), so a fresh clone, an editable install and a
+(about 0.03 s of CPU for one, then kept for the process: :func:`translation`), so a fresh clone, an editable install and a
 wheel read the same files and no compiled ``.mo`` can fall behind its source.
 
 ``qps`` is the pseudo-language of the tests: every translated message comes back marked ``⟦...⟧`` (its placeholders

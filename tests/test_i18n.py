@@ -231,3 +231,60 @@ def test_analyzes_text_is_all_in_the_catalogue_but_its_reasons(record):
     text = "\n".join(line for line in result.output.splitlines() if not line.startswith("    - "))
     text = re.sub(r"⟦(Assumption|Note): [^\n]*", "", text)
     assert unmarked_words(text) == [], text
+
+
+# ---- sheets in their language: a pass and a draw as Spanish, Portuguese and Russian sheets write them -------------
+
+def _words_in(record: str, words: dict[str, str]) -> str:
+    """The bundled ``record`` with its pass and draw keywords written as ``words`` says (``{"pass": "пас"}``)."""
+    text = (ROOT / "records" / record).read_text(encoding="utf-8")
+    if "draws" in words:
+        text = text.replace("draws ", words["draws"] + " ")
+    return re.sub(r"(?<=[A-D] )pass\b", words["pass"], text)
+
+
+def _validated(text: str, tmp_path, name="sheet.dom"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return CliRunner().invoke(main, ["validate", str(path)], prog_name="domino")
+
+
+@pytest.mark.parametrize("words", [{"pass": "пас"}, {"pass": "Пас"}, {"pass": "pasa"}, {"pass": "paso"},
+                                   {"pass": "pasó"}, {"pass": "passa"}, {"pass": "passe"}, {"pass": "passou"}])
+def test_a_kozel_sheet_written_with_its_languages_pass_validates_as_in_english(words, tmp_path):
+    english = _validated((ROOT / "records" / "match-kozel.dom").read_text(encoding="utf-8"), tmp_path, "en.dom")
+    text = _words_in("match-kozel.dom", words)
+    assert words["pass"] in text and not re.search(r" pass\b", text)
+    theirs = _validated(text, tmp_path)
+    assert theirs.exit_code == english.exit_code == 0, theirs.output
+    assert theirs.output.replace(str(tmp_path / "sheet.dom"), "X") == english.output.replace(str(tmp_path / "en.dom"),
+                                                                                              "X")
+
+
+@pytest.mark.parametrize("words", [{"draws": "roba", "pass": "paso"}, {"draws": "robó", "pass": "pasa"},
+                                   {"draws": "compra", "pass": "passa"}, {"draws": "comprou", "pass": "passou"},
+                                   {"draws": "берёт", "pass": "пас"}, {"draws": "берет", "pass": "пас"},
+                                   {"draws": "добор", "pass": "пас"}, {"draws": "взял", "pass": "пас"}])
+def test_a_draw_games_draws_and_passes_read_in_each_language_and_are_written_back_as_written(words):
+    from analyzer.notation import parse, write
+
+    for record in ("variant-draw.dom", "draw-one-view.dom", "match-chiva-draw.dom"):
+        english = parse((ROOT / "records" / record).read_text(encoding="utf-8"))
+        text = _words_in(record, words)
+        theirs = parse(text)
+        assert [g.moves for g in theirs.games] == [g.moves for g in english.games]   # (the same moves)
+        assert not theirs.errors
+        written = write(theirs)
+        drawn = sum(m.draw and m.tile is not None for g in english.games for m in g.moves)
+        passed = sum(m.is_pass for g in english.games for m in g.moves)
+        assert written.count(words["draws"] + " [") >= drawn > 0 or drawn == 0
+        assert "draws [" not in written and (passed == 0 or words["pass"] in written)
+        assert [g.moves for g in parse(written).games] == [g.moves for g in english.games]
+
+
+def test_english_and_german_pass_and_draw_are_written_as_before():
+    from analyzer.notation import parse, write
+
+    text = (ROOT / "records" / "variant-draw.dom").read_text(encoding="utf-8")
+    assert write(parse(text.replace("draws ", "kauft "))) == write(parse(text))
+    assert "draws [" in write(parse(text))
