@@ -288,3 +288,13 @@ def test_english_and_german_pass_and_draw_are_written_as_before():
     text = (ROOT / "records" / "variant-draw.dom").read_text(encoding="utf-8")
     assert write(parse(text.replace("draws ", "kauft "))) == write(parse(text))
     assert "draws [" in write(parse(text))
+
+
+@pytest.mark.slow                   # (a pool of worker processes)
+def test_the_language_reaches_the_worker_processes():
+    """The pipeline's Options carry the language: a record worked out in another process (``--jobs``) has its
+    messages in the language chosen, like one worked out in this one."""
+    result = CliRunner().invoke(main, ["--lang", "ru", "validate", "--jobs", "2", "records/errors.dom",
+                                       "records/seed1.dom"], prog_name="domino")
+    assert "A получает 6 костей; каждому игроку сдаётся 7" in result.output
+    assert "2 записи" in result.output
