@@ -184,7 +184,7 @@ def test_a_usage_error_is_in_the_language_chosen():
 #: lines are left out of the pseudo-language's check
 COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", "incomplete", "unchecked-lead",
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
-                 "play-after-end", "ambiguous-end", "tile-foreign"}
+                 "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
 DIAGNOSTIC = re.compile(r"^\s*\S+:\d+(?::\d+)?: (error|warning|info)\[([a-z-]+)\] ")
 
 
