@@ -46,7 +46,9 @@ class Diagnostic:
         if self.context:
             text += "\n" + self.context.rstrip("\n")
         if self.details.get("follows"):
-            text += f"\n  note: follows from the slip at {self.details['follows']}"
+            from .i18n import gettext
+
+            text += "\n  " + gettext("note: follows from the slip at {place}", place=self.details["follows"])
         return text
 
     @property

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ContextManager
 
 from .codec import key, to_data
+from .i18n import use
 from .diagnostics import Diagnostic, DominoError
 from .rules.codes import Code
 from .match import PossibleResults, possible_results, replay_record
@@ -76,6 +77,8 @@ class Options:
     scale: str = "points"                   # analyze --scale match: also grade every move by its drop in MWC
     luck_each: bool = False                 # stats, report --scale match: each player's deal luck in a game of
     #                                         individual players (the deal played out by the hand model's policy)
+    language: str = "en"                    # the language of the words in the results (``analyzer.i18n``: a
+    #                                         diagnostic's message, a result, a page), chosen by the caller
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -668,7 +671,8 @@ def process(label: str, data: bytes, options: Options, progress: Callable[[int],
     ``{"source", "error", "games": [...], "page"?, "repairs_found"?, "repaired"?}``; ``error`` is set
     when the file is not a text record at all. A failure of the analyser itself on one record is
     returned as an ``internal-error`` for that record, so that the rest of an archive is still done."""
-    return safely(label, lambda: run_record(read(label, data, options), progress))
+    with use(options.language):             # (a worker process too: the words in the language the options name)
+        return safely(label, lambda: run_record(read(label, data, options), progress))
 
 
 def safely(label: str, work: Callable[[], dict]) -> dict:

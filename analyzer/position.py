@@ -90,10 +90,12 @@ def exposed_turn(exposed: int, playable: int, tile: int) -> tuple[int, int]:
 
 def ends_text(ends: tuple[int, int] | None) -> str:
     """Two open ends in words: ``"3 and 5"``."""
+    from .i18n import gettext
+
     if ends is None:
-        return "none (nothing played yet)"
+        return gettext("none (nothing played yet)")
     a, b = sorted(ends)
-    return f"{a} and {b}" if a != b else f"{a} and {b} (both ends {a})"
+    return gettext("{a} and {b}", a=a, b=b) if a != b else gettext("{a} and {b} (both ends {a})", a=a, b=b)
 
 
 @dataclass(frozen=True, slots=True)

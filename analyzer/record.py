@@ -54,6 +54,9 @@ class MoveEntry:
     muggins: int | None = None
     arm: int | None = None              # the arm of a layout with more than two ends (``[0-3]>2``)
     comment_pos: Span = field(default=NOWHERE, compare=False)   # where the comment starts
+    word: str | None = field(default=None, compare=False)      # a pass's or a draw's word as the record wrote it
+    #                                                           in Spanish, Portuguese or Russian ("paso", "roba",
+    #                                                           "пас"; None: pass, draws), written back as it was
 
     @property
     def is_pass(self) -> bool:
@@ -80,9 +83,11 @@ class MoveEntry:
         if self.muggins is not None:
             return f"muggins {self.muggins}"
         if self.tile is None and not self.draw:
-            text = pass_word
+            text = self.word if self.word is not None and pass_word == "pass" else pass_word
         else:
             text = str(Move(self.tile, self.end if where else None, self.draw, self.arm if where else None))
+            if self.draw and self.word is not None:         # ("roba [3-4]": the sheet's own word for a draw)
+                text = self.word + text.removeprefix("draws")
         return (text + (self.annotation or "" if marks else "")
                 + (f" +{self.claim}" if claim and self.claim is not None else ""))
 

@@ -27,6 +27,10 @@ if "DOMINO_CACHE" not in os.environ:
 # oversubscribe them). A test of the default sets or removes the variable itself.
 os.environ.setdefault("PYTHON_CPU_COUNT", "1")
 
+# The command line writes in the user's language (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: the first
+# set); the suite's expectations are its English, whatever the machine's locale (tests/test_i18n.py sets its own).
+os.environ["LANGUAGE"] = "en"
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "data"   # verbatim copies of the rule texts the tests quote
 RECORDS = ROOT / "records"

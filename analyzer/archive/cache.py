@@ -35,7 +35,7 @@ def code_digest(root: str | os.PathLike, suffixes: tuple[str, ...] | None = None
     return digest.digest()
 
 
-_SOURCES = (".py", ".j2", ".css", ".js")     # the code as written: the same wherever it is installed
+_SOURCES = (".py", ".j2", ".css", ".js", ".po")    # the code as written (and its catalogues): the same wherever installed
 
 
 def source_digest() -> str:

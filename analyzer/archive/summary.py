@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..i18n import gettext, ngettext, number
 from ..pipeline import LOST
 
 __all__ = ["Summary"]
@@ -46,11 +47,14 @@ class Summary:
                 "errors": dict(sorted(self.codes.items())), "incomplete": self.incomplete}
 
     def __str__(self) -> str:
-        text = (f"{self.records} record{'s' * (self.records != 1)} ({self.games} game{'s' * (self.games != 1)}): "
-                f"{self.valid} valid, {self.invalid} invalid")
+        text = gettext("{records} ({games}): {valid} valid, {invalid} invalid",
+                       records=ngettext("{n} record", "{n} records", self.records),
+                       games=ngettext("{n} game", "{n} games", self.games), valid=number(self.valid),
+                       invalid=number(self.invalid))
         if self.incomplete:
-            text += f", {self.incomplete} not worked out (the cluster was lost: run again)"
+            text += gettext(", {incomplete} not worked out (the cluster was lost: run again)",
+                            incomplete=number(self.incomplete))
         if self.codes:
-            text += "; errors: " + ", ".join(f"{code} {n}" for code, n in sorted(self.codes.items(),
-                                                                                 key=lambda kv: (-kv[1], kv[0])))
+            text += gettext("; errors: {codes}", codes=", ".join(
+                f"{code} {number(n)}" for code, n in sorted(self.codes.items(), key=lambda kv: (-kv[1], kv[0]))))
         return text

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
+from ..i18n import use
 from ..match import replay_record
 from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds, judge_fairly, mover_views, read,
                         repairs_analysed, run_record, safely)
@@ -34,8 +35,9 @@ def process(label: str, data: bytes, options, progress: Callable[[int], None] | 
     """The task the executors run: read, replay and (by ``options.mode``) analyse one record file, as
     plain data (``{"source", "error", "games": [...], "page"?, "repairs_found"?, "repaired"?}``); a
     failure of the analyser on one record is that record's ``internal-error``
-    (:func:`analyzer.pipeline.safely`)."""
-    return safely(label, lambda: finish(read(label, data, options), progress))
+    (:func:`analyzer.pipeline.safely`); its words in the language ``options.language`` names."""
+    with use(options.language):
+        return safely(label, lambda: finish(read(label, data, options), progress))
 
 
 def page(run: RecordRun):

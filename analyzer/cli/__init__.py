@@ -19,6 +19,8 @@ from collections.abc import MutableMapping
 import click
 
 from .. import __version__
+from ..i18n import N_
+from .language import TranslatedGroup
 
 __all__ = ["main", "COMMANDS"]
 
@@ -122,9 +124,13 @@ def _show_notices() -> None:
         log.setLevel(logging.INFO)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=TranslatedGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--lang", metavar="LANG", expose_value=False,
+              help=N_("The language of what the commands write: es, pt_BR, ru or en (default: the first of "
+                      "LANGUAGE, LC_ALL, LC_MESSAGES and LANG that is set; English where there is no catalogue "
+                      "for it)."))
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
-              help="Show the version and exit.")
+              help=N_("Show the version and exit."))
 def main() -> None:
     """Read, validate, replay, solve and report recorded domino games.
 

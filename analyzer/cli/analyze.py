@@ -7,22 +7,24 @@ import click
 from .errors import clean_errors
 from .options import (PATHS, fair_only, fair_options, fair_settings, force_option, output_options, passes_option,
                       run_options, scale_option, search_options, thresholds_option, variant_option)
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["analyze"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @PATHS
 @variant_option
-@click.option("--json", "as_json", is_flag=True, help="Print the analyses as JSON.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the analyses as JSON."))
 @output_options
 @run_options
 @click.option("--graph", "graph_path", type=click.Path(dir_okay=False, writable=True),
-              help="Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
-                   "(numbered -1, -2... when there are several games). An existing file is replaced only "
-                   "when it is a tree domino wrote, or with --force.")
+              help=N_("Write the tree of analysed lines: GraphML, or JSON when the name ends in .json "
+                      "(numbered -1, -2... when there are several games). An existing file is replaced only "
+                      "when it is a tree domino wrote, or with --force."))
 @force_option
-@click.option("--lines", is_flag=True, help="Give each alternative its best continuation to the end of the hand.")
+@click.option("--lines", is_flag=True, help=N_("Give each alternative its best continuation to the end of the hand."))
 @thresholds_option
 @search_options
 @passes_option

@@ -5,20 +5,22 @@ import click
 
 from .errors import clean_errors
 from .options import COUNT, force_option, variant_option
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["diagram"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", type=click.IntRange(1, COUNT), default=1, show_default=True, metavar="N",
-              help="The game of the record.")
+              help=N_("The game of the record."))
 @click.option("--move", "move", type=click.IntRange(0, COUNT), default=None, metavar="K",
-              help="The position after K moves (0: the deal; default: after the last move).")
+              help=N_("The position after K moves (0: the deal; default: after the last move)."))
 @click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
-              help="Show every hand, none (face down), or one player's (the others face down).")
+              help=N_("Show every hand, none (face down), or one player's (the others face down)."))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True, metavar="OUT",
-              help="The SVG file to write (an existing file only when it is a diagram domino drew, or with --force).")
+              help=N_("The SVG file to write (an existing file only when it is a diagram domino drew, or with --force)."))
 @force_option
 @variant_option
 @clean_errors

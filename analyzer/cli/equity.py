@@ -9,6 +9,8 @@ from ..diagnostics import DominoError
 from ..rules import MatchState, UnknownVariant, find_variant
 from ..rules.modes import MatchKind
 from .options import SEED, force_option, rule_pairs
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["equity"]
 
@@ -28,27 +30,27 @@ def _score(_ctx, _param, text):
     return scores
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @click.option("--variant", "variant", metavar="NAME", default="partnership", show_default=True,
-              help="Rules variant (see `domino variants`).")
+              help=N_("Rules variant (see `domino variants`)."))
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", callback=rule_pairs,
-              help="A rule option, e.g. target=150 (repeatable).")
+              help=N_("A rule option, e.g. target=150 (repeatable)."))
 @click.option("--hands", type=click.IntRange(50, 1_000_000), default=None, metavar="N",
-              help="Simulate N hands in each lead mode and solve the match again (default: show the shipped "
-                   "table; where none is shipped, 4000).")
-@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help="Seed of the simulated deals.")
+              help=N_("Simulate N hands in each lead mode and solve the match again (default: show the shipped "
+                      "table; where none is shipped, 4000)."))
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help=N_("Seed of the simulated deals."))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Write the table (and its model) to FILE: as JSON, or in the compact form the tables ship in "
-                   "if FILE ends in .mwc (an existing FILE only when it is an MWC table, or with --force).")
+              help=N_("Write the table (and its model) to FILE: as JSON, or in the compact form the tables ship in "
+                      "if FILE ends in .mwc (an existing FILE only when it is an MWC table, or with --force)."))
 @force_option
 @click.option("--score", callback=_score, default=None, metavar="A,B",
-              help="Print the first side's MWC at this score, with each side to lead.")
+              help=N_("Print the first side's MWC at this score, with each side to lead."))
 @click.option("--bootstrap", type=click.IntRange(2, 1000), default=None, metavar="N",
-              help="With --score: the standard error of the MWC there from the model's sampling (N replicates of "
-                   "the model, each solved from that score; early scores take long).")
-@click.option("--json", "as_json", is_flag=True, help="Print the model's summary as JSON.")
+              help=N_("With --score: the standard error of the MWC there from the model's sampling (N replicates of "
+                      "the model, each solved from that score; early scores take long)."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the model's summary as JSON."))
 @click.option("--yes", is_flag=True,
-              help="Where no table is shipped, make one (4000 hands a lead mode: minutes) without asking first.")
+              help=N_("Where no table is shipped, make one (4000 hands a lead mode: minutes) without asking first."))
 def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json, yes):
     """The match-winning chance (MWC) table of a variant: the chance that the first side (seats 1
     and 3) wins the match from each score and leader.

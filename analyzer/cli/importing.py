@@ -11,6 +11,8 @@ import click
 from .errors import clean_errors
 from .options import force_option, variant_option
 from ..diagnostics import Severity
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["import_command"]
 
@@ -18,11 +20,11 @@ __all__ = ["import_command"]
 FORMAT_NAMES = ("kozel-video", "yard", "csv")
 
 
-@click.command("import")
+@click.command("import", cls=TranslatedCommand)
 @click.argument("format", metavar="FORMAT", type=click.Choice(FORMAT_NAMES))
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", metavar="OUT",
-              help="The record file to write (default, or -: standard output); an existing file only with --force.")
+              help=N_("The record file to write (default, or -: standard output); an existing file only with --force."))
 @force_option
 @variant_option
 @clean_errors

@@ -5,20 +5,22 @@ import click
 
 from .errors import clean_errors
 from .options import force_option
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["new"]
 
 
-@click.command()
-@click.option("--variant", "variant", metavar="NAME", help="The rules variant (default: partnership; the variants and their options: the variants command).")
+@click.command(cls=TranslatedCommand)
+@click.option("--variant", "variant", metavar="NAME", help=N_("The rules variant (default: partnership; the variants and their options: the variants command)."))
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-              help="A rule option of the variant, e.g. target=200 (repeatable).")
+              help=N_("A rule option of the variant, e.g. target=200 (repeatable)."))
 @click.option("--players", type=click.IntRange(2, 6), metavar="N",
-              help="The number of players (default: the variant's; where the variant seats several, its players "
-                   "option).")
-@click.option("--seed", type=int, default=1, show_default=True, metavar="N", help="Which random example hand is dealt and played.")
+              help=N_("The number of players (default: the variant's; where the variant seats several, its players "
+                      "option)."))
+@click.option("--seed", type=int, default=1, show_default=True, metavar="N", help=N_("Which random example hand is dealt and played."))
 @click.option("-o", "--output", metavar="OUT",
-              help="The record file to write (default, or -: standard output); an existing file only with --force.")
+              help=N_("The record file to write (default, or -: standard output); an existing file only with --force."))
 @force_option
 @clean_errors
 def new(variant, rules, players, seed, output, force):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
+from ..i18n import N_
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
            "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
@@ -32,18 +33,18 @@ def PATHS(f):       # noqa: N802 (the decorator of the record paths, used as ``@
     """The record paths (``PATH...``) and ``--max-size MB``: the largest record file read."""
     f = click.option("--max-size", type=click.IntRange(1, 4096), default=MAX_SIZE_MB, show_default=True, metavar="MB",
                      expose_value=False, callback=_max_size,
-                     help="The largest record file read, in MB: a larger one is that record's error (told from its "
-                          "size before it is read), the rest of the run done.")(f)
+                     help=N_("The largest record file read, in MB: a larger one is that record's error (told from its "
+                             "size before it is read), the rest of the run done."))(f)
     return click.argument("paths", metavar="PATH...", nargs=-1, required=True, type=click.Path())(f)
 
 
 def variant_option(f):
     """``--variant NAME`` and ``--rule KEY=VALUE``: the rules a record is read under."""
     f = click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", callback=rule_pairs,
-                     help="A rule option on top of the record's Rules tag, e.g. target=200 "
-                          "(repeatable; see `domino variants`).")(f)
+                     help=N_("A rule option on top of the record's Rules tag, e.g. target=200 "
+                             "(repeatable; see `domino variants`)."))(f)
     return click.option("--variant", "variant", metavar="NAME",
-                        help="Rules variant (default: the record's Variant tag, else partnership).")(f)
+                        help=N_("Rules variant (default: the record's Variant tag, else partnership)."))(f)
 
 
 def rule_pairs(_ctx, _param, pairs) -> dict[str, str]:
@@ -59,20 +60,20 @@ def rule_pairs(_ctx, _param, pairs) -> dict[str, str]:
 
 def output_options(f, jsonl: bool = True):
     """``--quiet`` and ``--jsonl``."""
-    f = click.option("-q", "--quiet", is_flag=True, help="Print only the errors (no summary).")(f)
+    f = click.option("-q", "--quiet", is_flag=True, help=N_("Print only the errors (no summary)."))(f)
     if jsonl:
         f = click.option("--jsonl", is_flag=True,
-                         help="Write one JSON object per record (one line each) as soon as it is done.")(f)
+                         help=N_("Write one JSON object per record (one line each) as soon as it is done."))(f)
     return f
 
 
 def run_options(f):
     """``--jobs``, ``--scheduler`` and ``--cache``: where and how the work on many records runs."""
     f = click.option("--cache", "cache_dir", type=click.Path(file_okay=False), metavar="DIR",
-                     help="Keep every result in DIR; a re-run reuses those of unchanged records (same "
-                          "tool version and options), and an interrupted run resumes.")(f)
+                     help=N_("Keep every result in DIR; a re-run reuses those of unchanged records (same "
+                             "tool version and options), and an interrupted run resumes."))(f)
     f = click.option("--scheduler", metavar="ADDRESS",
-                     help="Run the work on a Dask cluster (tcp://host:8786); needs the 'cluster' extra.")(f)
+                     help=N_("Run the work on a Dask cluster (tcp://host:8786); needs the 'cluster' extra."))(f)
     return jobs_option(f)
 
 
@@ -88,21 +89,21 @@ def jobs_option(f):
     """``--jobs N``: the processes the work runs in; default the cores this process may use
     (:func:`analyzer.workers.cores`), ``--jobs 1`` for one."""
     return click.option("-j", "--jobs", type=click.IntRange(1, 4096), default=None, callback=_jobs, metavar="N",
-                        show_default="the cores this process may use",
-                        help="Work in N processes at once: records, or the deals of the fair analysis "
-                             "(--jobs 1: one process). The results are the same whatever N.")(f)
+                        show_default=N_("the cores this process may use"),
+                        help=N_("Work in N processes at once: records, or the deals of the fair analysis "
+                                "(--jobs 1: one process). The results are the same whatever N."))(f)
 
 
 def passes_option(f):
     """``--insert-passes``: the records leave forced passes out (as the tag ``[Passes "omitted"]`` says)."""
     return click.option("--insert-passes", "insert_passes", is_flag=True,
-                        help="The records leave forced passes out: insert each pass the rules force and "
-                             "say where (as the tag [Passes \"omitted\"] does).")(f)
+                        help=N_("The records leave forced passes out: insert each pass the rules force and "
+                                "say where (as the tag [Passes \"omitted\"] does)."))(f)
 
 
 def thresholds_option(f):
     return click.option("--thresholds", default="3,10,25", show_default=True, metavar="I,M,B", callback=_thresholds,
-                        help="Smallest loss in points for an inaccuracy, a mistake and a blunder.")(f)
+                        help=N_("Smallest loss in points for an inaccuracy, a mistake and a blunder."))(f)
 
 
 def _thresholds(_ctx, _param, text: str) -> str:
@@ -124,11 +125,12 @@ def _table_mb(ctx, param, value: float) -> float:
 def search_options(f):
     """``--max-nodes`` and ``--table-mb``: the bounds of the exact search (analyze, report)."""
     f = click.option("--table-mb", type=float, callback=_table_mb, default=TABLE_MB, show_default=True, metavar="MB",
-                     help="Memory the exact search's transposition table may take, 1 MB to 1 TB (a full table "
-                          "replaces entries).")(f)
+                     help=N_("Memory the exact search's transposition table may take, 1 MB to 1 TB (a full table "
+                             "replaces entries)."))(f)
     return click.option("--max-nodes", type=click.IntRange(1, MAX_NODES), default=None, metavar="N",
-                        help=f"Positions the exact search may visit for the values of one decision; a decision that "
-                             f"needs more is left out, and the analysis names it (default {NODE_LIMIT:,}).")(f)
+                        show_default=f"{NODE_LIMIT:,}",
+                        help=N_("Positions the exact search may visit for the values of one decision; a decision "
+                                "that needs more is left out, and the analysis names it."))(f)
 
 
 def fair_options(f):
@@ -137,42 +139,42 @@ def fair_options(f):
     and ``--hands``."""
     f = click.option("--hands", "hands", type=click.IntRange(min=1, max=1000), default=8, show_default=True,
                      metavar="N",
-                     help="A sheet without hands: judge each player fairly in every hand he may have held over the "
-                          "deals analysed where there are at most N, else in N drawn by the deals they stand for.")(f)
+                     help=N_("A sheet without hands: judge each player fairly in every hand he may have held over the "
+                             "deals analysed where there are at most N, else in N drawn by the deals they stand for."))(f)
     f = click.option("--max-deals", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True,
                      metavar="N",
-                     help="A sheet without hands (hands written ?): analyse every deal the whole record allows "
-                          "where there are at most N, else at most N drawn uniformly (each decision as many as "
-                          "it needs to tell its best apart; their means then with intervals); each decision of "
-                          "each hand judged fairly over at most N deals too.")(f)
+                     help=N_("A sheet without hands (hands written ?): analyse every deal the whole record allows "
+                             "where there are at most N, else at most N drawn uniformly (each decision as many as "
+                             "it needs to tell its best apart; their means then with intervals); each decision of "
+                             "each hand judged fairly over at most N deals too."))(f)
     f = click.option("--exact-hand", type=click.IntRange(0, 5), default=3, show_default=True, metavar="N",
-                     help="With --fair: in the block game for two, value every decision with at most N tiles in "
-                          "each hand exactly under hidden information by the CFR+ solver, over every deal the "
-                          "record allows, where its certified bracket closes within its time (4: minutes a "
-                          "decision; 0: none).")(f)
+                     help=N_("With --fair: in the block game for two, value every decision with at most N tiles in "
+                             "each hand exactly under hidden information by the CFR+ solver, over every deal the "
+                             "record allows, where its certified bracket closes within its time (4: minutes a "
+                             "decision; 0: none)."))(f)
     f = click.option("--exact-hidden/--no-exact-hidden", default=True, show_default=True,
-                     help="With --fair: value a decision of a two-player game exactly under hidden information "
-                          "(both players playing their best by what they know) where it is small enough: in the "
-                          "block game for two every hand at most --exact-hand tiles; else every hand at most 4 "
-                          "tiles and at most 700 deals the record allows (needs scipy); not with --scale match. "
-                          "Else, or with --no-exact-hidden, the mean over open-hands deals.")(f)
+                     help=N_("With --fair: value a decision of a two-player game exactly under hidden information "
+                             "(both players playing their best by what they know) where it is small enough: in the "
+                             "block game for two every hand at most --exact-hand tiles; else every hand at most 4 "
+                             "tiles and at most 700 deals the record allows (needs scipy); not with --scale match. "
+                             "Else, or with --no-exact-hidden, the mean over open-hands deals."))(f)
     f = click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
-                     help="With --fair: the seed of the drawing of deals (the same seed, the same run).")(f)
+                     help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))(f)
     f = click.option("--exact-below", type=click.IntRange(1, COUNT), default=1000, show_default=True, metavar="N",
-                     help="With --fair: solve every consistent deal when there are at most N.")(f)
+                     help=N_("With --fair: solve every consistent deal when there are at most N."))(f)
     f = click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-                     help="With --fair: the most deals drawn for a decision whose best move the first --worlds do "
-                          "not tell apart from another (doubling from --worlds; default 4 times --worlds; "
-                          "--max-worlds equal to --worlds: no more).")(f)
+                     help=N_("With --fair: the most deals drawn for a decision whose best move the first --worlds do "
+                             "not tell apart from another (doubling from --worlds; default 4 times --worlds; "
+                             "--max-worlds equal to --worlds: no more)."))(f)
     f = click.option("--worlds", type=WORLDS, default=200, show_default=True, metavar="N",
-                     help="With --fair: deals drawn for a decision that has more than --exact-below of them (more, "
-                          "to --max-worlds, where the best move is not told apart).")(f)
+                     help=N_("With --fair: deals drawn for a decision that has more than --exact-below of them (more, "
+                             "to --max-worlds, where the best move is not told apart)."))(f)
     f = click.option("--seat", "seats", multiple=True, metavar="NAME",
-                     help="With --fair: the player to judge (repeatable; default every player whose hand is "
-                          "known).")(f)
+                     help=N_("With --fair: the player to judge (repeatable; default every player whose hand is "
+                             "known)."))(f)
     return click.option("--fair", is_flag=True,
-                        help="Also judge every move by what its player could know: the mean value over the deals "
-                             "consistent with what that player had seen.")(f)
+                        help=N_("Also judge every move by what its player could know: the mean value over the deals "
+                                "consistent with what that player had seen."))(f)
 
 
 def fair_only(fair: bool) -> None:
@@ -224,14 +226,14 @@ def max_worlds_check(worlds: int | None, max_worlds: int | None) -> None:
 def scale_option(f):
     """``--scale points|match`` of ``analyze``."""
     return click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
-                        help="match: also grade every move by its drop in match-winning chance (MWC), from the "
-                             "match position the record gives (the games before it, a Score tag); --json adds "
-                             "\"mwc\" to each alternative and \"mwc_loss\" to each decision.")(f)
+                        help=N_("match: also grade every move by its drop in match-winning chance (MWC), from the "
+                                "match position the record gives (the games before it, a Score tag); --json adds "
+                                "\"mwc\" to each alternative and \"mwc_loss\" to each decision."))(f)
 
 
 def force_option(f):
     """``--force``: an existing output file that is not the tool's own output of its kind is replaced."""
     return click.option("--force", is_flag=True,
-                        help="Replace an existing output file even when it is not the tool's own output of that kind "
-                             "(without it such a file is never replaced: a page, a tree of lines, a table, a problem set "
-                             "or a deck is known by the mark the tool writes in it; an existing record never is).")(f)
+                        help=N_("Replace an existing output file even when it is not the tool's own output of that kind "
+                                "(without it such a file is never replaced: a page, a tree of lines, a table, a problem set "
+                                "or a deck is known by the mark the tool writes in it; an existing record never is)."))(f)

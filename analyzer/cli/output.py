@@ -14,6 +14,7 @@ from ..archive import Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
+from ..i18n import language
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
@@ -29,7 +30,7 @@ def options_for(mode: str, variant, rules, thresholds="3,10,25", max_nodes=None,
     if mode != "validate" and (note := pure_python_note()):
         click.echo(note, err=True)      # once: the commands that search build their options once
     return Options(mode, variant, tuple(sorted(rules.items())), thresholds, max_nodes, lines, insert_passes,
-                   table_mb, triage=triage, **more)
+                   table_mb, triage=triage, **{"language": language(), **more})
 
 
 def check_variant(variant: str | None, rules: dict[str, str]) -> None:

@@ -7,20 +7,22 @@ import click
 
 from .errors import clean_errors
 from .options import PATHS, output_options, passes_option, variant_option
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["replay_command"]
 
 
-@click.command(name="replay")
+@click.command(name="replay", cls=TranslatedCommand)
 @PATHS
 @variant_option
-@click.option("--json", "as_json", is_flag=True, help="Print the replays as JSON.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the replays as JSON."))
 @output_options
 @passes_option
 @click.option("--view", "view", metavar="SEAT|public",
-              help="After each move, what this player (or the public) can infer: the number of deals "
-                   "consistent with what that player has seen, and who may hold each unseen tile (a compact "
-                   "matrix: the certain first, each hand's void numbers); the other hands by their size only.")
+              help=N_("After each move, what this player (or the public) can infer: the number of deals "
+                      "consistent with what that player has seen, and who may hold each unseen tile (a compact "
+                      "matrix: the certain first, each hand's void numbers); the other hands by their size only."))
 @clean_errors
 def replay_command(paths, variant, rules, as_json, quiet, jsonl, insert_passes, view):
     """Show every game move by move: the open ends, every hand, and what each pass proves.

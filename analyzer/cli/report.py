@@ -9,16 +9,18 @@ import click
 from .errors import clean_errors
 from .options import (PATHS, fair_only, fair_options, fair_settings, force_option, output_options, passes_option,
                       run_options, scale_option, search_options, thresholds_option, variant_option)
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["report"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @PATHS
 @click.option("-o", "--output", type=click.Path(), metavar="OUT",
-              help="One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
-                   "records or a folder: the folder for their pages and index.html (default: reports). An existing "
-                   "file is replaced only when it is a page domino wrote, or with --force.")
+              help=N_("One record: the page to write (default: reports/NAME.html for NAME.dom or NAME.txt, reports/stdin.html for -). Several "
+                      "records or a folder: the folder for their pages and index.html (default: reports). An existing "
+                      "file is replaced only when it is a page domino wrote, or with --force."))
 @force_option
 @variant_option
 @thresholds_option
@@ -56,7 +58,8 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
 
     options = options_for("report", variant, rules, thresholds, max_nodes, lines=True, insert_passes=insert_passes,
                           table_mb=table_mb, scale=scale,      # (every alternative's best line, for the page's line view)
-                          luck_each=scale == "match")          # (each player's deal luck: the summary and the index)
+                          luck_each=scale == "match",          # (each player's deal luck: the summary and the index)
+                          language="en")        # (the page's own words are not in the catalogue yet: docs/i18n.md)
     fair_only(fair)
     # a record with hidden hands gets the fair analysis as with analyze (the pipeline decides: ``fair_worlds``)
     options = dataclasses.replace(options, fair_hidden=True, max_deals=max_deals, fair_hands=hands)

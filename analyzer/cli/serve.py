@@ -6,20 +6,22 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["serve"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="The address to listen on (another than 127.0.0.1 opens the board, and the files, to the network).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="The port to listen on.")
+              help=N_("The address to listen on (another than 127.0.0.1 opens the board, and the files, to the network)."))
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help=N_("The port to listen on."))
 @click.option("--token", default=None, metavar="SECRET",
-              help="The access token every request must carry (default: a new random one each run, printed in "
-                   "the page's address).")
+              help=N_("The access token every request must carry (default: a new random one each run, printed in "
+                      "the page's address)."))
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
-              help="Another host name the board answers to (besides --host and the loopback names); repeatable.")
+              help=N_("Another host name the board answers to (besides --host and the loopback names); repeatable."))
 @clean_errors
 def serve(paths, host, port, token, allow_hosts):
     """Open the analysis board: the record's text beside the board, live validation, moves entered by

@@ -6,24 +6,26 @@ import pathlib
 import click
 
 from .errors import clean_errors
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["site"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @click.option("-o", "--output", "out", type=click.Path(file_okay=False), metavar="DIR",
-              help="The folder to build the site in (new or empty; --force replaces a site built there before).")
+              help=N_("The folder to build the site in (new or empty; --force replaces a site built there before)."))
 @click.option("--pyodide", type=click.Path(exists=True, file_okay=False), metavar="DIR",
-              help="Pyodide's npm package (default: node_modules/pyodide here, above, or beside the source tree: "
-                   "`npm install` in the repository puts it there).")
-@click.option("--force", is_flag=True, help="Replace the files of a site built in DIR before.")
+              help=N_("Pyodide's npm package (default: node_modules/pyodide here, above, or beside the source tree: "
+                      "`npm install` in the repository puts it there)."))
+@click.option("--force", is_flag=True, help=N_("Replace the files of a site built in DIR before."))
 @click.option("--link", "record", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
-              help="Print the link that opens FILE on the site instead of building (#r=, the record deflated "
-                   "and base64url-encoded).")
-@click.option("--at", "move", metavar="gN.M", help="With --link: open at game N after M moves (g1.15).")
-@click.option("--base", default="", metavar="URL", help="With --link: the site's address, put before the #.")
-@click.option("--read", "link", metavar="LINK", help="Print the record a link carries (and its move on standard "
-                                                     "error); a broken link is an error that says why.")
+              help=N_("Print the link that opens FILE on the site instead of building (#r=, the record deflated "
+                      "and base64url-encoded)."))
+@click.option("--at", "move", metavar="gN.M", help=N_("With --link: open at game N after M moves (g1.15)."))
+@click.option("--base", default="", metavar="URL", help=N_("With --link: the site's address, put before the #."))
+@click.option("--read", "link", metavar="LINK", help=N_("Print the record a link carries (and its move on standard "
+                                                        "error); a broken link is an error that says why."))
 @clean_errors
 def site(out, pyodide, force, record, move, base, link):
     """Build the analysis board as a static site: the board's page, Pyodide (from its npm package, served by

@@ -9,44 +9,46 @@ import click
 from .errors import clean_errors
 from .options import (MAX_WORLDS, PATHS, SEED, fair_only, force_option, max_worlds_check, passes_option, run_options,
                       search_options, thresholds_option, variant_option)
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["stats"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @PATHS
 @variant_option
 @thresholds_option
 @click.option("--json", "as_json", is_flag=True,
-              help="Print the rows as JSON: a list (--by month, event, head-to-head: an object of lists).")
-@click.option("--csv", "as_csv", is_flag=True, help="Print the rows as CSV.")
+              help=N_("Print the rows as JSON: a list (--by month, event, head-to-head: an object of lists)."))
+@click.option("--csv", "as_csv", is_flag=True, help=N_("Print the rows as CSV."))
 @click.option("--fair", "fair_worlds", type=click.IntRange(2, 100_000), default=None, metavar="N", is_flag=False,
-              flag_value=200, help="Add the fair analysis (N deals a decision, default 200): the average fair loss "
-                                  "and real and hindsight-only mistakes per 100 decisions.")
+              flag_value=200, help=N_("Add the fair analysis (N deals a decision, default 200): the average fair loss "
+                                     "and real and hindsight-only mistakes per 100 decisions."))
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
-              help="With --fair: the seed of the drawing of deals (the same seed, the same run).")
+              help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))
 @click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-              help="With --fair: the most deals for a decision whose best move is not told apart (default 4 times N).")
+              help=N_("With --fair: the most deals for a decision whose best move is not told apart (default 4 times N)."))
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
-              help="match: also the luck and error rate in match-winning chance (MWC), where the record gives "
-                   "the match position.")
+              help=N_("match: also the luck and error rate in match-winning chance (MWC), where the record gives "
+                      "the match position."))
 @click.option("--by", "by", type=click.Choice(["player", "pair", "month", "event", "head-to-head"]), default="player",
               show_default=True,
-              help="pair: a row per side (partners together) instead of per player; month, event: each player's "
-                   "games, wins, points, accuracy and error rate a month (the Date tag) or an event (the Event "
-                   "tag); head-to-head: each player against each, each pair against each and each pair together.")
+              help=N_("pair: a row per side (partners together) instead of per player; month, event: each player's "
+                      "games, wins, points, accuracy and error rate a month (the Date tag) or an event (the Event "
+                      "tag); head-to-head: each player against each, each pair against each and each pair together."))
 @click.option("--from", "start", type=click.DateTime(["%Y-%m-%d", "%Y.%m.%d"]), default=None, metavar="DATE",
-              help="Only the games dated on or after DATE (YYYY-MM-DD); a game whose date is not wholly known is "
-                   "left out (standard error says how many).")
+              help=N_("Only the games dated on or after DATE (YYYY-MM-DD); a game whose date is not wholly known is "
+                      "left out (standard error says how many)."))
 @click.option("--to", "end", type=click.DateTime(["%Y-%m-%d", "%Y.%m.%d"]), default=None, metavar="DATE",
-              help="Only the games dated on or before DATE (YYYY-MM-DD).")
+              help=N_("Only the games dated on or before DATE (YYYY-MM-DD)."))
 @click.option("--counts", is_flag=True,
-              help="With --by month or event: the counts only (records, games, wins, points), no analysis (no "
-                   "decisions, accuracy or error rate): fast. --by head-to-head never analyses.")
+              help=N_("With --by month or event: the counts only (records, games, wins, points), no analysis (no "
+                      "decisions, accuracy or error rate): fast. --by head-to-head never analyses."))
 @click.option("--page", "page", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="With --by month or event: also write the trend page to FILE, a plot a player of his accuracy "
-                   "each period with its 95% interval, and the table; with --by head-to-head its tables. The text, "
-                   "JSON or CSV is still printed.")
+              help=N_("With --by month or event: also write the trend page to FILE, a plot a player of his accuracy "
+                      "each period with its 95% interval, and the table; with --by head-to-head its tables. The text, "
+                      "JSON or CSV is still printed."))
 @force_option
 @search_options
 @passes_option

@@ -8,15 +8,17 @@ import click
 
 from .errors import clean_errors
 from ..diagnostics import Severity
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["tournament"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the check and the standings as JSON.")
-@click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV, a column a round (the "
-              "problems go to standard error).")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the check and the standings as JSON."))
+@click.option("--csv", "as_csv", is_flag=True, help=N_("Print the standings as CSV, a column a round (the "
+                 "problems go to standard error)."))
 @clean_errors
 def tournament(file, as_json, as_csv):
     """Check a Domino Whist tournament FILE (rounds and tables) against the schemes of §12 or the

@@ -9,32 +9,34 @@ import click
 from .errors import clean_errors
 from .options import COUNT, MAX_WORLDS, PATHS, SEED, WORLDS, force_option, max_worlds_check, passes_option, run_options, search_options, \
     thresholds_option, variant_option
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["train"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @PATHS
-@click.option("--player", required=True, metavar="NAME", help="The player whose mistakes become problems (by name, "
-              "as stats counts him: case and blanks aside).")
+@click.option("--player", required=True, metavar="NAME", help=N_("The player whose mistakes become problems (by name, "
+                 "as stats counts him: case and blanks aside)."))
 @click.option("--min-class", type=click.Choice(["inaccuracy", "mistake", "blunder"]), default="inaccuracy",
-              show_default=True, help="The least fair grade of a move made a problem.")
+              show_default=True, help=N_("The least fair grade of a move made a problem."))
 @click.option("--max", "most", type=click.IntRange(1, COUNT), default=None, metavar="N",
-              help="At most N problems (the real mistakes first, then the largest fair loss).")
+              help=N_("At most N problems (the real mistakes first, then the largest fair loss)."))
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, metavar="PAGE",
-              help="Write the problems as a page that asks first and shows the answer on a click.")
+              help=N_("Write the problems as a page that asks first and shows the answer on a click."))
 @click.option("-o", "--output", "deck_path", type=click.Path(dir_okay=False), default=None, metavar="DECK.apkg",
-              help="Write the problems as an Anki deck (needs genanki: pip install 'analyzer[anki]').")
+              help=N_("Write the problems as an Anki deck (needs genanki: pip install 'analyzer[anki]')."))
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
-              metavar="FILE", help="Write the problems as JSON to FILE (-: standard output).")
+              metavar="FILE", help=N_("Write the problems as JSON to FILE (-: standard output)."))
 @click.option("--worlds", type=WORLDS, default=200, show_default=True, metavar="N",
-              help="The deals drawn for a decision with more than 1000 of them (as stats --fair N).")
+              help=N_("The deals drawn for a decision with more than 1000 of them (as stats --fair N)."))
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
-              help="The seed of the drawing of deals (the same seed, the same problems).")
+              help=N_("The seed of the drawing of deals (the same seed, the same problems)."))
 @click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-              help="The most deals for a decision whose best move is not told apart (default 4 times --worlds).")
+              help=N_("The most deals for a decision whose best move is not told apart (default 4 times --worlds)."))
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
-              help="match: grade on the match-winning chance as well, where the record gives the match position.")
+              help=N_("match: grade on the match-winning chance as well, where the record gives the match position."))
 @variant_option
 @thresholds_option
 @search_options

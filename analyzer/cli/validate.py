@@ -6,24 +6,26 @@ import click
 
 from .errors import clean_errors
 from .options import PATHS, force_option, output_options, passes_option, run_options, variant_option
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["validate"]
 
 
-@click.command()
+@click.command(cls=TranslatedCommand)
 @PATHS
 @variant_option
-@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the findings as JSON."))
 @output_options
 @run_options
 @click.option("--repair", "do_repair", is_flag=True,
-              help="For every invalid game, suggest the fewest, likeliest edits that make it legal "
-                   "and agree with its Result tag.")
+              help=N_("For every invalid game, suggest the fewest, likeliest edits that make it legal "
+                      "and agree with its Result tag."))
 @click.option("--max-edits", type=click.IntRange(1, 3), default=2, show_default=True, metavar="N",
-              help="With --repair: the most edits a repair may make.")
+              help=N_("With --repair: the most edits a repair may make."))
 @click.option("--write-repaired", "out_path", type=click.Path(dir_okay=False, writable=True),
-              metavar="OUT", help="Write the record (one PATH) with each game's best repair to OUT (implies "
-                                  "--repair; the input file is never changed, an existing OUT only with --force).")
+              metavar="OUT", help=N_("Write the record (one PATH) with each game's best repair to OUT (implies "
+                                     "--repair; the input file is never changed, an existing OUT only with --force)."))
 @force_option
 @passes_option
 @clean_errors

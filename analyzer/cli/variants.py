@@ -6,13 +6,15 @@ import json
 import click
 
 from .errors import clean_errors
+from ..i18n import N_
+from .language import TranslatedCommand
 
 __all__ = ["variants"]
 
 
-@click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the catalogue as JSON.")
-@click.option("-v", "--verbose", is_flag=True, help="Explain every option and preset.")
+@click.command(cls=TranslatedCommand)
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the catalogue as JSON."))
+@click.option("-v", "--verbose", is_flag=True, help=N_("Explain every option and preset."))
 @clean_errors
 def variants(as_json, verbose):
     """List every variant, its options with their defaults, and the rule text it comes from.

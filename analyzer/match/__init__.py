@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
+from ..i18n import gettext
 from ..record import Game, Record, clip
 from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
@@ -785,8 +786,8 @@ def _file_notes(rep: Replay, first: list[Diagnostic], new_match: bool) -> None:
     a new match."""
     rep.deal_diagnostics[:0] = first
     if new_match:
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, "the match before was already over; this game "
-                                         "starts a new match", "Game", severity="info"))
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_OVER, gettext("the match before was already over; this game "
+                                                                       "starts a new match"), "Game", severity="info"))
 
 
 def _shown(variant: Variant, rep: Replay, state: MatchState, known: bool) -> str:
@@ -915,11 +916,12 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
                                          f"{len(set(possible))} match scores the deals allow end it ({shown})", None,
                                          severity="info"))
     elif state.over:
-        who = "drawn" if state.drawn else f"won by {chosen.side_name(state.winner, rep.players)}"
+        who = (gettext("drawn") if state.drawn else
+               gettext("won by {side}", side=chosen.side_name(state.winner, rep.players)))
         if len({(p.winner, p.drawn) for p in possible}) > 1:
-            who = "its winner not known, as the deals allow"
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_END, f"the match is over: {who} ({shown})", None,
-                                         severity="info"))
+            who = gettext("its winner not known, as the deals allow")
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_END, gettext("the match is over: {who} ({score})", who=who,
+                                                                      score=shown), None, severity="info"))
         paid = _settlement(chosen, state, rep, draw)
         if paid:
             text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())

@@ -75,6 +75,7 @@ class _Play:
     claim: int | None = None  # the points claimed for the play ("+10", All Fives)
     muggins: int | None = None   # a Muggins call for that many points ("muggins 10")
     arm: int | None = None       # the arm of a layout with arms (">2")
+    word: str | None = None      # a pass's or a draw's word, where it is not English or German ("paso", "roba")
 
 
 @dataclass
@@ -491,18 +492,19 @@ class RecordTransformer(Transformer):
                      arm=arm_number)
 
     def pass_play(self, token, annotation, claim=None) -> _Play:
-        return _Play(None, _first_pos(token), annotation=_annotation(annotation), claim=self._claim(claim))
+        return _Play(None, _first_pos(token), annotation=_annotation(annotation), claim=self._claim(claim),
+                     word=_own_word(token))
 
     def draw_play(self, keyword, token, annotation, claim) -> _Play:
         tile = self._tile_read(token)
         if tile.tile is None:
             return _Play(None, tile.pos, readable=False)
         return _Play(tile.tile, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
-                     claim=self._claim(claim))
+                     claim=self._claim(claim), word=_own_word(keyword))
 
     def draw_unknown(self, keyword, token, annotation, claim) -> _Play:
         return _Play(None, _first_pos(keyword), draw=True, annotation=_annotation(annotation),
-                     claim=self._claim(claim))
+                     claim=self._claim(claim), word=_own_word(keyword))
 
     def bad_play(self, token, annotation, claim=None) -> _Play:
         self.log.report(_first_pos(token), Code.BAD_MOVE, f"'{shown(token)}' is not a move; write a "
@@ -769,7 +771,19 @@ class _GameBuilder:
 
 def _entry(player: str, play: _Play, round_no: int | None) -> MoveEntry:
     return MoveEntry(player, play.tile, play.end, play.annotation, None, round_no, play.pos, play.draw,
-                     play.claim, play.muggins, play.arm)
+                     play.claim, play.muggins, play.arm, word=play.word)
+
+
+#: the words for a pass and a draw the writer writes itself (English) or reads as its own (German): any other word a
+#: sheet writes (Spanish, Portuguese, Russian: grammar/record.lark) is kept with the move and written back
+_PLAIN_WORDS = re.compile(r"(?i:pass|passt|draws?|kauft|zieht)")
+
+
+def _own_word(token) -> str | None:
+    """A pass's or a draw's keyword as the record wrote it, where the writer would not write it the same: ``paso``,
+    ``roba``, ``пас`` (None: ``pass``, ``draws`` and the German words)."""
+    word = str(token)
+    return None if _PLAIN_WORDS.fullmatch(word) else word
 
 
 def _cell_data(item) -> dict:

@@ -10,9 +10,25 @@ from ..rules.modes import Layout
 from .verdicts import (OVER_HANDS, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, tied_words)
 from ..rules.codes import Code
+from ..i18n import N_, gettext, ngettext
 
 __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
+
+
+#: the grades' words, as the text shows them (upper case: the grade of the move played)
+GRADES = {"inaccuracy": N_("INACCURACY"), "mistake": N_("MISTAKE"), "blunder": N_("BLUNDER")}
+#: an alternative's marks (:func:`~analyzer.render.verdicts.alternative_marks`), in the catalogue
+MARKS = (N_("played"),)
+
+
+def _grade(cls: str | None) -> str:
+    """A grade as the decision's line shows it: ``INACCURACY`` (in the active language)."""
+    return gettext(GRADES[cls]) if cls in GRADES else (cls or "").upper()
+
+
+def _marks(d, alt) -> str:
+    return ", ".join(gettext(m) for m in alternative_marks(d, alt))
 
 
 def _text(lines: list[str]) -> str:
@@ -229,7 +245,7 @@ def _to_move_text(d, holder: str, view: str) -> str:
         lines.append(f"    fair ({f.view}'s view, {how}): {tied_words(f) or 'best ' + f.best}")
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}  "
-                     f"{', '.join(alternative_marks(d, alt))}".rstrip())
+                     f"{_marks(d, alt)}".rstrip())
     return _text(lines)
 
 
@@ -244,13 +260,17 @@ def view_words(player: str, side: int, sides, perspective: bool) -> str:
     """:func:`point_of_view` from its parts (a decision's ``player`` and ``side``, the game's ``sides`` and
     whether each decision is valued for its mover), as ``analyze --json`` gives them."""
     if perspective or not sides:
-        return f"{player}'s values: {player} wants higher"
-    whose = sides[0] + ("'s" if "/" not in sides[0] else "")
-    return f"{whose} values: {player} wants {'higher' if side == 0 else 'lower'}"
+        return gettext("{player}'s values: {player} wants higher", player=player)
+    if "/" not in sides[0]:
+        return (gettext("{side}'s values: {player} wants higher", side=sides[0], player=player) if side == 0 else
+                gettext("{side}'s values: {player} wants lower", side=sides[0], player=player))
+    return (gettext("{side} values: {player} wants higher", side=sides[0], player=player) if side == 0 else
+            gettext("{side} values: {player} wants lower", side=sides[0], player=player))
 
 
 def _decision_text(d, result) -> str:
-    where = f"round {d.round}, " if d.round is not None else f"move {d.index + 1}, "
+    where = (gettext("round {round}", round=d.round) if d.round is not None else
+             gettext("move {number}", number=d.index + 1)) + ", "
     if d.unsolved:                # the search ran past the node limit: the others are bounded
         verdict = f"{d.unsolved} of {len(d.alternatives)} moves not valued exactly (the node limit)"
         if d.loss:
@@ -271,21 +291,23 @@ def _decision_text(d, result) -> str:
     elif getattr(d, "fair", None) is not None:     # the fair verdict follows: this one is hindsight's
         verdict = open_verdict(d)
     else:
-        verdict = f"loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "") if d.loss else "best"
-    best = "" if getattr(d, "fair", None) is not None else f" best {signed(d.best_value)};"
+        verdict = (gettext("loss {loss}", loss=d.loss) + (f"  {_grade(d.cls)}" if d.cls else "") if d.loss else
+                   gettext("best"))
+    best = "" if getattr(d, "fair", None) is not None else " " + gettext("best {value};", value=signed(d.best_value))
     if getattr(d, "loss_over", None) is not None:
         played = next((a for a in d.alternatives if a.played and a.over_deals is not None), None)
         value, best = ("?" if played is None else f"{played.over_deals.mean:+.2f} on average"), ""
     else:
         value = signed(d.played_value)
-    text = _text([f"  {where}{d.player} (line {d.line}; {point_of_view(d, result)}): played {d.played} = "
-                  f"{value};{best} {verdict}"])
+    text = _text(["  " + where + gettext("{player} (line {line}; {view}): played {move} = {value};", player=d.player,
+                                         line=d.line, view=point_of_view(d, result), move=d.played, value=value)
+                  + f"{best} {verdict}"])
     if getattr(d, "fair", None) is not None:
         text += fair_text(d)
     lines = []
     width = max([5] + [len(_value_text(a)) for a in d.alternatives if a.value is None])     # (bounds are wider)
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
-        marks = ", ".join(alternative_marks(d, alt))
+        marks = _marks(d, alt)
         if getattr(alt, "over_deals", None) is not None:
             holder = chance_holder(d, result.sides, bool(result.perspective))
             analysed = result.deals.analysed if getattr(result, "deals", None) is not None else None
@@ -295,7 +317,7 @@ def _decision_text(d, result) -> str:
         lines.append(f"      {alt.move:<10} {_value_text(alt):>{width}}"
                      f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
         if getattr(alt, "line", None) is not None:
-            lines.append(f"          line: {', '.join(alt.line)}")
+            lines.append("          " + gettext("line: {moves}", moves=", ".join(alt.line)))
     return text + _text(lines) + reasons_text(d)
 
 
@@ -307,25 +329,29 @@ def reasons_text(d) -> str:
     if not reasons:
         return ""
     facts = reasons[0].facts
-    values = "" if facts.played_value is None or facts.best_value is None else \
-        f" (for {d.player}: {signed(facts.best_value)} after the best move, {signed(facts.played_value)} after the move " \
-        "played)"
-    lines = [f"  why{values}:"] + [f"    - {r.sentence} [{r.code}]" for r in reasons]
+    if facts.played_value is None or facts.best_value is None:
+        head = gettext("why:")
+    else:
+        head = gettext("why (for {player}: {best} after the best move, {played} after the move played):",
+                       player=d.player, best=signed(facts.best_value), played=signed(facts.played_value))
+    lines = [f"  {head}"] + [f"    - {r.sentence} [{r.code}]" for r in reasons]
     return _text(lines)
 
 
 def analysis_text(number: int, result) -> str:
     """The analysis of game ``number`` (``analyze``): every decision with its alternatives, the
     fair verdicts, the critical move and the turning point."""
-    first = result.sides[0] if result.sides else "the first side"
+    first = result.sides[0] if result.sides else gettext("the first side")
     lines = []
     if result.perspective:
-        lines.append(f"Game {number}: {result.title}   ({result.perspective})")
+        lines.append(gettext("Game {number}: {title}   ({perspective})", number=number, title=result.title,
+                             perspective=result.perspective))
     else:
         positive = wins(first, len(result.sides) == len(result.players))       # (sides of one player each)
-        lines.append(f"Game {number}: {result.title}   values for {first} (positive: {positive})")
+        lines.append(gettext("Game {number}: {title}   values for {side} (positive: {positive})", number=number,
+                             title=result.title, side=first, positive=positive))
     if result.note:
-        lines.append(f"Assumption: {result.note}")
+        lines.append(gettext("Assumption: {note}", note=result.note))
     if getattr(result, "grading", None) is not None and not result.grading.default:
         lines.append(f"Grades: {result.grading.words}")
     if any(a.move == "no extra tile" for d in result.decisions for a in d.alternatives):
@@ -334,8 +360,8 @@ def analysis_text(number: int, result) -> str:
         lines.append(f"The extra tile: {NO_EXTRA_WORDS}.")
     if result.values:
         deal = result.values[0]
-        lines.append("Value of the deal with best play: "
-                     + (signed(deal) if deal is not None else "not computed (see the note below)"))
+        lines.append(gettext("Value of the deal with best play: {value}",
+                             value=signed(deal) if deal is not None else gettext("not computed (see the note below)")))
     deals = getattr(result, "deals", None)
     if deals is not None:
         lines.append(f"Deals: {deals.words()}")
@@ -358,11 +384,23 @@ def analysis_text(number: int, result) -> str:
     elif result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
-        lines.append(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
-                     + f" (line {c.line}, column {c.column}): loses {c.loss}"
-                     + (f" ({c.cls})" if c.cls else "") + f"; best was {best} ({signed(c.best_value)})")
+        words = {"player": c.player, "move": c.played, "round": c.round, "line": c.line, "column": c.column,
+                 "loss": c.loss, "best": best, "value": signed(c.best_value),
+                 "grade": gettext(GRADES[c.cls]).lower() if c.cls in GRADES else c.cls}
+        if c.round and c.cls:
+            lines.append(gettext("Critical move: {player} {move} in round {round} (line {line}, column {column}): loses "
+                                 "{loss} ({grade}); best was {best} ({value})", **words))
+        elif c.round:
+            lines.append(gettext("Critical move: {player} {move} in round {round} (line {line}, column {column}): loses "
+                                 "{loss}; best was {best} ({value})", **words))
+        elif c.cls:
+            lines.append(gettext("Critical move: {player} {move} (line {line}, column {column}): loses {loss} "
+                                 "({grade}); best was {best} ({value})", **words))
+        else:
+            lines.append(gettext("Critical move: {player} {move} (line {line}, column {column}): loses {loss}; best "
+                                 "was {best} ({value})", **words))
     elif result.decisions and not result.fair:
-        lines.append("No move lost anything: every decision was best.")
+        lines.append(gettext("No move lost anything: every decision was best."))
     if result.fair_critical is not None:
         c = result.fair_critical
         word = verdict_word(c)
@@ -377,11 +415,12 @@ def analysis_text(number: int, result) -> str:
     if result.turning_point is not None:
         i = result.turning_point
         player, move = result.moves[i].player, result.moves[i].move
-        lines.append(f"Turning point: move {i + 1} ({player} {move}): the value goes from "
-                     f"{signed(result.values[i])} to {signed(result.values[i + 1])}"
+        lines.append(gettext("Turning point: move {number} ({player} {move}): the value goes from {before} to {after}",
+                             number=i + 1, player=player, move=move, before=signed(result.values[i]),
+                             after=signed(result.values[i + 1]))
                      + (f": {result.turning_cause}" if getattr(result, "turning_cause", None) else ""))
     if result.stopped:
-        lines.append(f"Note: {result.stopped}")
+        lines.append(gettext("Note: {note}", note=result.stopped))
     lines.append("")
     return text + _text(lines)
 
@@ -415,10 +454,14 @@ def errors_text(game: dict) -> str:
     errors = game["errors"]
     follow = sum(1 for d in game["diagnostics"] if d["severity"] == "error" and d.get("follow_on"))
     primary = errors - follow
-    head = f"{primary} error{'s' * (primary != 1)}"
     if not follow or not primary:
-        return f"{errors} error{'s' * (errors != 1)}"
-    return f"{head}, and {follow} that follow{'s' * (follow == 1)} from {'it' if primary == 1 else 'them'}"
+        return ngettext("{n} error", "{n} errors", errors)
+    head = ngettext("{n} error", "{n} errors", primary)
+    if primary == 1:
+        return ngettext("{errors}, and {n} that follows from it", "{errors}, and {n} that follow from it", follow,
+                        errors=head)
+    return ngettext("{errors}, and {n} that follows from them", "{errors}, and {n} that follow from them", follow,
+                    errors=head)
 
 
 def validation_text(result: dict, repairs: dict[int, str]) -> str:
@@ -431,13 +474,14 @@ def validation_text(result: dict, repairs: dict[int, str]) -> str:
         if no_game(game):
             text += _text([diag["text"] for diag in game["diagnostics"]])
             continue
-        verdict = "valid" if not game["errors"] else f"INVALID ({errors_text(game)})"
-        lines = [f"{path}: game {number} ({game['title']}): {verdict}"]
+        verdict = gettext("valid") if not game["errors"] else gettext("INVALID ({errors})", errors=errors_text(game))
+        lines = [gettext("{path}: game {number} ({title}): {verdict}", path=path, number=number, title=game["title"],
+                         verdict=verdict)]
         lines += [f"  {diag['text']}" for diag in game["diagnostics"]]
         if game.get("likely") and number - 1 not in repairs:
             lines.append(f"  {game['likely']}")
         if game["result_text"] is not None:
-            lines.append(f"  result: {game['result_text']}")
+            lines.append("  " + gettext("result: {result}", result=game["result_text"]))
         text += _text(lines) + repairs.get(number - 1, "")
     return text
 

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import N_
+
 __all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
-BEST = "best"
+BEST = N_("best")
 #: The mark of the open-hands best where a fair analysis names another: what hindsight would pick.
-HINDSIGHT = "hindsight's pick"
+HINDSIGHT = N_("hindsight's pick")
 #: The mark of the moves the fair analysis cannot tell apart from its best (none of them is called best).
-TIED = "not told apart"
+TIED = N_("not told apart")
 #: The mark of a sheet's moves whose values over the deals (hindsight) do not tell apart from the best on average.
-HINDSIGHT_TIED = "not told apart by hindsight"
+HINDSIGHT_TIED = N_("not told apart by hindsight")
 #: A chance this close to 0 or 1 reads as nearly certain.
 NEARLY = 0.1
 #: The method of a fair verdict valued exactly under hidden information (``analysis.hiddenfair.METHOD``).

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ..i18n import gettext
 from ..record import Game, MoveEntry
 from ..replay import Replay
 from ..tiles import Tile
@@ -105,52 +106,62 @@ class Edit:
         """The place in words: "round 7, line 22, column 3"."""
         parts = []
         if self.round is not None:
-            parts.append(f"round {self.round}")
+            parts.append(gettext("round {round}", round=self.round))
         if self.line:
-            parts.append(f"line {self.line}" + (f", column {self.column}" if self.column else ""))
+            parts.append(gettext("line {line}, column {column}", line=self.line, column=self.column) if self.column
+                         else gettext("line {line}", line=self.line))
         elif self.index is not None:
-            parts.append(f"move {self.index + 1}")
+            parts.append(gettext("move {number}", number=self.index + 1))
         return ", ".join(parts)
 
     def __str__(self) -> str:
         k, who, at = self.kind, self.player, self.where
         at = f" ({at})" if at else ""
+        words = {"player": who, "before": self.before, "after": self.after, "at": at}
         if k in ("insert-row", "insert-move"):
-            what = f"the missing row {self.after}" if k == "insert-row" else f"{who} {self.after}"
+            what = (gettext("the missing row {row}", row=self.after) if k == "insert-row" else
+                    gettext("{player} {move}", player=who, move=self.after))
             if self.at_end:
-                return f"add {what} after the last move" + (f" (line {self.line})" if self.line else "")
-            return f"insert {what} before the entry at {self.where}" if self.where else f"insert {what}"
+                return (gettext("add {what} after the last move (line {line})", what=what, line=self.line)
+                        if self.line else gettext("add {what} after the last move", what=what))
+            return (gettext("insert {what} before the entry at {place}", what=what, place=self.where) if self.where
+                    else gettext("insert {what}", what=what))
         if k == "insert-cell":
-            return f"insert the dropped cell {who} {self.after}{at}; the cells after it in the row go one column right"
+            return gettext("insert the dropped cell {player} {after}{at}; the cells after it in the row go one column "
+                           "right", **words)
         if k == "delete-row":
-            return f"delete the row {self.before}{at}"
+            return gettext("delete the row {before}{at}", **words)
         if k == "delete-cell":
             if who is None:         # a cell after the last column
-                return f"delete the {self.before} after the row's last column{at}"
-            return f"delete {who}'s {self.before}{at}; the cells after it in the row go one column left"
+                return gettext("delete the {before} after the row's last column{at}", **words)
+            return gettext("delete {player}'s {before}{at}; the cells after it in the row go one column left", **words)
         if k == "delete-move":
-            return f"delete {who}'s {self.before}{at}"
+            return gettext("delete {player}'s {before}{at}", **words)
         if k in ("change-tile", "change-end", "change-draw", "change-arm", "change-claim", "change-muggins"):
-            return f"change {who}'s {self.before} to {self.after}{at}"
+            return gettext("change {player}'s {before} to {after}{at}", **words)
         if k in ("change-result", "change-score"):
             tag = "Result" if k == "change-result" else "Score"
-            return f"change the {tag} tag \"{self.before}\" to \"{self.after}\"{at}"
+            return gettext("change the {tag} tag \"{before}\" to \"{after}\"{at}", tag=tag, **words)
         if k == "change-player":
-            return f"move the cell from {self.before}'s column to {self.after}'s{at}"
+            return gettext("move the cell from {before}'s column to {after}'s{at}", **words)
         if k == "swap-moves":
             o = self.other or {}
-            there = f"line {o['line']}" if o.get("line") else f"move {(o.get('index') or 0) + 1}"
-            return f"swap {who}'s {self.before}{at} with {o.get('player')}'s {self.after} ({there})"
+            there = (gettext("line {line}", line=o["line"]) if o.get("line") else
+                     gettext("move {number}", number=(o.get("index") or 0) + 1))
+            return gettext("swap {player}'s {before}{at} with {other}'s {after} ({there})", other=o.get("player"),
+                           there=there, **words)
         if k == "swap-order":
             o = self.other or {}
-            there = f"line {o['line']}, column {o['column']}" if o.get("line") else f"move {(o.get('index') or 0) + 1}"
-            return f"put {o.get('player')}'s {self.after} ({there}) before {who}'s {self.before}{at}: the two are in the wrong order"
+            there = (gettext("line {line}, column {column}", line=o["line"], column=o["column"]) if o.get("line") else
+                     gettext("move {number}", number=(o.get("index") or 0) + 1))
+            return gettext("put {other}'s {after} ({there}) before {player}'s {before}{at}: the two are in the wrong "
+                           "order", other=o.get("player"), there=there, **words)
         if k == "change-deal":
-            return f"change {self.before} in {who}'s hand to {self.after}{at}"
+            return gettext("change {before} in {player}'s hand to {after}{at}", **words)
         if k == "deal-add":
-            return f"add {self.after} to {who}'s hand{at}"
+            return gettext("add {after} to {player}'s hand{at}", **words)
         if k == "deal-delete":
-            return f"remove {self.before} from {who}'s hand{at}"
+            return gettext("remove {before} from {player}'s hand{at}", **words)
         return f"{k}: {self.before} -> {self.after}{at}"
 
 

@@ -27,6 +27,7 @@ from functools import cached_property
 from typing import Callable
 
 from ..diagnostics import Diagnostic, Severity
+from ..i18n import gettext
 from ..replay import Replay
 from ..rules.codes import Code
 from ..rules.modes import Turns
@@ -94,14 +95,19 @@ class Triage:
         if best is None:
             return None
         edits = "; ".join(str(e) for e in best.edits)
-        word = "slip" if len(best.edits) == 1 else "slips"
+        one = len(best.edits) == 1
         if self.report.stated:
-            tail = " and ends as stated"
-        elif best.result_text == NOT_OVER:
-            tail = ", though it stops before the hand is over"
-        else:
-            tail = f"; the result: {best.result_text}"
-        return f"likely {word}: {edits}; with {'it' if len(best.edits) == 1 else 'them'} the record is valid{tail}"
+            return (gettext("likely slip: {edits}; with it the record is valid and ends as stated", edits=edits) if one
+                    else gettext("likely slips: {edits}; with them the record is valid and ends as stated", edits=edits))
+        if best.result_text == NOT_OVER:
+            return (gettext("likely slip: {edits}; with it the record is valid, though it stops before the hand is "
+                            "over", edits=edits) if one else
+                    gettext("likely slips: {edits}; with them the record is valid, though it stops before the hand "
+                            "is over", edits=edits))
+        return (gettext("likely slip: {edits}; with it the record is valid; the result: {result}", edits=edits,
+                        result=best.result_text) if one else
+                gettext("likely slips: {edits}; with them the record is valid; the result: {result}", edits=edits,
+                        result=best.result_text))
 
 
 def _index_of(rep: Replay) -> dict[int, int]:

@@ -7,6 +7,7 @@ import re
 from typing import Sequence
 
 from ..diagnostics import Diagnostic
+from ..i18n import gettext, ngettext, number
 from ..position import Outcome, Position, tiles_of
 from ..record import MAX_DIGITS, StatedResult
 from ..rules.facts import HandFacts, HandResult, hand_facts
@@ -83,7 +84,8 @@ class HandEnding:
                                      f"{over}: {self._unfinished(pos)}{unfinished_hint(self.variant, pos)}", tag_pos,
                                      **({"unsure": True} if unsure else {})))
             elif self.game.moves:
-                out.append(self.diag(Code.INCOMPLETE, f"the record ends before the hand is over: {self._unfinished(pos)}",
+                out.append(self.diag(Code.INCOMPLETE, gettext("the record ends before the hand is over: {hands}",
+                                                              hands=self._unfinished(pos)),
                                      last_pos, severity="warning"))
         elif stated is not None:
             problem = self._compare(stated, outcome, result, pos)
@@ -104,8 +106,8 @@ class HandEnding:
         for s in range(pos.n):
             count = pos.count(s)
             left = (_tiles_text(tiles_of(pos.hands[s], pos.max_pip)) if not pos.hidden[s]
-                    else f"{count} tile{'s' * (count != 1)} not shown")
-            parts.append(f"{self.players[s]} still holds {left}")
+                    else ngettext("{n} tile not shown", "{n} tiles not shown", count))
+            parts.append(gettext("{player} still holds {tiles}", player=self.players[s], tiles=left))
         return "; ".join(parts)
 
     def _compare(self, stated: StatedResult, outcome: Outcome, result: HandResult | None, pos: Position) -> str | None:
@@ -161,7 +163,7 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
 
 def wins(side: str, alone: bool) -> str:
     """``A/C win``, or ``C wins`` for a side of one player (``alone``)."""
-    return f"{side} {'wins' if alone else 'win'}"
+    return gettext("{side} wins", side=side) if alone else gettext("{side} win", side=side)
 
 
 def results_words(results: Sequence[HandResult], variant: Variant, players: Sequence[str]) -> tuple[str, ...]:
@@ -187,12 +189,18 @@ def result_sentence(ending, result: HandResult | None, variant: Variant, players
     (or result: its ``termination`` and ``seat``); without a ``result``, how it ended alone."""
     who = players[ending.seat]
     domino = ending.termination == Termination.DOMINO
-    how = (f"with {who} going out (domino)" if clause else f"{who} goes out (domino)") if domino else "blocked"
+    if domino:
+        how = (gettext("with {player} going out (domino)", player=who) if clause else
+               gettext("{player} goes out (domino)", player=who))
+    else:
+        how = gettext("blocked")
     if result is None:
         return how
     if result.winner is None:
-        return f"{how}{joined}a draw"
+        return how + joined + gettext("a draw")
     side = variant.side_name(result.winner, players)
     if clause:
-        return f"{how}{joined}{side} winning {result.points}"
-    return f"{how}{joined}{wins(side, len(variant.seating.members(result.winner)) == 1)} {result.points}"
+        return how + joined + gettext("{side} winning {points}", side=side, points=number(result.points))
+    if len(variant.seating.members(result.winner)) == 1:
+        return how + joined + gettext("{side} wins {points}", side=side, points=number(result.points))
+    return how + joined + gettext("{side} win {points}", side=side, points=number(result.points))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple, Sequence
 
+from ..i18n import N_, gettext, ngettext
 from ..position import tiles_of
 from ..record import HandEntry, Span
 from ..tiles import Tile
@@ -78,19 +79,23 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
                 out.append(DealProblem(Code.DEAL_FOREIGN, f"{tile} is set aside in the {n}-player {v.name} game "
                                        "and is dealt to nobody", where, {"tile": str(tile)}))
             elif not tile.bit & valid_mask:
-                out.append(DealProblem(Code.DEAL_FOREIGN, f"{tile} is not a tile of this set "
-                                       f"(double-{v.dealing.max_pip})", where, {"tile": str(tile)}))
+                out.append(DealProblem(Code.DEAL_FOREIGN, gettext("{tile} is not a tile of this set (double-{pips})",
+                                                                  tile=tile, pips=v.dealing.max_pip),
+                                       where, {"tile": str(tile)}))
             else:
                 # either copy may be the slip, so both places are marked
                 holder, first = seen[tile.bit]
                 again = entry.player
-                out.append(DealProblem(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {holder} here and to "
-                                       f"{again} at line {where.line}", first, {"tile": str(tile)}))
-                out.append(DealProblem(Code.DEAL_DUPLICATE, f"{tile} is dealt twice: to {again} here and to "
-                                       f"{holder} at line {first.line}", where, {"tile": str(tile)}))
+                twice = N_("{tile} is dealt twice: to {here} here and to {there} at line {line}")
+                out.append(DealProblem(Code.DEAL_DUPLICATE, gettext(twice, tile=tile, here=holder, there=again,
+                                                                    line=where.line), first, {"tile": str(tile)}))
+                out.append(DealProblem(Code.DEAL_DUPLICATE, gettext(twice, tile=tile, here=again, there=holder,
+                                                                    line=first.line), where, {"tile": str(tile)}))
         if len(entry.tiles) + entry.unknown != size:
-            out.append(DealProblem(Code.DEAL_SIZE, f"{entry.player} is dealt {len(entry.tiles) + entry.unknown} "
-                                   f"tiles; each player gets {size}" + hint, entry.pos))
+            out.append(DealProblem(Code.DEAL_SIZE, ngettext("{player} is dealt {n} tile; each player gets {size}",
+                                                            "{player} is dealt {n} tiles; each player gets {size}",
+                                                            len(entry.tiles) + entry.unknown, player=entry.player,
+                                                            size=size) + hint, entry.pos))
         hands[seat] = hand
         partial[seat] = entry.unknown
         if v.dealing.redeal_due(hand) and redeal_tag is None:
@@ -119,8 +124,9 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
     if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
         if valid_mask & ~seen_mask:
             missing = sorted(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
-            out.append(DealProblem(Code.DEAL_MISSING, f"every tile is dealt in this game, but nobody holds "
-                                   f"{tiles_text(missing)}", "hands", {"tiles": [str(t) for t in missing]}))
+            out.append(DealProblem(Code.DEAL_MISSING, gettext("every tile is dealt in this game, but nobody holds "
+                                                              "{tiles}", tiles=tiles_text(missing)),
+                                   "hands", {"tiles": [str(t) for t in missing]}))
     out += _redeal(v, players, seat_of, hands, redeal_tag, has_moves)
     return DealVerdict(tuple(hands), tuple(partial), tuple(out))
 

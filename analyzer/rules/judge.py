@@ -20,6 +20,7 @@ from ..position import Position, exposed_turn, placed, tiles_of
 from ..tiles import PASS, Move, Tile
 from .claims import ClaimJudge, Problem
 from .codes import Code
+from ..i18n import gettext
 from .hints import keep_hint
 from .modes import Layout, Turns
 
@@ -43,7 +44,7 @@ _ANYWHERE = Written()
 
 def tiles_text(tiles) -> str:
     """Tiles in words, sorted: ``"[0-1] [2-5]"``, or ``"nothing"``."""
-    return " ".join(str(t) for t in sorted(tiles)) or "nothing"
+    return " ".join(str(t) for t in sorted(tiles)) or gettext("nothing")
 
 
 class Verdict(NamedTuple):
@@ -106,20 +107,24 @@ class Judge(ClaimJudge):
             return self._problem(Code.RUN_UNFINISHED, message, lambda: {
                 "expected": mover, "playable": [str(t) for t in pos.playable(pos.turn)]}), False
         if pos.drawn(pos.turn):
-            return self._problem(Code.TURN_ORDER, lambda: f"it is {mover}'s turn, not {name}'s: {mover} has drawn and "
-                                 "must play or go on drawing", lambda: {"expected": mover}), False
+            return self._problem(Code.TURN_ORDER, lambda: gettext(
+                "it is {mover}'s turn, not {player}'s: {mover} has drawn and must play or go on drawing", mover=mover,
+                player=name), lambda: {"expected": mover}), False
         def due() -> str:           # what the player on turn could do there, when the record shows his hand
             if pos.ends is None or pos.hidden[pos.turn]:
                 return ""
             playable = pos.playable(pos.turn)
             if not playable and not pos.hands[pos.turn]:
-                return f"; {mover} holds no tile"
+                return gettext("; {mover} holds no tile", mover=mover)
             if not playable:
-                omitted = ("; if the record leaves forced passes out, say so with the tag [Passes \"omitted\"]"
-                           if not self.pass_(pos, pos.turn).problems else "")
-                return f"; {mover} holds nothing that fits the open ends {pos.ends_text()}" + omitted
-            return f"; {mover} could play {tiles_text(playable)} on the open ends {pos.ends_text()}"
-        return self._problem(Code.TURN_ORDER, lambda: f"it is {mover}'s turn, not {name}'s" + due(),
+                omitted = (gettext("; if the record leaves forced passes out, say so with the tag [Passes "
+                                   "\"omitted\"]") if not self.pass_(pos, pos.turn).problems else "")
+                return gettext("; {mover} holds nothing that fits the open ends {ends}", mover=mover,
+                               ends=pos.ends_text()) + omitted
+            return gettext("; {mover} could play {tiles} on the open ends {ends}", mover=mover,
+                           tiles=tiles_text(playable), ends=pos.ends_text())
+        return self._problem(Code.TURN_ORDER, lambda: gettext("it is {mover}'s turn, not {player}'s", mover=mover,
+                                                              player=name) + due(),
                              lambda: {"expected": mover}), False
 
     # -- an entry ---------------------------------------------------------------------------
@@ -156,12 +161,14 @@ class Judge(ClaimJudge):
         name = self.players[seat] if self.explain else ""
         if pos.ends is None:
             return Verdict((PASS,), (self._problem(
-                Code.FALSE_PASS, lambda: f"{name} passes on the lead; the leader must play a tile",
+                Code.FALSE_PASS, lambda: gettext("{player} passes on the lead; the leader must play a tile",
+                                                 player=name),
                 lambda: {"playable": [str(t) for t in pos.playable(seat)]}),))
         if pos.playable_mask(seat):
             return Verdict((PASS,), (self._problem(
-                Code.FALSE_PASS, lambda: f"{name} passes but could play {tiles_text(pos.playable(seat))} "
-                f"on the open ends {pos.ends_text()}",
+                Code.FALSE_PASS, lambda: gettext("{player} passes but could play {tiles} on the open ends {ends}",
+                                                 player=name, tiles=tiles_text(pos.playable(seat)),
+                                                 ends=pos.ends_text()),
                 lambda: {"open_ends": list(pos.ends), "playable": [str(t) for t in pos.playable(seat)]}),))
         if pos.draws and pos.can_draw(seat):
             # whatever the hand holds: one who can play plays, one who cannot draws (003, 004: "muss er aus dem
@@ -185,7 +192,8 @@ class Judge(ClaimJudge):
         name = self.players[seat] if self.explain else ""
         bit = tile.bit
         if not bit & self.valid_mask:
-            return Verdict((), (self._problem(Code.TILE_FOREIGN, lambda: f"{tile} is not a tile of this set",
+            return Verdict((), (self._problem(Code.TILE_FOREIGN, lambda: gettext("{tile} is not a tile of this set",
+                                                                                 tile=tile),
                                               applies=False),))
         holder = None
         for s, hand in enumerate(pos.hands):
@@ -195,21 +203,22 @@ class Judge(ClaimJudge):
         if holder is None and not pos.pool & bit:
             def message():
                 line = self.played_line(tile) if self.played_line else None
-                return f"{tile} was already played" + (f" (line {line})" if line else "")
+                return (gettext("{tile} was already played (line {line})", tile=tile, line=line) if line else
+                        gettext("{tile} was already played", tile=tile))
             return Verdict((), (self._problem(Code.TILE_ALREADY_PLAYED, message, applies=False),))
         if holder != seat and not (holder is None and pos.hidden[seat]):
             def message():
                 if holder is not None:
-                    why = f"it is in {self.players[holder]}'s hand"
+                    why = gettext("it is in {holder}'s hand", holder=self.players[holder])
                 elif pos.hidden[seat] == 0 and not pos.hands[seat]:
-                    why = f"{name} has no tiles left"
+                    why = gettext("{player} has no tiles left", player=name)
                 elif pos.ends is None and pos.draws and pos.pool & bit:
-                    why = ("it was not dealt to anyone; if it was turned up from the boneyard to open the line, say "
-                           f"so with the tag [Starter \"{tile}\"]")
+                    why = gettext("it was not dealt to anyone; if it was turned up from the boneyard to open the "
+                                  "line, say so with the tag [Starter \"{tile}\"]", tile=tile)
                 else:
-                    why = "it was not dealt to anyone"
-                return (f"{name} does not hold {tile}: {why}; {name} holds "
-                        f"{tiles_text(tiles_of(pos.hands[seat], pos.max_pip))}")
+                    why = gettext("it was not dealt to anyone")
+                return gettext("{player} does not hold {tile}: {why}; {player} holds {tiles}", player=name, tile=tile,
+                               why=why, tiles=tiles_text(tiles_of(pos.hands[seat], pos.max_pip)))
             return Verdict((), (self._problem(Code.TILE_NOT_HELD, message, lambda: {
                 "holder": None if holder is None else self.players[holder]}, applies=False),))
         if pos.ends is None:
@@ -226,15 +235,16 @@ class Judge(ClaimJudge):
             return self._false_play(pos, tile, seat, stands)
         if not placements:
             return Verdict((), (self._problem(
-                Code.TILE_NO_MATCH, lambda: f"{tile} does not fit the open ends {pos.ends_text()}; "
-                f"{self._could(pos, seat)}",
+                Code.TILE_NO_MATCH, lambda: gettext("{tile} does not fit the open ends {ends}; {could}", tile=tile,
+                                                    ends=pos.ends_text(), could=self._could(pos, seat)),
                 lambda: {"open_ends": list(pos.ends), "playable": [str(t) for t in pos.playable(seat)]},
                 applies=False),))
         if end is not None:
             stated = [m for m in placements if m.end == end]
             if not stated:
                 return Verdict(tuple(placements), (self._problem(
-                    Code.END_MISMATCH, lambda: f"{tile} cannot go on the {end}: the open ends are {pos.ends_text()}",
+                    Code.END_MISMATCH, lambda: gettext("{tile} cannot go on the {end}: the open ends are {ends}",
+                                                       tile=tile, end=end, ends=pos.ends_text()),
                     lambda: {"open_ends": list(pos.ends)}),))
             placements = stated
         if arm is not None:
@@ -293,7 +303,8 @@ class Judge(ClaimJudge):
     def _could(self, pos: Position, seat: int) -> str:
         name = self.players[seat]
         playable = pos.playable(seat)
-        return f"{name} could play {tiles_text(playable)}" if playable else f"{name} holds nothing that fits"
+        return (gettext("{player} could play {tiles}", player=name, tiles=tiles_text(playable)) if playable else
+                gettext("{player} holds nothing that fits", player=name))
 
     def _arm_details(self, pos: Position, seat: int) -> dict:
         return {"open_ends": list(pos.ends), "arms": [list(a) for a in pos.arms],

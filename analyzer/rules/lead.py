@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple, Sequence
 
+from ..i18n import gettext
 from ..tiles import Tile
 from .judge import tiles_text
 from .policies import Dealing, LeadRequirement, Opening, Seating
@@ -354,11 +355,15 @@ def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) ->
             "[Game \"N\"] if it is another", "game", {"rule": "lead", "game": 1}, "info"))
         return 1
     out.append(LeadProblem(
-        Code.UNCHECKED_LEAD, f"who leads is not checked: in the first game of a match the holder of "
-        f"{op.first_game_tile} leads{' it' if tile else ''}, in the others the match "
-        "decides, and the record does not say which game this is; if it is the first game of a match, add "
-        "[Game \"1\"] to have the lead checked, else add [Game \"N\"] with its number and the games before it "
-        "(or a Score tag)", "game", {"rule": "lead"}, "info"))
+        Code.UNCHECKED_LEAD, gettext(
+            "who leads is not checked: in the first game of a match the holder of {tile} leads it, in the others the "
+            "match decides, and the record does not say which game this is; if it is the first game of a match, add "
+            "[Game \"1\"] to have the lead checked, else add [Game \"N\"] with its number and the games before it "
+            "(or a Score tag)", tile=op.first_game_tile) if tile else gettext(
+            "who leads is not checked: in the first game of a match the holder of {tile} leads, in the others the "
+            "match decides, and the record does not say which game this is; if it is the first game of a match, add "
+            "[Game \"1\"] to have the lead checked, else add [Game \"N\"] with its number and the games before it "
+            "(or a Score tag)", tile=op.first_game_tile), "game", {"rule": "lead"}, "info"))
     return None
 
 

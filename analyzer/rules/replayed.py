@@ -10,6 +10,7 @@ from ..record import MoveEntry
 from ..tiles import Move, Tile
 from .claims import Problem
 from .codes import Code
+from ..i18n import gettext
 from .modes import End, Termination, Turns
 
 __all__ = ["unknown_player", "after_end", "pass_inserted", "skips_out", "out_skipped", "undecided_placement", "false_pass_proved", "exposed_after_play"]
@@ -30,13 +31,18 @@ def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...], out:
     if entry.is_pass and (outcome.termination != Termination.DOMINO or out is not None):
         return None
     if out is not None:
-        how = "nobody could play on" + (f"; {_names([players[s] for s in out])} went out" if out else "")
+        how = (gettext("nobody could play on; {players} went out", players=_names([players[s] for s in out])) if out
+               else gettext("nobody could play on"))
     else:
-        how = f"{players[outcome.seat]} went out" if outcome.termination == Termination.DOMINO else "it was blocked"
-    what = ("passes" if entry.is_pass and not entry.draw else
-            "draws" + (f" {entry.tile}" if entry.tile else "") if entry.draw
-            else f"plays {entry.tile}")
-    return Problem(Code.PLAY_AFTER_END, f"{entry.player} {what} after the hand was over ({how})")
+        how = (gettext("{player} went out", player=players[outcome.seat])
+               if outcome.termination == Termination.DOMINO else gettext("it was blocked"))
+    words = {"player": entry.player, "tile": entry.tile, "how": how}
+    if entry.is_pass and not entry.draw:
+        return Problem(Code.PLAY_AFTER_END, gettext("{player} passes after the hand was over ({how})", **words))
+    if entry.draw:
+        return Problem(Code.PLAY_AFTER_END, gettext("{player} draws {tile} after the hand was over ({how})", **words)
+                       if entry.tile else gettext("{player} draws after the hand was over ({how})", **words))
+    return Problem(Code.PLAY_AFTER_END, gettext("{player} plays {tile} after the hand was over ({how})", **words))
 
 
 def pass_inserted(player: str, ends: str, out: bool = False, run: bool = False) -> Problem:
@@ -56,12 +62,20 @@ def undecided_placement(tile: Tile, candidates: list[Move], move: Move, has_arms
     """A tile that fits several ends or arms where the rest of the record does not decide which, taken
     as ``move``: ``ambiguous-end``, a warning (info when it ends the hand either way). ``ends``: the open
     ends (or arms) in words."""
-    what = "arm" if has_arms else "end"     # (on a line, >1 and >2 name its ends)
-    where = (f"{what}s {' and '.join(str(c.arm) for c in candidates)} ({ends})"
-             if move.arm is not None else f"both open ends ({ends})")
-    taken = f"{what} {move.arm}" if move.arm is not None else f"the {move.end}"
-    return Problem(Code.AMBIGUOUS_END, f"{tile} fits {where} and the rest of the record does not decide which; "
-                   f"taken on {taken}" + ("; it ends the hand either way" if harmless else ""),
+    # (on a line, >1 and >2 name its ends)
+    if move.arm is None:
+        where, taken = gettext("both open ends ({ends})", ends=ends), gettext("the {end}", end=move.end)
+    elif has_arms:
+        where = gettext("arms {arms} ({ends})", arms=gettext(" and ").join(str(c.arm) for c in candidates), ends=ends)
+        taken = gettext("arm {arm}", arm=move.arm)
+    else:
+        where = gettext("ends {arms} ({ends})", arms=gettext(" and ").join(str(c.arm) for c in candidates), ends=ends)
+        taken = gettext("end {arm}", arm=move.arm)
+    return Problem(Code.AMBIGUOUS_END, (gettext("{tile} fits {where} and the rest of the record does not decide which; "
+                                                "taken on {taken}; it ends the hand either way", tile=tile,
+                                                where=where, taken=taken) if harmless else
+                                        gettext("{tile} fits {where} and the rest of the record does not decide which; "
+                                                "taken on {taken}", tile=tile, where=where, taken=taken)),
                    {"choices": [c.end for c in candidates]}, severity="info" if harmless else "warning")
 
 
