@@ -114,10 +114,11 @@ def _distribution_files(name: str):
 
 def _analyzer_files():
     """(path in the zip, file on disk) of this package, without the command line (click) and its compiled
-    cores; the grammar at ``analyzer/grammar`` (where an installed copy has it)."""
+    cores, nor the message catalogues (``analyzer/locale``: the board and the site speak English until their words
+    are in the catalogue, docs/i18n.md); the grammar at ``analyzer/grammar`` (where an installed copy has it)."""
     for path in sorted(PACKAGE.rglob("*")):
         relative = path.relative_to(PACKAGE.parent)
-        if path.is_file() and _wanted(relative) and relative.parts[1] != "cli":
+        if path.is_file() and _wanted(relative) and relative.parts[1] not in ("cli", "locale"):
             yield relative.as_posix(), path
     try:
         from importlib.resources import files
