@@ -26,7 +26,8 @@ class FairSettings:
     deals). ``seats``: the players judged (empty: every one whose hand is known). ``thresholds``: when a move is
     graded. ``budget``: each world's search. ``results``: also each alternative's result in each world (the match
     scale reads them). ``exact_hidden``: a small decision of a two-player game valued exactly under hidden
-    information (:mod:`analyzer.analysis.hiddenfair`)."""
+    information (:mod:`analyzer.analysis.hiddenfair`). ``steps``: the decisions judged, by the index of their step
+    (None: every one; a sheet's hands judged again for the decisions still in question, ``analysis.sheets``)."""
 
     worlds: int = WORLDS
     max_worlds: int | None = None
@@ -37,6 +38,7 @@ class FairSettings:
     budget: SearchBudget = field(default_factory=SearchBudget)
     results: bool = False
     exact_hidden: bool = False
+    steps: frozenset[int] | None = None
 
     def __post_init__(self):
         if self.worlds < 2:
