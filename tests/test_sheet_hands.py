@@ -121,3 +121,33 @@ def test_a_hand_judged_at_some_decisions_alone_gives_their_verdicts_as_the_whole
             (judged[k].fair.loss, judged[k].fair.best, judged[k].fair.verdict, judged[k].fair.tied)
         assert [(a.move, a.fair.mean) for a in got[k].alternatives] == \
             [(a.move, a.fair.mean) for a in judged[k].alternatives]
+
+
+def test_drawn_hands_judged_in_two_looks_stop_where_the_first_settles_and_count_their_draws(book_sheet):
+    """With 16 hands drawn a player, the first look judges 8: a decision settled there says 8 draws and stands on
+    the same hands as that look alone gives; the others say 16; the note says how many stopped at the first look;
+    the progress only grows and ends whole."""
+    from analyzer.analysis.sheets import sheet_analyze, sheet_fair
+
+    analysis = sheet_analyze(book_sheet, max_deals=200, run=FairRun(workers=1))
+    settings = FairSettings(worlds=20, seats=("B", "C"))
+    seen: list[tuple[int, int]] = []
+    got = sheet_fair(book_sheet, analysis, settings, FairRun(workers=1, progress=lambda d, t: seen.append((d, t))),
+                     hands=16)
+    first = sheet_fair(book_sheet, analysis, settings, FairRun(workers=1), hands=8)
+    by_index = {d.index: d for d in first.decisions}
+    draws = {}
+    for d in got.decisions:
+        if d.fair is None or d.fair.over_hands is None:
+            continue
+        hands = d.fair.over_hands
+        assert hands.drawn in (8, 16)
+        draws[d.index] = hands.drawn
+        if hands.drawn == 8:
+            assert hands.min != hands.max          # (its losses were not all the same)
+            if d.player == "B":     # (the first player's first 8 of 16 draws are the 8 hands=8 draws: the same seed)
+                assert hands.mean == by_index[d.index].fair.over_hands.mean
+    stopped = sum(n == 8 for n in draws.values())
+    assert draws and (stopped == 0) == ("judged over the first 8 draws" not in got.fair_note)
+    assert all(d1 <= d2 and d1 <= t1 for (d1, t1), (d2, _) in zip(seen, seen[1:]))
+    assert seen[-1][0] == seen[-1][1]
