@@ -151,3 +151,33 @@ def test_drawn_hands_judged_in_two_looks_stop_where_the_first_settles_and_count_
     assert draws and (stopped == 0) == ("judged over the first 8 draws" not in got.fair_note)
     assert all(d1 <= d2 and d1 <= t1 for (d1, t1), (d2, _) in zip(seen, seen[1:]))
     assert seen[-1][0] == seen[-1][1]
+
+
+@pytest.mark.parametrize("k, limit", [(2, 8000), (2, 15000), (5, 8000)])
+def test_deals_past_the_node_limit_in_a_batch_leave_the_others_valued_as_alone(book_sheet, k, limit):
+    """A decision valued in many deals at once (those of the book's sheet in which the mover holds the same tiles),
+    some past a small node limit: each deal within it gets the values a search of it alone gives (the reference:
+    each deal solved by itself), each past it none, whatever its place in the batch."""
+    from analyzer.analysis.fair import WorldSearch, solve_dealt
+    from analyzer.analysis.sheets import _past_limit
+    from analyzer.search.core import SearchBudget
+    from analyzer.search.tree import SearchLimit
+
+    rep = book_sheet
+    template = rep.position_at(k)           # (D's [1-5]@1, C's [4-5]@5)
+    seat = template.turn
+    table = sum(move.tile.bit for move, *_ in template.history if move.tile is not None)
+    groups: dict[int, list] = {}
+    for deal in sheet_deals(rep, max_deals=300, seed=5).deals:
+        groups.setdefault(deal.hands[seat] & ~table, []).append(deal.hands)
+    hands = max(groups.values(), key=len)
+    search = WorldSearch(SearchBudget(node_limit=limit))
+    alone = []
+    for deal in hands:
+        try:
+            alone.append(solve_dealt(rep, template, [deal], seat, search)[0][0])
+        except SearchLimit:
+            alone.append(None)
+    assert len(hands) >= 7 and any(row is not None for row in alone)
+    assert None in alone                    # (some of them past the limit: 5 of 7, 1 of 7, 4 of 17)
+    assert _past_limit(rep, template, hands, seat, search) == alone

@@ -159,15 +159,7 @@ def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list
         if valued == []:
             continue                # (none of the moves in contention is his to play here)
         search = WorldSearch(budget, valued)
-        try:
-            rows = solve_dealt(rep, template, [deals[at].hands for at in members], seat, search)[0]
-        except SearchLimit:
-            rows = []
-            for at in members:      # (one deal past the limit: the others valued alone)
-                try:
-                    rows.append(solve_dealt(rep, template, [deals[at].hands], seat, search)[0][0])
-                except SearchLimit:
-                    rows.append(None)
+        rows = _past_limit(rep, template, [deals[at].hands for at in members], seat, search)
         for at, row in zip(members, rows):
             if row is None:
                 out[at] = "limit"
@@ -180,6 +172,32 @@ def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list
             played = next(v for m, v in row if m == same)
             out[at] = (alternative_text(same), values, best - sign * played)
     return out
+
+
+def _past_limit(rep: Replay, template, hands: list, seat: int, search: WorldSearch) -> list:
+    """The rows of :func:`fair.solve_dealt` for each of ``hands`` (deals), None for a deal whose search passes the node
+    limit: the deals valued in one call, and where one passes the limit, those before it valued again in one call
+    and those after it in the next (the one past it not searched again), where the batch says how many it solved
+    (``SearchLimit.solved``); else each deal valued alone."""
+    rows: list = []
+    rest = list(hands)
+    while rest:
+        try:
+            return rows + solve_dealt(rep, template, rest, seat, search)[0]
+        except SearchLimit as exc:
+            solved = getattr(exc, "solved", None)
+            if solved is None:
+                break
+        if solved:
+            rows += _past_limit(rep, template, rest[:solved], seat, search)
+        rows.append(None)
+        rest = rest[solved + 1:]
+    for deal in rest:       # (one deal past the limit: the others valued alone)
+        try:
+            rows.append(solve_dealt(rep, template, [deal], seat, search)[0][0])
+        except SearchLimit:
+            rows.append(None)
+    return rows
 
 
 def _result_words(written: Replay) -> str:
