@@ -592,6 +592,9 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     if not rep.deal_ok or len(rep.players) != variant.players:
         return replace(out, fair_note="no fair analysis: " + (out.stopped or "the deal has errors"))
     points = _decision_points(rep, chosen)
+    if settings.steps is not None:        # (the opener who adds no tile to his lead: judged at his lead's step)
+        points = [(k, seat, moves) for k, seat, moves in points
+                  if (_lead_index(rep, k) if _declined(rep, k, seat, moves) else k) in settings.steps]
     if run.workers is None:
         run = replace(run, workers=min(2, os.cpu_count() or 1))
     # list the worlds of every decision with few (a sampled one draws them where it is solved),

@@ -27,7 +27,8 @@ class FairSettings:
     graded. ``budget``: each world's search. ``results``: also each alternative's result in each world (the match
     scale reads them). ``exact_hidden``: a small decision of a two-player game valued exactly under hidden
     information (:mod:`analyzer.analysis.hiddenfair`); ``exact_hand``: the block game for two's by the CFR+ solver
-    where no hand has more tiles."""
+    where no hand has more tiles. ``steps``: the decisions judged, by the index of their step (None: every one; a
+    sheet's hands judged again for the decisions still in question, ``analysis.sheets``)."""
 
     worlds: int = WORLDS
     max_worlds: int | None = None
@@ -39,6 +40,7 @@ class FairSettings:
     results: bool = False
     exact_hidden: bool = False
     exact_hand: int = 3
+    steps: frozenset[int] | None = None
 
     def __post_init__(self):
         if self.worlds < 2:

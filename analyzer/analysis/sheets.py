@@ -46,6 +46,9 @@ __all__ = ["METHOD", "OverDeals", "OverHands", "DealsSummary", "sheet_analyze", 
 METHOD = "over-hands"   # the method of a fair verdict over the hands a player may have held (``FairDecision.method``)
 HANDS = 8               # the hands of a player judged fairly: every one where he may have held at most this many,
 #                         else this many drawn by the deals they stand for
+HAND_LOOK = 8           # the fewest draws of a player's hands a first look judges (:func:`hand_looks`): never fewer
+#                         than the default's verdicts stand on (at 4 of 8 draws, the book's sheet had a decision whose
+#                         losses in 4 hands (0 to 1.2) hid those of 3 others (7 to 12.5) and called it none)
 CHUNK = 25              # deals a task analyses
 LEAST_LOOK = 50         # the fewest deals a look of a sampled sheet's decisions is at (else one look at all)
 
@@ -156,15 +159,7 @@ def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list
         if valued == []:
             continue                # (none of the moves in contention is his to play here)
         search = WorldSearch(budget, valued)
-        try:
-            rows = solve_dealt(rep, template, [deals[at].hands for at in members], seat, search)[0]
-        except SearchLimit:
-            rows = []
-            for at in members:      # (one deal past the limit: the others valued alone)
-                try:
-                    rows.append(solve_dealt(rep, template, [deals[at].hands], seat, search)[0][0])
-                except SearchLimit:
-                    rows.append(None)
+        rows = _past_limit(rep, template, [deals[at].hands for at in members], seat, search)
         for at, row in zip(members, rows):
             if row is None:
                 out[at] = "limit"
@@ -177,6 +172,32 @@ def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list
             played = next(v for m, v in row if m == same)
             out[at] = (alternative_text(same), values, best - sign * played)
     return out
+
+
+def _past_limit(rep: Replay, template, hands: list, seat: int, search: WorldSearch) -> list:
+    """The rows of :func:`fair.solve_dealt` for each of ``hands`` (deals), None for a deal whose search passes the node
+    limit: the deals valued in one call, and where one passes the limit, those before it valued again in one call
+    and those after it in the next (the one past it not searched again), where the batch says how many it solved
+    (``SearchLimit.solved``); else each deal valued alone."""
+    rows: list = []
+    rest = list(hands)
+    while rest:
+        try:
+            return rows + solve_dealt(rep, template, rest, seat, search)[0]
+        except SearchLimit as exc:
+            solved = getattr(exc, "solved", None)
+            if solved is None:
+                break
+        if solved:
+            rows += _past_limit(rep, template, rest[:solved], seat, search)
+        rows.append(None)
+        rest = rest[solved + 1:]
+    for deal in rest:       # (one deal past the limit: the others valued alone)
+        try:
+            rows.append(solve_dealt(rep, template, [deal], seat, search)[0][0])
+        except SearchLimit:
+            rows.append(None)
+    return rows
 
 
 def _result_words(written: Replay) -> str:
@@ -531,14 +552,18 @@ def _hand_key(rep: Replay, deal: SheetDeal, seat: int) -> tuple:
     return deal.hands[seat], tuple(drawn)
 
 
-def _judge_hand(task: tuple[int, int]) -> tuple[dict, frozenset]:
-    """The fair analysis of seat ``task[0]`` in deal ``task[1]``: per decision index its fair verdict and each
-    move's fair value; and the steps where he had a choice in that deal (a choice without a verdict was not
-    valued: past the node limit)."""
+def _judge_hand(task: tuple) -> tuple[dict, frozenset]:
+    """The fair analysis of seat ``task[0]`` in deal ``task[1]`` (its decisions at the steps ``task[2]`` alone; None:
+    every one): per decision index its fair verdict and each move's fair value; and the steps where he had a choice
+    in that deal (a choice without a verdict was not valued: past the node limit). The deal's values with every
+    hand open are not computed again: the sheet's hindsight is over all its deals (:func:`_over_hands`)."""
     rep, deals, settings = _JOB["rep"], _JOB["deals"], _JOB["settings"]
-    seat, at = task
+    seat, at, steps = task
     written = written_replay(rep, deals[at])
-    got = fair_analyze(written, settings=replace(settings, seats=(rep.players[seat],)), run=FairRun(workers=1))
+    base = GameAnalysis(written.title, written.players,
+                        tuple(written.side_name(s) for s in range(written.variant.seating.sides)))
+    got = fair_analyze(written, base, settings=replace(settings, seats=(rep.players[seat],), steps=steps),
+                       run=FairRun(workers=1))
     decided = [d for d in got.decisions + ((got.to_move,) if got.to_move is not None else ())
                if d.fair is not None and d.player == rep.players[seat]]
     return {d.index: (d.fair, {a.move: a.fair for a in d.alternatives}) for d in decided}, _choices(written, seat)
@@ -560,6 +585,14 @@ def _choices(written: Replay, seat: int) -> frozenset:
     return frozenset(out)
 
 
+def hand_looks(hands: int) -> tuple[int, ...]:
+    """The draws of a player's hands his decisions are looked at with, where his hands are drawn (more than
+    ``hands`` of them): the first half of the ``hands`` draws (where that is at least :data:`HAND_LOOK`), then all
+    of them. A decision whose class the first look settles is judged over those draws alone (:func:`_hands_settled`)."""
+    first = hands // 2
+    return (first, hands) if first >= HAND_LOOK else (hands,)
+
+
 def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = FairSettings(), run: FairRun = FairRun(),
                hands: int = HANDS) -> GameAnalysis:
     """The fair verdicts of a sheet analysed by :func:`sheet_analyze` (``analysis``, whose deals were analysed
@@ -567,8 +600,11 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     none: every one), every hand he may have held over those deals where there are at most ``hands``, else
     ``hands`` drawn by the deals they stand for; each judged by :func:`analyzer.analysis.fair.fair_analyze`
     (under ``settings``), and each decision's fair loss averaged over them (:class:`OverHands`, on the decision's
-    ``fair``). ``run``: the hands judged in ``run.workers`` processes (None: at most 2) made by ``run.pool``;
-    ``run.progress(done, total)``: the hands judged so far, and their number."""
+    ``fair``). Drawn hands are judged in the looks of :func:`hand_looks`, as the fair analysis looks at its worlds:
+    a decision whose class the first half of the draws settles (:func:`_hands_settled`, at the looks' shared bound)
+    is judged over them alone, the others over every draw, the hands drawn after the first look judged for those
+    decisions alone. ``run``: the hands judged in ``run.workers`` processes (None: at most 2) made by ``run.pool``;
+    ``run.progress(done, total)``: the hands judged so far, and the most there may be (which only shrinks)."""
     analysis = replace(analysis, fair=True)         # (the analysis given is left as it was)
     seed, seats, progress = settings.seed, settings.seats, run.progress
     points = settings.thresholds.points
@@ -578,7 +614,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     settings, capped = bounded(settings, analysis.deals.max_deals)
     deals = list(found.deals)
     rng = random.Random(seed * 7919 + 1)
-    tasks, weights = [], []            # (seat, a deal of the hand); per task, the deals it stands for
+    units: dict[int, list[tuple[int, int]]] = {}      # per seat: (a deal of the hand, the deals it stands for), or
+    looks_of: dict[int, tuple[int, ...]] = {}         # one a draw (the looks: how many of them each judges)
     spread: dict[int, tuple[int, bool]] = {}
     chosen_seats = [s for s, name in enumerate(rep.players) if not seats or name in seats]
     for seat in chosen_seats:
@@ -586,35 +623,68 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
         for at, deal in enumerate(deals):
             groups.setdefault(_hand_key(rep, deal, seat), []).append(at)
         if len(groups) <= hands:
-            chosen = [(members[0], len(members)) for members in groups.values()]
+            units[seat] = [(members[0], len(members)) for members in groups.values()]
+            looks_of[seat] = (len(units[seat]),)
         else:
-            picks: dict[tuple, int] = {}
-            for _ in range(hands):
-                key = _hand_key(rep, deals[rng.randrange(len(deals))], seat)
-                picks[key] = picks.get(key, 0) + 1
-            chosen = [(groups[key][0], n) for key, n in picks.items()]
+            units[seat] = [(groups[_hand_key(rep, deals[rng.randrange(len(deals))], seat)][0], 1)
+                           for _ in range(hands)]
+            looks_of[seat] = hand_looks(hands)
         spread[seat] = (len(groups), len(groups) > hands)
-        for at, weight in chosen:
-            tasks.append((seat, at))
-            weights.append(weight)
     workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
+    verdicts: dict[tuple[int, int], tuple[dict, frozenset]] = {}     # (seat, deal) -> what _judge_hand gives
+    open_steps: dict[int, frozenset | None] = {seat: None for seat in chosen_seats}    # (None: every decision)
+    stopped_at: dict[tuple[int, int], int] = {}      # (seat, decision) -> the draws of the look it stopped at
+    most = sum(len({at for at, _ in units[seat]}) for seat in chosen_seats)     # (the most hands to judge)
+    done = 0
     _JOB.update(rep=rep, deals=deals, settings=settings)
     try:
-        verdicts = _run(tasks, _judge_hand, workers, run,
-                        None if progress is None else lambda k: progress(k, len(tasks)))
+        with ExitStack() as stack:
+            held: list = []
+            for look in range(max((len(v) for v in looks_of.values()), default=0)):
+                tasks = []
+                for seat in chosen_seats:
+                    if look < len(looks_of[seat]) and open_steps[seat] != frozenset():
+                        tasks += [(seat, at, open_steps[seat])
+                                  for at in dict.fromkeys(at for at, _ in units[seat][:looks_of[seat][look]])
+                                  if (seat, at) not in verdicts]
+                report = None if progress is None else lambda k, before=done, most=most: progress(before + k, most)
+                for task, got in zip(tasks, _run(tasks, _judge_hand, workers, run, report, stack, held)):
+                    verdicts[task[:2]] = got
+                done += len(tasks)
+                for seat in chosen_seats:
+                    looks = looks_of[seat]
+                    if look + 1 >= len(looks) or open_steps[seat] == frozenset():
+                        continue
+                    mine = _mine(units[seat][:looks[look]], seat, verdicts)
+                    indices = {k for _, v, c in mine for k in (*v, *c)}
+                    if open_steps[seat] is not None:
+                        indices &= open_steps[seat]
+                    settled = {k for k in indices if _hands_settled(mine, k, points, look_z(len(looks)))}
+                    stopped_at.update({(seat, k): looks[look] for k in settled})
+                    open_steps[seat] = frozenset(indices - settled)
+                most = done + sum(len({at for at, _ in units[seat]} - {at for s, at in verdicts if s == seat})
+                                  for seat in chosen_seats
+                                  if open_steps[seat] != frozenset() and look + 1 < len(looks_of[seat]))
     finally:
         _JOB.clear()
+    if progress is not None:
+        progress(done, done)
     by_index = {d.index: d for d in analysis.decisions + ((analysis.to_move,) if analysis.to_move else ())}
     new: dict[int, Decision] = {}           # each decision judged, by the id of the one it judges
+    early = 0
     for seat in chosen_seats:
-        mine = [(w, v, c) for (s, _), w, (v, c) in zip(tasks, weights, verdicts) if s == seat]
-        indices = sorted({k for _, v, _ in mine for k in v} | {d.index for d in by_index.values()
+        looks = looks_of[seat]
+        whole = _mine(units[seat], seat, verdicts)
+        indices = sorted({k for _, v, _ in whole for k in v} | {d.index for d in by_index.values()
                                                                if d.player == rep.players[seat]})
         for k in indices:
             decision = by_index.get(k)
             if decision is None:
                 continue
-            fair = _over_hands(rep, seat, mine, k, spread[seat], points, hands, decision.cls)
+            draws = stopped_at.get((seat, k), looks[-1])
+            early += draws < looks[-1]
+            mine = _mine(units[seat][:draws], seat, verdicts)
+            fair = _over_hands(rep, seat, mine, k, spread[seat], points, draws, decision.cls, look_z(len(looks)))
             judged = replace(renewed(decision, new), fair=fair)
             if fair is not None and spread[seat][0] == 1 and k in mine[0][1]:   # his one hand: each move's
                 values = mine[0][1][k][1]                                        # fair value too
@@ -624,16 +694,76 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     decisions = tuple(renewed(d, new) for d in analysis.decisions)
     graded = [d for d in decisions if d.fair is not None and d.fair.loss > 1e-9]
     parts = [f"{rep.players[s]}: " + hands_words(n, hands if more else n,
-                                                  len([t for t in tasks if t[0] == s]) if more else n)
+                                                  len({at for at, _ in units[s]}) if more else n)
              for s, (n, more) in spread.items()]
     names = ", ".join(rep.players[s] for s in chosen_seats)
+    firsts = sorted({looks_of[s][0] for s in chosen_seats if len(looks_of[s]) > 1})
+    stops = (f"; {early} decision{'s' * (early != 1)} judged over the first {' or '.join(map(str, firsts))} draws "
+             "of their player's hands alone, their class settled there (the interval of its mean loss within one "
+             "class at the bound the looks share)" if early else "")
     return replace(analysis, decisions=decisions, to_move=renewed(analysis.to_move, new),
                    critical=renewed(analysis.critical, new),
                    fair_critical=max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None,
                    fair_seats=tuple(rep.players[s] for s in spread),
                    fair_note=(f"the moves of {names}, each judged by what he could know in every hand he may have "
                               "held over the deals analysed, and averaged over those hands; " + ", ".join(parts)
-                              + (f"; {capped}" if capped else "")))
+                              + stops + (f"; {capped}" if capped else "")))
+
+
+def _mine(units: list[tuple[int, int]], seat: int, verdicts: dict) -> list[tuple[int, dict, frozenset]]:
+    """The hands of ``units`` (a deal of each and its weight: one a draw, where they are drawn) as
+    :func:`_over_hands` reads them: per hand its weight, its verdicts by decision and its choices, a hand drawn
+    more than once counted once with the draws it had."""
+    weights: dict[int, int] = {}
+    for at, weight in units:
+        weights[at] = weights.get(at, 0) + weight
+    return [(weight, *verdicts[(seat, at)]) for at, weight in weights.items()]
+
+
+def _hand_losses(mine: list, k: int) -> tuple[list[int], list[float], list]:
+    """Decision ``k``'s fair loss in each hand of ``mine`` where it was judged (0 in a hand where he had no choice
+    there; a choice not valued, past the node limit, left out): the weights, the losses and each hand's verdict
+    (None: no choice)."""
+    weights, losses, fairs = [], [], []
+    for weight, verdicts, choices in mine:
+        if k not in verdicts and k in choices:
+            continue
+        fair = verdicts[k][0] if k in verdicts else None
+        weights.append(weight)
+        losses.append(0.0 if fair is None else fair.loss)
+        fairs.append(fair)
+    return weights, losses, fairs
+
+
+def _draws_interval(weights: list[int], losses: list[float], z: float) -> tuple[float, tuple[float, float] | None]:
+    """The mean loss over the draws (each hand counted as often as it was drawn) and its interval at the normal
+    quantile ``z`` as Student's ``t`` with one less degree of freedom than the draws (None: fewer than two)."""
+    draws = [x for w, x in zip(weights, losses) for _ in range(w)]
+    n = len(draws)
+    mean = sum(draws) / n
+    if n < 2:
+        return mean, None
+    half = student(z, n - 1) * math.sqrt(sum((x - mean) ** 2 for x in draws) / (n - 1) / n)
+    return mean, (round(max(0.0, mean - half), 4), round(mean + half, 4))
+
+
+_CLASSES = (None, "inaccuracy", "mistake", "blunder")
+
+
+def _hands_settled(mine: list, k: int, thresholds: Thresholds, z: float) -> bool:
+    """Whether decision ``k``'s fair verdict over drawn hands needs no more draws: the interval of its mean loss
+    over the draws judged (at ``z``, Student's ``t``) lies within one class of the points' ``thresholds``, the
+    losses were not all the same (an interval of no width says nothing of the hands not drawn), and no hand's own
+    class is above that one (the least class of every hand, which more hands only lower, cannot raise it)."""
+    weights, losses, fairs = _hand_losses(mine, k)
+    if sum(weights) < 2 or len(set(losses)) < 2:
+        return False
+    _, (low, high) = _draws_interval(weights, losses, z)
+    cls = thresholds.classify(low)
+    if cls != thresholds.classify(high):
+        return False
+    every = min(_CLASSES.index(f.cls) if f is not None else 0 for f in fairs)
+    return every <= _CLASSES.index(cls)
 
 
 def bounded(settings: FairSettings, max_deals: int) -> tuple[FairSettings, str]:
@@ -649,43 +779,35 @@ def bounded(settings: FairSettings, max_deals: int) -> tuple[FairSettings, str]:
 
 
 def _over_hands(rep: Replay, seat: int, mine: list, k: int, spread: tuple[int, bool], thresholds: Thresholds,
-                drawn: int = HANDS, hindsight: str | None = None):
+                drawn: int = HANDS, hindsight: str | None = None, z: float = Z95):
     """The fair verdict of decision ``k`` over the hands judged (``mine``: per hand its weight and verdicts by
-    decision; ``drawn`` of them drawn where ``spread[1]``): the mean loss classed by the points' ``thresholds``;
-    *real* where the move is a real mistake in every hand judged, *uncertain* where the mean reaches a class but
-    not so, *hindsight* where it reaches none but the loss over the deals with every hand open does (its class
-    ``hindsight``), else none: the one verdict of the move (``render.verdicts.verdict_word``)."""
-    losses, weights, real, bests, worlds, total_worlds = [], [], 0, set(), 0, 0
-    mine = [(w, v) for w, v, choices in mine if k in v or k not in choices]    # (a choice not valued: left out)
-    if not mine:
+    decision; ``drawn`` draws where ``spread[1]``, the mean's interval at ``z``: :func:`_draws_interval`): the mean
+    loss classed by the points' ``thresholds``; *real* where the move is a real mistake in every hand judged,
+    *uncertain* where the mean reaches a class but not so, *hindsight* where it reaches none but the loss over the
+    deals with every hand open does (its class ``hindsight``), else none: the one verdict of the move
+    (``render.verdicts.verdict_word``). A player the sheet gives one hand is judged as if it were written, but for
+    the hindsight, which is the sheet's over its deals."""
+    weights, losses, fairs = _hand_losses(mine, k)
+    if not losses:
         return None
-    for weight, verdicts in mine:
-        fair = verdicts[k][0] if k in verdicts else None
-        losses.append(0.0 if fair is None else fair.loss)       # a hand where he had no choice loses nothing
-        weights.append(weight)
-        if fair is not None:
-            real += fair.verdict == "real"
-            bests.add(fair.best if not fair.tied else None)
-            worlds += fair.worlds
-            total_worlds += fair.total
     mean = sum(w * x for w, x in zip(weights, losses)) / sum(weights)
-    ci = None
-    if spread[1] and len(losses) > 1:          # the hands judged are drawn: the mean's interval over the draws
-        draws = [x for w, x in zip(weights, losses) for _ in range(w)]
-        n = len(draws)
-        half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in draws) / (n - 1)) / math.sqrt(n)
-        ci = (round(max(0.0, mean - half), 4), round(mean + half, 4))
+    ci = _draws_interval(weights, losses, z)[1] if spread[1] and len(losses) > 1 else None
+    real = sum(f is not None and f.verdict == "real" for f in fairs)
+    bests = {f.best if not f.tied else None for f in fairs if f is not None}
+    worlds = sum(f.worlds for f in fairs if f is not None)
+    total_worlds = sum(f.total for f in fairs if f is not None)
     best = next(iter(bests)) if len(bests) == 1 else None
-    hands = OverHands(round(mean, 4), ci, min(losses), max(losses), spread[0], len(mine), real, best,
+    hands = OverHands(round(mean, 4), ci, min(losses), max(losses), spread[0], len(losses), real, best,
                       drawn if spread[1] else None)
-    fairs = [verdicts[k][0] if k in verdicts else None for _, verdicts in mine]
     if spread[0] == 1 and fairs[0] is not None:     # the sheet fixes his hand: judged as if it were written
-        return replace(fairs[0], over_hands=hands)
+        one = fairs[0]
+        if one.verdict in ("none", "hindsight"):
+            one = replace(one, verdict="hindsight" if hindsight else "none")
+        return replace(one, over_hands=hands)
     # the class of the mean loss in points, or the class the move reaches in every hand (by its chance to win too)
-    names = (None, "inaccuracy", "mistake", "blunder")
-    every = min((names.index(f.cls) if f is not None else 0) for f in fairs)
-    cls = names[max(names.index(thresholds.classify(mean)), every)]
-    verdict = ("real" if cls is not None and real == len(mine) else "uncertain" if cls is not None
+    every = min((_CLASSES.index(f.cls) if f is not None else 0) for f in fairs)
+    cls = _CLASSES[max(_CLASSES.index(thresholds.classify(mean)), every)]
+    verdict = ("real" if cls is not None and real == len(losses) else "uncertain" if cls is not None
                else "hindsight" if hindsight else "none")
     return FairDecision(rep.players[seat], worlds, METHOD, best or "", round(mean, 4), cls, verdict,
                         total_worlds, over_hands=hands)

@@ -36,6 +36,7 @@ import dataclasses
 import itertools
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Iterator
 
 from ..diagnostics import DominoError
@@ -53,6 +54,7 @@ __all__ = ["CountTooLarge", "DealCount", "count_deals", "may_end", "deal_key", "
 
 STATES = 1_000_000      # the states the programme may fill (some 5 s, 300 MB) before it gives up (CountTooLarge)
 BLANK = Tile(0, 0)
+LISTED_CHOICE = 4       # a choice of k deals among at most this many times k: all listed, k of them taken at once
 
 
 class CountTooLarge(DominoError):
@@ -326,6 +328,13 @@ class DealCount:
             if finals:
                 yield part, finals
 
+    @cached_property
+    def _weighted(self) -> tuple[list, int]:
+        """Each key of a programme whose deals give the written result, with its number of deals, and their sum
+        (made once: a draw picks among them)."""
+        weighted = [(part, key, w) for part, finals in self._kept_parts() for key, w in finals.items()]
+        return weighted, sum(w for *_, w in weighted)
+
     def each(self) -> Iterator:
         """Every world (of :attr:`worlds`) whose deal gives the written result, each once."""
         worlds = self.worlds
@@ -337,9 +346,15 @@ class DealCount:
 
     def choose(self, rng: random.Random, k: int) -> list | None:
         """Every world whose deal gives the written result where there are at most ``k``, else ``k`` different ones
-        drawn uniformly (None: the draws kept falling on deals ruled out, see :meth:`draw`)."""
+        drawn uniformly (None: the draws kept falling on deals ruled out, see :meth:`draw`): where there are at
+        most ``LISTED_CHOICE`` times ``k``, ``k`` of them all listed (:meth:`each`) chosen at once, in the order
+        listed; else drawn one by one until ``k`` differ."""
         if self.kept <= k:
             return list(self.each())
+        if self.kept <= LISTED_CHOICE * k:
+            every = list(self.each())
+            if len(every) >= k:
+                return [every[i] for i in sorted(rng.sample(range(len(every)), k))]
         chosen: dict = {}
         for _ in range(50 * k):
             world = self.draw(rng)
@@ -353,8 +368,7 @@ class DealCount:
     def draw(self, rng: random.Random, tries: int = 200) -> tuple | None:
         """One world whose deal gives the written result, drawn uniformly (None: ``tries`` draws all fell on deals
         the fact "he held a tile that fits" rules out)."""
-        weighted = [(part, key, w) for part, finals in self._kept_parts() for key, w in finals.items()]
-        whole = sum(w for *_, w in weighted)
+        weighted, whole = self._weighted
         if not whole or not self.kept:
             return None
         for _ in range(tries):

@@ -51,6 +51,8 @@ class MatchEntry:
     possible: tuple[MatchState, ...] = ()   # a sheet's match: every match after this game its deals allow, where
     #                                        more than one (``state`` is the first; ``score`` gives each side's range)
     results: tuple[HandResult, ...] = ()    # ... and every result of this game they allow, where more than one
+    leads: tuple[LeadRequirement, ...] = ()  # a game not led yet after one whose result the deals leave open: who
+    #                                          must lead it in each match they allow, where that differs (each may)
 
     def as_dict(self) -> dict:
         s = self.state
@@ -294,6 +296,22 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
                 seats.update(variant.seating.partners_of(names.index(partner)))
                 reason = f"{reason}; {prev.players[s]} pauses this game, so the player in that seat leads"
     return replace(req, seats=frozenset(seats), reason=reason)
+
+
+def open_requirements(variant: Variant, prev: Replay, names: tuple[str, ...]) -> tuple[LeadRequirement, ...]:
+    """Who must lead the game after ``prev``, a sheet whose deals leave its result open (``Replay.outcomes``), in
+    each match they allow (:func:`next_requirement` of each way they end it, from the match before it), each once;
+    empty where its result is fixed or the match before it is not known."""
+    entry = prev.match if isinstance(prev.match, MatchEntry) else None
+    if entry is None or entry.before is None or prev.result is not None or len(prev.players) != variant.players:
+        return ()
+    out: dict[LeadRequirement, None] = {}
+    for o in prev.outcomes:
+        state = variant.match.apply(entry.before, o.result)
+        req = next_requirement(variant, _Prev(prev.players, o.result, o.facts, prev.initial.turn), state, names)
+        if req is not None and not state.over:
+            out.setdefault(req, None)
+    return tuple(out)
 
 
 def _by_seat(variant: Variant, last: tuple[str, ...], names: tuple[str, ...], req: LeadRequirement
@@ -590,7 +608,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         opening = further
         if opening is None and draw is not None:
             opening = drawn_requirement(chosen, draw, names)     # the highest tile drawn leads the first game
-        terms, branches = _terms(chosen, game, branches, number, opening, known, source, insert_passes, drawn)
+        terms, branches, leads = _terms(chosen, game, branches, number, opening, known, source, insert_passes,
+                                        drawn)
         state, prev = branches[0]
         req = terms.lead
         rep = check_decided_result(replay(game, chosen, source, terms=terms, insert_passes=insert_passes),
@@ -604,7 +623,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             known, state = before is not None, before or state
             branches = [_Branch(state, prev)]
         entry = MatchEntry(number, req.reason if req else "", None, state, "", new_match,
-                           state if known else None, number == 1, how)
+                           state if known else None, number == 1, how, leads=leads)
         played = (game, req, chosen.match.worth(state), number, entry)
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
@@ -671,12 +690,14 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
 
 
 def _terms(chosen: Variant, game: Game, branches: list[_Branch], number: int, opening: LeadRequirement | None,
-           known: bool, source: str, insert_passes: bool, drawn: bool = False) -> tuple[MatchTerms, list[_Branch]]:
+           known: bool, source: str, insert_passes: bool, drawn: bool = False
+           ) -> tuple[MatchTerms, list[_Branch], tuple[LeadRequirement, ...]]:
     """Who must lead game ``number`` and what it is worth, in the matches ``branches`` the deals allow so far, and
     those of them the game's lead fits: where they differ (a sheet's last game ended in several ways), the
     requirement the record's play meets with the fewest errors (the game replayed under each), and the matches
     that give it. ``drawn``: those matches are of some deals drawn, not every one: a lead none of them allows is
-    not checked."""
+    not checked. The third: a game not led yet where the matches differ in who must lead it, every requirement
+    they give (each may be the one: the board offers the lead of each), else none."""
     by_terms: dict[MatchTerms, list[_Branch]] = {}
     for branch in branches:
         req = _requirement(chosen, game, branch.prev, branch.state, number, opening)
@@ -685,19 +706,20 @@ def _terms(chosen: Variant, game: Game, branches: list[_Branch], number: int, op
         by_terms.setdefault(MatchTerms(req, chosen.match.worth(branch.state)), []).append(branch)
     if len(by_terms) == 1 and not drawn:
         (terms, kept), = by_terms.items()
-        return terms, kept
+        return terms, kept, ()
     errors = {terms: len(replay(game, chosen, source, terms=terms, insert_passes=insert_passes).errors)
               for terms in by_terms}
     least = min(errors.values())
     best = next(terms for terms in by_terms if errors[terms] == least)
     kept = [b for terms in by_terms if errors[terms] == least and terms.worth == best.worth for b in by_terms[terms]]
+    leads = tuple(dict.fromkeys(terms.lead for terms in by_terms if terms.lead is not None)) if not game.moves else ()
     if drawn and least:
         # the matches followed are those of some deals drawn: a lead none of them allows may be another's
         free = MatchTerms(LeadRequirement(reason="not checked: the deals of a game before it were too many to "
                                                  "list, and who leads depends on them"), best.worth)
         if len(replay(game, chosen, source, terms=free, insert_passes=insert_passes).errors) < least:
-            return free, kept
-    return best, kept
+            return free, kept, ()
+    return best, kept, leads if len(leads) > 1 else ()
 
 
 def _follow(chosen: Variant, game: Game, rep: Replay, branches: list[_Branch]

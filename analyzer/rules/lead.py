@@ -260,6 +260,8 @@ def judge_lead(variant, game: LeadGame, shown: ShownDeal, record: RecordedLead, 
         out[:] = [_name_option(p, req, players, leader) for p in out]
     if hints and game_number == 1 and decided is None and leader is not None and any(p.code in _LEAD_CODES for p in out):
         out[:] = _name_first_option(variant, game, shown, record, out, players[leader])
+    if leader is None and leaders is not None and len(leaders) == 1:
+        leader = next(iter(leaders))        # the one player the rules let lead, the record naming none yet
     return LeadVerdict(leader, None if leaders is None else tuple(sorted(leaders)), tiles, tuple(out), game_number)
 
 

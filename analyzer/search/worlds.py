@@ -102,7 +102,9 @@ class WorldsSolver:
                                    after)
         self.nodes = deal.core.nodes - before
         if got[1]:
-            raise SearchLimit(f"more than {self.node_limit:,} positions")
+            over = SearchLimit(f"more than {self.node_limit:,} positions")
+            over.solved = len(got[0])       # (the deals before the one past the limit were solved)
+            raise over
         rows = [None if row is None else list(zip(moves, row)) for row in got[0]]
         if not lines:
             return rows, []

@@ -326,6 +326,9 @@ def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, curs
             marked = best
             drawing = table_svg(board_view(after, voids, laid), f"the table of {rep.title}, with the best move, {best}, "
                                 "laid and marked", best=True)
+    seats = lead_seats(rep, pos) if moving else None
+    if moving and not pos.history and step == 0 and variation is None:
+        seats, legal = _open_leads(rep, seats, legal)
     return {
         "game": game, "games": len(replays), "step": step, "shown": shown, "steps": steps,
         "title": rep.title, "variant": rep.variant.name, "players": list(rep.players), "setup": is_setup(rep.game),
@@ -334,7 +337,7 @@ def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, curs
         "drawing": drawing, "best": marked,
         "turn": rep.players[pos.turn] if moving else None,
         # several players may lead (the holder of a tile not shown): each of them, and ``legal`` holds their moves
-        "leaders": [rep.players[s] for s in seats] if moving and (seats := lead_seats(rep, pos)) else None,
+        "leaders": [rep.players[s] for s in seats] if seats else None,
         "over": None if outcome is None else {"termination": outcome.termination, "seat": rep.players[outcome.seat]},
         **_result_offer(doc.text, record, game, rep, outcome is not None and step == steps and variation is None),
         "stopped": stopped, "legal": legal, "at_end": step == steps and variation is None, "variation": variation,
@@ -504,6 +507,36 @@ def _legal(rep, pos, voids) -> list[dict]:
     opener = pos.bonus
     extra = extra_offers(rep.variant, rep.players, pos, voids[opener]) if opener >= 0 else []
     return out + [{**_move_data(rep, pos, opener, move), "extra": True} for move in extra]
+
+
+def _open_leads(rep, seats: tuple[int, ...] | None, legal: list[dict]) -> tuple[tuple[int, ...] | None, list[dict]]:
+    """The leaders and their leads of a game not led yet whose match the deals of a game before leave open in who
+    must lead it (``MatchEntry.leads``: its result not fixed, the lead depending on it): the game replayed under each
+    requirement, rules/lead.py judging each, and the leads of every one of them (each player any of them lets lead,
+    with the leads it lets him make); else ``seats`` and ``legal`` as they are."""
+    from ..replay import replay
+
+    entry = rep.match
+    leads = getattr(entry, "leads", ()) if entry is not None else ()
+    if len(leads) < 2:
+        return seats, legal
+    every: list[int] = []
+    moves: dict[tuple, dict] = {}
+    for req in leads:
+        other = replay(rep.game, rep.variant, rep.source, terms=dataclasses.replace(rep.terms, lead=req))
+        pos, voids, _last, _shown = position_at(other, 0)
+        if pos.outcome() is not None or not other.deal_ok:
+            continue
+        for seat in lead_seats(other, pos) or (pos.turn,):
+            every.append(seat)
+        for move in _legal(other, pos, voids):
+            moves.setdefault((move["player"], move["move"], bool(move.get("extra"))), move)
+    if not every:
+        return seats, legal
+    order = sorted(set(every))
+    return (tuple(order) if len(order) > 1 else None), sorted(
+        moves.values(), key=lambda m: (order.index(rep.players.index(m["player"])) if m["player"] in rep.players
+                                       else len(order)))
 
 
 def lead_seats(rep, pos) -> tuple[int, ...] | None:
@@ -807,7 +840,7 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
     (:func:`result_entry`). ``{"text", "offset", "game", "number", "lead", "result", "reason", "match_over", "score"}``: ``offset``
     the end of the new header, ``game`` the new game's index, ``lead`` the player who leads (None: the rules or
     the deal decide it), ``reason`` why, ``score`` the match score before it (None: not known)."""
-    from ..match import next_requirement
+    from ..match import next_requirement, open_requirements
 
     options = _options("validate", variant, rules or {})
     record = parse(text, label)
@@ -835,9 +868,15 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
     entry = getattr(last, "match", None)
     state = entry.state if entry is not None else None
     over = state is not None and state.over
-    req = None
+    req, reason = None, None
     if state is not None and not over and len(names) == v.players:
         req = next_requirement(v, last, state, names)
+        reqs = open_requirements(v, last, names) if req is None else ()
+        if len({(r.seats, r.holder_of, r.tile) for r in reqs}) == 1:
+            req = reqs[0]       # (the deals leave the last game's result open, but not who leads this one)
+        elif reqs:
+            reason = (f"the deals of game {entry.number} leave its result open, and who leads this game depends on "
+                      "it: " + "; or ".join(dict.fromkeys(r.reason for r in reqs if r.reason)))
     number = 1 if over else (entry.number + 1 if entry is not None else len(replays) + 1)
     lead = names[min(req.seats)] if req is not None and req.seats is not None and len(req.seats) == 1 else None
     tags = {k: g.tags[k] for k in _MATCH_TAGS if k in g.tags}
@@ -851,7 +890,8 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
     new = (head + "\n\n" if head else "") + header.rstrip("\n") + "\n"
     score = entry.score if entry is not None and entry.before is not None and not over else None
     return {"text": new, "offset": len(new), "game": len(replays), "number": number, "lead": lead, "result": result,
-            "reason": (req.reason if req is not None else "") or None, "match_over": over, "score": score or None}
+            "reason": reason or (req.reason if req is not None else "") or None, "match_over": over,
+            "score": score or None}
 
 
 def _set_tag(rows: list[str], g: Game, name: str, value: str) -> list[str]:
