@@ -17,6 +17,8 @@ YARD = (DATA / "yard-hands.txt").read_text(encoding="utf-8")
 CSV = (DATA / "moves.csv").read_text(encoding="utf-8")
 RECORD_TEXTS = [(RECORDS / name).read_text(encoding="utf-8") for name in
                 ("seed1.dom", "variant-all-fives.dom", "match-kozel.dom", "variant-draw.dom", "errors.dom")]
+READ_TEXTS = RECORD_TEXTS + [(RECORDS / name).read_text(encoding="utf-8") for name in
+                             ("match-south-american-redeal.dom", "draw-one-view.dom")]
 
 _NUMBERS = st.one_of(st.integers(-3, 30), st.sampled_from([10 ** 30, -(10 ** 30), 101, 50, 0]),
                      st.floats(allow_nan=False, allow_infinity=False))
@@ -151,6 +153,68 @@ def check_import(fmt: str, text: str) -> None:
     for rep in replay_record(record, sheets=False):
         internal = [d for d in rep.diagnostics if d.code in ("internal-error", "notation")]
         assert not internal, [str(d) for d in internal]
+
+
+_RECORD_PIECES = ["[", "]", '"', "[0-0]", "[6-6]", "[3-6]@6", "[1-1]>2", "?", "pass", "draws ?", "draws [2-5]",
+                  "1.", "A", "B", "C", "D", ":", "\n", " ", "{", "}", "(", ")", ";", "@", ">", "-", "٣", "0" * 40,
+                  '[SetUp "1"]', '[Rules "redeal=5"]', '[Variant "kozel"]', '[Variant "draw"]', '[Players "A, B"]',
+                  '[Result "A 1 blocked"]', '[Game "2"]', "[Hidden", '[Ends "4 6"]', '[OnTable "11"]', "*"]
+
+
+@st.composite
+def record_texts(draw):
+    """Records: the real ones (records/) spliced with the notation's own pieces, or made of them alone."""
+    if draw(st.integers(0, 4)) == 0:
+        return "".join(draw(st.lists(st.sampled_from(_RECORD_PIECES), max_size=40)))
+    text = draw(st.sampled_from(READ_TEXTS))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        gone = draw(st.integers(0, 12))
+        text = text[:at] + "".join(draw(st.lists(st.sampled_from(_RECORD_PIECES), max_size=3))) + text[at + gone:]
+    return text
+
+
+def check_record(text: str) -> None:
+    """``text`` read as a record and replayed (its sheets searched): problems are diagnostics at places, never
+    an exception, ``internal-error`` or an unplaced ``notation`` one."""
+    from analyzer.match import replay_record
+    from analyzer.notation import parse
+
+    record = parse(text, "fuzz.dom")
+    for rep in replay_record(record):
+        internal = [d for d in rep.diagnostics if d.code == "internal-error"]
+        assert not internal, [str(d) for d in internal]
+
+
+_LINK_PIECES = ["#", "r=", "m=", "&", "=", "g1.0", "g2.15", "g0.1", "g1.-1", "g١.2", "x=", "%20", "==", "A", "_", "-",
+                "+", "/"]
+
+
+@st.composite
+def link_texts(draw):
+    """Links: a real record's link (with a move or not), cut or spliced with the fragment's own pieces."""
+    from analyzer.notation.link import make_fragment
+
+    text = make_fragment(draw(st.sampled_from(READ_TEXTS)), *draw(st.sampled_from([(None, None), (1, 0), (2, 7)])))
+    if draw(st.booleans()):
+        text = "https://example.org/site/" + text
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        gone = draw(st.integers(0, 3))
+        text = text[:at] + "".join(draw(st.lists(st.sampled_from(_LINK_PIECES), max_size=2))) + text[at + gone:]
+    return text
+
+
+def check_link(text: str) -> str:
+    """``text`` read as a link: a record and move, or :class:`LinkError` in words; never another exception."""
+    from analyzer.notation.link import LinkError, read_fragment
+
+    try:
+        read_fragment(text)
+    except LinkError as exc:
+        assert str(exc)
+        return "refused"
+    return "opened"
 
 
 # ---- the board ---------------------------------------------------------------------------------------------------
