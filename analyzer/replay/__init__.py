@@ -183,7 +183,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         self.seat_of = {name: seat for seat, name in enumerate(self.players)}
         self.played: dict[Tile, int | None] = {}
         self.runs = variant.turns == Turns.RUN     # Hungarian: the hand goes on until nobody can play
-        self.judge = Judge(variant, self.players, played_line=lambda tile: self.played.get(tile))
+        self.judge = Judge(variant, self.players, played_line=self.played.get)     # (no cycle back to self)
         self.path: list[tuple[int, Move]] = []          # the undecided placements taken so far (see Placing)
         self.chosen: dict[tuple, tuple[Move, bool]] = {}
 
@@ -480,7 +480,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     if "FalsePlay" in game.tags and variant.irregularities:
         r.false_plays, problems = false_plays(game, r.seat_of, source)
         diags.extend(problems)
-    r.played = {}
+    r.played.clear()
     r.lacks = []
     r.requirement = lead
     r.reveals = []
