@@ -96,17 +96,22 @@ _YARD_PIECES = ["1", "0", "4", "2", "3", "X", "D", "P", "L", "R", "0", "9", "a",
                 "\n", "13040", "10120", "12230", "11130", "13043", "99999", "-", "&"]
 
 
+def _spliced(draw, text: str, pieces: list[str], times: tuple[int, int], gone: int, size: int) -> str:
+    """``text`` spliced ``times`` (the least, the most) times: at a place drawn, up to ``gone`` characters taken
+    out and up to ``size`` of ``pieces`` put in."""
+    for _ in range(draw(st.integers(*times))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, gone))
+        text = text[:at] + "".join(draw(st.lists(st.sampled_from(pieces), max_size=size))) + text[at + cut:]
+    return text
+
+
 @st.composite
 def yard_texts(draw):
     """Share codes: the real ones spliced with the code's own characters, or made of them alone."""
     if draw(st.booleans()):
         return "".join(draw(st.lists(st.sampled_from(_YARD_PIECES), max_size=60)))
-    text = YARD
-    for _ in range(draw(st.integers(1, 4))):
-        at = draw(st.integers(0, len(text)))
-        gone = draw(st.integers(0, 4))
-        text = text[:at] + "".join(draw(st.lists(st.sampled_from(_YARD_PIECES), max_size=4))) + text[at + gone:]
-    return text
+    return _spliced(draw, YARD, _YARD_PIECES, times=(1, 4), gone=4, size=4)
 
 
 _CSV_CELLS = ["A", "B", "C", "D", "E", "1-1", "5-1", "6-6", "0-7", "pass", "draw", "left", "right", "@6", ">2",
@@ -166,12 +171,7 @@ def record_texts(draw):
     """Records: the real ones (records/) spliced with the notation's own pieces, or made of them alone."""
     if draw(st.integers(0, 4)) == 0:
         return "".join(draw(st.lists(st.sampled_from(_RECORD_PIECES), max_size=40)))
-    text = draw(st.sampled_from(READ_TEXTS))
-    for _ in range(draw(st.integers(1, 4))):
-        at = draw(st.integers(0, len(text)))
-        gone = draw(st.integers(0, 12))
-        text = text[:at] + "".join(draw(st.lists(st.sampled_from(_RECORD_PIECES), max_size=3))) + text[at + gone:]
-    return text
+    return _spliced(draw, draw(st.sampled_from(READ_TEXTS)), _RECORD_PIECES, times=(1, 4), gone=12, size=3)
 
 
 def check_record(text: str) -> None:
@@ -198,11 +198,7 @@ def link_texts(draw):
     text = make_fragment(draw(st.sampled_from(READ_TEXTS)), *draw(st.sampled_from([(None, None), (1, 0), (2, 7)])))
     if draw(st.booleans()):
         text = "https://example.org/site/" + text
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, len(text)))
-        gone = draw(st.integers(0, 3))
-        text = text[:at] + "".join(draw(st.lists(st.sampled_from(_LINK_PIECES), max_size=2))) + text[at + gone:]
-    return text
+    return _spliced(draw, text, _LINK_PIECES, times=(0, 3), gone=3, size=2)
 
 
 def check_link(text: str) -> str:
