@@ -609,3 +609,23 @@ def test_a_problem_in_a_late_round_of_a_kozel_log_is_at_its_line_and_path():
     (problem,) = _problem("kozel-video", twice)
     assert problem.message.startswith("rounds[7].number: this key is given twice")
     assert problem.line == twice[:at].count("\n") + 1
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda t: t.rstrip() + ",",                                     # (data after the object)
+    lambda t: t.replace("}\n ]", "},\n ]", 1),                     # (a comma after the last round)
+    lambda t: t.replace('"number": 7', '"number": 7 "x": 1', 1),   # (a member without its comma, in round 7)
+    lambda t: t[:t.index('"number": 8')] + "[" + t[t.index('"number": 8'):],
+    lambda t: "\ufeff" + t])
+def test_malformed_json_anywhere_in_a_streamed_log_is_jsons_own_error_before_any_game(spoil):
+    text = spoil(_kozel_rounds(9, results=False))
+    with pytest.raises(json.JSONDecodeError) as said:
+        json.loads(text)
+    from analyzer.notation.imports import stream_log
+
+    stream = stream_log("kozel-video", text, "log")
+    with pytest.raises(ImportSourceError) as caught:
+        next(stream)                                    # (the first game is never given)
+    (problem,) = caught.value.diagnostics
+    assert (problem.message, problem.line, problem.column) == \
+        (f"not JSON: {said.value.msg}", said.value.lineno, said.value.colno)
