@@ -488,7 +488,9 @@ def test_a_big_import_is_streamed_its_memory_flat_and_its_record_the_games_one_a
     assert (digest, valid) == (expected(100), 100)
     digest, valid, peak_big = _streamed_import(big)
     assert (digest, valid) == (expected(1000), 1000)
-    assert peak_big < 2 * peak_small, (peak_small, peak_big)     # (ten times the games: not twice the memory)
+    # ten times the games: under 1 KB more a game (the readers' bounded caches filling), where the whole record held
+    # took some 23 KB a game (bench/timings/import-growth-87.txt)
+    assert (peak_big - peak_small) / 900 < 1024, (peak_small, peak_big)
 
 
 def test_a_problem_in_the_last_game_of_a_stream_writes_no_file(tmp_path):
@@ -572,7 +574,9 @@ def test_a_long_kozel_log_is_streamed_its_memory_flat():
     assert valid == 40
     _pieces, valid, peak_big, _told = _kozel_streamed(_kozel_rounds(400))
     assert valid == 400
-    assert peak_big < 2 * peak_small, (peak_small, peak_big)     # (ten times the rounds: not twice the memory)
+    # ten times the rounds: under 1 KB more a round (the readers' bounded caches filling), where the log read whole
+    # took some 43 KB a round (bench/timings/import-growth-kozel.txt)
+    assert (peak_big - peak_small) / 360 < 1024, (peak_small, peak_big)
 
 
 def test_a_streamed_kozel_log_is_checked_as_a_match_its_errors_at_their_lines_in_the_record(tmp_path):
