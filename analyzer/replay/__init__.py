@@ -302,7 +302,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
                 errors += len(problems)
-                soft += sum(p[3] != "error" for p in problems) if problems else 0
+                soft += sum(p[3] != Severity.ERROR for p in problems) if problems else 0
                 if collect and problems:
                     diags += [self.diag(code, message, entry.pos, severity=severity, **details)
                               for code, message, details, severity in problems]
@@ -415,10 +415,10 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         points, problem = self.judge.claim(pos, seat, move, entry.claim)
         if problem is not None and problem.code == Code.MISSED_SCORE:
             self.pending = (seat, points)
-            return [(problem.code, problem.message, problem.details, "warning")], 0
+            return [(problem.code, problem.message, problem.details, Severity.WARNING)], 0
         if points:
             self.scores[seat] += points      # the running score counts what the ends give
-        return ([(problem.code, problem.message, problem.details, "error")] if problem else []), points
+        return ([(problem.code, problem.message, problem.details, Severity.ERROR)] if problem else []), points
 
     def muggins(self, entry: MoveEntry, seat: int | None) -> tuple[list[tuple], int]:
         """Check a Muggins call: the previous play's unclaimed points, called by the next player."""
