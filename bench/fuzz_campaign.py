@@ -176,11 +176,17 @@ def main() -> int:
         print(f"{tally.kind:32} {total:7d} {tally.ends['internal']:8d} {tally.slowest[0]:9.2f}  {ends}")
         for value, why in tally.failures[:3]:
             print(f"    {why}\n      input: {str(value)[:200]!r}")
+        if tally.slowest[0] > 5:           # (every run bounded: a slow input is a finding too)
+            print(f"    slowest input ({tally.slowest[0]:.1f} s): {str(tally.slowest[1])[:200]!r}")
     inside = sum(sum(t.ends.values()) for t in tallies if t is not cli)
     print(f"in-process inputs {inside}, command-line runs {sum(cli.ends.values())}, internal errors {failed}")
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
         for tally in tallies:
+            if tally.slowest[0] > 5:
+                (args.save / f"{tally.kind.replace(' ', '-')}-slowest.json").write_text(json.dumps(
+                    {"seconds": tally.slowest[0], "input": tally.slowest[1]}, ensure_ascii=False, default=str),
+                    encoding="utf-8")
             for k, (value, why) in enumerate(tally.failures):
                 (args.save / f"{tally.kind.replace(' ', '-')}-{k}.json").write_text(
                     json.dumps({"why": why, "input": value}, ensure_ascii=False, default=str), encoding="utf-8")
