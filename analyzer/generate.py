@@ -13,7 +13,7 @@ from .rules.facts import hand_facts
 from .rules.lead import deal_lead, lead_tiles
 from .rules.mechanics import position_for
 from .tiles import Move, Tile
-from .rules.modes import Layout
+from .rules.modes import End, Layout, Turns
 
 __all__ = ["random_deal", "play_out", "random_hand", "random_game", "SEAT_NAMES", "PlainGame"]
 
@@ -52,8 +52,8 @@ def _plain(variant: Variant) -> bool:
     """Whether every random two-ended block hand, led by anyone with any tile, is a legal hand of
     ``variant`` (the opening rules that hold in a game without a Game tag let anyone lead)."""
     op = variant.opening
-    return (variant.drawing is None and variant.turns == "one" and variant.layout == Layout.LINE
-            and variant.play is None and variant.end == "one" and op.every_game_tile is None
+    return (variant.drawing is None and variant.turns == Turns.ONE and variant.layout == Layout.LINE
+            and variant.play is None and variant.end == End.ONE and op.every_game_tile is None
             and not (op.double or op.highest_double or op.heaviest_hand))
 
 

@@ -50,7 +50,7 @@ def _write_records(folder: Path, names: list[str]) -> None:
     for name in names:
         if name in CAMPAIGN:
             if campaign is None:
-                from campaign_72 import Inputs
+                from campaign_inputs import Inputs
                 campaign = Inputs(100000, 72).make(42999)[2]
             text = _first_games(campaign, CAMPAIGN[name])
             kept = Path("/tmp/c72work") / f"{name}.dom"

@@ -18,7 +18,7 @@ stage of the hand (the lead, then the tiles already on the table in fours), the 
 times the moves valued in it), the positions searched, the CPU (``time.process_time``, the best of the rounds) and
 its share. With ``--before`` the same for the other tree and the ratio of the two, and whether every value is the
 same (the search is exact: a change to it must give every value as before). ``--env NAME=VALUE`` sets a variable
-in this tree's process only (``bench/experiments/search71-variants.patch`` reads its switches so).
+in this tree's process only (the study's patch, ``git show a7348e4:bench/experiments/search71-variants.patch``, reads its switches so; docs/search-experiments.md).
 """
 from __future__ import annotations
 

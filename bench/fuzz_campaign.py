@@ -1,15 +1,16 @@
-"""The robustness campaign of issue 87 on the project's own fuzzer: the importers, the board's routes and set-ups
-played on in any order (tests/fuzz_inputs.py's generators, as tests/test_fuzz_robustness.py runs them at a bounded
+"""The robustness campaign on the project's own fuzzer: the importers, the record and link readers, the board's
+routes and set-ups played on in any order (tests/fuzz_inputs.py's generators, as tests/test_fuzz_robustness.py runs them at a bounded
 size), and the command line as its own processes.
 
     python bench/fuzz_campaign.py                     # 200 inputs a kind, 20 command-line runs
     python bench/fuzz_campaign.py --size 20000 --cli 1000 [--minutes 30] [--seed 1]
+    python bench/fuzz_campaign.py --size 0 --cli 500 --seed 2     # the command line only (--cli 0: in-process only)
 
 For each kind it prints how many inputs, how they ended (the importers: imported / refused with the format's
 error; the board: answered 200 / answered 4xx in words), the internal errors (an exception that is not the
 format's error, a diagnostic ``internal-error`` or ``notation``, a 500, "please report it", an error logged), and
-the slowest input's seconds. The command-line runs are ``python3 -m analyzer import FORMAT -`` on generated inputs
-(standard input), checked for a traceback, "internal error", "please report" and an exit status other than 0 or 1.
+the slowest input's seconds. The command-line runs are ``python3 -m analyzer import FORMAT -`` and ``validate -`` on
+generated inputs (standard input), checked for a traceback, "internal error", "please report" and an exit status other than 0 or 1.
 The run fails (exit 1) when any internal error is found; ``--save DIR`` writes each failing input there.
 """
 from __future__ import annotations
@@ -64,6 +65,8 @@ def _importer(fmt: str):
 
 
 def _run(strategy, size: int, seed_value: int, deadline: float, tally: Tally, work) -> None:
+    if size <= 0:
+        return
     @seed(seed_value)
     @settings(max_examples=size, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(strategy)
@@ -89,6 +92,13 @@ def main() -> int:
         tally = Tally(f"import {fmt}")
         _run(strategy, args.size, args.seed, deadline, tally, _importer(fmt))
         tallies.append(tally)
+    records = Tally("read record (.dom)")
+    _run(fuzz_inputs.record_texts(), args.size, args.seed, deadline, records,
+         lambda text: (fuzz_inputs.check_record(text), "read")[1])
+    tallies.append(records)
+    links = Tally("read link")
+    _run(fuzz_inputs.link_texts(), args.size, args.seed, deadline, links, fuzz_inputs.check_link)
+    tallies.append(links)
 
     from conftest import BOARD_AUTH, BOARD_TOKEN  # noqa: F401 (the token the test client carries)
     from starlette.testclient import TestClient
@@ -125,17 +135,19 @@ def main() -> int:
         _run(fuzz_inputs.board_bodies(), args.size, args.seed, deadline, board, answered)
         tallies.append(board)
         sequences = Tally("set-ups in any order")
-        _run(fuzz_inputs.route_sequences(), max(1, args.size // 4), args.seed, deadline, sequences,
+        _run(fuzz_inputs.route_sequences(), args.size // 4, args.seed, deadline, sequences,
              lambda seq: (fuzz_inputs.run_sequence(seq, post), "played")[1])
         tallies.append(sequences)
 
-    cli = Tally("command line (import)")
+    cli = Tally("command line (import, validate)")
     if args.cli:
         texts = []
 
+        @seed(args.seed)
         @settings(max_examples=args.cli, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         @given(fuzz_inputs.kozel_texts() | fuzz_inputs.yard_texts().map(lambda t: ("yard", t))
-               | fuzz_inputs.csv_texts().map(lambda t: ("csv", t)))
+               | fuzz_inputs.csv_texts().map(lambda t: ("csv", t))
+               | fuzz_inputs.record_texts().map(lambda t: ("record", t)))
         def gather(value):
             texts.append(value if isinstance(value, tuple) else ("kozel-video", value))
         gather()
@@ -144,7 +156,8 @@ def main() -> int:
                 break
 
             def once(fmt=fmt, text=text):
-                done = subprocess.run([sys.executable, "-m", "analyzer", "import", fmt, "-"], input=text,
+                command = ["validate", "-"] if fmt == "record" else ["import", fmt, "-"]
+                done = subprocess.run([sys.executable, "-m", "analyzer", *command], input=text,
                                       capture_output=True, text=True, cwd=ROOT, timeout=120)
                 said = done.stdout + done.stderr
                 if done.returncode not in (0, 1) or "Traceback" in said or "internal error" in said \
@@ -154,18 +167,26 @@ def main() -> int:
             cli.timed((fmt, text), once)
     tallies.append(cli)
 
-    print(f"{'kind':26} {'inputs':>7} {'internal':>8} {'slowest s':>9}  how they ended")
+    print(f"{'kind':32} {'inputs':>7} {'internal':>8} {'slowest s':>9}  how they ended")
     failed = 0
     for tally in tallies:
         total = sum(tally.ends.values())
         failed += tally.ends["internal"]
         ends = ", ".join(f"{name} {n}" for name, n in sorted(tally.ends.items()) if name != "internal")
-        print(f"{tally.kind:26} {total:7d} {tally.ends['internal']:8d} {tally.slowest[0]:9.2f}  {ends}")
+        print(f"{tally.kind:32} {total:7d} {tally.ends['internal']:8d} {tally.slowest[0]:9.2f}  {ends}")
         for value, why in tally.failures[:3]:
             print(f"    {why}\n      input: {str(value)[:200]!r}")
+        if tally.slowest[0] > 5:           # (every run bounded: a slow input is a finding too)
+            print(f"    slowest input ({tally.slowest[0]:.1f} s): {str(tally.slowest[1])[:200]!r}")
+    inside = sum(sum(t.ends.values()) for t in tallies if t is not cli)
+    print(f"in-process inputs {inside}, command-line runs {sum(cli.ends.values())}, internal errors {failed}")
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
         for tally in tallies:
+            if tally.slowest[0] > 5:
+                (args.save / f"{tally.kind.replace(' ', '-')}-slowest.json").write_text(json.dumps(
+                    {"seconds": tally.slowest[0], "input": tally.slowest[1]}, ensure_ascii=False, default=str),
+                    encoding="utf-8")
             for k, (value, why) in enumerate(tally.failures):
                 (args.save / f"{tally.kind.replace(' ', '-')}-{k}.json").write_text(
                     json.dumps({"why": why, "input": value}, ensure_ascii=False, default=str), encoding="utf-8")

@@ -17,6 +17,8 @@ YARD = (DATA / "yard-hands.txt").read_text(encoding="utf-8")
 CSV = (DATA / "moves.csv").read_text(encoding="utf-8")
 RECORD_TEXTS = [(RECORDS / name).read_text(encoding="utf-8") for name in
                 ("seed1.dom", "variant-all-fives.dom", "match-kozel.dom", "variant-draw.dom", "errors.dom")]
+READ_TEXTS = RECORD_TEXTS + [(RECORDS / name).read_text(encoding="utf-8") for name in
+                             ("match-south-american-redeal.dom", "draw-one-view.dom")]
 
 _NUMBERS = st.one_of(st.integers(-3, 30), st.sampled_from([10 ** 30, -(10 ** 30), 101, 50, 0]),
                      st.floats(allow_nan=False, allow_infinity=False))
@@ -94,17 +96,22 @@ _YARD_PIECES = ["1", "0", "4", "2", "3", "X", "D", "P", "L", "R", "0", "9", "a",
                 "\n", "13040", "10120", "12230", "11130", "13043", "99999", "-", "&"]
 
 
+def _spliced(draw, text: str, pieces: list[str], times: tuple[int, int], gone: int, size: int) -> str:
+    """``text`` spliced ``times`` (the least, the most) times: at a place drawn, up to ``gone`` characters taken
+    out and up to ``size`` of ``pieces`` put in."""
+    for _ in range(draw(st.integers(*times))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, gone))
+        text = text[:at] + "".join(draw(st.lists(st.sampled_from(pieces), max_size=size))) + text[at + cut:]
+    return text
+
+
 @st.composite
 def yard_texts(draw):
     """Share codes: the real ones spliced with the code's own characters, or made of them alone."""
     if draw(st.booleans()):
         return "".join(draw(st.lists(st.sampled_from(_YARD_PIECES), max_size=60)))
-    text = YARD
-    for _ in range(draw(st.integers(1, 4))):
-        at = draw(st.integers(0, len(text)))
-        gone = draw(st.integers(0, 4))
-        text = text[:at] + "".join(draw(st.lists(st.sampled_from(_YARD_PIECES), max_size=4))) + text[at + gone:]
-    return text
+    return _spliced(draw, YARD, _YARD_PIECES, times=(1, 4), gone=4, size=4)
 
 
 _CSV_CELLS = ["A", "B", "C", "D", "E", "1-1", "5-1", "6-6", "0-7", "pass", "draw", "left", "right", "@6", ">2",
@@ -151,6 +158,59 @@ def check_import(fmt: str, text: str) -> None:
     for rep in replay_record(record, sheets=False):
         internal = [d for d in rep.diagnostics if d.code in ("internal-error", "notation")]
         assert not internal, [str(d) for d in internal]
+
+
+_RECORD_PIECES = ["[", "]", '"', "[0-0]", "[6-6]", "[3-6]@6", "[1-1]>2", "?", "pass", "draws ?", "draws [2-5]",
+                  "1.", "A", "B", "C", "D", ":", "\n", " ", "{", "}", "(", ")", ";", "@", ">", "-", "٣", "0" * 40,
+                  '[SetUp "1"]', '[Rules "redeal=5"]', '[Variant "kozel"]', '[Variant "draw"]', '[Players "A, B"]',
+                  '[Result "A 1 blocked"]', '[Game "2"]', "[Hidden", '[Ends "4 6"]', '[OnTable "11"]', "*"]
+
+
+@st.composite
+def record_texts(draw):
+    """Records: the real ones (records/) spliced with the notation's own pieces, or made of them alone."""
+    if draw(st.integers(0, 4)) == 0:
+        return "".join(draw(st.lists(st.sampled_from(_RECORD_PIECES), max_size=40)))
+    return _spliced(draw, draw(st.sampled_from(READ_TEXTS)), _RECORD_PIECES, times=(1, 4), gone=12, size=3)
+
+
+def check_record(text: str) -> None:
+    """``text`` read as a record and replayed (its sheets searched): problems are diagnostics at places, never
+    an exception, ``internal-error`` or an unplaced ``notation`` one."""
+    from analyzer.match import replay_record
+    from analyzer.notation import parse
+
+    record = parse(text, "fuzz.dom")
+    for rep in replay_record(record):
+        internal = [d for d in rep.diagnostics if d.code == "internal-error"]
+        assert not internal, [str(d) for d in internal]
+
+
+_LINK_PIECES = ["#", "r=", "m=", "&", "=", "g1.0", "g2.15", "g0.1", "g1.-1", "g١.2", "x=", "%20", "==", "A", "_", "-",
+                "+", "/"]
+
+
+@st.composite
+def link_texts(draw):
+    """Links: a real record's link (with a move or not), cut or spliced with the fragment's own pieces."""
+    from analyzer.notation.link import make_fragment
+
+    text = make_fragment(draw(st.sampled_from(READ_TEXTS)), *draw(st.sampled_from([(None, None), (1, 0), (2, 7)])))
+    if draw(st.booleans()):
+        text = "https://example.org/site/" + text
+    return _spliced(draw, text, _LINK_PIECES, times=(0, 3), gone=3, size=2)
+
+
+def check_link(text: str) -> str:
+    """``text`` read as a link: a record and move, or :class:`LinkError` in words; never another exception."""
+    from analyzer.notation.link import LinkError, read_fragment
+
+    try:
+        read_fragment(text)
+    except LinkError as exc:
+        assert str(exc)
+        return "refused"
+    return "opened"
 
 
 # ---- the board ---------------------------------------------------------------------------------------------------

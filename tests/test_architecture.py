@@ -281,3 +281,33 @@ def test_the_rendering_builds_nothing():
             if reach or name in ("replay", "replay_game", "analyze", "fair_analyze"):
                 found.append(f"{me} calls {defined}.{name}, which reaches {sorted(reach)[:3]}")
     assert found == [], "\n".join(found)
+
+
+#: a name that carries a number as a word of its own (``campaign_72``, ``test_rules_31_leads``, ``issue87``): the
+#: issue it was made for, not what it does or tests
+_NUMBERED = re.compile(r"(?:^|_)(?:issue)?\d+(?:_|$)")
+
+
+def test_no_module_test_or_benchmark_is_named_by_an_issue_number():
+    """A module, a test file and a benchmark are named by what they do, test or measure; the issue they were made
+    for is history (the commit messages, a docstring), not a name a reader must look up."""
+    assert [_NUMBERED.search(stem) is not None for stem in
+            ("campaign_72", "test_rules_31_leads", "issue87", "bench_sheet_sizes", "test_board_phone", "b2b")] == \
+        [True, True, True, False, False, False]
+    top = ROOT.parent
+    named = sorted(str(p.relative_to(top)) for folder in ("analyzer", "tests", "bench")
+                   for p in (top / folder).rglob("*.py")
+                   if "node_modules" not in p.parts and _NUMBERED.search(p.stem))
+    assert named == []
+
+
+def test_every_benchmark_is_listed_where_the_suite_is_described():
+    """bench/README.md lists each script of bench/ (``bench/run.py --list``'s listing, pasted), and bench/run.py
+    reads each one's purpose from its docstring: a script without one has no line to show."""
+    import ast as _ast
+
+    bench = ROOT.parent / "bench"
+    readme = (bench / "README.md").read_text(encoding="utf-8")
+    scripts = [p for p in sorted(bench.glob("*.py")) if p.name != "run.py"]
+    assert [p.stem for p in scripts if not re.search(rf"^  {re.escape(p.stem)}\s", readme, re.M)] == []
+    assert [p.name for p in scripts if not _ast.get_docstring(_ast.parse(p.read_text(encoding="utf-8")))] == []

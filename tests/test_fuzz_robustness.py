@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from fuzz_inputs import (board_bodies, check_import, csv_texts, kozel_texts, route_sequences, run_sequence,
-                         yard_texts)
+from fuzz_inputs import (board_bodies, check_import, check_link, check_record, csv_texts, kozel_texts, link_texts,
+                         record_texts, route_sequences, run_sequence, yard_texts)
 
 BOUNDED = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 
@@ -38,6 +38,18 @@ def test_the_yard_importer_never_fails_inside(text):
 @given(csv_texts())
 def test_the_csv_importer_never_fails_inside(text):
     check_import("csv", text)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(record_texts())
+def test_the_record_reader_never_fails_inside(text):
+    check_record(text)
+
+
+@BOUNDED
+@given(link_texts())
+def test_the_link_reader_opens_a_record_or_says_why(text):
+    check_link(text)
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from ..tiles import Move
 from .dealvalues import DealsSummary, OverDeals
 from ..rules.codes import Code
 from ..diagnostics import Severity
-from ..rules.modes import Layout
+from ..rules.modes import Count, Layout
 from .grades import Grading, Thresholds, on_scale
 from .reasons import Reason, explain, shown_facts, walk_line
 from ..codec import key
@@ -47,7 +47,7 @@ class AgainstTheRest:
         self.scoring = variant.scoring
         self.play = variant.play
         self.name = variant.name
-        self.bad = getattr(variant.scoring, "count", None) == "bad"
+        self.bad = getattr(variant.scoring, "count", None) == Count.BAD
 
     def value(self, facts: HandFacts) -> int:
         result = self.variant.hand_result(facts)
@@ -67,7 +67,7 @@ def hand_value(variant: Variant, result: HandResult, seat: int = 0) -> int:
     each writes his own pips as bad points, all of them less his each; else the winner's points."""
     teams, sides = variant.seating.teams, variant.seating.sides
     mine = teams[seat] if sides != 2 else 0
-    bad = getattr(variant.scoring, "count", None) == "bad"
+    bad = getattr(variant.scoring, "count", None) == Count.BAD
     if len(result.scores) == sides:
         if sides == 2:
             margin = result.scores[0] - result.scores[1]

@@ -22,6 +22,7 @@ from typing import Sequence
 from ..codec import key
 from ..position import mask_pips
 from ..rules.facts import HandResult, hand_facts
+from ..rules.modes import Termination
 from ..tiles import Move
 
 __all__ = ["CODES", "EXPLAINING", "Facts", "Over", "Reason", "over_deals", "Walked", "LineStep", "Shown", "walk_line",
@@ -273,7 +274,7 @@ class _Case:
 
 def _out(line: Walked) -> int | None:
     """The seat that goes out in ``line`` (None: nobody does)."""
-    return line.seat if line.termination == "domino" else None
+    return line.seat if line.termination == Termination.DOMINO else None
 
 
 def _outs(c: _Case):
@@ -290,7 +291,7 @@ def _outs(c: _Case):
 
 def _blocks(c: _Case):
     p_won, b_won = _won(c.played, c.us), _won(c.best, c.us)
-    p_block, b_block = c.played.termination == "blocked", c.best.termination == "blocked"
+    p_block, b_block = c.played.termination == Termination.BLOCKED, c.best.termination == Termination.BLOCKED
     if p_block and p_won is False and not (b_block and b_won is False):
         yield "block-lost", f"leads to a block that {_side(c.teams, c.us, c.players, 'loses', 'lose')} on the " \
             f"count (pips left: {_pips(c.played, c.players)})", dict(numbers=c.played.steps[-1].after)
@@ -525,7 +526,7 @@ def _alike(played: Walked, best: Walked, teams: Sequence[int]) -> bool:
     """Whether two lines end alike: the same side goes out in both, or the same side wins both (a block)."""
     if played.result is None or best.result is None:
         return False
-    if played.termination == best.termination == "domino" and teams[played.seat] == teams[best.seat]:
+    if played.termination == best.termination == Termination.DOMINO and teams[played.seat] == teams[best.seat]:
         return True
     return played.result.winner is not None and played.result.winner == best.result.winner
 
@@ -559,7 +560,7 @@ def _left(line: Walked, players: Sequence[str]) -> str:
 
 def _end_words(line: Walked, players: Sequence[str]) -> str:
     who = players[line.seat]
-    return f"{who} goes out" if line.termination == "domino" else f"the hand blocks after {who}'s last tile"
+    return f"{who} goes out" if line.termination == Termination.DOMINO else f"the hand blocks after {who}'s last tile"
 
 
 def _numbers(numbers: Sequence[int]) -> str:

@@ -37,9 +37,7 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
     \b
     Example (a Kozel game's two rounds):
       domino import kozel-video records/import-kozel-video.json -o kozel.dom"""
-    from ..notation import parse
-    from ..notation.writer import write_parts
-    from ..notation.imports import STREAMED, ImportSourceError, import_log, stream_log
+    from ..notation.imports import ImportSourceError, stream_log
     from .output import check_variant, output_target
 
     fmt = format
@@ -53,30 +51,14 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
     text = _read(file)
     source = file if file != "-" else "<stdin>"
     label = output if to_file else "<stdout>"
-    if fmt in STREAMED:         # (each game read, written and checked before the next is read)
-        stream = stream_log(fmt, text, source, variant, rules)
-        with _Progress("importing the games") as progress:
-            tally = _Tally()
-            pieces = _streamed(stream, label, tally, progress, text.count("\n") + 1)
-            try:
-                _write(pieces, output if to_file else None)
-            except ImportSourceError as exc:
-                _refused(exc, file)
-        sys.exit(_said(tally, file, fmt, label))
-    try:
-        imported = import_log(fmt, text, source, variant, rules)
-    except ImportSourceError as exc:
-        _refused(exc, file)
-    parts = list(write_parts(imported.record))
-    record_text = "\n".join(parts)                          # (what write(imported.record) gives)
-    with _Progress("checking the games") as progress:       # (each checked move by move: no search of the deals)
-        checked = _each_checked(parts, label, imported, progress)
-        if checked is None:
-            checked = _checked(parse(record_text, label), imported, progress)
-    _write(record_text, output if to_file else None)
-    tally = _Tally(games=len(imported.record.games), moves=imported.moves, notes=imported.notes)
-    for game in checked:
-        tally.add(game)
+    stream = stream_log(fmt, text, source, variant, rules)     # (each game read, written and checked before the next)
+    with _Progress("importing the games") as progress:
+        tally = _Tally()
+        pieces = _streamed(stream, label, tally, progress, text.count("\n") + 1)
+        try:
+            _write(pieces, output if to_file else None)
+        except ImportSourceError as exc:
+            _refused(exc, file)
     sys.exit(_said(tally, file, fmt, label))
 
 
@@ -91,7 +73,8 @@ def _refused(exc, file: str):
 def _streamed(stream, label: str, tally: _Tally, progress, lines: int):
     """The record's text, a game at a time (joined, they are ``write(record)``), of the games of an importer's
     ``stream``: each written, read back alone and checked move by move (told to ``tally``) before the next game
-    is read; the stream's :class:`ImportSourceError` passes through (the file is then not written)."""
+    is read; the games of a match (a Game tag on the first) checked as the match goes (:class:`_MatchChecked`).
+    The stream's :class:`ImportSourceError` passes through (the file is then not written)."""
     from collections import deque
 
     from ..notation.writer import write_parts
@@ -111,33 +94,90 @@ def _streamed(stream, label: str, tally: _Tally, progress, lines: int):
             yield got.game
 
     line = 1
+    match = None
     for k, part in enumerate(write_parts(games())):
         got = read.popleft()
-        tally.add(_part_checked(part, line, label, got.places))
+        if k == 0 and (got.game.number is not None or "SeatDraw" in got.game.tags):
+            match = _MatchChecked(label)
+        for checked in match(part, line, got.places) if match else [_part_checked(part, line, label, got.places)]:
+            tally.add(checked)
         progress(got.line, lines)
         line += part.count("\n") + 1
         yield part if k == 0 else "\n" + part
 
 
+def _shifted(errors, line: int) -> list:
+    """``errors`` of a game's text read alone (each a diagnostic and its place in the source, or None), at their
+    lines in the whole record (the game's text from ``line``)."""
+    from dataclasses import replace
+
+    return [(replace(d, line=d.line + line - 1) if d.line else d, where) for d, where in errors]
+
+
+def _moved(game, line: int):
+    """``game`` read from its text alone, every place in it moved to its line in the whole record (the game's text
+    from ``line``): what the checks say of it (and the lines their words name) is then at the record's lines."""
+    from dataclasses import replace
+
+    from ..record import Span
+
+    def at(span):
+        return Span(span.line + line - 1, span.column) if span.line else span
+
+    def each(spans):
+        return tuple(at(s) for s in spans)
+
+    return replace(game, pos=at(game.pos), remark_pos=at(game.remark_pos), table_pos=at(game.table_pos),
+                   tag_pos={tag: at(span) for tag, span in game.tag_pos.items()},
+                   comment_pos=each(game.comment_pos),
+                   hands=tuple(replace(h, pos=at(h.pos), tile_pos=each(h.tile_pos)) for h in game.hands),
+                   moves=[replace(m, pos=at(m.pos), comment_pos=at(m.comment_pos)) for m in game.moves])
+
+
+class _MatchChecked:
+    """The games of a match, each read back alone and checked as the match goes (:func:`~analyzer.match.stream_match`:
+    who leads each game and the running score), the match keeping its last game only: what
+    ``replay_record`` checks of the whole record, the memory that of one game."""
+
+    def __init__(self, label: str):
+        from collections import deque
+
+        from ..match import stream_match
+
+        self.label, self.games = label, deque()
+
+        def fed():              # (each game as it is read back: the match's next game is never asked before)
+            while self.games:
+                yield self.games.popleft()
+        self.replays = stream_match(fed(), source=label, keep=False)
+
+    def __call__(self, part: str, line: int, places) -> list[_Checked]:
+        from ..notation import parse
+
+        record = parse(part, self.label)
+        out = [_Checked(_shifted([(d, None) for d in record.errors], line), False, False, True)] if record.errors else []
+        for k, game in enumerate(record.games):
+            self.games.append(_moved(game, line))
+            rep, _report = next(self.replays)
+            out.append(_summary(rep, places if k == 0 else ()))
+        return out
+
+
 def _part_checked(part: str, line: int, label: str, places) -> _Checked:
     """One game's text (starting at ``line`` of the record) read back alone and checked move by move, its
     errors at their lines in the whole record."""
-    from dataclasses import replace
-
     from ..match import replay_record
     from ..notation import parse
-
-    def shifted(d):
-        return replace(d, line=d.line + line - 1) if d.line else d
+    from ..record import Record
 
     record = parse(part, label)
-    if len(record.games) == 1 and not record.errors:
-        (rep,) = replay_record(record, match=False, sheets=False)
-        game = _summary(rep, places)
-        return game._replace(errors=[(shifted(d), where) for d, where in game.errors])
-    replays = replay_record(record, match=False, sheets=False)      # (a game's text that is not one game alone)
-    errors = [(shifted(d), None) for d in record.errors] + \
-        [(shifted(d), None) for rep in replays for d in rep.diagnostics if d.severity == Severity.ERROR]
+    games = [_moved(game, line) for game in record.games]
+    if len(games) == 1 and not record.errors:
+        (rep,) = replay_record(Record(games, source=label), match=False, sheets=False)
+        return _summary(rep, places)
+    replays = replay_record(Record(games, source=label), match=False, sheets=False)     # (not one game alone)
+    errors = _shifted([(d, None) for d in record.errors], line) + \
+        [(d, None) for rep in replays for d in rep.diagnostics if d.severity == Severity.ERROR]
     return _Checked(errors, False, any(any(rep.initial.hidden) for rep in replays), False)
 
 
@@ -167,50 +207,6 @@ class _Checked(NamedTuple):
     valid: bool
     hidden: bool
     match: bool
-
-
-def _checked(record, imported, progress) -> list[_Checked]:
-    """Each game of the imported ``record`` read back, checked move by move and kept as its :class:`_Checked` only
-    (its replay let go at once: the memory does not grow with the replays of the games before). A match (games with
-    Game tags) is replayed whole, as one; so is a record the reader found a problem in (each at its game)."""
-    from ..match import replay_record
-    from ..record import Record
-
-    whole = record.errors or any(g.number is not None or "SeatDraw" in g.tags for g in record.games)
-    out = []
-    if whole:
-        replays = replay_record(record, sheets=False, progress=progress)
-        return [_summary(rep, places) for rep, places in zip(replays, imported.places)] + \
-            [_summary(rep, ()) for rep in replays[len(imported.places):]]
-    for k, (game, places) in enumerate(zip(record.games, imported.places), 1):
-        (rep,) = replay_record(Record([game], source=record.source), match=False, sheets=False)
-        out.append(_summary(rep, places))
-        progress(k, len(record.games))
-    return out
-
-
-def _each_checked(parts: list[str], label: str, imported, progress) -> list[_Checked] | None:
-    """Each game's text (``parts``, as :func:`write_parts` gives them) read back and checked on its own, its record
-    and replay let go before the next (the memory does not grow with the games read back); None where the record
-    must be read whole: a match (games with Game tags), a game's text that does not read back alone as one game
-    without a problem, or a game that is not valid (its errors are then said at their lines in the whole record)."""
-    from ..match import replay_record
-    from ..notation import parse
-
-    if any(g.number is not None or "SeatDraw" in g.tags or "Deal" in g.tags for g in imported.record.games):
-        return None
-    out = []
-    for k, (part, places) in enumerate(zip(parts, imported.places), 1):
-        record = parse(part, label)
-        if len(record.games) != 1 or record.errors:
-            return None
-        (rep,) = replay_record(record, match=False, sheets=False)
-        game = _summary(rep, places)
-        if game.errors or not game.valid:
-            return None         # (its errors said as the whole record's: their lines, and those their words name)
-        out.append(game)
-        progress(k, len(parts))
-    return out if len(out) == len(parts) else None
 
 
 def _summary(rep, places) -> _Checked:

@@ -30,7 +30,7 @@ from ..outputs import clear_damaged, write_atomic
 from ..rules import HandResult, MatchScoring, MatchState, Variant, find_variant
 from ..rules.variants import find_family
 from ..userdirs import CACHE_ENV, cache_folder
-from ..rules.modes import MatchKind
+from ..rules.modes import LeadNext, LeadTie, MatchKind
 from .model import (POLICY, POLICY_EACH, HandModel, HandPlayers, ModeSample, Outcome, lead_token, mode_of,
                     policy_of, simulate_mode)
 from .race import (RACE_CORE, RaceValues, dump_values, is_race, led_results, load_values, race_arrays,
@@ -389,7 +389,7 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0, players: H
             for token in (o.next, o.next[1] if o.next[0] == "match" else o.next):
                 if token[0] != "match" and mode_of(token) not in model.modes:
                     wanted.append(mode_of(token))
-        if variant.lead.next == "match" or variant.lead.tie == "match":
+        if variant.lead.next == LeadNext.MATCH or variant.lead.tie == LeadTie.MATCH:
             start = variant.match.start(sides)
             for state in (start, MatchState((0,) * sides, (0,) * sides, 1)):
                 req = variant.match.lead(state, variant.seating)

@@ -55,10 +55,10 @@ Key = tuple
 def state_key(variant: Variant, state: MatchState) -> tuple:
     """The part of ``state`` the rest of the match depends on."""
     m = variant.match
-    wins = state.wins if m.kind == "games" else None
-    scores = (0,) * len(state.scores) if m.kind == "games" else tuple(state.scores)     # (games: the wins decide)
+    wins = state.wins if m.kind == MatchKind.GAMES else None
+    scores = (0,) * len(state.scores) if m.kind == MatchKind.GAMES else tuple(state.scores)     # (games: the wins decide)
     games = min(state.games, len(m.first_wins)) if m.first_wins else None
-    last = state.last if m.kind in ("cutthroat", "shutout") else None
+    last = state.last if m.kind in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT) else None
     if m.target and min(scores) >= m.target and len(set(scores)) == 1:
         scores = (m.target,) * len(scores)     # tied past the target: another hand, each such tie alike
     elif m.target and len(scores) > 2 and m.kind == MatchKind.POINTS and not m.lower_wins:

@@ -8,7 +8,10 @@ It says when the match is over and who won it.
 ``random_match`` plays random legal matches of any variant: the conformance test replays them."""
 from __future__ import annotations
 
+import itertools
 import random
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match",
+           "stream_match",
            "check_decided_result", "next_requirement", "parse_score", "score_text", "score_range", "score_before",
            "ScoreContradiction", "opens_match", "progression_seats", "same_deals", "random_match", "random_hand",
            "SEAT_NAMES"]
@@ -559,12 +563,30 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
     A game whose record does not write every hand (a sheet) may end in several ways, as its deals allow
     (:attr:`Replay.outcomes`): the match follows each (``_Branch``), and who leads each game, the Score tags
     and the end of the match are checked against all of them: an error only where none fits."""
-    first = games[0]
+    if not games:
+        raise ValueError("a match of no game")
+    report = None
+    for _rep, report in stream_match(games, variant, source, rules=rules, insert_passes=insert_passes):
+        pass
+    return report
+
+
+def stream_match(games: Iterable[Game], variant: Variant | str | None = None, source: str = "<record>", *,
+                 rules: dict[str, str] | None = None, insert_passes: bool = False, keep: bool = True
+                 ) -> Iterator[tuple[Replay, MatchReport]]:
+    """:func:`replay_match` a game at a time: each game's replay as soon as it is made (the next game not read
+    before), with the report so far. ``keep`` False: the report keeps the last game's replay and entry only, the
+    memory the same however many games come (what an import of a long log needs)."""
+    games = iter(games)
+    first = next(games, None)
+    if first is None:
+        return
+    games = itertools.chain([first], games)
     chosen, diags = resolve_variant(first, variant, rules, source)
     sides = chosen.seating.sides
     state = chosen.match.start(sides)
     branches = [_Branch(state, None)]
-    report = MatchReport(chosen, [])
+    report = MatchReport(chosen, []) if keep else MatchReport(chosen, deque(maxlen=1), deque(maxlen=1))
     prev: Replay | None = None
     number = 0
     first_leader: str | None = None      # who led the first game of the match being played
@@ -580,6 +602,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             rep = _deal_again(game, played, chosen, source, insert_passes, state)
             report.replays.append(rep)
             report.entries.append(rep.match)
+            yield rep, report
             continue
         names = _names(game)
         ended = [b for b in branches if b.state.over]
@@ -634,6 +657,7 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
             rep.match = entry
             report.entries.append(entry)
             report.replays.append(rep)
+            yield rep, report
             number -= 1
             continue
         if number == 1 and rep.players and len(rep.players) == chosen.players:
@@ -685,8 +709,8 @@ def replay_match(games: list[Game], variant: Variant | str | None = None, source
         rep.match = entry
         report.entries.append(entry)
         report.replays.append(rep)
+        yield rep, report
         prev = rep
-    return report
 
 
 def _terms(chosen: Variant, game: Game, branches: list[_Branch], number: int, opening: LeadRequirement | None,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Iterator
 from ..record import Game, HandEntry, MoveEntry
 from ..replay import Replay
 from ..replay.json import result_text
+from ..rules.modes import Termination
 from ..tiles import Tile
 from .setting import Setting
 from .edits import ANNOT, END, NAME, ORIG, SEAT, SRC, TILE, Edit, entry_text
@@ -293,5 +294,5 @@ def repaired_result(rep: Replay) -> str:
         if rep.outcome is None:
             return NOT_OVER
         who = rep.players[rep.outcome.seat]
-        return f"{who} goes out (domino)" if rep.outcome.termination == "domino" else f"blocked after {who}'s last tile"
+        return f"{who} goes out (domino)" if rep.outcome.termination == Termination.DOMINO else f"blocked after {who}'s last tile"
     return result_text(rep)

@@ -58,7 +58,7 @@ REPAIR_WORK = 450_000_000
 # The CPU time the searches of one record may take behind ``validate`` (:func:`triage_games` given the
 # record's ``read_cpu``): this fixed part and READ_TIMES its parse and replay. A safety net: the units decide
 # (the same slip found on any machine; a deal tried is counted too, see ``search.DEAL_WORK``), some 0.2-0.3 s on
-# the campaign's inputs on a loaded machine (bench/campaign_72.py bound). What the units cannot say before it is
+# the campaign's inputs on a loaded machine (bench/campaign_inputs.py bound). What the units cannot say before it is
 # done, a replay of the match whose stated results are checked over the deals a game hiding hands allows, is bounded
 # by this time: a repaired game's match is replayed only while the time left holds two more such replays. Where it
 # binds, ``validate`` costs at most some (0.35 + s) / s times ``replay`` as commands for a short record (s the start-up,

@@ -183,7 +183,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         self.seat_of = {name: seat for seat, name in enumerate(self.players)}
         self.played: dict[Tile, int | None] = {}
         self.runs = variant.turns == Turns.RUN     # Hungarian: the hand goes on until nobody can play
-        self.judge = Judge(variant, self.players, played_line=lambda tile: self.played.get(tile))
+        self.judge = Judge(variant, self.players, played_line=self.played.get)     # (no cycle back to self)
         self.path: list[tuple[int, Move]] = []          # the undecided placements taken so far (see Placing)
         self.chosen: dict[tuple, tuple[Move, bool]] = {}
 
@@ -302,7 +302,7 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
             if not entry.is_muggins:
                 problems, scored = self.score_play(pos, entry, seat, move)
                 errors += len(problems)
-                soft += sum(p[3] != "error" for p in problems) if problems else 0
+                soft += sum(p[3] != Severity.ERROR for p in problems) if problems else 0
                 if collect and problems:
                     diags += [self.diag(code, message, entry.pos, severity=severity, **details)
                               for code, message, details, severity in problems]
@@ -415,10 +415,10 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         points, problem = self.judge.claim(pos, seat, move, entry.claim)
         if problem is not None and problem.code == Code.MISSED_SCORE:
             self.pending = (seat, points)
-            return [(problem.code, problem.message, problem.details, "warning")], 0
+            return [(problem.code, problem.message, problem.details, Severity.WARNING)], 0
         if points:
             self.scores[seat] += points      # the running score counts what the ends give
-        return ([(problem.code, problem.message, problem.details, "error")] if problem else []), points
+        return ([(problem.code, problem.message, problem.details, Severity.ERROR)] if problem else []), points
 
     def muggins(self, entry: MoveEntry, seat: int | None) -> tuple[list[tuple], int]:
         """Check a Muggins call: the previous play's unclaimed points, called by the next player."""
@@ -480,7 +480,7 @@ def replay(game: Game, variant: Variant | str | None = None, source: str = "<rec
     if "FalsePlay" in game.tags and variant.irregularities:
         r.false_plays, problems = false_plays(game, r.seat_of, source)
         diags.extend(problems)
-    r.played = {}
+    r.played.clear()
     r.lacks = []
     r.requirement = lead
     r.reveals = []

@@ -6,7 +6,7 @@ found so far (``played``, ``scores``, ``pending``; ``path``, the undecided place
 choices made by entry and path), replays the rest of the record (``run``) and scores a play (``score_play``)."""
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 from ..position import Position, ends_text
 from ..record import MoveEntry
 from ..rules.replayed import undecided_placement
@@ -71,7 +71,7 @@ class Placing:
         self.path.append((i, move))
         pos.push(move)
         self.played[move.tile] = -1
-        claimed = [p for p in self.score_play(pos, moves[i], pos.history[-1][1], move)[0] if p[3] == "error"]
+        claimed = [p for p in self.score_play(pos, moves[i], pos.history[-1][1], move)[0] if p[3] == Severity.ERROR]
         if claimed and not whole:                 # (its first error is the placement itself)
             errors, first, counted = len(claimed), i, False
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterator
 
+from .modes import Termination
 from .options import VariantError
 from .policies import DOUBLE_BLANK, HandFacts, HandResult
 from .variants import FAMILIES, Variant, find_variant
@@ -152,7 +153,7 @@ def bears(variant: Variant, other: Variant, facts: HandFacts, key: str | None = 
     if key is None or key in BONUS_KEYS:
         return mine.bonuses != theirs.bonuses or (key is None and mine.winner != theirs.winner)
     if key in ("block", "tie"):
-        return facts.termination == "blocked"
+        return facts.termination == Termination.BLOCKED
     if key in ("blank", "blank-count"):
         return facts.hands is None or any(h & DOUBLE_BLANK.bit for h in facts.hands)
     return True

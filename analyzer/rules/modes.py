@@ -1,12 +1,14 @@
 """The modes a variant declares, typed: when a hand ends (``End``), how turns go (``Turns``), the
 layout (``Layout``), what a position does beyond the plain line (``Mechanic``), and how a match is
-won (``MatchKind``) and who leads when a Cut Throat match starts over (``ResetLead``). Callers compare
+won (``MatchKind``), who leads the next game (``LeadNext``) and after a drawn one (``LeadTie``), and who leads
+when a Cut Throat match starts over (``ResetLead``). Callers compare
 members, never their text; ``rules/mechanics.py`` maps the mechanics to the position that plays them."""
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["End", "Termination", "Turns", "Layout", "Count", "Mechanic", "MatchKind", "ResetLead"]
+__all__ = ["End", "Termination", "Turns", "Layout", "Count", "Mechanic", "MatchKind", "ResetLead", "LeadNext",
+           "LeadTie"]
 
 
 class End(StrEnum):
@@ -84,3 +86,27 @@ class ResetLead(StrEnum):
 
     WINNER = "winner"
     SIX_SIX = "six-six"
+
+
+class LeadNext(StrEnum):
+    """Who leads the next game of a match (``LeadPolicy.next``): the next player after the last leader
+    (``rotate``), either player of the side that won (``winners``), the player who went out or on a block the
+    winning side's player with the fewest pips (``winner-lowest``), the [6-6] holder with it (``six-six``), as the
+    match scoring decides (``match``, Jamaican six love), or ``any`` player."""
+
+    ROTATE = "rotate"
+    WINNERS = "winners"
+    WINNER_LOWEST = "winner-lowest"
+    SIX_SIX = "six-six"
+    MATCH = "match"
+    ANY = "any"
+
+
+class LeadTie(StrEnum):
+    """Who leads after a drawn game (``LeadPolicy.tie``): as after any other (``""``), the [6-6] holder
+    (``six-six``), the player who blocked (``blocker``), or as the match score decides (``match``)."""
+
+    NONE = ""
+    SIX_SIX = "six-six"
+    BLOCKER = "blocker"
+    MATCH = "match"

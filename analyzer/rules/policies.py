@@ -16,7 +16,7 @@ from typing import NamedTuple, Sequence
 
 from ..tiles import Tile, tile_set
 from .facts import HandFacts, HandResult
-from .modes import Count, Termination
+from .modes import Count, LeadNext, LeadTie, Termination
 
 __all__ = ["is_double", "Seating", "Dealing", "Drawing", "Opening", "LeadPolicy", "LeadRequirement", "BlockRule",
            "BlockDecider", "HandScoring", "PointScoring", "PlayScoring", "DifferenceAward",
@@ -232,13 +232,19 @@ class LeadPolicy:
     counts when the fewest pips choose the leader (Great Lakes with [0-0] worth 50: 50, as everywhere
     pips are counted)."""
 
-    next: str = "rotate"
+    next: LeadNext = LeadNext.ROTATE
     void_same: bool = True
-    tie: str = ""
+    tie: LeadTie = LeadTie.NONE
     block: str = ""
     next_match: str = ""
     hand_over: bool = False
     blank: int = 0                     # what [0-0] counts when the lowest pips choose the leader (Great Lakes)
+
+    def __post_init__(self):
+        # (the rules' builders name them by their text: each made its member here, a misspelt one a ValueError
+        # when the variant is made)
+        object.__setattr__(self, "next", LeadNext(self.next))
+        object.__setattr__(self, "tie", LeadTie(self.tie))
 
     def further_match(self, first_leader: int, n: int) -> LeadRequirement | None:
         """Who leads the first game of a further match, given the seat that led the previous match's
@@ -269,29 +275,29 @@ class LeadPolicy:
         n = seating.players
         if prev is None:
             return LeadRequirement()
-        if self.next == "six-six":
+        if self.next == LeadNext.SIX_SIX:
             return LeadRequirement(holder_of=SIX_SIX, tile=SIX_SIX, reason="every hand is opened by the [6-6] holder with it")
         if prev.void and self.void_same:
             return LeadRequirement(frozenset({prev_leader}), reason="the hand before did not count, so its "
                                    "leader leads again")
-        if self.next == "rotate":
+        if self.next == LeadNext.ROTATE:
             return LeadRequirement(frozenset({(prev_leader + 1) % n}),
                                    reason="the lead passes to the next player after the previous leader")
-        if self.next == "match" and match_lead is not None:
+        if self.next == LeadNext.MATCH and match_lead is not None:
             return match_lead
         if prev.winner is None:
-            if self.tie == "match" and match_lead is not None:
+            if self.tie == LeadTie.MATCH and match_lead is not None:
                 return match_lead
-            if self.tie == "six-six":
+            if self.tie == LeadTie.SIX_SIX:
                 return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn game the [6-6] holder leads",
                                        or_highest=True)
-            if self.tie == "blocker" and prev.termination == Termination.BLOCKED:
+            if self.tie == LeadTie.BLOCKER and prev.termination == Termination.BLOCKED:
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             return LeadRequirement()
         members = seating.members(prev.winner)
-        if self.next == "winners" or (self.next == "match"):
+        if self.next in (LeadNext.WINNERS, LeadNext.MATCH):
             return LeadRequirement(frozenset(members), reason="the side that won the last game leads")
-        if self.next == "winner-lowest":
+        if self.next == LeadNext.WINNER_LOWEST:
             if prev.termination == Termination.DOMINO:
                 return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
             facts = counted(facts, self.blank) if facts is not None else None
@@ -305,7 +311,7 @@ class LeadPolicy:
             if self.block == "last" and prev.termination == Termination.BLOCKED:
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
                                        "the block and leads")
-            if self.tie == "blocker" and prev.note == "tie:last":
+            if self.tie == LeadTie.BLOCKER and prev.note == "tie:last":
                 return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
             if facts is None:
                 return LeadRequirement(frozenset(members))

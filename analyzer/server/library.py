@@ -33,6 +33,7 @@ from ..render.text import fair_text, view_words
 from ..render.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
+from ..rules.modes import Termination
 from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 
@@ -430,7 +431,7 @@ def closing_words(header: str, r, seating, players) -> tuple[str | None, tuple[s
     points = f"{r.points} {('Punkt' if r.points == 1 else 'Punkte') if german else ('point' if r.points == 1 else 'points')}"
     winners = seating.members(r.winner) if r.winner is not None else ()
     draw = "Das Spiel ist unentschieden." if german else "The game is a draw."
-    if r.termination == "blocked":
+    if r.termination == Termination.BLOCKED:
         said = f"{who(winners, True)} {verb(winners, 'gewinn', 'win')} {points}." if winners else draw
         return ("Das Spiel ist gesperrt!" if german else "The game is blocked!"), (said,)
     call = "Milo" if any(n == "milo" for n, _ in r.bonuses) else "Domino"

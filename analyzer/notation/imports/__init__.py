@@ -5,7 +5,7 @@ the place in the source of every move), or :class:`ImportSourceError` with every
 from __future__ import annotations
 
 from .common import Imported, ImportSourceError, Stream, Streamed
-from .kozel import import_kozel
+from .kozel import import_kozel, stream_kozel
 from .movelist import import_moves, stream_moves
 from .yard import import_yard, stream_yard
 
@@ -17,9 +17,9 @@ FORMATS = {"kozel-video": "the kozel-game-v1 JSON game log of the Kozel video pa
            "csv": "a plain move list: one row a move, its player, tile and side"}
 
 _IMPORTERS = {"kozel-video": import_kozel, "yard": import_yard, "csv": import_moves}
-#: the formats read as a stream (:func:`stream_log`), each game a game of its own; a ``kozel-video`` document is
-#: one match (its rounds the games, the score carried from round to round) and is read whole
-STREAMED = {"yard": stream_yard, "csv": stream_moves}
+#: the formats read as a stream (:func:`stream_log`): each game as it is read (a ``kozel-video`` document is one
+#: match, its rounds the games, the score carried from round to round: checked as a match, game by game)
+STREAMED = {"kozel-video": stream_kozel, "yard": stream_yard, "csv": stream_moves}
 
 
 def import_log(fmt: str, text: str, source: str = "<log>", variant: str | None = None,

@@ -11,10 +11,10 @@ from typing import NamedTuple
 from ...record import Game, HandEntry, MoveEntry, Record
 from ...rules.codes import Code
 from ...tiles import Tile
-from .common import Imported, Problems, read_tile, word_names
-from .jsonplaces import JsonText, path_text
+from .common import Imported, Problems, Stream, Streamed, collected, read_tile, word_names
+from .jsonplaces import JsonStream, path_text
 
-__all__ = ["import_kozel"]
+__all__ = ["import_kozel", "stream_kozel"]
 
 FORMAT = "kozel-game-v1"
 _ACTIONS = ("start", "left", "right", "pass")
@@ -24,7 +24,7 @@ class _Doc:
     """The JSON document and its problems: values looked up by path, each problem at its place."""
 
     def __init__(self, text: str, source: str):
-        self.json = JsonText(text)
+        self.json = JsonStream(text, "rounds")
         self.problems = Problems(source)
 
     def bad(self, path: tuple, message: str, code: Code = Code.SYNTAX) -> None:
@@ -58,6 +58,15 @@ def import_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
     known, the lead, the result and the running records as the document states them (a round without a result:
     ``Result "*"``). Raises
     :class:`~.common.ImportSourceError` with every problem at its place (a JSON path and its line)."""
+    return collected(stream_kozel(text, source, variant, rules), source)
+
+
+def stream_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
+                 rules: dict[str, str] | None = None) -> Stream:
+    """:func:`import_kozel` as a stream: each round's game as it is read (:class:`~.common.Streamed`; the rounds
+    read from the text one at a time, the memory that of one round), none after the first problem; the notes at
+    the end, or :class:`~.common.ImportSourceError` with every problem. The JSON is read through once before the
+    first round is given (malformed text is its error before any game)."""
     doc = _Doc(text, source)
     if doc.json.error:
         message, line, column = doc.json.error
@@ -72,33 +81,40 @@ def import_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
         doc.problems.check()
     header = _header(doc, data, variant, rules)
     seats = _teams(doc, data)
-    rounds = doc.get(data, (), "rounds", list, "the rounds, a list") or []
+    doc.get(data, (), "rounds", list, "the rounds, a list")
     doc.problems.check()
     order = tuple(seats[s][0] for s in sorted(seats))
     names = word_names(list(order))
     table = _Table(order, names, _sides(seats, names), header)
-    games, places, eggs, turned, laid = [], [], 0, 0, 0
-    for i, round_ in enumerate(rounds):
+    held, eggs, turned, laid, unscored = None, 0, 0, 0, []
+    for i, round_, line, twice in doc.json.items():
+        for path, at_line, column in twice:
+            doc.problems.add(Code.SYNTAX, "this key is given twice in its object (the format forbids it)", at_line,
+                             column, path_text(path))
         game, where, eggs, turns = _round(doc, round_, ("rounds", i), i, table, eggs)
-        games.append(game)
-        places.append(where)
         turned += turns
         laid += sum(m.tile is not None for m in game.moves)
-    if not rounds:
+        if game.tags.get("Result") == "*":
+            unscored.append(game.tags["Game"])
+        if held is not None and not doc.problems:
+            yield held
+        held = Streamed(game, where, line)      # (one round held back: the last one carries the game's result)
+    if held is None:
         doc.bad(("rounds",), "holds no round")
     doc.problems.check()
-    _final(doc, data, games)
+    _final(doc, data, [held.game])
+    yield held
     notes = ["the line's left and right: a tile's open number is kept where it fits both ends (@N)"]
     if turned:
         notes.append(f"{turned} of the {laid} tiles laid are written the other way round than they lie (the app "
                      "writes each tile low-high): each is placed by the side its move names")
-    if unscored := [g.tags["Game"] for g in games if g.tags.get("Result") == "*"]:
+    if unscored:
         notes.append(f"round{'s' * (len(unscored) > 1)} {', '.join(unscored)} carr{'y' if len(unscored) > 1 else 'ies'}"
                      " no result: Result \"*\" (the replay reckons it from the moves where they end the round)")
     if any(names[n] != n for n in order):
         notes.append("names made words of the notation: " + ", ".join(f"{n!r} is {names[n]}" for n in order
                                                                        if names[n] != n))
-    return Imported(Record(games, source=source), tuple(places), tuple(notes))
+    return tuple(notes)
 
 
 def _header(doc: _Doc, data: dict, variant: str | None, rules: dict[str, str] | None) -> dict[str, str]:

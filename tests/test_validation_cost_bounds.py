@@ -1,7 +1,7 @@
 """Validation costs at most some three times the replay (issue 72, item 5): the slip search behind ``validate``
 replays only what a trial changes, and stops at a bound of work and of time that grows with the record, saying so.
 
-The timings themselves are the bench's (bench/bench_triage.py, bench/campaign_72.py); these tests check what makes
+The timings themselves are the bench's (bench/bench_triage.py, bench/campaign_inputs.py); these tests check what makes
 them so: a deal tried is not checked over the deals its hidden hands allow, the match's replays are taken from
 the record's budget, a search out of time stops with its note, and the inputs the campaign found."""
 from __future__ import annotations

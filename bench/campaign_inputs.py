@@ -1,11 +1,11 @@
 """Issue 72's campaign: inputs of its own kinds through the library and the command line, in chunks.
 
-    python bench/campaign_72.py plan                                  # the inputs and runs planned
-    nice -n 19 python bench/campaign_72.py inputs --start 0 --count 20000 --state DIR
-    nice -n 19 python bench/campaign_72.py cli --start 0 --count 500 --state DIR
-    python bench/campaign_72.py table --state DIR > bench/timings/campaign-72.txt
-    nice -n 19 python bench/campaign_72.py growth          # validation against replay on grown records: the exponent
-    nice -n 19 python bench/campaign_72.py board --count 1000   # the board's API on every typed prefix, set-up inputs
+    python bench/campaign_inputs.py plan                                  # the inputs and runs planned
+    nice -n 19 python bench/campaign_inputs.py inputs --start 0 --count 20000 --state DIR
+    nice -n 19 python bench/campaign_inputs.py cli --start 0 --count 500 --state DIR
+    python bench/campaign_inputs.py table --state DIR > bench/timings/campaign-72.txt
+    nice -n 19 python bench/campaign_inputs.py growth          # validation against replay on grown records: the exponent
+    nice -n 19 python bench/campaign_inputs.py board --count 1000   # the board's API on every typed prefix, set-up inputs
 
 It builds on bench/bench_fuzz.py (its random, mutated, issue-mutated, numbers and generated records) and adds
 the kinds the earlier campaigns did not have:

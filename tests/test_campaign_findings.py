@@ -1,4 +1,4 @@
-"""What issue 72's campaign (bench/campaign_72.py, item 7) found on the final tree, each pinned by its minimised
+"""What issue 72's campaign (bench/campaign_inputs.py, item 7) found on the final tree, each pinned by its minimised
 input in tests/data/issue72/: no traceback and no internal error, on the command line or in-process."""
 from __future__ import annotations
 
