@@ -178,11 +178,12 @@ def test_a_repair_s_check_over_a_hidden_hand_s_deals_is_counted_in_the_record_s_
     # filled 50,000 (25 million units) before
     assert len(filled) * STEP_WORK <= budget + STEP_WORK
     assert sum(r.work for r in reports.values()) <= budget + STEP_WORK
-    # the search stopped, and says so: each error is listed as found
+    # the search stopped; where it found no slip it says so, each error listed as found (where it found one before
+    # its work ran out, that slip is marked: a hand under way no longer counts its deals, so a check costs less)
     stopped = [r for r in reports.values() if not r.complete]
-    assert stopped and all(r.best is None for r in stopped)
+    assert stopped
     for t, rep in zip(triages, replays):
-        if t is not None and t.report is not None and not t.report.complete:
+        if t is not None and t.report is not None and not t.report.complete and t.report.best is None:
             assert any(d.code == "slip-search-stopped" for d in t.diagnostics)
             assert all(d.details.get("follow_on") is False for d in t.diagnostics if d.severity == "error")
 
@@ -220,11 +221,14 @@ def test_the_inference_s_steps_are_counted_and_stopped_only_inside_a_meter():
             worlds_at(rep, seen, record=True)
 
 
-def test_a_later_game_of_a_match_whose_search_stopped_says_so():
+def test_a_later_game_of_a_match_whose_search_stopped_says_so(monkeypatch):
     # campaign input 52156 as it came (a mutated Hungarian match of three games): the first game's slip is found and
     # the match replayed with it; the third game's search runs out of work checking a repair over the deals its
     # hidden hand allows. Its errors are marked as the repaired match has them, and that rebuild dropped the note that
-    # its search stopped (the note is no error of the game's own): the game closed with neither a slip nor the note
+    # its search stopped (the note is no error of the game's own): the game closed with neither a slip nor the note.
+    # (Since a hand under way no longer counts its deals, the third game's search finds a repair within validate's
+    # work: the record is given half of it, so that the search runs out there as it did)
+    monkeypatch.setattr(triage_module, "RECORD_WORK", RECORD_WORK // 2)
     record = read(DATA / "hungarian-match-later-game-stopped.dom")
     replays = replay_record(record)
     triages, reports = triage_games(replays, again(record, None, {}, False))     # (no bound of time: the units alone)
