@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..position import tiles_of
 from ..rules.codes import Code
+from ..rules.modes import Termination
 from .deal import DealEdits
 from .edits import ANNOT, BIT, COSTS, END, NAME, ORIG, SEAT, SRC, TILE, Trial, tile_slip_cost
 from .lean import LeanChecker
@@ -121,7 +122,7 @@ class LeanEdits:
         # delete the move written here
         # (not a pass that follows a block: records write those to show it; after a player went out it is
         # play-after-end, and deleting it is the repair)
-        if counting and not (st[5] is not None and here[TILE] is None and st[5][0] != "domino"):
+        if counting and not (st[5] is not None and here[TILE] is None and st[5][0] != Termination.DOMINO):
             cost = COSTS["delete-move/pass" if here[TILE] is None else "delete-move/tile"]
             yield (seq[:p] + seq[p + 1:], deal, p, ("delete-move", cost, here, None, None, None), p)
             yield from self.extra_cell(seq, deal, p)

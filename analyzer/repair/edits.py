@@ -270,7 +270,7 @@ class RepairReport:
 # A state is a tuple (hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed):
 # hands: every seat's known tiles (bit masks); ends: the open numbers or None; turn: the seat to move;
 # passes: passes in a row; last: the seat that played the last tile (-1: none yet); over: None, or
-# ("domino" | "blocked", seat); played: mask of the tiles on the table; hidden: None when every hand is
+# (a Termination, seat); played: mask of the tiles on the table; hidden: None when every hand is
 # known, else each seat's count of tiles the record does not show, with pool (the tiles nobody is known
 # to hold) and lacks (per seat, a mask of the numbers a pass proved he lacks); opening: the tiles the
 # lead may be (0: any), as the replayer sets them for this deal and leader; exposed: the tiles lying open

@@ -5,7 +5,7 @@ what every checker answers (:class:`Checker`), which the position path (``positi
 A state is a tuple (hands, ends, turn, passes, last, over, played, hidden, pool, lacks, opening, exposed):
 hands: every seat's known tiles (bit masks); ends: the open numbers or None; turn: the seat to move;
 passes: passes in a row; last: the seat that played the last tile (-1: none yet); over: None, or
-("domino" | "blocked", seat); played: mask of the tiles on the table; hidden: None when every hand is
+(a Termination, seat); played: mask of the tiles on the table; hidden: None when every hand is
 known, else each seat's count of tiles the record does not show, with pool (the tiles nobody is known
 to hold) and lacks (per seat, a mask of the numbers a pass proved he lacks); opening: the tiles the
 lead may be (0: any), as the replayer sets them for this deal and leader; exposed: the tiles lying open
@@ -23,7 +23,7 @@ from ..tiles import Tile
 from .deal import Deal
 from .edits import BIT, SRC, TILE
 from .setting import Setting
-from ..rules.modes import End
+from ..rules.modes import End, Termination
 from ..rules.codes import Code
 
 
@@ -115,7 +115,7 @@ class LeanChecker(Checker):
         if now != seat and seat is not None or now == turn:
             return st
         if passes >= self.n:
-            over = ("blocked", last if last >= 0 else now)
+            over = (Termination.BLOCKED, last if last >= 0 else now)
         return (hands, ends, now, passes, last, over, played, hidden, pool, lacks, opening, exposed)
 
     def step(self, st: tuple, c: tuple, own: bool = False) -> tuple[list, str | None]:
@@ -129,7 +129,7 @@ class LeanChecker(Checker):
         if over is not None:
             # a pass may follow a block (records write the passes that show it), never a player going out; and no
             # edit writes one where the record has a tile (the replayer's play-after-end)
-            harmless = c[1] is None and over[0] != "domino" and not (c[SRC] is not None and c[SRC].tile)
+            harmless = c[1] is None and over[0] != Termination.DOMINO and not (c[SRC] is not None and c[SRC].tile)
             return ([st], None) if harmless else ([], Code.PLAY_AFTER_END)
         if seat != turn:
             return [], Code.TURN_ORDER
@@ -178,10 +178,10 @@ class LeanChecker(Checker):
         out = []
         for _, (x, y) in options:
             if out_too:
-                o = ("domino", seat)
+                o = (Termination.DOMINO, seat)
             else:
                 fit = match[x] | match[y]
-                o = ("blocked", seat)
+                o = (Termination.BLOCKED, seat)
                 for h in new_hands:
                     if h & fit:
                         o = None
@@ -203,7 +203,7 @@ class LeanChecker(Checker):
         if hidden is not None and hidden[seat]:
             lacks = lacks[:seat] + (lacks[seat] | (1 << a) | (1 << b),) + lacks[seat + 1:]
         if passes >= self.n:
-            over = ("blocked", last if last >= 0 else seat)
+            over = (Termination.BLOCKED, last if last >= 0 else seat)
         return [(hands, ends, (turn + 1) % self.n, passes, last, over, played, hidden, pool, lacks, opening, exposed)], None
 
     def placements(self, ends: tuple | None, opening: int, c: tuple) -> tuple[list, str | None]:
