@@ -270,9 +270,11 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
                         d["fair"]["tied"] = [a["move"] for a in d["alternatives"][:2]]
                         tied_at.append(d["index"])
                         hows.append(d["fair"]["how"])
-                        # (the record is a sheet: the server also sends its words and marks of the real verdict,
-                        # which this made-up tie would contradict; without them the page reads the tie itself)
-                        d["fair"].pop("words", None)
+                        # (the record is a sheet: the server also sends its words and marks of the real verdict, and
+                        # the command line's line and word for it, which this made-up tie would contradict; without
+                        # them the page reads the tie itself)
+                        for words in ("words", "text", "verdict_word", "hindsight"):
+                            d["fair"].pop(words, None)
                         for a in d["alternatives"]:
                             a.pop("marks", None)
                             a["best"] = False       # (hindsight's picks over the deals: not this verdict's)

@@ -27,13 +27,13 @@ def _values(analysis) -> list:
 def test_one_search_for_all_worlds_gives_the_values_of_a_search_a_world(variant, monkeypatch):
     rep = _record(variant, 7)
     made = []
-    real = fair._searcher
+    real = fair.world_searcher
 
     def counted(*args):
         made.append(1)
         return real(*args)
 
-    monkeypatch.setattr(fair, "_searcher", counted)
+    monkeypatch.setattr(fair, "world_searcher", counted)
     shared = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(worlds=3, exact_below=3),
                           run=FairRun(workers=1))
     searches = len(made)

@@ -272,10 +272,10 @@ def test_tight_squeezes_the_white_space_between_tags_only():
     assert tight(html) == f"<p>\n<b>a  b</b>\n<i>x</i> <u>y</u>\n</p>{style}\n  {script}{data}\n"
 
 
-def test_jinja2_is_imported_only_by_the_report():
+def test_jinja2_is_imported_only_by_the_rendering():
     users = [p.relative_to(ROOT) for p in (ROOT / "analyzer").rglob("*.py")
              if re.search(r"^\s*(from|import)\s+jinja2", p.read_text(encoding="utf-8"), re.M)]
-    assert users and all(p.parts[:2] == ("analyzer", "report") for p in users), users
+    assert users and all(p.parts[:2] == ("analyzer", "render") for p in users), users
 
 
 def test_write_report_writes_the_page_into_a_new_folder(tmp_path):
