@@ -214,7 +214,7 @@ def with_mwc(luck: DrawLuck, chance) -> DrawLuck:
 def with_luck(analysis: GameAnalysis, lucks: list[DrawLuck | None], steps) -> GameAnalysis:
     """``analysis`` composed with its draws' luck: each draw's move (``Played.luck``: written as its
     ``"draw_luck"``, None where its values are missing) and each side's total (``GameAnalysis.draw_luck``:
-    :func:`~analyzer.analysis.lucksums.data_totals`' ``side``, ``points``, ``mwc``, ``draws``); ``analysis`` itself is left as it was.
+    :func:`~analyzer.analysis.lucksums.draw_totals`' ``side``, ``points``, ``mwc``, ``draws``); ``analysis`` itself is left as it was.
     ``steps``: the replay's steps, whose draws the lucks are, in order."""
     moves = list(analysis.moves)
     draws = [k for k, s in enumerate(steps) if s.move is not None and s.move.draw]

@@ -1,13 +1,13 @@
 """The luck of a game's draws summed per side (or per player, in a game of individuals): readings of the values
 :mod:`analyzer.analysis.drawluck` computed, from its :class:`~analyzer.analysis.drawluck.DrawLuck` values (each
-with its ``side``, ``points`` and ``mwc``; None where a draw's luck is not known) or from an analysis written as plain
+with its ``side``, ``points`` and ``mwc``; None where a draw's luck is not known) or from each draw's luck as plain
 data, with no search: what the page and the text show of them. (It imports nothing: what reads it reaches no
 search.)"""
 from __future__ import annotations
 
 from fractions import Fraction
 
-__all__ = ["side_totals", "side_rows", "data_totals", "draw_totals"]
+__all__ = ["side_totals", "side_rows", "draw_totals"]
 
 
 def side_totals(lucks: list, sides: int) -> tuple[list[Fraction], list[float | None]]:
@@ -41,17 +41,9 @@ def side_rows(rep, lucks: list) -> list[tuple[str, float, float | None, int]]:
             for s, (name, p, m) in enumerate(zip(names, points, mwc))]
 
 
-def data_totals(data: dict) -> list[tuple[str, float, float | None, int]] | None:
-    """From an analysis as plain data with its draws' luck (:func:`with_luck`, written): per side (or player, in a
-    game of individuals) its name, the draws' luck in points and in MWC (None off the match scale) and
-    the draws it counts; None when the analysis has no draw luck. A draw whose luck is missing (the
-    search's node limit) counts for nothing."""
-    return draw_totals(data.get("sides") or [], [(m["player"], m["draw_luck"]) for m in data.get("moves", [])
-                                             if "draw_luck" in m])
-
-
 def draw_totals(names: list[str], draws: list[tuple[str, dict | None]]) -> list[tuple[str, float, float | None, int]] | None:
-    """The sums of :func:`data_totals`, of the draws valued (``draws``: each its player and its luck as data, None where it is
+    """Per side (or player) its name, the draws' luck in points and in MWC (None off the match scale) and the draws
+    it counts, of the draws valued (``draws``: each its player and its luck as data, None where it is
     missing) of an analysis whose sides are ``names``."""
     if not draws:
         return None

@@ -552,10 +552,8 @@ def fair_mwc_lines(decisions: list[dict], analysis) -> list[str]:
 def draw_luck_text(data: dict) -> str:
     """The luck of each tile drawn in one game (``analyze``, a draw game with every hand open), from its
     analysis data: each draw's value against the mean over the tiles that could have come, and each
-    side's total (empty without draws)."""
-    from ..analysis.lucksums import data_totals     # (plain data in, lines out: no search)
-
-    totals = data_totals(data)
+    side's total as the analysis summed it (its ``draw_luck``; empty without draws)."""
+    totals = data.get("draw_luck")
     if totals is None:
         return ""
     lines = ["Luck of the draws (the value after each draw less the mean over the tiles that could have come, "
@@ -571,6 +569,6 @@ def draw_luck_text(data: dict) -> str:
     if all(m.get("draw_luck") is None for m in data.get("moves", [])):
         return _text(lines + [""])
     missing = sum(1 for m in data.get("moves", []) if "draw_luck" in m and m["draw_luck"] is None)
-    lines.append(("  In all (the draws valued): " if missing else "  In all: ") + "; ".join(f"{name} {points:+.2f}" + (f" ({mwc:+.2%} MWC)" if mwc is not None else "")
-                                          for name, points, mwc, _ in totals))
+    lines.append(("  In all (the draws valued): " if missing else "  In all: ") + "; ".join(f"{t['side']} {t['points']:+.2f}" + (f" ({t['mwc']:+.2%} MWC)" if t["mwc"] is not None else "")
+                                          for t in totals))
     return _text(lines + [""])
