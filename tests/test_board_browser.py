@@ -406,6 +406,9 @@ def test_the_progress_of_a_fair_analysis_and_its_cancel(board, width, viewport):
     open_, _ = board
     page, errors = open_("variant-french.dom", viewport=viewport)
     page.wait_for_selector("#diagnostics li, #tomove")
+    # the record is over with every hand written: it opens for review, analysed at once with all hands open
+    # (Analyse is disabled while that runs)
+    expect(page.locator("#status")).to_have_text("analysed", timeout=120_000)
 
     def more_deals(route):
         body = json.loads(route.request.post_data)
