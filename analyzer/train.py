@@ -129,7 +129,7 @@ def _problem(source: str, number: int, game: dict, d: dict, replays: list, match
     position, svg = _position(replays, number, d["index"], d["player"])
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], d.get("round"), d.get("line"),
                    f"{d['player']} to play: what do you play?", d["played"], answer["best"], loss, cls,
-                   fair["verdict"], fair["method"], int(fair["worlds"]),
+                   fair["verdict"], fair["method"], int(fair["deals"]),
                    tuple(answer["alternatives"]),
                    tuple(answer["line"]), position, svg, view=answer["view"], scale="match" if match else "points",
                    why=tuple(r["sentence"] for r in d.get("reasons") or ()))
@@ -237,7 +237,7 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
         method, worlds, tied, verdict = "exact", 1, [], "exact"
         match = False
     else:
-        method, worlds, tied = fair["method"], int(fair["worlds"]), list(fair.get("tied") or ())
+        method, worlds, tied = fair["method"], int(fair["deals"]), list(fair.get("tied") or ())
         verdict = fair["verdict"]
         alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
                          "p_win": a["fair"].get("p_win"), "mwc": a["fair"].get("mwc"), "best": False,
