@@ -20,7 +20,7 @@ from .outputs import GENERATOR, OutputError, write_atomic
 from .replay import replay
 from .replay.setup import setup_game
 
-__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set", "book_problems", "decision_answer"]
+__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set", "problem_line", "book_problems", "decision_answer"]
 
 #: the classes of a graded move, least first (``--min-class``)
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -256,6 +256,19 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
     line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or []
     return {"best": best, "method": method, "verdict": verdict, "worlds": worlds, "tied": tied,
             "view": _view(game, d), "line": list(line), "alternatives": alternatives}
+
+
+def problem_line(p: Problem) -> str:
+    """A problem in one line of text, its place first (``FILE:LINE`` of the move where the record gives it; the move
+    named as everywhere, ``move N``: the N-th move of the game, ``index`` N - 1 in the JSON)::
+
+        seed2.dom:14: game 1, move 1, B: played [1-1], best [0-1]; fair loss 11.00 (mistake, real)
+    """
+    place = f"{p.source}:{p.line_number}" if p.line_number is not None else p.source
+    loss = f"{100 * p.loss:.2f}% of match-winning chance" if p.scale == "match" else f"{p.loss:.2f}"
+    best = " or ".join(p.tied) if p.tied else p.best
+    return (f"{place}: game {p.game}, move {p.step + 1}, {p.player}: played {p.played}, best {best}; "
+            f"fair loss {loss} ({p.cls}, {p.verdict})")
 
 
 def problem_set(found: list[Problem], player: str) -> dict:

@@ -28,7 +28,8 @@ __all__ = ["stats"]
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
               help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))
 @click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-              help=N_("With --fair: the most deals for a decision whose best move is not told apart (default 4 times N)."))
+              help=N_("With --fair: the most deals drawn for one decision, doubling from N while its best move is not "
+                      "told apart (default 4 times N)."))
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help=N_("match: also the luck and error rate in match-winning chance (MWC), where the record gives "
                       "the match position."))
