@@ -135,3 +135,23 @@ def test_its_settings_alone_and_other_tables_are_usage_errors(archive):
                  ["--mistakes", "2", "--csv"], ["--mistakes", "2", "--fair"]):
         got = CliRunner().invoke(main, ["stats", "--jobs", "1", str(archive), *args])
         assert got.exit_code == 2, (args, got.output)
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_page_shows_every_mistake_a_click_from_its_position_inside_the_screen(open_page, results, tmp_path,
+                                                                                   width):
+    from analyzer.render.trend import render_mistakes
+
+    found = biggest_mistakes(results, 6, base="https://example.org/d/")
+    path = tmp_path / "mistakes.html"
+    path.write_text(render_mistakes(found, "The biggest mistakes"), encoding="utf-8")
+    page, seen = open_page(path, width=width, height=900)
+    links = page.locator("#mistakes tbody tr td:nth-child(2) a")
+    assert links.count() == len(found.mistakes) == 6
+    assert [links.nth(k).get_attribute("href") for k in range(6)] == [m.link for m in found.mistakes]
+    for k in range(6):                  # each link seen and inside the screen's width, whatever the width
+        box = links.nth(k).bounding_box()
+        assert box is not None and box["width"] > 0 and box["x"] + box["width"] <= width
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert seen.errors == [] and [u for u in seen.requests if not u.startswith("file:")] == []
+    page.screenshot(path=f"/tmp/mistakes-{width}.png", full_page=False)
