@@ -47,7 +47,7 @@ class Problem:
     cls: str
     verdict: str                # "real" or "uncertain" (see analysis.fair)
     method: str                 # "exact" or "sampled"
-    worlds: int
+    deals: int                  # the deals the fair verdict was reached over (as ``analyze --json``'s ``deals``)
     alternatives: tuple[dict, ...]
     line: tuple[str, ...] = ()
     position: str = ""
@@ -62,6 +62,7 @@ class Problem:
         out["alternatives"] = [dict(a) for a in self.alternatives]
         out["line"] = list(self.line)
         out["why"] = list(self.why)
+        out["worlds"] = self.deals          # (deals under its former name: deprecated, as the analysis's ``worlds``)
         if not drawing:
             del out["svg"]
         return out
@@ -214,7 +215,7 @@ def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: 
     text = write(rep.game)
     svg = game_diagram(rep, 0, "all" if answer["method"] == "exact" else d["player"])
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], None, None, question, "",
-                   answer["best"], 0.0, "", answer["verdict"], answer["method"], answer["worlds"],
+                   answer["best"], 0.0, "", answer["verdict"], answer["method"], answer["deals"],
                    tuple(answer["alternatives"]), tuple(answer["line"]), text, svg, tuple(answer["tied"]),
                    answer["view"])
 
@@ -222,7 +223,8 @@ def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: 
 def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
     """The answer to decision ``d`` of ``game`` (the pipeline's analysed game; ``d`` as ``analyze --json``
     gives it, such as its ``to_move``), as a problem gives it: ``best``, ``method`` (``exact`` where every
-    hand is shown, else the fair analysis's), ``verdict``, ``worlds``, ``tied`` (the moves the best is not
+    hand is shown, else the fair analysis's), ``verdict``, ``deals`` (and ``worlds``, its former name, deprecated),
+    ``tied`` (the moves the best is not
     told apart from), ``view`` (whose values they are), ``line`` (the best move's line, where the analysis
     has it) and ``alternatives`` (``{"move", "fair", "ci95", "p_win", "mwc", "best", "played"}``, best first:
     an exact value is its own interval). ``match``: a fair decision answered on the match scale (the best
@@ -254,7 +256,7 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
             a["best"] = a["move"] == best
     alternatives.sort(key=lambda a: (not a["best"], -worth(a)))
     line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or []
-    return {"best": best, "method": method, "verdict": verdict, "worlds": worlds, "tied": tied,
+    return {"best": best, "method": method, "verdict": verdict, "deals": worlds, "worlds": worlds, "tied": tied,
             "view": _view(game, d), "line": list(line), "alternatives": alternatives}
 
 

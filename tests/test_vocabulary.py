@@ -80,8 +80,11 @@ def test_every_key_of_the_glossary_is_written_where_it_says():
     from analyzer.analysis.fair import FairDecision, FairValue
     from analyzer.archive.mistakes import Mistake
 
+    from analyzer.train import Problem
+
     written = {"decision": codec.keys(Decision), "fair_verdict": codec.keys(FairDecision),
-               "fair_value": codec.keys(FairValue), "mistake": tuple(f.name for f in dataclasses.fields(Mistake))}
+               "fair_value": codec.keys(FairValue), "mistake": tuple(f.name for f in dataclasses.fields(Mistake)),
+               "problem": tuple(f.name for f in dataclasses.fields(Problem))}
     defs = schema()["$defs"]
     for key, output, _meaning in _table("JSON keys"):
         name = key.strip("`")
@@ -98,6 +101,8 @@ def test_each_retired_key_is_written_beside_its_new_name_deprecated_and_read_bac
     assert VERSION == 4
     for old, output, now in _table("Retired keys"):
         old, now = old.strip("`"), now.strip("`")
+        if output == "problem":         # (a problem set: written by the problem itself, both keys)
+            continue
         assert codec.retired_keys(types[output])[old] == now
         named = defs[output]["properties"][old]
         assert named["deprecated"] is True and "gone in version 5" in named["description"]
@@ -107,6 +112,15 @@ def test_each_retired_key_is_written_beside_its_new_name_deprecated_and_read_bac
     # data written before the keys were renamed (schema version 3) reads back the same
     old = {k: v for k, v in data.items() if k not in ("deals", "total_deals")}
     assert codec.from_data(FairDecision, old) == verdict
+
+
+def test_a_problems_retired_key_is_written_beside_its_new_name():
+    from analyzer.train import Problem
+
+    problem = Problem("x.dom", 1, "", "B", 3, 1, 5, "what do you play?", "[1-2]", "[2-3]", 4.0, "inaccuracy",
+                      "real", "sampled", 80, ())
+    data = problem.as_dict()
+    assert data["deals"] == data["worlds"] == 80
 
 
 def test_no_key_of_the_results_uses_the_retired_word_but_the_deprecated_ones():
