@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
-__all__ = ["key", "keys", "check", "to_data", "from_data"]
+__all__ = ["key", "keys", "retired_keys", "check", "to_data", "from_data"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class Key:
     after: str | None = None
     inline: bool = False
     none_if: str | None = None
+    retired: str | None = None
 
 
 _PLAIN = Key()
@@ -53,7 +54,10 @@ def key(name: str | None = None, **how) -> dict:
     right after that one (its place in the data, where the constructor's order differs); ``inline``: the field's value
     (a dataclass) is written as its keys in the enclosing object, in its place (a later step's figures composed
     into a result: the match scale's on a decision), and read back from them where the data has one of them;
-    ``none_if``: written as None where that field of the same value is true (a tied fair verdict names no best)."""
+    ``none_if``: written as None where that field of the same value is true (a tied fair verdict names no best);
+    ``retired``: the key's former name, written too (right after it, the same value) for one schema version and read
+    where the data has only it (a key renamed: the schema describes the old one as deprecated, docs/commands.md
+    says until which version it is written)."""
     return {"json": Key(name, **how)}
 
 
@@ -76,6 +80,11 @@ def check(cls: type) -> None:
         seen.add(name)
 
 
+def retired_keys(cls: type) -> dict[str, str]:
+    """The former names of ``cls``'s renamed keys (``key(retired=...)``), each with its key's name now."""
+    return {s.retired: key_ for _, key_, s in _written(cls)[0] if s.retired}
+
+
 def _check_fields(cls: type, specs: list) -> None:
     names = [f.name for f, _ in specs]
     for f, s in specs:
@@ -89,6 +98,8 @@ def _check_fields(cls: type, specs: list) -> None:
             raise TypeError(f"{where}: key(skip=True, flag=True): a field is either left out or a flag")
         if s.write is not None and not callable(s.write):
             raise TypeError(f"{where}: key(write=...) is not callable")
+        if s.retired is not None and (s.inline or s.flag or s.skip):
+            raise TypeError(f"{where}: key(retired=...) on a field not written under a key of its own")
         if s.inline and not dataclasses.is_dataclass(_inner(_hints(cls)[f.name])):
             raise TypeError(f"{where}: key(inline=True) on a field whose type is not a dataclass")
 
@@ -188,6 +199,8 @@ def _write(value: Any, context: dict) -> dict:
             out.update(_write(v, context))
         else:
             out[key_] = s.write(v) if s.write is not None else _to(v, context)
+        if s.retired is not None and key_ in out:
+            out[s.retired] = out[key_]          # (the former name, for one schema version)
     return out
 
 
@@ -210,7 +223,9 @@ def from_data(cls: type, data: Any) -> Any:
                 args[f.name] = from_data(inner, data)
             continue
         if name not in data:
-            continue
+            if s.retired is None or s.retired not in data:
+                continue
+            name = s.retired            # (data written before the key was renamed)
         args[f.name] = _read(hints[f.name], data[name])
     return cls(**args)
 
@@ -259,5 +274,5 @@ def keys(cls: type) -> tuple[str, ...]:
     of its data must name."""
     out: list[str] = []
     for name, key_, s in _written(cls)[0]:
-        out.extend(keys(_inner(_hints(cls)[name])) if s.inline else [key_])
+        out.extend(keys(_inner(_hints(cls)[name])) if s.inline else [key_, *([s.retired] if s.retired else [])])
     return tuple(out)

@@ -20,7 +20,7 @@ from .outputs import GENERATOR, OutputError, write_atomic
 from .replay import replay
 from .replay.setup import setup_game
 
-__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set", "book_problems", "decision_answer"]
+__all__ = ["Problem", "problems", "CLASSES", "anki_deck", "problem_set", "problem_line", "book_problems", "decision_answer"]
 
 #: the classes of a graded move, least first (``--min-class``)
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -47,7 +47,7 @@ class Problem:
     cls: str
     verdict: str                # "real" or "uncertain" (see analysis.fair)
     method: str                 # "exact" or "sampled"
-    worlds: int
+    deals: int                  # the deals the fair verdict was reached over (as ``analyze --json``'s ``deals``)
     alternatives: tuple[dict, ...]
     line: tuple[str, ...] = ()
     position: str = ""
@@ -62,6 +62,7 @@ class Problem:
         out["alternatives"] = [dict(a) for a in self.alternatives]
         out["line"] = list(self.line)
         out["why"] = list(self.why)
+        out["worlds"] = self.deals          # (deals under its former name: deprecated, as the analysis's ``worlds``)
         if not drawing:
             del out["svg"]
         return out
@@ -129,7 +130,7 @@ def _problem(source: str, number: int, game: dict, d: dict, replays: list, match
     position, svg = _position(replays, number, d["index"], d["player"])
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], d.get("round"), d.get("line"),
                    f"{d['player']} to play: what do you play?", d["played"], answer["best"], loss, cls,
-                   fair["verdict"], fair["method"], int(fair["worlds"]),
+                   fair["verdict"], fair["method"], int(fair["deals"]),
                    tuple(answer["alternatives"]),
                    tuple(answer["line"]), position, svg, view=answer["view"], scale="match" if match else "points",
                    why=tuple(r["sentence"] for r in d.get("reasons") or ()))
@@ -214,7 +215,7 @@ def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: 
     text = write(rep.game)
     svg = game_diagram(rep, 0, "all" if answer["method"] == "exact" else d["player"])
     return Problem(source, number, game.get("title") or "", d["player"], d["index"], None, None, question, "",
-                   answer["best"], 0.0, "", answer["verdict"], answer["method"], answer["worlds"],
+                   answer["best"], 0.0, "", answer["verdict"], answer["method"], answer["deals"],
                    tuple(answer["alternatives"]), tuple(answer["line"]), text, svg, tuple(answer["tied"]),
                    answer["view"])
 
@@ -222,7 +223,8 @@ def _book_problem(source: str, number: int, game: dict, d: dict, rep, question: 
 def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
     """The answer to decision ``d`` of ``game`` (the pipeline's analysed game; ``d`` as ``analyze --json``
     gives it, such as its ``to_move``), as a problem gives it: ``best``, ``method`` (``exact`` where every
-    hand is shown, else the fair analysis's), ``verdict``, ``worlds``, ``tied`` (the moves the best is not
+    hand is shown, else the fair analysis's), ``verdict``, ``deals`` (and ``worlds``, its former name, deprecated),
+    ``tied`` (the moves the best is not
     told apart from), ``view`` (whose values they are), ``line`` (the best move's line, where the analysis
     has it) and ``alternatives`` (``{"move", "fair", "ci95", "p_win", "mwc", "best", "played"}``, best first:
     an exact value is its own interval). ``match``: a fair decision answered on the match scale (the best
@@ -237,7 +239,7 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
         method, worlds, tied, verdict = "exact", 1, [], "exact"
         match = False
     else:
-        method, worlds, tied = fair["method"], int(fair["worlds"]), list(fair.get("tied") or ())
+        method, worlds, tied = fair["method"], int(fair["deals"]), list(fair.get("tied") or ())
         verdict = fair["verdict"]
         alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
                          "p_win": a["fair"].get("p_win"), "mwc": a["fair"].get("mwc"), "best": False,
@@ -254,8 +256,21 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
             a["best"] = a["move"] == best
     alternatives.sort(key=lambda a: (not a["best"], -worth(a)))
     line = next((a.get("line") for a in d["alternatives"] if a["move"] == best), None) or []
-    return {"best": best, "method": method, "verdict": verdict, "worlds": worlds, "tied": tied,
+    return {"best": best, "method": method, "verdict": verdict, "deals": worlds, "worlds": worlds, "tied": tied,
             "view": _view(game, d), "line": list(line), "alternatives": alternatives}
+
+
+def problem_line(p: Problem) -> str:
+    """A problem in one line of text, its place first (``FILE:LINE`` of the move where the record gives it; the move
+    named as everywhere, ``move N``: the N-th move of the game, ``index`` N - 1 in the JSON)::
+
+        seed2.dom:14: game 1, move 1, B: played [1-1], best [0-1]; fair loss 11.00 (mistake, real)
+    """
+    place = f"{p.source}:{p.line_number}" if p.line_number is not None else p.source
+    loss = f"{100 * p.loss:.2f}% of match-winning chance" if p.scale == "match" else f"{p.loss:.2f}"
+    best = " or ".join(p.tied) if p.tied else p.best
+    return (f"{place}: game {p.game}, move {p.step + 1}, {p.player}: played {p.played}, best {best}; "
+            f"fair loss {loss} ({p.cls}, {p.verdict})")
 
 
 def problem_set(found: list[Problem], player: str) -> dict:

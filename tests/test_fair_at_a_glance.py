@@ -144,4 +144,4 @@ def test_holds_helpers_on_plain_data():
     holds = {"A": {"[0-1]": 1.0, "[1-1]": 1.0, "[2-2]": 0.5}, "B": {"[2-2]": 0.5}}
     assert void_numbers(holds, ["A", "B"]) == {"B": [0, 1]}
     lines = holds_lines(9, holds, None)
-    assert lines[0] == "worlds: 9" and lines[-1] == "void: B has no 0 and no 1"
+    assert lines[0] == "deals: 9" and lines[-1] == "void: B has no 0 and no 1"

@@ -137,8 +137,11 @@ def test_the_json_gains_the_spread_and_the_worst_world_and_keeps_every_field():
     data = json.loads(out.output)
     decisions = data["games"][0]["decisions"]
     d = next(d for d in decisions if d["played"] == "[3-6]@6")
-    assert set(d["fair"]) >= {"view", "worlds", "method", "best", "loss", "class", "verdict", "total_worlds"}
-    world = d["fair"]["worst_world"]
+    assert set(d["fair"]) >= {"view", "deals", "method", "best", "loss", "class", "verdict", "total_deals"}
+    # (schema version 4: the keys' former names still written beside them, the same values, deprecated)
+    assert (d["fair"]["worlds"], d["fair"]["total_worlds"], d["fair"]["worst_world"]) == \
+        (d["fair"]["deals"], d["fair"]["total_deals"], d["fair"]["worst_deal"])
+    world = d["fair"]["worst_deal"]
     assert world["gap"] == world["best_value"] - world["played_value"] > 0
     assert sorted(world["hands"]) == ["A", "B", "C", "D"] and world["sleepers"] == []
     for alt in d["alternatives"]:

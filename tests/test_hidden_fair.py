@@ -66,7 +66,7 @@ def test_a_small_decision_of_a_draw_game_has_the_solvers_values_and_a_verdict_fr
         solved = hidden_decision(rep.variant, actual, deals, weights)
         got = d["fair"]["hidden"]
         assert got["value"] == pytest.approx(solved.value, abs=1e-6)
-        assert got["deals"] == d["fair"]["worlds"] == len(deals)
+        assert got["deals"] == d["fair"]["deals"] == len(deals)
         by_text = {a["move"]: a["fair"]["mean"] for a in d["alternatives"]}
         for (move, value), (_, game_value) in zip(solved.hand_values(), solved.moves):
             text = alternative_text(move)

@@ -40,7 +40,9 @@ def _run(*args, env=None):
 def unmarked_words(text: str) -> list[str]:
     """The English words of ``text`` outside the pseudo-language's marks ``⟦...⟧``: words of three letters or more
     that are not an option (``--fair``), a metavariable (``PATH``), a file or a name in :data:`KEPT`."""
-    outside = re.sub(r"^  [a-z]+ +⟦[^⟧\n]*$", " ", text, flags=re.M)        # (a command's help cut short in a list)
+    # (a command's line in the group's list: the first sentence of its help, wrapped over lines; its mark closes after
+    # the whole help, not shown)
+    outside = re.sub(r"^  [a-z]+ +⟦[^⟧]*?(?=\n  [a-z]|\n\n|\Z)", " ", text, flags=re.M)
     while "⟧" in outside:                  # (innermost first: a message may hold another in a placeholder)
         inner = re.sub(r"⟦[^⟦⟧]*⟧", " ", outside)
         if inner == outside:

@@ -306,12 +306,17 @@ def test_train_replaces_no_file_that_is_not_its_own_and_follows_no_link(tmp_path
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
     deck, problems = tmp_path / "own.apkg", tmp_path / "own.json"
-    for args in (("--json", record), ("-o", record), ("-o", link), ("--json", fifo)):
+    other = tmp_path / "other.json"
+    other.write_text('{"mine": true}\n', encoding="utf-8")
+    for args in (("-o", other), ("-o", link), ("-o", fifo)):
         res = cli(*TRAIN, *args)
         assert res.exit_code == 2 and "exists and is not" in res.output and "--force" in res.output, (args, res.output)
+    res = cli(*TRAIN, "-o", record)     # (-o writes by the file's ending: a record's is none of them)
+    assert res.exit_code == 2 and "name a file ending in .json" in res.output, res.output
+    assert other.read_text(encoding="utf-8") == '{"mine": true}\n'
     assert record.read_bytes() == SEED2.read_bytes() and link.is_symlink()
     for _ in range(2):          # its own deck and problem set: the second run replaces the first's
-        res = cli(*TRAIN, "--json", problems, "-o", deck)
+        res = cli(*TRAIN, "-o", problems, "-o", deck)
         assert res.exit_code == 0, res.output
     assert replaceable(deck, "deck") and replaceable(problems, "problems")
     assert not replaceable(deck, "problems") and not replaceable(problems, "deck") and not replaceable(problems, "graph")
@@ -323,10 +328,10 @@ def test_a_full_disk_leaves_the_old_deck_and_problem_set_and_says_which_file(dis
     pytest.importorskip("genanki")
     folder, fill = disk
     deck, problems = folder / "deck.apkg", folder / "p.json"
-    assert cli(*TRAIN, "--json", problems, "-o", deck).exit_code == 0
+    assert cli(*TRAIN, "-o", problems, "-o", deck).exit_code == 0
     before = {p: p.read_bytes() for p in (deck, problems)}
     fill(leave=0)
-    for args, out in ((("-o", deck), deck), (("--json", problems), problems)):
+    for args, out in ((("-o", deck), deck), (("-o", problems), problems)):
         res = cli(*TRAIN, *args)
         assert res.exit_code == 1 and f"{out}: cannot be written ({NO_SPACE})" in res.output, res.output
         assert "Traceback" not in res.output

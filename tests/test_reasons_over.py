@@ -262,7 +262,7 @@ def test_analyze_fair_gives_the_reasons_over_the_deals_under_the_move(tmp_path):
                                                 "--exact-hand", "0", "--no-exact-hidden"]).stdout)
     d = next(x for x in data["games"][0]["decisions"] if x["index"] == index)
     assert d["fair"]["estimates"] == "open-hands mean"
-    assert all(r["over"]["total"] == d["fair"]["total_worlds"] for r in d["reasons"] if "over" in r)
+    assert all(r["over"]["total"] == d["fair"]["total_deals"] for r in d["reasons"] if "over" in r)
 
 
 def test_a_count_of_deals_that_is_an_estimate_is_said_to_be_one():

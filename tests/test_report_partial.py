@@ -22,7 +22,7 @@ PARTIAL = ["draw-one-view.dom", "draw-one-view-extra.dom"]
 
 def _verdicts(decisions: list[dict]) -> list[tuple]:
     return [(d["index"], d["fair"]["best"], tuple(d["fair"]["tied"]), d["fair"]["verdict"], d["fair"]["class"],
-             d["fair"]["worlds"], d["fair"]["loss"], d["fair"]["method"], json.dumps(d["fair"].get("over_hands")))
+             d["fair"]["deals"], d["fair"]["loss"], d["fair"]["method"], json.dumps(d["fair"].get("over_hands")))
             for d in decisions if d.get("fair")]
 
 

@@ -288,7 +288,7 @@ def test_train_makes_problems_of_a_sheets_moves_where_it_fixes_the_players_hand(
     rep = replay_record(read(path))[0]
     hands = {p: {d.hands[s] for d in sheet_deals(rep).deals} for s, p in enumerate(rep.players)}
     assert len(hands["C"]) == 1 and len(hands["D"]) > 1
-    mine = json.loads(run("train", "--player", "C", "--worlds", "20", path).stdout.split("\n1 record")[0])
+    mine = json.loads(run("train", "--player", "C", "--worlds", "20", "--json", path).stdout.split("\n1 record")[0])
     assert mine["problems"]
     (hand,) = hands["C"]
     for problem in mine["problems"]:
@@ -296,7 +296,7 @@ def test_train_makes_problems_of_a_sheets_moves_where_it_fixes_the_players_hand(
         shown = set(line[2:].split())
         assert shown and shown <= {str(t) for t in tiles_of(hand, rep.initial.max_pip)}
         assert problem["alternatives"]
-    theirs = json.loads(run("train", "--player", "D", "--worlds", "20", path).stdout.split("\n1 record")[0])
+    theirs = json.loads(run("train", "--player", "D", "--worlds", "20", "--json", path).stdout.split("\n1 record")[0])
     assert theirs["problems"] == []
 
 

@@ -83,15 +83,17 @@ class WorstWorld:
 @dataclass(frozen=True)
 class FairDecision:
     view: str                 # the mover, whose knowledge the worlds follow
-    worlds: int               # the worlds solved (all of them, or the number drawn)
+    worlds: int = field(metadata=key("deals", retired="worlds"))   # the deals solved (all of them, or the number
+                              # drawn): each a world the mover cannot tell from the one played
     method: str               # "exact" or "sampled" (open hands in every world, or in those drawn), or
                               # "exact-hidden" (the exact solver under hidden information: ``analysis.hiddenfair``)
     best: str = field(metadata=key(none_if="tied"))     # (written None where tied: no best is named)
     loss: float               # from the mover's side, never negative
     cls: str | None = field(metadata=key("class"))
     verdict: str              # "real", "uncertain", "hindsight" or "none" (see the module)
-    total: int = field(default=0, metadata=key("total_worlds"))    # how many worlds there are in all
-    worst: WorstWorld | None = field(default=None, metadata=key("worst_world", omit_none=True, after="tied"))
+    total: int = field(default=0, metadata=key("total_deals", retired="total_worlds"))   # how many there are in all
+    worst: WorstWorld | None = field(default=None, metadata=key("worst_deal", omit_none=True, after="tied",
+                                                                retired="worst_world"))
                               # at a real mistake: where the move played does worst against the best
     tied: tuple[str, ...] = field(default=(), metadata=key(after="total"))
                               # the moves not told apart from the best, ``best`` first (empty: it is told apart;

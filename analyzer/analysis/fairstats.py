@@ -243,7 +243,7 @@ class FairValue:
     gap_ci: tuple[float, float] | None = field(default=None, metadata=key(omit_none=True))
     # the worlds this move was valued in, where fewer than its decision's (a move dropped from contention after a
     # look: its mean, interval and gap are over its first worlds alone); None: every world of the decision
-    worlds: int | None = field(default=None, metadata=key(omit_none=True))
+    worlds: int | None = field(default=None, metadata=key("deals", omit_none=True, retired="worlds"))
     # its match-winning chance on the match scale (``analysis.match_scale.MatchScale.applied``), written as ``mwc``
     on_scale: OnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
 

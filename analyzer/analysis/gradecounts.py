@@ -6,13 +6,16 @@ loss over the deals the sheet allows); by what its player could know (``fair``),
 loss (a sheet's verdict over the hands he may have held is not one of these: its grade is hindsight's). Its class
 is the one the analysis gave it (``Decision.cls``; fair: ``FairDecision.cls`` where the verdict is ``real`` or
 ``uncertain``, the moves the fair review grades). **Accuracy** is the share of the judged decisions, in per cent,
-that no class was given: the moves that lost less than the inaccuracy threshold, as ``domino stats`` counts it
-(``archive.stats``: "accuracy"), here from one record's analyses."""
+that no class was given: the moves that lost less than the inaccuracy threshold.
+
+This module is the one count of grade classes: :func:`tally` counts a list of classes, and every other count asks
+it (``domino stats``'s accuracy and mistakes per 100, ``archive.stats``; a report page's errors of play,
+``render.model.GameReport.classified``; the board's review, :func:`grade_counts`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["GradeCount", "GradeCounts", "CLASSES", "grade_counts"]
+__all__ = ["GradeCount", "GradeCounts", "CLASSES", "grade_counts", "tally"]
 
 #: The classes, least first (a game scored by games has no mistake: its count stays 0).
 CLASSES = ("inaccuracy", "mistake", "blunder")
@@ -31,6 +34,24 @@ class GradeCount:
 
     def __post_init__(self):
         object.__setattr__(self, "counts", tuple(self.counts))
+
+    @property
+    def unclassed(self) -> int:
+        """The judged decisions given no class: the moves that lost less than the inaccuracy threshold (what
+        ``accuracy`` is the share of)."""
+        return self.decisions - sum(self.counts)
+
+    def of(self, cls: str) -> int:
+        """How many decisions got the class ``cls`` (one of :data:`CLASSES`)."""
+        return self.counts[CLASSES.index(cls)]
+
+    def at_least(self, cls: str) -> int:
+        """How many decisions got the class ``cls`` or a worse one (``"mistake"``: mistakes and blunders)."""
+        return sum(self.counts[CLASSES.index(cls):])
+
+    def per_100(self, count: int) -> float | None:
+        """``count`` per 100 of the decisions judged, to one decimal (None where none was judged)."""
+        return round(100 * count / self.decisions, 1) if self.decisions else None
 
 
 @dataclass(frozen=True)
@@ -62,9 +83,12 @@ def _judged(d, fair: bool) -> tuple[bool, str | None]:
     return True, d.cls
 
 
-def _count(player: str | None, marks: list[str | None]) -> GradeCount:
+def tally(marks, player: str | None = None) -> GradeCount:
+    """The grade count of the judged decisions whose classes are ``marks`` (each one of :data:`CLASSES`, or None: no
+    class given), for ``player`` (None: every player's)."""
+    marks = list(marks)
     counts = tuple(sum(m == c for m in marks) for c in CLASSES)
-    accuracy = round(100 * sum(m is None for m in marks) / len(marks), 1) if marks else None
+    accuracy = round(100 * (len(marks) - sum(counts)) / len(marks), 1) if marks else None
     return GradeCount(player, len(marks), counts, accuracy)
 
 
@@ -76,7 +100,7 @@ def grade_counts(analyses) -> GradeCounts:
     games, everyone = [], {}
     for a in analyses:
         if a is None:
-            games.append((_count(None, []),))
+            games.append((tally([]),))
             continue
         marks: dict[str, list] = {name: [] for name in a.players}
         for name in a.players:
@@ -86,8 +110,8 @@ def grade_counts(analyses) -> GradeCounts:
             if judged:
                 marks.setdefault(d.player, []).append(cls)
                 everyone.setdefault(d.player, []).append(cls)
-        games.append(tuple(_count(name, m) for name, m in marks.items())
-                     + (_count(None, [c for m in marks.values() for c in m]),))
-    match = tuple(_count(name, m) for name, m in everyone.items()) + (
-        _count(None, [c for m in everyone.values() for c in m]),)
+        games.append(tuple(tally(m, name) for name, m in marks.items())
+                     + (tally([c for m in marks.values() for c in m]),))
+    match = tuple(tally(m, name) for name, m in everyone.items()) + (
+        tally([c for m in everyone.values() for c in m]),)
     return GradeCounts(fair, CLASSES, tuple(games), match)

@@ -196,7 +196,7 @@ class _Count:
     points_won: int = 0
     points_conceded: int = 0
     lost: int = 0
-    ok: int = 0
+    classes: list = field(default_factory=list)         # each decision's class (None: none), as ``losses``
     losses: list = field(default_factory=list)
 
 
@@ -219,6 +219,7 @@ def _score(game: dict, sides: list[list[str]]) -> tuple[int | None, int]:
 def period_rows(results: Iterable[dict], by: str = "month") -> Periods:
     """Each player's counts in each period (``by``: ``"month"`` of the games' dates, or ``"event"``: the Event
     tag) over the runner's ``results`` (analysed or not: without analysis no decisions)."""
+    from ..analysis.gradecounts import tally
     from ..analysis.luck import ErrorRate, pooled_size, score_interval
 
     if by not in ("month", "event"):
@@ -251,7 +252,7 @@ def period_rows(results: Iterable[dict], by: str = "month") -> Periods:
                     continue
                 c = rows.setdefault(name(d["player"]), _Count())
                 c.losses.append(float(d["loss"]))
-                c.ok += d["class"] is None
+                c.classes.append(d["class"])
     months = sorted(p for p in counts if p != UNDATED) if by == "month" else list(counts)
     order = months + ([UNDATED] if UNDATED in counts and by == "month" else [])
     size = pooled_size([ErrorRate("", losses=c.losses) for rows in counts.values() for c in rows.values()])
@@ -261,8 +262,9 @@ def period_rows(results: Iterable[dict], by: str = "month") -> Periods:
             n = len(c.losses)
             acc = acc_low = acc_high = rate = low = high = None
             if n:
-                share = c.ok / n
-                acc = round(100 * share, 1)
+                grades = tally(c.classes)           # (the one count of grade classes: analysis.gradecounts)
+                share = grades.unclassed / n
+                acc = grades.accuracy
                 lo, hi = score_interval(share, n, 1.0)
                 acc_low, acc_high = round(100 * lo, 1), round(100 * hi, 1)
                 errors = ErrorRate(player, n, c.losses, size)

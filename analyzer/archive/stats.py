@@ -64,9 +64,6 @@ from dataclasses import asdict, dataclass, field
 __all__ = ["PlayerRow", "PlayerTally", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "aligned",
            "rate_cell", "COLUMNS", "SKILL_COLUMNS"]
 
-_MISTAKES = ("mistake", "blunder")
-
-
 @dataclass
 class PlayerRow:
     player: str
@@ -305,12 +302,13 @@ class PlayerTally:
     def rows(self, scale: str = "points") -> list[PlayerRow]:
         """One row per player met, in the order first met; ``scale="match"``: the match-winning-chance columns
         filled too."""
+        from ..analysis.gradecounts import tally       # (the analysis: loaded when rows are read, not by validate)
+
         rows = []
         for key, t in self.tally.items():
-            n = len(t.losses)
-            mistakes = [c in _MISTAKES for c in t.classes]
+            grades = tally(t.classes)           # (the one count of grade classes: analysis.gradecounts)
             row = PlayerRow(self.spelling[key], t.games, t.decisions, _mean(t.losses), _mean(t.fair),
-                            _per_100(sum(mistakes), n), accuracy=_per_100(sum(c is None for c in t.classes), n),
+                            grades.per_100(grades.at_least("mistake")), accuracy=grades.accuracy,
                             errors_per_record=round(t.errors / t.games, 2) if t.games else 0.0)
             row.reasons = ", ".join(f"{code} {n}" for code, n in sorted(t.reasons.items(), key=lambda x: -x[1])) \
                 or None

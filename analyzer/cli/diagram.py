@@ -11,7 +11,10 @@ from .language import TranslatedCommand
 __all__ = ["diagram"]
 
 
-@click.command(cls=TranslatedCommand)
+@click.command(cls=TranslatedCommand,
+               epilog=N_("Exit status: 0 when the diagram is written, 1 when the record cannot be read, holds no game or "
+                         "the file cannot be written, 2 for a usage error (a bad option, a game or move the record does "
+                         "not have, an output file not replaced)."))
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", type=click.IntRange(1, COUNT), default=1, show_default=True, metavar="N",
               help=N_("The game of the record."))

@@ -20,7 +20,9 @@ __all__ = ["import_command"]
 FORMAT_NAMES = ("kozel-video", "yard", "csv")
 
 
-@click.command("import", cls=TranslatedCommand)
+@click.command("import", cls=TranslatedCommand,
+               epilog=N_("Exit status: 0 when every game is valid, 1 when the log cannot be imported or a game is not "
+                         "valid, 2 for a usage error (a bad option, an output file not replaced)."))
 @click.argument("format", metavar="FORMAT", type=click.Choice(FORMAT_NAMES))
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", metavar="OUT",

@@ -20,6 +20,9 @@ from ..i18n import N_, gettext, negotiate, ngettext_mark, plural_form, use
 
 __all__ = ["ENVIRONMENT", "chosen", "TranslatedCommand", "TranslatedGroup", "translate_click"]
 
+#: the longest first sentence of a command's help its line in the group's list shows whole (every command's is shorter)
+SHORT_HELP_LIMIT = 1000
+
 #: the environment variables that name the user's language, in the order they are read
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -93,7 +96,9 @@ class TranslatedCommand(click.Command):
         return click.Command.get_help(_shown(self), ctx)
 
     def get_short_help_str(self, limit: int = 45) -> str:
-        return click.Command.get_short_help_str(_shown(self), limit)
+        """The command's line in the group's list: the first sentence of its help, whole (wrapped by the list, never
+        cut short with "...": ``limit`` is click's width, not kept)."""
+        return click.Command.get_short_help_str(_shown(self), SHORT_HELP_LIMIT)
 
 
 class TranslatedGroup(click.Group):

@@ -11,7 +11,9 @@ from .language import TranslatedCommand
 __all__ = ["new"]
 
 
-@click.command(cls=TranslatedCommand)
+@click.command(cls=TranslatedCommand,
+               epilog=N_("Exit status: 0 when the record is written, 1 when it cannot be written, 2 for a usage error (an "
+                         "unknown variant or rule, an output file not replaced)."))
 @click.option("--variant", "variant", metavar="NAME", help=N_("The rules variant (default: partnership; the variants and their options: the variants command)."))
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
               help=N_("A rule option of the variant, e.g. target=200 (repeatable)."))

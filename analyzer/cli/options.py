@@ -143,10 +143,11 @@ def fair_options(f):
                              "deals analysed where there are at most N, else in N drawn by the deals they stand for."))(f)
     f = click.option("--max-deals", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True,
                      metavar="N",
-                     help=N_("A sheet without hands (hands written ?): analyse every deal the whole record allows "
-                             "where there are at most N, else at most N drawn uniformly (each decision as many as "
-                             "it needs to tell its best apart; their means then with intervals); each decision of "
-                             "each hand judged fairly over at most N deals too."))(f)
+                     help=N_("A sheet without hands (hands written ?): the deals of the whole record analysed, not "
+                             "of one decision (--worlds): every deal the record allows where there are at most N, "
+                             "else at most N drawn uniformly (each decision as many as it needs to tell its best "
+                             "apart; their means then with intervals); each decision of each hand judged fairly over "
+                             "at most N deals too."))(f)
     f = click.option("--exact-hand", type=click.IntRange(0, 5), default=3, show_default=True, metavar="N",
                      help=N_("With --fair: in the block game for two, value every decision with at most N tiles in "
                              "each hand exactly under hidden information by the CFR+ solver, over every deal the "
@@ -161,14 +162,16 @@ def fair_options(f):
     f = click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
                      help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))(f)
     f = click.option("--exact-below", type=click.IntRange(1, COUNT), default=1000, show_default=True, metavar="N",
-                     help=N_("With --fair: solve every consistent deal when there are at most N."))(f)
+                     help=N_("With --fair: solve every deal its player could not tell from the one played, none "
+                             "drawn, where one decision has at most N of them."))(f)
     f = click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-                     help=N_("With --fair: the most deals drawn for a decision whose best move the first --worlds do "
-                             "not tell apart from another (doubling from --worlds; default 4 times --worlds; "
-                             "--max-worlds equal to --worlds: no more)."))(f)
+                     help=N_("With --fair: the most deals drawn for one decision, doubling from --worlds while its "
+                             "best move is not told apart from another (default 4 times --worlds; --max-worlds equal "
+                             "to --worlds: no more)."))(f)
     f = click.option("--worlds", type=WORLDS, default=200, show_default=True, metavar="N",
-                     help=N_("With --fair: deals drawn for a decision that has more than --exact-below of them (more, "
-                             "to --max-worlds, where the best move is not told apart)."))(f)
+                     help=N_("With --fair: the deals drawn at first for one decision that has more than --exact-below "
+                             "of them, each a deal its player could not tell from the one played (more, to "
+                             "--max-worlds, where its best move is not told apart)."))(f)
     f = click.option("--seat", "seats", multiple=True, metavar="NAME",
                      help=N_("With --fair: the player to judge (repeatable; default every player whose hand is "
                              "known)."))(f)

@@ -12,7 +12,9 @@ from .language import TranslatedCommand
 __all__ = ["serve"]
 
 
-@click.command(cls=TranslatedCommand)
+@click.command(cls=TranslatedCommand,
+               epilog=N_("Exit status: 0 when stopped (Ctrl-C), 1 when the board cannot start (a file it may not serve, "
+                         "the board's packages missing), 2 for a usage error (a bad option, a port already in use)."))
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
 @click.option("--host", default="127.0.0.1", show_default=True,
               help=N_("The address to listen on (another than 127.0.0.1 opens the board, and the files, to the network)."))

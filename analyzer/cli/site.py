@@ -12,7 +12,9 @@ from .language import TranslatedCommand
 __all__ = ["site"]
 
 
-@click.command(cls=TranslatedCommand)
+@click.command(cls=TranslatedCommand,
+               epilog=N_("Exit status: 0 when the site is built or the link or record printed, 1 when the build fails or a"
+                         " link opens nothing, 2 for a usage error."))
 @click.option("-o", "--output", "out", type=click.Path(file_okay=False), metavar="DIR",
               help=N_("The folder to build the site in (new or empty; --force replaces a site built there before)."))
 @click.option("--pyodide", type=click.Path(exists=True, file_okay=False), metavar="DIR",

@@ -7,7 +7,7 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import (MAX_WORLDS, PATHS, SEED, fair_only, force_option, max_worlds_check, passes_option, run_options,
+from .options import (COUNT, MAX_WORLDS, PATHS, SEED, fair_only, force_option, max_worlds_check, passes_option, run_options,
                       search_options, thresholds_option, variant_option)
 from ..i18n import N_
 from .language import TranslatedCommand
@@ -28,7 +28,8 @@ __all__ = ["stats"]
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
               help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))
 @click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-              help=N_("With --fair: the most deals for a decision whose best move is not told apart (default 4 times N)."))
+              help=N_("With --fair: the most deals drawn for one decision, doubling from N while its best move is not "
+                      "told apart (default 4 times N)."))
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help=N_("match: also the luck and error rate in match-winning chance (MWC), where the record gives "
                       "the match position."))
@@ -49,13 +50,26 @@ __all__ = ["stats"]
               help=N_("With --by month or event: also write the trend page to FILE, a plot a player of his accuracy "
                       "each period with its 95% interval, and the table; with --by head-to-head its tables. The text, "
                       "JSON or CSV is still printed."))
+@click.option("--mistakes", "most", type=click.IntRange(1, COUNT), default=None, metavar="N",
+              help=N_("Instead of the rows: the N biggest mistakes over every record (the graded moves, the largest "
+                      "loss first, every hand open), each with its place FILE:LINE:COLUMN, game, move N, player, the "
+                      "move played and the best, the loss, its grade and the first reason; --json, --page FILE too."))
+@click.option("--skip", type=click.IntRange(0, COUNT), default=0, show_default=True, metavar="K",
+              help=N_("With --mistakes: leave out the K biggest (the next page: the --skip the text's last line "
+                      "gives)."))
+@click.option("--player", metavar="NAME",
+              help=N_("With --mistakes: only the moves of NAME (case and blanks aside)."))
+@click.option("--site", "site_url", metavar="URL", default="",
+              help=N_("With --mistakes: the address of the analysis board's site (domino site); each mistake gets "
+                      "the link that opens its position there (in the JSON without it: the link's #r= part)."))
 @force_option
 @search_options
 @passes_option
 @run_options
 @clean_errors
 def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed, max_worlds, scale, by, start, end,
-          counts, page, force, max_nodes, table_mb, insert_passes, jobs, scheduler, cache_dir):
+          counts, page, most, skip, player, site_url, force, max_nodes, table_mb, insert_passes, jobs, scheduler,
+          cache_dir):
     """Sum up every player, by name across the records: games, decisions, average loss, mistakes
     per 100 decisions, accuracy and the record's errors on the player's moves.
 
@@ -87,6 +101,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv: choose one")
+    _mistakes_only(most, by, as_csv, counts, fair_worlds, scale)
     fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
     league = by in ("month", "event", "head-to-head")
     if league and (fair_worlds is not None or scale != "points"):
@@ -94,12 +109,15 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
                                "for --by player or pair")
     if counts and by not in ("month", "event"):
         raise click.UsageError("--counts: with --by month or --by event")
-    if page is not None and (not league or counts):
+    if page is not None and most is None and (not league or counts):
         raise click.UsageError("--page: with --by month or --by event (without --counts: it plots the accuracy) or "
                                "--by head-to-head")
     if start is not None and end is not None and start > end:
         raise click.BadParameter(f"{end:%Y-%m-%d} is before --from {start:%Y-%m-%d}", param_hint="--to")
-    if league:
+    if most is not None:
+        options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
+                              table_mb=table_mb, triage=False)
+    elif league:
         # the counts need no analysis (validate, the bounded triage left out); month and event grade the moves
         mode = "validate" if counts or by == "head-to-head" else "analyze"
         options = options_for(mode, variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
@@ -125,6 +143,10 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     if dropped:
         click.echo(f"{dropped} game{'s' if dropped != 1 else ''} left out by --from/--to: no whole Date tag "
                    "(YYYY.MM.DD) of its own or of a game before it in its record", err=True)
+    if most is not None:
+        click.echo(_mistakes(done, most, skip, player, site_url, as_json, page), nl=False)
+        finish(summary, False, err=True)
+        return
     if league:
         click.echo(_league(done, by, as_json, as_csv, page), nl=False)
         finish(summary, False, err=True)
@@ -166,3 +188,34 @@ def _league(results: list[dict], by: str, as_json: bool, as_csv: bool, page: str
     if as_json:
         return json.dumps(to_data(periods), indent=2) + "\n"
     return league.periods_csv(periods) if as_csv else league.periods_table(periods)
+
+
+def _mistakes_only(most: int | None, by: str, as_csv: bool, counts: bool, fair_worlds, scale: str) -> None:
+    """The usage errors of ``--mistakes`` and its settings."""
+    ctx = click.get_current_context()
+    if most is None:
+        for name, option in (("skip", "--skip"), ("player", "--player"), ("site_url", "--site")):
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+                raise click.BadParameter("is a setting of --mistakes N: add it", param_hint=option)
+        return
+    if by != "player" or as_csv or counts or fair_worlds is not None or scale != "points":
+        raise click.UsageError("--mistakes lists moves, graded with every hand open: not with --by, --csv, --counts, "
+                               "--fair or --scale match")
+
+
+def _mistakes(results: list[dict], most: int, skip: int, player: str | None, site: str, as_json: bool,
+              page: str | None) -> str:
+    """The text (JSON) of ``--mistakes`` over ``results``; ``page``: where its page is written too."""
+    from ..archive.mistakes import biggest_mistakes, mistakes_table
+    from ..codec import to_data
+
+    found = biggest_mistakes(results, most, skip, player, site)
+    if page is not None:
+        from ..render.page import write_page
+        from ..render.trend import render_mistakes
+
+        write_page(render_mistakes(found, "Club statistics: the biggest mistakes"
+                                   + (f" of {player}" if player else "")), page)
+    if as_json:
+        return json.dumps(to_data(found), indent=2) + "\n"
+    return mistakes_table(found)

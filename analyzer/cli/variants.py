@@ -12,7 +12,8 @@ from .language import TranslatedCommand
 __all__ = ["variants"]
 
 
-@click.command(cls=TranslatedCommand)
+@click.command(cls=TranslatedCommand,
+               epilog=N_("Exit status: 0 when the list is printed, 2 for a usage error."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print the catalogue as JSON."))
 @click.option("-v", "--verbose", is_flag=True, help=N_("Explain every option and preset."))
 @clean_errors

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..analysis import NO_EXTRA_WORDS, Decision, GameAnalysis, Grading
+from ..analysis.gradecounts import CLASSES, tally
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
@@ -390,12 +391,9 @@ class GameReport:
 
     def classified(self) -> dict[str, int]:
         """How many moves of each class the game's grades have (a game graded by who wins has no mistake)."""
-        names = [cls for cls, _ in self.grading.legend] if self.grading else ["inaccuracy", "mistake", "blunder"]
-        out = dict.fromkeys(names, 0)
-        for m in self.moves:
-            if m.cls:
-                out[m.cls] += 1
-        return out
+        names = [cls for cls, _ in self.grading.legend] if self.grading else list(CLASSES)
+        counted = tally(m.cls for m in self.moves if m.cls)
+        return {name: counted.of(name) for name in names}
 
 
 @dataclass(frozen=True)

@@ -538,7 +538,7 @@ def fair_mwc_lines(decisions: list[dict], analysis) -> list[str]:
               if isinstance(d.get("fair"), dict) and "mwc_loss" in d["fair"]]
     if not judged:
         return []
-    lines = ["  By what each player could know (the mean over the worlds of each world's MWC):"]
+    lines = ["  By what each player could know (the mean over the deals of each deal's MWC):"]
     for d, shown in judged:
         loss = d["fair"]["mwc_loss"]
         if loss:

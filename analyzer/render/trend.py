@@ -1,4 +1,5 @@
-"""The pages of a club's statistics: the trend (``domino stats --by month --page FILE``), a plot a player of his
+"""The pages of a club's statistics: the biggest mistakes (``--mistakes N --page FILE``: a row a move, its place a
+link to its position on the board where the site's address is given); the trend (``domino stats --by month --page FILE``), a plot a player of his
 accuracy in each period, with its 95% interval, and the table of the periods; head to head (``--by head-to-head
 --page FILE``), its three tables.
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from .. import __version__
 from .page import content_policy, environment, static_text
 
-__all__ = ["TrendPlot", "trend_plots", "render_trend", "render_head_to_head"]
+__all__ = ["TrendPlot", "trend_plots", "render_trend", "render_head_to_head", "render_mistakes"]
 
 WIDTH, HEIGHT = 600, 200            # the plot's view box
 LEFT, RIGHT, TOP, BOTTOM = 60, 46, 12, 34           # room for the labels at a phone's larger type
@@ -86,3 +87,12 @@ def render_head_to_head(h2h, title: str) -> str:
     css, script = static_text("trend.css"), ""
     return environment().get_template("headtohead.html.j2").render(
         title=title, h2h=h2h, css=css, csp=content_policy(css, script), version=__version__)
+
+
+def render_mistakes(page, title: str) -> str:
+    """The page of a page of the biggest mistakes (``page``: an ``archive.mistakes.Mistakes``): a row a move, its
+    place a link to the position where the link has the site's address."""
+    css, script = static_text("trend.css"), ""
+    linked = any(m.link and not m.link.startswith("#") for m in page.mistakes)
+    return environment().get_template("mistakes.html.j2").render(
+        title=title, page=page, linked=linked, css=css, csp=content_policy(css, script), version=__version__)

@@ -263,7 +263,7 @@ def holds_lines(worlds: int, holds: dict[str, dict[str, float]], viewer: str | N
     chances on one row; ``-`` cannot hold, ``100%`` surely holds), then each hand's void numbers. The viewer's
     own hand is left out: he knows it."""
     holders = [h for h in holds if h != viewer]
-    lines = [f"worlds: {worlds:,}"]
+    lines = [f"deals: {worlds:,}"]
     groups = holds_groups(holds, holders)
     if not groups:
         return lines

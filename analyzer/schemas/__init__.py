@@ -7,9 +7,12 @@ from importlib.resources import files
 
 __all__ = ["schema", "VERSION"]
 
-VERSION = 2       # the schema's version: a change of a field's name, type or meaning makes the next
+VERSION = 4       # the schema's version: a change of a field's name, type or meaning makes the next
 #                   (2: a fair verdict's ``best`` is null where ``tied`` names the moves not told apart; each
-#                   alternative's fair value has its paired ``gap`` to the best and its interval ``gap_ci``)
+#                   alternative's fair value has its paired ``gap`` to the best and its interval ``gap_ci``; 3: a move
+#                   dropped from contention says in how many deals it was valued; 4: one word for a deal: ``deals``,
+#                   ``total_deals``, ``worst_deal``, their former names ``worlds``, ``total_worlds``, ``worst_world``
+#                   still written beside them, deprecated, gone in 5: ``codec.key(retired=...)``, docs/glossary.md)
 
 
 def schema() -> dict:

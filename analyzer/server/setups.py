@@ -157,7 +157,7 @@ def _answer(p: dict) -> dict:
         return [x for x in p[key] if isinstance(x, str)] if isinstance(p.get(key), list) else []
     return {"best": _text(p.get("best")), "played": _text(p.get("played")), "loss": _number(p.get("loss")),
             "cls": _text(p.get("cls")), "verdict": _text(p.get("verdict")), "method": _text(p.get("method")),
-            "worlds": _number(p.get("worlds")), "tied": strings("tied"), "view": _text(p.get("view")),
+            "worlds": _number(p.get("deals", p.get("worlds"))), "tied": strings("tied"), "view": _text(p.get("view")),
             "line": strings("line"), "alternatives": alternatives}
 
 
