@@ -20,6 +20,7 @@ from ..analysis.gradecounts import grade_counts
 from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
+from ..i18n import language
 from ..match import replay_record
 from ..notation import parse, write
 from ..notation.setup import is_setup
@@ -90,7 +91,8 @@ class NewGame:
 
 
 def _options(mode: str, variant: str | None, rules: dict[str, str], **more) -> Options:
-    """The command line's options for ``mode``; an unknown variant or rule is a :class:`BoardError`."""
+    """The command line's options for ``mode``, its words in the active language (the request's: ``api.language``);
+    an unknown variant or rule is a :class:`BoardError`."""
     try:
         if variant:
             find_variant(variant, rules)
@@ -98,7 +100,7 @@ def _options(mode: str, variant: str | None, rules: dict[str, str], **more) -> O
             check_rules(rules)
     except (UnknownVariant, DominoError, ValueError) as exc:
         raise BoardError(str(exc)) from None
-    return Options(mode, variant or None, tuple(sorted(rules.items())), **more)
+    return Options(mode, variant or None, tuple(sorted(rules.items())), **{"language": language(), **more})
 
 
 def validate_document(text: str, label: str, variant: str | None = None, rules: dict | None = None) -> dict:
