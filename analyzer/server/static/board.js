@@ -354,7 +354,7 @@ function drawPosition() {
   state.game = p.game;
   state.step = p.step;
   var info = (p.games > 1 ? _("game {n} of {games}", {n: p.game + 1, games: p.games}) + " · " : "") +
-    (p.step === 0 ? (p.setup ? _("the position set up, of {steps}", {steps: p.steps}) : _("the deal, of {steps}", {steps: p.steps})) :
+    (p.step === 0 ? (p.setup ? _("the position set up of {steps}", {steps: p.steps}) : _("the deal of {steps}", {steps: p.steps})) :
       _("after move {n} of {steps}", {n: p.step, steps: p.steps}));
   if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
   if (p.variation) {

@@ -4,6 +4,10 @@ import {_, ngettext, andList} from "./i18n.js";
 import {svgNode} from "./tiles.js";
 import {$, state, actions, el, signed, signedFixed, boardText, MAX_BUDGET} from "./state.js";
 
+// a grade's code (the analysis's class: inaccuracy, mistake, blunder) in the page's words
+var GRADES = {inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder")};
+function gradeName(cls) { return GRADES[cls] || cls; }
+
 // the analysed game and the decision index that value the position on the board, or null
 function valuedHere(a, p) {
   var at = state.analysedAt;
@@ -70,7 +74,7 @@ export function drawValues() {
   var fairLoss = fair && d.fair.loss !== null && d.fair.loss !== undefined;
   var view = expl.views && expl.views[gi] ? expl.views[gi][g.decisions.indexOf(d)] : null;
   if (view) { note.push(view + "."); }
-  var cls = d["class"] ? " (" + d["class"] + ")" : "", fairCls = fairWord(d) ? " (" + fairWord(d) + ")" : "";
+  var cls = d["class"] ? " (" + gradeName(d["class"]) + ")" : "", fairCls = fair && fairWord(d) ? " (" + fairWord(d) + ")" : "";
   var said = {player: d.player, move: d.played};
   note.push(ahead ? (state.analysedAt ? _("The variation ends here: the value of each move {player} may make.", said) :
       _("The record ends here: the value of each move {player} may make.", said)) :
@@ -159,15 +163,15 @@ function reviewOf(p) {
 }
 
 // the one verdict word of a fair decision, as ``analyze --fair`` prints it (the server's: "real mistake")
-function fairWord(d) { return d.fair.verdict_word || d.fair["class"]; }
+function fairWord(d) { return d.fair.verdict_word || gradeName(d.fair["class"]); }
 
 function gradeWords(d, fair) {
   if (fair) {
     return _("{grade}, losing {loss} points on average by what {player} could know", {grade: fairWord(d), loss: d.fair.loss.toFixed(2),
       player: d.player});
   }
-  return (d.loss_over_deals ? _("{grade}, losing {loss} points over the deals the sheet allows", {grade: d["class"], loss: d.loss_over_deals.words}) :
-    ngettext("{grade}, losing {n} point with every hand open", "{grade}, losing {n} points with every hand open", d.loss, {grade: d["class"]})) +
+  return (d.loss_over_deals ? _("{grade}, losing {loss} points over the deals the sheet allows", {grade: gradeName(d["class"]), loss: d.loss_over_deals.words}) :
+    ngettext("{grade}, losing {n} point with every hand open", "{grade}, losing {n} points with every hand open", d.loss, {grade: gradeName(d["class"])})) +
     (d.reasons && d.reasons.length ? ": " + d.reasons[0].sentence : "");      // (the first reason: docs/reasons.md)
 }
 
@@ -239,7 +243,7 @@ function drawCounts(r) {
     _("Graded by what each player could know: the moves of each class, and the accuracy (the share of a player's choices not graded)") :
     _("Graded with every hand open: the moves of each class, and the accuracy (the share of a player's choices not graded)")));
   var head = el("tr", "", null);
-  [_("player"), _("choices")].concat(c.classes).concat([_("accuracy")]).forEach(function (h) {
+  [_("player"), _("choices")].concat(c.classes.map(gradeName)).concat([_("accuracy")]).forEach(function (h) {
     var th = el("th", "", h);
     th.scope = "col";
     head.appendChild(th);
