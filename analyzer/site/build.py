@@ -250,6 +250,31 @@ def _page() -> str:
     return html
 
 
+def extract_page(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for the site's page (``babel-board.cfg``, the board's catalogue): each text and
+    label of the board's page as the site lays it out, with the site's own buttons and lines (``fileobj``, this
+    module, is not read: the page is made by :func:`_page`)."""
+    from ..server.catalogue import page_messages
+
+    for line, message in page_messages(_page()):
+        yield line, "_", message, []
+
+
+#: Where the site keeps the board's catalogues (``static/catalogue/<lang>.json``, as the server answers them beside
+#: the page's scripts): the page reads the one of its language, so none is part of a first visit's bytes (the
+#: service worker keeps the one read).
+CATALOGUES = "static/catalogue/"
+
+
+def catalogue_files() -> dict[str, bytes]:
+    """The board's catalogue of each language as the page reads it (``analyzer.server.catalogue``): JSON."""
+    from ..i18n import LANGUAGES
+    from ..server.catalogue import board_catalogue
+
+    return {f"{CATALOGUES}{code}.json": json.dumps(board_catalogue(code), ensure_ascii=False, separators=(",", ":"),
+                                                    sort_keys=True).encode("utf-8") for code in LANGUAGES}
+
+
 def wasm_files() -> dict[str, pathlib.Path]:
     """The compiled kernels' WebAssembly modules the site ships (``wasm/<file>``; those built here,
     :func:`analyzer.search.wasm.wasm_modules`): the worker instantiates them before it imports the package, and
@@ -283,6 +308,7 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     for path in sorted(BOARD_STATIC.iterdir()):
         if path.is_file() and path.name != "board.html":
             files[f"static/{path.name}"] = path
+    files.update(catalogue_files())
     for path in sorted(SITE_STATIC.iterdir()):
         if path.is_file() and path.name != "sw.js":
             files[f"site/{path.name}"] = path
@@ -419,7 +445,8 @@ def _lay_out(building: pathlib.Path, folder: pathlib.Path, files: dict, python: 
     # the build's version: every file's content; the service worker's cache is named by it, so a new build
     # (any file changed) replaces the cache of the one before whole, and a page never mixes two builds' files
     version = digest.hexdigest()[:16]
-    read = [name for name in files if name not in NOT_READ and name not in lazy_files.values()]
+    on_demand = [name for name in files if name.startswith(CATALOGUES)]      # (read when needed, one of them)
+    read = [name for name in files if name not in NOT_READ and name not in lazy_files.values() and name not in on_demand]
     manifest = {"pyodide": version_of_pyodide, "version": version,
                 "python": {"file": "python/domino.zip", "sha256": hashlib.sha256(python).hexdigest()[:16]},
                 "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
@@ -430,7 +457,7 @@ def _lay_out(building: pathlib.Path, folder: pathlib.Path, files: dict, python: 
     sizes["site.json"] = (building / "site.json").stat().st_size
     # the service worker, at the site's root (its scope is the folder it is served from, never above): the
     # files it keeps (everything the page reads at start, ``site.json`` too) and those kept when first read
-    worker = {"version": version, "cache": sorted(read + ["site.json"]), "lazy": sorted(lazy_files.values()),
+    worker = {"version": version, "cache": sorted(read + ["site.json"]), "lazy": sorted([*lazy_files.values(), *on_demand]),
               "sizes": {name: sizes[name] for name in read + ["site.json"]}}
     write_file(building / "sw.js", ("var SITE = " + json.dumps(worker, indent=0) + ";\n"
                                     + (SITE_STATIC / "sw.js").read_text(encoding="utf-8")).encode("utf-8"), folder / "sw.js")

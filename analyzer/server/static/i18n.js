@@ -144,6 +144,8 @@ function drawSwitch() {
   });
 }
 
+// (the static site's own scripts, classic ones, look their words up here: analyzer/site/static/transport.js)
+window.DominoI18n = {_: _, ngettext: ngettext, lang: LANG};
 document.documentElement.lang = LANG === PSEUDO ? "en" : LANG.replace("_", "-");
 document.title = _(document.title);
 translatePage(document.body);
