@@ -44,11 +44,15 @@ NOT_READ = ("pyodide/pyodide.mjs", "pyodide/package.json")
 #: The package's data read only by some calls (the equity tables, 5 MB: the board's routes read none of them
 #: today): kept out of the zip, each a file of its own under ``python/lazy/`` that the worker makes a lazy file
 #: at its place in the package (Emscripten's ``createLazyFile``: fetched the first time it is read).
-LAZY = ("analyzer/equity/data/",)
+LAZY = ("analyzer/equity/data/", "analyzer/locale/", "babel/global.dat", "babel/locale-data/")
 #: The pure-Python distributions the board's code imports in the browser (click is the CLI's only; Starlette
 #: the server's; networkx only the command line's tree of lines, ``analysis/lines.py``, so it stays out: 1 MB).
 #: MarkupSafe's compiled speed-up is left out: it falls back to its own pure Python.
-DEPENDENCIES = ("lark", "jinja2", "markupsafe")
+DEPENDENCIES = ("lark", "jinja2", "markupsafe", "babel")
+#: Of Babel (the catalogues' reader and the languages' numbers, for the pipeline's words in the page's language:
+#: ``analyzer.i18n``), its code and the CLDR data of the catalogues' languages only (lazy files: read only when a
+#: page asks for a language other than English), not the data of its 1,100 other locales.
+BABEL_DATA = ("babel/global.dat", *(f"babel/locale-data/{code}.dat" for code in ("root", "en", "es", "pt", "pt_BR", "ru")))
 #: What never goes into the zip: compiled cores and their sources, caches, the command line and tests.
 _SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o", ".wasm")     # (the .wasm modules: beside it, wasm/)
 _SKIPPED_PARTS = {"__pycache__", "tests", "testing"}
@@ -107,6 +111,8 @@ def _distribution_files(name: str):
         top = relative.parts[0]
         if top.endswith((".dist-info", ".egg-info", ".data")) or top in ("..", "bin") or not _wanted(relative):
             continue
+        if top == "babel" and relative.suffix != ".py" and str(relative) not in BABEL_DATA:
+            continue
         path = pathlib.Path(dist.locate_file(entry))
         if path.is_file():
             yield str(relative), path
@@ -114,12 +120,16 @@ def _distribution_files(name: str):
 
 def _analyzer_files():
     """(path in the zip, file on disk) of this package, without the command line (click) and its compiled
-    cores, nor the message catalogues (``analyzer/locale``: the board and the site speak English until their words
-    are in the catalogue, docs/i18n.md); the grammar at ``analyzer/grammar`` (where an installed copy has it)."""
+    cores; of the message catalogues (``analyzer/locale``) the pipeline's (``analyzer.po``, read in the worker where
+    a page asks for its language: docs/i18n.md), not the board's (the page reads those as JSON, :func:`catalogue_files`);
+    the grammar at ``analyzer/grammar`` (where an installed copy has it)."""
     for path in sorted(PACKAGE.rglob("*")):
         relative = path.relative_to(PACKAGE.parent)
-        if path.is_file() and _wanted(relative) and relative.parts[1] not in ("cli", "locale"):
-            yield relative.as_posix(), path
+        if not (path.is_file() and _wanted(relative)) or relative.parts[1] == "cli":
+            continue
+        if relative.parts[1] == "locale" and path.name != "analyzer.po":
+            continue
+        yield relative.as_posix(), path
     try:
         from importlib.resources import files
         grammar = pathlib.Path(str(files("analyzer.grammar")))
