@@ -4,16 +4,16 @@ board's words and the site's own (its buttons, the engine's loading line). Slow:
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 
 from analyzer import i18n
 from analyzer.notation.link import make_fragment
-from analyzer.site.build import CATALOGUES, SiteError, build_site, catalogue_files, find_pyodide
-from conftest import RECORDS, ROOT
-from test_site_browser import SHOTS, START, _serve
+from analyzer.site.build import CATALOGUES, catalogue_files
+from conftest import RECORDS
+from test_site import _worker_site
+from test_site_browser import SHOTS, START, built, site  # noqa: F401 (the built site served: its fixtures)
 
 pytestmark = pytest.mark.slow
 
@@ -27,29 +27,13 @@ def test_the_site_ships_each_languages_catalogue_as_the_server_answers_it():
         assert json.loads(files[f"{CATALOGUES}{code}.json"]) == board_catalogue(code)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    try:
-        pyodide = find_pyodide(ROOT)
-    except SiteError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(str(exc))
-    built = build_site(tmp_path_factory.mktemp("site") / "site", pyodide=pyodide)
-    server = _serve(built.folder)
-    yield f"http://127.0.0.1:{server.server_port}/", built
-    server.shutdown()
-    server.server_close()
-
-
-def test_a_spanish_browsers_site_speaks_spanish_and_reads_only_its_catalogue(browser, site):
+def test_a_spanish_browsers_site_speaks_spanish_and_reads_only_its_catalogue(browser, built, site):
     from playwright.sync_api import expect
 
-    address, built = site
+    address = site
     # the catalogues are read when needed: not part of a first visit, kept by the service worker when read
-    manifest = json.loads((built.folder / "site.json").read_text(encoding="utf-8"))
-    assert not [name for name in built.read if name.startswith(CATALOGUES)]
-    assert f"{CATALOGUES}es.json" in manifest["sizes"]
+    worker = _worker_site(built)[0]
+    assert f"{CATALOGUES}es.json" in worker["lazy"] and not [n for n in worker["cache"] if n.startswith(CATALOGUES)]
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-419")
     context.route(re.compile(r"^(?!" + re.escape(address) + r")(https?|wss?|ftp)://"), lambda route: route.abort())
     page = context.new_page()
