@@ -13,7 +13,8 @@ import zipfile
 
 import pytest
 
-from analyzer.site.build import PYODIDE_FILES, SiteError, build_site, bundle_python
+from analyzer.i18n import LANGUAGES
+from analyzer.site.build import CATALOGUES, PYODIDE_FILES, SiteError, build_site, bundle_python
 from analyzer.site.worker import BROWSER_BUDGET, SiteApi
 from conftest import RECORDS, ROOT, board_client
 
@@ -73,8 +74,12 @@ def test_the_service_worker_keeps_every_file_the_page_reads_and_is_versioned_by_
     every = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     # every file but itself, what only Node reads, and the lazy files (kept when first read) is kept at once
     assert set(site["cache"]) == every - {"sw.js", "pyodide/pyodide.mjs", "pyodide/package.json"} - set(site["lazy"])
-    assert set(site["lazy"]) == set(manifest["lazy"].values()) and site["lazy"]
-    assert all(name.startswith("python/lazy/analyzer/equity/data/") for name in site["lazy"])
+    # (kept when first read: the package's data only some calls read, and the board's catalogues, one read a page)
+    catalogues = {name for name in site["lazy"] if name.startswith(CATALOGUES)}
+    assert catalogues == {f"{CATALOGUES}{code}.json" for code in LANGUAGES}
+    assert set(site["lazy"]) - catalogues == set(manifest["lazy"].values()) and site["lazy"]
+    assert all(name.startswith(("python/lazy/analyzer/equity/data/", "python/lazy/analyzer/locale/", "python/lazy/babel/"))
+               for name in set(site["lazy"]) - catalogues)
     assert {"index.html", "site.json", "python/domino.zip", "pyodide/pyodide.asm.wasm", "site/worker.js"} <= set(site["cache"])
     # it answers only the site's own files under its scope, and deletes only its own older caches
     assert "indexOf(SCOPE) !== 0" in text and 'PREFIX = "domino-site " + SCOPE + " "' in text
@@ -94,9 +99,11 @@ def test_the_python_zip_has_the_package_and_its_pure_python_dependencies_only(py
                    "analyzer/grammar/record.lark", "lark/__init__.py", "jinja2/__init__.py", "markupsafe/__init__.py"]:
         assert needed in names, needed
     assert not [n for n in names if n.endswith((".so", ".pyd", ".c", ".pyc"))]
-    # neither the command line, nor networkx (its tree of lines only), nor the equity tables (lazy files)
+    # neither the command line, nor networkx (its tree of lines only), nor the equity tables, the catalogues and
+    # Babel's CLDR data (lazy files: the pipeline's analyzer.po and its languages' data only, docs/site.md)
     assert not [n for n in names if n.startswith(("analyzer/cli/", "click/", "starlette/", "networkx/",
-                                                  "analyzer/equity/data/"))]
+                                                  "analyzer/equity/data/", "analyzer/locale/", "babel/locale-data/"))]
+    assert "babel/messages/pofile.py" in names and "babel/global.dat" not in names
 
 
 def test_the_sites_routes_need_neither_networkx_nor_an_equity_table():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import uuid
 
+from ..i18n import negotiate
 from ..inference.memo import DealMemo, remembering
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled
@@ -20,7 +21,7 @@ from .library import (AnalysisRequest, BoardError, BoardRecord, NewGame, branch_
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 
 __all__ = ["ApiError", "ROUTES", "MAX_WORLDS", "DEALS", "remembered_route", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
-           "error_answer"]
+           "error_answer", "language"]
 
 _log = logging.getLogger("analyzer.server")
 MAX_WORLDS = 51_200                 # the most deals a decision may be given (``max_worlds``: "More deals")
@@ -36,6 +37,14 @@ class ApiError(Exception):
     def __init__(self, message: str, status: int = 400, **more):
         super().__init__(message)
         self.status, self.more = status, more
+
+
+def language(data: dict) -> str:
+    """The language a request asks its words in (``lang``, the page's: ``i18n.js``), one with a catalogue as
+    :func:`analyzer.i18n.negotiate` picks it, else English: the pipeline's words (diagnostics, verdicts, the analysis)
+    are made in it."""
+    asked = data.get("lang")
+    return negotiate([asked]) if isinstance(asked, str) and len(asked) < 40 else "en"
 
 
 def _text(data: dict) -> str:

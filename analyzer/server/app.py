@@ -20,7 +20,9 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .api import ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer, job_name
+from ..i18n import LANGUAGES, PSEUDO, use
+from .api import ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer, job_name, language
+from .catalogue import board_catalogue
 from .library import BoardError, NODE_LIMIT
 from .files import Roots
 from .guard import Gate, cookie_name, new_token
@@ -83,11 +85,25 @@ def _api(handler, watches: bool = False):
     return endpoint
 
 
+def _spoken(handler, data):
+    """``handler(data)`` with the request's language active (its words: diagnostics, verdicts)."""
+    with use(language(data)):
+        return handler(data)
+
+
 def _plain(handler):
-    """A route that a plain call answers (``api.ROUTES``), in a thread."""
+    """A route that a plain call answers (``api.ROUTES``), in a thread, in the request's language."""
     async def answer(data):
-        return await run_in_threadpool(handler, data)
+        return await run_in_threadpool(_spoken, handler, data)
     return answer
+
+
+async def _catalogue(request: Request):
+    """The board's catalogue of a language as the page's ``i18n.js`` reads it (``catalogue.board_catalogue``)."""
+    code = request.path_params["lang"]
+    if code not in (*LANGUAGES, PSEUDO):
+        return _error(f"no catalogue for the language {code!r}", 404)
+    return JSONResponse(await run_in_threadpool(board_catalogue, code), headers=HEADERS)
 
 
 def _page(token: str):
@@ -145,6 +161,7 @@ class _Board:
         (it dropped the request, but the answer may reach the browser first, which would show a 409 as a failed
         load in its console)."""
         name, kwargs = check_call(kind, data)
+        kwargs["language"] = language(data)
         job, replace = job_name(data, kind)
         try:
             return await _watched(request, self.checks, job, name, replace, **kwargs)
@@ -160,7 +177,7 @@ class _Board:
         return await self._check(request, "repair", data)
 
     async def analyze(self, data, request):
-        kwargs = analysis_call(data, self.cap)
+        kwargs = {**analysis_call(data, self.cap), "language": language(data)}
         return await _watched(request, self.workers, job_name(data)[0], "analyze_document", **kwargs)
 
     async def cancel(self, data):
@@ -179,7 +196,7 @@ class _Board:
 
     async def answer(self, data, request):
         """The answer to a problem (its position's decision, analysed as ``analyze --json`` does) in a worker."""
-        kwargs = answer_call(data)
+        kwargs = {**answer_call(data), "language": language(data)}
         return await _watched(request, self.workers, job_name(data)[0], "problem_answer", **kwargs)
 
     def routes(self) -> list[tuple[str, object, bool]]:
@@ -203,7 +220,8 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
     checks = checks or Workers(limit=2, queue=True)
     token = token or new_token()
     board = _Board(files, workers, checks, max_nodes or NODE_LIMIT)
-    routes = [Route("/", _page(token)), Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    routes = [Route("/", _page(token)), Route("/static/catalogue/{lang}.json", _catalogue),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
     for path, handler, watches in board.routes():
         routes.append(Route(f"/api/{path}", _api(handler, watches), methods=["POST"], max_body_size=MAX_BODY))
 

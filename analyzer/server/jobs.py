@@ -28,6 +28,7 @@ def _serve(conn) -> None:
     with ``progress=True`` in the kwargs, ``("progress", data)`` as the function reports it, before."""
     import signal
 
+    from ..i18n import use
     from ..inference.memo import DealMemo, remembering
     from . import library, setups
 
@@ -38,11 +39,12 @@ def _serve(conn) -> None:
             name, kwargs = conn.recv()
         except EOFError:
             return
+        spoken = kwargs.pop("language", "en")        # (the page's language: app._Board, api.language)
         if kwargs.get("progress") is True:
             kwargs["progress"] = lambda data: conn.send(("progress", data))
         try:
             work = getattr(library, name, None) or getattr(setups, name)
-            with remembering(deals):
+            with remembering(deals), use(spoken):
                 done = work(**kwargs)
             conn.send(("ok", done))
         except library.BoardError as exc:

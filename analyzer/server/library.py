@@ -20,6 +20,7 @@ from ..analysis.gradecounts import grade_counts
 from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
+from ..i18n import N_, gettext, language
 from ..match import replay_record
 from ..notation import parse, write
 from ..notation.setup import is_setup
@@ -90,7 +91,8 @@ class NewGame:
 
 
 def _options(mode: str, variant: str | None, rules: dict[str, str], **more) -> Options:
-    """The command line's options for ``mode``; an unknown variant or rule is a :class:`BoardError`."""
+    """The command line's options for ``mode``, its words in the active language (the request's: ``api.language``);
+    an unknown variant or rule is a :class:`BoardError`."""
     try:
         if variant:
             find_variant(variant, rules)
@@ -98,7 +100,7 @@ def _options(mode: str, variant: str | None, rules: dict[str, str], **more) -> O
             check_rules(rules)
     except (UnknownVariant, DominoError, ValueError) as exc:
         raise BoardError(str(exc)) from None
-    return Options(mode, variant or None, tuple(sorted(rules.items())), **more)
+    return Options(mode, variant or None, tuple(sorted(rules.items())), **{"language": language(), **more})
 
 
 def validate_document(text: str, label: str, variant: str | None = None, rules: dict | None = None) -> dict:
@@ -256,19 +258,25 @@ def _replays(text: str, label: str, variant: str | None, rules: dict | None):
     return record, replay_record(record, options.variant, rules=dict(options.rules))
 
 
+#: a step asked for that the game has not (``{step}``; ``{steps}`` its last)
+NOT_A_STEP = N_("step {step} is not a move of the game: 0 (the deal) to {steps}")
+#: the board's words for a text with no game in it (its first look at an empty editor), in the request's language
+NO_GAME = N_("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
+
+
 def _game(replays, game: int):
     if not replays:
-        raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
+        raise BoardError(gettext(NO_GAME))
     if not isinstance(game, int) or not 0 <= game < len(replays):
-        raise BoardError(f"there is no game {game + 1 if isinstance(game, int) else game!r}: the text holds "
-                         f"{len(replays)}")
+        raise BoardError(gettext("there is no game {game}: the text holds {games}",
+                                 game=game + 1 if isinstance(game, int) else repr(game), games=len(replays)))
     return replays[game]
 
 
 def _written(record, game: int):
     """Game ``game`` as the text writes it (a text with no tag, hand or move yet writes none)."""
     if not 0 <= game < len(record.games):
-        raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
+        raise BoardError(gettext(NO_GAME))
     return record.games[game]
 
 
@@ -295,12 +303,12 @@ def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, curs
     if step is None or step > steps:
         step = steps
     if not isinstance(step, int) or step < 0:
-        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {steps}")
+        raise BoardError(gettext(NOT_A_STEP, step=repr(step), steps=steps))
     pos, voids, last, shown = position_at(rep, step)
     variation = None
     if line is not None:
         if shown < step:
-            raise BoardError(f"the record breaks the rules at move {shown + 1}: no line can be played after it")
+            raise BoardError(gettext("the record breaks the rules at move {n}: no line can be played after it", n=shown + 1))
         last = _play_line(rep, pos, line, along, last)
         variation = {"line": list(line), "along": along}
     view = board_view(pos, voids, last)
@@ -602,7 +610,7 @@ def enter_move(doc: BoardRecord, game: int, move: str, player: str | None = None
     rep = _game(replays, game)
     steps = len(rep.steps)
     if step is not None and not 0 <= step <= steps:
-        raise BoardError(f"step {step} is not a move of the game: 0 (the deal) to {steps}")
+        raise BoardError(gettext(NOT_A_STEP, step=step, steps=steps))
     called = re.fullmatch(r"\s*muggins\s+(\d+)\s*", move, re.I)
     if called:                       # a Muggins call (All Fives): the points the player before missed, no move
         if len(called.group(1)) > MAX_DIGITS:
@@ -627,7 +635,7 @@ def enter_move(doc: BoardRecord, game: int, move: str, player: str | None = None
         data = position_data(doc, game, step)
         player = data["turn"]
         if player is None:
-            raise BoardError("nobody is to move here: name the player")
+            raise BoardError(gettext("nobody is to move here: name the player"))
     if player not in rep.players:
         raise BoardError(f"{player!r} is not a player of this game ({', '.join(rep.players)})")
     entry = MoveEntry(player, parsed.tile, parsed.end, draw=parsed.draw, claim=claim, arm=parsed.arm)
@@ -732,12 +740,12 @@ def _line_from(rep, step: int, line: list[str], along: int) -> None:
     """Check that the first ``along`` moves of ``line`` may be played from step ``step`` of ``rep``: each
     legal in turn (:class:`BoardError` names the step, the broken record or the move that is not)."""
     if not isinstance(step, int) or not 0 <= step <= len(rep.steps):
-        raise BoardError(f"step {step!r} is not a move of the game: 0 (the deal) to {len(rep.steps)}")
+        raise BoardError(gettext(NOT_A_STEP, step=repr(step), steps=len(rep.steps)))
     if not rep.players:
         raise BoardError("the game names no players yet: write the hands (A: [0-0] [1-1] ...) before a variation")
     pos, _, last, shown = position_at(rep, step)
     if shown < step or not rep.deal_ok:
-        raise BoardError(f"the record breaks the rules at move {shown + 1}: no variation can be played after it")
+        raise BoardError(gettext("the record breaks the rules at move {n}: no variation can be played after it", n=shown + 1))
     _play_line(rep, pos, line, along, last)
 
 
@@ -750,7 +758,7 @@ def write_variation(doc: BoardRecord, game: int, step: int, line: list[str]) -> 
     record, replays = doc.replays()
     rep = _game(replays, game)
     if not isinstance(line, list) or not line:
-        raise BoardError("the variation has no move: play one on the board first")
+        raise BoardError(gettext("the variation has no move: play one on the board first"))
     _line_from(rep, step, line, len(line))
     note = write_comment("variation: " + " ".join(line))
     old = record.games[game]
@@ -813,7 +821,7 @@ def result_entry(doc: BoardRecord, game: int, result: str | None = None) -> dict
         rows = _set_tag(text.split("\n"), _written(record, game), "Result", result)
         return {"text": "\n".join(rows), "result": result, "closing": None}
     if stated is None:
-        raise BoardError(f"game {game + 1} is not over by the rules after its last move: no result to write")
+        raise BoardError(gettext("game {game} is not over by the rules after its last move: no result to write", game=game + 1))
     words = str(stated)
     closing = _closing(text, _written(record, game), rep)
     if closing is not None:           # a book table: closed by its own closing line, in its own words
@@ -846,7 +854,7 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
     options = _options("validate", variant, rules or {})
     record = parse(text, label)
     if not record.games:
-        raise BoardError("the text holds no game yet: write the tags and the hands (A: [0-0] [1-1] ...)")
+        raise BoardError(gettext(NO_GAME))
     replays = replay_record(record, options.variant, rules=dict(options.rules), match=True)
     last, g = replays[-1], record.games[-1]
     if not last.players:
@@ -854,9 +862,11 @@ def next_game(text: str, label: str, variant: str | None = None, rules: dict | N
                          "it to its end before the next game")
     pos, _voids, _tile, shown = position_at(last, len(last.steps))
     if shown < len(last.steps):
-        raise BoardError(f"game {len(replays)} breaks the rules at move {shown + 1}: mend it before the next game")
+        raise BoardError(gettext("game {game} breaks the rules at move {n}: mend it before the next game", game=len(replays),
+                                 n=shown + 1))
     if pos.outcome() is None:
-        raise BoardError(f"game {len(replays)} is not over yet: {last.players[pos.turn]} is to move")
+        raise BoardError(gettext("game {game} is not over yet: {player} is to move", game=len(replays),
+                                 player=last.players[pos.turn]))
     offer = _result_offer(text, record, len(replays) - 1, last, pos.outcome() is not None)
     result = None
     if offer["result"] is not None and not offer["written"]:     # the result the rules reckon, written first

@@ -44,11 +44,15 @@ NOT_READ = ("pyodide/pyodide.mjs", "pyodide/package.json")
 #: The package's data read only by some calls (the equity tables, 5 MB: the board's routes read none of them
 #: today): kept out of the zip, each a file of its own under ``python/lazy/`` that the worker makes a lazy file
 #: at its place in the package (Emscripten's ``createLazyFile``: fetched the first time it is read).
-LAZY = ("analyzer/equity/data/",)
+LAZY = ("analyzer/equity/data/", "analyzer/locale/", "babel/global.dat", "babel/locale-data/")
 #: The pure-Python distributions the board's code imports in the browser (click is the CLI's only; Starlette
 #: the server's; networkx only the command line's tree of lines, ``analysis/lines.py``, so it stays out: 1 MB).
 #: MarkupSafe's compiled speed-up is left out: it falls back to its own pure Python.
-DEPENDENCIES = ("lark", "jinja2", "markupsafe")
+DEPENDENCIES = ("lark", "jinja2", "markupsafe", "babel")
+#: Of Babel (the catalogues' reader and the languages' numbers, for the pipeline's words in the page's language:
+#: ``analyzer.i18n``), its code and the CLDR data of the catalogues' languages only (lazy files: read only when a
+#: page asks for a language other than English), not the data of its 1,100 other locales.
+BABEL_DATA = ("babel/global.dat", *(f"babel/locale-data/{code}.dat" for code in ("root", "en", "es", "pt", "pt_BR", "ru")))
 #: What never goes into the zip: compiled cores and their sources, caches, the command line and tests.
 _SKIPPED_SUFFIXES = (".so", ".pyd", ".c", ".h", ".pyc", ".o", ".wasm")     # (the .wasm modules: beside it, wasm/)
 _SKIPPED_PARTS = {"__pycache__", "tests", "testing"}
@@ -107,6 +111,8 @@ def _distribution_files(name: str):
         top = relative.parts[0]
         if top.endswith((".dist-info", ".egg-info", ".data")) or top in ("..", "bin") or not _wanted(relative):
             continue
+        if top == "babel" and relative.suffix != ".py" and str(relative) not in BABEL_DATA:
+            continue
         path = pathlib.Path(dist.locate_file(entry))
         if path.is_file():
             yield str(relative), path
@@ -114,12 +120,16 @@ def _distribution_files(name: str):
 
 def _analyzer_files():
     """(path in the zip, file on disk) of this package, without the command line (click) and its compiled
-    cores, nor the message catalogues (``analyzer/locale``: the board and the site speak English until their words
-    are in the catalogue, docs/i18n.md); the grammar at ``analyzer/grammar`` (where an installed copy has it)."""
+    cores; of the message catalogues (``analyzer/locale``) the pipeline's (``analyzer.po``, read in the worker where
+    a page asks for its language: docs/i18n.md), not the board's (the page reads those as JSON, :func:`catalogue_files`);
+    the grammar at ``analyzer/grammar`` (where an installed copy has it)."""
     for path in sorted(PACKAGE.rglob("*")):
         relative = path.relative_to(PACKAGE.parent)
-        if path.is_file() and _wanted(relative) and relative.parts[1] not in ("cli", "locale"):
-            yield relative.as_posix(), path
+        if not (path.is_file() and _wanted(relative)) or relative.parts[1] == "cli":
+            continue
+        if relative.parts[1] == "locale" and path.name != "analyzer.po":
+            continue
+        yield relative.as_posix(), path
     try:
         from importlib.resources import files
         grammar = pathlib.Path(str(files("analyzer.grammar")))
@@ -250,6 +260,31 @@ def _page() -> str:
     return html
 
 
+def extract_page(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for the site's page (``babel-board.cfg``, the board's catalogue): each text and
+    label of the board's page as the site lays it out, with the site's own buttons and lines (``fileobj``, this
+    module, is not read: the page is made by :func:`_page`)."""
+    from ..server.catalogue import page_messages
+
+    for line, message in page_messages(_page()):
+        yield line, "_", message, []
+
+
+#: Where the site keeps the board's catalogues (``static/catalogue/<lang>.json``, as the server answers them beside
+#: the page's scripts): the page reads the one of its language, so none is part of a first visit's bytes (the
+#: service worker keeps the one read).
+CATALOGUES = "static/catalogue/"
+
+
+def catalogue_files() -> dict[str, bytes]:
+    """The board's catalogue of each language as the page reads it (``analyzer.server.catalogue``): JSON."""
+    from ..i18n import LANGUAGES
+    from ..server.catalogue import board_catalogue
+
+    return {f"{CATALOGUES}{code}.json": json.dumps(board_catalogue(code), ensure_ascii=False, separators=(",", ":"),
+                                                    sort_keys=True).encode("utf-8") for code in LANGUAGES}
+
+
 def wasm_files() -> dict[str, pathlib.Path]:
     """The compiled kernels' WebAssembly modules the site ships (``wasm/<file>``; those built here,
     :func:`analyzer.search.wasm.wasm_modules`): the worker instantiates them before it imports the package, and
@@ -283,6 +318,7 @@ def build_site(out: str | os.PathLike, pyodide: str | os.PathLike | None = None,
     for path in sorted(BOARD_STATIC.iterdir()):
         if path.is_file() and path.name != "board.html":
             files[f"static/{path.name}"] = path
+    files.update(catalogue_files())
     for path in sorted(SITE_STATIC.iterdir()):
         if path.is_file() and path.name != "sw.js":
             files[f"site/{path.name}"] = path
@@ -419,7 +455,8 @@ def _lay_out(building: pathlib.Path, folder: pathlib.Path, files: dict, python: 
     # the build's version: every file's content; the service worker's cache is named by it, so a new build
     # (any file changed) replaces the cache of the one before whole, and a page never mixes two builds' files
     version = digest.hexdigest()[:16]
-    read = [name for name in files if name not in NOT_READ and name not in lazy_files.values()]
+    on_demand = [name for name in files if name.startswith(CATALOGUES)]      # (read when needed, one of them)
+    read = [name for name in files if name not in NOT_READ and name not in lazy_files.values() and name not in on_demand]
     manifest = {"pyodide": version_of_pyodide, "version": version,
                 "python": {"file": "python/domino.zip", "sha256": hashlib.sha256(python).hexdigest()[:16]},
                 "records": [name.split("/", 1)[1] for name in files if name.startswith("records/")],
@@ -430,7 +467,7 @@ def _lay_out(building: pathlib.Path, folder: pathlib.Path, files: dict, python: 
     sizes["site.json"] = (building / "site.json").stat().st_size
     # the service worker, at the site's root (its scope is the folder it is served from, never above): the
     # files it keeps (everything the page reads at start, ``site.json`` too) and those kept when first read
-    worker = {"version": version, "cache": sorted(read + ["site.json"]), "lazy": sorted(lazy_files.values()),
+    worker = {"version": version, "cache": sorted(read + ["site.json"]), "lazy": sorted([*lazy_files.values(), *on_demand]),
               "sizes": {name: sizes[name] for name in read + ["site.json"]}}
     write_file(building / "sw.js", ("var SITE = " + json.dumps(worker, indent=0) + ";\n"
                                     + (SITE_STATIC / "sw.js").read_text(encoding="utf-8")).encode("utf-8"), folder / "sw.js")

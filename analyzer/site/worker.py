@@ -43,7 +43,9 @@ _browser_python()
 from ..search.core import CORE, CORE_BINDING, cores_text  # noqa: E402
 from ..server import library, setups  # noqa: E402
 from ..inference.memo import remembering  # noqa: E402
-from ..server.api import DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer  # noqa: E402
+from ..i18n import use  # noqa: E402
+from ..server.api import (DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer,  # noqa: E402
+                          language)
 from ..server.files import Roots  # noqa: E402
 
 __all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "site_budget", "site_info"]
@@ -142,24 +144,28 @@ class SiteApi:
         try:
             if not isinstance(data, dict):
                 raise ApiError("the request body must be a JSON object")
-            files = self.files.routes()
-            if route in ROUTES:
-                return 200, ROUTES[route](data)
-            if route in files:
-                return 200, files[route](data)
-            if route in ("validate", "repair"):
-                name, kwargs = check_call(route, data)
-                with remembering(DEALS):
-                    return 200, getattr(library, name)(**kwargs)
-            if route == "analyze":
-                return 200, self._analysis(data, progress)
-            if route == "answer":
-                return 200, self._answer(data, progress)
-            if route == "site":
-                return 200, site_info()
-            raise ApiError("no such page", 404)
+            with use(language(data)):            # (the page's language: the pipeline's words made in it)
+                return self._answer_in(route, data, progress)
         except Exception as exc:  # each error its status and message (api.error_answer), never a traceback
             return error_answer(exc, f"/api/{route}")
+
+    def _answer_in(self, route: str, data: dict, progress) -> tuple[int, dict]:
+        files = self.files.routes()
+        if route in ROUTES:
+            return 200, ROUTES[route](data)
+        if route in files:
+            return 200, files[route](data)
+        if route in ("validate", "repair"):
+            name, kwargs = check_call(route, data)
+            with remembering(DEALS):
+                return 200, getattr(library, name)(**kwargs)
+        if route == "analyze":
+            return 200, self._analysis(data, progress)
+        if route == "answer":
+            return 200, self._answer(data, progress)
+        if route == "site":
+            return 200, site_info()
+        raise ApiError("no such page", 404)
 
     def call(self, route: str, body: str, progress: Callable[[str], None] | None = None) -> str:
         """:meth:`answer` with JSON in and out (what the worker's JavaScript hands over): ``{"status", "data"}``;

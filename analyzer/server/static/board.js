@@ -1,6 +1,7 @@
 // The analysis board's page: the record's text beside the board. Everything it shows about the rules
 // (diagnostics, the player to move, his legal moves, values, repairs) comes from the server's library;
 // this script never judges a move. Every text from a record goes in through textContent, never as HTML.
+import {_, ngettext, orList} from "./i18n.js";
 import {tile, svgNode as mk} from "./tiles.js";
 import {api} from "./api.js";
 import {$, BUDGET, MAX_BUDGET, state, text, PAGE, actions, boardText, request, status, debounce, el, signed,
@@ -78,11 +79,11 @@ function drawDiagnostics() {
       var item = el("li", "diag " + d.severity + (d.follow_on ? " follow" : ""));
       item.setAttribute("data-line", d.line || "");
       item.setAttribute("data-code", d.code);
-      var where = el("span", "at", d.line ? "line " + d.line + (d.column ? ":" + d.column : "") : "record");
+      var where = el("span", "at", d.line ? _("line {line}", {line: d.line + (d.column ? ":" + d.column : "")}) : _("record"));
       item.appendChild(where);
       item.appendChild(el("span", "code", d.severity + "[" + d.code + "]"));
       item.appendChild(el("span", "msg", d.message));
-      if (d.follow_on && d.follows) { item.appendChild(el("span", "follows", "follows from the slip at " + d.follows)); }
+      if (d.follow_on && d.follows) { item.appendChild(el("span", "follows", _("follows from the slip at {where}", {where: d.follows}))); }
       if (d.line) {
         item.tabIndex = 0;
         item.addEventListener("click", function () { goTo(d.line, d.column); });
@@ -94,19 +95,20 @@ function drawDiagnostics() {
   var box = $("likely");
   box.hidden = likely === null;
   if (likely) {
-    box.querySelector(".what").textContent = (v.games.length > 1 ? "game " + (likely.game + 1) + ": " : "") + likely.text;
+    box.querySelector(".what").textContent = (v.games.length > 1 ? _("game {n}: {text}", {n: likely.game + 1, text: likely.text}) : likely.text);
     box.setAttribute("data-game", likely.game);
   }
   var s = v.summary;
-  status(s.records && s.games ? (s.invalid ? "invalid: " + Object.keys(s.errors).map(function (c) {
-    return c + " " + s.errors[c]; }).join(", ") : "valid") : "");
+  status(s.records && s.games ? (s.invalid ? _("invalid: {errors}", {errors: Object.keys(s.errors).map(function (c) {
+    return c + " " + s.errors[c]; }).join(", ")}) : _("valid")) : "");
 }
 
 // ---- the board -------------------------------------------------------------------------------
 function moveLabel(m) {
-  if (m.kind === "pass") { return "pass"; }
-  if (m.kind === "draw") { return "draws"; }
-  var where = m.arm ? "arm " + m.arm : (m.end !== null && m.end !== undefined ? "on " + m.end : "lead");
+  if (m.kind === "pass") { return _("pass"); }
+  if (m.kind === "draw") { return _("draws"); }
+  var where = m.arm ? _("arm {arm}", {arm: m.arm}) : (m.end !== null && m.end !== undefined ? _("on {end}", {end: m.end}) :
+    _("lead"));
   return where + (m.claim ? " +" + m.claim : "");
 }
 
@@ -119,8 +121,10 @@ function drawTable(p) {
   var box = $("table");
   box.textContent = "";
   var img = el("img", "layout");
-  img.alt = p.board.line.length ? "the table: " + p.board.line.length + " tile" + (p.board.line.length === 1 ? "" : "s") +
-    " laid" + (p.board.last ? ", the last [" + p.board.last[0] + "-" + p.board.last[1] + "]" : "") : "the table: nothing played yet";
+  img.alt = !p.board.line.length ? _("the table: nothing played yet") : p.board.last ?
+    ngettext("the table: {n} tile laid, the last {tile}", "the table: {n} tiles laid, the last {tile}", p.board.line.length,
+             {tile: "[" + p.board.last[0] + "-" + p.board.last[1] + "]"}) :
+    ngettext("the table: {n} tile laid", "the table: {n} tiles laid", p.board.line.length);
   img.addEventListener("load", function () {
     // a wide layout on a phone: its tiles kept readable (at least TABLE_SCALE of their drawn size) in a
     // table that scrolls sideways, its middle in sight, rather than shrunk to a thumbnail
@@ -131,10 +135,11 @@ function drawTable(p) {
       box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
     }
   });
-  if (p.best) { img.alt += "; drawn with the best move, " + p.best + ", laid and marked (not played)"; }
+  if (p.best) { img.alt += _("; drawn with the best move, {move}, laid and marked (not played)", {move: p.best}); }
   img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.drawing);
   box.appendChild(img);
-  $("ends").textContent = "open ends: " + p.ends + (p.best ? " · dashed green: the best move, " + p.best + " (not played)" : "");
+  $("ends").textContent = _("open ends: {ends}", {ends: p.ends}) +
+    (p.best ? " · " + _("dashed green: the best move, {move} (not played)", {move: p.best}) : "");
 }
 
 function drawHands(p) {
@@ -145,10 +150,10 @@ function drawHands(p) {
     h.setAttribute("data-player", name);
     var head = el("div", "who");
     head.appendChild(el("strong", "", name));
-    head.appendChild(el("span", "count", p.board.counts[s] + " tile" + (p.board.counts[s] === 1 ? "" : "s") +
-      (p.board.pips[s] !== null ? ", " + p.board.pips[s] + " pips" : "")));
+    head.appendChild(el("span", "count", ngettext("{n} tile", "{n} tiles", p.board.counts[s]) +
+      (p.board.pips[s] !== null ? ", " + ngettext("{n} pip", "{n} pips", p.board.pips[s]) : "")));
     if (p.board.voids[s] && p.board.voids[s].length) {
-      head.appendChild(el("span", "voids", "lacks " + p.board.voids[s].join(" ")));
+      head.appendChild(el("span", "voids", _("lacks {numbers}", {numbers: p.board.voids[s].join(" ")})));
     }
     h.appendChild(head);
     var tiles = el("div", "tiles");
@@ -173,23 +178,24 @@ function drawMoves(p) {
   var playing = !!p.variation || clickMode() === "variation";
   $("clickmode").hidden = !p.turn || !!p.variation;
   if (p.over) {
-    head.textContent = "The hand is over: " + p.over.seat + (p.over.termination === "domino" ? " went out" : " played last (blocked)");
+    head.textContent = p.over.termination === "domino" ? _("The hand is over: {player} went out", {player: p.over.seat}) :
+      _("The hand is over: {player} played last (blocked)", {player: p.over.seat});
     // the result as the rules reckon it, written in one click in the record's form (the server writes it):
     // a book table's own closing line in the sheet's words, else the Result tag
     if (p.result && !p.written && !playing) {
       var words = p.closing ? p.closing.join(" ") : p.result;
-      var write = el("button", "result", "Write the result: " + words);
+      var write = el("button", "result", _("Write the result: {result}", {result: words}));
       write.type = "button";
       write.id = "writeresult";
-      write.title = p.closing ? "Close the table with its closing line (" + p.result + ")" :
-        p.stated ? "The record states \"" + p.stated + "\": write the rules' result instead" :
-        "Add the Result tag to the record";
+      write.title = p.closing ? _("Close the table with its closing line ({result})", {result: p.result}) :
+        p.stated ? _("The record states “{stated}”: write the rules' result instead", {stated: p.stated}) :
+        _("Add the Result tag to the record");
       write.addEventListener("click", function () {
         api("result", request({game: p.game})).then(function (r) {
           if (!r.ok) { status(r.data.error, true); return; }
-          setText(r.data.text, undefined, "result", "the result " + r.data.result);
-          said(r.data.closing ? "The table is closed with its closing line: " + r.data.closing.join(" ") :
-            "The result " + r.data.result + " is written into the record's Result tag.");
+          setText(r.data.text, undefined, "result", _("the result {result}", {result: r.data.result}));
+          said(r.data.closing ? _("The table is closed with its closing line: {line}", {line: r.data.closing.join(" ")}) :
+            _("The result {result} is written into the record's Result tag.", {result: r.data.result}));
         });
       });
       box.appendChild(write);
@@ -197,17 +203,17 @@ function drawMoves(p) {
     // a sheet whose hidden tiles leave the result open: each result its deals give, the one the sheet shows
     // written in one click (the server checks it is one of them)
     if (p.results && p.results.length && !playing) {
-      box.appendChild(el("p", "note", "The tiles not shown decide the result: write the one the sheet shows."));
+      box.appendChild(el("p", "note", _("The tiles not shown decide the result: write the one the sheet shows.")));
       p.results.forEach(function (words) {
-        var pick = el("button", "result", "Write the result: " + words);
+        var pick = el("button", "result", _("Write the result: {result}", {result: words}));
         pick.type = "button";
         pick.setAttribute("data-result", words);
-        pick.title = "Add the Result tag " + words + " (some deal the sheet's moves allow ends so)";
+        pick.title = _("Add the Result tag {result} (some deal the sheet's moves allow ends so)", {result: words});
         pick.addEventListener("click", function () {
           api("result", request({game: p.game, result: words})).then(function (r) {
             if (!r.ok) { status(r.data.error, true); return; }
-            setText(r.data.text, undefined, "result", "the result " + r.data.result);
-            said("The result " + r.data.result + " is written into the record's Result tag.");
+            setText(r.data.text, undefined, "result", _("the result {result}", {result: r.data.result}));
+            said(_("The result {result} is written into the record's Result tag.", {result: r.data.result}));
           });
         });
         box.appendChild(pick);
@@ -216,10 +222,10 @@ function drawMoves(p) {
     // the last game of the text over: the next game's header as the match and the variant decide it, written
     // by the server (with the result first, where the rules reckon it and the record does not state it yet)
     if (p.at_end && p.game === p.games - 1 && !playing && state.problem === null) {
-      var next = el("button", "result", "Next game");
+      var next = el("button", "result", _("Next game"));
       next.type = "button";
       next.id = "nextgame";
-      next.title = "Write the next game's header: its number, the players, who leads by the rules, a ? hand a player";
+      next.title = _("Write the next game's header: its number, the players, who leads by the rules, a ? hand a player");
       next.addEventListener("click", nextGame);
       box.appendChild(next);
     }
@@ -229,15 +235,18 @@ function drawMoves(p) {
   if (!p.turn) { head.textContent = ""; return; }
   var at = insertAt(p);
   // several players may lead (the rules name the holder of a tile the record does not show): the moves of each
-  var who = p.leaders ? names(p.leaders) + " may lead (whoever holds the tile the rules name)" : p.turn + " to move";
-  head.textContent = who + ": click a move to " + (playing ? "play it in a variation (the record stays as it is)" :
-    at === null ? "write it into the record" : "put it into the record before move " + (at + 1));
+  var who = p.leaders ? _("{players} may lead (whoever holds the tile the rules name)", {players: orList(p.leaders)}) :
+    _("{player} to move", {player: p.turn});
+  head.textContent = playing ? _("{who}: click a move to play it in a variation (the record stays as it is)", {who: who}) :
+    at === null ? _("{who}: click a move to write it into the record", {who: who}) :
+    _("{who}: click a move to put it into the record before move {n}", {who: who, n: at + 1});
   if (state.problem !== null) {        // a problem: a click answers it (problems.js)
     $("clickmode").hidden = true;
     $("other").hidden = true;
-    head.textContent = who + ": click the move you would play";
+    head.textContent = _("{who}: click the move you would play", {who: who});
   } else if (!playing && at !== null) {
-    box.appendChild(el("p", "note", "The " + plural(p.steps - at, "move") + " written after it will then be checked against it."));
+    box.appendChild(el("p", "note", ngettext("The {n} move written after it will then be checked against it.",
+      "The {n} moves written after it will then be checked against it.", p.steps - at)));
   }
   var opener = null, leader = null;
   // the mover's plays, then the opener's extra tile (it follows his double at once, as on the sheet), then
@@ -247,17 +256,17 @@ function drawMoves(p) {
   var rest = p.legal.filter(function (m) { return m.kind !== "play" && !m.extra; });
   plays.concat(extras, extras.length && rest.length ? [null] : [], rest).forEach(function (m) {
     if (m === null) {
-      box.appendChild(el("p", "note", "or " + p.turn + ":"));
+      box.appendChild(el("p", "note", _("or {player}:", {player: p.turn})));
       return;
     }
     if (p.leaders && !m.extra && m.player !== leader) {
       leader = m.player;               // (the server lists each leader's moves together, seat by seat)
-      box.appendChild(el("p", "note leader", leader + " leads:"));
+      box.appendChild(el("p", "note leader", _("{player} leads:", {player: leader})));
     }
     if (m.extra && opener === null) {
       // the draw game's opener may add a matching tile to his lead and move again (004): the server offers it
       opener = m.player;
-      var note = el("p", "note extra", "or " + opener + ", who opened, adds a matching tile to his lead (he moves again):");
+      var note = el("p", "note extra", _("or {player}, who opened, adds a matching tile to his lead (he moves again):", {player: opener}));
       note.id = "extranote";
       box.appendChild(note);
     }
@@ -267,7 +276,7 @@ function drawMoves(p) {
     b.setAttribute("data-player", m.player);
     b.title = m.player + " " + m.move + (m.claim ? " +" + m.claim : "");
     if (m.tile) { b.appendChild(tile(m.tile)); }
-    b.appendChild(el("span", "", m.kind === "draw" ? "draws [" + m.tile[0] + "-" + m.tile[1] + "]" : moveLabel(m)));
+    b.appendChild(el("span", "", m.kind === "draw" ? _("draws {tile}", {tile: "[" + m.tile[0] + "-" + m.tile[1] + "]"}) : moveLabel(m)));
     b.addEventListener("click", function () { act(m); });
     box.appendChild(b);
   });
@@ -298,13 +307,13 @@ function keyEntry(words) {
   }
   if (w === "p" || w === "pass") {
     hits = p.legal.filter(function (m) { return m.kind === "pass"; });
-    what = "a pass";
+    what = _("a pass");
   } else {
     var k = /^(d(?:raws?)?\s*)?\[?(\d{1,2})(?:\s*-\s*|(?=\d))(\d{1,2})\]?(?:\s*(@|>|\s)\s*(\d{1,2}))?$/.exec(w);
-    if (!k) { said("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass, m10 for a Muggins call of 10."); return; }
+    if (!k) { said(_("Type a tile as 46 or 4-6 (46@6 for the end), d46 for a draw, p for a pass, m10 for a Muggins call of 10.")); return; }
     var a = Number(k[2]), b = Number(k[3]), lo = Math.min(a, b), hi = Math.max(a, b);
     var kind = k[1] ? "draw" : "play";
-    what = (kind === "draw" ? "draws " : "") + "[" + lo + "-" + hi + "]";
+    what = kind === "draw" ? _("draws {tile}", {tile: "[" + lo + "-" + hi + "]"}) : "[" + lo + "-" + hi + "]";
     hits = p.legal.filter(function (m) {
       return m.kind === kind && m.tile && m.tile[0] === lo && m.tile[1] === hi;
     });
@@ -329,13 +338,13 @@ function keyEntry(words) {
     $("keymove").value = "";
     act(hits[0], true);
   } else if (players.length > 1) {
-    said(what + " may be led by " + names(players) + ": click the move of the player who holds it");
+    said(_("{move} may be led by {players}: click the move of the player who holds it", {move: what, players: orList(players)}));
   } else if (hits.length > 1) {
-    said(what + " goes on " + hits.map(function (m) { return m.arm ? "arm " + m.arm : "the " + m.end; }).join(" or ") +
-      ": add the end (" + hits.map(function (m) { return w.replace(/[@>\s]\d+$/, "") + (m.arm ? ">" + m.arm : "@" + m.end); })
-      .join(" or ") + "), or click one");
+    said(_("{move} goes on {ends}: add the end ({typed}), or click one", {move: what,
+      ends: orList(hits.map(function (m) { return m.arm ? _("arm {arm}", {arm: m.arm}) : _("the {end}", {end: m.end}); })),
+      typed: orList(hits.map(function (m) { return w.replace(/[@>\s]\d+$/, "") + (m.arm ? ">" + m.arm : "@" + m.end); }))}));
   } else {
-    said(what + " is not among the moves " + p.turn + " could make here.");
+    said(_("{move} is not among the moves {player} could make here.", {move: what, player: p.turn}));
   }
 }
 
@@ -344,21 +353,23 @@ function drawPosition() {
   if (!p) { return; }
   state.game = p.game;
   state.step = p.step;
-  var info = (p.games > 1 ? "game " + (p.game + 1) + " of " + p.games + " · " : "") +
-    (p.step === 0 ? (p.setup ? "the position set up" : "the deal") : "after move " + p.step) + " of " + p.steps;
+  var info = (p.games > 1 ? _("game {n} of {games}", {n: p.game + 1, games: p.games}) + " · " : "") +
+    (p.step === 0 ? (p.setup ? _("the position set up of {steps}", {steps: p.steps}) : _("the deal of {steps}", {steps: p.steps})) :
+      _("after move {n} of {steps}", {n: p.step, steps: p.steps}));
   if (p.step > 0 && p.moves[p.step - 1]) { info += " (" + p.moves[p.step - 1].player + " " + p.moves[p.step - 1].move + ")"; }
   if (p.variation) {
     var v = p.variation;
     // a variation played on the board, or an alternative's line from the analysis
-    info = (state.mine ? "variation from " + (p.step === 0 ? "the deal" : "move " + p.step) : "line of " + v.line[0]) +
-      ": " + (v.along === 0 ? "before it" : "move " + v.along + " of " + v.line.length + " (" + v.line[v.along - 1] + ")");
+    info = (state.mine ? (p.step === 0 ? _("variation from the deal") : _("variation from move {n}", {n: p.step})) :
+      _("line of {move}", {move: v.line[0]})) + ": " + (v.along === 0 ? _("before it") :
+      _("move {n} of {moves}", {n: v.along, moves: v.line.length}) + " (" + v.line[v.along - 1] + ")");
   }
   $("back").hidden = !p.variation;
   var v = p.variation;
   $("variation").hidden = !v || v.along === 0;
   if (v && v.along) {
-    setWords($("variation").querySelector(".what"), "Variation from " + (p.step === 0 ? "the deal" : "move " + p.step) +
-      " (not in the record): " + v.line.slice(0, v.along).join(", "));
+    setWords($("variation").querySelector(".what"), (p.step === 0 ? _("Variation from the deal (not in the record): {moves}", {moves: v.line.slice(0, v.along).join(", ")}) :
+      _("Variation from move {n} (not in the record): {moves}", {n: p.step, moves: v.line.slice(0, v.along).join(", ")})));
   }
   setWords($("stepinfo"), info);
   $("stopped").hidden = !p.stopped;
@@ -512,9 +523,9 @@ function shift(from, to, done) {
   status(done + (item.label ? ": " + item.label : ""));
 }
 
-function undo() { shift(hist.undo, hist.redo, "undone"); }
+function undo() { shift(hist.undo, hist.redo, _("undone")); }
 
-function redo() { shift(hist.redo, hist.undo, "redone"); }
+function redo() { shift(hist.redo, hist.undo, _("redone")); }
 
 // a record opened or chosen: its history begins there
 function forget() {
@@ -528,13 +539,8 @@ function drawHistory() {
   var top = hist.undo[hist.undo.length - 1];
   var back = $("takeback");
   back.hidden = !(top && top.kind === "move");
-  if (top && top.kind === "move") { back.textContent = "Take back " + top.label; }
+  if (top && top.kind === "move") { back.textContent = _("Take back {move}", {move: top.label}); }
 }
-
-function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
-// "A, B, C or D"
-function names(list) { return list.length < 2 ? list.join("") : list.slice(0, -1).join(", ") + " or " + list[list.length - 1]; }
 
 function said(words) {
   $("entered").hidden = !words;
@@ -567,9 +573,9 @@ function enter(m, typed) {
       if (first && !$("legal").contains(document.activeElement)) { first.focus({preventScroll: true}); }
     });
     if (typed) { $("keymove").focus(); }
-    said(r.data.after ? m.player + " " + m.move + " is put into the record as move " + (r.data.step + 1) + ": the " +
-      plural(r.data.after, "move") + " written after it " + (r.data.after === 1 ? "is" : "are") +
-      " now checked against it." : "");
+    said(r.data.after ? ngettext("{move} is put into the record as move {step}: the {n} move written after it is now checked against it.",
+      "{move} is put into the record as move {step}: the {n} moves written after it are now checked against it.", r.data.after,
+      {move: m.player + " " + m.move, step: r.data.step + 1}) : "");
   });
 }
 
@@ -577,12 +583,13 @@ function nextGame() {
   api("next", request()).then(function (r) {
     if (!r.ok) { status(r.data.error, true); return; }
     var d = r.data;
-    setText(d.text, d.offset, "next game", "game " + d.number);
+    setText(d.text, d.offset, "next game", _("game {n}", {n: d.number}));
     positionAtCursor();
-    said((d.result ? "The result " + d.result + " is written; " : "") +
-      (d.match_over ? "the match is over: game 1 of a new match" : "game " + d.number) + " is begun" +
-      (d.score ? " (the match: " + d.score + ")" : "") +
-      (d.lead ? ", " + d.lead + " leads" + (d.reason ? " (" + d.reason + ")" : "") : ", the rules and the deal say who leads") + ".");
+    said((d.result ? _("The result {result} is written.", {result: d.result}) + " " : "") +
+      (d.match_over ? _("The match is over: game 1 of a new match is begun") : _("Game {n} is begun", {n: d.number})) +
+      (d.score ? " " + _("(the match: {score})", {score: d.score}) : "") +
+      (d.lead ? ", " + (d.reason ? _("{player} leads ({reason})", {player: d.lead, reason: d.reason}) : _("{player} leads", {player: d.lead})) :
+        ", " + _("the rules and the deal say who leads")) + ".");
   });
 }
 
@@ -604,9 +611,9 @@ function writeVariation() {
   api("variation", request({game: p.game, step: p.step, line: v.line.slice(0, v.along)})).then(function (r) {
     if (!r.ok) { status(r.data.error, true); return; }
     text.focus();
-    setText(r.data.text, r.data.offset, "variation", "the variation");
-    said("The variation is written into the record as the comment " + r.data.comment + " (the notation has no " +
-      "form for a variation).");
+    setText(r.data.text, r.data.offset, "variation", _("the variation"));
+    said(_("The variation is written into the record as the comment {comment} (the notation has no form for a variation).",
+      {comment: r.data.comment}));
   });
 }
 
@@ -617,8 +624,8 @@ function repair() {
     $("repair").disabled = false;
     if (r.data.superseded) { return; }
     if (!r.ok) { status(r.data.error, true); return; }
-    setText(r.data.text, undefined, "repair", "the repair");
-    status("repaired: " + r.data.likely.replace(/^likely slips?: /, ""));
+    setText(r.data.text, undefined, "repair", _("the repair"));
+    status(_("repaired: {what}", {what: r.data.likely.replace(/^likely slips?: /, "")}));
   });
 }
 
@@ -653,13 +660,13 @@ function analyse(more) {
     });
   }).then(function (r) {
     if (!untrack(job)) { return; }
-    if (!r.ok) { status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
+    if (!r.ok) { status(r.data.cancelled ? _("analysis cancelled") : r.data.error, !r.data.cancelled); return; }
     state.analysis = r.data;
     state.analysed = analysedText;
     state.analysedAt = at;
     state.budget = more || BUDGET;
     state.ahead = ahead;
-    status("analysed");
+    status(_("analysed"));
     drawValues();
     drawReview();
     var p = state.position;             // the board again, with the analysis's best move drawn on it
@@ -673,7 +680,7 @@ function track(job) {
   state.job = job;
   $("analyse").disabled = true;
   $("cancel").hidden = false;
-  status("analysing…");
+  status(_("analysing…"));
   showProgress(job);
 }
 
@@ -705,9 +712,9 @@ function showProgress(job) {
         bar.value = d.done;
         // (the total is the most deals there may still be: it only shrinks, as moves are told apart)
         words.textContent = d.phase === "worlds" ?
-          (d.games > 1 ? "game " + d.game + " of " + d.games + ": " : "") + d.done + " of at most " + d.total +
-          " deals solved" :
-          d.done + " of " + d.total + " moves valued";
+          (d.games > 1 ? _("game {n} of {games}", {n: d.game, games: d.games}) + ": " : "") +
+          ngettext("{done} of at most {n} deal solved", "{done} of at most {n} deals solved", d.total, {done: d.done}) :
+          ngettext("{done} of {n} move valued", "{done} of {n} moves valued", d.total, {done: d.done});
       }
       setTimeout(tick, 400);
     });
@@ -740,7 +747,7 @@ var follow = debounce(positionAtCursor, 150);
 
 function changed(edited) {
   drawGutter();
-  if (edited) { keep(); } else { fileState(unsaved() ? "unsaved (kept in this browser)" : ""); }
+  if (edited) { keep(); } else { fileState(unsaved() ? _("unsaved (kept in this browser)") : ""); }
   validate();
   follow();
 }
@@ -910,7 +917,7 @@ window.DominoBoard = {
     state.focusMoves = true;
     // (a new record opens for writing, whatever the record before it was opened for: files.js, review first)
     document.querySelector("input[name=clickmode][value=record]").checked = true;
-    setText(value, value.length, "new", "the new record");
+    setText(value, value.length, "new", _("the new record"));
     return positionAtCursor().then(function () {
       var board = document.querySelector("main .board");
       if (phone()) { tab("board", true); } else if (board.getBoundingClientRect().top < 0) { board.scrollIntoView(); }

@@ -1,6 +1,7 @@
 // The record's files: opening, saving (never over a file changed on disk without asking), the text kept in this
 // browser while unsaved, the list of files the server may read. The board's own moves it calls back through
 // ``actions`` (board.js fills it), so the two modules do not import each other.
+import {_} from "./i18n.js";
 import {api} from "./api.js";
 import {$, STORE, TEMPLATE, state, text, actions, request, status, el} from "./state.js";
 
@@ -14,11 +15,11 @@ export function fileState(words) { $("filestate").textContent = words; }
 // the text not saved is kept in the browser under its file's path (or "new"), until it is saved or
 // discarded by the user: an empty editor never replaces it, and nothing is removed that no file holds
 export function keep() {
-  fileState(unsaved() ? "unsaved (kept in this browser)" : "");
+  fileState(unsaved() ? _("unsaved (kept in this browser)") : "");
   try {
     if (unsaved() && text.value.trim() !== "") {
       localStorage.setItem(key(), JSON.stringify({text: text.value, token: state.token, time: new Date().toISOString(),
-                                                  name: state.path ? fileName(state.path) : "new record"}));
+                                                  name: state.path ? fileName(state.path) : _("new record")}));
     } else if (!unsaved() && state.path) {
       localStorage.removeItem(key());
     }
@@ -60,7 +61,8 @@ function when(time) {
 // the other texts kept in this browser, each with a button to show it
 function otherKept() {
   return allKept().filter(function (k) { return k.path !== state.path; }).map(function (k) {
-    return ["Show the unsaved " + (k.path ? fileName(k.path) : "new record") + " (" + when(k.time) + ")", function () {
+    return [k.path ? _("Show the unsaved {file} ({when})", {file: fileName(k.path), when: when(k.time)}) :
+      _("Show the unsaved new record ({when})", {when: when(k.time)}), function () {
       keep();
       if (k.path) { $("files").value = k.path; openFile(k.path); } else { $("files").value = ""; showNew(); }
     }];
@@ -69,8 +71,8 @@ function otherKept() {
 
 function discard() {
   try { localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
-  actions.setText(state.saved, 0, "discard", "the discarded text");
-  notice("The unsaved text is discarded (Undo brings it back).", otherKept());
+  actions.setText(state.saved, 0, "discard", _("the discarded text"));
+  notice(_("The unsaved text is discarded (Undo brings it back)."), otherKept());
 }
 
 // the new record: the text kept in this browser, with a notice, else the template
@@ -79,8 +81,8 @@ export function showNew() {
   var stored = kept(null);
   text.value = stored ? stored.text : TEMPLATE;
   actions.forget();
-  notice(stored ? "Your unsaved new record from " + when(stored.time) + " is restored: save it (Save as…) or discard it." : "",
-    stored ? [["Discard it", discard]].concat(otherKept()) : otherKept());
+  notice(stored ? _("Your unsaved new record from {when} is restored: save it (Save as…) or discard it.", {when: when(stored.time)}) : "",
+    stored ? [[_("Discard it"), discard]].concat(otherKept()) : otherKept());
   actions.changed(false);
   keep();
 }
@@ -112,14 +114,16 @@ export function openFile(path) {
     if (stored && stored.text !== r.data.text) {
       text.value = stored.text;
       if (stored.token) { state.token = stored.token; }
-      notice("Your unsaved text of " + r.data.name + " from " + when(stored.time) + " is restored" +
-        (stored.token !== r.data.token ? "; the file on disk has changed since, so saving will ask first" :
-          "; the file on disk is unchanged") + ": save it or discard it.",
-        [["Discard it", function () { state.token = r.data.token; discard(); }]].concat(otherKept()));
+      notice(stored.token !== r.data.token ?
+        _("Your unsaved text of {file} from {when} is restored; the file on disk has changed since, so saving will ask first: save it or discard it.",
+          {file: r.data.name, when: when(stored.time)}) :
+        _("Your unsaved text of {file} from {when} is restored; the file on disk is unchanged: save it or discard it.",
+          {file: r.data.name, when: when(stored.time)}),
+        [[_("Discard it"), function () { state.token = r.data.token; discard(); }]].concat(otherKept()));
     } else {
       text.value = r.data.text;
       var others = otherKept();
-      if (others.length) { notice("Unsaved text is kept in this browser for another record.", others); }
+      if (others.length) { notice(_("Unsaved text is kept in this browser for another record."), others); }
     }
     text.setSelectionRange(0, 0);
     actions.forget();
@@ -169,14 +173,14 @@ function tagged() {
   if (!variant) { return Promise.resolve(true); }
   return api("tags", request()).then(function (r) {
     if (!r.ok) { status(r.data.error, true); return false; }
-    if (r.data.text !== text.value) { actions.setText(r.data.text, undefined, "variant", "the variant " + variant); }
+    if (r.data.text !== text.value) { actions.setText(r.data.text, undefined, "variant", _("the variant {variant}", {variant: variant})); }
     $("variant").value = "";
     return true;
   });
 }
 
 export function saveAs() {
-  var name = window.prompt("Save as: a file name (*.dom or *.txt) in the folder the board was started with",
+  var name = window.prompt(_("Save as: a file name (*.dom or *.txt) in the folder the board was started with"),
     state.path ? fileName(state.path).replace(/(\.[a-z]+)$/i, "-2$1") : "new.dom");
   if (name) { saveTo(name.trim(), null); }
 }
@@ -188,15 +192,15 @@ function saveTo(path, token) {
   }).then(function (r) {
     if (!r) { return; }
     if (r.status === 409) {
-      var buttons = [["Overwrite the file on disk", function () { notice(""); saveTo(path, r.data.token); }]];
+      var buttons = [[_("Overwrite the file on disk"), function () { notice(""); saveTo(path, r.data.token); }]];
       if (path === before) {
-        buttons.push(["Show the disk's version (yours stays in this browser)", function () {
+        buttons.push([_("Show the disk's version (yours stays in this browser)"), function () {
           keep(); notice(""); openFile(path);
         }]);
       }
-      buttons.push(["Save as another name…", saveAs]);
+      buttons.push([_("Save as another name…"), saveAs]);
       notice(r.data.error, buttons);
-      fileState("not saved");
+      fileState(_("not saved"));
       return;
     }
     if (!r.ok) { status(r.data.error, true); return; }
@@ -207,7 +211,7 @@ function saveTo(path, token) {
     state.saved = text.value;
     try { localStorage.removeItem(oldKey); localStorage.removeItem(key()); } catch (e) { /* nothing kept */ }
     notice("", otherKept());
-    fileState("saved " + r.data.name);
+    fileState(_("saved {file}", {file: r.data.name}));
     if (before !== r.data.path) { listFiles(r.data.path); }
   });
 }

@@ -1,6 +1,7 @@
 // The new-record form: variant and rules, players, and each hand entered by clicking tiles (a hand may be
 // unknown or partly known). The server writes the record in the notation and validates it; this script
 // only gathers the choices (the set's size and the seats come from the server too).
+import {_} from "./i18n.js";
 import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too)
 (function () {
   "use strict";
@@ -42,13 +43,13 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
       pick.type = "radio";
       pick.name = "nwho";
       pick.checked = k === form.who;
-      pick.setAttribute("aria-label", "enter the hand of player " + (k + 1));
+      pick.setAttribute("aria-label", _("enter the hand of player {n}", {n: k + 1}));
       pick.addEventListener("change", function () { form.who = k; draw(); });
       var field = B.el("input", "nname", null);
       field.type = "text";
       field.value = name;
       field.size = 16;
-      field.setAttribute("aria-label", "name of player " + (k + 1));
+      field.setAttribute("aria-label", _("name of player {n}", {n: k + 1}));
       field.addEventListener("change", function () { form.names[k] = field.value.trim(); leads(); });
       field.addEventListener("focus", function () { if (form.who !== k) { form.who = k; pick.checked = true; mark(); } });
       row.appendChild(pick);
@@ -56,7 +57,7 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
       var held = B.el("span", "ntiles", null);
       form.hands[k].forEach(function (t) { held.appendChild(tile(t)); });
       var known = form.hands[k].length;
-      held.appendChild(B.el("span", "ncount", known ? known + " of " + form.deal.hand_size + " known" : "not known (?)"));
+      held.appendChild(B.el("span", "ncount", known ? _("{known} of {size} known", {known: known, size: form.deal.hand_size}) : _("not known (?)")));
       row.appendChild(held);
       box.appendChild(row);
     });
@@ -108,7 +109,8 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     var button = B.el("button", "ntile" + (k >= 0 ? " held" : ""), null);
     button.type = "button";
     button.setAttribute("data-tile", "[" + a + "-" + b + "]");
-    button.title = k >= 0 ? "[" + a + "-" + b + "] is in " + form.names[k] + "'s hand" : "give [" + a + "-" + b + "] to the chosen player";
+    button.title = k >= 0 ? _("{tile} is in {player}'s hand", {tile: "[" + a + "-" + b + "]", player: form.names[k]}) :
+      _("give {tile} to the chosen player", {tile: "[" + a + "-" + b + "]"});
     button.appendChild(tile([a, b]));
     button.appendChild(B.el("span", "nholder", k >= 0 ? form.names[k] : ""));
     button.addEventListener("click", function () {
@@ -136,14 +138,14 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     var typed = $("nstarter").value.trim();
     if (typed && !$("nstarterbox").hidden) {
       var halves = /^\[?\s*(\d{1,2})\s*[-|: ]?\s*(\d{1,2})\s*\]?$/.exec(typed.length === 2 ? typed[0] + "-" + typed[1] : typed);
-      if (!halves) { error("the starter tile: type it as 4-5"); return; }
+      if (!halves) { error(_("the starter tile: type it as 4-5")); return; }
       body.starter = [Number(halves[1]), Number(halves[2])];
     }
     B.writeRecord("new", body, $("nwrite"), $("newform"), error).then(function (r) {
       var renamed = r && r.renamed ? Object.keys(r.renamed) : [];
       if (renamed.length) {
-        B.said("The names are written as the notation names players: " + renamed.map(function (n) {
-          return n + " as " + r.renamed[n]; }).join(", ") + ".");
+        B.said(_("The names are written as the notation names players: {names}.", {names: renamed.map(function (n) {
+          return _("{name} as {written}", {name: n, written: r.renamed[n]}); }).join(", ")}));
       }
     });
   }

@@ -4,6 +4,8 @@
 // shown: the best move and every move's value (exact, or fair with its 95% interval) as the analysis gives
 // them, from the set itself or, for a book, from the server's analysis of the position. This script judges
 // nothing: it compares the move clicked with the moves the answer names.
+import {_, ngettext, andList} from "./i18n.js";
+
 (function () {
   "use strict";
 
@@ -25,14 +27,13 @@
       var box = $("problemsets");
       box.textContent = "";
       r.data.sets.forEach(function (s) {
-        var o = B.el("option", "", s.name + (s.kind === "train" ? " (problem set)" : " (book of problems)"));
+        var o = B.el("option", "", s.kind === "train" ? _("{name} (problem set)", {name: s.name}) : _("{name} (book of problems)", {name: s.name}));
         o.value = s.path;
         box.appendChild(o);
       });
       $("problemopen").disabled = !r.data.sets.length;
       if (!r.data.sets.length) {
-        error("No problem set under the folders this board was started with: `domino train --json FILE` writes " +
-          "one, and a book of problems is a folder of set-up records with a Problem tag.");
+        error(_("No problem set under the folders this board was started with: `domino train --json FILE` writes one, and a book of problems is a folder of set-up records with a Problem tag."));
       }
     });
   }
@@ -42,7 +43,7 @@
     if (!path) { return; }
     B.api("problems", {path: path}).then(function (r) {
       if (!r.ok) { error(r.data.error); return; }
-      if (!r.data.problems.length) { error(r.data.name + " holds no problem with a position."); return; }
+      if (!r.data.problems.length) { error(_("{name} holds no problem with a position.", {name: r.data.name})); return; }
       error("");
       set = r.data;
       at = 0;
@@ -55,9 +56,9 @@
     chosen = null;
     $("problemshow").hidden = false;
     $("answer").hidden = true;
-    var where = p.source ? " · " + p.source + (p.game ? ", game " + p.game : "") : "";
-    $("probleminfo").textContent = "Problem " + (at + 1) + " of " + set.problems.length + " in " + set.name + where +
-      (set.skipped ? " (" + set.skipped + " without a position left out)" : "");
+    var where = p.source ? " · " + p.source + (p.game ? ", " + _("game {n}", {n: p.game}) : "") : "";
+    $("probleminfo").textContent = _("Problem {n} of {count} in {set}", {n: at + 1, count: set.problems.length, set: set.name}) + where +
+      (set.skipped ? " " + ngettext("({n} without a position left out)", "({n} without a position left out)", set.skipped) : "");
     B.setWords($("question"), p.question);
     $("problemprev").disabled = at === 0;
     $("problemnext").disabled = at === set.problems.length - 1;
@@ -95,7 +96,7 @@
     B.api("answer", {text: p.position, name: p.source || set.name, job: job}).then(function (r) {
       if (!B.untrack(job)) { return; }
       $("reveal").disabled = false;
-      if (!r.ok) { B.status(r.data.cancelled ? "analysis cancelled" : r.data.error, !r.data.cancelled); return; }
+      if (!r.ok) { B.status(r.data.cancelled ? _("analysis cancelled") : r.data.error, !r.data.cancelled); return; }
       B.status("");
       p.answer = r.data;
       if (set && set.problems[which] === p && which === at) { drawAnswer(p); }
@@ -113,32 +114,35 @@
     var shown = function (alt) {
       if (alt.fair === null) { return "?"; }
       if (exact) { return (alt.fair > 0 ? "+" : "") + alt.fair; }
-      return "fair " + B.signedFixed(alt.fair) + (alt.ci95 ? " (95%: " + B.signedFixed(alt.ci95[0]) + " to " +
-        B.signedFixed(alt.ci95[1]) + ")" : "");
+      return alt.ci95 ? _("fair {value} (95%: {low} to {high})", {value: B.signedFixed(alt.fair), low: B.signedFixed(alt.ci95[0]),
+        high: B.signedFixed(alt.ci95[1])}) : _("fair {value}", {value: B.signedFixed(alt.fair)});
     };
     var best = a.alternatives.filter(function (x) { return x.best; })[0];
     var mine = chosen === null ? null : a.alternatives.filter(function (x) { return same(x.move, chosen); })[0];
     var words;
     if (chosen === null) {
-      words = tied.length ? tied.join(" and ") + " are not told apart" : "The best move: " + a.best + ".";
+      words = tied.length ? _("{moves} are not told apart", {moves: andList(tied)}) : _("The best move: {move}.", {move: a.best});
     } else if (!mine) {
-      words = "You chose " + chosen + ", which the answer does not value; the best: " + a.best + ".";
+      words = _("You chose {move}, which the answer does not value; the best: {best}.", {move: chosen, best: a.best});
     } else if (tied.indexOf(mine.move) >= 0) {
-      words = "You chose " + mine.move + ": not told apart from " + tied.filter(function (x) { return x !== mine.move; })
-        .join(" and ") + " after " + a.worlds + " deals.";
+      words = ngettext("You chose {move}: not told apart from {others} after {n} deal.", "You chose {move}: not told apart from {others} after {n} deals.",
+        a.worlds, {move: mine.move, others: andList(tied.filter(function (x) { return x !== mine.move; }))});
     } else if (mine.best) {
-      words = "You chose " + mine.move + ": the best move.";
+      words = _("You chose {move}: the best move.", {move: mine.move});
     } else {
-      words = "You chose " + mine.move + " (" + shown(mine) + "); the best is " + a.best + (best ? " (" + shown(best) + ")" : "") + ".";
+      words = _("You chose {move} ({value}); the best is {best}.", {move: mine.move, value: shown(mine),
+        best: a.best + (best ? " (" + shown(best) + ")" : "")});
     }
     B.setWords($("answerchoice"), words);
     var note = [];
     if (a.view) { note.push(a.view + "."); }
-    note.push(exact ? "Exact: every hand is shown." : "By what " + (p.player || "the player to move") + " could know: " +
-      a.worlds + " deals (" + a.method + ")" + (tied.length ? "; " + tied.join(" and ") + " are not told apart" : "") + ".");
+    note.push(exact ? _("Exact: every hand is shown.") : (p.player ? ngettext("By what {player} could know: {n} deal ({method})",
+      "By what {player} could know: {n} deals ({method})", a.worlds, {player: p.player, method: a.method}) :
+      ngettext("By what the player to move could know: {n} deal ({method})", "By what the player to move could know: {n} deals ({method})",
+        a.worlds, {method: a.method})) + (tied.length ? "; " + _("{moves} are not told apart", {moves: andList(tied)}) : "") + ".");
     if (a.played) {
-      note.push("Played in the game: " + a.played + (a.loss ? ", losing " + a.loss.toFixed(2) : "") +
-        (a.cls ? " (" + a.cls + ")" : "") + ".");
+      note.push((a.loss ? _("Played in the game: {move}, losing {loss}", {move: a.played, loss: a.loss.toFixed(2)}) :
+        _("Played in the game: {move}", {move: a.played})) + (a.cls ? " (" + a.cls + ")" : "") + ".");
     }
     B.setWords($("answernote"), note.join(" "));
     var rows = $("answerrows");
@@ -149,11 +153,11 @@
       tr.setAttribute("data-move", alt.move);
       tr.appendChild(B.el("td", "mv", alt.move));
       tr.appendChild(B.el("td", "val", shown(alt)));
-      tr.appendChild(B.el("td", "marks", [alt.best && !isTied ? "best" : "", isTied ? "not told apart" : "",
-        mine === alt ? "your choice" : "", alt.played ? "played in the game" : ""].filter(Boolean).join(", ")));
+      tr.appendChild(B.el("td", "marks", [alt.best && !isTied ? _("best") : "", isTied ? _("not told apart") : "",
+        mine === alt ? _("your choice") : "", alt.played ? _("played in the game") : ""].filter(Boolean).join(", ")));
       rows.appendChild(tr);
     });
-    B.setWords($("answerline"), a.line && a.line.length ? "The best line, every hand open: " + a.line.join(", ") : "");
+    B.setWords($("answerline"), a.line && a.line.length ? _("The best line, every hand open: {moves}", {moves: a.line.join(", ")}) : "");
     $("answer").hidden = false;
     $("reveal").disabled = true;
   }

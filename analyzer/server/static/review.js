@@ -1,7 +1,12 @@
 // The analysis's values beside the board and the review of a game (the graded moves, the critical move, the value
 // chart, as the report shows them): what the server's analysis says, drawn; nothing here judges a move.
+import {_, ngettext, andList} from "./i18n.js";
 import {svgNode} from "./tiles.js";
 import {$, state, actions, el, signed, signedFixed, boardText, MAX_BUDGET} from "./state.js";
+
+// a grade's code (the analysis's class: inaccuracy, mistake, blunder) in the page's words
+var GRADES = {inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder")};
+function gradeName(cls) { return GRADES[cls] || cls; }
 
 // the analysed game and the decision index that value the position on the board, or null
 function valuedHere(a, p) {
@@ -29,7 +34,7 @@ export function drawValues() {
   $("moredeals").hidden = true;
   if (!here) {
     $("valueslegend").textContent = "";
-    $("valuesnote").textContent = "The analysis is of another position: Analyse values the one on the board.";
+    $("valuesnote").textContent = _("The analysis is of another position: Analyse values the one on the board.");
     return;
   }
   var g = here.g, index = here.index;
@@ -37,13 +42,13 @@ export function drawValues() {
   // what the numbers mean, in the server's words (library.explained)
   var expl = a.explained || {}, gi = a.games.indexOf(g);
   $("valueslegend").textContent = expl.legends ? expl.legends[gi] || "" : "";
-  if (state.analysed !== boardText()) { note.push("The text has changed since this analysis: analyse again."); }
-  if (here.branch) { note.push("The values where the variation begins (Analyse values the position shown)."); }
+  if (state.analysed !== boardText()) { note.push(_("The text has changed since this analysis: analyse again.")); }
+  if (here.branch) { note.push(_("The values where the variation begins (Analyse values the position shown).")); }
   // a sheet without hands: the deals its record allows and the result they give, in the server's words
   if (g.deals && g.deals.words) { note.push(g.deals.words); }
-  if (g.deals_error) { note.push("No deal fits the sheet: " + g.deals_error + "."); }
-  var side = g.perspective ? g.perspective : "values for " + (g.sides[0] || "the first side");
-  note.push(g.deals ? side.charAt(0).toUpperCase() + side.slice(1) + ", over the deals the sheet allows." : side + ".");
+  if (g.deals_error) { note.push(_("No deal fits the sheet: {why}.", {why: g.deals_error})); }
+  var side = g.perspective ? g.perspective : g.sides[0] ? _("values for {side}", {side: g.sides[0]}) : _("values for the first side");
+  note.push(g.deals ? _("{values}, over the deals the sheet allows.", {values: side.charAt(0).toUpperCase() + side.slice(1)}) : side + ".");
   var d = null;
   g.decisions.forEach(function (x) { if (x.index === index && d === null) { d = x; } });
   // with a fair verdict the note opens with it, in the words of ``analyze --fair`` (the server's: its line, its
@@ -51,12 +56,12 @@ export function drawValues() {
   var fairText = d && d.fair && !d.fair.words && d.fair.text ? d.fair.text : null;
   if (fairText) { note.push(fairText.charAt(0).toUpperCase() + fairText.slice(1) + "."); }
   if (g.values && g.values[index] !== undefined && g.values[index] !== null) {
-    note.push((fairText ? "With every hand open (hindsight), the value here with best play: " :
-      "Value here with best play, every hand open: ") + signed(g.values[index]) + ".");
+    note.push(fairText ? _("With every hand open (hindsight), the value here with best play: {value}.", {value: signed(g.values[index])}) :
+      _("Value here with best play, every hand open: {value}.", {value: signed(g.values[index])}));
   }
   if (!d) {
-    note.push(index < g.analysed_steps ? "No choice here: the move is forced." :
-      (g.stopped || "The record's moves end here."));
+    note.push(index < g.analysed_steps ? _("No choice here: the move is forced.") :
+      (g.stopped || _("The record's moves end here.")));
     $("valuesnote").textContent = note.join(" ");
     return;
   }
@@ -69,20 +74,25 @@ export function drawValues() {
   var fairLoss = fair && d.fair.loss !== null && d.fair.loss !== undefined;
   var view = expl.views && expl.views[gi] ? expl.views[gi][g.decisions.indexOf(d)] : null;
   if (view) { note.push(view + "."); }
-  note.push(ahead ? (state.analysedAt ? "The variation ends here" : "The record ends here") + ": the value of each move " + d.player + " may make." :
-    d.player + " played " + d.played + (d.loss_over_deals ? ", losing " + d.loss_over_deals.words + " over the " +
-      d.loss_over_deals.deals + " deals" + (d["class"] ? " (" + d["class"] + ")" : "") :
-      fair ? (fairLoss && d.fair.loss > 0 ? ", losing " + d.fair.loss.toFixed(2) + " points on average by what he could know" +
-        (fairWord(d) ? " (" + fairWord(d) + ")" : "") : d.fair.best === d.played && !tied ? ", the best by what he could know" +
-        (fairWord(d) ? " (" + fairWord(d) + ")" : "") : "") :
-      d.loss ? ", losing " + d.loss + " points with every hand open" + (d["class"] ? " (" + d["class"] + ")" : "") :
-        d.loss === 0 && !tied ? ", best" : "") + ".");
+  var cls = d["class"] ? " (" + gradeName(d["class"]) + ")" : "", fairCls = fair && fairWord(d) ? " (" + fairWord(d) + ")" : "";
+  var said = {player: d.player, move: d.played};
+  note.push(ahead ? (state.analysedAt ? _("The variation ends here: the value of each move {player} may make.", said) :
+      _("The record ends here: the value of each move {player} may make.", said)) :
+    d.loss_over_deals ? ngettext("{player} played {move}, losing {loss} over the {n} deal", "{player} played {move}, losing {loss} over the {n} deals",
+      d.loss_over_deals.deals, Object.assign({loss: d.loss_over_deals.words}, said)) + cls + "." :
+    fair ? (fairLoss && d.fair.loss > 0 ? _("{player} played {move}, losing {loss} points on average by what he could know",
+        Object.assign({loss: d.fair.loss.toFixed(2)}, said)) + fairCls + "." :
+      d.fair.best === d.played && !tied ? _("{player} played {move}, the best by what he could know", said) + fairCls + "." :
+      _("{player} played {move}.", said)) :
+    d.loss ? ngettext("{player} played {move}, losing {n} point with every hand open", "{player} played {move}, losing {n} points with every hand open",
+      d.loss, said) + cls + "." :
+    d.loss === 0 && !tied ? _("{player} played {move}, best.", said) : _("{player} played {move}.", said));
   if (fair && d.fair.hindsight && !ahead) { note.push(d.fair.hindsight.charAt(0).toUpperCase() + d.fair.hindsight.slice(1) + "."); }
   // why it lost (the analysis's reasons, each a fact of its lines: docs/reasons.md), as text
   if (d.reasons && d.reasons.length && !ahead) {
-    note.push("Why: " + d.reasons.map(function (r) { return r.sentence; }).join("; ") + ".");
+    note.push(_("Why: {reasons}.", {reasons: d.reasons.map(function (r) { return r.sentence; }).join("; ")}));
   }
-  $("valuehead").textContent = fair ? "fair value (95% interval)" : "value, all hands open";
+  $("valuehead").textContent = fair ? _("fair value (95% interval)") : _("value, all hands open");
   var worth = function (alt) {
     if (fair) { return alt.fair.mean; }
     if (alt.value !== null && alt.value !== undefined) { return alt.value; }
@@ -103,16 +113,16 @@ export function drawValues() {
     tr.appendChild(el("td", "mv", alt.move));
     // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
     var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-    var fairWords = alt.fair ? "fair " + signedFixed(alt.fair.mean) + (alt.fair.ci95 ? " (95%: " +
-        signedFixed(alt.fair.ci95[0]) + " to " + signedFixed(alt.fair.ci95[1]) + ")" : "") : "";
+    var fairWords = !alt.fair ? "" : alt.fair.ci95 ? _("fair {value} (95%: {low} to {high})", {value: signedFixed(alt.fair.mean),
+      low: signedFixed(alt.fair.ci95[0]), high: signedFixed(alt.fair.ci95[1])}) : _("fair {value}", {value: signedFixed(alt.fair.mean)});
     var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
       over && !alt.fair ? over : over + (alt.fair ? fairWords : "?");
     var cell = el("td", "val", shown);
-    if (fair) { cell.title = "the mean over the deals " + d.player + " could not tell apart, and its 95% interval"; }
+    if (fair) { cell.title = _("the mean over the deals {player} could not tell apart, and its 95% interval", {player: d.player}); }
     tr.appendChild(cell);
     // a sheet's marks come from the server (the fair best, hindsight's pick: report.verdicts.alternative_marks)
-    tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? "played" : "", best ? "best" : "",
-      isTied ? "not told apart" : ""].filter(Boolean).join(", ")));
+    tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? _("played") : "", best ? _("best") : "",
+      isTied ? _("not told apart") : ""].filter(Boolean).join(", ")));
     rows.appendChild(tr);
     if (alt.line) { rows.appendChild(lineRow(p, d, alt)); }
   });
@@ -122,12 +132,14 @@ export function drawValues() {
     $("moredeals").hidden = !(tied && state.budget < MAX_BUDGET);
   } else if (d.fair) {
     if (tied) {
-      note.push("By what " + d.player + " could know: " + tied.join(" and ") + " are not told apart after " +
-        (d.fair.how || d.fair.worlds + " deals (" + d.fair.method + ")") + ".");
+      note.push(_("By what {player} could know: {moves} are not told apart after {how}.", {player: d.player, moves: andList(tied),
+        how: d.fair.how || ngettext("{n} deal ({method})", "{n} deals ({method})", d.fair.worlds, {method: d.fair.method})}));
       $("moredeals").hidden = !(state.budget < MAX_BUDGET);
     } else {
-      note.push("By what " + d.player + " could know (" + (d.fair.how || d.fair.worlds + " deals, " + d.fair.method) + "): best " +
-        d.fair.best + (d.fair.loss ? ", loss " + d.fair.loss.toFixed(2) : "") + ".");
+      var how = d.fair.how || ngettext("{n} deal, {method}", "{n} deals, {method}", d.fair.worlds, {method: d.fair.method});
+      note.push(d.fair.loss ? _("By what {player} could know ({how}): best {move}, loss {loss}.", {player: d.player, how: how,
+        move: d.fair.best, loss: d.fair.loss.toFixed(2)}) :
+        _("By what {player} could know ({how}): best {move}.", {player: d.player, how: how, move: d.fair.best}));
     }
   }
   $("valuesnote").textContent = note.join(" ");
@@ -151,14 +163,15 @@ function reviewOf(p) {
 }
 
 // the one verdict word of a fair decision, as ``analyze --fair`` prints it (the server's: "real mistake")
-function fairWord(d) { return d.fair.verdict_word || d.fair["class"]; }
+function fairWord(d) { return d.fair.verdict_word || gradeName(d.fair["class"]); }
 
 function gradeWords(d, fair) {
   if (fair) {
-    return fairWord(d) + ", losing " + d.fair.loss.toFixed(2) + " points on average by what " + d.player + " could know";
+    return _("{grade}, losing {loss} points on average by what {player} could know", {grade: fairWord(d), loss: d.fair.loss.toFixed(2),
+      player: d.player});
   }
-  return d["class"] + ", losing " + (d.loss_over_deals ? d.loss_over_deals.words : d.loss) + " points" +
-    (d.loss_over_deals ? " over the deals the sheet allows" : " with every hand open") +
+  return (d.loss_over_deals ? _("{grade}, losing {loss} points over the deals the sheet allows", {grade: gradeName(d["class"]), loss: d.loss_over_deals.words}) :
+    ngettext("{grade}, losing {n} point with every hand open", "{grade}, losing {n} points with every hand open", d.loss, {grade: gradeName(d["class"])})) +
     (d.reasons && d.reasons.length ? ": " + d.reasons[0].sentence : "");      // (the first reason: docs/reasons.md)
 }
 
@@ -171,10 +184,14 @@ export function drawReview() {
   box.hidden = !r;
   $("reviewbar").hidden = !r;
   if (!r) { return; }
-  $("reviewnote").textContent = (state.analysed !== boardText() ? "The text has changed since this analysis. " : "") +
-    (r.graded.length ? r.graded.length + " graded move" + (r.graded.length === 1 ? "" : "s") : "No move lost enough to be graded") +
-    (r.fair ? " by what each player could know (fair)" : " with every hand open") + (p.games > 1 ? " in game " + (p.game + 1) : "") +
-    (r.critical ? (r.fair ? "; the fair critical move: " : "; the critical move: ") + (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played : "") + ".";
+  var game = p.games > 1 ? " " + _("in game {n}", {n: p.game + 1}) : "";
+  var critical = r.critical ? {move: (r.critical.index + 1) + ". " + r.critical.player + " " + r.critical.played} : null;
+  $("reviewnote").textContent = (state.analysed !== boardText() ? _("The text has changed since this analysis.") + " " : "") +
+    (r.fair ? (r.graded.length ? ngettext("{n} graded move by what each player could know (fair)", "{n} graded moves by what each player could know (fair)",
+      r.graded.length) : _("No move lost enough to be graded by what each player could know (fair)")) :
+      (r.graded.length ? ngettext("{n} graded move with every hand open", "{n} graded moves with every hand open", r.graded.length) :
+        _("No move lost enough to be graded with every hand open"))) + game +
+    (critical ? "; " + (r.fair ? _("the fair critical move: {move}", critical) : _("the critical move: {move}", critical)) : "") + ".";
   drawMoveList(r, p);
   drawCounts(r);
   $("critical").disabled = !r.critical;
@@ -202,9 +219,9 @@ function drawMoveList(r, p) {
     b.appendChild(el("span", "mv", m.player + " " + m.move));
     var v = r.g.values ? r.g.values[k + 1] : null;
     b.appendChild(el("span", "val", v === null || v === undefined ? "" : signed(v)));
-    var words = cls ? gradeWords(d, r.fair) : !d ? (k < r.g.analysed_steps ? "forced" : "not analysed") :
+    var words = cls ? gradeWords(d, r.fair) : !d ? (k < r.g.analysed_steps ? _("forced") : _("not analysed")) :
       r.fair && d.fair && d.fair.verdict_word ? d.fair.verdict_word : "";
-    if (r.critical && r.critical.index === k) { words += (words ? " " : "") + "(critical)"; }
+    if (r.critical && r.critical.index === k) { words += (words ? " " : "") + _("(critical)"); }
     b.appendChild(el("span", "grade", words));
     b.addEventListener("click", function () { actions.showPosition({game: p.game, step: k}); });
     item.appendChild(b);
@@ -222,10 +239,11 @@ function drawCounts(r) {
   var c = r.counts;
   if (!c || !c.games[r.game]) { return; }
   var table = el("table", "counts", null);
-  table.appendChild(el("caption", "", (c.fair ? "Graded by what each player could know" : "Graded with every hand open") +
-    ": the moves of each class, and the accuracy (the share of a player's choices not graded)"));
+  table.appendChild(el("caption", "", c.fair ?
+    _("Graded by what each player could know: the moves of each class, and the accuracy (the share of a player's choices not graded)") :
+    _("Graded with every hand open: the moves of each class, and the accuracy (the share of a player's choices not graded)")));
   var head = el("tr", "", null);
-  ["player", "choices"].concat(c.classes).concat(["accuracy"]).forEach(function (h) {
+  [_("player"), _("choices")].concat(c.classes.map(gradeName)).concat([_("accuracy")]).forEach(function (h) {
     var th = el("th", "", h);
     th.scope = "col";
     head.appendChild(th);
@@ -246,15 +264,15 @@ function drawCounts(r) {
       body.appendChild(tr);
     });
   };
-  rows(c.games[r.game], r.games > 1 ? "game " + (r.game + 1) : "all");
+  rows(c.games[r.game], r.games > 1 ? _("game {n}", {n: r.game + 1}) : _("all"));
   if (r.games > 1) {
     var sep = el("tr", "part", null);
-    var cell = el("th", "", "the record, " + r.games + " games");
+    var cell = el("th", "", ngettext("the record, {n} game", "the record, {n} games", r.games));
     cell.colSpan = c.classes.length + 3;
     cell.scope = "colgroup";
     sep.appendChild(cell);
     body.appendChild(sep);
-    rows(c.match, "all");
+    rows(c.match, _("all"));
   }
   table.appendChild(body);
   box.appendChild(table);
@@ -273,9 +291,9 @@ function drawChart(r, p) {
   var x = function (k) { return 4 + (k / (n - 1)) * (W - 8); };      // (a dot at either end kept whole)
   var y = function (v) { return H / 2 - (v / top) * (H / 2 - 3); };
   var svg = svgNode("svg", {viewBox: "0 0 " + W + " " + H, "class": "valuechart", role: "img",
-                       "aria-label": "the value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] + "'s" : "the first side's") +
-                       " value after each move, from " + signed(values[0]) + " to " + signed(values[values.length - 1]) +
-                       "; a click on a point shows the board there"});
+                       "aria-label": _("the value chart: {side}'s value after each move, from {first} to {last}; a click on a point shows the board there",
+                         {side: r.g.sides && r.g.sides[0] ? r.g.sides[0] : _("the first side"), first: signed(values[0]),
+                          last: signed(values[values.length - 1])})});
   svgNode("line", {x1: 0, y1: H / 2, x2: W, y2: H / 2, "class": "axis"}, svg);
   var points = [];
   r.g.values.forEach(function (v, k) { if (v !== null && v !== undefined) { points.push(x(k) + "," + y(v)); } });
@@ -286,7 +304,7 @@ function drawChart(r, p) {
     if (v === null || v === undefined) { return; }
     var dot = svgNode("circle", {cx: x(k), cy: y(v), r: graded[k] ? 2.5 : 1.3,
                                  "class": "point" + (graded[k] ? " mark " + graded[k] : ""), "data-step": k}, svg);
-    svgNode("title", {}, dot).textContent = (k ? "after move " + k : "the deal") + ": " + signed(v);
+    svgNode("title", {}, dot).textContent = (k ? _("after move {n}", {n: k}) : _("the deal")) + ": " + signed(v);
   });
   svgNode("line", {x1: x(Math.min(p.step, n - 1)), y1: 0, x2: x(Math.min(p.step, n - 1)), y2: H, "class": "here"}, svg);
   // a click or a tap: the point nearest along the moves (the chart's own coordinates, however it is scaled)
@@ -300,9 +318,8 @@ function drawChart(r, p) {
     actions.showPosition({game: p.game, step: Math.min(k, p.steps)});
   });
   box.appendChild(svg);
-  box.appendChild(el("p", "note", "The value chart: " + (r.g.sides && r.g.sides[0] ? r.g.sides[0] : "the first side") +
-    "'s points with best play after each move (above the line: ahead); a point is a position (a click shows it), " +
-    "the larger dots the graded moves, the bar the move shown."));
+  box.appendChild(el("p", "note", _("The value chart: {side}'s points with best play after each move (above the line: ahead); a point is a position (a click shows it), the larger dots the graded moves, the bar the move shown.",
+    {side: r.g.sides && r.g.sides[0] ? r.g.sides[0] : _("the first side")})));
 }
 
 // the move the analysis names best where the board stands at (game, step): the fair best where the review is fair,
@@ -343,14 +360,14 @@ function lineRow(p, d, alt) {
   var cell = el("td", "", null);
   cell.colSpan = 3;
   var details = el("details", "", null);
-  details.appendChild(el("summary", "", "its line (" + alt.line.length + " moves)"));
+  details.appendChild(el("summary", "", ngettext("its line ({n} move)", "its line ({n} moves)", alt.line.length)));
   var list = el("ol", "linemoves", null);
   var base = state.analysedAt;
   alt.line.forEach(function (m, k) {
     var item = el("li", p.variation && p.variation.line[0] === alt.line[0] && p.variation.along === k + 1 ? "here" : "", null);
     var go = el("button", "step", m);
     go.type = "button";
-    go.title = "show the board after this move of the line";
+    go.title = _("show the board after this move of the line");
     go.addEventListener("click", function () {
       state.mine = false;
       // from a variation's analysis, the line goes on from the variation's moves

@@ -4,6 +4,7 @@
 // scored in the hand and the match score. The server writes it as a set-up record in the notation and
 // validates it; whether the rules can reach the position is the validator's to say. This script only gathers
 // the choices (the set, the seats and the sides come from the server).
+import {_} from "./i18n.js";
 import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too)
 (function () {
   "use strict";
@@ -53,7 +54,7 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     return null;
   }
 
-  function placeName(place) { return place === "line" ? "the line" : form.names[place]; }
+  function placeName(place) { return place === "line" ? _("the line") : form.names[place]; }
 
   function draw() {
     if (byCounts() && form.place === "line") { form.place = 0; }
@@ -80,16 +81,16 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
   function lineRow() {
     var row = B.el("div", "nplayer sline" + (form.place === "line" ? " chosen" : ""));
     row.setAttribute("data-place", "line");
-    row.appendChild(chooser("line", "put tiles on the line"));
-    row.appendChild(B.el("strong", "splace", "the line"));
+    row.appendChild(chooser("line", _("put tiles on the line")));
+    row.appendChild(B.el("strong", "splace", _("the line")));
     var held = B.el("span", "ntiles", null);
     form.line.forEach(function (t) { held.appendChild(tile(t)); });
-    held.appendChild(B.el("span", "ncount", form.line.length ? form.line.length + " on the table, in order" :
-      "nothing on the table (the lead)"));
+    held.appendChild(B.el("span", "ncount", form.line.length ? _("{n} on the table, in order", {n: form.line.length}) :
+      _("nothing on the table (the lead)")));
     row.appendChild(held);
     var side = B.el("select", "sside", null);
-    side.setAttribute("aria-label", "the end a tile clicked is laid at");
-    [["right", "laid at the right end"], ["left", "laid at the left end"]].forEach(function (x) {
+    side.setAttribute("aria-label", _("the end a tile clicked is laid at"));
+    [["right", _("laid at the right end")], ["left", _("laid at the left end")]].forEach(function (x) {
       var o = B.el("option", "", x[1]);
       o.value = x[0];
       side.appendChild(o);
@@ -103,12 +104,12 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
   function handRow(name, k) {
     var row = B.el("div", "nplayer" + (form.place === k ? " chosen" : ""));
     row.setAttribute("data-place", String(k));
-    row.appendChild(chooser(k, "enter the hand of player " + (k + 1)));
+    row.appendChild(chooser(k, _("enter the hand of player {n}", {n: k + 1})));
     var field = B.el("input", "nname", null);
     field.type = "text";
     field.value = name;
     field.size = 6;
-    field.setAttribute("aria-label", "name of player " + (k + 1));
+    field.setAttribute("aria-label", _("name of player {n}", {n: k + 1}));
     field.addEventListener("change", function () { form.names[k] = field.value.trim(); drawScores(); drawMovers(); });
     field.addEventListener("focus", function () { if (form.place !== k) { form.place = k; draw(); field.focus(); } });
     row.appendChild(field);
@@ -121,12 +122,12 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     count.min = "0";
     count.max = "99";
     count.value = String(form.unknown[k]);
-    count.setAttribute("aria-label", name + "'s tiles not shown");
+    count.setAttribute("aria-label", _("{player}'s tiles not shown", {player: name}));
     count.addEventListener("input", function () { form.unknown[k] = Math.max(0, parseInt(count.value, 10) || 0); });
     more.appendChild(count);
-    more.appendChild(document.createTextNode(" not shown"));
+    more.appendChild(document.createTextNode(" " + _("not shown")));
     row.appendChild(more);
-    var lacks = B.el("span", "nlacks", "lacks ");
+    var lacks = B.el("span", "nlacks", _("lacks") + " ");
     for (var n = 0; n <= form.deal.max_pip; n++) { lacks.appendChild(lackButton(k, n)); }
     row.appendChild(lacks);
     var mover = B.el("label", "smover", null);
@@ -137,14 +138,14 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     radio.checked = form.toMove === k;
     radio.addEventListener("change", function () { form.toMove = k; });
     mover.appendChild(radio);
-    mover.appendChild(document.createTextNode(" to move"));
+    mover.appendChild(document.createTextNode(" " + _("to move")));
     row.appendChild(mover);
     return row;
   }
 
   function drawMovers() {
     Array.prototype.forEach.call(document.querySelectorAll("#splaces input[name=stomove]"), function (r) {
-      r.setAttribute("aria-label", form.names[Number(r.value)] + " to move");
+      r.setAttribute("aria-label", _("{player} to move", {player: form.names[Number(r.value)]}));
     });
   }
 
@@ -154,7 +155,8 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     b.type = "button";
     b.setAttribute("data-number", String(n));
     b.setAttribute("aria-pressed", String(on));
-    b.title = (on ? form.names[k] + "'s passes proved he lacks " : "click: " + form.names[k] + "'s passes proved he lacks ") + n;
+    b.title = on ? _("{player}'s passes proved he lacks {n}", {player: form.names[k], n: n}) :
+      _("click: {player}'s passes proved he lacks {n}", {player: form.names[k], n: n});
     b.addEventListener("click", function () {
       var at = form.lacks[k].indexOf(n);
       if (at >= 0) { form.lacks[k].splice(at, 1); } else { form.lacks[k].push(n); }
@@ -169,7 +171,7 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
   function drawCounts() {
     var ends = $("sends");
     ends.textContent = "";
-    ["one open end", "the other open end"].forEach(function (label, e) {
+    [_("one open end"), _("the other open end")].forEach(function (label, e) {
       var row = B.el("div", "endrow", null);
       row.setAttribute("data-end", String(e));
       row.appendChild(B.el("span", "what", label));
@@ -188,7 +190,7 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     var counts = $("scountnumbers");
     if (counts.children.length !== form.deal.max_pip + 1) {
       counts.textContent = "";
-      counts.appendChild(B.el("span", "what", "tiles on the table with a"));
+      counts.appendChild(B.el("span", "what", _("tiles on the table with a")));
       for (var n = 0; n <= form.deal.max_pip; n++) {
         var label = B.el("label", "", n + ": ");
         var input = B.el("input", "", null);
@@ -196,7 +198,7 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
         input.min = "0";
         input.max = String(form.deal.max_pip + 1);
         input.setAttribute("data-number", String(n));
-        input.setAttribute("aria-label", "tiles on the table with a " + n);
+        input.setAttribute("aria-label", _("tiles on the table with a {n}", {n: n}));
         label.appendChild(input);
         counts.appendChild(label);
       }
@@ -212,7 +214,7 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     });
     box.textContent = "";
     var deal = form.deal;
-    [["points", "points scored in this hand", deal.scores_in_play], ["score", "match score before the hand", true]]
+    [["points", _("points scored in this hand"), deal.scores_in_play], ["score", _("match score before the hand"), true]]
       .forEach(function (x) {
         if (!x[2]) { return; }
         var row = B.el("div", "fields", null);
@@ -249,10 +251,13 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
     var button = B.el("button", "ntile" + (now !== null ? " held" : ""), null);
     button.type = "button";
     button.setAttribute("data-tile", "[" + a + "-" + b + "]");
-    button.title = now !== null ? "[" + a + "-" + b + "] is on " + (now === "line" ? "the line" : form.names[now] + "'s hand") :
-      "put [" + a + "-" + b + "] in " + placeName(form.place);
+    var named = "[" + a + "-" + b + "]";
+    button.title = now === "line" ? _("{tile} is on the line", {tile: named}) :
+      now !== null ? _("{tile} is in {player}'s hand", {tile: named, player: form.names[now]}) :
+      form.place === "line" ? _("put {tile} on the line", {tile: named}) :
+      _("put {tile} in {player}'s hand", {tile: named, player: form.names[form.place]});
     button.appendChild(tile([a, b]));
-    button.appendChild(B.el("span", "nholder", now === null ? "" : now === "line" ? "line" : form.names[now]));
+    button.appendChild(B.el("span", "nholder", now === null ? "" : now === "line" ? _("line") : form.names[now]));
     button.addEventListener("click", function () {
       var was = holder(a, b);
       var out = function (t) { return !same(t, a, b); };
@@ -297,7 +302,7 @@ import {tile} from "./tiles.js";  // the one drawing of a tile (the report's too
   function write(ev) {
     ev.preventDefault();
     if (byCounts() && (form.ends[0] === null) !== (form.ends[1] === null)) {
-      error("Click both open ends of the table (or neither, for a table with nothing on it).");
+      error(_("Click both open ends of the table (or neither, for a table with nothing on it)."));
       return;
     }
     var body = {

@@ -11,6 +11,13 @@
   var sequence = 0;
 
   function element(id) { return document.getElementById(id); }
+  // the page's words in its language (the board's catalogue, as i18n.js reads it: window.DominoI18n once it has;
+  // until then English); N_ marks a message looked up later, where it is shown
+  function _(message, params) {
+    if (window.DominoI18n) { return window.DominoI18n._(message, params); }
+    return message.replace(/\{(\w+)\}/g, function (whole, name) { return params && name in params ? String(params[name]) : whole; });
+  }
+  function N_(message) { return message; }
   function megabytes(n) { return (n / 1048576).toFixed(1) + " MB"; }
 
   function say(message, bad) {
@@ -22,15 +29,16 @@
 
   // ---- the loading line: what the engine is doing, in words, its seconds counting (it never looks hung) ----
   var STAGES = {
-    compiling: "Compiling the engine (Python's interpreter, WebAssembly)",
-    python: "Starting Python: importing the project's code",
-    storage: "Reading your records kept in this browser"
+    compiling: N_("Compiling the engine (Python's interpreter, WebAssembly)"),
+    python: N_("Starting Python: importing the project's code"),
+    storage: N_("Reading your records kept in this browser")
   };
-  var loading = {words: "Loading the engine", since: Date.now(), done: false, bytes: null};
-  function stage(words, bytes) {
+  var loading = {words: N_("Loading the engine"), since: Date.now(), done: false, bytes: null};
+  function stage(words, bytes, params) {
     if (loading.done) { return; }
     if (words !== loading.words) { loading.since = Date.now(); }
     loading.words = words;
+    loading.params = params || null;
     loading.bytes = bytes || null;
     showLoading();
   }
@@ -41,14 +49,15 @@
       if (loading.bytes) { bar.max = loading.bytes.total; bar.value = loading.bytes.loaded; } else { bar.removeAttribute("value"); }
     }
     var seconds = Math.floor((Date.now() - loading.since) / 1000);
-    say(loading.words + "…" + (seconds >= 1 ? " " + seconds + " s" : ""));
+    say(_(loading.words, loading.params) + "…" + (seconds >= 1 ? " " + seconds + " s" : ""));
   }
   var ticking = setInterval(showLoading, 1000);
   function loaded() { loading.done = true; clearInterval(ticking); }
   var local = false;      // the workers read the files the service worker keeps (not the network)
   function downloading(m) {
-    stage((local ? "Reading the engine kept in this browser: " : "Downloading the engine: ") + megabytes(m.loaded) +
-      " of " + megabytes(m.total) + (m.what ? " (" + m.what.split("/").pop() + ")" : ""), {loaded: m.loaded, total: m.total});
+    var params = {loaded: megabytes(m.loaded), total: megabytes(m.total), file: m.what ? " (" + m.what.split("/").pop() + ")" : ""};
+    stage(local ? N_("Reading the engine kept in this browser: {loaded} of {total}{file}") :
+      N_("Downloading the engine: {loaded} of {total}{file}"), {loaded: m.loaded, total: m.total}, params);
   }
 
   // ---- the service worker (sw.js): every file the site reads kept in this browser, so that the next visit
@@ -215,12 +224,13 @@
   board.ready.then(function (m) {
     var info = m.info;
     loaded();
-    say("Engine ready in " + m.seconds.toFixed(1) + " s: " + info.note + ". Python " + info.python + " in this page, no server.");
+    say(_("Engine ready in {seconds} s: {note}. Python {python} in this page, no server.", {seconds: m.seconds.toFixed(1),
+      note: info.note, python: info.python}));
     element("siteload").classList.add("ready");
     engine();
   }, function (e) {
     loaded();
-    say("The engine could not start in this browser: " + e.message, true);
+    say(_("The engine could not start in this browser: {why}", {why: e.message}), true);
   });
 
   // ---- a record in a link --------------------------------------------------------------------------------
@@ -281,9 +291,10 @@
     files.appendChild(option);
     files.value = option.value;
     var box = element("sitepreview");
-    box.querySelector(".what").textContent = "This link's record is here: the board " +
-      (found.game ? "at game " + found.game + ", move " + found.step + " " : "") +
-      "is drawn once the engine has started (Python replays the record; this page judges no move).";
+    box.querySelector(".what").textContent = found.game ?
+      _("This link's record is here: the board at game {game}, move {step} is drawn once the engine has started (Python replays the record; this page judges no move).",
+        {game: found.game, step: found.step}) :
+      _("This link's record is here: the board is drawn once the engine has started (Python replays the record; this page judges no move).");
     var list = box.querySelector(".tags");
     list.textContent = "";
     tagsOf(found.text, found.game).forEach(function (tag) {
@@ -295,7 +306,7 @@
     });
     box.hidden = false;
     document.body.classList.add("previewing");
-    element("stepinfo").textContent = "starting the engine…";
+    element("stepinfo").textContent = _("starting the engine…");
   }
   function endPreview() {
     if (!preview) { return; }
@@ -313,7 +324,7 @@
     var show = function () {
       link.opened.then(showPreview, function (e) {
         var box = element("sitepreview");
-        box.querySelector(".what").textContent = "This link opens nothing: " + e.message;
+        box.querySelector(".what").textContent = _("This link opens nothing: {why}", {why: e.message});
         box.classList.add("bad");
         box.hidden = false;
       });
@@ -339,7 +350,7 @@
       if (r.status === 200 && found.step <= r.data.steps) { return {game: found.game - 1, step: found.step}; }
       var why = r.status !== 200 ? (r.data.games ? "the record has " + r.data.games + " game" + (r.data.games === 1 ? "" : "s")
         : r.data.error || "no such game") : "game " + found.game + " has " + r.data.steps + " move" + (r.data.steps === 1 ? "" : "s");
-      return {game: 0, step: 0, missing: "This link's move (" + asked + ") is not in its record (" + why + "): it opens at the start."};
+      return {game: 0, step: 0, missing: _("This link's move ({move}) is not in its record ({why}): it opens at the start.", {move: asked, why: why})};
     });
   }
 
@@ -360,8 +371,8 @@
       });
     }, function (e) {
       element("sitepreview").hidden = true;
-      say("This link opens nothing: " + e.message, true);
-      return {status: 422, data: {error: "This link opens nothing: " + e.message}};
+      say(_("This link opens nothing: {why}", {why: e.message}), true);
+      return {status: 422, data: {error: _("This link opens nothing: {why}", {why: e.message})}};
     });
   }
 
@@ -398,10 +409,11 @@
       shown.hidden = false;
       var copied = navigator.clipboard && window.isSecureContext ? navigator.clipboard.writeText(address) : Promise.reject();
       return copied.then(function () {
-        say("Link copied: " + address.length + " characters" + (game ? ", at game " + game + ", move " + step : "") + ".");
+        say(game ? _("Link copied: {n} characters, at game {game}, move {step}.", {n: address.length, game: game, step: step}) :
+          _("Link copied: {n} characters.", {n: address.length}));
       }, function () {
         shown.select();
-        say("The link is in the box: copy it from there (" + address.length + " characters).");
+        say(_("The link is in the box: copy it from there ({n} characters).", {n: address.length}));
       });
     });
   }
@@ -411,9 +423,9 @@
     if (!file) { return; }
     file.text().then(function (value) {
       window.DominoBoard.newRecord(value);
-      say("Opened " + file.name + " from this computer (" + value.length + " characters): Save keeps it in this browser.");
+      say(_("Opened {file} from this computer ({n} characters): Save keeps it in this browser.", {file: file.name, n: value.length}));
       input.value = "";
-    }, function () { say("The file " + file.name + " could not be read", true); });
+    }, function () { say(_("The file {file} could not be read", {file: file.name}), true); });
   }
 
   function download() {
