@@ -6,7 +6,7 @@ The pseudo-language tests cover what this part of the work routed through the ca
 ``--help`` of the group and of every command (click's own words included), and the text of ``validate`` and
 ``analyze`` on several bundled records (their verdict lines, counts, summary and the analysis text's own words; a
 diagnostic's message and an analysis reason's sentence are their code's, still English: docs/i18n.md says which).
-They do not cover the report page (its ``lang`` is tested here; its words are not yet in the catalogue), the board,
+They do not cover the report page (tests/test_i18n_report.py does), the board,
 the site, or the other commands' output."""
 import re
 
@@ -66,7 +66,7 @@ def _extracted() -> set:
 
     with open(ROOT / "babel.cfg") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    keywords = {"N_": None, "gettext": None, "ngettext": (1, 2), "ngettext_mark": (1, 2)}
+    keywords = {"N_": None, "_": None, "gettext": None, "ngettext": (1, 2), "ngettext_mark": (1, 2)}
     return {message for _file, _line, message, _comments, _context in
             extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords)}
 

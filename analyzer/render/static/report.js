@@ -17,6 +17,17 @@
     if (!width) { return Infinity; }
     return (width * 2 * U / HAND_TILE - 4 * U - 4) / 2;
   }
+  // The page's words in its language (render/page.py: SCRIPT_WORDS, on <body data-words>): a message with its
+  // {name} places filled in; one with plural forms picks its form by the count {n} (Intl.PluralRules)
+  var WORDS = JSON.parse(document.body.getAttribute("data-words") || "{}");
+  var plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+  function say(key, params) {
+    var text = WORDS[key] === undefined ? key : WORDS[key];
+    params = params || {};
+    if (typeof text !== "string") { text = text[plurals.select(params.n)] || text.other; }
+    return text.replace(/\{(\w+)\}/g, function (m, name) { return params[name] === undefined ? m : String(params[name]); });
+  }
+
   var games = [];
   var active = null;     // the game the keys step: the one last clicked or navigated to ...
   var scrolled = false;  // ... unless the reader has scrolled since (see keyGame)
@@ -106,8 +117,8 @@
     this.line = null;
     Array.prototype.forEach.call(section.querySelectorAll("button.show-line"), function (b) {
       var move = Array.prototype.map.call(b.parentNode.querySelectorAll(".mt, .on"), function (s) { return s.textContent; });
-      b.title = "its best line, step by step on the board";
-      b.setAttribute("aria-label", "show the best line after " + move.join(" ") + " on the board");
+      b.title = say("lineTitle");
+      b.setAttribute("aria-label", say("lineLabel", {move: move.join(" ")}));
       b.addEventListener("click", function () {
         active = self;
         scrolled = false;
@@ -235,13 +246,13 @@
         ctx.drawImage(img, 0, 0);
         try {
           canvas.toBlob(function (blob) {
-            if (blob) { saveFile(blob, name + ".png"); } else { note.textContent = "this browser cannot make a PNG: save the SVG"; }
+            if (blob) { saveFile(blob, name + ".png"); } else { note.textContent = say("noPng"); }
           }, "image/png");
         } catch (e) {
-          note.textContent = "this browser cannot make a PNG: save the SVG";
+          note.textContent = say("noPng");
         }
       };
-      img.onerror = function () { note.textContent = "this browser cannot make a PNG: save the SVG"; };
+      img.onerror = function () { note.textContent = say("noPng"); };
       // our own drawing as a data: address (the page's policy allows images from data: only): nothing loads
       img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg)));
     }, function () {
@@ -322,8 +333,8 @@
     words.className = "muted";
     words.textContent = "(" + button.getAttribute("data-words") + ")";
     title.className = "line-title";
-    title.append("Best line after " + names[line.steps[0][0]] + " ", move, " (move " + at + "), every hand open: each step keeps its value, ",
-                 value, " ", words);
+    var head = say("lineHead", {player: names[line.steps[0][0]], at: at}).split("{move}");
+    title.append(head[0], move, head[1] || "", " ", value, " ", words);
     ol.className = "line-moves";
     line.said.forEach(function (t, j) {
       var li = document.createElement("li");
@@ -351,7 +362,7 @@
     var head = this.linePanel.querySelector(".line-head");
     while (head.firstChild) { head.removeChild(head.firstChild); }
     this.lineHead(button, at, line).forEach(function (c) { head.appendChild(c); });
-    this.linePanel.querySelector(".back-to-game").textContent = "Back to the game (move " + at + ")";
+    this.linePanel.querySelector(".back-to-game").textContent = say("backToGame", {at: at});
     this.linePanel.hidden = false;
     this.el.classList.add("in-line");
     if (this.saver) { this.saver.classList.add("off"); }
@@ -373,14 +384,13 @@
     var board = line.boards[line.j];
     this.drawTable(board, line.tables[line.j], line.places, null);
     this.drawHands(board, line.at - 1);
-    this.counter.textContent = "line " + line.j + " / " + n;
+    this.counter.textContent = say("lineCounter", {j: line.j, n: n});
     this.buttons.first.disabled = this.buttons.prev.disabled = line.j === 0;
     this.buttons.next.disabled = this.buttons.last.disabled = line.j === n;
     var items = this.linePanel.querySelectorAll(".line-moves li");
     Array.prototype.forEach.call(items, function (li, i) { li.classList.toggle("current", i === line.j - 1); });
-    var words = line.j === 0 ? "Before move " + line.at + "."
-      : "Step " + line.j + " of " + n + ": " + items[line.j - 1].textContent + " · value " + line.value
-        + (line.j === n ? ". The hand ends." : ".");
+    var words = line.j === 0 ? say("beforeMove", {at: line.at})
+      : say(line.j === n ? "stepEnd" : "step", {j: line.j, n: n, move: items[line.j - 1].textContent, value: line.value});
     this.linePanel.querySelector(".line-step").textContent = words;
     this.el.setAttribute("data-line-step", String(line.j));
   };
@@ -427,28 +437,27 @@
     arms.forEach(function (arm) {
       var l = shown.labels[String(arm)];
       var text = svgNode("text", {"class": "arm-label", x: l[0], y: l[1], "text-anchor": l[2], "data-arm": arm}, svg);
-      var head = "arm " + arm;
+      var head = say("arm", {arm: arm});
       svgNode("tspan", {"class": "arm-no"}, text).textContent = head;
       text.appendChild(document.createTextNode(l[3]));
     });
     var n = shown.keys.length;
     svg.setAttribute("data-tiles", String(n));
     if (!n) {
-      svgNode("text", {"class": "empty", x: 0, y: 3, "text-anchor": "middle"}, svg).textContent = "nothing played yet";
+      svgNode("text", {"class": "empty", x: 0, y: 3, "text-anchor": "middle"}, svg).textContent = say("nothingYet");
     }
     if (this.arms) {
-      if (!n) { this.ends.textContent = "The table is empty."; return; }
-      this.ends.textContent = "Open ends: " + arms.map(function (arm) {
+      if (!n) { this.ends.textContent = say("tableEmpty"); return; }
+      this.ends.textContent = say("armEnds", {ends: arms.map(function (arm) {
         var l = shown.labels[String(arm)];
-        return "arm " + arm + " (" + l[4] + "): " + l[5];
-      }).join("; ") + " · " + n + " tile" + (n === 1 ? "" : "s") + " laid";
+        return say("armEnd", {arm: arm, where: l[4], state: l[5]});
+      }).join("; "), n: n});
       return;
     }
     var ends = board.ends;
     this.ends.textContent = ends
-      ? "Open ends: " + (ends[0] === ends[1] ? ends[0] + " at both ends" : ends[0] + " (left) and " + ends[1] + " (right)")
-        + " · " + n + " tile" + (n === 1 ? "" : "s") + " on the line"
-      : "The line is empty.";
+      ? (ends[0] === ends[1] ? say("bothEnds", {end: ends[0], n: n}) : say("twoEnds", {left: ends[0], right: ends[1], n: n}))
+      : say("lineEmpty");
   };
 
   Game.prototype.drawHands = function (board, k) {
@@ -466,10 +475,10 @@
         t.classList.toggle("just", board.seat === seat && key === last);
       });
       var count = board.counts[seat], pips = board.pips[seat];
-      var text = count + (count === 1 ? " tile" : " tiles") + " left" + (pips === null ? "" : " · " + pips + " pips");
+      var text = say("tilesLeft", {n: count}) + (pips === null ? "" : " · " + say("pips", {n: pips}));
       hand.querySelector(".count").textContent = text;
       var voids = board.voids[seat] || [];
-      hand.querySelector(".voids").textContent = voids.length ? "passed: holds no " + voids.join(", no ") : "";
+      hand.querySelector(".voids").textContent = voids.length ? say("voids", {numbers: voids.join(say("noMore"))}) : "";
       hand.classList.toggle("mover", board.seat === seat);
       hand.classList.toggle("out", count === 0);
     });
@@ -514,7 +523,7 @@
   var sections = Array.prototype.slice.call(document.querySelectorAll("section.game"));
   if (typeof DecompressionStream !== "function") {
     sections.forEach(function (section) {
-      noBoard(section, "The board needs a newer browser (one with DecompressionStream) to step through this game: the moves and their analysis are below.");
+      noBoard(section, say("newerBrowser"));
     });
     document.documentElement.setAttribute("data-ready", "no");
     return;
@@ -526,7 +535,7 @@
       if (all[k]) {
         games.push(new Game(section, all[k]));
       } else {
-        noBoard(section, "The board's data of this game is damaged: it cannot step through the game.");
+        noBoard(section, say("damaged"));
       }
     });
     start();
@@ -555,10 +564,10 @@
     var address = box.value = location.href.split("#")[0] + "#r=" + ownLink() + "&m=g" + game.number + "." + step;
     box.parentNode.hidden = false;
     (navigator.clipboard && window.isSecureContext ? navigator.clipboard.writeText(address) : Promise.reject()).then(function () {
-      said.textContent = "Link copied: game " + game.number + ", move " + step + ".";
+      said.textContent = say("copied", {game: game.number, move: step});
     }, function () {
       box.select();
-      said.textContent = "Copy the link from the box.";
+      said.textContent = say("copyBox");
     });
   }
 
@@ -569,9 +578,9 @@
       return Promise.resolve(own && window.DominoLink.decode(own)).then(function (text) {
         var g = games.filter(function (x) { return x.el.id === "g" + found.game; })[0];
         if (text !== found.text) {
-          linkNote("This link is of another record than this page's: a report page has no engine to analyse it; open the link in the domino site (domino site -o DIR, docs/site.md).");
+          linkNote(say("otherRecord"));
         } else if (found.game !== null && (!g || found.step > g.n)) {
-          linkNote("This link's move g" + found.game + "." + found.step + " is not in this record.");
+          linkNote(say("notInRecord", {move: "g" + found.game + "." + found.step}));
         } else if (g) {
           active = g;
           scrolled = false;
@@ -580,7 +589,7 @@
         }
       });
     }, function (e) {
-      linkNote("This link opens nothing: " + e.message + ".");
+      linkNote(say("opensNothing", {why: e.message}));
     }).then(null, function () {});
   }
 
