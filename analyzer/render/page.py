@@ -102,53 +102,32 @@ def options_whole(text: str) -> Markup:
     return Markup(_OPTION.sub(lambda m: f'<span class="opt">{m.group(0)}</span>', str(escape(text))))
 
 
-#: the words the page's script writes (report.js: ``say(key, {name: ...})``), in the page's language on its
-#: ``<body data-words>``: a message with ``{name}`` places, or one with plural forms (its count ``{n}``)
-SCRIPT_WORDS = {
-    "lineTitle": N_("its best line, step by step on the board"),
-    "lineLabel": N_("show the best line after {move} on the board"),
-    "lineHead": N_("Best line after {player} {move} (move {at}), every hand open: each step keeps its value,"),
-    "backToGame": N_("Back to the game (move {at})"),
-    "lineCounter": N_("line {j} / {n}"),
-    "beforeMove": N_("Before move {at}."),
-    "step": N_("Step {j} of {n}: {move} · value {value}."),
-    "stepEnd": N_("Step {j} of {n}: {move} · value {value}. The hand ends."),
-    "noPng": N_("this browser cannot make a PNG: save the SVG"),
-    "arm": N_("arm {arm}"),
-    "nothingYet": N_("nothing played yet"),
-    "tableEmpty": N_("The table is empty."),
-    "armEnds": ngettext_mark("Open ends: {ends} · {n} tile laid", "Open ends: {ends} · {n} tiles laid"),
-    "armEnd": N_("arm {arm} ({where}): {state}"),
-    "bothEnds": ngettext_mark("Open ends: {end} at both ends · {n} tile on the line",
-                              "Open ends: {end} at both ends · {n} tiles on the line"),
-    "twoEnds": ngettext_mark("Open ends: {left} (left) and {right} (right) · {n} tile on the line",
-                             "Open ends: {left} (left) and {right} (right) · {n} tiles on the line"),
-    "lineEmpty": N_("The line is empty."),
-    "tilesLeft": ngettext_mark("{n} tile left", "{n} tiles left"),
-    "pips": ngettext_mark("{n} pip", "{n} pips"),
-    "voids": N_("passed: holds no {numbers}"),
-    "noMore": N_(", no "),
-    "newerBrowser": N_("The board needs a newer browser (one with DecompressionStream) to step through this game: the "
-                       "moves and their analysis are below."),
-    "damaged": N_("The board's data of this game is damaged: it cannot step through the game."),
-    "copied": N_("Link copied: game {game}, move {move}."),
-    "copyBox": N_("Copy the link from the box."),
-    "otherRecord": N_("This link is of another record than this page's: a report page has no engine to analyse it; "
-                      "open the link in the domino site (domino site -o DIR, docs/site.md)."),
-    "notInRecord": N_("This link's move {move} is not in this record."),
-    "opensNothing": N_("This link opens nothing: {why}."),
-}
+_SCRIPT_CALL = re.compile(r'(?<![\w.])(_|ngettext)\(("(?:[^"\\]|\\.)*")(?:, ("(?:[^"\\]|\\.)*"))?')
+
+
+@cache
+def script_messages() -> tuple:
+    """The messages the page's script writes (``static/report.js``: its ``_("...")`` and ``ngettext("...", "...")``
+    calls, as Babel extracts them for the catalogue): a message, or a (singular, plural) pair."""
+    import json
+
+    text = files("analyzer.render").joinpath("static", "report.js").read_text(encoding="utf-8")
+    return tuple(dict.fromkeys((json.loads(first), json.loads(second)) if kind == "ngettext" else json.loads(first)
+                               for kind, first, second in _SCRIPT_CALL.findall(text)))
 
 
 @cache
 def script_words(code: str) -> str:
-    """:data:`SCRIPT_WORDS` in the language ``code`` (the active one: the key of the cache) as the page's JSON: a
-    message with plural forms as its form for each of the language's plural categories (``one``, ``few``,
-    ``many``, ``other``: the script picks one with ``Intl.PluralRules``)."""
+    """The words of the page's script in the language ``code`` (the active one: the key of the cache) as the
+    page's JSON, each English message to its translation ("" in English: the script's own words); a message with
+    plural forms to its form for each of the language's plural categories (``one``, ``few``, ``many``, ``other``:
+    the script picks one with ``Intl.PluralRules``)."""
+    if code == "en":
+        return ""
     import json
 
     def forms(singular: str, plural: str) -> dict:
-        if code not in LANGUAGES:                   # (English, and the pseudo-language's marks)
+        if code not in LANGUAGES:                   # (the pseudo-language's marks)
             return {"one": plural_form(singular, plural, 1), "other": plural_form(singular, plural, 2)}
         from babel import Locale
 
@@ -157,9 +136,9 @@ def script_words(code: str) -> str:
             found.setdefault(rule(n), plural_form(singular, plural, n))
         return found
 
-    return json.dumps({key: forms(*words) if isinstance(words, tuple) else gettext(words)
-                       for key, words in SCRIPT_WORDS.items()}, ensure_ascii=False, sort_keys=True,
-                      separators=(",", ":"))
+    return json.dumps({message[0] if isinstance(message, tuple) else message:
+                       forms(*message) if isinstance(message, tuple) else gettext(message)
+                       for message in script_messages()}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 # ---- the small pieces every page repeats --------------------------------------------------------------
