@@ -447,10 +447,11 @@
     }
     if (this.arms) {
       if (!n) { this.ends.textContent = _("The table is empty."); return; }
-      this.ends.textContent = _("Open ends: {ends}", {ends: arms.map(function (arm) {
+      var open = arms.map(function (arm) {
         var l = shown.labels[String(arm)];
         return _("arm {arm} ({where}): {state}", {arm: arm, where: l[4], state: l[5]});
-      }).join("; ")}) + " · " + ngettext("{n} tile laid", "{n} tiles laid", {n: n});
+      });
+      this.ends.textContent = _("Open ends: {ends}", {ends: open.join("; ")}) + " · " + ngettext("{n} tile laid", "{n} tiles laid", {n: n});
       return;
     }
     var ends = board.ends;
