@@ -141,8 +141,10 @@ def _generated_page(variant: str, seed: int) -> str:
 
 
 # Issue 57's 150 KB, and the record in a link that every page has carried since (issue 68: the site's codec
-# link.js, 3.7 KB, the record's link and Copy link): the largest page of the seeds, cross 4, 146 KB before it, 153 KB after
-LIGHT_PAGE_BYTES = 155 * 1024
+# link.js, 3.7 KB, the record's link and Copy link): the largest page of the seeds, cross 4, 146 KB before it, 153 KB after;
+# and the script's words through the catalogue (issue 83: its messages whole, with their places and plural forms, instead
+# of English pieces joined): 154.8 KB before, 155.7 KB after
+LIGHT_PAGE_BYTES = 156 * 1024
 
 # the variants whose one-hand pages the limit covers (cross and french: layouts with arms, since each game's data
 # is deflated; docs/archives.md gives the sizes of the others)

@@ -24,6 +24,7 @@ from ..rules.modes import Count, Layout
 from .grades import Grading, Thresholds, on_scale
 from .reasons import Reason, explain, shown_facts, walk_line
 from ..codec import key
+from ..i18n import gettext
 
 __all__ = ["Grading", "Thresholds", "NO_EXTRA_WORDS", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
@@ -355,8 +356,8 @@ def analyze_replay(rep: Replay, settings: AnalysisSettings = AnalysisSettings(),
         # every decision is valued for its mover against all the others; the running values
         # follow the first player of the play order
         out.sides = list(rep.players)
-        out.perspective = (f"each decision is valued for its mover against all the others; the running "
-                           f"values are {rep.players[0]}'s")
+        out.perspective = gettext("each decision is valued for its mover against all the others; the running "
+                                  "values are {player}'s", player=rep.players[0])
     if prefix < len(rep.steps):
         out.stopped = stop_reason(rep)
     walk = _Walk(out, rep, settings, searches or searches_for(variant, budget.node_limit, budget.table_mb))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import gettext, ngettext, number
+
 __all__ = ["OverDeals", "OverHands", "DealsSummary", "hands_words"]
 
 
@@ -127,11 +129,15 @@ class DealsSummary:
         """``A goes out (domino); A/C win 12, in every deal analysed``, or the results with their counts where the
         deals end otherwise: the one writer of a sheet's result (text, page, board)."""
         if self.one_result is not None:
-            return f"{self.one_result}, in every deal analysed"
-        return "not the same in every deal: " + "; ".join(f"{text} in {n:,}" for text, n in self.results)
+            return gettext("{result}, in every deal analysed", result=self.one_result)
+        return gettext("not the same in every deal: {results}", results="; ".join(
+            gettext("{result} in {n}", result=text, n=number(n)) for text, n in self.results))
 
     def words(self) -> str:
         """``1,128 deals allowed (all analysed)``, the line's opening in the text and the page."""
-        how = "every one analysed" if self.method == "all" else f"{self.analysed:,} drawn uniformly (--max-deals {self.max_deals:,})"
-        count = f"{self.count:,}" if self.exact else f"about {self.count:,}"
-        return f"{count} deal{'s' * (self.count != 1)} the sheet allows, {how}"
+        how = gettext("every one analysed") if self.method == "all" else gettext(
+            "{n} drawn uniformly (--max-deals {most})", n=number(self.analysed), most=number(self.max_deals))
+        if self.exact:
+            return ngettext("{n} deal the sheet allows, {how}", "{n} deals the sheet allows, {how}", self.count, how=how)
+        return ngettext("about {n} deal the sheet allows, {how}", "about {n} deals the sheet allows, {how}", self.count,
+                        how=how)

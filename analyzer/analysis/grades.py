@@ -14,9 +14,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import N_, gettext
 from ..rules.modes import Count
 
-__all__ = ["Grading", "Thresholds", "ByGames", "by_games", "on_scale"]
+#: a grade's word, as the page's badges and the grades' line say it (translated where shown: :func:`grade_word`)
+GRADE_WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+
+
+def grade_word(cls: str | None) -> str:
+    """A grade's word (``mistake``) in the active language (one the catalogue does not know: as it is)."""
+    return gettext(GRADE_WORDS[cls]) if cls in GRADE_WORDS else (cls or "")
+
+
+__all__ = ["GRADE_WORDS", "grade_word", "Grading", "Thresholds", "ByGames", "by_games", "on_scale"]
 
 
 @dataclass(frozen=True)
@@ -34,18 +44,18 @@ class Grading:
     def legend(self) -> tuple[tuple[str, str], ...]:
         """Each class and what earns it in this game, in words (a page's legend, the text's header)."""
         if self.scale == "games":
-            return (("inaccuracy", "gives up a point of the hand, its outcome kept"),
-                    ("blunder", "changes who wins the hand"))
-        return (("inaccuracy", f"loses {self.inaccuracy}+ points"), ("mistake", f"loses {self.mistake}+ points"),
-                ("blunder", f"loses {self.blunder}+ points"))
+            return (("inaccuracy", gettext("gives up a point of the hand, its outcome kept")),
+                    ("blunder", gettext("changes who wins the hand")))
+        return tuple((cls, gettext("loses {points}+ points", points=points)) for cls, points in
+                     (("inaccuracy", self.inaccuracy), ("mistake", self.mistake), ("blunder", self.blunder)))
 
     @property
     def scale_words(self) -> str:
         """This game's scale, in words."""
         if self.scale == "games":
-            return ("this game's scale: a hand counts as one game won, whatever its points, so a move is graded by "
-                    "who wins the hand, not by the size of its loss")
-        return "this game's scale: points of the hand; --thresholds sets them"
+            return gettext("this game's scale: a hand counts as one game won, whatever its points, so a move is graded "
+                           "by who wins the hand, not by the size of its loss")
+        return gettext("this game's scale: points of the hand; --thresholds sets them")
 
     @property
     def default(self) -> bool:
@@ -58,7 +68,7 @@ class Grading:
     @property
     def words(self) -> str:
         """The grades in one line: each class and what earns it, and the scale."""
-        return "; ".join(f"{cls} {what}" for cls, what in self.legend) + f" ({self.scale_words})"
+        return "; ".join(f"{grade_word(cls)} {what}" for cls, what in self.legend) + f" ({self.scale_words})"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..codec import key
+from ..i18n import gettext, ngettext
 from ..position import mask_pips
 from ..rules.facts import HandResult, hand_facts
 from ..rules.modes import Termination
@@ -281,11 +282,12 @@ def _outs(c: _Case):
     p_out, b_out = _out(c.played), _out(c.best)
     if c.theirs(p_out) and not c.theirs(b_out):
         last = c.played.steps[-1].move.tile
-        yield "opponent-out", f"lets {c.players[p_out]} go out with {last}{_scoring(c.played)}", \
+        yield "opponent-out", _scoring(c.played, c.players[p_out], last), \
             dict(player=c.players[p_out], tiles=(str(last),))
     if c.ours(b_out) and not c.ours(p_out):
         last = c.best.steps[-1].move.tile
-        yield "out-missed", f"after {c.best_move} {c.players[b_out]} goes out with {last}", \
+        yield "out-missed", gettext("after {best} {player} goes out with {tile}", best=c.best_move,
+                                    player=c.players[b_out], tile=last), \
             dict(player=c.players[b_out], tiles=(str(last),))
 
 
@@ -293,11 +295,13 @@ def _blocks(c: _Case):
     p_won, b_won = _won(c.played, c.us), _won(c.best, c.us)
     p_block, b_block = c.played.termination == Termination.BLOCKED, c.best.termination == Termination.BLOCKED
     if p_block and p_won is False and not (b_block and b_won is False):
-        yield "block-lost", f"leads to a block that {_side(c.teams, c.us, c.players, 'loses', 'lose')} on the " \
-            f"count (pips left: {_pips(c.played, c.players)})", dict(numbers=c.played.steps[-1].after)
+        side, n = _side(c.teams, c.us, c.players)
+        yield "block-lost", ngettext("leads to a block that {side} loses on the count (pips left: {pips})",
+                                     "leads to a block that {side} lose on the count (pips left: {pips})", n,
+                                     side=side, pips=_pips(c.played, c.players)), dict(numbers=c.played.steps[-1].after)
     if b_block and b_won and not (p_block and p_won):
-        yield "block-missed", f"misses the block after {c.best_move}, won on the count (pips left: " \
-            f"{_pips(c.best, c.players)})", dict(numbers=c.best.steps[-1].after)
+        yield "block-missed", gettext("misses the block after {best}, won on the count (pips left: {pips})",
+                                      best=c.best_move, pips=_pips(c.best, c.players)), dict(numbers=c.best.steps[-1].after)
 
 
 def _void(c: _Case):
@@ -311,8 +315,10 @@ def _void(c: _Case):
                 or not set(b_turn.before) <= set(s.numbers):
             continue
         who = c.players[s.seat]
-        yield "void-missed", f"{who} passed at move {s.index + 1} with {_numbers(s.numbers)} open and holds none: " \
-            f"after {c.best_move} {who} must pass; after {c.decision.played} {who} plays {p_turn.move}", \
+        yield "void-missed", gettext("{player} passed at move {number} with {numbers} open and holds none: after "
+                                     "{best} {player} must pass; after {played} {player} plays {move}", player=who,
+                                     number=s.index + 1, numbers=_numbers(s.numbers), best=c.best_move,
+                                     played=c.decision.played, move=p_turn.move), \
             dict(player=who, numbers=s.numbers, shown_at=s.index + 1, tiles=(str(p_turn.move.tile),))
         return
 
@@ -341,8 +347,9 @@ def _opened(c: _Case):
         if laid is None:
             continue
         who = c.players[reply.seat]
-        yield "opens-opponent-number", f"opens the {n} that {who} showed with {laid.tile} at move " \
-            f"{laid.index + 1}; {who} plays {reply.move.tile} on it at once", \
+        yield "opens-opponent-number", gettext("opens the {end} that {player} showed with {tile} at move {number}; "
+                                               "{player} plays {reply} on it at once", end=n, player=who,
+                                               tile=laid.tile, number=laid.index + 1, reply=reply.move.tile), \
             dict(player=who, numbers=(n,), tiles=(str(reply.move.tile),), shown_at=laid.index + 1)
         return
 
@@ -360,8 +367,10 @@ def _closed(c: _Case):
         if not ends or p_turn is None or b_turn is None or not p_turn.move.is_pass or not b_turn.move.is_play:
             continue
         who = c.players[p]
-        yield "closes-partner-number", f"covers the {ends[0]} {who} opened with {laid.tile} at move " \
-            f"{laid.index + 1}: {who} must pass next; after {c.best_move} {who} plays {b_turn.move}", \
+        yield "closes-partner-number", gettext("covers the {end} {player} opened with {tile} at move {number}: "
+                                               "{player} must pass next; after {best} {player} plays {move}",
+                                               end=ends[0], player=who, tile=laid.tile, number=laid.index + 1,
+                                               best=c.best_move, move=b_turn.move), \
             dict(player=who, numbers=(ends[0],), tiles=(str(laid.tile),), shown_at=laid.index + 1)
 
 
@@ -390,21 +399,24 @@ def _lead(c: _Case):
     said, player = [], name
     (p_len, p_num), (b_len, b_num) = suit(lead), suit(best)
     if b_len > p_len:
-        said.append(f"{best} leads from {name}'s {b_len} tiles of {b_num}, {lead} from {p_len} of {p_num}")
+        said.append(gettext("{best} leads from {player}'s {best_count} tiles of {best_number}, {lead} from {count} of "
+                            "{number}", best=best, player=name, best_count=b_len, best_number=b_num, lead=lead,
+                            count=p_len, number=p_num))
     if best.is_double and not lead.is_double:
-        said.append(f"gives up leading the double {best}")
+        said.append(gettext("gives up leading the double {best}", best=best))
     p_fit, b_fit = fits(c.played, lead), fits(c.best, best)
     if p_fit is not None and b_fit is not None and b_fit > p_fit:
-        said.append(f"after it {p_fit} of {name}'s tiles fit at {name}'s next turn, after {best} {b_fit}")
+        said.append(gettext("after it {count} of {player}'s tiles fit at {player}'s next turn, after {best} "
+                            "{best_count}", count=p_fit, player=name, best=best, best_count=b_fit))
     for p in (s for s in range(len(c.teams)) if s != c.me and c.teams[s] == c.us):
         p_turn, b_turn = c.played.first_turn(p), c.best.first_turn(p)
         if p_turn is not None and b_turn is not None and not p_turn.move.is_play and b_turn.move.is_play:
             player = c.players[p]
-            said.append(f"{player} cannot follow it (he passes at his first turn), and plays {b_turn.move} after "
-                        f"{best}")
+            said.append(gettext("{player} cannot follow it (he passes at his first turn), and plays {move} after "
+                                "{best}", player=player, move=b_turn.move, best=best))
             break
     if said:
-        yield "lead", f"the lead {lead}: " + "; ".join(said), \
+        yield "lead", gettext("the lead {lead}: {why}", lead=lead, why="; ".join(said)), \
             dict(player=player, tiles=(str(lead), str(best)), numbers=(p_num, b_num))
 
 
@@ -412,28 +424,33 @@ def _stranded(c: _Case):
     left = [t for t in _doubles(c.played.hands[c.me], c.pos.tiles) if not c.best.hands[c.me] & t.bit]
     if left and c.played.termination is not None and not c.ours(_out(c.played)):
         name = c.players[c.me]
-        yield "double-stranded", f"leaves {name} holding {', '.join(map(str, left))} at the end; the best line " \
-            f"lays {'them' if len(left) > 1 else 'it'}", dict(player=name, tiles=tuple(map(str, left)))
+        yield "double-stranded", ngettext("leaves {player} holding {tiles} at the end; the best line lays it",
+                                          "leaves {player} holding {tiles} at the end; the best line lays them",
+                                          len(left), player=name, tiles=", ".join(map(str, left))), \
+            dict(player=name, tiles=tuple(map(str, left)))
 
 
 def _points(c: _Case):
     first, best_first = c.played.steps[0], c.best.steps[0]
     if best_first.scored > first.scored:
-        yield "points-missed", f"scores {first.scored} where {c.best_move} scores {best_first.scored}", \
+        yield "points-missed", gettext("scores {points} where {best} scores {best_points}", points=first.scored,
+                                       best=c.best_move, best_points=best_first.scored), \
             dict(player=c.players[c.me])
     reply, b_reply = c.reply(c.played), c.reply(c.best)
     if reply is not None and c.theirs(reply.seat) and b_reply is not None and b_reply.seat == reply.seat \
             and reply.scored > b_reply.scored:
         who = c.players[reply.seat]
-        yield "points-given", f"gives {who} {reply.scored} at once with {reply.move}; after {c.best_move} {who}'s " \
-            f"reply scores {b_reply.scored}", dict(player=who, tiles=(str(reply.move.tile),))
+        yield "points-given", gettext("gives {player} {points} at once with {move}; after {best} {player}'s reply "
+                                      "scores {best_points}", player=who, points=reply.scored, move=reply.move,
+                                      best=c.best_move, best_points=b_reply.scored), \
+            dict(player=who, tiles=(str(reply.move.tile),))
 
 
 def _bonus(c: _Case):
     lost = _bonuses(c.best, c.us) - _bonuses(c.played, c.us)
     if lost:
-        yield "bonus-lost", f"gives up {', '.join(f'{n} ({p})' for n, p in sorted(lost))}, which the best line " \
-            f"earns", {}
+        yield "bonus-lost", gettext("gives up {bonuses}, which the best line earns",
+                                    bonuses=", ".join(f"{n} ({p})" for n, p in sorted(lost))), {}
 
 
 def _left_tiles(c: _Case):
@@ -456,14 +473,17 @@ def _left_tiles(c: _Case):
 
     kept = held(c.played, ours) & ~held(c.best, ours)
     if kept and not c.ours(_out(c.played)) and mask_pips(held(c.played, ours)) > mask_pips(held(c.best, ours)):
-        us = _side(c.teams, c.us, c.players, "keeps", "keep")
-        yield "tiles-kept", f"{us} {' '.join(named(kept))} ({mask_pips(kept)} pips) that the best line lays", \
+        us, n = _side(c.teams, c.us, c.players)
+        yield "tiles-kept", ngettext("{side} keeps {tiles} ({pips} pips) that the best line lays",
+                                     "{side} keep {tiles} ({pips} pips) that the best line lays", n, side=us,
+                                     tiles=" ".join(named(kept)), pips=mask_pips(kept)), \
             dict(player=c.players[c.me], tiles=named(kept), numbers=(mask_pips(kept),))
     unloaded = held(c.best, theirs) & ~held(c.played, theirs)
     if unloaded and _won(c.played, c.us) and mask_pips(held(c.played, theirs)) < mask_pips(held(c.best, theirs)):
         who = [c.players[s] for s in theirs if c.best.hands[s] & unloaded]
-        yield "opponents-unload", f"lets {' and '.join(who)} lay {' '.join(named(unloaded))} " \
-            f"({mask_pips(unloaded)} pips) kept in the best line", \
+        yield "opponents-unload", gettext("lets {players} lay {tiles} ({pips} pips) kept in the best line",
+                                          players=gettext(" and ").join(who), tiles=" ".join(named(unloaded)),
+                                          pips=mask_pips(unloaded)), \
             dict(player=who[0], tiles=named(unloaded), numbers=(mask_pips(unloaded),))
 
 
@@ -484,42 +504,55 @@ def explain(decision, played: Walked, best: Walked, pos, shown: Sequence[Shown],
     pv = None if decision.played_value is None else sign * decision.played_value
     bv = None if decision.best_value is None else sign * decision.best_value
     base = dict(played_value=pv, best_value=bv, played_line=played.text, best_line=best.text)
-    values = f" ({_signed(bv)} instead of {_signed(pv)})" if pv is not None and bv is not None else ""
+    values = " " + gettext("({best} instead of {played})", best=_signed(bv), played=_signed(pv)) \
+        if pv is not None and bv is not None else ""
     out = [Reason(code, Facts(**{**base, **facts}), sentence)
            for check in _CHECKS for code, sentence, facts in check(c)]
     ending = []            # how the hand ends (``count``, ``pips-left``), given after its causes
     if not [r for r in out if r.code not in BESIDE_COUNT] and pv != bv and _alike(played, best, teams):
         ending.append(Reason("count", Facts(**base, player=players[played.seat]),
-                             f"both lines end alike: {_end_words(played, players)} after the move played (pips left: "
-                             f"{_left(played, players)}), {_end_words(best, players)} after {c.best_move} (pips "
-                             f"left: {_left(best, players)}){values}"))
+                             gettext("both lines end alike: {played_end} after the move played (pips left: "
+                                     "{played_pips}), {best_end} after {best} (pips left: {best_pips}){values}",
+                                     played_end=_end_words(played, players), played_pips=_left(played, players),
+                                     best_end=_end_words(best, players), best=c.best_move,
+                                     best_pips=_left(best, players), values=values)))
     mine = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] == c.us)      # noqa: E731
     others = lambda line: sum(mask_pips(h) for s, h in enumerate(line.hands) if teams[s] != c.us)    # noqa: E731
     if not ending and not [r for r in out if r.code not in BESIDE_COUNT] and played.termination and best.termination \
             and (mine(played) > mine(best) or others(played) < others(best)):
-        us = _side(teams, c.us, players, "", "").strip()
+        us = _side(teams, c.us, players)[0]
         ending.append(Reason("pips-left", Facts(**base, player=us),
-                             f"pips left: {us} {mine(played)} and the others {others(played)} after the move played "
-                             f"({_end_words(played, players)}); {mine(best)} and {others(best)} after {c.best_move} "
-                             f"({_end_words(best, players)}){values}"))
+                             gettext("pips left: {side} {ours} and the others {theirs} after the move played "
+                                     "({played_end}); {best_ours} and {best_theirs} after {best} ({best_end}){values}",
+                                     side=us, ours=mine(played), theirs=others(played),
+                                     played_end=_end_words(played, players), best_ours=mine(best),
+                                     best_theirs=others(best), best=c.best_move, best_end=_end_words(best, players),
+                                     values=values)))
     causes = [Reason(code, Facts(**{**base, **facts}), sentence) for code, sentence, facts in _left_tiles(c)] \
         if ending else []
     if causes and ending[0].code == "count":     # (the tiles are named: how each line ends, without its pips)
         p_end, b_end = _end_words(played, players), _end_words(best, players)
-        ends = f"{p_end} after the move played and after {c.best_move}" if p_end == b_end else \
-            f"{p_end} after the move played, {b_end} after {c.best_move}"
-        ending = [replace(ending[0], sentence=f"both lines end alike: {ends}{values}")]
+        ends = gettext("{end} after the move played and after {best}", end=p_end, best=c.best_move) \
+            if p_end == b_end else gettext("{end} after the move played, {best_end} after {best}", end=p_end,
+                                           best_end=b_end, best=c.best_move)
+        ending = [replace(ending[0], sentence=gettext("both lines end alike: {ends}{values}", ends=ends,
+                                                      values=values))]
     out += causes + ending      # the tiles that make the pips differ, where the engine names them: the cause first
     if not out:
-        out.append(Reason("unexplained", Facts(**base), f"no reason the engine checks explains this loss{values}; "
-                          f"the two lines are in its facts (and in analyze --lines)"))
+        out.append(Reason("unexplained", Facts(**base), gettext("no reason the engine checks explains this "
+                                                                "loss{values}; the two lines are in its facts (and "
+                                                                "in analyze --lines)", values=values)))
     return tuple(out)
 
 
-def _scoring(line: Walked) -> str:
-    """`` and score N``: the points the hand's winner scores in ``line`` (nothing where it has none)."""
+def _scoring(line: Walked, player: str, last) -> str:
+    """``lets B go out with [3-4] and score N``: the opponent going out in ``line``, with the points the hand's winner
+    scores there (none where it has none)."""
     r = line.result
-    return f" and score {r.points}" if r is not None and r.winner is not None and r.points else ""
+    if r is not None and r.winner is not None and r.points:
+        return gettext("lets {player} go out with {tile} and score {points}", player=player, tile=last,
+                       points=r.points)
+    return gettext("lets {player} go out with {tile}", player=player, tile=last)
 
 
 def _alike(played: Walked, best: Walked, teams: Sequence[int]) -> bool:
@@ -544,10 +577,10 @@ def _bonuses(line: Walked, us: int) -> set:
     return set(line.result.bonuses)
 
 
-def _side(teams: Sequence[int], us: int, players: Sequence[str], one: str, more: str) -> str:
-    """The players of side ``us`` and the verb that goes with them (``one``: for one player)."""
+def _side(teams: Sequence[int], us: int, players: Sequence[str]) -> tuple[str, int]:
+    """The players of side ``us`` (``A and C``) and how many they are (the verb's form)."""
     names = [p for p, t in zip(players, teams) if t == us]
-    return f"{' and '.join(names)} {one if len(names) == 1 else more}"
+    return gettext(" and ").join(names), len(names)
 
 
 def _pips(line: Walked, players: Sequence[str]) -> str:
@@ -560,11 +593,12 @@ def _left(line: Walked, players: Sequence[str]) -> str:
 
 def _end_words(line: Walked, players: Sequence[str]) -> str:
     who = players[line.seat]
-    return f"{who} goes out" if line.termination == Termination.DOMINO else f"the hand blocks after {who}'s last tile"
+    return gettext("{player} goes out", player=who) if line.termination == Termination.DOMINO else \
+        gettext("the hand blocks after {player}'s last tile", player=who)
 
 
 def _numbers(numbers: Sequence[int]) -> str:
-    return " and ".join(map(str, numbers))
+    return gettext(" and ").join(map(str, numbers))
 
 
 def _signed(v: int | None) -> str:

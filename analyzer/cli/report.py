@@ -59,7 +59,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
     options = options_for("report", variant, rules, thresholds, max_nodes, lines=True, insert_passes=insert_passes,
                           table_mb=table_mb, scale=scale,      # (every alternative's best line, for the page's line view)
                           luck_each=scale == "match",          # (each player's deal luck: the summary and the index)
-                          language="en")        # (the page's own words are not in the catalogue yet: docs/i18n.md)
+                          )
     fair_only(fair)
     # a record with hidden hands gets the fair analysis as with analyze (the pipeline decides: ``fair_worlds``)
     options = dataclasses.replace(options, fair_hidden=True, max_deals=max_deals, fair_hands=hands)

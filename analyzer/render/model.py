@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from ..analysis import NO_EXTRA_WORDS, Decision, GameAnalysis, Grading
 from ..analysis.gradecounts import CLASSES, tally
+from ..i18n import gettext, language
 from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
@@ -37,7 +38,14 @@ def signed(value: int | None) -> str:
 def move_words(text: str) -> str:
     """Say a move as a player would: ``[4-6]@6`` -> ``[4-6] on the 6``."""
     tile, at, end = text.partition("@")
-    return f"{tile} on the {end}" if at else tile
+    return gettext("{tile} on the {end}", tile=tile, end=end) if at else tile
+
+
+def translated(text: str) -> str:
+    """``text`` in the active language where the catalogue has it, else "" (a page shows no English sentence among
+    another language's words; English: ``text``)."""
+    shown = gettext(text)
+    return shown if shown != text or language() == "en" else ""
 
 
 def _tile_of(text: str) -> Pair | None:
@@ -83,7 +91,8 @@ class Issue:
     def where(self) -> str:
         if self.line is None:
             return ""
-        return f"line {self.line}" + (f", column {self.column}" if self.column is not None else "")
+        return (gettext("line {line}, column {column}", line=self.line, column=self.column) if self.column is not None
+                else gettext("line {line}", line=self.line))
 
 
 @dataclass(frozen=True)
@@ -370,7 +379,7 @@ class GameReport:
 
     @property
     def value_side(self) -> str:
-        return self.sides[0] if self.sides else "the first side"
+        return self.sides[0] if self.sides else gettext("the first side")
 
     @property
     def individual(self) -> bool:
@@ -382,11 +391,11 @@ class GameReport:
         """``A/C win 46``, ``B/D win 10`` or ``a draw``; in a game of individual players, ``-4 for A``
         (his value against all the others: it does not say which of them wins)."""
         if value is None:
-            return "not analysed"
+            return gettext("not analysed")
         if self.individual or len(self.sides) < 2:
-            return f"{signed(value)} for {self.value_side}"
+            return gettext("{value} for {player}", value=signed(value), player=self.value_side)
         if value == 0:
-            return "a draw"
+            return gettext("a draw")
         return f"{wins(self.sides[0 if value > 0 else 1], len(self.players) == len(self.sides))} {abs(value)}"
 
     def classified(self) -> dict[str, int]:
@@ -544,7 +553,7 @@ class LinePlayer:
         try:
             for j, text in enumerate(moves):
                 name, words, move, pair = self._moves.get(text) or self._read(text)
-                said.append(words)
+                said.append(_said(words))
                 if j >= shared:
                     steps.append(self._steps[nodes[j]])
                     continue
@@ -617,6 +626,16 @@ def _holds(rep: Replay, seat: int, held=None) -> Holds | None:
     return Holds(count, holders, rows, groups, void_numbers(table, holders))
 
 
+def _said(words: str) -> str:
+    """A line's move as the page says it, in its language: ``[0-0]@0`` as written, ``pass`` and ``draws [2-5]`` in
+    words."""
+    if words == "pass":
+        return gettext("pass")
+    if words.startswith("draws "):
+        return gettext("draws {tile}", tile=words[len("draws "):])
+    return words
+
+
 def _kind(entry) -> str:
     """What a recorded entry is: a play, a pass, a draw from the boneyard or a Muggins call."""
     if entry.draw:
@@ -629,22 +648,29 @@ def _kind(entry) -> str:
 def _move_text(step) -> str:
     entry = step.entry
     if not entry.is_play:
-        return entry.text
+        if entry.muggins is not None:
+            return gettext("muggins {points}", points=entry.muggins)
+        if entry.draw:
+            return gettext("draws {tile}", tile=entry.tile or "?")
+        return gettext("pass")
     if step.move is not None and step.move.end is not None:
-        arm = f", {'arm' if step.arms else 'end'} {step.move.arm}" if step.move.arm is not None else ""
-        return f"{entry.tile} on the {step.move.end}{arm}"
+        if step.move.arm is not None:
+            return (gettext("{tile} on the {end}, arm {arm}", tile=entry.tile, end=step.move.end, arm=step.move.arm)
+                    if step.arms else gettext("{tile} on the {end}, end {arm}", tile=entry.tile, end=step.move.end,
+                                              arm=step.move.arm))
+        return gettext("{tile} on the {end}", tile=entry.tile, end=step.move.end)
     if step.move is not None and step.ends_before is None:
-        return f"{entry.tile} leads"
+        return gettext("{tile} leads", tile=entry.tile)
     if entry.end is not None:
-        return f"{entry.tile} on the {entry.end}"
+        return gettext("{tile} on the {end}", tile=entry.tile, end=entry.end)
     return str(entry.tile)
 
 
 def _result_words(rep: Replay) -> str:
     if rep.outcome is None:
         if not rep.steps:
-            return "no moves recorded"
-        return "not over: the record stops before the hand ends"
+            return gettext("no moves recorded")
+        return gettext("not over: the record stops before the hand ends")
     return result_sentence(rep.outcome, rep.result, rep.variant, rep.players, ": ")
 
 
@@ -721,7 +747,8 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
             text=_move_text(step), kind=_kind(entry),
             applied=step.move is not None or (entry.muggins is not None and step.ok),
             annotation=entry.annotation, comment=entry.comment, lacks=tuple(step.lacks),
-            proves=f"{entry.player} has no {' and no '.join(map(str, step.lacks))}" if step.lacks else None,
+            proves=gettext("{player} has no {numbers}", player=entry.player,
+                           numbers=gettext(" and no ").join(map(str, step.lacks))) if step.lacks else None,
             issues=[issue(d) for d in step.diagnostics], board=_board(pos, voids, last),
             value_before=values[k] if k < analysed else None,
             value_after=values[k + 1] if k < analysed else None,
@@ -743,7 +770,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
     leader = rep.players[rep.steps[0].seat] if rep.steps and rep.steps[0].seat is not None else None
     return GameReport(
         number=number, anchor=f"g{number}", title=rep.title, tags=list(game.tags.items()),
-        variant=variant.name, variant_description=variant.description, players=players, sides=sides,
+        variant=variant.name, variant_description=translated(variant.description), players=players, sides=sides,
         leader=leader, max_pip=rep.initial.max_pip, result=_result_words(rep), stated_result=stated,
         stated_check=_stated_check(rep, stated), remark=game.remark, comments=list(game.comments),
         issues=issues, valid=rep.valid, error_count=len(rep.errors), start=start, moves=moves,

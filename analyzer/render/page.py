@@ -18,6 +18,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from .. import __version__
+from ..analysis.grades import grade_word
+from ..i18n import LANGUAGES, N_, decimal, gettext, html_lang, language, ngettext_mark, number, plural_form
 from ..outputs import write_atomic
 from .diagram import PIP_LAYOUT  # noqa: F401  (the pips' places: the page's tiles draw them too)
 from .model import GameReport, MoveView, ReportModel, move_words, signed
@@ -32,7 +34,12 @@ __all__ = ["environment", "render_html", "with_css", "write_report", "write_page
 def environment() -> Environment:
     """The Jinja environment: packaged templates, autoescaping on, undefined names are errors."""
     env = Environment(loader=PackageLoader("analyzer", "render/templates"), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    # the page's words in the active language (analyzer.i18n): ``_("Game {number}", number=...)``, the catalogue's
+    # named placeholders, each value escaped (the message's own HTML is ours)
+    env.install_gettext_callables(html_gettext, html_ngettext, newstyle=False)
+    env.globals["html_lang"] = html_lang
+    env.filters.update(num=number, dec=decimal, counted=counted, grade=grade_word, options_whole=options_whole)
     env.filters["signed"] = signed
     env.filters["words"] = move_words
     env.filters["tied"] = lambda fair: tied_words(fair, move_words)
@@ -50,11 +57,88 @@ def environment() -> Environment:
     return env
 
 
+def html_gettext(message: str, /, **params) -> Markup:
+    """``message`` in the active language as HTML: its own markup kept (ours), each of ``params`` escaped into its
+    ``{name}`` placeholder."""
+    text = Markup(gettext(message))
+    return text.format(**params) if params else text
+
+
+def html_ngettext(singular: str, plural: str, n: int, /, **params) -> Markup:
+    """The form of ``singular``/``plural`` for the count ``n`` in the active language as HTML (``{n}`` the count as
+    the language writes it), like :func:`html_gettext`."""
+    return Markup(plural_form(singular, plural, n)).format(n=number(n), **params)
+
+
+#: the counted words of a page: a grade's, and the draws and deals a figure stands on
+COUNTED = {"inaccuracy": ngettext_mark("{n} inaccuracy", "{n} inaccuracies"),
+           "mistake": ngettext_mark("{n} mistake", "{n} mistakes"),
+           "blunder": ngettext_mark("{n} blunder", "{n} blunders"),
+           "draw": ngettext_mark("{n} draw", "{n} draws"),
+           "deal": ngettext_mark("{n} deal", "{n} deals")}
+
+
+def counted(n: int, word: str) -> Markup:
+    """``1 mistake``, ``2 inaccuracies``, ``5 ошибок``: ``n`` of ``word`` (one of :data:`COUNTED`) in the active
+    language, its plural form as the language picks it."""
+    return html_ngettext(*COUNTED[word], n)
+
+
 def plural(n: int, word: str) -> str:
-    """``1 mistake``, ``2 inaccuracies``."""
+    """``1 mistake``, ``2 inaccuracies`` (English; :func:`counted` in the active language)."""
+    if word in COUNTED:
+        return counted(n, word)
     if n == 1:
         return f"1 {word}"
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+_OPTION = re.compile(r"--[a-z][a-z-]*")
+
+
+def options_whole(text: str) -> Markup:
+    """``text`` escaped, each command-line option in it (``--thresholds``) kept on one line (a phone broke it after
+    its dashes)."""
+    return Markup(_OPTION.sub(lambda m: f'<span class="opt">{m.group(0)}</span>', str(escape(text))))
+
+
+_SCRIPT_CALL = re.compile(r'(?<![\w.])(_|ngettext)\(("(?:[^"\\]|\\.)*")(?:, ("(?:[^"\\]|\\.)*"))?')
+
+
+@cache
+def script_messages() -> tuple:
+    """The messages the page's script writes (``static/report.js``: its ``_("...")`` and ``ngettext("...", "...")``
+    calls, as Babel extracts them for the catalogue): a message, or a (singular, plural) pair."""
+    import json
+
+    text = files("analyzer.render").joinpath("static", "report.js").read_text(encoding="utf-8")
+    return tuple(dict.fromkeys((json.loads(first), json.loads(second)) if kind == "ngettext" else json.loads(first)
+                               for kind, first, second in _SCRIPT_CALL.findall(text)))
+
+
+@cache
+def script_words(code: str) -> str:
+    """The words of the page's script in the language ``code`` (the active one: the key of the cache) as the
+    page's JSON, each English message to its translation ("" in English: the script's own words); a message with
+    plural forms to its form for each of the language's plural categories (``one``, ``few``, ``many``, ``other``:
+    the script picks one with ``Intl.PluralRules``)."""
+    if code == "en":
+        return ""
+    import json
+
+    def forms(singular: str, plural: str) -> dict:
+        if code not in LANGUAGES:                   # (the pseudo-language's marks)
+            return {"one": plural_form(singular, plural, 1), "other": plural_form(singular, plural, 2)}
+        from babel import Locale
+
+        rule, found = Locale.parse(code).plural_form, {}
+        for n in range(0, 1001):
+            found.setdefault(rule(n), plural_form(singular, plural, n))
+        return found
+
+    return json.dumps({message[0] if isinstance(message, tuple) else message:
+                       forms(*message) if isinstance(message, tuple) else gettext(message)
+                       for message in script_messages()}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 # ---- the small pieces every page repeats --------------------------------------------------------------
@@ -86,17 +170,22 @@ def _tile(a, b, cls: str) -> Markup:
                   f'data-t="{a}-{b}"><use class="body" href="#th"/><use href="#pl{a}"/><use href="#pr{b}"/></svg>')
 
 
-@lru_cache(maxsize=4096, typed=True)
 def move_tile(text: str) -> Markup:
     """A move as a table of choices shows it: ``[4-6]@6`` -> the small tile, ``[4-6]`` and ``on the 6`` (on a phone
     the tile and the notation's ``@6``, report.css: the end beside the tile, so that [4-6] on the 6 and on the 4
     differ, #66 item 9)."""
+    return _move_tile(text, language())
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _move_tile(text: str, code: str) -> Markup:
     head, at, end = text.partition("@")
     halves = head.strip("[]").split("-")
     drawn = f"{tile((int(halves[0]), int(halves[1])), 'small')} " if len(halves) == 2 and all(
         h.isdecimal() for h in halves) else ""
+    on = escape(gettext("on the {end}", end=end))
     return Markup(f'{drawn}<span class="mt">{escape(head)}</span>'
-                  + (f' <span class="on">on the {escape(end)}</span><span class="at">@{escape(end)}</span>' if at else ""))
+                  + (f' <span class="on">{on}</span><span class="at">@{escape(end)}</span>' if at else ""))
 
 
 @lru_cache(maxsize=4096, typed=True)
@@ -111,8 +200,9 @@ def line_button(a, number: int, index: int, words: str) -> Markup:
     """The button that steps the board through the best line of the alternative ``a`` (report.js: Game.enterLine), the
     ``index``-th of the decision at move ``number``, its title from ``words`` (no type: the page has no form a button
     could submit, and the type on each of them weighs)."""
+    shown = escape(gettext("line"))
     return Markup(f'<button class="show-line" data-at="{number}" data-alt="{index}" data-value="{signed(a.value)}" '
-                  f'data-move="{escape(a.text)}" data-words="{escape(words)}">line ▸</button>')
+                  f'data-move="{escape(a.text)}" data-words="{escape(words)}">{shown} ▸</button>')
 
 
 def valued(alternatives: list) -> list:
@@ -248,7 +338,7 @@ def chart_points(ch: Chart, anchor: str) -> Markup:
     its move of the game ``anchor``, titled by its label (escaped: it names the player and the move), over the column
     a click selects; the critical move's labelled."""
     href, column = escape(anchor), f'y="{ch.top}" width="{ch.dx}" height="{ch.bottom - ch.top}"'
-    out = []
+    out, critical = [], escape(gettext("critical"))
     for p in ch.points:
         cls = f"{f' cls-{escape(p.cls)}' if p.cls else ''}{' critical' if p.critical else ''}"
         out.append(f'<a class="pt-link" href="#{href}-m{p.move}" data-move="{p.move}">'
@@ -258,7 +348,7 @@ def chart_points(ch: Chart, anchor: str) -> Markup:
         if p.critical:
             below = p.value >= 0            # (the label under a point above the zero line)
             out.append(f'<text class="crit-label {"below" if below else "above"}" x="{p.x}" '
-                       f'y="{p.y + (16 if below else -10)}" text-anchor="middle">critical</text>\n')
+                       f'y="{p.y + (16 if below else -10)}" text-anchor="middle">{critical}</text>\n')
     return Markup("".join(out))
 
 
@@ -294,11 +384,12 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     points = []
     for k, v in known:
         move = game.moves[k - 1] if k else None
-        what = f"move {k}: {move.player} {move.text}" if move else "the deal"
+        what = gettext("move {number}: {player} {move}", number=k, player=move.player, move=move.text) if move else \
+            gettext("the deal")
         x = short(left + k * dx)
         points.append(ChartPoint(k, x, y(v), v, move.cls if move else None,
                                  bool(move and move.critical), bool(move and move.turning_point),
-                                 f"{what}; value {signed(v)} ({game.value_words(v)})", short(x - round(dx, 3) / 2)))
+                                 gettext("{what}; value {value} ({words})", what=what, value=signed(v), words=game.value_words(v)), short(x - round(dx, 3) / 2)))
     # the line breaks where a move has no value (its search went past the node limit)
     path = " ".join(f"{'L' if i and p.move == points[i - 1].move + 1 else 'M'}{p.x},{p.y}"
                     for i, p in enumerate(points))
@@ -308,7 +399,7 @@ def chart(game: GameReport, width: int = 560, height: int = 220) -> Chart | None
     stop = None
     if known and game.analysed < len(game.moves) and game.stopped:
         stop = short(left + known[-1][0] * dx)
-    fair_points = [(short(left + k * dx), y(v), f"move {k}: fair value of the move played {v:+.1f}")
+    fair_points = [(short(left + k * dx), y(v), gettext("move {number}: fair value of the move played {value}", number=k, value=format(v, "+.1f")))
                    for k, v in fair]
     fair_path = " ".join(f"{'M' if i == 0 else 'L'}{x},{yy}" for i, (x, yy, _) in enumerate(fair_points))
     return Chart(width, height, left, right, top, bottom, short(zero), left, round(dx, 3), points, path,
@@ -359,7 +450,7 @@ def render_html(model: ReportModel) -> str:
     return tight(page.render(
         model=model, games=list(zip(shown, charts)), game_rows=[move_rows(g) for g in shown],
         data=[deflated(packed_game(game_data(g, c), g)) for g, c in zip(shown, charts)], css=css,
-        script=script, csp=csp, version=__version__))
+        script=script, csp=csp, version=__version__, words=script_words(language())))
 
 
 @cache

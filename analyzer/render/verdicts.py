@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext, number
 
 __all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
@@ -33,8 +33,8 @@ def how_words(fair) -> str:
     sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
         if (getattr(fair, "hidden", None) or {}).get("solver") == "cfr":    # (its certified brackets' precision)
-            return f"exact under hidden information to 0.001 (CFR+), {fair.worlds:,} deals"
-        return f"exact under hidden information, {fair.worlds:,} deals"
+            return gettext("exact under hidden information to 0.001 (CFR+), {n} deals", n=number(fair.worlds))
+        return gettext("exact under hidden information, {n} deals", n=number(fair.worlds))
     if fair.method == OVER_HANDS:
         h = fair.over_hands
         # (loaded here: the package analyzer.analysis loads the searches, which reading a record never needs)
@@ -42,8 +42,8 @@ def how_words(fair) -> str:
 
         return hands_words(h.hands, h.drawn if h.drawn is not None else h.judged, h.judged)
     if fair.method == "exact":
-        return f"all {fair.worlds:,} deals, open-hands mean"
-    return f"open-hands mean of {fair.worlds:,} of {fair.total:,} deals, sampled"
+        return gettext("all {n} deals, open-hands mean", n=number(fair.worlds))
+    return gettext("open-hands mean of {n} of {total} deals, sampled", n=number(fair.worlds), total=number(fair.total))
 
 
 def chance_holder(d, sides: list[str], individual: bool) -> str:
@@ -57,11 +57,17 @@ def chance_holder(d, sides: list[str], individual: bool) -> str:
 def chance_text(holder: str, p_win: float | None) -> str:
     """``"B/D win 26%"``: a win chance, with the side it belongs to (a name with a slash is a side); empty
     where there is none (a value under hidden information)."""
-    return "" if p_win is None else f"{holder} {'win' if '/' in holder else 'wins'} {p_win:.0%}"
+    if p_win is None:
+        return ""
+    return (gettext("{side} win {chance}", side=holder, chance=f"{p_win:.0%}") if "/" in holder else
+            gettext("{player} wins {chance}", player=holder, chance=f"{p_win:.0%}"))
 
 
 def _listed(names: list[str], last: str = "and") -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    return (gettext("{first} or {last}", first=", ".join(names[:-1]), last=names[-1]) if last == "or" else
+            gettext("{first} and {last}", first=", ".join(names[:-1]), last=names[-1]))
 
 
 def tied_words(fair, say=str) -> str | None:
@@ -72,8 +78,9 @@ def tied_words(fair, say=str) -> str | None:
         return None
     names = _listed([say(m) for m in tied])
     if fair.method in ("exact", HIDDEN):      # every deal solved: the values are equal
-        return f"{names} are not told apart: they come to the same over all {fair.worlds:,} deals"
-    return f"{names} are not told apart after {fair.worlds:,} deals"
+        return gettext("{moves} are not told apart: they come to the same over all {n} deals", moves=names,
+                       n=number(fair.worlds))
+    return gettext("{moves} are not told apart after {n} deals", moves=names, n=number(fair.worlds))
 
 
 #: The method of a sheet's fair verdict, over the hands the mover may have held (``analysis.sheets.METHOD``).
@@ -84,8 +91,8 @@ def deals_words(deals: int, analysed: int | None = None) -> str:
     """``448 of the 1,000 deals``: how many deals a value over a sheet's deals stands on, and of how many analysed
     where it is fewer (a move its player could play in some of them: its mean is over those alone)."""
     if analysed and analysed > deals:
-        return f"{deals:,} of the {analysed:,} deals"
-    return f"{deals:,} deal{'s' * (deals != 1)}"
+        return gettext("{n} of the {total} deals", n=number(deals), total=number(analysed))
+    return ngettext("{n} deal", "{n} deals", deals)
 
 
 def over_text(o, analysed: int | None = None) -> str:
@@ -93,22 +100,23 @@ def over_text(o, analysed: int | None = None) -> str:
     mean of 448 of the 1,000 deals)``, the mean over the deals in which its player could play the move, the
     interval where the deals are a sample, the least and the most of those deals, and how many there are (of the
     ``analysed``); ``+46 in each of 911 of the 1,000 deals`` where they all give the same."""
-    return _named(o, analysed, "+", "{mean} ({ci}least {low}, most {high}; mean of {deals})")
+    return _named(o, analysed, "+", gettext("{mean} ({ci}least {low}, most {high}; mean of {deals})"))
 
 
 def loss_range_words(o, analysed: int | None = None) -> str:
     """The loss of a move over a sheet's deals, every number named: ``36.17 on average (95% interval 34.69 to 37.64;
     least 0, most 76; over 1,000 deals)``."""
-    return _named(o, analysed, "", "{mean} on average ({ci}least {low}, most {high}; over {deals})")
+    return _named(o, analysed, "", gettext("{mean} on average ({ci}least {low}, most {high}; over {deals})"))
 
 
 def _named(o, analysed: int | None, sign: str, shape: str) -> str:
     """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed)."""
     deals = deals_words(o.deals, analysed)
     if o.min == o.max:
-        return f"{o.min:{sign}d} in each of {deals}" if o.deals > 1 else f"{o.min:{sign}d} in {deals}"
-    ci = (f"95% interval {o.ci95[0]:{sign}.2f} to {o.ci95[1]:{sign}.2f}; " if o.ci95 is not None
-          and o.ci95[0] != o.ci95[1] else "")
+        return (gettext("{value} in each of {deals}", value=f"{o.min:{sign}d}", deals=deals) if o.deals > 1 else
+                gettext("{value} in {deals}", value=f"{o.min:{sign}d}", deals=deals))
+    ci = (gettext("95% interval {low} to {high}; ", low=f"{o.ci95[0]:{sign}.2f}", high=f"{o.ci95[1]:{sign}.2f}")
+          if o.ci95 is not None and o.ci95[0] != o.ci95[1] else "")
     return shape.format(mean=f"{o.mean:{sign}.2f}", ci=ci, low=f"{o.min:{sign}d}", high=f"{o.max:{sign}d}",
                         deals=deals)
 
@@ -124,14 +132,15 @@ def hindsight_best_words(d) -> str:
     others = [a for a in d.alternatives if a is not best and a.over_deals is not None and a.over_deals.gap is not None]
     tied = [a.move for a in others if not a.over_deals.told_apart]
     if tied:
-        return f"{_listed([best.move] + tied)} not told apart (best on average first)"
+        return gettext("{moves} not told apart (best on average first)", moves=_listed([best.move] + tied))
     if not others:
-        return f"best on average {best.move}"
+        return gettext("best on average {move}", move=best.move)
     a = min(others, key=lambda a: a.over_deals.gap)
     o = a.over_deals
-    ci = f" (95% interval {o.gap_ci[0]:.2f} to {o.gap_ci[1]:.2f})" if o.gap_ci[0] != o.gap_ci[1] else ""
-    return (f"best on average {best.move}, ahead of {a.move} by {o.gap:.2f}{ci} over the {deals_words(o.shared)} "
-            "both could be played in")
+    ci = " " + gettext("(95% interval {low} to {high})", low=f"{o.gap_ci[0]:.2f}", high=f"{o.gap_ci[1]:.2f}") \
+        if o.gap_ci[0] != o.gap_ci[1] else ""
+    return gettext("best on average {move}, ahead of {other} by {gap}{ci} over the {deals} both could be played in",
+                   move=best.move, other=a.move, gap=f"{o.gap:.2f}", ci=ci, deals=deals_words(o.shared))
 
 
 def verdict_word(d) -> str | None:
@@ -159,7 +168,7 @@ def gap_words(d, say=str) -> str:
         return ""
     gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
     ci = f" [{lo:.2f}, {hi:.2f}]" if lo != hi else ""
-    return f", ahead of {say(move)} by {gap:.2f}{ci} over the same deals"
+    return ", " + gettext("ahead of {move} by {gap}{ci} over the same deals", move=say(move), gap=f"{gap:.2f}", ci=ci)
 
 
 def fair_best_words(fair, say=str) -> str:
@@ -167,10 +176,11 @@ def fair_best_words(fair, say=str) -> str:
     ``[4-4] or [2-2] (not told apart after 200 deals)``."""
     tied = list(getattr(fair, "tied", None) or ())
     if fair.method == OVER_HANDS and not fair.best:
-        return "not the same move in every hand he may have held"
+        return gettext("not the same move in every hand he may have held")
     if not tied:
         return say(fair.best)
-    how = "equal over every deal" if fair.method in ("exact", HIDDEN) else f"not told apart after {fair.worlds:,} deals"
+    how = gettext("equal over every deal") if fair.method in ("exact", HIDDEN) else \
+        gettext("not told apart after {n} deals", n=number(fair.worlds))
     return f"{_listed([say(m) for m in tied], 'or')} ({how})"
 
 

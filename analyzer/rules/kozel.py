@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import gettext
 from ..tiles import Tile
 from .facts import HandFacts, HandResult
 from .matchplay import MatchScoring, MatchState
@@ -123,7 +124,7 @@ class KozelMatch(MatchScoring):
         laid = self.carried(result)
         if laid:
             eggs += laid
-            notes.append(f"eggs: {laid} carried to the next loser ({eggs} in all)")
+            notes.append(gettext("eggs: {laid} carried to the next loser ({eggs} in all)", laid=laid, eggs=eggs))
         charges = list(result.scores)
         if result.winner is not None:
             wins[result.winner] += 1
@@ -131,14 +132,14 @@ class KozelMatch(MatchScoring):
             loser = 1 - result.winner
             if eggs and charges[loser]:
                 charges[loser] += eggs
-                notes.append(f"the eggs ({eggs}) go to the losers")
+                notes.append(gettext("the eggs ({eggs}) go to the losers", eggs=eggs))
                 eggs = 0
         for side, charge in enumerate(charges):
             if not charge:
                 continue
             if scores[side] == 0 and charge < FENCE:
                 fence[side] += charge
-                notes.append(f"{charge} on the fence ({fence[side]})")
+                notes.append(gettext("{charge} on the fence ({fence})", charge=charge, fence=fence[side]))
             elif scores[side] == 0:
                 scores[side] = charge + fence[side]
                 fence[side] = 0
@@ -212,10 +213,10 @@ class KozelMatch(MatchScoring):
         if len(both) < 2 or stated not in both:
             return ""
         if stated == both[1]:
-            return (f"the Result tag's {stated} is read as the losers' charge with the eggs carried: the hand's "
-                    f"{both[0]} and the {worth} eggs")
-        return (f"the Result tag's {stated} is read as the hand's charge, without the {worth} eggs carried (the "
-                f"losers are charged both: {both[1]})")
+            return gettext("the Result tag's {stated} is read as the losers' charge with the eggs carried: the "
+                           "hand's {charge} and the {eggs} eggs", stated=stated, charge=both[0], eggs=worth)
+        return gettext("the Result tag's {stated} is read as the hand's charge, without the {eggs} eggs carried (the "
+                       "losers are charged both: {both})", stated=stated, eggs=worth, both=both[1])
 
     def carried(self, result: HandResult) -> int:
         """The eggs ``result`` lays (a fish with equal remainders: their sum, carried to the next loser)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..i18n import gettext
 from ..tiles import Tile
 from .modes import MatchKind, ResetLead, Termination
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
@@ -217,9 +218,12 @@ class MatchScoring:
         if not self.minutes or state.over or clock < self.minutes:
             return state
         top = max(state.scores)
-        note = f"time is up ({_clock_text(clock)} played, the limit {self.minutes} minutes): the match ends on time"
         if state.scores.count(top) > 1:
-            return replace(state, over=True, drawn=True, note=note + " with equal scores, drawn")
+            return replace(state, over=True, drawn=True, note=gettext(
+                "time is up ({clock} played, the limit {minutes} minutes): the match ends on time with equal scores, "
+                "drawn", clock=_clock_text(clock), minutes=self.minutes))
+        note = gettext("time is up ({clock} played, the limit {minutes} minutes): the match ends on time",
+                       clock=_clock_text(clock), minutes=self.minutes)
         return replace(state, over=True, winner=state.scores.index(top), note=note)
 
     def _straight(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState:

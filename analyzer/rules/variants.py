@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from ..i18n import gettext
 from .families import FAMILIES as TEXT_FAMILIES, PARTNERSHIP, Family
 from .latin import LATIN_FAMILIES
 from .modes import Count, End, Layout, MatchKind, Mechanic, Termination, Turns
@@ -142,38 +143,44 @@ class Variant:
         when the values are exactly the hand's score with every hand open."""
         notes = []
         if self.drawing is not None:
-            notes.append("the boneyard is taken in the order the record reveals: the tiles drawn in the record, "
-                         "in that order, then the tiles nobody drew in ascending order; in every line the next "
-                         "draw takes the next tile of that order")
+            notes.append(gettext("the boneyard is taken in the order the record reveals: the tiles drawn in the record, "
+                                 "in that order, then the tiles nobody drew in ascending order; in every line the next "
+                                 "draw takes the next tile of that order"))
         if self.play is not None:
-            notes.append("the values count the points scored during play, each play's points going to its "
-                         "player as if claimed (a Muggins call moves points only where the record has one)")
+            notes.append(gettext("the values count the points scored during play, each play's points going to its "
+                                 "player as if claimed (a Muggins call moves points only where the record has one)"))
         if self.seating.sides > 2:
-            notes.append(f"{self.seating.sides} players play each for themselves, so no exact two-sided "
-                         "search applies; the analysis assumes the analysed player against all the others "
-                         "(they play to minimise that player's score)")
+            notes.append(gettext("{n} players play each for themselves, so no exact two-sided search applies; the "
+                                 "analysis assumes the analysed player against all the others (they play to minimise "
+                                 "that player's score)", n=self.seating.sides))
             if isinstance(self.scoring, PointScoring) and self.scoring.count == Count.BAD:
-                notes.append("a player's value is that player's bad points against each other player's, summed")
+                notes.append(gettext("a player's value is that player's bad points against each other player's, "
+                                     "summed"))
         s = self.scoring
         if isinstance(s, PointScoring):
             if s.pass_bonus and s.count != Count.BAD:
-                notes.append("the values are the hand's whole score: its points and the pass bonuses, those already "
-                             "paid and those still to come (a hand played again keeps its pass bonuses)")
+                notes.append(gettext("the values are the hand's whole score: its points and the pass bonuses, those "
+                                     "already paid and those still to come (a hand played again keeps its pass "
+                                     "bonuses)"))
             if s.capicu or s.chuchazo or s.count == Count.MILO or s.capicu_double:
-                notes.append("the bonus for the last tile (capicú, dominao, chuchazo, Milo, a capicúa's doubled "
-                             "points) is part of the values when the search passes the last tile and the ends before it")
+                notes.append(gettext("the bonus for the last tile (capicú, dominao, chuchazo, Milo, a capicúa's doubled "
+                                     "points) is part of the values when the search passes the last tile and the ends "
+                                     "before it"))
             if s.salida:
-                notes.append(f"the {s.salida} points of the salida (" + ("the side that led wins the hand" if s.salida_won
-                             else "a double lead the next player passes") + ") are part of the values")
+                notes.append(gettext("the {points} points of the salida (the side that led wins the hand) are part of "
+                                     "the values", points=s.salida) if s.salida_won else
+                             gettext("the {points} points of the salida (a double lead the next player passes) are "
+                                     "part of the values", points=s.salida))
             if s.blank:
-                notes.append(f"[0-0] counts {s.blank} when the search passes the tiles left in each hand")
+                notes.append(gettext("[0-0] counts {points} when the search passes the tiles left in each hand",
+                                     points=s.blank))
             if s.count in (Count.GAME, Count.MILO):
-                notes.append("a hand is worth a fixed number of points, so the values only say who wins")
+                notes.append(gettext("a hand is worth a fixed number of points, so the values only say who wins"))
         if self.match.first_wins or self.match.kind in (MatchKind.STRAIGHT, MatchKind.CUTTHROAT, MatchKind.SHUTOUT,
                                                         MatchKind.GAMES):
-            notes.append("values are the hand's own score; match bonuses and resets are not part of them")
+            notes.append(gettext("values are the hand's own score; match bonuses and resets are not part of them"))
         if self.end == End.PAIR:
-            notes.append("the hand goes on until both players of a pair are out")
+            notes.append(gettext("the hand goes on until both players of a pair are out"))
         return "; ".join(notes) + "." if notes else ""
 
 

@@ -17,6 +17,14 @@
     if (!width) { return Infinity; }
     return (width * 2 * U / HAND_TILE - 4 * U - 4) / 2;
   }
+  // The words this script writes, in English here, in the page's language on its <body data-words> (render/page.py:
+  // script_words, the messages of the calls below as Babel extracts them: _("...") is gettext): a message's {name} places filled in from
+  // params; ngettext picks the form of the count params.n (a translation's forms by Intl.PluralRules' category)
+  var WORDS = JSON.parse(document.body.getAttribute("data-words") || "{}"), PLURAL = new Intl.PluralRules(document.documentElement.lang);
+  function filled(t, p) { return t.replace(/\{(\w+)\}/g, function (m, k) { return p && p[k] !== undefined ? p[k] : m; }); }
+  function _(m, p) { return filled(typeof WORDS[m] === "string" ? WORDS[m] : m, p); }
+  function ngettext(s, pl, p) { var f = WORDS[s]; return filled(f ? f[PLURAL.select(p.n)] || f.other : p.n === 1 ? s : pl, p); }
+
   var games = [];
   var active = null;     // the game the keys step: the one last clicked or navigated to ...
   var scrolled = false;  // ... unless the reader has scrolled since (see keyGame)
@@ -106,8 +114,8 @@
     this.line = null;
     Array.prototype.forEach.call(section.querySelectorAll("button.show-line"), function (b) {
       var move = Array.prototype.map.call(b.parentNode.querySelectorAll(".mt, .on"), function (s) { return s.textContent; });
-      b.title = "its best line, step by step on the board";
-      b.setAttribute("aria-label", "show the best line after " + move.join(" ") + " on the board");
+      b.title = _("its best line, step by step on the board");
+      b.setAttribute("aria-label", _("show the best line after {move} on the board", {move: move.join(" ")}));
       b.addEventListener("click", function () {
         active = self;
         scrolled = false;
@@ -219,6 +227,7 @@
     var name = "game" + this.number + (this.el.id.slice(-1) === "r" ? "-repaired" : "") + "-move" + k;
     var note = this.saver.querySelector(".save-note");
     note.textContent = "";
+    function noPng() { return _("this browser cannot make a PNG: save the SVG"); }
     this.diagrams().then(function (list) {
       var svg = list[k];
       if (kind === "svg") {
@@ -235,13 +244,13 @@
         ctx.drawImage(img, 0, 0);
         try {
           canvas.toBlob(function (blob) {
-            if (blob) { saveFile(blob, name + ".png"); } else { note.textContent = "this browser cannot make a PNG: save the SVG"; }
+            if (blob) { saveFile(blob, name + ".png"); } else { note.textContent = noPng(); }
           }, "image/png");
         } catch (e) {
-          note.textContent = "this browser cannot make a PNG: save the SVG";
+          note.textContent = noPng();
         }
       };
-      img.onerror = function () { note.textContent = "this browser cannot make a PNG: save the SVG"; };
+      img.onerror = function () { note.textContent = noPng(); };
       // our own drawing as a data: address (the page's policy allows images from data: only): nothing loads
       img.src = "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg)));
     }, function () {
@@ -322,8 +331,8 @@
     words.className = "muted";
     words.textContent = "(" + button.getAttribute("data-words") + ")";
     title.className = "line-title";
-    title.append("Best line after " + names[line.steps[0][0]] + " ", move, " (move " + at + "), every hand open: each step keeps its value, ",
-                 value, " ", words);
+    var head = _("Best line after {player} {move} (move {at}), every hand open: each step keeps its value,", {player: names[line.steps[0][0]], at: at}).split("{move}");
+    title.append(head[0], move, head[1] || "", " ", value, " ", words);
     ol.className = "line-moves";
     line.said.forEach(function (t, j) {
       var li = document.createElement("li");
@@ -351,7 +360,7 @@
     var head = this.linePanel.querySelector(".line-head");
     while (head.firstChild) { head.removeChild(head.firstChild); }
     this.lineHead(button, at, line).forEach(function (c) { head.appendChild(c); });
-    this.linePanel.querySelector(".back-to-game").textContent = "Back to the game (move " + at + ")";
+    this.linePanel.querySelector(".back-to-game").textContent = _("Back to the game (move {at})", {at: at});
     this.linePanel.hidden = false;
     this.el.classList.add("in-line");
     if (this.saver) { this.saver.classList.add("off"); }
@@ -373,14 +382,14 @@
     var board = line.boards[line.j];
     this.drawTable(board, line.tables[line.j], line.places, null);
     this.drawHands(board, line.at - 1);
-    this.counter.textContent = "line " + line.j + " / " + n;
+    this.counter.textContent = _("line {j} / {n}", {j: line.j, n: n});
     this.buttons.first.disabled = this.buttons.prev.disabled = line.j === 0;
     this.buttons.next.disabled = this.buttons.last.disabled = line.j === n;
     var items = this.linePanel.querySelectorAll(".line-moves li");
     Array.prototype.forEach.call(items, function (li, i) { li.classList.toggle("current", i === line.j - 1); });
-    var words = line.j === 0 ? "Before move " + line.at + "."
-      : "Step " + line.j + " of " + n + ": " + items[line.j - 1].textContent + " · value " + line.value
-        + (line.j === n ? ". The hand ends." : ".");
+    var words = line.j === 0 ? _("Before move {at}.", {at: line.at})
+      : _("Step {j} of {n}: {move} · value {value}.", {j: line.j, n: n, move: items[line.j - 1].textContent, value: line.value})
+        + (line.j === n ? " " + _("The hand ends.") : "");
     this.linePanel.querySelector(".line-step").textContent = words;
     this.el.setAttribute("data-line-step", String(line.j));
   };
@@ -427,28 +436,29 @@
     arms.forEach(function (arm) {
       var l = shown.labels[String(arm)];
       var text = svgNode("text", {"class": "arm-label", x: l[0], y: l[1], "text-anchor": l[2], "data-arm": arm}, svg);
-      var head = "arm " + arm;
+      var head = _("arm {arm}", {arm: arm});
       svgNode("tspan", {"class": "arm-no"}, text).textContent = head;
       text.appendChild(document.createTextNode(l[3]));
     });
     var n = shown.keys.length;
     svg.setAttribute("data-tiles", String(n));
     if (!n) {
-      svgNode("text", {"class": "empty", x: 0, y: 3, "text-anchor": "middle"}, svg).textContent = "nothing played yet";
+      svgNode("text", {"class": "empty", x: 0, y: 3, "text-anchor": "middle"}, svg).textContent = _("nothing played yet");
     }
     if (this.arms) {
-      if (!n) { this.ends.textContent = "The table is empty."; return; }
-      this.ends.textContent = "Open ends: " + arms.map(function (arm) {
+      if (!n) { this.ends.textContent = _("The table is empty."); return; }
+      var open = arms.map(function (arm) {
         var l = shown.labels[String(arm)];
-        return "arm " + arm + " (" + l[4] + "): " + l[5];
-      }).join("; ") + " · " + n + " tile" + (n === 1 ? "" : "s") + " laid";
+        return _("arm {arm} ({where}): {state}", {arm: arm, where: l[4], state: l[5]});
+      });
+      this.ends.textContent = _("Open ends: {ends}", {ends: open.join("; ")}) + " · " + ngettext("{n} tile laid", "{n} tiles laid", {n: n});
       return;
     }
     var ends = board.ends;
     this.ends.textContent = ends
-      ? "Open ends: " + (ends[0] === ends[1] ? ends[0] + " at both ends" : ends[0] + " (left) and " + ends[1] + " (right)")
-        + " · " + n + " tile" + (n === 1 ? "" : "s") + " on the line"
-      : "The line is empty.";
+      ? (ends[0] === ends[1] ? _("Open ends: {end} at both ends", {end: ends[0]}) : _("Open ends: {left} (left) and {right} (right)", {left: ends[0], right: ends[1]}))
+        + " · " + ngettext("{n} tile on the line", "{n} tiles on the line", {n: n})
+      : _("The line is empty.");
   };
 
   Game.prototype.drawHands = function (board, k) {
@@ -466,10 +476,10 @@
         t.classList.toggle("just", board.seat === seat && key === last);
       });
       var count = board.counts[seat], pips = board.pips[seat];
-      var text = count + (count === 1 ? " tile" : " tiles") + " left" + (pips === null ? "" : " · " + pips + " pips");
+      var text = ngettext("{n} tile left", "{n} tiles left", {n: count}) + (pips === null ? "" : " · " + ngettext("{n} pip", "{n} pips", {n: pips}));
       hand.querySelector(".count").textContent = text;
       var voids = board.voids[seat] || [];
-      hand.querySelector(".voids").textContent = voids.length ? "passed: holds no " + voids.join(", no ") : "";
+      hand.querySelector(".voids").textContent = voids.length ? _("passed: holds no {numbers}", {numbers: voids.join(_(", no "))}) : "";
       hand.classList.toggle("mover", board.seat === seat);
       hand.classList.toggle("out", count === 0);
     });
@@ -514,7 +524,7 @@
   var sections = Array.prototype.slice.call(document.querySelectorAll("section.game"));
   if (typeof DecompressionStream !== "function") {
     sections.forEach(function (section) {
-      noBoard(section, "The board needs a newer browser (one with DecompressionStream) to step through this game: the moves and their analysis are below.");
+      noBoard(section, _("The board needs a newer browser (one with DecompressionStream) to step through this game: the moves and their analysis are below."));
     });
     document.documentElement.setAttribute("data-ready", "no");
     return;
@@ -526,7 +536,7 @@
       if (all[k]) {
         games.push(new Game(section, all[k]));
       } else {
-        noBoard(section, "The board's data of this game is damaged: it cannot step through the game.");
+        noBoard(section, _("The board's data of this game is damaged: it cannot step through the game."));
       }
     });
     start();
@@ -555,10 +565,10 @@
     var address = box.value = location.href.split("#")[0] + "#r=" + ownLink() + "&m=g" + game.number + "." + step;
     box.parentNode.hidden = false;
     (navigator.clipboard && window.isSecureContext ? navigator.clipboard.writeText(address) : Promise.reject()).then(function () {
-      said.textContent = "Link copied: game " + game.number + ", move " + step + ".";
+      said.textContent = _("Link copied: game {game}, move {move}.", {game: game.number, move: step});
     }, function () {
       box.select();
-      said.textContent = "Copy the link from the box.";
+      said.textContent = _("Copy the link from the box.");
     });
   }
 
@@ -569,9 +579,9 @@
       return Promise.resolve(own && window.DominoLink.decode(own)).then(function (text) {
         var g = games.filter(function (x) { return x.el.id === "g" + found.game; })[0];
         if (text !== found.text) {
-          linkNote("This link is of another record than this page's: a report page has no engine to analyse it; open the link in the domino site (domino site -o DIR, docs/site.md).");
+          linkNote(_("This link is of another record than this page's: a report page has no engine to analyse it; open the link in the domino site (domino site -o DIR, docs/site.md)."));
         } else if (found.game !== null && (!g || found.step > g.n)) {
-          linkNote("This link's move g" + found.game + "." + found.step + " is not in this record.");
+          linkNote(_("This link's move {move} is not in this record.", {move: "g" + found.game + "." + found.step}));
         } else if (g) {
           active = g;
           scrolled = false;
@@ -580,7 +590,7 @@
         }
       });
     }, function (e) {
-      linkNote("This link opens nothing: " + e.message + ".");
+      linkNote(_("This link opens nothing: {why}.", {why: e.message}));
     }).then(null, function () {});
   }
 
