@@ -15,8 +15,8 @@ for a processor on a loaded machine), its wall-clock seconds and size, and the m
 of the kind took. The command-line runs are ``python3 -m analyzer import FORMAT -`` and ``validate -`` on
 generated inputs (standard input), checked for a traceback, "internal error", "please report" and an exit status other than 0 or 1.
 The run fails (exit 1) when any internal error is found; ``--save DIR`` writes each failing input there, and each
-kind's slowest input past 5 s of processor time as soon as it is found. ``--kinds`` runs some kinds only (a kind's
-inputs are the same whichever others run: each is drawn from the seed on its own).
+kind's slowest input past 5 s of processor time as soon as it is found. ``--kinds`` runs some kinds only (drawn from the
+same seed, a kind run alone is given other inputs than in the whole campaign: hypothesis's draws are not kept apart).
 """
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def main() -> int:
     parser.add_argument("--save", type=Path, help="write each failing input, and each kind's slowest input past 5 s, here")
     parser.add_argument("--kinds", type=lambda text: set(text.split(",")), default=set(KINDS),
                         help="the kinds to run, comma-separated, of: " + ", ".join(KINDS) + " (default all); "
-                        "a kind's inputs are the same whichever others run")
+                        "a kind run alone draws other inputs than in the whole run")
     args = parser.parse_args()
     if args.kinds - set(KINDS):
         parser.error(f"no kind {', '.join(sorted(args.kinds - set(KINDS)))}; the kinds: {', '.join(KINDS)}")
