@@ -66,7 +66,8 @@ class Tally:
     def save_slowest(self) -> None:
         self.save.mkdir(parents=True, exist_ok=True)
         (self.save / f"{self.kind.replace(' ', '-')}-slowest.json").write_text(json.dumps(
-            {"cpu_seconds": self.slowest[0], "wall_seconds": self.slowest[2], "input": self.slowest[1]}, ensure_ascii=False, default=str), encoding="utf-8")
+            {"cpu_seconds": self.slowest[0], "wall_seconds": self.slowest[2], "input": self.slowest[1]},
+            ensure_ascii=False, default=str), encoding="utf-8")
 
 
 def _cpu() -> float:
@@ -122,7 +123,8 @@ def main() -> int:
     parser.add_argument("--cli", type=int, default=20, help="command-line runs (default 20)")
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=87)
-    parser.add_argument("--save", type=Path, help="write each failing input, and each kind's slowest input past 5 s, here")
+    parser.add_argument("--save", type=Path,
+                        help="write each failing input, and each kind's slowest input past 5 s of CPU, here")
     parser.add_argument("--kinds", type=lambda text: set(text.split(",")), default=set(KINDS),
                         help="the kinds to run, comma-separated, of: " + ", ".join(KINDS) + " (default all); "
                         "a kind run alone draws other inputs than in the whole run")
