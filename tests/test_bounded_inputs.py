@@ -1,0 +1,77 @@
+"""Every run bounded (issue 87): the record reader's slowest inputs of the fuzz campaign (bench/fuzz_campaign.py),
+minimised and pinned in tests/data/issue87/. Each asserts what its input must produce (its diagnostics at their
+places) and a bound on the work itself, never the clock (speed is measured in bench/)."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import analyzer.inference.count as count_module
+from analyzer.inference.count import picked
+from analyzer.inference.sheet import OUTCOME_DRAWS
+from analyzer.match import replay_record
+from analyzer.notation import parse
+from analyzer.rules.modes import Termination
+from conftest import ROOT
+
+DATA = ROOT / "tests" / "data" / "issue87"
+
+
+def _places(rep) -> list[tuple[str, int, int]]:
+    return sorted((d.code, d.line, d.column) for d in rep.diagnostics if d.severity == "error")
+
+
+def test_a_sheet_s_deals_drawn_for_its_outcomes_walk_its_keys_once(monkeypatch):
+    # the campaign's slowest record (seeds 5 and 6: 33 s of processor time, 112 s on the wall at the machine's load;
+    # minimised: 14 s on the tree of the campaign, 2.7 s on main): a Kozel game cut in two by a stray [OnTable "11"],
+    # whose second half hides all four hands, is blocked, and allows too many deals to list. Its outcomes are those of
+    # OUTCOME_DRAWS deals drawn from the count, and each draw built again the list of the count's kept keys from
+    # every part of the programme (some 240 parts, 6,000 keys: 2,000 x 240 finals made), then walked it.
+    made = []
+    finals = count_module._Part.finals
+
+    def counted(self):
+        made.append(self)
+        return finals(self)
+
+    monkeypatch.setattr(count_module._Part, "finals", counted)
+    text = (DATA / "record-slow-draws.dom").read_text(encoding="utf-8")
+    first, second = replay_record(parse(text, "slow.dom"))
+    # what the record must say, at its places (the tiles and ends as the text gives them)
+    assert _places(first) == [("result-mismatch", 7, 1)]       # B/D's "domino": the hand's last move leaves it open
+    assert _places(second) == sorted([
+        ("syntax", 19, 4), ("syntax", 19, 19), ("bad-move", 19, 34), ("syntax", 19, 37), ("bad-move", 19, 38),
+        ("syntax", 19, 41), ("bad-setup", 19, 15),              # the OnTable tag without SetUp
+        ("false-pass", 19, 45),                                 # C passes on the lead
+        ("tile-no-match", 20, 14), ("tile-no-match", 20, 22),   # [0-4] and [0-1] on the ends 2 and 6
+        ("tile-no-match", 21, 28),                              # [1-5] on the ends 6 and 6
+        ("play-after-end", 22, 20), ("play-after-end", 22, 28),  # the hand blocked: four plays after its end
+        ("play-after-end", 23, 20), ("play-after-end", 23, 28)])
+    assert second.outcomes_drawn == OUTCOME_DRAWS and second.outcomes
+    assert all(o.result.termination == Termination.BLOCKED for o in second.outcomes)
+    # the work: each part's keys made a few times in all (the count, its endings, the keys kept for the draws), not
+    # once a deal drawn (482,000 times before)
+    parts = len({id(part) for part in made})
+    assert 0 < len(made) <= 4 * parts < OUTCOME_DRAWS
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_draw_takes_the_key_the_walk_over_the_weights_stops_at(seed):
+    # the draw's bisection over the running sums against the walk that subtracts each key's weight from the pick
+    # (the reference: what each draw did before), for every pick at and around each boundary and drawn ones
+    rng = random.Random(seed)
+    weights = [rng.choice([1, 1, 2, 7, 10 ** rng.randrange(1, 12)]) for _ in range(rng.randrange(1, 300))]
+    sums = list(itertools.accumulate(weights))
+    whole = sums[-1]
+    picks = {0, whole - 1} | {rng.randrange(whole) for _ in range(200)}
+    for s in sums:
+        picks |= {p for p in (s - 1, s, s + 1) if 0 <= p < whole}
+    for pick in sorted(picks):
+        left = pick
+        for walked, w in enumerate(weights):
+            left -= w
+            if left < 0:
+                break
+        assert picked(sums, pick) == walked
