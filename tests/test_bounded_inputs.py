@@ -1,5 +1,5 @@
 """Every run bounded (issue 87): the record reader's slowest inputs of the fuzz campaign (bench/fuzz_campaign.py),
-minimised and pinned in tests/data/issue87/. Each asserts what its input must produce (its diagnostics at their
+minimised and pinned in tests/data/bounded/. Each asserts what its input must produce (its diagnostics at their
 places) and a bound on the work itself, never the clock (speed is measured in bench/)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from analyzer.notation import parse
 from analyzer.rules.modes import Termination
 from conftest import ROOT
 
-DATA = ROOT / "tests" / "data" / "issue87"
+DATA = ROOT / "tests" / "data" / "bounded"
 
 
 def _places(rep) -> list[tuple[str, int, int]]:
