@@ -11,7 +11,7 @@ import pytest
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.fairstats import early_z, look_z, significant
 from analyzer.analysis.settings import FairRun, FairSettings
-from analyzer.analysis.sheets import _settled, schedule, sheet_analyze, sheet_fair, written_replay
+from analyzer.analysis.sheets import _settled, sheet_analyze, sheet_fair, written_replay
 from analyzer.inference.sheet import sheet_deals
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -37,17 +37,9 @@ def book_sheet(tmp_path_factory):
 
 # -- the early stop ------------------------------------------------------------------------------------------
 
-def test_the_looks_follow_the_fair_analysiss_schedule():
-    """A sample of 1,000 deals is looked at as the fair analysis looks at 800 worlds grown from 200: a quarter,
-    doubling, with the two early looks before; deals listed (exact) or few are looked at once, all of them."""
-    assert schedule(1000, True) == ((50, 125), [250, 500, 1000])
-    assert schedule(1000, False) == ((), [1000])
-    assert schedule(120, True) == ((), [120])
-
-
 def _table(rows):
     return {"played": "", "mark": "b", "rows": rows, "losses": [], "unknown": 0, "asked": len(rows),
-            "choices": len(rows), "contenders": None}
+            "choices": len(rows), "contenders": None, "seen": len(rows), "dropped": {}}
 
 
 def test_a_decision_stops_at_an_early_look_only_with_its_best_told_apart(book_sheet):

@@ -104,7 +104,7 @@ def loss_range_words(o, analysed: int | None = None) -> str:
 
 def _named(o, analysed: int | None, sign: str, shape: str) -> str:
     """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed)."""
-    deals = deals_words(o.deals, analysed)
+    deals = deals_words(o.deals, getattr(o, "looked", None) or analysed)    # (of those it was looked for in)
     if o.min == o.max:
         return f"{o.min:{sign}d} in each of {deals}" if o.deals > 1 else f"{o.min:{sign}d} in {deals}"
     ci = (f"95% interval {o.ci95[0]:{sign}.2f} to {o.ci95[1]:{sign}.2f}; " if o.ci95 is not None
