@@ -312,7 +312,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     pilot = seconds is not None and planned[0] > workers
     if pilot:                       # (the first deals alone, one a process: what a deal costs)
         planned.insert(0, workers)
-    spent, per_deal, cut = 0.0, None, ""
+    spent, per_deal, cut, whole = 0.0, None, "", None     # (whole: a deal's cost with every decision valued)
     _JOB.update(rep=rep, deals=order, settings=replace(settings, lines=False, reasons=False))   # (reasons: dealreasons)
     try:
         with ExitStack() as stack:
@@ -362,6 +362,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                             words[said] = words.get(said, 0) + 1
                             _gather(state, rows, asked)
                 spent, per_deal = spent + cpu, cpu / (size - done)
+                whole = per_deal if whole is None else whole
                 done = size
                 if size == len(order) or cut:
                     break
@@ -385,7 +386,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     gathered = _gathered(rep, state, thresholds, population)
     decisions = tuple(d for d in gathered if d.index < len(rep.steps))
     losses = [d for d in decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
-    summary = replace(_summary(rep, found, max_deals, done), cut=cut, seconds_per_deal=per_deal)
+    summary = replace(_summary(rep, found, max_deals, done), cut=cut, seconds_per_deal=whole)
     return replace(out, deals=replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1]))),
                    deals_found=found, decisions=decisions,
                    to_move=next((d for d in gathered if d.index == len(rep.steps)), None),
@@ -689,8 +690,27 @@ def hand_looks(hands: int) -> tuple[int, ...]:
     return (first, hands) if first >= HAND_LOOK else (hands,)
 
 
+def fair_budget(settings: FairSettings, hands: int, per_deal: float | None,
+                seconds: float | None = FAIR_SECONDS) -> tuple[FairSettings, int, str]:
+    """The fair ``settings`` and ``hands`` a player of a sheet is judged with under a CPU budget of ``seconds``
+    (None: none), planned from ``per_deal``, the CPU a deal's values cost (every decision valued once: about what
+    one world of each player's decisions costs, so judging ``hands`` hands a player over ``worlds`` worlds costs
+    some ``hands * worlds * per_deal``): where that passes the budget, the worlds a decision first cut to fit it (at
+    least :data:`LEAST_WORLDS`, grown no further, solved exactly no more often), then the hands (at least one); and
+    the words saying so ("" where nothing was cut)."""
+    if seconds is None or not per_deal or hands * settings.worlds * per_deal <= seconds:
+        return settings, hands, ""
+    worlds = max(LEAST_WORLDS, min(settings.worlds, int(seconds / (hands * per_deal))))
+    cut_hands = max(1, min(hands, int(seconds / (worlds * per_deal))))
+    settings = replace(settings, worlds=worlds, max_worlds=None if settings.max_worlds is None else worlds,
+                       exact_below=min(settings.exact_below, worlds))
+    return settings, cut_hands, (f"the fair verdicts' CPU budget of {seconds:.0f} s (a deal's values some "
+                                 f"{per_deal:.2f} s): {cut_hands:,} hand{'s' * (cut_hands != 1)} a player, each "
+                                 f"decision over {worlds:,} worlds")
+
+
 def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = FairSettings(), run: FairRun = FairRun(),
-               hands: int = HANDS) -> GameAnalysis:
+               hands: int = HANDS, seconds: float | None = FAIR_SECONDS) -> GameAnalysis:
     """The fair verdicts of a sheet analysed by :func:`sheet_analyze` (``analysis``, whose deals were analysed
     with the same ``settings.seed`` and ``max_deals``), added to its decisions: for each player (``settings.seats``;
     none: every one), every hand he may have held over those deals where there are at most ``hands``, else
@@ -700,7 +720,9 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     a decision whose class the first half of the draws settles (:func:`_hands_settled`, at the looks' shared bound)
     is judged over them alone, the others over every draw, the hands drawn after the first look judged for those
     decisions alone. ``run``: the hands judged in ``run.workers`` processes (None: at most 2) made by ``run.pool``;
-    ``run.progress(done, total)``: the hands judged so far, and the most there may be (which only shrinks)."""
+    ``run.progress(done, total)``: the hands judged so far, and the most there may be (which only shrinks).
+    ``seconds``: the CPU the verdicts are planned to (:func:`fair_budget`, from the CPU a deal's values cost: the
+    note says where it cut the hands and worlds); None: no bound."""
     analysis = replace(analysis, fair=True)         # (the analysis given is left as it was)
     seed, seats, progress = settings.seed, settings.seats, run.progress
     points = settings.thresholds.points
@@ -708,6 +730,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
         return replace(analysis, fair_note="no fair analysis: " + (analysis.stopped or "the sheet's deals are not known"))
     found = analysis.deals_found or sheet_deals(rep, analysis.deals.max_deals, seed)    # (read back: found again)
     settings, capped = bounded(settings, analysis.deals.max_deals)
+    settings, hands, costly = fair_budget(settings, hands, analysis.deals.seconds_per_deal, seconds)
+    capped = "; ".join(w for w in (capped, costly) if w)
     deals = list(found.deals)
     rng = random.Random(seed * 7919 + 1)
     units: dict[int, list[tuple[int, int]]] = {}      # per seat: (a deal of the hand, the deals it stands for), or
