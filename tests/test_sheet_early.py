@@ -170,3 +170,6 @@ def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
                     "decision over 20 worlds"
     cut, hands, _ = fair_budget(asked, 8, 0.1, 120)        # (the worlds alone cut: 160 s planned)
     assert (cut.worlds, cut.max_worlds, hands) == (150, 150, 8)
+    few = FairSettings(worlds=4, max_worlds=4, exact_below=4)   # (--max-deals 4: never more worlds than asked)
+    cut, hands, _ = fair_budget(few, 8, 30.0, 120)
+    assert (cut.worlds, hands) == (4, 1)

@@ -700,7 +700,7 @@ def fair_budget(settings: FairSettings, hands: int, per_deal: float | None,
     the words saying so ("" where nothing was cut)."""
     if seconds is None or not per_deal or hands * settings.worlds * per_deal <= seconds:
         return settings, hands, ""
-    worlds = max(LEAST_WORLDS, min(settings.worlds, int(seconds / (hands * per_deal))))
+    worlds = min(settings.worlds, max(LEAST_WORLDS, int(seconds / (hands * per_deal))))   # (never more than asked)
     cut_hands = max(1, min(hands, int(seconds / (worlds * per_deal))))
     settings = replace(settings, worlds=worlds, max_worlds=None if settings.max_worlds is None else worlds,
                        exact_below=min(settings.exact_below, worlds))
