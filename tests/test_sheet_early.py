@@ -16,7 +16,7 @@ import pytest
 from analyzer.analysis import analyze_replay
 from analyzer.analysis import sheets
 from analyzer.analysis.settings import FairRun, FairSettings
-from analyzer.analysis.sheets import fair_budget, finite, schedule, sheet_analyze, written_replay
+from analyzer.analysis.sheets import WORLD_SHARE, fair_budget, finite, schedule, sheet_analyze, written_replay
 from analyzer.generate import random_game
 from analyzer.inference.sheet import SheetDeal, sheet_deals
 from analyzer.replay import replay
@@ -158,18 +158,18 @@ def test_the_values_cpu_budget_stops_the_looks_and_says_where():
 
 def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
     """Planned from what a deal's values cost: a cheap sheet (the book's, some 5 ms a deal) is judged as asked;
-    a costly one (a Cuban double-nine deal, some 3 s) over fewer worlds a decision (never fewer than 20, grown no
+    a costly one (12 s a deal) over fewer worlds a decision (never fewer than 20, grown no
     further) and then fewer hands, within the budget, the words naming both; no budget, no cut."""
     asked = FairSettings(worlds=200, max_worlds=800, exact_below=1000)
     assert fair_budget(asked, 8, 0.005, 120) == (asked, 8, "")
     assert fair_budget(asked, 8, 3.0, None) == (asked, 8, "")
-    cut, hands, words = fair_budget(asked, 8, 3.0, 120)
+    cut, hands, words = fair_budget(asked, 8, 12.0, 120)    # (a world some 3 s: WORLD_SHARE of a deal's values)
     assert (cut.worlds, cut.max_worlds, cut.exact_below, hands) == (20, 20, 20, 2)
-    assert hands * cut.worlds * 3.0 <= 120
-    assert words == "the fair verdicts' CPU budget of 120 s (a deal's values some 3.00 s): 2 hands a player, each " \
+    assert hands * cut.worlds * 12.0 * WORLD_SHARE <= 120
+    assert words == "the fair verdicts' CPU budget of 120 s (a deal's values some 12.00 s): 2 hands a player, each " \
                     "decision over 20 worlds"
-    cut, hands, _ = fair_budget(asked, 8, 0.1, 120)        # (the worlds alone cut: 160 s planned)
+    cut, hands, _ = fair_budget(asked, 8, 0.4, 120)        # (the worlds alone cut: 160 s planned)
     assert (cut.worlds, cut.max_worlds, hands) == (150, 150, 8)
     few = FairSettings(worlds=4, max_worlds=4, exact_below=4)   # (--max-deals 4: never more worlds than asked)
-    cut, hands, _ = fair_budget(few, 8, 30.0, 120)
+    cut, hands, _ = fair_budget(few, 8, 120.0, 120)
     assert (cut.worlds, hands) == (4, 1)

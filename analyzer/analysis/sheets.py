@@ -56,6 +56,9 @@ LEAST_SHARED = 10       # the fewest deals two moves could both be played in tha
 SECONDS = 60.0          # the CPU seconds a sheet's values may take (:func:`sheet_analyze`): the looks stop there
 FAIR_SECONDS = 120.0    # the CPU seconds its fair verdicts are planned to (:func:`sheet_fair`: hands and worlds cut)
 LEAST_WORLDS = 20       # the fewest worlds a decision of a hand is judged over where the fair budget cuts them
+WORLD_SHARE = 0.25      # what a world of every player's decisions costs the fair analysis, of a deal's values (the
+#                         Cuban double-nine sheet of 904 deals: 15.5 s of CPU judging 6 hands a player over 20 worlds
+#                         a decision, a deal's values 0.90 s: a seventh; a quarter planned, to be safe)
 
 
 # -- a deal written into the record --------------------------------------------------------------------------
@@ -513,7 +516,7 @@ def _settled(got: dict | None, rep: Replay, k: int, z: float, at_early: bool, bu
         if len(gaps[m]) < LEAST_SHARED:     # (too few deals to tell: futile where the budget holds too few too)
             return budget * len(gaps[m]) / rows < LEAST_SHARED and population is None
         need = needed(gaps[m], z)
-        if population is not None and math.isfinite(need):          # (the deals it would need without replacement among those left)
+        if population is not None and math.isfinite(need):      # (the deals it needs taken without replacement)
             need = need / (1 + need / (population * len(gaps[m]) / rows))
         return need > budget * len(gaps[m]) / rows
     if not at_early and all(futile(m) for m in close):
@@ -693,15 +696,16 @@ def hand_looks(hands: int) -> tuple[int, ...]:
 def fair_budget(settings: FairSettings, hands: int, per_deal: float | None,
                 seconds: float | None = FAIR_SECONDS) -> tuple[FairSettings, int, str]:
     """The fair ``settings`` and ``hands`` a player of a sheet is judged with under a CPU budget of ``seconds``
-    (None: none), planned from ``per_deal``, the CPU a deal's values cost (every decision valued once: about what
-    one world of each player's decisions costs, so judging ``hands`` hands a player over ``worlds`` worlds costs
-    some ``hands * worlds * per_deal``): where that passes the budget, the worlds a decision first cut to fit it (at
+    (None: none), planned from ``per_deal``, the CPU a deal's values cost (every decision valued once; a world of
+    each player's decisions costs the fair analysis some :data:`WORLD_SHARE` of it, so judging ``hands`` hands a
+    player over ``worlds`` worlds costs some ``hands * worlds * per_deal * WORLD_SHARE``): where that passes it, the worlds a decision first cut to fit it (at
     least :data:`LEAST_WORLDS`, grown no further, solved exactly no more often), then the hands (at least one); and
     the words saying so ("" where nothing was cut)."""
-    if seconds is None or not per_deal or hands * settings.worlds * per_deal <= seconds:
+    if seconds is None or not per_deal or hands * settings.worlds * per_deal * WORLD_SHARE <= seconds:
         return settings, hands, ""
-    worlds = min(settings.worlds, max(LEAST_WORLDS, int(seconds / (hands * per_deal))))   # (never more than asked)
-    cut_hands = max(1, min(hands, int(seconds / (worlds * per_deal))))
+    per_deal_fair = per_deal * WORLD_SHARE
+    worlds = min(settings.worlds, max(LEAST_WORLDS, int(seconds / (hands * per_deal_fair))))   # (never more than asked)
+    cut_hands = max(1, min(hands, int(seconds / (worlds * per_deal_fair))))
     settings = replace(settings, worlds=worlds, max_worlds=None if settings.max_worlds is None else worlds,
                        exact_below=min(settings.exact_below, worlds))
     return settings, cut_hands, (f"the fair verdicts' CPU budget of {seconds:.0f} s (a deal's values some "
