@@ -473,6 +473,31 @@ def _loss_values(got: dict) -> list[int]:
     return got["losses"] + [0] * (got["asked"] - got["choices"] - got["unknown"])
 
 
+def _graded(got: dict, thresholds: Thresholds, level: float, budget: int, population: int | None,
+            at_early: bool) -> bool:
+    """Whether the class of a decision's move played (its mean loss's, by the points' ``thresholds``) needs no more
+    deals: the interval of its mean loss at ``level`` (:func:`over`, corrected by :func:`finite`) lies within one
+    class, or, past the early looks, more deals would not put it within one within ``budget`` deals (as
+    :func:`fairstats.needed` judges a gap: the deals the nearest threshold inside the interval would need at the
+    spread seen and a distance one standard error greater than the one seen; taken without replacement among a
+    ``population``, never while the deals left may decide it)."""
+    losses = _loss_values(got)
+    if not losses:
+        return True
+    o = over(losses, True, level, finite(got["asked"], population))
+    low, high = o.ci95 or (o.mean, o.mean)
+    if thresholds.classify(low) == thresholds.classify(high) or at_early:
+        return thresholds.classify(low) == thresholds.classify(high)
+    n = len(losses)
+    sd = math.sqrt(sum((x - o.mean) ** 2 for x in losses) / (n - 1)) if n > 1 else 0.0
+    inside = [t for t in (thresholds.inaccuracy, thresholds.mistake, thresholds.blunder) if low < t <= high]
+    hope = min(abs(o.mean - t) for t in inside) + sd / math.sqrt(n)
+    need = (level * sd / hope) ** 2
+    if population is not None:
+        need = need / (1 + need / population)
+    return need > budget
+
+
 def _settled(got: dict | None, rep: Replay, k: int, z: float, at_early: bool, budget: int,
              racing: bool = False, population: int | None = None, thresholds: Thresholds | None = None,
              level: float = Z95) -> bool:
@@ -491,13 +516,9 @@ def _settled(got: dict | None, rep: Replay, k: int, z: float, at_early: bool, bu
     the deals in which every move was valued."""
     if got is None or not got["rows"]:
         return False
-    if thresholds is not None and got["contenders"] is None:
-        losses = _loss_values(got)
-        if losses:
-            o = over(losses, True, level, finite(got["asked"], population))
-            low, high = o.ci95 or (o.mean, o.mean)
-            if thresholds.classify(low) != thresholds.classify(high):
-                return False                # (its grade not decided: every move valued on)
+    if thresholds is not None and got["contenders"] is None and not _graded(got, thresholds, level, budget,
+                                                                        population, at_early):
+        return False                        # (its grade not decided: every move valued on)
     sign = _mover_sign(rep, k)
     best, values = _table(got, sign)
     gaps = {m: paired(values, best, m, sign) for m in values if m != best}
