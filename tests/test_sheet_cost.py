@@ -11,7 +11,7 @@ import pytest
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.fairstats import early_z, look_z, significant
 from analyzer.analysis.settings import FairRun, FairSettings
-from analyzer.analysis.sheets import _settled, schedule, sheet_analyze, sheet_fair, written_replay
+from analyzer.analysis.sheets import _settled, sheet_analyze, sheet_fair, written_replay
 from analyzer.inference.sheet import sheet_deals
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -37,17 +37,9 @@ def book_sheet(tmp_path_factory):
 
 # -- the early stop ------------------------------------------------------------------------------------------
 
-def test_the_looks_follow_the_fair_analysiss_schedule():
-    """A sample of 1,000 deals is looked at as the fair analysis looks at 800 worlds grown from 200: a quarter,
-    doubling, with the two early looks before; deals listed (exact) or few are looked at once, all of them."""
-    assert schedule(1000, True) == ((50, 125), [250, 500, 1000])
-    assert schedule(1000, False) == ((), [1000])
-    assert schedule(120, True) == ((), [120])
-
-
 def _table(rows):
     return {"played": "", "mark": "b", "rows": rows, "losses": [], "unknown": 0, "asked": len(rows),
-            "choices": len(rows), "contenders": None}
+            "choices": len(rows), "contenders": None, "seen": len(rows), "dropped": {}}
 
 
 def test_a_decision_stops_at_an_early_look_only_with_its_best_told_apart(book_sheet):
@@ -163,7 +155,7 @@ def test_max_deals_and_hands_bound_every_game_of_a_handless_match(tmp_path):
 @pytest.mark.slow
 def test_a_sheets_text_names_each_number_and_gives_one_verdict_word_a_move(book_sheet, tmp_path):
     """Every value over the deals names its interval ("95% interval"), its least and most and the deals it is a
-    mean of (of the deals analysed where fewer), each decision's line carries one verdict word at most, the JSON's
+    mean of (of the deals its decision was looked at in, where fewer), each decision's line carries one verdict word at most, the JSON's
     fair verdict and class, and the hands judged are said in one wording in the header and in the lines."""
     path = handless(RECORDS / "seed2.dom", tmp_path)
     args = ["--max-deals", "200", "--hands", "2", "--worlds", "20", "--seat", "B"]
@@ -171,15 +163,19 @@ def test_a_sheets_text_names_each_number_and_gives_one_verdict_word_a_move(book_
     data = json.loads(run("analyze", "--json", *args, str(path)).stdout)["games"][0]
     data = data.get("analysis", data)
     assert "Reading: a move's value is its mean over the deals" in text
-    analysed = data["deals"]["analysed"]
+    # the deals each value was looked for in (its decision's, taken until it was decided), at most those analysed
+    looked = {a["over_deals"]["looked"] for d in data["decisions"] for a in d["alternatives"] if a.get("over_deals")}
+    assert looked and max(looked) <= data["deals"]["analysed"]
     values = [line for line in text.splitlines() if re.match(r"^      \[", line)]
     assert values
     for line in values:
         if " in each of " in line:                    # every deal gives the same: one number, its deals counted
-            assert re.search(r"[+-]\d+ in each of [\d,]+ (of the [\d,]+ )?deals", line), line
-            continue
-        assert re.search(r"\(95% interval [+-][\d.]+ to [+-][\d.]+; least [+-]\d+, most [+-]\d+; mean of [\d,]+ "
-                         r"(of the " + f"{analysed:,}" + r" )?deals\)", line), line
+            said = re.search(r"[+-]\d+ in each of [\d,]+ (of the ([\d,]+) )?deals", line)
+        else:
+            said = re.search(r"\(95% interval [+-][\d.]+ to [+-][\d.]+; least [+-]\d+, most [+-]\d+; mean of [\d,]+ "
+                             r"(of the ([\d,]+) )?deals\)", line)
+        assert said, line
+        assert said.group(2) is None or int(said.group(2).replace(",", "")) in looked, line
     words = {"REAL INACCURACY", "REAL MISTAKE", "REAL BLUNDER", "UNCERTAIN INACCURACY", "UNCERTAIN MISTAKE",
              "UNCERTAIN BLUNDER", "HINDSIGHT ONLY"}
     heads = [line for line in text.splitlines() if re.match(r"^  (round|move) \d", line)]

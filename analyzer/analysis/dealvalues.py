@@ -2,7 +2,7 @@
 a value over the deals the sheet allows, a fair loss over the hands a player may have held, and the deals."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..i18n import gettext, ngettext, number
 
@@ -26,7 +26,10 @@ class OverDeals:
     move could be played); ``ci95``: the mean's 95% interval where the deals are a sample of those allowed.
     Beside a decision's best move on average, another move's ``gap``: the mean of its paired gaps to that move (for
     the mover, in points), over the ``shared`` deals both could be played in, and ``gap_ci`` its interval at the level
-    the looks test it (the moves' own means may stand on different deals; the gap on the same ones)."""
+    the looks test it (the moves' own means may stand on different deals; the gap on the same ones). ``looked``: the
+    deals the value was looked for in (its decision's, of which ``deals`` are those where the move could be
+    played; fewer than the deals analysed where its decision was decided before the last look, or the move told
+    apart from the best and no longer valued); None where not said (the one deal of a sheet)."""
 
     mean: float
     min: int
@@ -36,6 +39,7 @@ class OverDeals:
     gap: float | None = None
     gap_ci: tuple[float, float] | None = None
     shared: int | None = None
+    looked: int | None = None
 
     @property
     def told_apart(self) -> bool | None:
@@ -49,6 +53,8 @@ class OverDeals:
             out["ci95"] = list(self.ci95)
         if self.gap is not None:
             out.update(gap=self.gap, gap_ci=list(self.gap_ci), shared=self.shared)
+        if self.looked is not None:
+            out["looked"] = self.looked
         return out
 
     @classmethod
@@ -57,7 +63,7 @@ class OverDeals:
             return None
         ci, gap_ci = data.get("ci95"), data.get("gap_ci")
         return cls(data["mean"], data["min"], data["max"], data["deals"], None if ci is None else tuple(ci),
-                   data.get("gap"), None if gap_ci is None else tuple(gap_ci), data.get("shared"))
+                   data.get("gap"), None if gap_ci is None else tuple(gap_ci), data.get("shared"), data.get("looked"))
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,11 @@ class OverHands:
 class DealsSummary:
     """The deals a sheet allows (``count``, exact or estimated), those analysed (``analysed``, ``method`` "all"
     or "sampled"), the deals the moves allow before the written result narrows them (``moves_allow``), and the
-    results they give (``results``: the hand result's words and in how many deals analysed)."""
+    results they give (``results``: the hand result's words and in how many deals analysed). Where every deal is
+    listed (``method`` "all") but fewer were analysed, each decision took them in a random order until it was
+    decided (``analysed``: the most any took); ``cut``: where the work was cut short, why (the CPU budget), else
+    "". ``seconds_per_deal``: the CPU a deal's values cost (measured; not written out: the fair verdicts' budget
+    reads it)."""
 
     count: int
     analysed: int
@@ -101,6 +111,8 @@ class DealsSummary:
     results: tuple[tuple[str, int], ...]
     count_ci95: tuple[int, int] | None = None
     max_deals: int = 0               # the most deals analysed (--max-deals)
+    cut: str = ""
+    seconds_per_deal: float | None = field(default=None, compare=False)
 
     @property
     def one_result(self) -> str | None:
@@ -114,6 +126,8 @@ class DealsSummary:
                "results": [{"result": text, "deals": n} for text, n in self.results]}
         if self.count_ci95 is not None:
             out["count_ci95"] = list(self.count_ci95)
+        if self.cut:
+            out["cut"] = self.cut
         return out
 
     @classmethod
@@ -123,7 +137,7 @@ class DealsSummary:
         ci = data.get("count_ci95")
         return cls(data["count"], data["analysed"], data["method"], data["counted"] == "exact", data["moves_allow"],
                    tuple((r["result"], r["deals"]) for r in data["results"]), None if ci is None else tuple(ci),
-                   data["max_deals"])
+                   data["max_deals"], data.get("cut", ""))
 
     def result_words(self) -> str:
         """``A goes out (domino); A/C win 12, in every deal analysed``, or the results with their counts where the
@@ -135,9 +149,18 @@ class DealsSummary:
 
     def words(self) -> str:
         """``1,128 deals allowed (all analysed)``, the line's opening in the text and the page."""
-        how = gettext("every one analysed") if self.method == "all" else gettext(
-            "{n} drawn uniformly (--max-deals {most})", n=number(self.analysed), most=number(self.max_deals))
+        if self.method != "all":
+            how = gettext("{n} drawn uniformly (--max-deals {most})", n=number(self.analysed),
+                          most=number(self.max_deals))
+        elif self.analysed < self.count:
+            how = gettext("every one listed, {n} of them analysed (taken in a random order, each decision until its "
+                          "best and grade were decided)", n=number(self.analysed))
+        else:
+            how = gettext("every one analysed")
         if self.exact:
-            return ngettext("{n} deal the sheet allows, {how}", "{n} deals the sheet allows, {how}", self.count, how=how)
-        return ngettext("about {n} deal the sheet allows, {how}", "about {n} deals the sheet allows, {how}", self.count,
-                        how=how)
+            words = ngettext("{n} deal the sheet allows, {how}", "{n} deals the sheet allows, {how}", self.count,
+                             how=how)
+        else:
+            words = ngettext("about {n} deal the sheet allows, {how}", "about {n} deals the sheet allows, {how}",
+                             self.count, how=how)
+        return words + (f"; {self.cut}" if self.cut else "")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import time
 from contextlib import ExitStack
 from dataclasses import replace
 
@@ -50,7 +51,14 @@ HAND_LOOK = 8           # the fewest draws of a player's hands a first look judg
 #                         than the default's verdicts stand on (at 4 of 8 draws, the book's sheet had a decision whose
 #                         losses in 4 hands (0 to 1.2) hid those of 3 others (7 to 12.5) and called it none)
 CHUNK = 25              # deals a task analyses
-LEAST_LOOK = 50         # the fewest deals a look of a sampled sheet's decisions is at (else one look at all)
+LEAST_LOOK = 50         # the fewest deals a look of a sheet's decisions is at (else one look at all of them)
+LEAST_SHARED = 10       # the fewest deals two moves could both be played in that tell them apart (else every deal)
+SECONDS = 60.0          # the CPU seconds a sheet's values may take (:func:`sheet_analyze`): the looks stop there
+FAIR_SECONDS = 120.0    # the CPU seconds its fair verdicts are planned to (:func:`sheet_fair`: hands and worlds cut)
+LEAST_WORLDS = 20       # the fewest worlds a decision of a hand is judged over where the fair budget cuts them
+WORLD_SHARE = 0.25      # what a world of every player's decisions costs the fair analysis, of a deal's values (the
+#                         Cuban double-nine sheet of 904 deals: 15.5 s of CPU judging 6 hands a player over 20 worlds
+#                         a decision, a deal's values 0.90 s: a seventh; a quarter planned, to be safe)
 
 
 # -- a deal written into the record --------------------------------------------------------------------------
@@ -104,6 +112,13 @@ def _analyse_chunk(task: tuple) -> list:
             rows.append((to_move.index, "", [(a.move, a.value) for a in to_move.alternatives], None))
         out.append((rows, _result_words(written)))
     return out
+
+
+def _timed_chunk(task: tuple) -> tuple[float, list]:
+    """:func:`_analyse_chunk` and the CPU seconds it took in its process (the budget of :func:`sheet_analyze`)."""
+    start = time.process_time()
+    got = _analyse_chunk(task)
+    return time.process_time() - start, got
 
 
 def batched(rep: Replay) -> tuple[bool, frozenset[int]]:
@@ -229,27 +244,33 @@ def _run(tasks: list, work, workers: int, run: FairRun, done=None, stack: ExitSt
     return out
 
 
-def schedule(deals: int, sampled: bool) -> tuple[tuple[int, ...], list[int]]:
+def schedule(deals: int) -> tuple[tuple[int, ...], list[int]]:
     """The numbers of deals a sheet's decisions are looked at with, as the fair analysis looks at its worlds
-    (:mod:`analyzer.analysis.fairstats`): where the deals are a sample of at least ``4 * LEAST_LOOK`` a quarter of
-    them first (``fairstats.GROWTH``), doubling to all of them (:func:`fairstats.looks`), with the fair analysis's
-    early looks before (:func:`analyzer.analysis.fair.early_looks`: 50 and 125 of 1,000); else one look at every
-    deal (the deals listed: exact means)."""
-    if not sampled or deals < GROWTH * LEAST_LOOK:
+    (:mod:`analyzer.analysis.fairstats`): where there are at least ``4 * LEAST_LOOK`` (listed or drawn) a quarter
+    of them first (``fairstats.GROWTH``), doubling to all of them (:func:`fairstats.looks`), with the fair
+    analysis's early looks before (:func:`analyzer.analysis.fair.early_looks`: 50 and 125 of 1,000); else one look
+    at every deal (fewer than some 200 deals cost little beside the fair verdicts: exact means where listed)."""
+    if deals < GROWTH * LEAST_LOOK:
         return (), [deals]
     first = deals // GROWTH
     return early_looks(FairSettings(worlds=first, max_worlds=deals)), looks(first, deals)
 
 
 def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), *, max_deals: int = MAX_DEALS,
-                  seed: int = 0, run: FairRun = FairRun()) -> GameAnalysis:
+                  seed: int = 0, run: FairRun = FairRun(), seconds: float | None = SECONDS) -> GameAnalysis:
     """The hindsight analysis of a sheet over the deals its record allows (see the module), each deal analysed
     under ``settings`` (:func:`~analyzer.analysis.analyze_replay`'s; the best lines kept only where the sheet
     allows one deal): a :class:`GameAnalysis` whose ``deals`` says how many (at most ``max_deals``, else drawn
-    with ``seed``), each decision's alternatives valued ``over_deals`` and the move played's ``loss_over``. Where
-    the deals are drawn, a decision is valued in the deals of each look of :func:`schedule` in turn until its best
-    on average is told apart from every other move (:func:`_settled`; no more deals where more would not tell
-    them apart within ``max_deals``), so its values stand on as many deals as it needed (``OverDeals.deals``).
+    with ``seed``), each decision's alternatives valued ``over_deals`` and the move played's ``loss_over``. The
+    deals are taken in a random order (``seed``; without replacement), and a decision is valued in the deals of
+    each look of :func:`schedule` in turn until it is decided (:func:`_settled`: its best on average told apart
+    from every other move, or more deals would not tell them apart, and the class of the move played's mean loss
+    decided), so its values stand on as many deals as it needed (``OverDeals.looked``); where the deals are every
+    one the sheet allows, or different ones chosen among an exact count, each interval takes the finite-population
+    correction (``sqrt(1 - looked / count)``): a decision valued in every deal has its exact means, as where the
+    deals are looked at once (fewer than ``4 * LEAST_LOOK``). ``seconds``: the CPU the values may take (None: no
+    bound); the deals of a look past it are not taken (the first deals analysed alone measure their cost), the
+    decisions not yet decided valued over the deals taken, and ``deals.cut`` says where it stopped.
     Where the record allows no deal, ``stopped`` and ``deals_error`` say why; where the inference does not list
     this family's deals, ``stopped`` says so by name. ``run``: the deals analysed in ``run.workers`` processes
     (None: at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and the most
@@ -275,27 +296,43 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                        decisions=tuple(new[id(d)] for d in got.decisions), critical=renewed(got.critical, new),
                        fair_critical=renewed(got.fair_critical, new))
     workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
-    sampled = found.method == "sampled"
-    order = list(found.deals)
-    if sampled:        # (drawn in any order: each look's deals are a uniform sample of those allowed)
-        random.Random(seed * 7919 + 3).shuffle(order)
-    early, budget = schedule(len(order), sampled)
+    population = found.population
+    order = list(found.deals)     # (in a random order: each look's deals a uniform sample of those allowed)
+    random.Random(seed * 7919 + 3).shuffle(order)
+    early, budget = schedule(len(order))
     z = look_z(len(budget), bool(early)) if len(budget) > 1 or early else Z95
     # each decision's bound: that of the look it stopped at (``"z"``: the look's test of a gap, Student's t at an
-    # early look; ``"level"``: its normal quantile, a mean's interval taking Student's t of its own deals)
+    # early look; ``"level"``: its normal quantile, a mean's interval taking Student's t of its own deals);
+    # ``"seen"``: the deals it was valued in, ``"dropped"``: those a move told apart was valued in (racing)
     state = {k: {"played": "", "mark": "", "rows": [], "losses": [], "unknown": 0, "asked": 0, "choices": 0,
-                 "contenders": None, "z": z, "level": z}
+                 "contenders": None, "z": z, "level": z, "seen": 0, "dropped": {}}
              for k in range(len(rep.steps) + 1)}
     active = set(state)                    # the decisions still in question
     words: dict[str, int] = {}
     done, total = 0, len(order)
     batch, leads = batched(rep)
+    planned = [*early, *budget]
+    pilot = seconds is not None and planned[0] > workers
+    if pilot:                       # (the first deals alone, one a process: what a deal costs)
+        planned.insert(0, workers)
+    spent, per_deal, cut, whole = 0.0, None, "", None     # (whole: a deal's cost with every decision valued)
     _JOB.update(rep=rep, deals=order, settings=replace(settings, lines=False, reasons=False))   # (reasons: dealreasons)
     try:
         with ExitStack() as stack:
             held: list = []
-            for size in (*early, *budget):
-                spans = [(lo, min(lo + CHUNK, size)) for lo in range(done, size, CHUNK)]
+            for size in planned:
+                if seconds is not None and per_deal is not None and size > done:
+                    room = int((seconds - spent) / max(per_deal, 1e-6))
+                    if room < size - done:
+                        cut = (f"stopped at {done + max(room, 0):,} deals: the values' CPU budget of {seconds:.0f} s "
+                               f"(some {per_deal:.2f} s a deal)")
+                        size = done + max(room, 0)
+                        total = size
+                        if size <= done:
+                            break
+                # (a task at most a share of the look a process: a costly sheet's few deals spread over them)
+                chunk = 1 if pilot and done == 0 else max(1, min(CHUNK, -(-(size - done) // (2 * workers))))
+                spans = [(lo, min(lo + chunk, size)) for lo in range(done, size, chunk)]
                 asked = frozenset() if batch else frozenset(active)     # (each deal written and analysed)
                 leading = frozenset(k for k in leads if k in active)
                 words_tasks = [("words", lo, hi, leading) for lo, hi in spans] if batch else []
@@ -308,7 +345,9 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
 
                 each = None if progress is None else step
                 legal: dict[int, list] = {k: [] for k in leading}
-                for got in _run(words_tasks, _analyse_chunk, workers, run, each, stack, held):
+                cpu = 0.0
+                for took, got in _run(words_tasks, _timed_chunk, workers, run, each, stack, held):
+                    cpu += took
                     for said, moves in got:
                         words[said] = words.get(said, 0) + 1
                         for k, there in moves.items():
@@ -317,21 +356,28 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                 tasks = [("batch", lo, hi, k, legal[k][lo - done:hi - done] if k in leads else None,
                           state[k]["contenders"]) for k in (sorted(active) if batch else ()) for lo, hi in spans]
                 tasks += [("deal", lo, hi, None if len(asked) == len(state) else asked) for lo, hi in spans if asked]
-                for task, got in zip(tasks, _run(tasks, _analyse_chunk, workers, run, each, stack, held)):
+                for task, (took, got) in zip(tasks, _run(tasks, _timed_chunk, workers, run, each, stack, held)):
+                    cpu += took
                     if task[0] == "batch":
                         _gather_one(state[task[3]], got, task[5] is None)
                     else:
                         for rows, said in got:
                             words[said] = words.get(said, 0) + 1
                             _gather(state, rows, asked)
+                spent, per_deal = spent + cpu, cpu / (size - done)
+                whole = per_deal if whole is None else whole
                 done = size
-                if size == len(order):
+                if size == len(order) or cut:
                     break
+                if size not in early and size not in budget:
+                    continue                # (the first deals alone: no look)
                 at_early = size < budget[0]
                 look = early_z(len(early), size) if at_early else z
-                settled = {k for k in active if _settled(state[k], rep, k, look, at_early, budget[-1], batch)}
+                level = early_z(len(early)) if at_early else z
+                settled = {k for k in active if _settled(state[k], rep, k, look, at_early, budget[-1], batch,
+                                                         population, thresholds, level)}
                 for k in settled:
-                    state[k].update(z=look, level=early_z(len(early)) if at_early else z)
+                    state[k].update(z=look, level=level)
                 active -= settled
                 if not active:
                     total = done
@@ -340,10 +386,10 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
         _JOB.clear()
     if progress is not None:
         progress(done, done)
-    gathered = _gathered(rep, state, thresholds, sampled)
+    gathered = _gathered(rep, state, thresholds, population)
     decisions = tuple(d for d in gathered if d.index < len(rep.steps))
     losses = [d for d in decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
-    summary = _summary(rep, found, max_deals, done)
+    summary = replace(_summary(rep, found, max_deals, done), cut=cut, seconds_per_deal=whole)
     return replace(out, deals=replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1]))),
                    deals_found=found, decisions=decisions,
                    to_move=next((d for d in gathered if d.index == len(rep.steps)), None),
@@ -358,6 +404,7 @@ def _gather_one(got: dict, rows: list, full: bool) -> None:
     valued (the move played's loss counted in each deal: 0 where it was no choice)."""
     for row in rows:
         got["asked"] += full
+        got["seen"] += 1
         if row is None:
             continue
         if row == "limit":
@@ -379,6 +426,7 @@ def _gather(state: dict, rows: list, asked: frozenset | None) -> None:
     for index, got in state.items():
         if asked is None or index in asked:
             got["asked"] += 1
+            got["seen"] += 1
     for index, played, alts, loss in rows:
         got = state.get(index)
         if got is None or (asked is not None and index not in asked):
@@ -408,30 +456,95 @@ def paired(values: dict, best, move, sign: int) -> list[int]:
     return [sign * (values[best][at] - v) for at, v in values[move].items() if at in values[best]]
 
 
+def finite(looked: int, population: int | None) -> float:
+    """The finite-population correction of a mean over ``looked`` deals taken without replacement among
+    ``population`` (None: drawn with replacement, or from a count not known exactly: 1), ``sqrt(1 - looked /
+    population)``, by which the interval of a mean over them shrinks: 0 where every deal was taken (the exact
+    mean). (The mean over the deals where a move could be played, a part of those taken, is corrected by the share
+    of all the deals taken, as the mean of a domain of a sample without replacement is.)"""
+    if population is None:
+        return 1.0
+    return math.sqrt(max(0.0, 1 - looked / population))
+
+
+def _loss_values(got: dict) -> list[int]:
+    """The losses of a decision's move played in each deal it was valued in with every move (0 where it was no
+    choice; a deal past the node limit left out)."""
+    return got["losses"] + [0] * (got["asked"] - got["choices"] - got["unknown"])
+
+
+def _graded(got: dict, thresholds: Thresholds, level: float, budget: int, population: int | None,
+            at_early: bool) -> bool:
+    """Whether the class of a decision's move played (its mean loss's, by the points' ``thresholds``) needs no more
+    deals: the interval of its mean loss at ``level`` (:func:`over`, corrected by :func:`finite`) lies within one
+    class, or, past the early looks, more deals would not put it within one within ``budget`` deals (as
+    :func:`fairstats.needed` judges a gap: the deals the nearest threshold inside the interval would need at the
+    spread seen and a distance one standard error greater than the one seen; taken without replacement among a
+    ``population``, never while the deals left may decide it)."""
+    losses = _loss_values(got)
+    if not losses:
+        return True
+    o = over(losses, True, level, finite(got["asked"], population))
+    low, high = o.ci95 or (o.mean, o.mean)
+    if thresholds.classify(low) == thresholds.classify(high) or at_early:
+        return thresholds.classify(low) == thresholds.classify(high)
+    n = len(losses)
+    sd = math.sqrt(sum((x - o.mean) ** 2 for x in losses) / (n - 1)) if n > 1 else 0.0
+    inside = [t for t in (thresholds.inaccuracy, thresholds.mistake, thresholds.blunder) if low < t <= high]
+    hope = min(abs(o.mean - t) for t in inside) + sd / math.sqrt(n)
+    need = (level * sd / hope) ** 2
+    if population is not None:
+        need = need / (1 + need / population)
+    return need > budget
+
+
 def _settled(got: dict | None, rep: Replay, k: int, z: float, at_early: bool, budget: int,
-             racing: bool = False) -> bool:
+             racing: bool = False, population: int | None = None, thresholds: Thresholds | None = None,
+             level: float = Z95) -> bool:
     """Whether a decision needs no more deals: its best move on average is told apart from every other move
     (the paired gap over the deals both could be played in significant at ``z``: ``fairstats.significant``), or,
     past the early looks (``at_early``), more deals would not tell it apart from any within ``budget`` deals
     (``fairstats.needed``, as the fair analysis stops for futility: in deals both moves could be played in, of
-    which the budget holds the share seen so far). A step no deal has made a choice in yet is not
-    settled. ``racing``: a decision not settled at a later look values from now on only the moves still in contention
-    (``got["contenders"]``: the best, those not told apart from it, and the move played), as the fair analysis
-    races its moves; a move told apart keeps its values in the deals it was valued in, and the move played's
-    loss stands on the deals in which every move was valued."""
+    which the budget holds the share seen so far); and, given the points' ``thresholds``, the class of the move
+    played's mean loss decided (its interval at ``level`` within one class). ``population``: the deals were taken
+    without replacement among so many (:func:`finite`: each interval narrower, none where every deal was taken, so
+    more deals tell any gap but none at all apart, and no gap is given up for futility while the deals left may
+    show it). A step no deal has made a choice in yet is not settled. ``racing``: a decision whose class is decided
+    but not its best at a later look values from now on only the moves still in contention (``got["contenders"]``:
+    the best, those not told apart from it, and the move played), as the fair analysis races its moves; a move told
+    apart keeps its values in the deals it was valued in (``got["dropped"]``), and the move played's loss stands on
+    the deals in which every move was valued."""
     if got is None or not got["rows"]:
         return False
+    if thresholds is not None and got["contenders"] is None and not _graded(got, thresholds, level, budget,
+                                                                        population, at_early):
+        return False                        # (its grade not decided: every move valued on)
     sign = _mover_sign(rep, k)
     best, values = _table(got, sign)
     gaps = {m: paired(values, best, m, sign) for m in values if m != best}
-    close = [m for m, g in gaps.items() if not g or not significant(g, False, z)]
+    seen = got.get("seen", len(got["rows"]))
+    dropped = got.get("dropped", {})
+
+    def told(m) -> bool:
+        here = z * finite(dropped.get(m, seen), population)
+        return len(gaps[m]) >= (1 if here == 0 else LEAST_SHARED) and significant(gaps[m], here == 0, here)
+    close = [m for m in gaps if not told(m)]
     if not close:
         return True
     rows = len(got["rows"])      # (a move playable in some deals alone: its shared deals grow at their share)
-    if not at_early and not any(needed(gaps[m], z) <= budget * len(gaps[m]) / rows for m in close):
+
+    def futile(m) -> bool:
+        if len(gaps[m]) < LEAST_SHARED:     # (too few deals to tell: futile where the budget holds too few too)
+            return budget * len(gaps[m]) / rows < LEAST_SHARED and population is None
+        need = needed(gaps[m], z)
+        if population is not None and math.isfinite(need):      # (the deals it needs taken without replacement)
+            need = need / (1 + need / (population * len(gaps[m]) / rows))
+        return need > budget * len(gaps[m]) / rows
+    if not at_early and all(futile(m) for m in close):
         return True
     if racing and not at_early:     # (from the first later look: the move played's loss stands on those deals)
         got["contenders"] = frozenset([best, *close] + ([got["mark"]] if got["mark"] else []))
+        got.setdefault("dropped", {}).update({m: seen for m in values if m not in got["contenders"]})
     return False
 
 
@@ -465,25 +578,28 @@ def _exact_over(decision: Decision) -> Decision:
                    loss_over=decision.loss_over if loss is None else OverDeals(float(loss), loss, loss, 1))
 
 
-def over(values: list[int], sampled: bool, level: float = Z95) -> OverDeals:
+def over(values: list[int], sampled: bool, level: float = Z95, fpc: float = 1.0,
+         looked: int | None = None) -> OverDeals:
     """The :class:`OverDeals` of ``values`` (one a deal), with the mean's interval when they are a sample: at the
     normal quantile ``level`` (the bound of the look its decision stopped at: the 95% interval holds whichever
     look that was), as Student's ``t`` with ``len(values) - 1`` degrees of freedom (the spread is read off these
-    deals alone, few where the move could be played in few of them or stopped being valued early)."""
+    deals alone, few where the move could be played in few of them or stopped being valued early), times the
+    finite-population correction ``fpc`` (:func:`finite`); ``looked``: the deals it was looked for in."""
     summary = value_summary(values, 1, not sampled)
     if not sampled or len(values) < 2:
-        return OverDeals(summary.mean, min(values), max(values), len(values))
+        return OverDeals(summary.mean, min(values), max(values), len(values), looked=looked)
     n = len(values)
-    half = student(level, n - 1) * math.sqrt(sum((v - summary.mean) ** 2 for v in values) / (n - 1) / n)
+    half = fpc * student(level, n - 1) * math.sqrt(sum((v - summary.mean) ** 2 for v in values) / (n - 1) / n)
     ci = (round(summary.mean - half, 4), round(summary.mean + half, 4))
-    return OverDeals(summary.mean, min(values), max(values), n, ci)
+    return OverDeals(summary.mean, min(values), max(values), n, ci, looked=looked)
 
 
-def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool) -> list[Decision]:
+def _gathered(rep: Replay, state: dict, thresholds: Thresholds, population: int | None) -> list[Decision]:
     """Each decision a choice in some deal, its alternatives over the deals where they could be played and the
     loss of the move played over every deal it was valued in (0 where it was the only move; a deal whose search
     passed the node limit there left out); each move's paired gap to the best on average, and each interval, at the
-    bound of the look the decision stopped at (``got["z"]``, ``got["level"]``)."""
+    bound of the look the decision stopped at (``got["z"]``, ``got["level"]``), corrected for the ``population`` the
+    deals were taken among (:func:`finite`; exact where a value was looked for in all of them)."""
     out = []
     teams = rep.variant.seating.teams
     for index in sorted(state):
@@ -491,15 +607,15 @@ def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool) -
         if not got["rows"]:
             continue
         if index == len(rep.steps):         # the decision the record stops at: nothing played, no loss
-            out.append(_to_move_over(rep, got, sampled))
+            out.append(_to_move_over(rep, got, population))
             continue
         step = rep.steps[index]
-        losses = got["losses"] + [0] * (got["asked"] - got["choices"] - got["unknown"])
+        losses = _loss_values(got)
         if not losses:
             continue
-        loss = over(losses, sampled, got["level"])
+        loss = over(losses, got["asked"] != population, got["level"], finite(got["asked"], population), got["asked"])
         side = 0 if rep.variant.seating.sides > 2 else teams[step.seat]
-        alts = _alternatives(got, side, sampled)
+        alts = _alternatives(got, side, population)
         out.append(Decision(index, rep.players[step.seat], side, step.entry.pos.line or None,
                             step.entry.pos.column or None, step.entry.round, alternative_text(step.move), None, alts,
                             None, None,
@@ -507,31 +623,36 @@ def _gathered(rep: Replay, state: dict, thresholds: Thresholds, sampled: bool) -
     return out
 
 
-def _alternatives(got: dict, side: int, sampled: bool) -> list[Alternative]:
+def _alternatives(got: dict, side: int, population: int | None) -> list[Alternative]:
     """A decision's alternatives over the deals in which each could be played (``got["rows"]``), best first for
     the mover's ``side``, the best on average marked, the move played (``got["played"]``) too; each other move
     with its paired gap to the best over the deals both could be played in, and its interval at the bound the
-    decision's looks tested it at (``got["z"]``; ``fairstats.paired_gap``: exact where every deal was analysed)."""
+    decision's looks tested it at (``got["z"]``; ``fairstats.paired_gap``), corrected for the ``population`` of
+    deals (:func:`finite`: exact where the move was looked for in every deal)."""
     sign = 1 if side == 0 else -1
     best, values = _table(got, sign)
     out = []
     for move, by_deal in values.items():
-        o = over(list(by_deal.values()), sampled, got["level"])
+        looked = got["dropped"].get(move, got["seen"])
+        fpc = finite(looked, population)
+        o = over(list(by_deal.values()), looked != population, got["level"], fpc, looked)
         if move != best:
             gaps = paired(values, best, move, sign)
             if gaps:
-                gap, ci = paired_gap(gaps, [0] * len(gaps), 1, not sampled, got["z"])
+                gap, ci = paired_gap(gaps, [0] * len(gaps), 1, looked == population, got["z"] * fpc)
+                if looked != population and len(gaps) < LEAST_SHARED:     # (too few to tell them apart)
+                    ci = (min(ci[0], 0.0), max(ci[1], 0.0))
                 o = replace(o, gap=gap, gap_ci=ci, shared=len(gaps))
         out.append(Alternative(move, None, move == best, move == got["mark"], over_deals=o))
     return sorted(out, key=lambda a: (not a.best, -sign * a.over_deals.mean))
 
 
-def _to_move_over(rep: Replay, got: dict, sampled: bool) -> Decision:
+def _to_move_over(rep: Replay, got: dict, population: int | None) -> Decision:
     """The decision a sheet stops at ("what should he play now?"): each move's value over the deals, the best
     on average marked, nothing played."""
     pos = rep.position_at(len(rep.steps))
     side = 0 if rep.variant.seating.sides > 2 else rep.variant.seating.teams[pos.turn]
-    alts = _alternatives(got, side, sampled)
+    alts = _alternatives(got, side, population)
     last = rep.steps[-1].entry if rep.steps else None
     return Decision(len(rep.steps), rep.players[pos.turn], side, last.pos.line or None if last else None, None,
                     last.round if last else None, "", None, alts, None, None, None)
@@ -593,8 +714,28 @@ def hand_looks(hands: int) -> tuple[int, ...]:
     return (first, hands) if first >= HAND_LOOK else (hands,)
 
 
+def fair_budget(settings: FairSettings, hands: int, per_deal: float | None,
+                seconds: float | None = FAIR_SECONDS) -> tuple[FairSettings, int, str]:
+    """The fair ``settings`` and ``hands`` a player of a sheet is judged with under a CPU budget of ``seconds``
+    (None: none), planned from ``per_deal``, the CPU a deal's values cost (every decision valued once; a world of
+    each player's decisions costs the fair analysis some :data:`WORLD_SHARE` of it, so judging ``hands`` hands a
+    player over ``worlds`` worlds costs some ``hands * worlds * per_deal * WORLD_SHARE``): where that passes it, the worlds a decision first cut to fit it (at
+    least :data:`LEAST_WORLDS`, grown no further, solved exactly no more often), then the hands (at least one); and
+    the words saying so ("" where nothing was cut)."""
+    if seconds is None or not per_deal or hands * settings.worlds * per_deal * WORLD_SHARE <= seconds:
+        return settings, hands, ""
+    per_deal_fair = per_deal * WORLD_SHARE
+    worlds = min(settings.worlds, max(LEAST_WORLDS, int(seconds / (hands * per_deal_fair))))   # (never more than asked)
+    cut_hands = max(1, min(hands, int(seconds / (worlds * per_deal_fair))))
+    settings = replace(settings, worlds=worlds, max_worlds=None if settings.max_worlds is None else worlds,
+                       exact_below=min(settings.exact_below, worlds))
+    return settings, cut_hands, (f"the fair verdicts' CPU budget of {seconds:.0f} s (a deal's values some "
+                                 f"{per_deal:.2f} s): {cut_hands:,} hand{'s' * (cut_hands != 1)} a player, each "
+                                 f"decision over {worlds:,} worlds")
+
+
 def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = FairSettings(), run: FairRun = FairRun(),
-               hands: int = HANDS) -> GameAnalysis:
+               hands: int = HANDS, seconds: float | None = FAIR_SECONDS) -> GameAnalysis:
     """The fair verdicts of a sheet analysed by :func:`sheet_analyze` (``analysis``, whose deals were analysed
     with the same ``settings.seed`` and ``max_deals``), added to its decisions: for each player (``settings.seats``;
     none: every one), every hand he may have held over those deals where there are at most ``hands``, else
@@ -604,7 +745,9 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     a decision whose class the first half of the draws settles (:func:`_hands_settled`, at the looks' shared bound)
     is judged over them alone, the others over every draw, the hands drawn after the first look judged for those
     decisions alone. ``run``: the hands judged in ``run.workers`` processes (None: at most 2) made by ``run.pool``;
-    ``run.progress(done, total)``: the hands judged so far, and the most there may be (which only shrinks)."""
+    ``run.progress(done, total)``: the hands judged so far, and the most there may be (which only shrinks).
+    ``seconds``: the CPU the verdicts are planned to (:func:`fair_budget`, from the CPU a deal's values cost: the
+    note says where it cut the hands and worlds); None: no bound."""
     analysis = replace(analysis, fair=True)         # (the analysis given is left as it was)
     seed, seats, progress = settings.seed, settings.seats, run.progress
     points = settings.thresholds.points
@@ -612,6 +755,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
         return replace(analysis, fair_note="no fair analysis: " + (analysis.stopped or "the sheet's deals are not known"))
     found = analysis.deals_found or sheet_deals(rep, analysis.deals.max_deals, seed)    # (read back: found again)
     settings, capped = bounded(settings, analysis.deals.max_deals)
+    settings, hands, costly = fair_budget(settings, hands, analysis.deals.seconds_per_deal, seconds)
+    capped = "; ".join(w for w in (capped, costly) if w)
     deals = list(found.deals)
     rng = random.Random(seed * 7919 + 1)
     units: dict[int, list[tuple[int, int]]] = {}      # per seat: (a deal of the hand, the deals it stands for), or

@@ -59,7 +59,11 @@ class SheetDeals:
     ``exact``: whether that count is exact, else estimated from uniform draws among the ``before_result``
     deals the moves allow, with ``count_ci95`` its 95% interval. ``deals``: the deals to
     analyse, every one (``method`` "all") or ``len(deals)`` drawn uniformly ("sampled"). ``results``: each
-    hand result the deals analysed give, with in how many of them (winner, points, termination)."""
+    hand result the deals analysed give, with in how many of them (winner, points, termination). ``replaced``:
+    the deals were drawn one by one with replacement (a deal may come more than once), not chosen without
+    replacement among the ``count`` (every one, or a uniform subset of different ones): where they were not, a mean
+    over them is the mean over all ``count`` deals as ``len(deals)`` approaches it (the finite-population correction
+    of :mod:`analyzer.analysis.sheets`)."""
 
     count: int
     exact: bool
@@ -67,6 +71,12 @@ class SheetDeals:
     deals: tuple[SheetDeal, ...]
     before_result: int
     count_ci95: tuple[int, int] | None = None
+    replaced: bool = False
+
+    @property
+    def population(self) -> int | None:
+        """The deals these were chosen among without replacement (the exact count), None where drawn with it."""
+        return self.count if self.exact and not self.replaced else None
 
     @property
     def analysed(self) -> int:
@@ -389,7 +399,7 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
             listed = [_deal(worlds.view, w) for w in worlds]
             return SheetDeals(total, True, "all", tuple(listed), total)
         drawn = [worlds.sample(rng) for _ in range(max_deals)]
-        return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total)
+        return SheetDeals(total, True, "sampled", tuple(_deal(worlds.view, w) for w in drawn), total, replaced=True)
     counted = None
     if total > min(list_limit, COUNT_ABOVE):
         if _unfinished(rep, worlds, ending):
@@ -429,7 +439,7 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
     half = 1.96 * math.sqrt(share * (1 - share) / tries)
     interval = (max(1, int(total * max(0.0, share - half))), min(total, math.ceil(total * (share + half))))
     return SheetDeals(round(total * share), False, "sampled", tuple(_deal(worlds.view, w) for w in kept), total,
-                      interval)
+                      interval, replaced=True)
 
 
 def _result_line(rep) -> int | None:

@@ -111,7 +111,7 @@ def loss_range_words(o, analysed: int | None = None) -> str:
 
 def _named(o, analysed: int | None, sign: str, shape: str) -> str:
     """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed)."""
-    deals = deals_words(o.deals, analysed)
+    deals = deals_words(o.deals, getattr(o, "looked", None) or analysed)    # (of those it was looked for in)
     if o.min == o.max:
         return (gettext("{value} in each of {deals}", value=f"{o.min:{sign}d}", deals=deals) if o.deals > 1 else
                 gettext("{value} in {deals}", value=f"{o.min:{sign}d}", deals=deals))

@@ -1,0 +1,175 @@
+"""The early stop of a sheet whose deals are all listed (issue 80, item 3): the deals taken in looks in a random
+order without replacement, a decision decided (its best told apart and the class of its move played's loss) taking
+no more of them, each interval with the finite-population correction (none where every deal was taken), and the
+values' CPU budget with its note.
+
+The reference is independent of the sheet analysis: every deal the sheet allows found by trying every way to give
+the tiles nobody laid to the hands (``test_sheets.brute_deals``, the replay's own judge), each written into the
+record and analysed as a record with every hand written (:func:`analyzer.analysis.analyze_replay`), the exhaustive
+mean of each move over the deals it could be played in, of the move played's loss over all of them."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from analyzer.analysis import analyze_replay
+from analyzer.analysis import sheets
+from analyzer.analysis.settings import FairRun, FairSettings
+from analyzer.analysis.sheets import WORLD_SHARE, fair_budget, finite, schedule, sheet_analyze, written_replay
+from analyzer.generate import random_game
+from analyzer.inference.sheet import SheetDeal, sheet_deals
+from analyzer.replay import replay
+
+from test_sheets import brute_deals, sheet_of
+
+# cut-throat sheets whose deals are listed (44 each): random_game's seeds
+SHEETS = (("cutthroat", 13, 44), ("cutthroat", 16, 44))
+
+
+def _sheet(family: str, seed: int):
+    return replay(sheet_of(random_game(family, seed)), family)
+
+
+def _reference(rep, family: str) -> dict:
+    """Per decision index: per move its values over the deals it could be played in (by deal), and the loss of
+    the move played in every deal (0 where it was his only move), each deal of the brute force written and analysed
+    as a record with every hand written."""
+    out: dict[int, dict] = {}
+    deals = brute_deals(rep, rep.variant)
+    for at, hands in enumerate(deals):
+        got = analyze_replay(written_replay(rep, SheetDeal(hands)))
+        seen = set()
+        for d in got.decisions:
+            ref = out.setdefault(d.index, {"moves": {}, "losses": {}})
+            for a in d.alternatives:
+                ref["moves"].setdefault(a.move, {})[at] = a.value
+            ref["losses"][at] = d.loss
+            seen.add(d.index)
+        for k, step in enumerate(rep.steps):       # (no choice in that deal: a loss of 0)
+            if k not in seen and step.move is not None:
+                out.setdefault(k, {"moves": {}, "losses": {}})["losses"].setdefault(at, 0)
+    return {"deals": len(deals), "decisions": out}
+
+
+def _inside(o, truth: float) -> bool:
+    if o.ci95 is None or o.ci95[0] == o.ci95[1]:
+        return abs(o.mean - truth) < 1e-3
+    return o.ci95[0] - 1e-3 <= truth <= o.ci95[1] + 1e-3
+
+
+def test_the_looks_follow_the_fair_analysiss_schedule_listed_or_drawn():
+    """Deals listed or drawn are looked at alike: from 200 of them (four times the fewest a look takes) a quarter,
+    doubling, with the two early looks before; fewer are looked at once, all of them."""
+    assert schedule(1000) == ((50, 125), [250, 500, 1000])
+    assert schedule(904) == ((50, 100), [226, 452, 904])
+    assert schedule(120) == ((), [120])
+
+
+def test_the_finite_population_correction():
+    """No correction where the deals were drawn with replacement; none left of the interval where every deal
+    was taken; a quarter of them taken: sqrt(3/4)."""
+    assert finite(250, None) == 1.0
+    assert finite(540, 540) == 0.0
+    assert abs(finite(135, 540) - 0.75 ** 0.5) < 1e-12
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family,seed,count", SHEETS, ids=[f"{f}-{s}" for f, s, _ in SHEETS])
+def test_an_early_stopped_listed_sheet_holds_the_exhaustive_means(family, seed, count, monkeypatch):
+    """Looks from 20 deals on (the fewest a look takes lowered to 5, so a small sheet is looked at as a large one
+    is): every decision's loss and every move's value either exact (looked for in every deal: the exhaustive mean)
+    or its interval holding the exhaustive mean (95%: at least 90% of them over the sheets), a move told apart from
+    the best on average worse than it over every deal both could be played in, and a decision stopped early graded
+    as every deal grades it where its interval decided the class; every deal the sheet allows listed, the early
+    stop taking fewer deal-decisions than valuing each decision in every deal."""
+    rep = _sheet(family, seed)
+    ref = _reference(rep, family)
+    assert ref["deals"] == count == sheet_deals(rep, 10 ** 6).count
+    monkeypatch.setattr(sheets, "LEAST_LOOK", 5)
+    thresholds = sheets.AnalysisSettings().thresholds
+    checked = held = exact = spent = 0
+    for run_seed in (1, 2, 3):
+        got = sheet_analyze(rep, seed=run_seed, run=FairRun(workers=1), seconds=None)
+        assert got.deals.method == "all" and got.deals.count == count
+        for d in got.decisions:
+            truth = ref["decisions"][d.index]
+            losses = list(truth["losses"].values())
+            mean_loss = sum(losses) / len(losses)
+            spent += d.loss_over.looked
+            for o, value in [(d.loss_over, mean_loss)] + [
+                    (a.over_deals, sum(truth["moves"][a.move].values()) / len(truth["moves"][a.move]))
+                    for a in d.alternatives]:
+                checked += 1
+                held += _inside(o, value)
+                if o.looked == count:       # every deal taken: the exact mean, no interval
+                    exact += 1
+                    assert o.ci95 is None and abs(o.mean - value) < 1e-3, (d.index, o, value)
+            sign = 1 if d.side == 0 else -1
+            best = next(a for a in d.alternatives if a.best)
+            for a in d.alternatives:
+                if a.over_deals.told_apart:
+                    b, m = truth["moves"][best.move], truth["moves"][a.move]
+                    assert sum(sign * (b[at] - v) for at, v in m.items() if at in b) > 0, (d.index, best.move, a.move)
+            low, high = d.loss_over.ci95 or (d.loss_over.mean, d.loss_over.mean)
+            if d.loss_over.looked < count and thresholds.classify(low) == thresholds.classify(high):
+                checked += 1
+                held += d.cls == thresholds.classify(mean_loss)
+    assert held >= 0.9 * checked and exact, (held, checked, exact)
+    assert spent < 3 * count * len(got.decisions)
+
+
+@pytest.mark.slow
+def test_a_listed_sheets_decisions_valued_in_every_deal_give_the_numbers_of_one_look(monkeypatch):
+    """A decision the looks take to the last deal has the numbers the one look at every deal gives (the means,
+    least and most, the deals, the gaps), with no interval: the exhaustive answer."""
+    rep = _sheet("block", 10)
+    whole = {d.index: d for d in sheet_analyze(rep, run=FairRun(workers=1), seconds=None).decisions}
+    monkeypatch.setattr(sheets, "LEAST_LOOK", 5)
+    got = sheet_analyze(rep, seed=2, run=FairRun(workers=1), seconds=None)
+    compared = 0
+    for d in got.decisions:
+        one = whole[d.index]
+        if d.loss_over.looked == 78:
+            assert dataclasses.replace(d.loss_over, looked=None) == dataclasses.replace(one.loss_over, looked=None)
+            compared += 1
+        alts = {a.move: a.over_deals for a in one.alternatives}
+        for a in d.alternatives:
+            if a.over_deals.looked == 78:
+                o, w = a.over_deals, alts[a.move]
+                assert (o.mean, o.min, o.max, o.deals, o.ci95, o.gap, o.shared) == \
+                       (w.mean, w.min, w.max, w.deals, w.ci95, w.gap, w.shared)
+                compared += 1
+    assert compared
+    assert all(d.loss_over.looked == 78 and d.loss_over.ci95 is None for d in whole.values())
+
+
+def test_the_values_cpu_budget_stops_the_looks_and_says_where():
+    """A budget spent by the first deals (analysed alone, one a process, to measure what a deal costs) stops the
+    looks there: the deals analysed are those, the decisions valued over them with their intervals, and the deals'
+    words say where and why the work stopped."""
+    rep = _sheet("block", 10)
+    got = sheet_analyze(rep, run=FairRun(workers=1), seconds=1e-9)
+    assert got.deals.analysed == 1 and got.deals.count == 78
+    assert "stopped at 1 deals: the values' CPU budget" in got.deals.cut
+    assert got.deals.cut in got.deals.words() and got.deals.as_dict()["cut"] == got.deals.cut
+    assert all(d.loss_over.looked == 1 for d in got.decisions)
+
+
+def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
+    """Planned from what a deal's values cost: a cheap sheet (the book's, some 5 ms a deal) is judged as asked;
+    a costly one (12 s a deal) over fewer worlds a decision (never fewer than 20, grown no
+    further) and then fewer hands, within the budget, the words naming both; no budget, no cut."""
+    asked = FairSettings(worlds=200, max_worlds=800, exact_below=1000)
+    assert fair_budget(asked, 8, 0.005, 120) == (asked, 8, "")
+    assert fair_budget(asked, 8, 3.0, None) == (asked, 8, "")
+    cut, hands, words = fair_budget(asked, 8, 12.0, 120)    # (a world some 3 s: WORLD_SHARE of a deal's values)
+    assert (cut.worlds, cut.max_worlds, cut.exact_below, hands) == (20, 20, 20, 2)
+    assert hands * cut.worlds * 12.0 * WORLD_SHARE <= 120
+    assert words == "the fair verdicts' CPU budget of 120 s (a deal's values some 12.00 s): 2 hands a player, each " \
+                    "decision over 20 worlds"
+    cut, hands, _ = fair_budget(asked, 8, 0.4, 120)        # (the worlds alone cut: 160 s planned)
+    assert (cut.worlds, cut.max_worlds, hands) == (150, 150, 8)
+    few = FairSettings(worlds=4, max_worlds=4, exact_below=4)   # (--max-deals 4: never more worlds than asked)
+    cut, hands, _ = fair_budget(few, 8, 120.0, 120)
+    assert (cut.worlds, hands) == (4, 1)
