@@ -291,7 +291,10 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
     run->buf = calloc(per * ((size_t)run->depth + 2) + 1, sizeof(double));
     run->acc = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
     run->stamp = calloc((size_t)run->subsets, sizeof(int32_t));
-    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf || !run->acc || !run->stamp) {
+    run->wsum = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->wstamp = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
+    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf || !run->acc || !run->stamp || !run->wsum
+        || !run->wstamp) {
         range_free(run);
         return fail(err, K_MEMORY, "out of memory");
     }
@@ -307,6 +310,10 @@ void range_free(RangeRun *run) {
     free(run->acc);
     free(run->stamp);
     free(run->choose);
+    free(run->wsum);
+    free(run->wstamp);
+    run->wsum = NULL;
+    run->wstamp = NULL;
     run->regret = run->avg = run->strat = run->vals = run->buf = run->acc = NULL;
     run->stamp = NULL;
     run->choose = NULL;
@@ -345,6 +352,7 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
     if (a0 == a1 || b0 == b1) return;
     if (++run->gen == INT32_MAX) {
         memset(run->stamp, 0, sizeof(int32_t) * (size_t)run->subsets);
+        memset(run->wstamp, 0, sizeof(int32_t) * (size_t)run->subsets * (size_t)run->classes);
         run->gen = 1;
     }
     int32_t gen = run->gen, C = run->classes, cq = 0;
@@ -379,15 +387,58 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
         for (uint32_t sub = 0; sub < (1u << m); sub++) {
             int64_t row = subset_row(run, at, m, sub, &size);
             if (run->stamp[row] != gen) continue;
-            const double *acc = run->acc + row * C;
-            double part = 0.0;
-            if (p == 0)
-                for (int32_t c = 0; c < cq; c++) part += table[kh * w + c] * acc[c];
-            else
-                for (int32_t c = 0; c < cq; c++) part += table[c * w + kh] * acc[c];
+            int64_t cell = row * C + kh;          /* (the row's value for a hand of class kh, once a sum) */
+            if (run->wstamp[cell] != gen) {
+                const double *acc = run->acc + row * C;
+                double part = 0.0;
+                if (p == 0)
+                    for (int32_t c = 0; c < cq; c++) part += table[kh * w + c] * acc[c];
+                else
+                    for (int32_t c = 0; c < cq; c++) part += table[c * w + kh] * acc[c];
+                run->wstamp[cell] = gen;
+                run->wsum[cell] = part;
+            }
+            double part = run->wsum[cell];
             total += size & 1 ? -part : part;
         }
         v[h] += sgn * total;
+    }
+}
+
+/* Whether any of player ``q``'s hands alive at ``n`` has a reach in ``r``. */
+static int any_reach(const RangeTree *t, int32_t n, int q, const double *r) {
+    for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
+        if (r[t->alive[q][k]] != 0.0) return 1;
+    return 0;
+}
+
+/* A CFR walk's update of player ``p``'s average strategy alone below ``n``, where the other's reach is nothing: every
+ * counterfactual value there is 0, so no regret moves, but ``p``'s own reach still weighs his average. */
+static void range_average_only(RangeRun *run, int32_t n, int p, const double *own, int32_t level) {
+    const RangeTree *t = &run->t;
+    int32_t mover = t->player[n];
+    if (mover < 0 || !any_reach(t, n, p, own)) return;
+    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
+    if (mover != p) {
+        for (int32_t a = 0; a < width; a++) range_average_only(run, t->child[c0 + a], p, own, level + 1);
+        return;
+    }
+    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *reach = run->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
+    for (int32_t i = i0; i < i1; i++)
+        strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, 1,
+                    run->strat + t->slot[i]);
+    for (int32_t a = 0; a < width; a++) {
+        for (int32_t i = i0; i < i1; i++)
+            reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
+        range_average_only(run, t->child[c0 + a], p, reach, level + 1);
+    }
+    for (int32_t i = i0; i < i1; i++) {
+        if (i == run->forced_set) continue;
+        int32_t h = t->iset_hand[i], s = t->slot[i];
+        for (int32_t a = 0; a < width; a++)
+            if (t->legal[s + a]) run->avg[s + a] += (double)run->it * own[h] * run->strat[s + a];
     }
 }
 
@@ -396,6 +447,10 @@ static void range_walk(RangeRun *run, int32_t n, int p, const double *own, const
     const RangeTree *t = &run->t;
     const int32_t *al = t->alive[p];
     for (int32_t k = t->alive_at[p][n]; k < t->alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+    if (!any_reach(t, n, 1 - p, opp)) {       /* (the other reaches nothing here: every value below is 0) */
+        if (mode == MODE_CFR) range_average_only(run, n, p, own, level);
+        return;
+    }
     range_terminal(run, n, p, opp, v);
     int32_t mover = t->player[n];
     if (mover < 0) return;

@@ -61,6 +61,8 @@ typedef struct {
     int64_t *choose;              /* choose[b * (most + 1) + k] = C(b, k) */
     double *acc;                  /* by subset and class: the other's reach of his terminal hands holding it */
     int32_t *stamp, gen;          /* the rows written in the current sum (``stamp[row] == gen``) */
+    double *wsum;                 /* by subset and class of the hand: its row's value for such a hand (once a sum) */
+    int32_t *wstamp;
 } RangeRun;
 
 int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err);

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import time
 from array import array
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Sequence
 
 from ..position import Position, mask_pips
-from .game import side0_value
+from .game import leaf_facts
 
 __all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs"]
 
@@ -226,28 +226,34 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     kids_of: list[list[int]] = []
     ticks = [0]
 
-    def value(reps: tuple[int, int]) -> float:
-        pos.hands[seats[0]], pos.hands[seats[1]] = reps
-        return sign * side0_value(rules, pos) * t.norm
+    known: dict = {}
 
     def terminal(n: int, ends: tuple[list[int], list[int]], played: list[int]) -> None:
-        """Node ``n``'s terminal hands of each player, by pip class, and its table of values."""
+        """Node ``n``'s terminal hands of each player, by pip class, and its table of values (a finished hand's facts
+        asked of the position once, then only their pips changed: the value depends on the hands by them alone)."""
         classes: list[dict[int, int]] = [{}, {}]
-        reps: list[list[int]] = [[], []]
         for q in (0, 1):
+            gone = mask_pips(played[q])
             for h in ends[q]:
-                left = pips[q][h] - mask_pips(played[q] & masks[q][h])
+                left = pips[q][h] - gone
                 k = classes[q].get(left)
                 if k is None:
-                    k = classes[q][left] = len(reps[q])
-                    reps[q].append(masks[q][h] & ~played[q])
+                    k = classes[q][left] = len(classes[q])
                 t.term_hand[q].append(h)
                 t.term_class[q].append(k)
+        pos.hands[seats[0]] = masks[0][ends[0][0]] & ~played[0]
+        pos.hands[seats[1]] = masks[1][ends[1][0]] & ~played[1]
+        facts = leaf_facts(pos)
+        base = (facts.termination, facts.seat, facts.counts, facts.leader, facts.last_tile, facts.ends_before)
         t.table_at[n] = len(t.table)
-        t.width[n] = len(reps[1])
-        for a in reps[0]:
-            for b in reps[1]:
-                t.table.append(value((a, b)))
+        t.width[n] = len(classes[1])
+        for a in classes[0]:
+            for b in classes[1]:
+                by_seat = (a, b) if seats[0] == 0 else (b, a)
+                got = known.get((base, by_seat))
+                if got is None:
+                    got = known[(base, by_seat)] = sign * rules.value(replace(facts, pips=by_seat, hands=None)) * t.norm
+                t.table.append(got)
 
     def build(alive: tuple[list[int], list[int]], played: list[int]) -> int:
         ticks[0] += 1
