@@ -27,14 +27,15 @@ HIDDEN = "exact-hidden"
 
 
 def how_words(fair) -> str:
-    """How a fair verdict was reached, in a few words: ``exact under hidden information, 360 deals`` (both
-    players playing their best by what they know), ``all 480 deals, open-hands mean`` (every deal solved with open
+    """How a fair verdict was reached, in a few words: ``exact under hidden information, 360 public deals`` (both
+    players playing their best by what they know, over the deals the public record allows: the game's deals, not only
+    those the mover could not rule out, which the other counts and the reasons' count), ``all 480 deals, open-hands mean`` (every deal solved with open
     hands, their mean) or ``open-hands mean of 200 of 3,060 deals, sampled`` (open hands in the deals drawn: a
     sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
         if (getattr(fair, "hidden", None) or {}).get("solver") == "cfr":    # (its certified brackets' precision)
-            return f"exact under hidden information to 0.001 (CFR+), {fair.worlds:,} deals"
-        return f"exact under hidden information, {fair.worlds:,} deals"
+            return f"exact under hidden information to 0.001 (CFR+), {fair.worlds:,} public deals"
+        return f"exact under hidden information, {fair.worlds:,} public deals"
     if fair.method == OVER_HANDS:
         h = fair.over_hands
         # (loaded here: the package analyzer.analysis loads the searches, which reading a record never needs)
