@@ -29,7 +29,7 @@ from typing import Sequence
 
 from ..position import Position
 from .game import side0_value
-from .ranges import BuildTooLong, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued, ranges_of_deals
+from .ranges import BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued, ranges_of_deals
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
            "RangeTree"]
@@ -369,7 +369,7 @@ class _PyRun:
         return list(self.st.avg)
 
 
-class _CRun:
+class _CRun(CompiledRun):
     """The same over the compiled kernel."""
 
     def __init__(self, t: PublicTree, forced: tuple[int, int] | None, module):
@@ -377,18 +377,6 @@ class _CRun:
         self.run = module.Run(t.hand[0], t.hand[1], len(t.hands[0]), len(t.hands[1]), t.player, t.child_at, t.child,
                               t.term_at, t.term_deal, t.term_value, t.iset_at, t.iset_hand, t.slot, t.legal, t.size,
                               t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], fi, fa)
-
-    def iterate(self, count: int) -> None:
-        self.run.iterate(count)
-
-    def bracket(self) -> tuple[float, float]:
-        return self.run.bracket()
-
-    def hand_values(self) -> list[float]:
-        return list(self.run.hand_values())
-
-    def average(self) -> list[float]:
-        return list(self.run.average())
 
 
 @dataclass(frozen=True)

@@ -487,16 +487,10 @@ class RangePyRun:
         return list(self.st.avg)
 
 
-class RangeCRun:
-    """The same over the compiled kernel (terminal values by inclusion-exclusion)."""
+class CompiledRun:
+    """A run over the compiled kernel (``self.run``: a ``_cfr.Run`` or ``_cfr.RangeRun``), as the Python runs answer."""
 
-    def __init__(self, t: RangeTree, forced: tuple[int, int] | None, module):
-        fi, fa = forced if forced is not None else (-1, -1)
-        self.run = module.RangeRun(
-            t.cmasks[0], t.cmasks[1], array("d", t.weight[0]), array("d", t.weight[1]), t.player, t.child_at, t.child,
-            t.played[0], t.played[1], t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], t.term_at[0],
-            t.term_hand[0], t.term_class[0], t.term_at[1], t.term_hand[1], t.term_class[1], t.table_at, t.width,
-            t.table, t.iset_at, t.iset_hand, t.slot, t.legal, t.size, fi, fa)
+    run: object
 
     def iterate(self, count: int) -> None:
         self.run.iterate(count)
@@ -509,3 +503,15 @@ class RangeCRun:
 
     def average(self) -> list[float]:
         return list(self.run.average())
+
+
+class RangeCRun(CompiledRun):
+    """The same over the compiled kernel (terminal values by inclusion-exclusion)."""
+
+    def __init__(self, t: RangeTree, forced: tuple[int, int] | None, module):
+        fi, fa = forced if forced is not None else (-1, -1)
+        self.run = module.RangeRun(
+            t.cmasks[0], t.cmasks[1], array("d", t.weight[0]), array("d", t.weight[1]), t.player, t.child_at, t.child,
+            t.played[0], t.played[1], t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], t.term_at[0],
+            t.term_hand[0], t.term_class[0], t.term_at[1], t.term_hand[1], t.term_class[1], t.table_at, t.width,
+            t.table, t.iset_at, t.iset_hand, t.slot, t.legal, t.size, fi, fa)
