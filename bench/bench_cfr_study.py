@@ -4,9 +4,10 @@
 Random games (``analyzer.generate.random_game``, seeded) are replayed; of each, the first decision with a choice
 where the larger hand holds exactly H tiles is an endgame of size H (H = 1, 2, 3 by default), up to
 ``--decisions`` a size. Each is solved by the public-tree CFR+ solver (``analyzer.hidden.cfr.cfr_decision``, its
-brackets closed to 0.001 points a deal of the mover's hand) over every deal the public record allows, where
-there are at most ``--max-deals`` of them (the default fair analysis's bound, ``hiddenfair.CFR_DEALS``); those with
-more are counted (``beyond``) and left out. Each legal move is valued twice, per deal that gives the mover his hand:
+brackets closed to 0.001 points a deal of the mover's hand, within ``hiddenfair.cfr_budget`` CPU seconds: 20 up to
+3 tiles, 200 at 4) over every deal the public record allows, as each player's possible hands
+(``hidden.public_ranges``: no deal listed), where there are at most ``--max-deals`` deals (default: no bound; those
+with more are counted, ``beyond``, and left out). Each legal move is valued twice, per deal that gives the mover his hand:
 
 - **fair**: the mean of the move's open-hands value (``TreeSearch.values``) over the deals the mover cannot tell
   apart (what ``analyze --fair --exact-hand 0`` computes, every deal solved);
@@ -38,10 +39,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyzer.analysis.fair import _decision_points  # noqa: E402
-from analyzer.analysis.hiddenfair import CFR_DEALS  # noqa: E402
+from analyzer.analysis.hiddenfair import cfr_budget  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
-from analyzer.hidden import TooLarge, public_game  # noqa: E402
-from analyzer.hidden.cfr import cfr_decision, kernel  # noqa: E402
+from analyzer.hidden import public_ranges  # noqa: E402
+from analyzer.hidden.cfr import BuildTooLong, cfr_decision, kernel  # noqa: E402
+from analyzer.inference import worlds_at  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
 from analyzer.search import TreeSearch  # noqa: E402
@@ -70,22 +72,23 @@ def endgames(variant, size: int, games: int, seed: int, most: int):
 def one(rep, k: int, seat: int, limit: int, rng: random.Random) -> dict | None:
     """Both verdicts of one endgame (None: more deals than ``limit``)."""
     start = time.process_time()
-    try:
-        deals, weights = public_game(rep, k, limit)
-    except TooLarge:
+    pos, ranges = public_ranges(rep, k)
+    if limit and len(ranges[0]) * len(ranges[1]) > limit and worlds_at(rep, k).count > limit:
         return None
-    pos = rep.position_at(k)
-    actual = next(d for d in deals if d.hands[seat] == pos.hands[seat])
-    solved = cfr_decision(rep.variant, actual, deals, weights)
+    most = max(pos.count(0), pos.count(1))
+    solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=cfr_budget(most))
     took = time.process_time() - start            # (CPU seconds: the machine's load left out)
     sign = 1 if rep.variant.seating.teams[seat] == 0 else -1
     exact = {m: sign * v for m, v in solved.hand_values()}          # (mover-signed from here)
     search = TreeSearch(rep.variant)
     rows, total = [], 0
-    for deal, w in zip(deals, weights):
-        if deal.hands[seat] == actual.hands[seat]:
-            rows.append((w, {m: sign * v for m, v in search.values(deal.copy())}))
-            total += w
+    mine = pos.hands[seat]
+    for other in ranges[1 - seat]:                # (the deals of the mover's hand: the other's hands sharing no tile)
+        if not other & mine:
+            deal = pos.copy()
+            deal.hands[1 - seat] = other
+            rows.append((1, {m: sign * v for m, v in search.values(deal)}))
+            total += 1
     fair = {m: sum(w * r[m] for w, r in rows) / total for m in exact}
     top, best_exact = max(fair.values()), max(exact.values())
     best_set = [m for m in fair if fair[m] >= top - 1e-9]
@@ -100,7 +103,7 @@ def one(rep, k: int, seat: int, limit: int, rng: random.Random) -> dict | None:
     return {"set": any(loss[m] <= PRECISION for m in best_set), "unique": len(best_set) == 1,
             "named": len(best_set) == 1 and loss[best_set[0]] <= PRECISION, "loss": loss[followed],
             "gaps": [fair[m] - exact[m] for m in exact], "covered": covered, "moves": len(exact),
-            "deals": len(deals), "time": took, "iterations": solved.iterations, "memory": solved.memory,
+            "deals": solved.deals, "time": took, "iterations": solved.iterations, "memory": solved.memory,
             "closed": solved.closed}
 
 
@@ -110,11 +113,11 @@ def main() -> None:
     ap.add_argument("--sizes", default="1,2,3", help="the larger hand's tiles, comma-separated")
     ap.add_argument("--games", type=int, default=400, help="random games a size (at most)")
     ap.add_argument("--seed", type=int, default=85)
-    ap.add_argument("--max-deals", type=int, default=CFR_DEALS)
+    ap.add_argument("--max-deals", type=int, default=0, help="leave out decisions with more deals (0: none)")
     args = ap.parse_args()
     variant = find_variant("block", {"players": "2"})
     print(f"block for two, CFR+ {'kernel' if kernel() is not None else 'in Python (no kernel built)'}, "
-          f"at most {args.max_deals:,} deals, seed {args.seed}")
+          f"{f'at most {args.max_deals:,} deals' if args.max_deals else 'every decision'}, seed {args.seed}")
     print(f"{'tiles':>5} {'found':>5} {'beyond':>6} {'solved':>6} {'best set':>8} {'named':>9} {'fair loses':>10} "
           f"{'mean/max loss':>13} {'|fair-exact| mean/max':>21} {'signed':>6} {'cover':>5} {'deals med/max':>14} "
           f"{'s med/max':>11} {'iter':>6} {'MB med/max':>11}")
@@ -122,7 +125,10 @@ def main() -> None:
         rng = random.Random(args.seed * 7 + size)
         got, beyond = [], 0
         for rep, k, seat in endgames(variant, size, args.games, args.seed, args.decisions):
-            row = one(rep, k, seat, args.max_deals, rng)
+            try:
+                row = one(rep, k, seat, args.max_deals, rng)
+            except BuildTooLong:
+                row = {"closed": False}
             if row is None:
                 beyond += 1
             else:

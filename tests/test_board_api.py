@@ -458,7 +458,7 @@ def test_each_fair_verdict_says_how_it_was_reached_in_the_commands_words():
     text = (RECORDS / "variant-draw.dom").read_text(encoding="utf-8")
     doc = analyze_document(BoardRecord(text, "variant-draw.dom"), AnalysisRequest(fair=True))
     hows = {d["fair"]["method"]: d["fair"]["how"] for d in doc["games"][0]["decisions"] if d.get("fair")}
-    assert hows["exact-hidden"] == "exact under hidden information, 360 deals"
+    assert hows["exact-hidden"] == "exact under hidden information, 360 public deals"
     assert hows["sampled"].endswith("deals, sampled") and " of " in hows["sampled"]
     printed = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(RECORDS / "variant-draw.dom")]).output
     assert all(how in printed for how in hows.values()), printed

@@ -226,8 +226,8 @@ def test_the_words_say_what_a_fair_verdict_estimates():
     lp = SimpleNamespace(method="exact-hidden", worlds=360, hidden={"solver": "lp"})
     every = SimpleNamespace(method="exact", worlds=792, total=792, hidden=None)
     drawn = SimpleNamespace(method="sampled", worlds=200, total=11_628, hidden=None)
-    assert how_words(cfr) == "exact under hidden information to 0.001 (CFR+), 19,800 deals"
-    assert how_words(lp) == "exact under hidden information, 360 deals"
+    assert how_words(cfr) == "exact under hidden information to 0.001 (CFR+), 19,800 public deals"
+    assert how_words(lp) == "exact under hidden information, 360 public deals"
     assert how_words(every) == "all 792 deals, open-hands mean"
     assert how_words(drawn) == "open-hands mean of 200 of 11,628 deals, sampled"
 

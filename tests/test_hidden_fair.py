@@ -105,7 +105,7 @@ def test_the_text_and_the_page_say_which_decisions_are_exact_under_hidden_inform
     res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(DRAW)])
     assert res.exit_code == 0, res.output
     lines = [line for line in res.stdout.splitlines() if "fair (" in line]
-    assert sum("exact under hidden information, 360 deals" in line for line in lines) == 1
+    assert sum("exact under hidden information, 360 public deals" in line for line in lines) == 1
     assert any("sampled" in line for line in lines)
     page = tmp_path / "draw.html"
     res = CliRunner().invoke(main, ["report", "--fair", "--jobs", "1", str(DRAW), "-o", str(page)])

@@ -20,8 +20,8 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game,
-                      public_hands, within_bound)
-from ..hidden.cfr import cfr_decision, cfr_supported
+                      public_hands, public_ranges, within_bound)
+from ..hidden.cfr import BUDGET, BuildTooLong, cfr_decision, cfr_supported
 from ..inference import InferenceUnsupported, NoWorld
 from ..replay import Replay
 from ..tiles import Move
@@ -38,8 +38,18 @@ TIED = 1e-6                      # two moves whose values differ by less are equ
 OPEN_MEAN = "open-hands mean"    # what a sampled or enumerated fair verdict estimates: the mean over the deals of
 #                                  each deal's value with every hand open (a perfect-information average), not the game
 GAME_VALUE = "game value"        # what an exact-hidden one gives: the value when both play best by what they know
-CFR_HAND = 3                     # the CFR+ solver values a block-for-two decision with at most this many tiles a hand
-CFR_DEALS = 50_000               # ... and at most this many deals (listed, with those ending at each public node)
+CFR_HAND = 3                     # the CFR+ solver values a block-for-two decision with at most this many tiles a hand,
+#                                  within its time budget (cfr_budget) and its brackets' width (hidden.cfr.TOL) ...
+CFR_DEALS = 50_000               # ... over its deals listed where there are at most this many; past them over each
+#                                  player's possible hands (hidden.public_ranges: no deal listed, no count bounds it),
+#                                  where the deals are the pairs of those hands (not where the record shows facts of
+#                                  whole hands: then the decision is sampled)
+
+
+def cfr_budget(most: int) -> float:
+    """The CPU seconds of one decision's solves (the tree's building too) with at most ``most`` tiles a hand: 20 up to
+    3 tiles, ten times that past them (``--exact-hand 4``: minutes a decision)."""
+    return BUDGET if most <= CFR_HAND else 10 * BUDGET
 
 
 def hidden_unavailable() -> str | None:
@@ -74,8 +84,17 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
         return None
     try:
         if cfr:
-            actual, hands = public_hands(rep, k, CFR_DEALS)
-            return actual, hands, None, "cfr"
+            # the tree over listed deals where they are few enough (faster there: 1.6 s against 2.9 s at 19,800
+            # deals, the same values), else the tree over each player's possible hands, which lists none
+            try:
+                actual, hands = public_hands(rep, k, CFR_DEALS)
+                return actual, hands, None, "cfr"
+            except TooLarge:
+                try:
+                    actual, ranges = public_ranges(rep, k)
+                except ValueError:
+                    return None
+                return actual, ranges, None, "cfr-ranges"
         deals, weights = public_game(rep, k, MAX_DEALS)
     except (TooLarge, NoWorld, InferenceUnsupported, ValueError):
         return None
@@ -103,18 +122,25 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
         if found is None:
             continue
         actual, deals, weights, solver = found
-        if solver == "cfr":
+        if solver.startswith("cfr"):
+            budget = cfr_budget(max(actual.count(0), actual.count(1)))
             try:
-                got = cfr_decision(rep.variant, actual, deals, masks=True)
+                if solver == "cfr-ranges":
+                    got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget)
+                else:
+                    got = cfr_decision(rep.variant, actual, deals, masks=True, budget=budget)
             except MemoryError:
                 notes.append(f"move {k + 1} not valued exactly under hidden information: out of memory")
+                continue
+            except BuildTooLong:
+                open_ += 1
                 continue
             if got.closed:
                 out[(k, seat)] = got
                 continue
             open_ += 1
             unclosed[(k, seat)] = got
-            if not lp or not within_bound(actual, len(deals)):
+            if not lp or not within_bound(actual, got.deals):
                 continue
             try:
                 deals, weights = public_game(rep, k, MAX_DEALS)      # (the LP takes positions)

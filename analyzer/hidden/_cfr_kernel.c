@@ -73,18 +73,17 @@ void cfr_free(CfrRun *run) {
     run->regret = run->avg = run->strat = run->vals = run->buf = NULL;
 }
 
-/* Information set ``i``'s strategy (``width`` moves from ``s``) into ``out``: by regret matching+ (``current``) or its
- * average, uniform over its legal moves where either is all zero, its forced move where it is the forced set. */
-static void strategy(const CfrRun *run, int32_t i, int32_t width, int current, double *out) {
-    const CfrTree *t = &run->t;
-    int32_t s = t->slot[i];
-    if (i == run->forced_set) {
-        for (int32_t a = 0; a < width; a++) out[a] = a == run->forced_move ? 1.0 : 0.0;
+/* Information set ``i``'s strategy (``width`` moves from slot ``s``) into ``out``: by regret matching+ (``current``) or
+ * its average, uniform over its legal moves where either is all zero, its forced move where it is the forced set. */
+static void strategy_of(const double *regret, const double *avg, const int8_t *legal, int32_t s, int32_t i,
+                        int32_t forced_set, int32_t forced_move, int32_t width, int current, double *out) {
+    if (i == forced_set) {
+        for (int32_t a = 0; a < width; a++) out[a] = a == forced_move ? 1.0 : 0.0;
         return;
     }
     double total = 0.0;
     for (int32_t a = 0; a < width; a++) {
-        double x = current ? (t->legal[s + a] && run->regret[s + a] > 0 ? run->regret[s + a] : 0.0) : run->avg[s + a];
+        double x = current ? (legal[s + a] && regret[s + a] > 0 ? regret[s + a] : 0.0) : avg[s + a];
         out[a] = x;
         total += x;
     }
@@ -93,8 +92,13 @@ static void strategy(const CfrRun *run, int32_t i, int32_t width, int current, d
         return;
     }
     int32_t count = 0;
-    for (int32_t a = 0; a < width; a++) count += t->legal[s + a] != 0;
-    for (int32_t a = 0; a < width; a++) out[a] = t->legal[s + a] ? 1.0 / count : 0.0;
+    for (int32_t a = 0; a < width; a++) count += legal[s + a] != 0;
+    for (int32_t a = 0; a < width; a++) out[a] = legal[s + a] ? 1.0 / count : 0.0;
+}
+
+static void strategy(const CfrRun *run, int32_t i, int32_t width, int current, double *out) {
+    const CfrTree *t = &run->t;
+    strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, current, out);
 }
 
 /* Player ``p``'s counterfactual value of each of his hands alive at node ``n`` into ``v`` (``own``: his reach,
@@ -199,4 +203,346 @@ void cfr_hand_values(CfrRun *run, double *out) {
     root(run, 0, MODE_EVAL);
     for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
     for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) out[t->alive[0][k]] = run->buf[t->alive[0][k]];
+}
+
+
+/* -- the range form ------------------------------------------------------------------------------------------- */
+
+static int32_t range_depth(const RangeTree *t, int32_t n) {
+    int32_t best = 0;
+    if (t->player[n] >= 0)
+        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) {
+            int32_t d = range_depth(t, t->child[c]);
+            if (d > best) best = d;
+        }
+    return best + 1;
+}
+
+static int popcount32(uint32_t x) {
+    int c = 0;
+    for (; x; x &= x - 1) c++;
+    return c;
+}
+
+int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
+    memset(run, 0, sizeof *run);
+    run->t = *t;
+    run->forced_set = forced_set;
+    run->forced_move = forced_move;
+    if (t->nodes < 1) return fail(err, K_VALUE, "an empty tree");
+    uint32_t every = 0;
+    for (int q = 0; q < 2; q++)
+        for (int32_t h = 0; h < t->nh[q]; h++) {
+            if (t->mask[q][h] < 0) return fail(err, K_VALUE, "a hand's mask is negative");
+            every |= (uint32_t)t->mask[q][h];
+            int c = popcount32((uint32_t)t->mask[q][h]);
+            if (c > run->most) run->most = c;
+        }
+    while (run->bits < 31 && (every >> run->bits)) run->bits++;
+    if (run->most > 8) return fail(err, K_VALUE, "a hand of more than 8 tiles");
+    for (int32_t n = 0; n < t->nodes; n++) {
+        if (t->child_at[n] > t->child_at[n + 1] || t->iset_at[n] > t->iset_at[n + 1])
+            return fail(err, K_VALUE, "a node's lists run backwards");
+        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
+            if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
+        int32_t width = t->child_at[n + 1] - t->child_at[n];
+        int32_t p = t->player[n];
+        if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
+        for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
+            if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
+                || t->slot[i] + width > t->size)
+                return fail(err, K_VALUE, "an information set out of range");
+        int32_t cls[2] = {0, 0};
+        for (int q = 0; q < 2; q++) {
+            if (t->alive_at[q][n] > t->alive_at[q][n + 1] || t->term_at[q][n] > t->term_at[q][n + 1])
+                return fail(err, K_VALUE, "a node's lists run backwards");
+            for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
+                if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
+            for (int32_t k = t->term_at[q][n]; k < t->term_at[q][n + 1]; k++) {
+                if (t->term_hand[q][k] < 0 || t->term_hand[q][k] >= t->nh[q] || t->term_class[q][k] < 0)
+                    return fail(err, K_VALUE, "a terminal hand out of range");
+                if (t->term_class[q][k] + 1 > cls[q]) cls[q] = t->term_class[q][k] + 1;
+            }
+            if (cls[q] > run->classes) run->classes = cls[q];
+        }
+        if (cls[0] && cls[1] && (t->width[n] < cls[1] || t->table_at[n] < 0))
+            return fail(err, K_VALUE, "a value table out of range");
+    }
+    run->depth = range_depth(t, 0);
+    run->choose = calloc((size_t)(run->bits + 1) * (size_t)(run->most + 1), sizeof(int64_t));
+    if (!run->choose) return fail(err, K_MEMORY, "out of memory");
+    for (int b = 0; b <= run->bits; b++)
+        for (int k = 0; k <= run->most; k++) {
+            int64_t c = k == 0 ? 1 : b == 0 ? 0 : run->choose[(b - 1) * (run->most + 1) + k - 1]
+                                                    + run->choose[(b - 1) * (run->most + 1) + k];
+            run->choose[b * (run->most + 1) + k] = c;
+        }
+    for (int k = 0; k <= run->most; k++) run->subsets += run->choose[run->bits * (run->most + 1) + k];
+    if (run->classes < 1) run->classes = 1;
+    if ((double)run->subsets * run->classes > 2e8) {
+        range_free(run);
+        return fail(err, K_MEMORY, "out of memory");
+    }
+    size_t per = (size_t)2 * ((size_t)t->nh[0] + (size_t)t->nh[1]);
+    run->regret = calloc((size_t)t->size + 1, sizeof(double));
+    run->avg = calloc((size_t)t->size + 1, sizeof(double));
+    run->strat = calloc((size_t)t->size + 1, sizeof(double));
+    run->vals = calloc((size_t)t->size + 1, sizeof(double));
+    run->buf = calloc(per * ((size_t)run->depth + 2) + 1, sizeof(double));
+    run->acc = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->stamp = calloc((size_t)run->subsets, sizeof(int32_t));
+    run->wsum = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->wstamp = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
+    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf || !run->acc || !run->stamp || !run->wsum
+        || !run->wstamp) {
+        range_free(run);
+        return fail(err, K_MEMORY, "out of memory");
+    }
+    return K_OK;
+}
+
+void range_free(RangeRun *run) {
+    free(run->regret);
+    free(run->avg);
+    free(run->strat);
+    free(run->vals);
+    free(run->buf);
+    free(run->acc);
+    free(run->stamp);
+    free(run->choose);
+    free(run->wsum);
+    free(run->wstamp);
+    run->wsum = NULL;
+    run->wstamp = NULL;
+    run->regret = run->avg = run->strat = run->vals = run->buf = run->acc = NULL;
+    run->stamp = NULL;
+    run->choose = NULL;
+}
+
+/* The tiles (compressed positions, ascending) of ``mask`` into ``at``; their count. */
+static int tiles_in(uint32_t mask, int *at) {
+    int m = 0;
+    for (int b = 0; mask; b++, mask >>= 1)
+        if (mask & 1) at[m++] = b;
+    return m;
+}
+
+/* The row of the subset ``sub`` (a bit per entry of ``at``) of the tiles ``at``: the subsets ordered by size, then
+ * by the combinatorial number system. Its size in ``*size``. */
+static int64_t subset_row(const RangeRun *run, const int *at, int m, uint32_t sub, int *size) {
+    int k = 0;
+    int64_t rank = 0;
+    for (int j = 0; j < m; j++)
+        if (sub >> j & 1) {
+            k++;
+            rank += run->choose[at[j] * (run->most + 1) + k];
+        }
+    int64_t offset = 0;
+    for (int s = 0; s < k; s++) offset += run->choose[run->bits * (run->most + 1) + s];
+    *size = k;
+    return offset + rank;
+}
+
+/* Node ``n``'s terminal values of player ``p``'s hands against ``opp`` (the other's reach), added to ``v``: for each
+ * of his terminal hands, the sum over the other's terminal hands disjoint from it, by inclusion-exclusion. */
+static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, double *v) {
+    const RangeTree *t = &run->t;
+    int q = 1 - p;
+    int32_t a0 = t->term_at[p][n], a1 = t->term_at[p][n + 1], b0 = t->term_at[q][n], b1 = t->term_at[q][n + 1];
+    if (a0 == a1 || b0 == b1) return;
+    if (++run->gen == INT32_MAX) {
+        memset(run->stamp, 0, sizeof(int32_t) * (size_t)run->subsets);
+        memset(run->wstamp, 0, sizeof(int32_t) * (size_t)run->subsets * (size_t)run->classes);
+        run->gen = 1;
+    }
+    int32_t gen = run->gen, C = run->classes, cq = 0;
+    int at[32], size;
+    int any = 0;
+    for (int32_t k = b0; k < b1; k++) {
+        int32_t o = t->term_hand[q][k];
+        double r = opp[o];
+        if (r == 0.0) continue;
+        any = 1;
+        int32_t ko = t->term_class[q][k];
+        if (ko + 1 > cq) cq = ko + 1;
+        int m = tiles_in((uint32_t)t->mask[q][o] & ~(uint32_t)t->played[q][n], at);
+        for (uint32_t sub = 0; sub < (1u << m); sub++) {
+            int64_t row = subset_row(run, at, m, sub, &size);
+            double *acc = run->acc + row * C;
+            if (run->stamp[row] != gen) {
+                run->stamp[row] = gen;
+                for (int32_t c = 0; c < C; c++) acc[c] = 0.0;
+            }
+            acc[ko] += r;
+        }
+    }
+    if (!any) return;
+    double sgn = p == 0 ? 1.0 : -1.0;
+    const double *table = t->table + t->table_at[n];
+    int32_t w = t->width[n];
+    for (int32_t k = a0; k < a1; k++) {
+        int32_t h = t->term_hand[p][k], kh = t->term_class[p][k];
+        int m = tiles_in((uint32_t)t->mask[p][h] & ~(uint32_t)t->played[p][n], at);
+        double total = 0.0;
+        for (uint32_t sub = 0; sub < (1u << m); sub++) {
+            int64_t row = subset_row(run, at, m, sub, &size);
+            if (run->stamp[row] != gen) continue;
+            int64_t cell = row * C + kh;          /* (the row's value for a hand of class kh, once a sum) */
+            if (run->wstamp[cell] != gen) {
+                const double *acc = run->acc + row * C;
+                double part = 0.0;
+                if (p == 0)
+                    for (int32_t c = 0; c < cq; c++) part += table[kh * w + c] * acc[c];
+                else
+                    for (int32_t c = 0; c < cq; c++) part += table[c * w + kh] * acc[c];
+                run->wstamp[cell] = gen;
+                run->wsum[cell] = part;
+            }
+            double part = run->wsum[cell];
+            total += size & 1 ? -part : part;
+        }
+        v[h] += sgn * total;
+    }
+}
+
+/* Whether any of player ``q``'s hands alive at ``n`` has a reach in ``r``. */
+static int any_reach(const RangeTree *t, int32_t n, int q, const double *r) {
+    for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
+        if (r[t->alive[q][k]] != 0.0) return 1;
+    return 0;
+}
+
+/* A CFR walk's update of player ``p``'s average strategy alone below ``n``, where the other's reach is nothing: every
+ * counterfactual value there is 0, so no regret moves, but ``p``'s own reach still weighs his average. */
+static void range_average_only(RangeRun *run, int32_t n, int p, const double *own, int32_t level) {
+    const RangeTree *t = &run->t;
+    int32_t mover = t->player[n];
+    if (mover < 0 || !any_reach(t, n, p, own)) return;
+    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
+    if (mover != p) {
+        for (int32_t a = 0; a < width; a++) range_average_only(run, t->child[c0 + a], p, own, level + 1);
+        return;
+    }
+    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *reach = run->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
+    for (int32_t i = i0; i < i1; i++)
+        strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, 1,
+                    run->strat + t->slot[i]);
+    for (int32_t a = 0; a < width; a++) {
+        for (int32_t i = i0; i < i1; i++)
+            reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
+        range_average_only(run, t->child[c0 + a], p, reach, level + 1);
+    }
+    for (int32_t i = i0; i < i1; i++) {
+        if (i == run->forced_set) continue;
+        int32_t h = t->iset_hand[i], s = t->slot[i];
+        for (int32_t a = 0; a < width; a++)
+            if (t->legal[s + a]) run->avg[s + a] += (double)run->it * own[h] * run->strat[s + a];
+    }
+}
+
+static void range_walk(RangeRun *run, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                       int32_t level) {
+    const RangeTree *t = &run->t;
+    const int32_t *al = t->alive[p];
+    for (int32_t k = t->alive_at[p][n]; k < t->alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+    if (!any_reach(t, n, 1 - p, opp)) {       /* (the other reaches nothing here: every value below is 0) */
+        if (mode == MODE_CFR) range_average_only(run, n, p, own, level);
+        return;
+    }
+    range_terminal(run, n, p, opp, v);
+    int32_t mover = t->player[n];
+    if (mover < 0) return;
+    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
+    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *base = run->buf + (size_t)2 * per * (size_t)(level + 1);
+    double *sub = base + (p == 0 ? 0 : t->nh[0]);
+    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);
+    int current = mode == MODE_CFR;
+    for (int32_t i = i0; i < i1; i++)
+        strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, current,
+                    run->strat + t->slot[i]);
+    if (mover == p) {
+        for (int32_t a = 0; a < width; a++) {
+            int32_t c = t->child[c0 + a];
+            for (int32_t i = i0; i < i1; i++)
+                reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
+            range_walk(run, c, p, reach, opp, sub, mode, level + 1);
+            for (int32_t i = i0; i < i1; i++)
+                run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
+        }
+        for (int32_t i = i0; i < i1; i++) {
+            int32_t h = t->iset_hand[i], s = t->slot[i];
+            const double *va = run->vals + s, *st = run->strat + s;
+            if (mode == MODE_BEST) {
+                double best;
+                if (i == run->forced_set) best = va[run->forced_move];
+                else {
+                    int found = 0;
+                    best = 0.0;
+                    for (int32_t a = 0; a < width; a++)
+                        if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
+                }
+                v[h] += best;
+                continue;
+            }
+            double here = 0.0;
+            for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
+            v[h] += here;
+            if (mode == MODE_CFR && i != run->forced_set)
+                for (int32_t a = 0; a < width; a++)
+                    if (t->legal[s + a]) {
+                        double r = run->regret[s + a] + va[a] - here;
+                        run->regret[s + a] = r > 0 ? r : 0.0;
+                        run->avg[s + a] += (double)run->it * own[h] * st[a];
+                    }
+        }
+        return;
+    }
+    for (int32_t a = 0; a < width; a++) {
+        int32_t c = t->child[c0 + a];
+        for (int32_t i = i0; i < i1; i++) reach[t->iset_hand[i]] = opp[t->iset_hand[i]] * run->strat[t->slot[i] + a];
+        range_walk(run, c, p, own, reach, sub, mode, level + 1);
+        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
+    }
+}
+
+/* A root walk for ``p`` (the root reaches: each hand's weight): the sum of its hands' values times their weights. */
+static double range_root(RangeRun *run, int p, int mode) {
+    const RangeTree *t = &run->t;
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *v = run->buf + (p == 0 ? 0 : t->nh[0]);
+    double *w = run->buf + per;
+    for (int32_t h = 0; h < t->nh[0]; h++) w[h] = t->weight[0][h];
+    for (int32_t h = 0; h < t->nh[1]; h++) w[t->nh[0] + h] = t->weight[1][h];
+    double *own = w + (p == 0 ? 0 : t->nh[0]), *opp = w + (p == 0 ? t->nh[0] : 0);
+    range_walk(run, 0, p, own, opp, v, mode, 0);
+    double total = 0.0;
+    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]] * own[t->alive[p][k]];
+    return total;
+}
+
+void range_iterate(RangeRun *run, int64_t count) {
+    for (int64_t k = 0; k < count; k++) {
+        run->it++;
+        range_root(run, 0, MODE_CFR);
+        range_root(run, 1, MODE_CFR);
+    }
+}
+
+double range_best(RangeRun *run, int p) {
+    double v = range_root(run, p, MODE_BEST);
+    return p == 0 ? v : -v;
+}
+
+void range_hand_values(RangeRun *run, double *out) {
+    const RangeTree *t = &run->t;
+    range_root(run, 0, MODE_EVAL);
+    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
+    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) {
+        int32_t h = t->alive[0][k];
+        out[h] = run->buf[h] * t->weight[0][h];
+    }
 }

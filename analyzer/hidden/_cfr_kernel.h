@@ -37,4 +37,38 @@ double cfr_best(CfrRun *run, int p);
 /* Each of the maximiser's hands' value (weighted) with both playing their averages, into ``out`` (``nh[0]``). */
 void cfr_hand_values(CfrRun *run, double *out);
 
+/* The range form (analyzer/hidden/ranges.py's ``RangeTree``: read its docstring): no deals, each player's hands
+ * (``mask``: compressed tile masks, ``weight``: each hand's root weight); a node's terminal hands of each player with
+ * their pip class and its value table; the value of a terminal hand against the other's reach summed over the other's
+ * terminal hands disjoint from it by inclusion-exclusion over its tiles. */
+typedef struct {
+    int32_t nodes, nh[2], size;
+    const int32_t *mask[2];
+    const double *weight[2];
+    const int32_t *player, *child_at, *child, *played[2], *alive_at[2], *alive[2];
+    const int32_t *term_at[2], *term_hand[2], *term_class[2], *table_at, *width, *iset_at, *iset_hand, *slot;
+    const double *table;
+    const int8_t *legal;
+} RangeTree;
+
+typedef struct {
+    RangeTree t;
+    double *regret, *avg, *strat, *vals, *buf;
+    int32_t depth, forced_set, forced_move;
+    int64_t it;
+    int32_t bits, most, classes;  /* the compressed tiles, the most tiles a hand holds, the widest class count */
+    int64_t subsets;              /* the subsets of at most ``most`` of ``bits`` tiles (the table's rows) */
+    int64_t *choose;              /* choose[b * (most + 1) + k] = C(b, k) */
+    double *acc;                  /* by subset and class: the other's reach of his terminal hands holding it */
+    int32_t *stamp, gen;          /* the rows written in the current sum (``stamp[row] == gen``) */
+    double *wsum;                 /* by subset and class of the hand: its row's value for such a hand (once a sum) */
+    int32_t *wstamp;
+} RangeRun;
+
+int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err);
+void range_free(RangeRun *run);
+void range_iterate(RangeRun *run, int64_t count);
+double range_best(RangeRun *run, int p);
+void range_hand_values(RangeRun *run, double *out);
+
 #endif

@@ -29,8 +29,10 @@ from typing import Sequence
 
 from ..position import Position
 from .game import side0_value
+from .ranges import BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued, ranges_of_deals
 
-__all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel"]
+__all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
+           "RangeTree"]
 
 
 def kernel():
@@ -367,7 +369,7 @@ class _PyRun:
         return list(self.st.avg)
 
 
-class _CRun:
+class _CRun(CompiledRun):
     """The same over the compiled kernel."""
 
     def __init__(self, t: PublicTree, forced: tuple[int, int] | None, module):
@@ -375,18 +377,6 @@ class _CRun:
         self.run = module.Run(t.hand[0], t.hand[1], len(t.hands[0]), len(t.hands[1]), t.player, t.child_at, t.child,
                               t.term_at, t.term_deal, t.term_value, t.iset_at, t.iset_hand, t.slot, t.legal, t.size,
                               t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], fi, fa)
-
-    def iterate(self, count: int) -> None:
-        self.run.iterate(count)
-
-    def bracket(self) -> tuple[float, float]:
-        return self.run.bracket()
-
-    def hand_values(self) -> list[float]:
-        return list(self.run.hand_values())
-
-    def average(self) -> list[float]:
-        return list(self.run.average())
 
 
 @dataclass(frozen=True)
@@ -423,7 +413,10 @@ def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tup
     module = kernel() if compiled in (None, True) else None
     if compiled and module is None:
         raise RuntimeError("the compiled CFR+ kernel is not built")
-    run = _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+    if isinstance(t, RangeTree):
+        run = RangeCRun(t, forced, module) if module is not None else RangePyRun(t, forced)
+    else:
+        run = _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
     start = time.process_time()         # (CPU seconds: a loaded machine stops a run no earlier than an idle one)
     done = 0
     low, up = run.bracket()
@@ -445,24 +438,40 @@ TOL = 1e-3
 BUDGET = 20.0
 
 
-def cfr_decision(rules, pos: Position, deals: Sequence, weights: Sequence[float] | None = None, *,
-                 tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False):
+def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: Sequence[float] | None = None, *,
+                 tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False,
+                 ranges: Sequence[Sequence[int]] | None = None, by_deals: bool = False):
     """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals`` (positions;
-    with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), as
+    with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), or (``ranges``: each
+    seat's possible hands, tile masks) any pair of them sharing no tile, as
     :func:`analyzer.hidden.hidden_decision` values it, by CFR+ on the public tree: the game value and each
     move's value (the game with the mover's actual hand held to that move), each a certified bracket no wider
-    than ``tol`` points per deal of his hand where ``closed``, within ``budget`` seconds for all the solves. The
-    values are the brackets' midpoints (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets)."""
+    than ``tol`` points per deal of his hand where ``closed``, within ``budget`` seconds for all the solves (the tree's
+    building too: :class:`analyzer.hidden.ranges.BuildTooLong` past it). The values are the brackets' midpoints
+    (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets). The tree is over the players' hands
+    (:mod:`.ranges`) where the deals are every disjoint pair of them and the scoring counts pips, else over the deals
+    (or with ``by_deals``)."""
     from .decision import HiddenDecision
 
     start = time.process_time()
     mover = pos.turn
     if not pos.legal_moves():
         raise ValueError("the hand is over: no decision to value")
-    t = build_tree(rules, deals, mover, weights, pos if masks else None)
     sign = 1 if rules.seating.teams[mover] == 0 else -1
-    h = t.hands[0].index(pos.hands[mover])
-    reach = sum(w for d, w in enumerate(t.weight) if t.hand[0][d] == h)
+    if ranges is None and not by_deals and weights is None and pip_valued(rules) and pos.n == 2:
+        found = ranges_of_deals(deals if masks else [tuple(d.hands) for d in deals], (0, 1))
+        if found is not None:
+            ranges = found
+    if ranges is not None:
+        t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget)
+        h = t.hands[0].index(pos.hands[mover])
+        reach = t.reach(h)
+        count = t.deals
+    else:
+        t = build_tree(rules, deals, mover, weights, pos if masks else None)
+        h = t.hands[0].index(pos.hands[mover])
+        reach = sum(w for d, w in enumerate(t.weight) if t.hand[0][d] == h)
+        count = len(deals)
     width = tol * reach
     moves = pos.legal_moves()
     i = t.find(0, h)
@@ -491,7 +500,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence, weights: Sequence[float]
 
     hand_value = sign * whole.hand_values[h] / reach
     return HiddenDecision(
-        mover, len(deals), sign * whole.value, tuple((m, sign * r.value) for m, r in forced), strategy, reach,
+        mover, count, sign * whole.value, tuple((m, sign * r.value) for m, r in forced), strategy, reach,
         t.infosets, t.nodes, float(hand_value), method="cfr", bounds=side0(whole.lower, whole.upper),
         move_bounds=tuple((m, *side0(r.lower, r.upper)) for m, r in forced),
         closed=all(r.closed for r in results), iterations=sum(r.iterations for r in results),

@@ -4,14 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..inference import worlds_at, world_position
+from ..inference import view_at, worlds_at, world_position
 from ..position import Position
 from ..search.tree import revealed
 from ..tiles import Move
 from .game import build_game
 from .lp import behaviour, forced_value, solve_game
 
-__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge"]
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge", "public_ranges"]
 
 #: The size bound (docs/hidden.md, bench/bench_hidden.py): at most this many deals for one decision, and
 #: every hand at most :data:`MAX_HAND` tiles; solved in seconds within it.
@@ -135,6 +135,32 @@ def public_hands(rep, seen: int, limit: int) -> tuple[Position, list[tuple[int, 
     if tuple(first.hands) != out[0] or tuple(pos.hands) not in set(out):
         raise ValueError("the public deals' hands do not follow from the record's moves")
     return pos, out
+
+
+def public_ranges(rep, seen: int) -> tuple[Position, tuple[list[int], ...]]:
+    """The deals the public record of the block game ``rep`` allows after its first ``seen`` moves, as each seat's
+    possible hands (tile masks: his hand now), without listing the deals: they are every pair of hands sharing no
+    tile, where what the record shows is per tile (the passes, the lead; no fact on whole hands dealt); the count of
+    those pairs is checked against the record's count of deals. With the position after those moves in the actual
+    deal. ValueError where the deals are not such pairs."""
+    from itertools import combinations
+
+    from .ranges import disjoint_pairs
+
+    if rep.variant.drawing is not None or len(rep.players) != 2:
+        raise ValueError("the public hands of a block game for two")
+    view = view_at(rep, seen)
+    if view.whole is not None or view.must is not None or any(view.fixed[2:]):
+        raise ValueError("the record shows facts of whole hands: its deals are no pairs of per-tile hands")
+    hands = []
+    for s in range(2):
+        free = [t.bit for i, t in enumerate(view.unseen) if view.allowed[i] >> s & 1]
+        hands.append([view.fixed[s] | sum(c) for c in combinations(free, view.room[s])])
+    pos = rep.position_at(seen)
+    count = worlds_at(rep, seen).count
+    if disjoint_pairs(hands[0], hands[1]) != count or any(pos.hands[s] not in set(hands[s]) for s in range(2)):
+        raise ValueError("the public deals are not the disjoint pairs of the players' hands")
+    return pos, tuple(hands)
 
 
 #: A draw game's public worlds listed to find its distinct deals: at most this many times the bound (its

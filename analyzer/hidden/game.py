@@ -25,7 +25,7 @@ from ..rules.facts import HandFacts
 from ..search.alphabeta import hand_leader
 from ..tiles import Move
 
-__all__ = ["InfoSet", "HiddenGame", "build_game", "side0_value"]
+__all__ = ["InfoSet", "HiddenGame", "build_game", "side0_value", "leaf_facts"]
 
 
 @dataclass
@@ -55,15 +55,19 @@ class HiddenGame:
     #                                 maximiser's hand at the root (a mask): the part of the deals giving him it
 
 
-def side0_value(rules, pos: Position) -> int:
-    """The value for side 0 of the finished hand ``pos``: what the exact search gives a leaf."""
+def leaf_facts(pos: Position) -> HandFacts:
+    """The facts of the finished hand ``pos`` that the scoring looks at."""
     out = pos.outcome()
     n = pos.n
     last = next((h for h in reversed(pos.history) if h[0].tile is not None), None)
-    facts = HandFacts(out.termination, out.seat, tuple(pos.pips(s) for s in range(n)),
-                      tuple(pos.count(s) for s in range(n)), hand_leader(pos), hands=tuple(pos.hands),
-                      last_tile=last[0].tile if last else None, ends_before=last[2] if last else None)
-    return rules.value(facts)
+    return HandFacts(out.termination, out.seat, tuple(pos.pips(s) for s in range(n)),
+                     tuple(pos.count(s) for s in range(n)), hand_leader(pos), hands=tuple(pos.hands),
+                     last_tile=last[0].tile if last else None, ends_before=last[2] if last else None)
+
+
+def side0_value(rules, pos: Position) -> int:
+    """The value for side 0 of the finished hand ``pos``: what the exact search gives a leaf."""
+    return rules.value(leaf_facts(pos))
 
 
 def _gain(rules, pos: Position, seat_side0: bool, move: Move) -> int:

@@ -27,14 +27,15 @@ HIDDEN = "exact-hidden"
 
 
 def how_words(fair) -> str:
-    """How a fair verdict was reached, in a few words: ``exact under hidden information, 360 deals`` (both
-    players playing their best by what they know), ``all 480 deals, open-hands mean`` (every deal solved with open
+    """How a fair verdict was reached, in a few words: ``exact under hidden information, 360 public deals`` (both
+    players playing their best by what they know, over the deals the public record allows: the game's deals, not only
+    those the mover could not rule out, which the other counts and the reasons' count), ``all 480 deals, open-hands mean`` (every deal solved with open
     hands, their mean) or ``open-hands mean of 200 of 3,060 deals, sampled`` (open hands in the deals drawn: a
     sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
         if (getattr(fair, "hidden", None) or {}).get("solver") == "cfr":    # (its certified brackets' precision)
-            return gettext("exact under hidden information to 0.001 (CFR+), {n} deals", n=number(fair.worlds))
-        return gettext("exact under hidden information, {n} deals", n=number(fair.worlds))
+            return gettext("exact under hidden information to 0.001 (CFR+), {n} public deals", n=number(fair.worlds))
+        return gettext("exact under hidden information, {n} public deals", n=number(fair.worlds))
     if fair.method == OVER_HANDS:
         h = fair.over_hands
         # (loaded here: the package analyzer.analysis loads the searches, which reading a record never needs)

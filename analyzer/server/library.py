@@ -185,7 +185,7 @@ def explained(document: dict, analyses=None) -> dict:
 
 def _told_how(analysis) -> dict:
     """The analysis's plain data (``codec.to_data``) with each fair verdict's ``"how"``: how it was reached in the words of the report
-    and the command line (``render.verdicts.how_words``: "exact under hidden information, 360 deals", "200 of
+    and the command line (``render.verdicts.how_words``: "exact under hidden information, 360 public deals", "200 of
     3,060 deals, sampled"), for the board to show as it is; and the words ``analyze --fair`` prints for it: its
     line (``"text"``, ``render.text.fair_text``), its one verdict word (``"verdict_word"``, ``verdict_word``:
     "real mistake", "hindsight only") and the open-hands half labelled as hindsight (``"hindsight"``,

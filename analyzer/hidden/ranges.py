@@ -1,0 +1,517 @@
+"""The public tree of the block game for two over each player's *hands*, not over deals (issue 85; docs/hidden.md).
+
+The deals the public record allows are, in the block game for two, every pair of hands ``(h0, h1)`` with ``h0`` one of
+player 0's possible hands and ``h1`` one of player 1's that share no tile (the sleepers take the rest; each pass rules
+tiles out of one player's hand alone). So the game needs no list of deals: a :class:`RangeTree` keeps each player's
+possible hands and walks the public tree once with them (the position's own ``legal_moves``, ``push`` and ``pop``
+decide, once per class of hands alike at a node: nothing here judges a move). At a node a player's hands *alive* are
+those holding every tile he has played and none the other has; the hands that end the game there (both players
+stuck: blocked; a player out: every hand) are its *terminal* hands of each player, and a finished hand's value depends
+on the two hands only through their pips (:func:`pip_valued`), so a node keeps one value per pair of pip classes.
+
+The counterfactual value of each of one player's terminal hands against the other's reach is then a sum over the
+other's hands *disjoint* from it, which the C kernel computes by inclusion-exclusion over the few tiles of the hand:
+``sum over o disjoint from h = sum over subsets S of h of (-1)^|S| (sum over o holding S)``, the sums over ``o``
+holding ``S`` accumulated once per node (each ``o`` adding its reach to its own ``2^|o|`` subsets, by pip class). An
+iteration so costs in proportion to the hands alive at the nodes, not to the deals. The Python walk here (the
+reference) sums the disjoint pairs one by one.
+"""
+from __future__ import annotations
+
+import time
+from array import array
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Sequence
+
+from ..position import Position, mask_pips
+from .game import leaf_facts
+
+__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs"]
+
+
+class BuildTooLong(ValueError):
+    """The public tree took longer to build than its time budget."""
+
+
+def pip_valued(rules) -> bool:
+    """Whether a finished hand's value depends on the hands only through their pips (no tile counting other than its
+    pips: no [0-0] worth 50, no doubles counted once or doubled) and the turns alternate one move at a time."""
+    from ..rules.modes import Turns
+
+    if getattr(rules, "turns", Turns.ONE) != Turns.ONE:
+        return False
+
+    def plain(obj, depth=0) -> bool:
+        if depth > 3 or not is_dataclass(obj):
+            return True
+        for f in fields(obj):
+            v = getattr(obj, f.name)
+            if f.name in ("blank", "doubles_once", "doubled") and v:
+                return False
+            if is_dataclass(v) and not plain(v, depth + 1):
+                return False
+        return True
+
+    return plain(rules.scoring)
+
+
+def disjoint_pairs(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many pairs of a mask of ``a`` and a mask of ``b`` share no bit (the deals of two ranges)."""
+    from collections import Counter
+
+    held: Counter = Counter()
+    for o in b:
+        sub = o
+        while True:                  # every subset of o (the hands are a few tiles)
+            held[sub] += 1
+            if sub == 0:
+                break
+            sub = (sub - 1) & o
+    total = 0
+    for h in a:
+        sub = h
+        while True:
+            total += (-1) ** sub.bit_count() * held.get(sub, 0)
+            if sub == 0:
+                break
+            sub = (sub - 1) & h
+    return total
+
+
+def ranges_of_deals(deals: Sequence[tuple[int, ...]], seats: tuple[int, int]) -> tuple[list[int], list[int]] | None:
+    """The two players' hands (seats ``seats``) of ``deals`` (tile masks by seat) where the deals are exactly every
+    disjoint pair of them, else None."""
+    a = sorted({d[seats[0]] for d in deals})
+    b = sorted({d[seats[1]] for d in deals})
+    if len(set((d[seats[0]], d[seats[1]]) for d in deals)) != len(deals) or disjoint_pairs(a, b) != len(deals):
+        return None
+    return a, b
+
+
+@dataclass
+class RangeTree:
+    """The public tree over the two players' hands (player 0: the maximiser, the seat ``first``; 1: the other).
+
+    ``masks[p]``: each of player ``p``'s possible hands at the root (tile masks), ``cmasks[p]`` the same in the
+    compressed tile numbering (bit ``i``: the ``i``-th tile any hand holds) the kernel uses; ``weight[p]``: each hand's
+    weight at the root (a deal weighs the product of its hands' weights; 1 each: every deal the record allows alike);
+    ``norm``: 1 over the deals' total weight. Nodes in preorder, node ``n``: ``player[n]`` (0, 1, or -1: nothing more
+    to play), its moves ``child[child_at[n]:child_at[n+1]]`` (the nodes) and ``moves[n]`` (the moves);
+    ``played[p][n]`` (compressed) the tiles ``p`` has played since the root; each player's hands alive
+    ``alive[p][alive_at[p][n]:alive_at[p][n+1]]``; its terminal hands ``term_hand[p][term_at[p][n]:...]`` with their
+    pip class ``term_class`` (the game ends there for every disjoint pair of a terminal hand of each), the value of a
+    pair ``table[table_at[n] + class0 * width[n] + class1]`` (times ``norm``, for the maximiser); its information sets
+    as :class:`analyzer.hidden.cfr.PublicTree`'s (``iset_hand``, ``slot``, ``legal``, ``size``)."""
+
+    first: int
+    masks: tuple[list[int], list[int]]
+    cmasks: tuple[array, array]
+    weight: tuple[list[float], list[float]]
+    norm: float
+    player: array
+    child_at: array
+    child: array
+    moves: list[list]
+    played: tuple[array, array]
+    alive_at: tuple[array, array]
+    alive: tuple[array, array]
+    term_at: tuple[array, array]
+    term_hand: tuple[array, array]
+    term_class: tuple[array, array]
+    table_at: array
+    width: array
+    table: array
+    iset_at: array
+    iset_hand: array
+    slot: array
+    legal: array
+    size: int
+    deals: int
+    build_seconds: float = 0.0
+
+    @property
+    def nodes(self) -> int:
+        return len(self.player)
+
+    @property
+    def hands(self) -> tuple[list[int], list[int]]:
+        return self.masks
+
+    @property
+    def infosets(self) -> tuple[int, int]:
+        out = [0, 0]
+        for n, p in enumerate(self.player):
+            if p >= 0:
+                out[p] += self.iset_at[n + 1] - self.iset_at[n]
+        return out[0], out[1]
+
+    def memory(self) -> int:
+        """The bytes of the tree's arrays and of one run's (regrets, averages, two scratch arrays, the value and reach
+        vectors of every depth, the kernel's table of the subsets of the terminal hands)."""
+        arrays = (*self.cmasks, self.player, self.child_at, self.child, *self.played, *self.alive_at, *self.alive,
+                  *self.term_at, *self.term_hand, *self.term_class, self.table_at, self.width, self.table, self.iset_at,
+                  self.iset_hand, self.slot, self.legal)
+        vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (self.depth() + 2)
+        bits = max((m.bit_length() for ms in self.cmasks for m in ms), default=0)
+        most = max((m.bit_count() for ms in self.cmasks for m in ms), default=0)
+        from math import comb
+        subsets = sum(comb(bits, k) for k in range(most + 1))
+        classes = max(list(self.width) + [1]) + 1
+        return sum(len(a) * a.itemsize for a in arrays) + 8 * (4 * self.size + vectors) + subsets * (8 * classes + 4)
+
+    def depth(self) -> int:
+        depth, stack = 0, [(0, 1)]
+        while stack:
+            n, d = stack.pop()
+            depth = max(depth, d)
+            stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
+        return depth
+
+    def find(self, n: int, hand: int) -> int:
+        """The information set of hand index ``hand`` at node ``n`` (-1: none)."""
+        for i in range(self.iset_at[n], self.iset_at[n + 1]):
+            if self.iset_hand[i] == hand:
+                return i
+        return -1
+
+    def reach(self, hand: int) -> float:
+        """The weight (of 1) of the deals giving player 0 his hand ``hand``."""
+        h = self.masks[0][hand]
+        return self.weight[0][hand] * sum(w for o, w in zip(self.masks[1], self.weight[1]) if not o & h) * self.norm
+
+
+def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], Sequence[int]],
+                 weights: tuple[Sequence[float], Sequence[float]] | None = None, budget: float | None = None
+                 ) -> RangeTree:
+    """The public tree of the game dealt any disjoint pair of ``hands[0]`` (the tile masks of the seat ``first``'s
+    possible hands) and ``hands[1]`` (the other seat's), from ``base`` (a position of that moment: its line, turn and
+    counts; its hands are replaced as the walk needs), each hand weighing ``weights`` (1 if None). :class:`BuildTooLong`
+    past ``budget`` CPU seconds."""
+    start = time.process_time()
+    pos = base.copy()
+    if pos.n != 2 or not pip_valued(rules):
+        raise ValueError("the range solver plays the block game for two, valued by pips")
+    seats = (first, 1 - first)
+    masks = (list(hands[0]), list(hands[1]))
+    if not masks[0] or not masks[1]:
+        raise ValueError("no deal to solve")
+    weight = ([1.0] * len(masks[0]), [1.0] * len(masks[1])) if weights is None else (list(weights[0]), list(weights[1]))
+    union = 0
+    for ms in masks:
+        for m in ms:
+            union |= m
+    bits = [1 << i for i in range(union.bit_length()) if union >> i & 1]
+    place = {b: i for i, b in enumerate(bits)}
+
+    def compress(m: int) -> int:
+        out = 0
+        while m:
+            b = m & -m
+            out |= 1 << place[b]
+            m ^= b
+        return out
+
+    total = _weighted_pairs(masks, weight)
+    if total <= 0:
+        raise ValueError("no deal to solve: the hands given share tiles in every pair")
+    t = RangeTree(first, masks, (array("i", map(compress, masks[0])), array("i", map(compress, masks[1]))), weight,
+                  1.0 / total, array("i"), array("i"), array("i"), [], (array("i"), array("i")),
+                  (array("i"), array("i")), (array("i"), array("i")), (array("i"), array("i")),
+                  (array("i"), array("i")), (array("i"), array("i")), array("i"), array("i"), array("d"), array("i"),
+                  array("i"), array("i"), array("b"), 0, disjoint_pairs(masks[0], masks[1]))
+    sign = 1 if rules.seating.teams[first] == 0 else -1
+    match = pos._match
+    every = (1 << 62) - 1
+    pips = (list(map(mask_pips, masks[0])), list(map(mask_pips, masks[1])))
+    kids_of: list[list[int]] = []
+    ticks = [0]
+
+    known: dict = {}
+
+    def terminal(n: int, ends: tuple[list[int], list[int]], played: list[int]) -> None:
+        """Node ``n``'s terminal hands of each player, by pip class, and its table of values (a finished hand's facts
+        asked of the position once, then only their pips changed: the value depends on the hands by them alone)."""
+        classes: list[dict[int, int]] = [{}, {}]
+        for q in (0, 1):
+            gone = mask_pips(played[q])
+            for h in ends[q]:
+                left = pips[q][h] - gone
+                k = classes[q].get(left)
+                if k is None:
+                    k = classes[q][left] = len(classes[q])
+                t.term_hand[q].append(h)
+                t.term_class[q].append(k)
+        pos.hands[seats[0]] = masks[0][ends[0][0]] & ~played[0]
+        pos.hands[seats[1]] = masks[1][ends[1][0]] & ~played[1]
+        facts = leaf_facts(pos)
+        base = (facts.termination, facts.seat, facts.counts, facts.leader, facts.last_tile, facts.ends_before)
+        t.table_at[n] = len(t.table)
+        t.width[n] = len(classes[1])
+        for a in classes[0]:
+            for b in classes[1]:
+                by_seat = (a, b) if seats[0] == 0 else (b, a)
+                got = known.get((base, by_seat))
+                if got is None:
+                    got = known[(base, by_seat)] = sign * rules.value(replace(facts, pips=by_seat, hands=None)) * t.norm
+                t.table.append(got)
+
+    def build(alive: tuple[list[int], list[int]], played: list[int]) -> int:
+        ticks[0] += 1
+        if budget is not None and ticks[0] % 64 == 0 and time.process_time() - start > budget:
+            raise BuildTooLong(f"the public tree took more than {budget:.0f} CPU seconds to build")
+        n = len(t.player)
+        seat = pos.turn
+        p = 0 if seat == first else 1
+        q = 1 - p
+        t.player.append(-1)
+        t.moves.append([])
+        kids_of.append([])
+        t.iset_at.append(len(t.iset_hand))
+        t.table_at.append(0)
+        t.width.append(0)
+        for r in (0, 1):
+            t.played[r].append(compress(played[r]))
+            t.alive_at[r].append(len(t.alive[r]))
+            t.alive[r].extend(alive[r])
+            t.term_at[r].append(len(t.term_hand[r]))
+        fit = every if pos.ends is None else match[pos.ends[0]] | match[pos.ends[1]]
+        rest = (lambda r, h: masks[r][h] & ~played[r])
+        stuck_o = [o for o in alive[q] if not rest(q, o) & fit]
+        playing_o = [o for o in alive[q] if rest(q, o) & fit]
+        asked: dict[tuple[int, bool], list] = {}
+
+        def legal(mine: int, other_fits: bool) -> list:
+            key = (mine & fit, other_fits)
+            got = asked.get(key)
+            if got is None:
+                other = rest(q, (playing_o if other_fits else stuck_o)[0])
+                pos.hands[seat], pos.hands[1 - seat] = mine, other
+                got = asked[key] = pos.legal_moves()
+            return got
+
+        legal_of: dict[int, list] = {}
+        ended: tuple[list[int], list[int]] = ([], [])
+        kinds = [k for k, os_ in ((True, playing_o), (False, stuck_o)) if os_]   # the other's hands: fitting or not
+        end_with: frozenset | None = None      # the kinds of the other's hands the mover's ended hands end with
+        for h in alive[p] if kinds else ():
+            mine = rest(p, h)
+            got = {k: legal(mine, k) for k in kinds}
+            over = frozenset(k for k in kinds if not got[k])
+            going = [got[k] for k in kinds if got[k]]
+            if any(g != going[0] for g in going):
+                raise ValueError("a hand's moves depend on the other hand's")
+            if over:
+                if end_with is not None and over != end_with:
+                    raise ValueError("the hands that end the game differ in whom they end it with")
+                end_with = over
+                ended[p].append(h)
+            if going:
+                legal_of[h] = going[0]
+        if ended[p]:
+            ended[q].extend(o for o in alive[q] if bool(rest(q, o) & fit) in end_with)
+            terminal(n, ended, played)
+        if not legal_of:
+            return n
+        public: list = []
+        seen_moves: set = set()
+        for moves in legal_of.values():
+            for m in moves:
+                if m not in seen_moves:
+                    seen_moves.add(m)
+                    public.append(m)
+        t.player[n] = p
+        t.moves[n] = public
+        width = len(public)
+        for h, moves in legal_of.items():
+            t.iset_hand.append(h)
+            t.slot.append(t.size)
+            t.size += width
+            ms = set(moves)
+            t.legal.extend(1 if m in ms else 0 for m in public)
+        kids = []
+        ended_set = set(ended[p])
+        for m in public:
+            sub = [h for h, moves in legal_of.items() if m in moves]
+            bit = m.tile.bit if m.tile is not None else 0
+            if bit:
+                others = [o for o in alive[q] if not masks[q][o] & bit]
+            elif end_with is not None and any(h in ended_set for h in sub):    # (a move of hands that end the
+                #   game with some of the other's: it is one with the rest alone)
+                others = [o for o in alive[q] if bool(rest(q, o) & fit) not in end_with]
+            else:
+                others = alive[q]
+            child_alive = (sub, others) if p == 0 else (others, sub)
+            pos.hands[seat] = rest(p, sub[0])
+            pos.hands[1 - seat] = rest(q, others[0]) if others else 0
+            pos.push(m)
+            played[p] |= bit
+            kids.append(build(child_alive, played))
+            played[p] &= ~bit
+            pos.pop()
+        kids_of[n] = kids
+        return n
+
+    build((list(range(len(masks[0]))), list(range(len(masks[1])))), [0, 0])
+    t.iset_at.append(len(t.iset_hand))
+    for r in (0, 1):
+        t.alive_at[r].append(len(t.alive[r]))
+        t.term_at[r].append(len(t.term_hand[r]))
+    for kids in kids_of:
+        t.child_at.append(len(t.child))
+        t.child.extend(kids)
+    t.child_at.append(len(t.child))
+    t.build_seconds = time.process_time() - start
+    return t
+
+
+def _weighted_pairs(masks, weight) -> float:
+    """The total weight of the disjoint pairs (each the product of its hands' weights)."""
+    if all(w == 1.0 for ws in weight for w in ws):
+        return float(disjoint_pairs(masks[0], masks[1]))
+    return sum(wa * wb for a, wa in zip(masks[0], weight[0]) for b, wb in zip(masks[1], weight[1]) if not a & b)
+
+
+# -- the iteration (the reference: terminal values summed over the disjoint pairs one by one) ---------------------
+CFR, BEST, EVAL = 0, 1, 2
+
+
+class _RangeState:
+    def __init__(self, t: RangeTree, forced: tuple[int, int] | None):
+        self.t = t
+        self.regret = [0.0] * t.size
+        self.avg = [0.0] * t.size
+        self.forced = forced
+        self.nh = (len(t.masks[0]), len(t.masks[1]))
+
+
+def _strategy(st: _RangeState, i: int, width: int, current: bool) -> list[float]:
+    t = st.t
+    s, legal = t.slot[i], t.legal
+    if st.forced is not None and st.forced[0] == i:
+        return [1.0 if a == st.forced[1] else 0.0 for a in range(width)]
+    if current:
+        xs = [st.regret[s + a] if legal[s + a] and st.regret[s + a] > 0 else 0.0 for a in range(width)]
+    else:
+        xs = st.avg[s:s + width]
+    total = sum(xs)
+    if total > 0:
+        return [x / total for x in xs]
+    count = sum(legal[s:s + width])
+    return [1.0 / count if legal[s + a] else 0.0 for a in range(width)]
+
+
+def _walk(st: _RangeState, n: int, p: int, own: list[float], opp: list[float], mode: int, it: int) -> list[float]:
+    """As :func:`analyzer.hidden.cfr._walk`, over hands: player ``p``'s counterfactual value of each hand at ``n``."""
+    t = st.t
+    v = [0.0] * st.nh[p]
+    sgn = 1.0 if p == 0 else -1.0
+    q = 1 - p
+    mine = range(t.term_at[p][n], t.term_at[p][n + 1])
+    theirs = range(t.term_at[q][n], t.term_at[q][n + 1])
+    w = t.width[n]
+    for a in mine:
+        h, kh = t.term_hand[p][a], t.term_class[p][a]
+        hm = t.masks[p][h]
+        for b in theirs:
+            o, ko = t.term_hand[q][b], t.term_class[q][b]
+            r = opp[o]
+            if r and not hm & t.masks[q][o]:
+                cell = kh * w + ko if p == 0 else ko * w + kh
+                v[h] += sgn * t.table[t.table_at[n] + cell] * r
+    mover = t.player[n]
+    if mover < 0:
+        return v
+    kids = t.child[t.child_at[n]:t.child_at[n + 1]]
+    width = len(kids)
+    sets = range(t.iset_at[n], t.iset_at[n + 1])
+    if mover == p:
+        strat = {i: _strategy(st, i, width, mode == CFR) for i in sets}
+        vals = []
+        for a, c in enumerate(kids):
+            reach = [0.0] * st.nh[p]
+            for i in sets:
+                reach[t.iset_hand[i]] = own[t.iset_hand[i]] * strat[i][a]
+            vals.append(_walk(st, c, p, reach, opp, mode, it))
+        for i in sets:
+            h, s = t.iset_hand[i], t.slot[i]
+            forced = st.forced is not None and st.forced[0] == i
+            if mode == BEST:
+                v[h] += vals[st.forced[1]][h] if forced else max(vals[a][h] for a in range(width) if t.legal[s + a])
+                continue
+            here = sum(strat[i][a] * vals[a][h] for a in range(width) if t.legal[s + a])
+            v[h] += here
+            if mode == CFR and not forced:
+                for a in range(width):
+                    if t.legal[s + a]:
+                        st.regret[s + a] = max(0.0, st.regret[s + a] + vals[a][h] - here)
+                        st.avg[s + a] += it * own[h] * strat[i][a]
+        return v
+    for a, c in enumerate(kids):
+        reach = [0.0] * st.nh[q]
+        for i in sets:
+            h = t.iset_hand[i]
+            reach[h] = opp[h] * _strategy(st, i, width, mode == CFR)[a]
+        sub = _walk(st, c, p, own, reach, mode, it)
+        for h in range(len(v)):
+            v[h] += sub[h]
+    return v
+
+
+class RangePyRun:
+    """The Python iteration over a :class:`RangeTree` (the reference for the kernel)."""
+
+    def __init__(self, t: RangeTree, forced: tuple[int, int] | None):
+        self.st = _RangeState(t, forced)
+        self.it = 0
+
+    def _root(self, p: int, mode: int) -> list[float]:
+        t = self.st.t
+        return _walk(self.st, 0, p, list(t.weight[p]), list(t.weight[1 - p]), mode, self.it)
+
+    def iterate(self, count: int) -> None:
+        for _ in range(count):
+            self.it += 1
+            for p in (0, 1):
+                self._root(p, CFR)
+
+    def bracket(self) -> tuple[float, float]:
+        w = self.st.t.weight
+        return (-sum(x * y for x, y in zip(w[1], self._root(1, BEST))),
+                sum(x * y for x, y in zip(w[0], self._root(0, BEST))))
+
+    def hand_values(self) -> list[float]:
+        """Each of player 0's hands' value times its weight (of the game's: summing to the game value)."""
+        return [x * y for x, y in zip(self.st.t.weight[0], self._root(0, EVAL))]
+
+    def average(self) -> list[float]:
+        return list(self.st.avg)
+
+
+class CompiledRun:
+    """A run over the compiled kernel (``self.run``: a ``_cfr.Run`` or ``_cfr.RangeRun``), as the Python runs answer."""
+
+    run: object
+
+    def iterate(self, count: int) -> None:
+        self.run.iterate(count)
+
+    def bracket(self) -> tuple[float, float]:
+        return self.run.bracket()
+
+    def hand_values(self) -> list[float]:
+        return list(self.run.hand_values())
+
+    def average(self) -> list[float]:
+        return list(self.run.average())
+
+
+class RangeCRun(CompiledRun):
+    """The same over the compiled kernel (terminal values by inclusion-exclusion)."""
+
+    def __init__(self, t: RangeTree, forced: tuple[int, int] | None, module):
+        fi, fa = forced if forced is not None else (-1, -1)
+        self.run = module.RangeRun(
+            t.cmasks[0], t.cmasks[1], array("d", t.weight[0]), array("d", t.weight[1]), t.player, t.child_at, t.child,
+            t.played[0], t.played[1], t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], t.term_at[0],
+            t.term_hand[0], t.term_class[0], t.term_at[1], t.term_hand[1], t.term_class[1], t.table_at, t.width,
+            t.table, t.iset_at, t.iset_hand, t.slot, t.legal, t.size, fi, fa)

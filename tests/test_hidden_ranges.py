@@ -1,0 +1,109 @@
+"""The public tree over each player's hands (analyzer.hidden.ranges) against the tree over deals (analyzer.hidden.cfr) and
+the sequence-form LP.
+
+The range tree never lists a deal: the deals are every disjoint pair of the two players' hands, and the kernel sums a
+terminal hand's values over the other's hands disjoint from it by inclusion-exclusion over its tiles, where the Python
+walk (the reference) sums the disjoint pairs one by one. The deal tree sums deal by deal: on every game both take, the
+values agree to 1e-6."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("scipy")
+
+from analyzer.hidden import build_game, public_hands, public_ranges, solve_game  # noqa: E402
+from analyzer.hidden.cfr import build_tree, cfr_decision, kernel, solve  # noqa: E402
+from analyzer.hidden.ranges import (RangeCRun, RangePyRun, build_ranges, disjoint_pairs,  # noqa: E402
+                                    ranges_of_deals)
+from analyzer.match import replay_record  # noqa: E402
+from analyzer.notation import read  # noqa: E402
+from analyzer.tiles import Tile  # noqa: E402
+from test_hidden import BLOCK, block_deals  # noqa: E402
+
+ROUNDING = 1e-9
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def games():
+    """Every deal of 2 tiles a hand of the double-2 and double-3 sets, and after a lead of the double-3 set."""
+    return [("2x2", block_deals(2, 2)), ("3x2", block_deals(3, 2)), ("3x2 led", block_deals(3, 2, Tile(3, 3)))]
+
+
+def range_tree(deals):
+    first = deals[0].turn
+    found = ranges_of_deals([tuple(d.hands) for d in deals], (first, 1 - first))
+    assert found is not None
+    return build_ranges(BLOCK, deals[0], first, found)
+
+
+def test_every_deal_of_the_sets_is_a_disjoint_pair_of_hands_and_a_sample_is_not():
+    deals = block_deals(3, 2)
+    hands = [tuple(d.hands) for d in deals]
+    a, b = ranges_of_deals(hands, (0, 1))
+    assert disjoint_pairs(a, b) == len(deals) == sum(1 for x in a for y in b if not x & y)
+    assert ranges_of_deals(random.Random(5).sample(hands, 100), (0, 1)) is None
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
+    """Iteration by iteration, with and without a forced move, the compiled run's brackets, averages and hand values
+    are the Python run's (which sums each terminal hand over the other's disjoint hands one by one)."""
+    for name, deals in games():
+        t = range_tree(deals)
+        at = t.iset_at[0]
+        forced = (at, next(a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[at] + a]))
+        for fix in (None, forced):
+            py, c = RangePyRun(t, fix), RangeCRun(t, fix, kernel())
+            for _ in range(3):
+                py.iterate(3)
+                c.iterate(3)
+                assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
+                assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+                assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
+
+
+@pytest.mark.parametrize("compiled", [False] + ([True] if kernel() is not None else []))
+def test_the_range_trees_bracket_holds_the_lp_value_and_the_deal_trees(compiled):
+    tol = 1e-6 if compiled else 1e-3
+    for name, deals in games()[:3 if compiled else 1]:
+        first = deals[0].turn
+        lp = solve_game(build_game(BLOCK, deals, first))
+        got = solve(range_tree(deals), tol=tol, budget=300, compiled=compiled)
+        old = solve(build_tree(BLOCK, deals, first), tol=tol, budget=300, compiled=compiled)
+        assert got.closed and old.closed, name
+        assert got.lower - ROUNDING <= lp.value <= got.upper + ROUNDING, name
+        assert got.value == pytest.approx(old.value, abs=tol)
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_a_real_records_decisions_by_hands_equal_those_by_deals():
+    """Decisions of a block-for-two record the deal tree still takes (1,170 public deals): the game value
+    and every move's value agree to 1e-6, as do the deals' counts and the mover's reach."""
+    (rep,) = replay_record(read(RECORDS / "openspiel-block7-3.dom"))
+    for k in (12,):
+        pos, ranges = public_ranges(rep, k)
+        actual, deals = public_hands(rep, k, 10_000)
+        assert sorted(deals) == sorted((a, b) for a in ranges[0] for b in ranges[1] if not a & b)
+        new = cfr_decision(rep.variant, pos, ranges=ranges, tol=1e-4, budget=60)
+        old = cfr_decision(rep.variant, actual, deals, masks=True, tol=1e-4, budget=60, by_deals=True)
+        assert new.closed and old.closed
+        assert new.deals == old.deals == len(deals)
+        assert new.reach == pytest.approx(old.reach, abs=1e-12)
+        assert new.value == pytest.approx(old.value, abs=1e-6)
+        for (m, v), (m2, v2) in zip(new.moves, old.moves):
+            assert m == m2 and v == pytest.approx(v2, abs=1e-6)
+
+
+def test_the_public_hands_are_read_off_the_record_without_listing_a_deal():
+    """public_ranges gives each seat's possible hands: their disjoint pairs are the deals the record allows, the actual
+    deal among them (a decision with 775,200 public deals, 1,140 hands a player)."""
+    from analyzer.inference import worlds_at
+
+    (rep,) = replay_record(read(RECORDS / "openspiel-block7-6.dom"))
+    pos, ranges = public_ranges(rep, 8)
+    assert len(ranges[0]) == len(ranges[1]) == 1_140
+    assert disjoint_pairs(*ranges) == worlds_at(rep, 8).count == 775_200
+    assert all(pos.hands[s] in ranges[s] and all(h.bit_count() == pos.count(s) for h in ranges[s]) for s in (0, 1))
