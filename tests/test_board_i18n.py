@@ -13,7 +13,7 @@ from babel import Locale
 from babel.messages.checkers import num_plurals
 
 from analyzer import i18n
-from conftest import BOARD_DESKTOP, BOARD_PHONE, BOARD_TOKEN, RECORDS, ROOT, board_client, served_board
+from conftest import BOARD_DESKTOP, BOARD_PHONE, BOARD_TOKEN, RECORDS, ROOT, board_client, served_board, settled
 
 LANGUAGES = i18n.LANGUAGES
 STATIC = ROOT / "analyzer" / "server" / "static"
@@ -231,8 +231,8 @@ def test_the_board_speaks_the_browsers_language_counts_in_its_forms_and_keeps_th
         seen = set()
         for step in range(0, 26, 3):        # through the first game: hands of 7 tiles down to 1
             page.evaluate("s => window.DominoBoard.at(0, s)", step)
-            expect(page.locator("#stepinfo")).to_contain_text(f"из 25", timeout=30_000)
-            page.wait_for_timeout(150)
+            expect(page.locator("#stepinfo")).to_have_text(re.compile(rf"\b{step} из 25\b"), timeout=30_000)
+            settled(page)
             for words in _counts(page):
                 n, word = re.match(r"(\d+) (\S+?),? ", words + " ").groups()
                 n = int(n)
