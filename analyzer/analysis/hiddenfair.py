@@ -40,8 +40,8 @@ OPEN_MEAN = "open-hands mean"    # what a sampled or enumerated fair verdict est
 GAME_VALUE = "game value"        # what an exact-hidden one gives: the value when both play best by what they know
 CFR_HAND = 3                     # the CFR+ solver values a block-for-two decision with at most this many tiles a hand,
 #                                  within its time budget (cfr_budget) and its brackets' width (hidden.cfr.TOL) ...
-CFR_DEALS = 50_000               # ... over its deals listed where there are at most this many; past them over each
-#                                  player's possible hands (hidden.public_ranges: no deal listed, no count bounds it),
+CFR_DEALS = 50_000               # ... over its deals listed where there are at most this many; past them (only with
+#                                  ``--exact-hand`` above CFR_HAND) over each player's possible hands (hidden.public_ranges: no deal listed, no count bounds it),
 #                                  where the deals are the pairs of those hands (not where the record shows facts of
 #                                  whole hands: then the decision is sampled)
 
@@ -90,6 +90,10 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
                 actual, hands = public_hands(rep, k, CFR_DEALS)
                 return actual, hands, None, "cfr"
             except TooLarge:
+                if hand <= CFR_HAND:
+                    # (by default: past 50,000 deals the range tree closed 5 of 15 three-tile decisions in its 20 s,
+                    # and a sheet's analysis took 3.2x the CPU for the same verdicts; --exact-hand 4 asks for it)
+                    return None
                 try:
                     actual, ranges = public_ranges(rep, k)
                 except ValueError:
