@@ -31,7 +31,7 @@ from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, St
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
 from ..render.text import fair_text, view_words
-from ..render.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
+from ..render.verdicts import OVER_HANDS, sheet_deals_words, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..rules.modes import Termination
@@ -206,7 +206,7 @@ def _told_how(analysis) -> dict:
         _sheet_words(d, decision, analysis.deals.analysed if analysis.deals is not None else None)
     if isinstance(data.get("deals"), dict) and analysis.deals is not None:
         deals = analysis.deals
-        data["deals"]["words"] = f"Deals: {deals.words()}. Result: {deals.result_words()}."
+        data["deals"]["words"] = f"Deals: {sheet_deals_words(deals)}. Result: {deals.result_words()}."
     return data
 
 
