@@ -96,8 +96,11 @@ class WholeHands:
 
     def allows(self, dealt: tuple[int, ...]) -> bool:
         """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
-        if self.redeal is not None and any(self.redeal.redeal_due_mask(mask) for mask in dealt[:self.players]):
-            return False
+        if self.redeal is not None:
+            due = self.redeal.redeal_due_mask          # (asked of every deal weighed: a plain loop)
+            for mask in dealt[:self.players]:
+                if due(mask):
+                    return False
         if self.leader is None:
             return True
         hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]

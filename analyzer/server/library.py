@@ -21,6 +21,9 @@ from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
 from ..i18n import N_, gettext, language
+# (the deals of a sheet, loaded with the board and its workers, not by the first request on a sheet: the match's
+# replay asks for them lazily, as the command line's start-up wants)
+from ..inference.sheet import listing
 from ..match import replay_record
 from ..notation import parse, write
 from ..notation.setup import is_setup
@@ -384,7 +387,6 @@ def _result_offer(text: str, record, game: int, rep, ended: bool) -> dict:
 def _possible_results(rep) -> list[str]:
     """Each result, as a Result tag states it, that some deal the sheet ``rep`` allows gives its finished hand
     (``inference.sheet.listing``, up to the match's own bound); [] where they are not listed."""
-    from ..inference.sheet import listing
     from ..match import DEALS_CHECKED
 
     if not any(rep.initial.hidden) or rep.outcome is None:
