@@ -29,6 +29,7 @@ from analyzer.inference.sheet import SheetDeal, sheet_deals
 from analyzer.i18n import use
 from analyzer.pipeline import Options
 from analyzer.render.verdicts import sheet_deals_words
+from analyzer.server import api, library
 from analyzer.replay import replay
 from analyzer.schemas import schema
 from conftest import ROOT
@@ -236,3 +237,26 @@ def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
     few = FairSettings(worlds=4, max_worlds=4, exact_below=4)   # (--max-deals 4: never more worlds than asked)
     cut, hands, _ = fair_budget(few, 8, 120.0, 120)
     assert (cut.worlds, hands) == (4, 1)
+
+
+@pytest.mark.parametrize("given", [-1, 1.5, "60", True])
+def test_the_boards_request_refuses_a_budget_that_is_not_whole_seconds(given):
+    for key in ("values_seconds", "fair_seconds"):
+        with pytest.raises(api.ApiError, match=f'"{key}" is whole CPU seconds'):
+            api.analysis_call({"text": "x", key: given}, 1000)
+
+
+def test_the_boards_analysis_of_a_sheet_takes_its_budgets_and_says_where_it_stopped():
+    """The board's request carries the command's budgets (absent: its defaults; null: none); a sheet analysed
+    under a values' budget of 0 says where it stopped, in the JSON and in the words the board shows."""
+    asked = api.analysis_call({"text": "x"}, 1000)["asked"]
+    assert (asked.values_seconds, asked.fair_seconds) == (Options.values_seconds, Options.fair_seconds)
+    asked = api.analysis_call({"text": "x", "values_seconds": None, "fair_seconds": 0}, 1000)["asked"]
+    assert (asked.values_seconds, asked.fair_seconds) == (None, 0)
+    text = (ROOT / "records" / "sheet-partnership.dom").read_text(encoding="utf-8")
+    call = api.analysis_call({"text": text, "values_seconds": 0, "fair_seconds": 0}, 1000)
+    call["progress"] = None
+    game = library.analyze_document(**call)["games"][0]
+    assert game["deals"]["cut_short"]["deals"] == game["deals"]["analysed"] == 1
+    assert "stopped at 1 deal: the values' CPU budget of 0 s" in game["deals"]["words"]
+

@@ -70,7 +70,9 @@ class AnalysisRequest:
     """What the board asks of an analysis, as ``domino analyze --json``'s options: ``fair`` (``--fair``), ``lines``
     (``--lines``), ``max_nodes`` (``--max-nodes``), and for the fair analysis ``seed``, ``worlds`` (the deals drawn
     first for each decision), ``exact_below`` and ``max_worlds`` (the most a decision may be given where its best
-    is not told apart; None: the command's default budget)."""
+    is not told apart; None: the command's default budget); for a sheet without hands the CPU budgets
+    ``values_seconds`` and ``fair_seconds`` (``--values-seconds``, ``--fair-seconds``: whole seconds, None: no
+    budget; the pipeline's defaults, ``Options``)."""
 
     fair: bool = False
     lines: bool = False
@@ -79,6 +81,8 @@ class AnalysisRequest:
     worlds: int = 200
     exact_below: int = 1000
     max_worlds: int | None = None
+    values_seconds: float | None = Options.values_seconds
+    fair_seconds: float | None = Options.fair_seconds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +130,8 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
     there may still be, every decision not told apart counted at its budget: it only shrinks, so a bar
     never grows while it fills, and ends equal to the deals solved)."""
     text, label, fair, worlds, max_worlds = doc.text, doc.label, asked.fair, asked.worlds, asked.max_worlds
-    options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines)
+    options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines,
+                       values_seconds=asked.values_seconds, fair_seconds=asked.fair_seconds)
     summary = Summary()
     run = read_text(label, text, options)
     hidden_only = not fair and bool(run.replays) and run.partial
