@@ -213,7 +213,7 @@ def test_the_budgets_reach_a_sheets_text_and_json(monkeypatch):
     args = ["analyze", "--values-seconds", "0", "--fair-seconds", "0", "--jobs", "1", "records/sheet-partnership.dom"]
     text = CliRunner().invoke(main, args).output
     assert "; stopped at 1 deal: the values' CPU budget of 0 s (some " in text
-    assert "the fair verdicts' CPU budget of 0 s" in text and "1 hand a player, each decision over 20" in text
+    assert "the fair verdicts' CPU budget of 0 s" in text and "1 hand a player, each decision over 20 deals" in text
     free = json.loads(CliRunner().invoke(main, ["analyze", "--values-seconds", "none", "--fair-seconds", "0",
                                                "--jobs", "1", "--json", "records/sheet-partnership.dom"]).stdout)
     free = free["games"][0]
@@ -231,7 +231,7 @@ def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
     assert (cut.worlds, cut.max_worlds, cut.exact_below, hands) == (20, 20, 20, 2)
     assert hands * cut.worlds * 12.0 * WORLD_SHARE <= 120
     assert words == "the fair verdicts' CPU budget of 120 s (a deal's values some 12.00 s): 2 hands a player, each " \
-                    "decision over 20 worlds"
+                    "decision over 20 deals"
     cut, hands, _ = fair_budget(asked, 8, 0.4, 120)        # (the worlds alone cut: 160 s planned)
     assert (cut.worlds, cut.max_worlds, hands) == (150, 150, 8)
     few = FairSettings(worlds=4, max_worlds=4, exact_below=4)   # (--max-deals 4: never more worlds than asked)

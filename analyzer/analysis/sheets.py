@@ -732,7 +732,7 @@ def fair_budget(settings: FairSettings, hands: int, per_deal: float | None,
                        exact_below=min(settings.exact_below, worlds))
     return settings, cut_hands, (f"the fair verdicts' CPU budget of {seconds:.0f} s (a deal's values some "
                                  f"{per_deal:.2f} s): {cut_hands:,} hand{'s' * (cut_hands != 1)} a player, each "
-                                 f"decision over {worlds:,} worlds")
+                                 f"decision over {worlds:,} deals")
 
 
 def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = FairSettings(), run: FairRun = FairRun(),
