@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..codec import key
-
 from ..i18n import gettext, ngettext, number
 
 __all__ = ["OverDeals", "OverHands", "DealsSummary", "DealsResult", "WorkCut", "CPU_BUDGET", "hands_words"]
@@ -97,7 +96,7 @@ class OverHands:
 
 
 #: why the work of a sheet's values stopped short of the deals planned (:attr:`WorkCut.reason`)
-CPU_BUDGET = "cpu-budget"     # the values' CPU budget (``analyze --deals-seconds``, :data:`analysis.sheets.SECONDS`)
+CPU_BUDGET = "cpu-budget"     # the values' CPU budget (``--values-seconds``, :data:`analysis.sheets.SECONDS`)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "CPU_BUDGET", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -86,16 +86,12 @@ def tied_words(fair, say=str) -> str | None:
 
 #: The method of a sheet's fair verdict, over the hands the mover may have held (``analysis.sheets.METHOD``).
 OVER_HANDS = "over-hands"
-#: Why a sheet's values stopped short: their CPU budget ran out (``analysis.dealvalues.CPU_BUDGET``).
-CPU_BUDGET = "cpu-budget"
 
 
 def cut_words(cut) -> str:
     """``stopped at 57 deals: the values' CPU budget of 60 s (some 1.04 s a deal)``: where and why the analysis of
-    a sheet's values stopped short (``cut``, an ``analysis.dealvalues.WorkCut``), the one wording of the text, the
-    page and the board."""
-    if cut.reason != CPU_BUDGET:            # (a cause this wording does not know yet: its code, as the JSON has it)
-        return gettext("stopped at {n} deals ({reason})", n=number(cut.deals), reason=cut.reason)
+    a sheet's values stopped short (``cut``, an ``analysis.dealvalues.WorkCut``: its CPU budget ran out, the one
+    cause there is, ``analysis.dealvalues.CPU_BUDGET``), the one wording of the text, the page and the board."""
     return ngettext("stopped at {n} deal: the values' CPU budget of {seconds} s (some {per_deal} s a deal)",
                     "stopped at {n} deals: the values' CPU budget of {seconds} s (some {per_deal} s a deal)",
                     cut.deals, seconds=number(round(cut.seconds)), per_deal=decimal(cut.seconds_per_deal))
