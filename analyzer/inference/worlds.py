@@ -184,7 +184,9 @@ class Worlds:
         return weights
 
     def _allows(self, world: tuple[int, ...]) -> bool:
-        return self.view.whole.allows(View.deal(self.view, world))      # (the masks, also of a draw game)
+        # (View.deal: the masks, also of a draw game; asked of every deal weighed, so written out here)
+        view = self.view
+        return view.whole.allows(tuple(map(int.__or__, world[:view.players], view.played)))
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""
