@@ -12,6 +12,7 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
+from analyzer.codec import from_data
 from analyzer.cli import main
 from analyzer.render.verdicts import loss_range_words, over_text
 from analyzer.analysis.dealvalues import DealsSummary, OverDeals
@@ -68,7 +69,7 @@ def test_a_sheets_page_shows_the_deals_the_losses_over_them_and_the_fair_verdict
         # the main column is no wider than the screen
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), file
         # the deals line at the top of the game
-        deals = DealsSummary.from_dict(game["deals"])
+        deals = from_data(DealsSummary, game["deals"])
         top = _said(page.locator("#g1 .deals-line").inner_text())
         assert deals.words() in top
         assert (deals.one_result or deals.results[0][0]) in top
@@ -99,7 +100,7 @@ def test_the_boards_analyse_on_a_sheet_shows_the_deals_and_every_players_moves_j
 
     shutil.copy(RECORDS / "sheet-partnership.dom", tmp_path / "sheet-partnership.dom")
     game = _analysis("sheet-partnership.dom")["games"][0]
-    deals = DealsSummary.from_dict(game["deals"])
+    deals = from_data(DealsSummary, game["deals"])
     with board_page(browser, tmp_path, "sheet-partnership.dom", viewport) as page:
         expect(page.locator("#stepinfo")).to_contain_text("the deal")
         page.click("#analyse")

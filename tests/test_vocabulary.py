@@ -77,13 +77,15 @@ def test_every_option_of_the_glossary_is_one_of_each_command_it_names():
 
 def test_every_key_of_the_glossary_is_written_where_it_says():
     from analyzer.analysis import Decision
+    from analyzer.analysis.dealvalues import DealsSummary
     from analyzer.analysis.fair import FairDecision, FairValue
     from analyzer.archive.mistakes import Mistake
 
     from analyzer.train import Problem
 
     written = {"decision": codec.keys(Decision), "fair_verdict": codec.keys(FairDecision),
-               "fair_value": codec.keys(FairValue), "mistake": tuple(f.name for f in dataclasses.fields(Mistake)),
+               "fair_value": codec.keys(FairValue), "deals": codec.keys(DealsSummary),
+               "mistake": tuple(f.name for f in dataclasses.fields(Mistake)),
                "problem": tuple(f.name for f in dataclasses.fields(Problem))}
     defs = schema()["$defs"]
     for key, output, _meaning in _table("JSON keys"):
@@ -94,9 +96,10 @@ def test_every_key_of_the_glossary_is_written_where_it_says():
 
 
 def test_each_retired_key_is_written_beside_its_new_name_deprecated_and_read_back():
+    from analyzer.analysis.dealvalues import DealsSummary
     from analyzer.analysis.fair import FairDecision, FairValue
 
-    types = {"fair_verdict": FairDecision, "fair_value": FairValue}
+    types = {"fair_verdict": FairDecision, "fair_value": FairValue, "deals": DealsSummary}
     defs = schema()["$defs"]
     assert VERSION == 4
     for old, output, now in _table("Retired keys"):

@@ -8,7 +8,7 @@ from ..i18n import N_
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
            "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
-           "max_worlds_check", "fair_settings", "SEED", "WORLDS", "MAX_WORLDS", "COUNT"]
+           "max_worlds_check", "fair_settings", "SEED", "WORLDS", "MAX_WORLDS", "COUNT", "SECONDS"]
 
 #: the bounds of the numeric options: a number past them is a usage error (exit 2), never a failure later (a seed of
 #: the drawing of deals, the search's node counter: 64-bit integers; the deals a decision draws, as ``stats --fair``;
@@ -18,6 +18,30 @@ MAX_NODES = 2 ** 63 - 1
 WORLDS = click.IntRange(2, 100_000)
 MAX_WORLDS = click.IntRange(2, 1_000_000)
 COUNT = 1_000_000
+
+
+
+class _Seconds(click.ParamType):
+    """A CPU budget in whole seconds, digits only (``0``, ``60``), or ``none``: no budget (None). A negative
+    number, a fraction or a unit is a usage error naming the option."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if value is None or isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if text.lower() == "none":
+            return None
+        if text.isascii() and text.isdigit():
+            return int(text)
+        if text.startswith("-") and text[1:].isdigit():
+            self.fail(f"{text} is negative: a budget is 0 seconds or more (or none)", param, ctx)
+        self.fail(f"{text!r} is not a number of seconds: write whole seconds in digits (60), or none", param, ctx)
+
+
+#: the type of ``--values-seconds`` and ``--fair-seconds``
+SECONDS = _Seconds()
 
 #: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
 #: ``--help`` loads no reader)
@@ -136,7 +160,19 @@ def search_options(f):
 def fair_options(f):
     """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``, ``--max-worlds``,
     ``--exact-below``, ``--seed``, ``--exact-hidden/--no-exact-hidden``; for a sheet without hands ``--max-deals``
-    and ``--hands``."""
+    and ``--hands`` and their CPU budgets ``--values-seconds`` and ``--fair-seconds`` (defaults: the analysis's
+    ``sheets.SECONDS`` and ``FAIR_SECONDS``, written here so that ``--help`` loads no analysis; a test checks they
+    agree)."""
+    f = click.option("--fair-seconds", type=SECONDS, default="120", show_default=True, metavar="N|none",
+                     help=N_("A sheet without hands: the CPU seconds its fair verdicts are planned to, from what a "
+                             "deal's values cost: past them each decision is judged over fewer deals (at least 20), "
+                             "then each player in fewer hands (at least one), and the output says so. 0: the least "
+                             "(one hand a player); none: no budget."))(f)
+    f = click.option("--values-seconds", type=SECONDS, default="60", show_default=True, metavar="N|none",
+                     help=N_("A sheet without hands: the CPU seconds its values over the deals may take; the "
+                             "analysis stops taking deals there, each decision valued over those taken, and the "
+                             "output says where it stopped. 0: the least (the first deals, one a process, that "
+                             "measure what a deal costs); none: no budget."))(f)
     f = click.option("--hands", "hands", type=click.IntRange(min=1, max=1000), default=8, show_default=True,
                      metavar="N",
                      help=N_("A sheet without hands: judge each player fairly in every hand he may have held over the "
@@ -194,13 +230,15 @@ def fair_only(fair: bool) -> None:
 
 
 def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
-                  scale: str, max_deals: int = 1000, hands: int = 8, exact_hand: int = 3) -> dict:
+                  scale: str, max_deals: int = 1000, hands: int = 8, exact_hand: int = 3,
+                  values_seconds: int | None = 60, fair_seconds: int | None = 120) -> dict:
     """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-worlds``
     against ``--worlds``, and ``--exact-hidden`` said once where it cannot be kept."""
     max_worlds_check(worlds, max_worlds)
     _exact_hidden_note(exact_hidden, scale)
     return dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds,
-                fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands, fair_exact_hand=exact_hand)
+                fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands, fair_exact_hand=exact_hand,
+                values_seconds=values_seconds, fair_seconds=fair_seconds)
 
 
 def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:

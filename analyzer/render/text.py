@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (OVER_HANDS, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (OVER_HANDS, sheet_deals_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, tied_words)
 from ..rules.codes import Code
 from ..i18n import N_, gettext, ngettext
@@ -364,7 +364,7 @@ def analysis_text(number: int, result) -> str:
                              value=signed(deal) if deal is not None else gettext("not computed (see the note below)")))
     deals = getattr(result, "deals", None)
     if deals is not None:
-        lines.append(f"Deals: {deals.words()}")
+        lines.append(f"Deals: {sheet_deals_words(deals)}")
         lines.append(f"Result: {deals.result_words()}")
         lines.append(SHEET_KEY)
     if result.fair_note:

@@ -234,7 +234,20 @@ def analysis_call(data: dict, cap: int) -> dict:
     return dict(doc=doc, asked=AnalysisRequest(
         fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
         max_nodes=min(_int(data, "max_nodes", cap, 1), cap), seed=_int(data, "seed", 0), worlds=worlds,
-        max_worlds=max_worlds, exact_below=_int(data, "exact_below", 1000, 1, 100_000)), progress=True)
+        max_worlds=max_worlds, exact_below=_int(data, "exact_below", 1000, 1, 100_000),
+        values_seconds=_seconds(data, "values_seconds", AnalysisRequest.values_seconds),
+        fair_seconds=_seconds(data, "fair_seconds", AnalysisRequest.fair_seconds)), progress=True)
+
+
+def _seconds(data: dict, key: str, default: float | None) -> float | None:
+    """A sheet's CPU budget, ``data[key]``: whole seconds, 0 or more, or null (no budget), as ``--values-seconds``
+    and ``--fair-seconds`` take it (absent: ``default``)."""
+    if key not in data or data[key] is None:
+        return default if key not in data else None
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ApiError(f'"{key}" is whole CPU seconds, 0 or more, or null for no budget, or left out')
+    return value
 
 
 def answer_call(data: dict) -> dict:

@@ -21,6 +21,9 @@ from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
 from ..i18n import N_, gettext, language
+# (the deals of a sheet, loaded with the board and its workers, not by the first request on a sheet: the match's
+# replay asks for them lazily, as the command line's start-up wants)
+from ..inference.sheet import listing
 from ..match import replay_record
 from ..notation import parse, write
 from ..notation.setup import is_setup
@@ -31,7 +34,7 @@ from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, St
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
 from ..render.text import fair_text, view_words
-from ..render.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
+from ..render.verdicts import OVER_HANDS, sheet_deals_words, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..rules.modes import Termination
@@ -67,7 +70,9 @@ class AnalysisRequest:
     """What the board asks of an analysis, as ``domino analyze --json``'s options: ``fair`` (``--fair``), ``lines``
     (``--lines``), ``max_nodes`` (``--max-nodes``), and for the fair analysis ``seed``, ``worlds`` (the deals drawn
     first for each decision), ``exact_below`` and ``max_worlds`` (the most a decision may be given where its best
-    is not told apart; None: the command's default budget)."""
+    is not told apart; None: the command's default budget); for a sheet without hands the CPU budgets
+    ``values_seconds`` and ``fair_seconds`` (``--values-seconds``, ``--fair-seconds``: whole seconds, None: no
+    budget; the pipeline's defaults, ``Options``)."""
 
     fair: bool = False
     lines: bool = False
@@ -76,6 +81,8 @@ class AnalysisRequest:
     worlds: int = 200
     exact_below: int = 1000
     max_worlds: int | None = None
+    values_seconds: float | None = Options.values_seconds
+    fair_seconds: float | None = Options.fair_seconds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,7 +130,8 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
     there may still be, every decision not told apart counted at its budget: it only shrinks, so a bar
     never grows while it fills, and ends equal to the deals solved)."""
     text, label, fair, worlds, max_worlds = doc.text, doc.label, asked.fair, asked.worlds, asked.max_worlds
-    options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines)
+    options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines,
+                       values_seconds=asked.values_seconds, fair_seconds=asked.fair_seconds)
     summary = Summary()
     run = read_text(label, text, options)
     hidden_only = not fair and bool(run.replays) and run.partial
@@ -206,7 +214,7 @@ def _told_how(analysis) -> dict:
         _sheet_words(d, decision, analysis.deals.analysed if analysis.deals is not None else None)
     if isinstance(data.get("deals"), dict) and analysis.deals is not None:
         deals = analysis.deals
-        data["deals"]["words"] = f"Deals: {deals.words()}. Result: {deals.result_words()}."
+        data["deals"]["words"] = f"Deals: {sheet_deals_words(deals)}. Result: {deals.result_words()}."
     return data
 
 
@@ -384,7 +392,6 @@ def _result_offer(text: str, record, game: int, rep, ended: bool) -> dict:
 def _possible_results(rep) -> list[str]:
     """Each result, as a Result tag states it, that some deal the sheet ``rep`` allows gives its finished hand
     (``inference.sheet.listing``, up to the match's own bound); [] where they are not listed."""
-    from ..inference.sheet import listing
     from ..match import DEALS_CHECKED
 
     if not any(rep.initial.hidden) or rep.outcome is None:

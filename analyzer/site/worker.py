@@ -103,18 +103,15 @@ _saved_parser()
 
 
 def _settle() -> None:
-    """In Pyodide, once the package is imported: the objects made so far (some 50,000: modules, functions,
-    classes, the grammar's tables) collected once and then left out of Python's cyclic collections for good
-    (``gc.freeze``). Each full collection walks every object, which CPython compiled to WebAssembly does slowly
-    (0.17 s for those, measured under Node): without it, the collections an analysis of a small record sets off
-    took more time than the analysis (a block game of seven tiles: 0.032 s, 0.010 s without collections). Objects
-    made later are collected as ever. Natively it is not done (a collection there takes a few milliseconds)."""
+    """In Pyodide, once the package is imported: :func:`analyzer.server.jobs.settle` (a collection walks the
+    objects slowly there: without it, the collections an analysis of a small record sets off took more time than
+    the analysis, a block game of seven tiles: 0.032 s, 0.010 s without collections). Natively the tests run this
+    worker in their own process, which is left as it is."""
     if sys.platform != "emscripten":
         return
-    import gc
+    from ..server.jobs import settle
 
-    gc.collect()
-    gc.freeze()
+    settle()
 
 
 class SiteApi:
