@@ -1,6 +1,9 @@
-/* The CFR+ iteration as a kernel: analyzer/hidden/cfr.py's ``_walk`` in plain C, no Python (see ``_cfr_kernel.h``).
- * The walk touches only the hands alive at a node (``alive``), not every hand: a value vector is read and written
- * only there, so an iteration costs in proportion to the public tree and the deals ending at its nodes.
+/* The CFR+ iteration as a kernel: analyzer/hidden/cfr.py's ``_walk`` and analyzer/hidden/ranges.py's in plain C, no
+ * Python (see ``_cfr_kernel.h``). One walk serves both forms of the tree: a form values its terminals at a node
+ * (``deal_node``, ``range_node``) and hands the node's moves to ``walk_moves``, which recurses through the form's own
+ * ``node``. The walk touches only the hands alive at a node (``alive``), not every hand: a value vector is read and
+ * written only there, so an iteration costs in proportion to the public tree and the hands (or deals) ending at its
+ * nodes.
  */
 #include "_cfr_kernel.h"
 
@@ -11,8 +14,10 @@ static int fail(const char **err, int kind, const char *text) {
     return kind;
 }
 
-/* The depth of the subtree at ``n`` (iterative over a stack would do; the tree is a few dozen deep). */
-static int32_t depth_of(const CfrTree *t, int32_t n) {
+/* -- what both forms share ------------------------------------------------------------------------------------ */
+
+/* The depth of the subtree at ``n`` (the tree is a few dozen deep). */
+static int32_t depth_of(const CfrMoves *t, int32_t n) {
     int32_t best = 0;
     if (t->player[n] >= 0)
         for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) {
@@ -22,68 +27,71 @@ static int32_t depth_of(const CfrTree *t, int32_t n) {
     return best + 1;
 }
 
-int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
-    memset(run, 0, sizeof *run);
-    run->t = *t;
-    run->forced_set = forced_set;
-    run->forced_move = forced_move;
-    if (t->nodes < 1) return fail(err, K_VALUE, "an empty tree");
-    for (int32_t n = 0; n < t->nodes; n++) {
-        if (t->child_at[n] > t->child_at[n + 1] || t->term_at[n] > t->term_at[n + 1]
-            || t->iset_at[n] > t->iset_at[n + 1])
-            return fail(err, K_VALUE, "a node's lists run backwards");
-        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
-            if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
-        for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++)
-            if (t->term_deal[k] < 0 || t->term_deal[k] >= t->deals) return fail(err, K_VALUE, "a deal out of range");
-        int32_t width = t->child_at[n + 1] - t->child_at[n];
-        int32_t p = t->player[n];
-        if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
-        for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-            if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
-                || t->slot[i] + width > t->size)
-                return fail(err, K_VALUE, "an information set out of range");
-        for (int q = 0; q < 2; q++)
-            for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
-                if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
+/* Node ``n``'s lists checked: its children after it in preorder, its player, its information sets and alive hands in
+ * range. */
+static int check_node(const CfrMoves *t, int32_t n, const char **err) {
+    if (t->child_at[n] > t->child_at[n + 1] || t->iset_at[n] > t->iset_at[n + 1])
+        return fail(err, K_VALUE, "a node's lists run backwards");
+    for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
+        if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
+    int32_t width = t->child_at[n + 1] - t->child_at[n];
+    int32_t p = t->player[n];
+    if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
+    for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
+        if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
+            || t->slot[i] + width > t->size)
+            return fail(err, K_VALUE, "an information set out of range");
+    for (int q = 0; q < 2; q++) {
+        if (t->alive_at[q][n] > t->alive_at[q][n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+        for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
+            if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
     }
-    for (int32_t d = 0; d < t->deals; d++)
-        if (t->hand[0][d] < 0 || t->hand[0][d] >= t->nh[0] || t->hand[1][d] < 0 || t->hand[1][d] >= t->nh[1])
-            return fail(err, K_VALUE, "a deal's hand out of range");
-    run->depth = depth_of(t, 0);
-    size_t per = (size_t)2 * ((size_t)t->nh[0] + (size_t)t->nh[1]);
-    run->regret = calloc((size_t)t->size + 1, sizeof(double));
-    run->avg = calloc((size_t)t->size + 1, sizeof(double));
-    run->strat = calloc((size_t)t->size + 1, sizeof(double));
-    run->vals = calloc((size_t)t->size + 1, sizeof(double));
-    run->buf = calloc(per * ((size_t)run->depth + 2) + 1, sizeof(double));
-    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf) {
-        cfr_free(run);
+    return K_OK;
+}
+
+/* The shared state of a run over ``m`` set up: its depth, its regrets, averages and scratch arrays (zeroed). */
+static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced_set, int32_t forced_move,
+                     const char **err) {
+    w->m = *m;
+    w->node = node;
+    w->forced_set = forced_set;
+    w->forced_move = forced_move;
+    w->depth = depth_of(m, 0);
+    size_t per = (size_t)2 * ((size_t)m->nh[0] + (size_t)m->nh[1]);
+    w->regret = calloc((size_t)m->size + 1, sizeof(double));
+    w->avg = calloc((size_t)m->size + 1, sizeof(double));
+    w->strat = calloc((size_t)m->size + 1, sizeof(double));
+    w->vals = calloc((size_t)m->size + 1, sizeof(double));
+    w->buf = calloc(per * ((size_t)w->depth + 2) + 1, sizeof(double));
+    if (!w->regret || !w->avg || !w->strat || !w->vals || !w->buf) {
+        cfr_free(w);
         return fail(err, K_MEMORY, "out of memory");
     }
     return K_OK;
 }
 
-void cfr_free(CfrRun *run) {
-    free(run->regret);
-    free(run->avg);
-    free(run->strat);
-    free(run->vals);
-    free(run->buf);
-    run->regret = run->avg = run->strat = run->vals = run->buf = NULL;
+void cfr_free(CfrWalk *w) {
+    if (w->release != NULL) w->release(w);
+    free(w->regret);
+    free(w->avg);
+    free(w->strat);
+    free(w->vals);
+    free(w->buf);
+    w->regret = w->avg = w->strat = w->vals = w->buf = NULL;
 }
 
-/* Information set ``i``'s strategy (``width`` moves from slot ``s``) into ``out``: by regret matching+ (``current``) or
- * its average, uniform over its legal moves where either is all zero, its forced move where it is the forced set. */
-static void strategy_of(const double *regret, const double *avg, const int8_t *legal, int32_t s, int32_t i,
-                        int32_t forced_set, int32_t forced_move, int32_t width, int current, double *out) {
-    if (i == forced_set) {
-        for (int32_t a = 0; a < width; a++) out[a] = a == forced_move ? 1.0 : 0.0;
+/* Information set ``i``'s strategy (``width`` moves) into ``out``: by regret matching+ (``current``) or its average,
+ * uniform over its legal moves where either is all zero, its forced move where it is the forced set. */
+static void strategy(const CfrWalk *w, int32_t i, int32_t width, int current, double *out) {
+    const int8_t *legal = w->m.legal;
+    int32_t s = w->m.slot[i];
+    if (i == w->forced_set) {
+        for (int32_t a = 0; a < width; a++) out[a] = a == w->forced_move ? 1.0 : 0.0;
         return;
     }
     double total = 0.0;
     for (int32_t a = 0; a < width; a++) {
-        double x = current ? (legal[s + a] && regret[s + a] > 0 ? regret[s + a] : 0.0) : avg[s + a];
+        double x = current ? (legal[s + a] && w->regret[s + a] > 0 ? w->regret[s + a] : 0.0) : w->avg[s + a];
         out[a] = x;
         total += x;
     }
@@ -96,18 +104,135 @@ static void strategy_of(const double *regret, const double *avg, const int8_t *l
     for (int32_t a = 0; a < width; a++) out[a] = legal[s + a] ? 1.0 / count : 0.0;
 }
 
-static void strategy(const CfrRun *run, int32_t i, int32_t width, int current, double *out) {
-    const CfrTree *t = &run->t;
-    strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, current, out);
+/* Each information set's strategy at node ``n`` (``width`` moves) into the run's ``strat``. */
+static void strategies(CfrWalk *w, int32_t n, int32_t width, int current) {
+    for (int32_t i = w->m.iset_at[n]; i < w->m.iset_at[n + 1]; i++)
+        strategy(w, i, width, current, w->strat + w->m.slot[i]);
 }
 
-/* Player ``p``'s counterfactual value of each of his hands alive at node ``n`` into ``v`` (``own``: his reach,
- * ``opp``: the other's, by hand); ``level`` the depth (whose scratch vectors the children use). */
-static void walk(CfrRun *run, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
-                 int32_t level) {
-    const CfrTree *t = &run->t;
-    const int32_t *al = t->alive[p];
-    for (int32_t k = t->alive_at[p][n]; k < t->alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+/* Where ``p``'s own reach ``own`` takes move ``a`` at node ``n`` of his: into ``reach`` (by hand). */
+static void reach_by(const CfrWalk *w, int32_t n, int32_t a, const double *from, double *reach) {
+    const CfrMoves *t = &w->m;
+    for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
+        reach[t->iset_hand[i]] = from[t->iset_hand[i]] * w->strat[t->slot[i] + a];
+}
+
+/* Player ``p``'s average strategy at his information set ``i`` (hand ``h``) gains its strategy weighted by his reach
+ * and the iteration. */
+static void average_add(CfrWalk *w, int32_t i, int32_t width, double reach) {
+    int32_t s = w->m.slot[i];
+    for (int32_t a = 0; a < width; a++)
+        if (w->m.legal[s + a]) w->avg[s + a] += (double)w->it * reach * w->strat[s + a];
+}
+
+/* Node ``n``'s moves in ``p``'s walk (its terminal values already in ``v``): each child walked with the reach its
+ * move leaves, its values summed into ``v`` by the strategy (the other's node) or by ``p``'s own strategy, his best
+ * move (``MODE_BEST``), and in ``MODE_CFR`` his regrets and average updated. */
+static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                       int32_t level) {
+    const CfrMoves *t = &w->m;
+    int32_t mover = t->player[n];
+    if (mover < 0) return;
+    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
+    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
+    double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
+    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
+    strategies(w, n, width, mode == MODE_CFR);
+    if (mover != p) {
+        const int32_t *al = t->alive[p];
+        for (int32_t a = 0; a < width; a++) {
+            int32_t c = t->child[c0 + a];
+            reach_by(w, n, a, opp, reach);
+            w->node(w, c, p, own, reach, sub, mode, level + 1);
+            for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
+        }
+        return;
+    }
+    for (int32_t a = 0; a < width; a++) {
+        reach_by(w, n, a, own, reach);
+        w->node(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
+        for (int32_t i = i0; i < i1; i++)
+            w->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
+    }
+    for (int32_t i = i0; i < i1; i++) {
+        int32_t h = t->iset_hand[i], s = t->slot[i];
+        const double *va = w->vals + s, *st = w->strat + s;
+        if (mode == MODE_BEST) {
+            double best;
+            if (i == w->forced_set) best = va[w->forced_move];
+            else {
+                int found = 0;
+                best = 0.0;
+                for (int32_t a = 0; a < width; a++)
+                    if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
+            }
+            v[h] += best;
+            continue;
+        }
+        double here = 0.0;
+        for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
+        v[h] += here;
+        if (mode == MODE_CFR && i != w->forced_set) {
+            for (int32_t a = 0; a < width; a++)
+                if (t->legal[s + a]) {
+                    double r = w->regret[s + a] + va[a] - here;
+                    w->regret[s + a] = r > 0 ? r : 0.0;
+                }
+            average_add(w, i, width, own[h]);
+        }
+    }
+}
+
+/* A root walk for ``p`` (the root reaches: each hand's weight, 1 where none): the sum of its hands' values times
+ * their reach. */
+static double walk_root(CfrWalk *w, int p, int mode) {
+    const CfrMoves *t = &w->m;
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *v = w->buf + (p == 0 ? 0 : t->nh[0]);
+    double *r = w->buf + per;                 /* level 0's reach vectors */
+    for (int q = 0; q < 2; q++)
+        for (int32_t h = 0; h < t->nh[q]; h++) r[(q == 0 ? 0 : t->nh[0]) + h] = w->weight[q] ? w->weight[q][h] : 1.0;
+    double *own = r + (p == 0 ? 0 : t->nh[0]), *opp = r + (p == 0 ? t->nh[0] : 0);
+    w->node(w, 0, p, own, opp, v, mode, 0);
+    double total = 0.0;
+    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]] * own[t->alive[p][k]];
+    return total;
+}
+
+void cfr_iterate(CfrWalk *w, int64_t count) {
+    for (int64_t k = 0; k < count; k++) {
+        w->it++;
+        walk_root(w, 0, MODE_CFR);
+        walk_root(w, 1, MODE_CFR);
+    }
+}
+
+double cfr_best(CfrWalk *w, int p) {
+    double v = walk_root(w, p, MODE_BEST);
+    return p == 0 ? v : -v;
+}
+
+void cfr_hand_values(CfrWalk *w, double *out) {
+    const CfrMoves *t = &w->m;
+    walk_root(w, 0, MODE_EVAL);
+    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
+    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) {
+        int32_t h = t->alive[0][k];
+        out[h] = w->buf[h] * (w->weight[0] ? w->weight[0][h] : 1.0);
+    }
+}
+
+
+/* -- the tree over deals -------------------------------------------------------------------------------------- */
+
+/* The deals ending at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves. */
+static void deal_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                      int32_t level) {
+    const CfrTree *t = &((CfrRun *)w)->t;
+    const int32_t *al = w->m.alive[p];
+    for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
     double sgn = p == 0 ? 1.0 : -1.0;
     const int32_t *mine = t->hand[p], *theirs = t->hand[1 - p];
     for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++) {
@@ -115,208 +240,34 @@ static void walk(CfrRun *run, int32_t n, int p, const double *own, const double 
         double r = opp[theirs[d]];
         if (r != 0.0) v[mine[d]] += sgn * t->term_value[k] * r;
     }
-    int32_t mover = t->player[n];
-    if (mover < 0) return;
-    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
-    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *base = run->buf + (size_t)2 * per * (size_t)(level + 1);
-    double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
-    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
-    int current = mode == MODE_CFR;
-    for (int32_t i = i0; i < i1; i++)
-        strategy(run, i, width, mover == p ? (mode == MODE_CFR) : current, run->strat + t->slot[i]);
-    if (mover == p) {
-        for (int32_t a = 0; a < width; a++) {
-            int32_t c = t->child[c0 + a];
-            for (int32_t i = i0; i < i1; i++)
-                reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-            walk(run, c, p, reach, opp, sub, mode, level + 1);
-            for (int32_t i = i0; i < i1; i++)
-                run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
-        }
-        for (int32_t i = i0; i < i1; i++) {
-            int32_t h = t->iset_hand[i], s = t->slot[i];
-            const double *va = run->vals + s, *st = run->strat + s;
-            if (mode == MODE_BEST) {
-                double best;
-                if (i == run->forced_set) best = va[run->forced_move];
-                else {
-                    int found = 0;
-                    best = 0.0;
-                    for (int32_t a = 0; a < width; a++)
-                        if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
-                }
-                v[h] += best;
-                continue;
-            }
-            double here = 0.0;
-            for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
-            v[h] += here;
-            if (mode == MODE_CFR && i != run->forced_set)
-                for (int32_t a = 0; a < width; a++)
-                    if (t->legal[s + a]) {
-                        double r = run->regret[s + a] + va[a] - here;
-                        run->regret[s + a] = r > 0 ? r : 0.0;
-                        run->avg[s + a] += (double)run->it * own[h] * st[a];
-                    }
-        }
-        return;
+    walk_moves(w, n, p, own, opp, v, mode, level);
+}
+
+int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
+    memset(run, 0, sizeof *run);
+    run->t = *t;
+    const CfrMoves *m = &t->m;
+    if (m->nodes < 1) return fail(err, K_VALUE, "an empty tree");
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int kind = check_node(m, n, err);
+        if (kind != K_OK) return kind;
+        if (t->term_at[n] > t->term_at[n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+        for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++)
+            if (t->term_deal[k] < 0 || t->term_deal[k] >= t->deals) return fail(err, K_VALUE, "a deal out of range");
     }
-    for (int32_t a = 0; a < width; a++) {
-        int32_t c = t->child[c0 + a];
-        for (int32_t i = i0; i < i1; i++) reach[t->iset_hand[i]] = opp[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-        walk(run, c, p, own, reach, sub, mode, level + 1);
-        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
-    }
-}
-
-/* A root walk for ``p``: the sum of its hands' values. */
-static double root(CfrRun *run, int p, int mode) {
-    const CfrTree *t = &run->t;
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *v = run->buf + (p == 0 ? 0 : t->nh[0]);
-    double *ones = run->buf + per;                 /* level 0's reach vectors: every hand 1 */
-    for (size_t k = 0; k < per; k++) ones[k] = 1.0;
-    double *own = ones + (p == 0 ? 0 : t->nh[0]), *opp = ones + (p == 0 ? t->nh[0] : 0);
-    walk(run, 0, p, own, opp, v, mode, 0);
-    double total = 0.0;
-    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]];
-    return total;
-}
-
-void cfr_iterate(CfrRun *run, int64_t count) {
-    for (int64_t k = 0; k < count; k++) {
-        run->it++;
-        root(run, 0, MODE_CFR);
-        root(run, 1, MODE_CFR);
-    }
-}
-
-double cfr_best(CfrRun *run, int p) {
-    double v = root(run, p, MODE_BEST);
-    return p == 0 ? v : -v;
-}
-
-void cfr_hand_values(CfrRun *run, double *out) {
-    const CfrTree *t = &run->t;
-    root(run, 0, MODE_EVAL);
-    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
-    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) out[t->alive[0][k]] = run->buf[t->alive[0][k]];
+    for (int32_t d = 0; d < t->deals; d++)
+        if (t->hand[0][d] < 0 || t->hand[0][d] >= m->nh[0] || t->hand[1][d] < 0 || t->hand[1][d] >= m->nh[1])
+            return fail(err, K_VALUE, "a deal's hand out of range");
+    return walk_init(&run->w, m, deal_node, forced_set, forced_move, err);
 }
 
 
-/* -- the range form ------------------------------------------------------------------------------------------- */
-
-static int32_t range_depth(const RangeTree *t, int32_t n) {
-    int32_t best = 0;
-    if (t->player[n] >= 0)
-        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) {
-            int32_t d = range_depth(t, t->child[c]);
-            if (d > best) best = d;
-        }
-    return best + 1;
-}
+/* -- the tree over hands -------------------------------------------------------------------------------------- */
 
 static int popcount32(uint32_t x) {
     int c = 0;
     for (; x; x &= x - 1) c++;
     return c;
-}
-
-int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
-    memset(run, 0, sizeof *run);
-    run->t = *t;
-    run->forced_set = forced_set;
-    run->forced_move = forced_move;
-    if (t->nodes < 1) return fail(err, K_VALUE, "an empty tree");
-    uint32_t every = 0;
-    for (int q = 0; q < 2; q++)
-        for (int32_t h = 0; h < t->nh[q]; h++) {
-            if (t->mask[q][h] < 0) return fail(err, K_VALUE, "a hand's mask is negative");
-            every |= (uint32_t)t->mask[q][h];
-            int c = popcount32((uint32_t)t->mask[q][h]);
-            if (c > run->most) run->most = c;
-        }
-    while (run->bits < 31 && (every >> run->bits)) run->bits++;
-    if (run->most > 8) return fail(err, K_VALUE, "a hand of more than 8 tiles");
-    for (int32_t n = 0; n < t->nodes; n++) {
-        if (t->child_at[n] > t->child_at[n + 1] || t->iset_at[n] > t->iset_at[n + 1])
-            return fail(err, K_VALUE, "a node's lists run backwards");
-        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
-            if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
-        int32_t width = t->child_at[n + 1] - t->child_at[n];
-        int32_t p = t->player[n];
-        if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
-        for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-            if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
-                || t->slot[i] + width > t->size)
-                return fail(err, K_VALUE, "an information set out of range");
-        int32_t cls[2] = {0, 0};
-        for (int q = 0; q < 2; q++) {
-            if (t->alive_at[q][n] > t->alive_at[q][n + 1] || t->term_at[q][n] > t->term_at[q][n + 1])
-                return fail(err, K_VALUE, "a node's lists run backwards");
-            for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
-                if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
-            for (int32_t k = t->term_at[q][n]; k < t->term_at[q][n + 1]; k++) {
-                if (t->term_hand[q][k] < 0 || t->term_hand[q][k] >= t->nh[q] || t->term_class[q][k] < 0)
-                    return fail(err, K_VALUE, "a terminal hand out of range");
-                if (t->term_class[q][k] + 1 > cls[q]) cls[q] = t->term_class[q][k] + 1;
-            }
-            if (cls[q] > run->classes) run->classes = cls[q];
-        }
-        if (cls[0] && cls[1] && (t->width[n] < cls[1] || t->table_at[n] < 0))
-            return fail(err, K_VALUE, "a value table out of range");
-    }
-    run->depth = range_depth(t, 0);
-    run->choose = calloc((size_t)(run->bits + 1) * (size_t)(run->most + 1), sizeof(int64_t));
-    if (!run->choose) return fail(err, K_MEMORY, "out of memory");
-    for (int b = 0; b <= run->bits; b++)
-        for (int k = 0; k <= run->most; k++) {
-            int64_t c = k == 0 ? 1 : b == 0 ? 0 : run->choose[(b - 1) * (run->most + 1) + k - 1]
-                                                    + run->choose[(b - 1) * (run->most + 1) + k];
-            run->choose[b * (run->most + 1) + k] = c;
-        }
-    for (int k = 0; k <= run->most; k++) run->subsets += run->choose[run->bits * (run->most + 1) + k];
-    if (run->classes < 1) run->classes = 1;
-    if ((double)run->subsets * run->classes > 2e8) {
-        range_free(run);
-        return fail(err, K_MEMORY, "out of memory");
-    }
-    size_t per = (size_t)2 * ((size_t)t->nh[0] + (size_t)t->nh[1]);
-    run->regret = calloc((size_t)t->size + 1, sizeof(double));
-    run->avg = calloc((size_t)t->size + 1, sizeof(double));
-    run->strat = calloc((size_t)t->size + 1, sizeof(double));
-    run->vals = calloc((size_t)t->size + 1, sizeof(double));
-    run->buf = calloc(per * ((size_t)run->depth + 2) + 1, sizeof(double));
-    run->acc = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
-    run->stamp = calloc((size_t)run->subsets, sizeof(int32_t));
-    run->wsum = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
-    run->wstamp = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
-    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf || !run->acc || !run->stamp || !run->wsum
-        || !run->wstamp) {
-        range_free(run);
-        return fail(err, K_MEMORY, "out of memory");
-    }
-    return K_OK;
-}
-
-void range_free(RangeRun *run) {
-    free(run->regret);
-    free(run->avg);
-    free(run->strat);
-    free(run->vals);
-    free(run->buf);
-    free(run->acc);
-    free(run->stamp);
-    free(run->choose);
-    free(run->wsum);
-    free(run->wstamp);
-    run->wsum = NULL;
-    run->wstamp = NULL;
-    run->regret = run->avg = run->strat = run->vals = run->buf = run->acc = NULL;
-    run->stamp = NULL;
-    run->choose = NULL;
 }
 
 /* The tiles (compressed positions, ascending) of ``mask`` into ``at``; their count. */
@@ -406,7 +357,7 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
 }
 
 /* Whether any of player ``q``'s hands alive at ``n`` has a reach in ``r``. */
-static int any_reach(const RangeTree *t, int32_t n, int q, const double *r) {
+static int any_reach(const CfrMoves *t, int32_t n, int q, const double *r) {
     for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
         if (r[t->alive[q][k]] != 0.0) return 1;
     return 0;
@@ -414,135 +365,107 @@ static int any_reach(const RangeTree *t, int32_t n, int q, const double *r) {
 
 /* A CFR walk's update of player ``p``'s average strategy alone below ``n``, where the other's reach is nothing: every
  * counterfactual value there is 0, so no regret moves, but ``p``'s own reach still weighs his average. */
-static void range_average_only(RangeRun *run, int32_t n, int p, const double *own, int32_t level) {
-    const RangeTree *t = &run->t;
+static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, int32_t level) {
+    const CfrMoves *t = &w->m;
     int32_t mover = t->player[n];
     if (mover < 0 || !any_reach(t, n, p, own)) return;
     int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
     if (mover != p) {
-        for (int32_t a = 0; a < width; a++) range_average_only(run, t->child[c0 + a], p, own, level + 1);
+        for (int32_t a = 0; a < width; a++) range_average_only(w, t->child[c0 + a], p, own, level + 1);
         return;
     }
-    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
     size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *reach = run->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
-    for (int32_t i = i0; i < i1; i++)
-        strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, 1,
-                    run->strat + t->slot[i]);
+    double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
+    strategies(w, n, width, 1);
     for (int32_t a = 0; a < width; a++) {
-        for (int32_t i = i0; i < i1; i++)
-            reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-        range_average_only(run, t->child[c0 + a], p, reach, level + 1);
+        reach_by(w, n, a, own, reach);
+        range_average_only(w, t->child[c0 + a], p, reach, level + 1);
     }
-    for (int32_t i = i0; i < i1; i++) {
-        if (i == run->forced_set) continue;
-        int32_t h = t->iset_hand[i], s = t->slot[i];
-        for (int32_t a = 0; a < width; a++)
-            if (t->legal[s + a]) run->avg[s + a] += (double)run->it * own[h] * run->strat[s + a];
-    }
+    for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
+        if (i != w->forced_set) average_add(w, i, width, own[t->iset_hand[i]]);
 }
 
-static void range_walk(RangeRun *run, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+/* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves; nothing
+ * below where the other reaches nothing (every value there is 0: only ``p``'s average moves). */
+static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                        int32_t level) {
-    const RangeTree *t = &run->t;
-    const int32_t *al = t->alive[p];
-    for (int32_t k = t->alive_at[p][n]; k < t->alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
-    if (!any_reach(t, n, 1 - p, opp)) {       /* (the other reaches nothing here: every value below is 0) */
-        if (mode == MODE_CFR) range_average_only(run, n, p, own, level);
+    const int32_t *al = w->m.alive[p];
+    for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+    if (!any_reach(&w->m, n, 1 - p, opp)) {
+        if (mode == MODE_CFR) range_average_only(w, n, p, own, level);
         return;
     }
-    range_terminal(run, n, p, opp, v);
-    int32_t mover = t->player[n];
-    if (mover < 0) return;
-    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
-    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *base = run->buf + (size_t)2 * per * (size_t)(level + 1);
-    double *sub = base + (p == 0 ? 0 : t->nh[0]);
-    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);
-    int current = mode == MODE_CFR;
-    for (int32_t i = i0; i < i1; i++)
-        strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, current,
-                    run->strat + t->slot[i]);
-    if (mover == p) {
-        for (int32_t a = 0; a < width; a++) {
-            int32_t c = t->child[c0 + a];
-            for (int32_t i = i0; i < i1; i++)
-                reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-            range_walk(run, c, p, reach, opp, sub, mode, level + 1);
-            for (int32_t i = i0; i < i1; i++)
-                run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
+    range_terminal((RangeRun *)w, n, p, opp, v);
+    walk_moves(w, n, p, own, opp, v, mode, level);
+}
+
+static void range_release(CfrWalk *w) {
+    RangeRun *run = (RangeRun *)w;
+    free(run->acc);
+    free(run->stamp);
+    free(run->choose);
+    free(run->wsum);
+    free(run->wstamp);
+    run->acc = run->wsum = NULL;
+    run->stamp = run->wstamp = NULL;
+    run->choose = NULL;
+}
+
+int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
+    memset(run, 0, sizeof *run);
+    run->t = *t;
+    run->w.release = range_release;
+    const CfrMoves *m = &t->m;
+    if (m->nodes < 1) return fail(err, K_VALUE, "an empty tree");
+    uint32_t every = 0;
+    for (int q = 0; q < 2; q++)
+        for (int32_t h = 0; h < m->nh[q]; h++) {
+            if (t->mask[q][h] < 0) return fail(err, K_VALUE, "a hand's mask is negative");
+            every |= (uint32_t)t->mask[q][h];
+            int c = popcount32((uint32_t)t->mask[q][h]);
+            if (c > run->most) run->most = c;
         }
-        for (int32_t i = i0; i < i1; i++) {
-            int32_t h = t->iset_hand[i], s = t->slot[i];
-            const double *va = run->vals + s, *st = run->strat + s;
-            if (mode == MODE_BEST) {
-                double best;
-                if (i == run->forced_set) best = va[run->forced_move];
-                else {
-                    int found = 0;
-                    best = 0.0;
-                    for (int32_t a = 0; a < width; a++)
-                        if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
-                }
-                v[h] += best;
-                continue;
+    while (run->bits < 31 && (every >> run->bits)) run->bits++;
+    if (run->most > 8) return fail(err, K_VALUE, "a hand of more than 8 tiles");
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int kind = check_node(m, n, err);
+        if (kind != K_OK) return kind;
+        int32_t cls[2] = {0, 0};
+        for (int q = 0; q < 2; q++) {
+            if (t->term_at[q][n] > t->term_at[q][n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+            for (int32_t k = t->term_at[q][n]; k < t->term_at[q][n + 1]; k++) {
+                if (t->term_hand[q][k] < 0 || t->term_hand[q][k] >= m->nh[q] || t->term_class[q][k] < 0)
+                    return fail(err, K_VALUE, "a terminal hand out of range");
+                if (t->term_class[q][k] + 1 > cls[q]) cls[q] = t->term_class[q][k] + 1;
             }
-            double here = 0.0;
-            for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
-            v[h] += here;
-            if (mode == MODE_CFR && i != run->forced_set)
-                for (int32_t a = 0; a < width; a++)
-                    if (t->legal[s + a]) {
-                        double r = run->regret[s + a] + va[a] - here;
-                        run->regret[s + a] = r > 0 ? r : 0.0;
-                        run->avg[s + a] += (double)run->it * own[h] * st[a];
-                    }
+            if (cls[q] > run->classes) run->classes = cls[q];
         }
-        return;
+        if (cls[0] && cls[1] && (t->width[n] < cls[1] || t->table_at[n] < 0))
+            return fail(err, K_VALUE, "a value table out of range");
     }
-    for (int32_t a = 0; a < width; a++) {
-        int32_t c = t->child[c0 + a];
-        for (int32_t i = i0; i < i1; i++) reach[t->iset_hand[i]] = opp[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-        range_walk(run, c, p, own, reach, sub, mode, level + 1);
-        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
+    run->choose = calloc((size_t)(run->bits + 1) * (size_t)(run->most + 1), sizeof(int64_t));
+    if (!run->choose) return fail(err, K_MEMORY, "out of memory");
+    for (int b = 0; b <= run->bits; b++)
+        for (int k = 0; k <= run->most; k++) {
+            int64_t c = k == 0 ? 1 : b == 0 ? 0 : run->choose[(b - 1) * (run->most + 1) + k - 1]
+                                                    + run->choose[(b - 1) * (run->most + 1) + k];
+            run->choose[b * (run->most + 1) + k] = c;
+        }
+    for (int k = 0; k <= run->most; k++) run->subsets += run->choose[run->bits * (run->most + 1) + k];
+    if (run->classes < 1) run->classes = 1;
+    if ((double)run->subsets * run->classes > 2e8) {
+        cfr_free(&run->w);
+        return fail(err, K_MEMORY, "out of memory");
     }
-}
-
-/* A root walk for ``p`` (the root reaches: each hand's weight): the sum of its hands' values times their weights. */
-static double range_root(RangeRun *run, int p, int mode) {
-    const RangeTree *t = &run->t;
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *v = run->buf + (p == 0 ? 0 : t->nh[0]);
-    double *w = run->buf + per;
-    for (int32_t h = 0; h < t->nh[0]; h++) w[h] = t->weight[0][h];
-    for (int32_t h = 0; h < t->nh[1]; h++) w[t->nh[0] + h] = t->weight[1][h];
-    double *own = w + (p == 0 ? 0 : t->nh[0]), *opp = w + (p == 0 ? t->nh[0] : 0);
-    range_walk(run, 0, p, own, opp, v, mode, 0);
-    double total = 0.0;
-    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]] * own[t->alive[p][k]];
-    return total;
-}
-
-void range_iterate(RangeRun *run, int64_t count) {
-    for (int64_t k = 0; k < count; k++) {
-        run->it++;
-        range_root(run, 0, MODE_CFR);
-        range_root(run, 1, MODE_CFR);
+    run->acc = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->stamp = calloc((size_t)run->subsets, sizeof(int32_t));
+    run->wsum = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->wstamp = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
+    if (!run->acc || !run->stamp || !run->wsum || !run->wstamp) {
+        cfr_free(&run->w);
+        return fail(err, K_MEMORY, "out of memory");
     }
-}
-
-double range_best(RangeRun *run, int p) {
-    double v = range_root(run, p, MODE_BEST);
-    return p == 0 ? v : -v;
-}
-
-void range_hand_values(RangeRun *run, double *out) {
-    const RangeTree *t = &run->t;
-    range_root(run, 0, MODE_EVAL);
-    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
-    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) {
-        int32_t h = t->alive[0][k];
-        out[h] = run->buf[h] * t->weight[0][h];
-    }
+    run->w.weight[0] = t->weight[0];
+    run->w.weight[1] = t->weight[1];
+    return walk_init(&run->w, m, range_node, forced_set, forced_move, err);
 }
