@@ -63,25 +63,16 @@ static void *copied(RunObject *self, PyObject *obj, Py_ssize_t itemsize, Py_ssiz
 /* The arrays of a set-up (``count`` of them, ``o``) copied: ``p`` each one's copy, ``n`` its items; -1 with an
  * exception set where one is not an array of its items (``items``: each one's bytes an item, a digit each). */
 static int copy_all(RunObject *self, int count, PyObject **o, const char *const *names, const char *items,
-                    void **p, Py_ssize_t *n) {
+                    void **p, int64_t *n) {
     if (self->ready || self->nowned) {
         PyErr_SetString(PyExc_TypeError, "a run is set up once");
         return -1;
     }
     for (int k = 0; k < count; k++) {
-        p[k] = copied(self, o[k], items[k] - '0', &n[k], names[k]);
+        Py_ssize_t count;
+        p[k] = copied(self, o[k], items[k] - '0', &count, names[k]);
         if (p[k] == NULL) return -1;
-    }
-    return 0;
-}
-
-/* The tree's shared arrays (``CfrMoves``) in place; the checks that a node's lists stay in their arrays. */
-static int moves_fit(CfrMoves *m, Py_ssize_t nchild, Py_ssize_t niset, Py_ssize_t nalive0, Py_ssize_t nalive1) {
-    int32_t N = m->nodes;
-    if (m->child_at[N] > nchild || m->iset_at[N] > niset || m->alive_at[0][N] > nalive0 || m->alive_at[1][N] > nalive1
-        || m->child_at[0] < 0 || m->iset_at[0] < 0 || m->alive_at[0][0] < 0 || m->alive_at[1][0] < 0) {
-        PyErr_SetString(PyExc_ValueError, "a node's list runs past its array");
-        return -1;
+        n[k] = count;
     }
     return 0;
 }
@@ -96,91 +87,43 @@ static int set_up(RunObject *self, int kind, const char *err) {
     return 0;
 }
 
-#define NDEAL 16
-
 static int run_init(RunObject *self, PyObject *args, PyObject *kwds) {
-    PyObject *o[NDEAL];
+    PyObject *o[CFR_ARRAYS];
     int nh0, nh1, size, forced_set, forced_move;
     if (!PyArg_ParseTuple(args, "OOiiOOOOOOOOOOiOOOOii", &o[0], &o[1], &nh0, &nh1, &o[2], &o[3], &o[4], &o[5], &o[6],
                           &o[7], &o[8], &o[9], &o[10], &o[11], &size, &o[12], &o[13], &o[14], &o[15], &forced_set,
                           &forced_move))
         return -1;
-    static const char *const names[NDEAL] = {"hand0", "hand1", "player", "child_at", "child", "term_at", "term_deal",
-                                             "term_value", "iset_at", "iset_hand", "slot", "legal", "alive_at0",
-                                             "alive0", "alive_at1", "alive1"};
-    void *p[NDEAL];
-    Py_ssize_t n[NDEAL];
-    if (copy_all(self, NDEAL, o, names, "4444444844414444", p, n) < 0) return -1;
+    static const char *const names[CFR_ARRAYS] = {
+        "hand0", "hand1", "player", "child_at", "child", "term_at", "term_deal", "term_value", "iset_at", "iset_hand",
+        "slot", "legal", "alive_at0", "alive0", "alive_at1", "alive1"};
+    void *p[CFR_ARRAYS];
+    int64_t n[CFR_ARRAYS];
     CfrTree t;
-    CfrMoves *m = &t.m;
-    t.hand[0] = p[0], t.hand[1] = p[1], m->player = p[2], m->child_at = p[3], m->child = p[4], t.term_at = p[5];
-    t.term_deal = p[6], t.term_value = p[7], m->iset_at = p[8], m->iset_hand = p[9], m->slot = p[10];
-    m->legal = p[11], m->alive_at[0] = p[12], m->alive[0] = p[13], m->alive_at[1] = p[14], m->alive[1] = p[15];
-    m->nodes = (int32_t)n[2], t.deals = (int32_t)n[0], m->nh[0] = nh0, m->nh[1] = nh1, m->size = size;
-    if (n[1] != n[0] || n[3] != n[2] + 1 || n[5] != n[2] + 1 || n[8] != n[2] + 1 || n[12] != n[2] + 1
-        || n[14] != n[2] + 1 || n[6] != n[7] || n[9] != n[10] || n[11] < size || nh0 < 0 || nh1 < 0) {
-        PyErr_SetString(PyExc_ValueError, "the tree's arrays do not fit together");
-        return -1;
-    }
-    if (moves_fit(m, n[4], n[9], n[13], n[15]) < 0) return -1;
-    if (t.term_at[m->nodes] > n[6] || t.term_at[0] < 0) {
-        PyErr_SetString(PyExc_ValueError, "a node's list runs past its array");
-        return -1;
-    }
     const char *err = NULL;
-    return set_up(self, cfr_init(&self->run.cfr, &t, forced_set, forced_move, &err), err);
+    if (copy_all(self, CFR_ARRAYS, o, names, CFR_ITEMS, p, n) < 0) return -1;
+    int kind = cfr_tree(&t, p, n, nh0, nh1, size, &err);
+    return set_up(self, kind == K_OK ? cfr_init(&self->run.cfr, &t, forced_set, forced_move, &err) : kind, err);
 }
 
-#define NRANGE 26
-
 static int range_init_py(RunObject *self, PyObject *args, PyObject *kwds) {
-    PyObject *o[NRANGE];
+    PyObject *o[RANGE_ARRAYS];
     int size, forced_set, forced_move;
     if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOOOOOOOOOOiii", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
                           &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13], &o[14], &o[15], &o[16], &o[17], &o[18],
                           &o[19], &o[20], &o[21], &o[22], &o[23], &o[24], &o[25], &size, &forced_set, &forced_move))
         return -1;
-    static const char *const names[NRANGE] = {
+    static const char *const names[RANGE_ARRAYS] = {
         "mask0", "mask1", "weight0", "weight1", "player", "child_at", "child", "played0", "played1", "alive_at0",
         "alive0", "alive_at1", "alive1", "term_at0", "term_hand0", "term_class0", "term_at1", "term_hand1",
         "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal"};
-    void *p[NRANGE];
-    Py_ssize_t n[NRANGE];
-    if (copy_all(self, NRANGE, o, names, "44884444444444444444484441", p, n) < 0) return -1;
+    void *p[RANGE_ARRAYS];
+    int64_t n[RANGE_ARRAYS];
     RangeTree t;
-    CfrMoves *m = &t.m;
-    t.mask[0] = p[0], t.mask[1] = p[1], t.weight[0] = p[2], t.weight[1] = p[3], m->player = p[4];
-    m->child_at = p[5], m->child = p[6], t.played[0] = p[7], t.played[1] = p[8], m->alive_at[0] = p[9];
-    m->alive[0] = p[10], m->alive_at[1] = p[11], m->alive[1] = p[12], t.term_at[0] = p[13], t.term_hand[0] = p[14];
-    t.term_class[0] = p[15], t.term_at[1] = p[16], t.term_hand[1] = p[17], t.term_class[1] = p[18];
-    t.table_at = p[19], t.width = p[20], t.table = p[21], m->iset_at = p[22], m->iset_hand = p[23], m->slot = p[24];
-    m->legal = p[25];
-    Py_ssize_t N = n[4];
-    m->nodes = (int32_t)N, m->nh[0] = (int32_t)n[0], m->nh[1] = (int32_t)n[1], m->size = size;
-    if (n[2] != n[0] || n[3] != n[1] || n[5] != N + 1 || n[7] != N || n[8] != N || n[9] != N + 1 || n[11] != N + 1
-        || n[13] != N + 1 || n[16] != N + 1 || n[14] != n[15] || n[17] != n[18] || n[19] != N || n[20] != N
-        || n[22] != N + 1 || n[23] != n[24] || n[25] < size || N < 1) {
-        PyErr_SetString(PyExc_ValueError, "the tree's arrays do not fit together");
-        return -1;
-    }
-    if (moves_fit(m, n[6], n[23], n[10], n[12]) < 0) return -1;
-    if (t.term_at[0][N] > n[14] || t.term_at[1][N] > n[17] || t.term_at[0][0] < 0 || t.term_at[1][0] < 0) {
-        PyErr_SetString(PyExc_ValueError, "a node's list runs past its array");
-        return -1;
-    }
-    for (Py_ssize_t k = 0; k < N; k++) {      /* (each value table inside ``table``: checked here, sized by classes) */
-        int32_t c0 = 0, c1 = 0;
-        for (int32_t a = t.term_at[0][k]; a < t.term_at[0][k + 1]; a++)
-            if (t.term_class[0][a] + 1 > c0) c0 = t.term_class[0][a] + 1;
-        for (int32_t a = t.term_at[1][k]; a < t.term_at[1][k + 1]; a++)
-            if (t.term_class[1][a] + 1 > c1) c1 = t.term_class[1][a] + 1;
-        if (c0 && c1 && (t.table_at[k] < 0 || t.width[k] < c1 || (Py_ssize_t)t.table_at[k] + (Py_ssize_t)c0 * t.width[k] > n[21])) {
-            PyErr_SetString(PyExc_ValueError, "a value table runs past its array");
-            return -1;
-        }
-    }
     const char *err = NULL;
-    return set_up(self, range_init(&self->run.range, &t, forced_set, forced_move, &err), err);
+    if (copy_all(self, RANGE_ARRAYS, o, names, RANGE_ITEMS, p, n) < 0) return -1;
+    int kind = range_tree(&t, p, n, size, &err);
+    return set_up(self, kind == K_OK ? range_init(&self->run.range, &t, forced_set, forced_move, &err) : kind, err);
 }
 
 static int ready(RunObject *self) {

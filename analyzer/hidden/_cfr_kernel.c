@@ -243,6 +243,45 @@ static void deal_node(CfrWalk *w, int32_t n, int p, const double *own, const dou
     walk_moves(w, n, p, own, opp, v, mode, level);
 }
 
+/* A node's list ``at`` (``N + 1`` starts) ascending from 0 to at most ``len``. */
+static int ascending(const int32_t *at, int64_t N, int64_t len, const char **err) {
+    if (at[0] < 0 || at[N] > len) return fail(err, K_VALUE, "a node's list runs past its array");
+    for (int64_t k = 0; k < N; k++)
+        if (at[k] > at[k + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+    return K_OK;
+}
+
+/* The lists of ``m``'s nodes inside their arrays (``nchild``, ... items). */
+static int moves_fit(const CfrMoves *m, int64_t nchild, int64_t niset, int64_t nalive0, int64_t nalive1,
+                     const char **err) {
+    int32_t N = m->nodes;
+    int kind = ascending(m->child_at, N, nchild, err);
+    if (kind == K_OK) kind = ascending(m->iset_at, N, niset, err);
+    if (kind == K_OK) kind = ascending(m->alive_at[0], N, nalive0, err);
+    if (kind == K_OK) kind = ascending(m->alive_at[1], N, nalive1, err);
+    return kind;
+}
+
+int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t nh1, int32_t size, const char **err) {
+    CfrMoves *m = &t->m;
+    memset(t, 0, sizeof *t);
+    t->hand[0] = p[CFR_HAND0], t->hand[1] = p[CFR_HAND1], m->player = p[CFR_PLAYER], m->child_at = p[CFR_CHILD_AT];
+    m->child = p[CFR_CHILD], t->term_at = p[CFR_TERM_AT], t->term_deal = p[CFR_TERM_DEAL];
+    t->term_value = p[CFR_TERM_VALUE], m->iset_at = p[CFR_ISET_AT], m->iset_hand = p[CFR_ISET_HAND];
+    m->slot = p[CFR_SLOT], m->legal = p[CFR_LEGAL], m->alive_at[0] = p[CFR_ALIVE_AT0], m->alive[0] = p[CFR_ALIVE0];
+    m->alive_at[1] = p[CFR_ALIVE_AT1], m->alive[1] = p[CFR_ALIVE1];
+    int64_t N = n[CFR_PLAYER];
+    if (N < 1 || N >= INT32_MAX || n[CFR_HAND0] >= INT32_MAX) return fail(err, K_VALUE, "an empty tree");
+    m->nodes = (int32_t)N, t->deals = (int32_t)n[CFR_HAND0], m->nh[0] = nh0, m->nh[1] = nh1, m->size = size;
+    if (n[CFR_HAND1] != n[CFR_HAND0] || n[CFR_CHILD_AT] != N + 1 || n[CFR_TERM_AT] != N + 1
+        || n[CFR_ISET_AT] != N + 1 || n[CFR_ALIVE_AT0] != N + 1 || n[CFR_ALIVE_AT1] != N + 1
+        || n[CFR_TERM_DEAL] != n[CFR_TERM_VALUE] || n[CFR_ISET_HAND] != n[CFR_SLOT] || n[CFR_LEGAL] < size || nh0 < 0
+        || nh1 < 0 || size < 0)
+        return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    int kind = moves_fit(m, n[CFR_CHILD], n[CFR_ISET_HAND], n[CFR_ALIVE0], n[CFR_ALIVE1], err);
+    return kind != K_OK ? kind : ascending(t->term_at, N, n[CFR_TERM_DEAL], err);
+}
+
 int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
     memset(run, 0, sizeof *run);
     run->t = *t;
@@ -409,6 +448,46 @@ static void range_release(CfrWalk *w) {
     run->acc = run->wsum = NULL;
     run->stamp = run->wstamp = NULL;
     run->choose = NULL;
+}
+
+int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, const char **err) {
+    CfrMoves *m = &t->m;
+    memset(t, 0, sizeof *t);
+    t->mask[0] = p[RANGE_MASK0], t->mask[1] = p[RANGE_MASK1], t->weight[0] = p[RANGE_WEIGHT0];
+    t->weight[1] = p[RANGE_WEIGHT1], m->player = p[RANGE_PLAYER], m->child_at = p[RANGE_CHILD_AT];
+    m->child = p[RANGE_CHILD], t->played[0] = p[RANGE_PLAYED0], t->played[1] = p[RANGE_PLAYED1];
+    m->alive_at[0] = p[RANGE_ALIVE_AT0], m->alive[0] = p[RANGE_ALIVE0], m->alive_at[1] = p[RANGE_ALIVE_AT1];
+    m->alive[1] = p[RANGE_ALIVE1], t->term_at[0] = p[RANGE_TERM_AT0], t->term_hand[0] = p[RANGE_TERM_HAND0];
+    t->term_class[0] = p[RANGE_TERM_CLASS0], t->term_at[1] = p[RANGE_TERM_AT1], t->term_hand[1] = p[RANGE_TERM_HAND1];
+    t->term_class[1] = p[RANGE_TERM_CLASS1], t->table_at = p[RANGE_TABLE_AT], t->width = p[RANGE_WIDTH];
+    t->table = p[RANGE_TABLE], m->iset_at = p[RANGE_ISET_AT], m->iset_hand = p[RANGE_ISET_HAND];
+    m->slot = p[RANGE_SLOT], m->legal = p[RANGE_LEGAL];
+    int64_t N = n[RANGE_PLAYER];
+    if (N >= INT32_MAX || n[RANGE_MASK0] >= INT32_MAX || n[RANGE_MASK1] >= INT32_MAX)
+        return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    m->nodes = (int32_t)N, m->nh[0] = (int32_t)n[RANGE_MASK0], m->nh[1] = (int32_t)n[RANGE_MASK1], m->size = size;
+    if (n[RANGE_WEIGHT0] != n[RANGE_MASK0] || n[RANGE_WEIGHT1] != n[RANGE_MASK1] || n[RANGE_CHILD_AT] != N + 1
+        || n[RANGE_PLAYED0] != N || n[RANGE_PLAYED1] != N || n[RANGE_ALIVE_AT0] != N + 1
+        || n[RANGE_ALIVE_AT1] != N + 1 || n[RANGE_TERM_AT0] != N + 1 || n[RANGE_TERM_AT1] != N + 1
+        || n[RANGE_TERM_HAND0] != n[RANGE_TERM_CLASS0] || n[RANGE_TERM_HAND1] != n[RANGE_TERM_CLASS1]
+        || n[RANGE_TABLE_AT] != N || n[RANGE_WIDTH] != N || n[RANGE_ISET_AT] != N + 1
+        || n[RANGE_ISET_HAND] != n[RANGE_SLOT] || n[RANGE_LEGAL] < size || N < 1 || size < 0)
+        return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    int kind = moves_fit(m, n[RANGE_CHILD], n[RANGE_ISET_HAND], n[RANGE_ALIVE0], n[RANGE_ALIVE1], err);
+    if (kind == K_OK) kind = ascending(t->term_at[0], N, n[RANGE_TERM_HAND0], err);
+    if (kind == K_OK) kind = ascending(t->term_at[1], N, n[RANGE_TERM_HAND1], err);
+    if (kind != K_OK) return kind;
+    for (int64_t k = 0; k < N; k++) {      /* (each value table inside ``table``, sized by its classes) */
+        int32_t c0 = 0, c1 = 0;
+        for (int32_t a = t->term_at[0][k]; a < t->term_at[0][k + 1]; a++)
+            if (t->term_class[0][a] + 1 > c0) c0 = t->term_class[0][a] + 1;
+        for (int32_t a = t->term_at[1][k]; a < t->term_at[1][k + 1]; a++)
+            if (t->term_class[1][a] + 1 > c1) c1 = t->term_class[1][a] + 1;
+        if (c0 && c1 && (t->table_at[k] < 0 || t->width[k] < c1
+                         || (int64_t)t->table_at[k] + (int64_t)c0 * t->width[k] > n[RANGE_TABLE]))
+            return fail(err, K_VALUE, "a value table runs past its array");
+    }
+    return K_OK;
 }
 
 int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err) {

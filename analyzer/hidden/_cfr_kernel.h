@@ -77,6 +77,27 @@ typedef struct {
     int32_t *wstamp;
 } RangeRun;
 
+/* The arrays a binding is given for each form, in this order (the extension's arguments' order): ``CFR_ITEMS`` and
+ * ``RANGE_ITEMS`` give each one's bytes an item (a digit each: ints of 4, doubles of 8, bytes of 1). */
+enum {
+    CFR_HAND0, CFR_HAND1, CFR_PLAYER, CFR_CHILD_AT, CFR_CHILD, CFR_TERM_AT, CFR_TERM_DEAL, CFR_TERM_VALUE, CFR_ISET_AT,
+    CFR_ISET_HAND, CFR_SLOT, CFR_LEGAL, CFR_ALIVE_AT0, CFR_ALIVE0, CFR_ALIVE_AT1, CFR_ALIVE1, CFR_ARRAYS
+};
+#define CFR_ITEMS "4444444844414444"
+enum {
+    RANGE_MASK0, RANGE_MASK1, RANGE_WEIGHT0, RANGE_WEIGHT1, RANGE_PLAYER, RANGE_CHILD_AT, RANGE_CHILD, RANGE_PLAYED0,
+    RANGE_PLAYED1, RANGE_ALIVE_AT0, RANGE_ALIVE0, RANGE_ALIVE_AT1, RANGE_ALIVE1, RANGE_TERM_AT0, RANGE_TERM_HAND0,
+    RANGE_TERM_CLASS0, RANGE_TERM_AT1, RANGE_TERM_HAND1, RANGE_TERM_CLASS1, RANGE_TABLE_AT, RANGE_WIDTH, RANGE_TABLE,
+    RANGE_ISET_AT, RANGE_ISET_HAND, RANGE_SLOT, RANGE_LEGAL, RANGE_ARRAYS
+};
+#define RANGE_ITEMS "44884444444444444444484441"
+
+/* The tree of each form made of its arrays (``p``, in the order above, ``n`` items each; ``nh0``, ``nh1``: each
+ * player's hands, ``size``: the regret array's length), checked to fit together (each node's lists inside their
+ * arrays); K_VALUE with its text where they do not. */
+int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t nh1, int32_t size, const char **err);
+int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, const char **err);
+
 /* Checks the tree's indices and sets up ``run`` (its arrays allocated, zeroed), information set ``forced_set`` held
  * to its move ``forced_move`` (-1: none). After a failure nothing is left to free. */
 int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err);
