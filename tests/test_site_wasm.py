@@ -21,7 +21,8 @@ from analyzer.search.core import arms_core, compiled_core
 from analyzer.search.wasm import wasm_path
 from analyzer.site.build import SiteError, build_site, find_pyodide
 from test_wasm_kernels import (_plain as plain, _unsnap, arms_cases, cfr_cases, core_cases, draw_cases, race_cases,
-                               run_arms_native, run_core_native, run_draw_native, run_race_native)
+                               run_arms_native, run_cfr_native, run_core_native, run_draw_native, run_race_native,
+                               wrong_cfr)
 
 pytestmark = pytest.mark.slow
 
@@ -317,51 +318,27 @@ runs, requests = json.load(open("/home/pyodide/input.json"))
 CFR_RECORD = ("openspiel-block7-5.dom", 7)
 
 
-def replay_cfr(runs: list[dict], module) -> list:
-    """Each recorded CFR+ run (tests/test_wasm_kernels.py's ``cfr_cases``) made again on ``module`` (the extension
-    ``analyzer.hidden._cfr`` or its wasm binding) from its arrays, and called as it was recorded: each answer's
-    doubles as their bits (hex), an iteration's None."""
-    import struct
-    from array import array
-
-    out = []
-    for r in runs:
-        arrays = [array("d", [struct.unpack("<d", bytes.fromhex(v))[0] for v in a]) if item == "8"
-                  else array("b" if item == "1" else "i", a) for a, item in zip(r["arrays"], r["items"])]
-        forced = r["forced"]
-        if r["range"]:
-            run = module.RangeRun(*arrays, r["size"], *forced)
-        else:
-            run = module.Run(*arrays[:2], r["nh0"], r["nh1"], *arrays[2:12], r["size"], *arrays[12:], *forced)
-        got = []
-        for c in r["calls"]:
-            if c["op"] == "iterate":
-                run.iterate(c["count"])
-                got.append(None)
-            else:
-                got.append([struct.pack("<d", v).hex() for v in getattr(run, c["op"])()])
-        out.append(got)
-    return out
-
-
 def test_the_wasm_cfr_kernel_in_pyodide_equals_the_extension_and_the_pages_fair_analysis_uses_it(site):
     """In the browser's Python the CFR+ solver runs on ``_cfr.wasm`` (:mod:`analyzer.search.wasmcfr`, picked where the
     extension is missing) and the page says so: random runs of both trees give the extension's every double, bit for
-    bit, and the page's fair analysis of a block-for-two record whose decision the CFR+ solver values equals
+    bit (and each broken tree its error), and the page's fair analysis of a block-for-two record whose decision the CFR+ solver values equals
     ``domino analyze --fair --json``'s (its brackets and iteration count too)."""
     from analyzer.hidden.cfr import kernel
 
-    if wasm_path("cfr") is None or kernel() is None:
-        pytest.skip("the _cfr extension or its wasm module not built")
+    missing = [what for what, gone in (("the _cfr extension", kernel() is None),
+                                       ("the _cfr wasm module", wasm_path("cfr") is None)) if gone]
+    require_built(missing, "not built (setup.py builds them with a C compiler, clang and lld)")
     runs = cfr_cases(60, 8186)
-    native = replay_cfr(runs, kernel())
-    assert native == [[c.get("got") for c in r["calls"]] for r in runs]       # (the replay makes the runs again)
+    runs += wrong_cfr(runs)
+    native = run_cfr_native(runs, kernel())
+    assert native[:120] == [[c.get("got") for c in r["calls"]] for r in runs[:120]]   # (the runs made again)
+    assert all(isinstance(x[1], str) for x in native[120:])                          # (and those refused)
     name, seed = CFR_RECORD
     requests = [{"route": "analyze", "body": {"text": (ROOT / "records" / name).read_text(encoding="utf-8"),
                                               "fair": True, "seed": seed}}]
-    script = (CFR_BINDING + inspect.getsource(replay_cfr) + "from analyzer.site.worker import SiteApi\n"
+    script = (CFR_BINDING + inspect.getsource(run_cfr_native) + "from analyzer.site.worker import SiteApi\n"
               "api = SiteApi('/home/pyodide/records')\n"
-              "OUTPUT = json.dumps([site_info(), replay_cfr(runs, cfr.kernel()), "
+              "OUTPUT = json.dumps([site_info(), run_cfr_native(runs, cfr.kernel()), "
               "[api.answer(r['route'], r['body']) for r in requests]])\n")
     info, got, answers = in_pyodide(site, script, [runs, requests])
     assert info["cfr"] == "wasm" and info["search"] == "compiled (WebAssembly)"

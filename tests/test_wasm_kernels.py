@@ -736,19 +736,89 @@ def cfr_cases(count: int, seed: int) -> list[dict]:
     return recorder.runs
 
 
+def run_cfr_native(runs: list[dict], module) -> list:
+    """Each recorded CFR+ run (:func:`cfr_cases`) made again on ``module`` (the extension ``analyzer.hidden._cfr``, or
+    its wasm binding in Pyodide) from its arrays and called as it was recorded: each answer's doubles as their bits
+    (hex), an iteration's None; a run refused, ``[its error's kind, its text]`` (as tests/wasm/kernels.mjs reports
+    them)."""
+    import struct
+    from array import array
+
+    out = []
+    for r in runs:
+        arrays = [array("d", [struct.unpack("<d", bytes.fromhex(v))[0] for v in a]) if item == "8"
+                  else array("b" if item == "1" else "i", a) for a, item in zip(r["arrays"], r["items"])]
+        forced = r["forced"]
+        try:
+            if r["range"]:
+                run = module.RangeRun(*arrays, r["size"], *forced)
+            else:
+                run = module.Run(*arrays[:2], r["nh0"], r["nh1"], *arrays[2:12], r["size"], *arrays[12:], *forced)
+        except ValueError as e:
+            out.append([1, str(e)])
+            continue
+        got = []
+        for c in r["calls"]:
+            if c["op"] == "iterate":
+                run.iterate(c["count"])
+                got.append(None)
+            else:
+                got.append([struct.pack("<d", v).hex() for v in getattr(run, c["op"])()])
+        out.append(got)
+    return out
+
+
+def wrong_cfr(runs: list[dict]) -> list[dict]:
+    """Runs the kernel refuses, made from the first recorded run of each tree: an array too short for the others, a
+    node's list past its array, a node's list running backwards, a hand out of range, a deal's hand out of range
+    (deals), a mask negative and a value table past its array (hands)."""
+    import copy
+    from analyzer.search.wasmcfr import DEAL_ARRAYS, RANGE_ARRAYS
+
+    out = []
+
+    def changed(run, name, change):
+        names = RANGE_ARRAYS if run["range"] else DEAL_ARRAYS
+        bad = copy.deepcopy(run)
+        bad["calls"] = []
+        k = names.index(name)
+        bad["arrays"][k] = change(bad["arrays"][k])
+        out.append(bad)
+
+    deal = next(r for r in runs if not r["range"] and len(r["arrays"][2]) > 3)
+    hands = next(r for r in runs if r["range"] and len(r["arrays"][4]) > 3 and any(r["arrays"][20]))
+    for run in (deal, hands):
+        changed(run, "mask1" if run["range"] else "hand1", lambda a: a[:-1])
+        changed(run, "child_at", lambda a: a[:-1] + [a[-1] + 1000])
+        changed(run, "child_at", lambda a: [a[0], a[2] + 1, *a[2:]])
+        changed(run, "iset_hand", lambda a: [10 ** 6, *a[1:]])
+    changed(deal, "hand0", lambda a: [-1, *a[1:]])
+    changed(hands, "mask0", lambda a: [-1, *a[1:]])
+    changed(hands, "table_at", lambda a: [x + 10 ** 6 for x in a])
+    return out
+
+
+@pytest.mark.slow          # (some 5 s of processor time: 2,000 trees built in Python, the runs in Node)
 def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_random_positions(tmp_path):
     """Each CFR+ run the solver makes on a thousand random block-for-two positions, over deals and over hands, made
     again in the wasm module in Node from the same arrays and called as the extension was: every bracket, hand value
     and average the same double, bit for bit (the same C, IEEE doubles, no fused multiply-add on either side: x86-64's
-    baseline and wasm32 have none), so the solver stops after the same iterations."""
+    baseline and wasm32 have none), so the solver stops after the same iterations; and the runs the extension refuses
+    the module refuses, with the same words."""
     from analyzer.hidden.cfr import kernel
 
     _module("cfr", kernel())
     runs = cfr_cases(1000, 81)
-    wasm = run_wasm("cfr", runs, tmp_path)
-    assert len(wasm) == len(runs) == 2000
+    assert run_cfr_native(runs[:50], kernel()) == [[c.get("got") for c in r["calls"]] for r in runs[:50]]
+    wrong = wrong_cfr(runs)
+    refused = run_cfr_native(wrong, kernel())
+    assert all(isinstance(x[1], str) for x in refused), refused
+    assert len({x[1] for x in refused}) >= 6               # (each a check of its own)
+    wasm = run_wasm("cfr", runs + wrong, tmp_path)
+    assert len(wasm) == len(runs) + len(wrong) == 2000 + len(wrong)
     for run, got in zip(runs, wasm):
         assert got == [c.get("got") for c in run["calls"]], (run["range"], run["forced"])
+    assert wasm[len(runs):] == refused
     assert {r["range"] for r in runs} == {0, 1}
     assert any(r["forced"][0] >= 0 for r in runs) and any(r["forced"][0] < 0 for r in runs)
     iterations = [r["iterations"] for r in runs]

@@ -103,7 +103,8 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kwds) {
     const char *err = NULL;
     if (copy_all(self, CFR_ARRAYS, o, names, CFR_ITEMS, p, n) < 0) return -1;
     int kind = cfr_tree(&t, p, n, nh0, nh1, size, &err);
-    return set_up(self, kind == K_OK ? cfr_init(&self->run.cfr, &t, forced_set, forced_move, &err) : kind, err);
+    if (kind == K_OK) kind = cfr_init(&self->run.cfr, &t, forced_set, forced_move, &err);
+    return set_up(self, kind, err);
 }
 
 static int range_init_py(RunObject *self, PyObject *args, PyObject *kwds) {
@@ -123,7 +124,8 @@ static int range_init_py(RunObject *self, PyObject *args, PyObject *kwds) {
     const char *err = NULL;
     if (copy_all(self, RANGE_ARRAYS, o, names, RANGE_ITEMS, p, n) < 0) return -1;
     int kind = range_tree(&t, p, n, size, &err);
-    return set_up(self, kind == K_OK ? range_init(&self->run.range, &t, forced_set, forced_move, &err) : kind, err);
+    if (kind == K_OK) kind = range_init(&self->run.range, &t, forced_set, forced_move, &err);
+    return set_up(self, kind, err);
 }
 
 static int ready(RunObject *self) {
