@@ -702,12 +702,13 @@ def _public_game(rng):
             return rules, pos, hands
 
 
-def cfr_cases(count: int, seed: int) -> list[dict]:
+def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> list[dict]:
     """``count`` random positions of the block game for two (1 or 2 tiles a hand, a few moves in, a sleeper or two
     unseen), each solved as the fair analysis solves it, on both forms of the tree: over the deals (every disjoint pair
     of the players' possible hands, now and then weighted at random) and over the hands (each hand weighing 1), the
-    game and a move held to each legal move of the mover's hand (a forced set), CFR+ run until its bracket closes to a
-    width drawn at random or a count of iterations: every call on the extension's runs, with its answer."""
+    game or a move of the mover's hand held to one legal move (a forced set), CFR+ run until its bracket closes to a
+    width drawn at random or a count of iterations drawn from ``most``: every call on the extension's runs, with its
+    answer."""
     from analyzer.hidden import cfr
     from analyzer.hidden.ranges import build_ranges
 
@@ -724,13 +725,13 @@ def cfr_cases(count: int, seed: int) -> list[dict]:
             t = rng.choice(trees) if rng.random() < 0.5 else None
             for tree in trees:
                 tol = rng.choice([1e-3, 1e-5, 1e-7])
-                most = rng.choice([20, 100, 300])
+                limit = rng.choice(most)
                 forced = None
                 if tree is t:                            # (a forced set: the mover's hand held to one legal move)
                     i = tree.iset_at[0]
                     legal = [a for a in range(tree.child_at[1] - tree.child_at[0]) if tree.legal[tree.slot[i] + a]]
                     forced = (i, rng.choice(legal))
-                got = cfr.solve(tree, tol=tol, budget=600, forced=forced, max_iterations=most, compiled=True,
+                got = cfr.solve(tree, tol=tol, budget=600, forced=forced, max_iterations=limit, compiled=True,
                                 every=rng.choice([1, 10]))
                 recorder.runs[-1]["iterations"] = got.iterations
     return recorder.runs
