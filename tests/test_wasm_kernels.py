@@ -772,7 +772,8 @@ def run_cfr_native(runs: list[dict], module) -> list:
 def wrong_cfr(runs: list[dict]) -> list[dict]:
     """Runs the kernel refuses, made from the first recorded run of each tree: an array too short for the others, a
     node's list past its array, a node's list running backwards, a hand out of range, a deal's hand out of range
-    (deals), a mask negative and a value table past its array (hands)."""
+    (deals), a mask negative and a value table past its array (hands); and a set held to a move its hand may not
+    make."""
     import copy
     from analyzer.search.wasmcfr import DEAL_ARRAYS, RANGE_ARRAYS
 
@@ -796,6 +797,15 @@ def wrong_cfr(runs: list[dict]) -> list[dict]:
     changed(deal, "hand0", lambda a: [-1, *a[1:]])
     changed(hands, "mask0", lambda a: [-1, *a[1:]])
     changed(hands, "table_at", lambda a: [x + 10 ** 6 for x in a])
+    for run in runs:            # a set held to a move its hand may not make
+        names = RANGE_ARRAYS if run["range"] else DEAL_ARRAYS
+        iset_at, slot, legal, child_at = (run["arrays"][names.index(k)] for k in ("iset_at", "slot", "legal",
+                                                                                   "child_at"))
+        illegal = [(i, a) for i in range(iset_at[0], iset_at[1]) for a in range(child_at[1] - child_at[0])
+                   if not legal[slot[i] + a]]
+        if illegal:
+            out.append({**copy.deepcopy(run), "calls": [], "forced": list(illegal[0])})
+            break
     return out
 
 
@@ -814,7 +824,7 @@ def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_rand
     wrong = wrong_cfr(runs)
     refused = run_cfr_native(wrong, kernel())
     assert all(isinstance(x[1], str) for x in refused), refused
-    assert len({x[1] for x in refused}) >= 6               # (each a check of its own)
+    assert len({x[1] for x in refused}) >= 7               # (each a check of its own)
     wasm = run_wasm("cfr", runs + wrong, tmp_path)
     assert len(wasm) == len(runs) + len(wrong) == 2000 + len(wrong)
     for run, got in zip(runs, wasm):

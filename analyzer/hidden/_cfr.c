@@ -178,7 +178,12 @@ static PyObject *run_hand_values(RunObject *self, PyObject *noargs) {
 
 static PyObject *run_average(RunObject *self, PyObject *noargs) {
     if (!ready(self)) return NULL;
-    return doubles(self->run.w.avg, self->run.w.m.size);
+    double *out = PyMem_Malloc(sizeof(double) * ((size_t)self->run.w.m.size + 1));
+    if (out == NULL) return PyErr_NoMemory();
+    cfr_average(&self->run.w, out);
+    PyObject *res = doubles(out, self->run.w.m.size);
+    PyMem_Free(out);
+    return res;
 }
 
 static PyMethodDef run_methods[] = {

@@ -49,7 +49,57 @@ static int check_node(const CfrMoves *t, int32_t n, const char **err) {
     return K_OK;
 }
 
-/* The shared state of a run over ``m`` set up: its depth, its regrets, averages and scratch arrays (zeroed). */
+/* The legal moves of ``m``'s information sets, each one's alone (not a slot per public move of its node): into
+ * ``w``'s ``lat``, ``lmove`` and, by move, ``by_at``, ``by_slot``, ``by_hand``; the forced move checked legal. */
+static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
+    int32_t nisets = m->iset_at[m->nodes], nchild = m->child_at[m->nodes];
+    int32_t count = 0;
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int32_t width = m->child_at[n + 1] - m->child_at[n];
+        for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++)
+            for (int32_t a = 0; a < width; a++) count += m->legal[m->slot[i] + a] != 0;
+    }
+    w->nlegal = count;
+    w->lat = calloc((size_t)nisets + 1, sizeof(int32_t));
+    w->lmove = calloc((size_t)count + 1, sizeof(int32_t));
+    w->by_at = calloc((size_t)nchild + 1, sizeof(int32_t));
+    w->by_slot = calloc((size_t)count + 1, sizeof(int32_t));
+    w->by_hand = calloc((size_t)count + 1, sizeof(int32_t));
+    int32_t *cur = calloc((size_t)nisets + 1, sizeof(int32_t));
+    if (!w->lat || !w->lmove || !w->by_at || !w->by_slot || !w->by_hand || !cur) {
+        free(cur);
+        return fail(err, K_MEMORY, "out of memory");
+    }
+    int32_t j = 0, k = 0;
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int32_t c0 = m->child_at[n], width = m->child_at[n + 1] - c0;
+        for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++) {
+            w->lat[i] = cur[i] = j;
+            for (int32_t a = 0; a < width; a++)
+                if (m->legal[m->slot[i] + a]) w->lmove[j++] = a;
+        }
+        for (int32_t a = 0; a < width; a++) {
+            w->by_at[c0 + a] = k;
+            for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++)
+                if (m->legal[m->slot[i] + a]) {
+                    w->by_slot[k] = cur[i]++;
+                    w->by_hand[k++] = m->iset_hand[i];
+                }
+        }
+    }
+    w->lat[nisets] = j;
+    w->by_at[nchild] = k;
+    free(cur);
+    if (w->forced_set >= 0 && w->forced_set < nisets) {
+        int32_t i = w->forced_set, found = 0;
+        for (int32_t jj = w->lat[i]; jj < w->lat[i + 1]; jj++) found |= w->lmove[jj] == w->forced_move;
+        if (!found) return fail(err, K_VALUE, "the forced move is not legal in its information set");
+    }
+    return K_OK;
+}
+
+/* The shared state of a run over ``m`` set up: its depth, its information sets' legal moves, its regrets, averages
+ * and scratch arrays (zeroed; a slot per legal move of an information set). */
 static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced_set, int32_t forced_move,
                      const char **err) {
     w->m = *m;
@@ -57,11 +107,16 @@ static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced
     w->forced_set = forced_set;
     w->forced_move = forced_move;
     w->depth = depth_of(m, 0);
+    int kind = legal_moves(w, m, err);
+    if (kind != K_OK) {
+        cfr_free(w);
+        return kind;
+    }
     size_t per = (size_t)2 * ((size_t)m->nh[0] + (size_t)m->nh[1]);
-    w->regret = calloc((size_t)m->size + 1, sizeof(double));
-    w->avg = calloc((size_t)m->size + 1, sizeof(double));
-    w->strat = calloc((size_t)m->size + 1, sizeof(double));
-    w->vals = calloc((size_t)m->size + 1, sizeof(double));
+    w->regret = calloc((size_t)w->nlegal + 1, sizeof(double));
+    w->avg = calloc((size_t)w->nlegal + 1, sizeof(double));
+    w->strat = calloc((size_t)w->nlegal + 1, sizeof(double));
+    w->vals = calloc((size_t)w->nlegal + 1, sizeof(double));
     w->buf = calloc(per * ((size_t)w->depth + 2) + 1, sizeof(double));
     if (!w->regret || !w->avg || !w->strat || !w->vals || !w->buf) {
         cfr_free(w);
@@ -77,52 +132,53 @@ void cfr_free(CfrWalk *w) {
     free(w->strat);
     free(w->vals);
     free(w->buf);
+    free(w->lat);
+    free(w->lmove);
+    free(w->by_at);
+    free(w->by_slot);
+    free(w->by_hand);
     w->regret = w->avg = w->strat = w->vals = w->buf = NULL;
+    w->lat = w->lmove = w->by_at = w->by_slot = w->by_hand = NULL;
 }
 
-/* Information set ``i``'s strategy (``width`` moves) into ``out``: by regret matching+ (``current``) or its average,
- * uniform over its legal moves where either is all zero, its forced move where it is the forced set. */
-static void strategy(const CfrWalk *w, int32_t i, int32_t width, int current, double *out) {
-    const int8_t *legal = w->m.legal;
-    int32_t s = w->m.slot[i];
+/* Information set ``i``'s strategy over its legal moves (its slots ``lat[i]`` on) into the run's ``strat``: by
+ * regret matching+ (``current``) or its average, uniform where either is all zero, its forced move where it is the
+ * forced set. */
+static void strategy(CfrWalk *w, int32_t i, int current) {
+    int32_t j0 = w->lat[i], j1 = w->lat[i + 1];
+    double *out = w->strat;
     if (i == w->forced_set) {
-        for (int32_t a = 0; a < width; a++) out[a] = a == w->forced_move ? 1.0 : 0.0;
+        for (int32_t j = j0; j < j1; j++) out[j] = w->lmove[j] == w->forced_move ? 1.0 : 0.0;
         return;
     }
     double total = 0.0;
-    for (int32_t a = 0; a < width; a++) {
-        double x = current ? (legal[s + a] && w->regret[s + a] > 0 ? w->regret[s + a] : 0.0) : w->avg[s + a];
-        out[a] = x;
+    for (int32_t j = j0; j < j1; j++) {
+        double x = current ? (w->regret[j] > 0 ? w->regret[j] : 0.0) : w->avg[j];
+        out[j] = x;
         total += x;
     }
     if (total > 0) {
-        for (int32_t a = 0; a < width; a++) out[a] /= total;
+        for (int32_t j = j0; j < j1; j++) out[j] /= total;
         return;
     }
-    int32_t count = 0;
-    for (int32_t a = 0; a < width; a++) count += legal[s + a] != 0;
-    for (int32_t a = 0; a < width; a++) out[a] = legal[s + a] ? 1.0 / count : 0.0;
+    for (int32_t j = j0; j < j1; j++) out[j] = 1.0 / (j1 - j0);
 }
 
-/* Each information set's strategy at node ``n`` (``width`` moves) into the run's ``strat``. */
-static void strategies(CfrWalk *w, int32_t n, int32_t width, int current) {
-    for (int32_t i = w->m.iset_at[n]; i < w->m.iset_at[n + 1]; i++)
-        strategy(w, i, width, current, w->strat + w->m.slot[i]);
+/* Each information set's strategy at node ``n``. */
+static void strategies(CfrWalk *w, int32_t n, int current) {
+    for (int32_t i = w->m.iset_at[n]; i < w->m.iset_at[n + 1]; i++) strategy(w, i, current);
 }
 
-/* Where ``p``'s own reach ``own`` takes move ``a`` at node ``n`` of his: into ``reach`` (by hand). */
-static void reach_by(const CfrWalk *w, int32_t n, int32_t a, const double *from, double *reach) {
-    const CfrMoves *t = &w->m;
-    for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-        reach[t->iset_hand[i]] = from[t->iset_hand[i]] * w->strat[t->slot[i] + a];
+/* The reach ``from`` leaves to the child at ``c`` (an index of ``child``) of the mover's hands whose move it is: into
+ * ``reach`` (by hand; the other hands reach nothing there and are not read below it). */
+static void reach_by(const CfrWalk *w, int32_t c, const double *from, double *reach) {
+    for (int32_t k = w->by_at[c]; k < w->by_at[c + 1]; k++)
+        reach[w->by_hand[k]] = from[w->by_hand[k]] * w->strat[w->by_slot[k]];
 }
 
-/* Player ``p``'s average strategy at his information set ``i`` (hand ``h``) gains its strategy weighted by his reach
- * and the iteration. */
-static void average_add(CfrWalk *w, int32_t i, int32_t width, double reach) {
-    int32_t s = w->m.slot[i];
-    for (int32_t a = 0; a < width; a++)
-        if (w->m.legal[s + a]) w->avg[s + a] += (double)w->it * reach * w->strat[s + a];
+/* Information set ``i``'s average strategy gains its strategy weighted by the iteration and ``reach`` (its hand's). */
+static void average_add(CfrWalk *w, int32_t i, double reach) {
+    for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) w->avg[j] += (double)w->it * reach * w->strat[j];
 }
 
 /* Node ``n``'s moves in ``p``'s walk (its terminal values already in ``v``): each child walked with the reach its
@@ -139,48 +195,43 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
     double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
     double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
-    strategies(w, n, width, mode == MODE_CFR);
+    strategies(w, n, mode == MODE_CFR);
     if (mover != p) {
         const int32_t *al = t->alive[p];
         for (int32_t a = 0; a < width; a++) {
             int32_t c = t->child[c0 + a];
-            reach_by(w, n, a, opp, reach);
+            reach_by(w, c0 + a, opp, reach);
             w->node(w, c, p, own, reach, sub, mode, level + 1);
             for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
         }
         return;
     }
     for (int32_t a = 0; a < width; a++) {
-        reach_by(w, n, a, own, reach);
+        reach_by(w, c0 + a, own, reach);
         w->node(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
-        for (int32_t i = i0; i < i1; i++)
-            w->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
+        for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) w->vals[w->by_slot[k]] = sub[w->by_hand[k]];
     }
     for (int32_t i = i0; i < i1; i++) {
-        int32_t h = t->iset_hand[i], s = t->slot[i];
-        const double *va = w->vals + s, *st = w->strat + s;
+        int32_t h = t->iset_hand[i], j0 = w->lat[i], j1 = w->lat[i + 1];
+        const double *va = w->vals, *st = w->strat;
         if (mode == MODE_BEST) {
-            double best;
-            if (i == w->forced_set) best = va[w->forced_move];
-            else {
-                int found = 0;
-                best = 0.0;
-                for (int32_t a = 0; a < width; a++)
-                    if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
-            }
+            int found = 0;
+            double best = 0.0;
+            for (int32_t j = j0; j < j1; j++)
+                if (i == w->forced_set ? w->lmove[j] == w->forced_move : !found || va[j] > best)
+                    best = va[j], found = 1;
             v[h] += best;
             continue;
         }
         double here = 0.0;
-        for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
+        for (int32_t j = j0; j < j1; j++) here += st[j] * va[j];
         v[h] += here;
         if (mode == MODE_CFR && i != w->forced_set) {
-            for (int32_t a = 0; a < width; a++)
-                if (t->legal[s + a]) {
-                    double r = w->regret[s + a] + va[a] - here;
-                    w->regret[s + a] = r > 0 ? r : 0.0;
-                }
-            average_add(w, i, width, own[h]);
+            for (int32_t j = j0; j < j1; j++) {
+                double r = w->regret[j] + va[j] - here;
+                w->regret[j] = r > 0 ? r : 0.0;
+            }
+            average_add(w, i, own[h]);
         }
     }
 }
@@ -212,6 +263,13 @@ void cfr_iterate(CfrWalk *w, int64_t count) {
 double cfr_best(CfrWalk *w, int p) {
     double v = walk_root(w, p, MODE_BEST);
     return p == 0 ? v : -v;
+}
+
+void cfr_average(const CfrWalk *w, double *out) {
+    const CfrMoves *t = &w->m;
+    for (int32_t s = 0; s < t->size; s++) out[s] = 0.0;
+    for (int32_t i = 0; i < t->iset_at[t->nodes]; i++)
+        for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) out[t->slot[i] + w->lmove[j]] = w->avg[j];
 }
 
 void cfr_hand_values(CfrWalk *w, double *out) {
@@ -415,13 +473,13 @@ static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, 
     }
     size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
     double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
-    strategies(w, n, width, 1);
+    strategies(w, n, 1);
     for (int32_t a = 0; a < width; a++) {
-        reach_by(w, n, a, own, reach);
+        reach_by(w, c0 + a, own, reach);
         range_average_only(w, t->child[c0 + a], p, reach, level + 1);
     }
     for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-        if (i != w->forced_set) average_add(w, i, width, own[t->iset_hand[i]]);
+        if (i != w->forced_set) average_add(w, i, own[t->iset_hand[i]]);
 }
 
 /* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves; nothing

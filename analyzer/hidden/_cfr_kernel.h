@@ -52,7 +52,12 @@ struct CfrWalk {
     const double *weight[2];      /* each player's hands' root reach (NULL: 1 each) */
     CfrNode node;                 /* the form's walk of a node */
     void (*release)(CfrWalk *w);  /* frees what the form holds beyond this (NULL: nothing) */
-    double *regret, *avg;         /* ``size`` each */
+    int32_t nlegal;               /* the legal moves of every information set: the slots of the arrays below */
+    int32_t *lat, *lmove;         /* information set ``i``'s legal moves: slots ``lat[i]`` to ``lat[i + 1]``, each its
+                                     move ``lmove[j]`` (an index among its node's moves) */
+    int32_t *by_at, *by_slot, *by_hand;  /* the move to ``child[c]``: the slots ``by_slot`` of the information sets
+                                     where it is legal, and their hands ``by_hand``, from ``by_at[c]`` to ``by_at[c + 1]`` */
+    double *regret, *avg;         /* by slot */
     double *strat, *vals;         /* scratch: a strategy and the children's values by slot */
     double *buf;                  /* scratch: per depth, a value vector of each player and a reach vector of each */
     int32_t depth;                /* the tree's depth (nodes on the longest path) */
@@ -108,6 +113,8 @@ void cfr_free(CfrWalk *w);
 void cfr_iterate(CfrWalk *w, int64_t count);
 /* The value for the maximiser when player ``p`` answers best the other's average strategy. */
 double cfr_best(CfrWalk *w, int p);
+/* The average strategy's sums by the tree's slots (``slot[i] + move``, 0 for an illegal move) into ``out`` (``size``). */
+void cfr_average(const CfrWalk *w, double *out);
 /* Each of the maximiser's hands' value (times its root weight) with both playing their averages, into ``out``
  * (``nh[0]``). */
 void cfr_hand_values(CfrWalk *w, double *out);

@@ -77,6 +77,6 @@ EXPORT(cfr_bracket_at) void cfr_bracket_at(WasmRun *r, double *out) {
 EXPORT(cfr_hand_values_at) void cfr_hand_values_at(WasmRun *r, double *out) { cfr_hand_values(&r->run.w, out); }
 EXPORT(cfr_hands) int cfr_hands(WasmRun *r) { return r->run.w.m.nh[0]; }
 
-/* The average strategy's sums by slot (``cfr_size`` doubles). */
-EXPORT(cfr_average_at) const double *cfr_average_at(WasmRun *r) { return r->run.w.avg; }
+/* The average strategy's sums by slot into ``out`` (``cfr_size`` doubles). */
+EXPORT(cfr_average_at) void cfr_average_at(WasmRun *r, double *out) { cfr_average(&r->run.w, out); }
 EXPORT(cfr_size) int cfr_size(WasmRun *r) { return r->run.w.m.size; }

@@ -33,7 +33,8 @@ from typing import Sequence
 from ..position import Position
 from ..search.core import cfr_wasm
 from .game import side0_value
-from .ranges import BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued, ranges_of_deals
+from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued,
+                     ranges_of_deals, run_slots)
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
            "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
@@ -119,8 +120,9 @@ class PublicTree:
         return out[0], out[1]
 
     def memory(self) -> int:
-        """The bytes of the flattened tree's arrays and of one run's (regrets, averages, two scratch arrays, the
-        value and reach vectors of every depth, as the kernel allocates them)."""
+        """The bytes of the flattened tree's arrays and of one run's (regrets, averages and two scratch arrays, a
+        slot per legal move of an information set, with their indices; the value and reach vectors of every depth, as
+        the kernel allocates them)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive)
         depth, stack = 0, [(0, 1)]
@@ -129,7 +131,7 @@ class PublicTree:
             depth = max(depth, d)
             stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
         vectors = 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (depth + 2)
-        return sum(len(a) * a.itemsize for a in arrays) + 8 * (4 * self.size + vectors)
+        return sum(len(a) * a.itemsize for a in arrays) + 8 * vectors + run_slots(self)
 
     def find(self, n: int, hand: int) -> int:
         """The information set of hand index ``hand`` at node ``n`` (-1: none)."""

@@ -107,8 +107,10 @@ class _Run(KernelHandle):
 
     def average(self) -> list[float]:
         """The average strategy's sums by slot."""
-        n = self._size
-        return list(struct.unpack(f"<{n}d", self._m.read(self._m.x.cfr_average_at(self._d), 8 * n)))
+        m, n = self._m, self._size
+        out = m.room(8 * n + 8)
+        m.x.cfr_average_at(self._d, out)
+        return list(struct.unpack(f"<{n}d", m.read(out, 8 * n)))
 
 
 def _arrays(objs, names, items: str) -> list[bytes]:

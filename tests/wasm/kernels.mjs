@@ -359,7 +359,9 @@ function cfrRun(c) {
       x.cfr_hand_values_at(r, p);
       return bitsOf(p, n);
     }
-    return bitsOf(x.cfr_average_at(r), x.cfr_size(r));
+    const n = x.cfr_size(r), p = scratch.room(8 * n + 8);
+    x.cfr_average_at(r, p);
+    return bitsOf(p, n);
   });
   x.cfr_delete(r);
   return out.map((v) => (v === undefined ? null : v));
