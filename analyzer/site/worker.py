@@ -72,10 +72,14 @@ def site_budget() -> dict:
 
 
 def site_info() -> dict:
-    """What runs the analysis here, for the page to say: the search's cores and the Python."""
+    """What runs the analysis here, for the page to say: the search's cores (the CFR+ solver's among them) and the
+    Python; ``binding`` and ``cfr``: which binding serves the block search and the CFR+ iteration ("native", "wasm",
+    None: pure Python)."""
+    from ..hidden.cfr import CFR_BINDING, cfr_core     # (the solver's module, which the analyses import anyway)
+
     compiled = CORE != "python"
-    return {"search": cores_text(), "compiled": compiled, "python": platform.python_version(),
-            "platform": sys.platform, "binding": CORE_BINDING,
+    return {"search": cores_text((cfr_core(),)), "compiled": compiled, "python": platform.python_version(),
+            "platform": sys.platform, "binding": CORE_BINDING, "cfr": CFR_BINDING,
             "note": (("the compiled search (WebAssembly)" if CORE_BINDING == "wasm" else "the compiled search")
                      if compiled else
                      "the pure-Python search (no compiled core in the browser): a fair analysis gives each decision "
