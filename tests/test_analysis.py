@@ -238,7 +238,7 @@ def test_table_mb_bounds_every_search_of_the_fair_analysis_too(tmp_path, monkeyp
     monkeypatch.setattr(fair, "searcher_for", spy(fair.searcher_for))
     monkeypatch.setattr(fair, "WorldsSolver", worlds_spy(fair.WorldsSolver))
     block7 = str(RECORDS / "variant-block7.dom")
-    settings = ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1", "--table-mb", "3")
+    settings = ("--fair", "--seat", "A", "--decision-deals", "2", "--exact-below", "1", "--table-mb", "3")
     for command in (("analyze", block7), ("report", block7, "-o", str(tmp_path / "page.html"))):
         asked.clear()
         res = CliRunner().invoke(main, [*command, *settings])
@@ -262,7 +262,7 @@ def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
     # (the total is the most deals there may still be: it only shrinks as decisions are told apart or settle)
     assert all(a[0] <= b[0] and a[1] >= b[1] for a, b in zip(calls, calls[1:]))
     monkeypatch.setattr(cli, "_terminal", lambda: True)
-    res = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "A", "--worlds", "30", "--exact-below", "10",
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "A", "--decision-deals", "30", "--exact-below", "10",
                                     str(RECORDS / "variant-block7.dom")])
     # (click draws no bar into a file that is not a terminal, as here: its label shows it was made)
     assert res.exit_code == 0 and "worlds of " in res.stderr and "worlds of " not in res.stdout

@@ -107,7 +107,7 @@ def test_who_holds_what_puts_the_certain_first(c_model):
 
 def test_a_page_of_fair_values_only_says_so_and_fills_the_loss_column(tmp_path):
     path = tmp_path / "view.html"
-    CliRunner().invoke(main, ["report", "--fair", "--worlds", "20", "--exact-below", "20",
+    CliRunner().invoke(main, ["report", "--fair", "--decision-deals", "20", "--exact-below", "20",
                               str(RECORDS / "draw-one-view.dom"), "-o", str(path)])
     html = unescape(path.read_text(encoding="utf-8"))
     # (A's log hides B's hand: a sheet, valued over the deals it allows, never "exact" with every hand open)

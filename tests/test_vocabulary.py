@@ -174,3 +174,89 @@ def test_the_groups_help_lists_each_commands_first_sentence_whole():
     for name in COMMANDS:
         first = _command(name).get_short_help_str()
         assert first.endswith(".") and _unwrapped(first) in listed, name
+
+
+# ---- the retired option names: still read for a version, hidden, noted ------------------------------------------
+
+_RETIRED_ARGS = {"analyze": [str(ROOT / "records" / "seed2.dom"), "--fair"],
+                 "report": [str(ROOT / "records" / "seed2.dom"), "--fair"],
+                 "train": [str(ROOT / "records" / "seed2.dom"), "--player", "B"],
+                 "stats": [str(ROOT / "records" / "seed2.dom"), "--fair"],
+                 "diagram": [str(ROOT / "records" / "seed2.dom"), "-o", "x.svg"], "equity": []}
+_VALUES = {"--face-up": "B"}
+
+
+def _parsed(command: str, args: list[str]) -> dict:
+    with _command(command).make_context(command, [*_RETIRED_ARGS[command], *args]) as ctx:
+        return dict(ctx.params)
+
+
+@pytest.mark.parametrize("old,command,now", [tuple(c.strip("`") for c in row) for row in
+                                             [[r[0], c, r[2]] for r in _table("Retired options")
+                                              for c in r[1].split(", ")]])
+def test_a_retired_option_is_hidden_and_read_as_its_new_name_with_a_note(old, command, now, capsys):
+    options = _options(_command(command))
+    assert now in options and old not in options
+    shown = _help(command)
+    assert now in shown and not re.search(rf"^\s+{re.escape(old)}\b", shown, re.M)
+    value = _VALUES.get(now, "60")
+    assert _parsed(command, [old, value]) == _parsed(command, [now, value]) != _parsed(command, [])
+    said = capsys.readouterr().err.splitlines()
+    assert said == [f"note: {old} is deprecated: write {now} (the same meaning); the old name goes in the next "
+                    "version"]
+    result = CliRunner().invoke(main, [command, *_RETIRED_ARGS[command], old, value, now, value])
+    assert result.exit_code == 2 and f"{old} is the former name of {now}" in result.output
+
+
+def test_hands_is_one_option_with_one_meaning():
+    """``--hands`` is the hands a player of a sheet without hands may have held, and nothing else: the diagram's
+    faces and the equity's simulation have names of their own."""
+    having = sorted(name for name in COMMANDS if "--hands" in _options(_command(name)))
+    listed = next(row[1] for row in _table("Options") if row[0] == "`--hands`")
+    assert having == sorted(listed.split(", ")) == ["analyze", "report"]
+
+
+def test_the_decisions_deals_are_told_from_the_records_deals_in_every_help():
+    for name in ("analyze", "report"):
+        words = _unwrapped(_help(name))
+        assert "--max-deals N A sheet without hands" in words and "not of one decision (--decision-deals)" in words
+        assert "--decision-deals N With --fair: the deals drawn at first for one decision" in words
+
+
+# ---- the board's API says the same words ------------------------------------------------------------------------
+
+def test_the_boards_request_keys_are_the_options_and_the_retired_ones_read_the_same():
+    from analyzer.server.api import RETIRED_KEYS, analysis_call, answer_call, current_keys
+
+    text = (ROOT / "records" / "seed2.dom").read_text(encoding="utf-8")
+    keys = {row[0].strip("`") for row in _table("The board's API")}
+    new = {"decision_deals": 30, "max_decision_deals": 120}
+    assert set(new) <= keys
+    asked = analysis_call({"text": text, "fair": True, **new}, 10_000)["asked"]
+    assert (asked.decision_deals, asked.max_decision_deals) == (30, 120)
+    assert answer_call({"text": text, **new})["asked"] == answer_call({"text": text, "worlds": 30, "max_worlds": 120})["asked"]
+    for old, route, now in _table("Retired API keys"):
+        old, now = old.strip("`"), now.strip("`")
+        if route != "problems":
+            assert RETIRED_KEYS[old] == now
+            old_asked = analysis_call({"text": text, "fair": True, "worlds": 30, "max_worlds": 120}, 10_000)["asked"]
+            assert old_asked == asked
+    # given both, the new key counts
+    assert current_keys({"worlds": 5, "decision_deals": 30}) == {"decision_deals": 30}
+
+
+def test_a_problems_answer_on_the_board_gives_deals_and_its_retired_key():
+    import json
+
+    from analyzer.server.setups import problem_set_data
+
+    content = (ROOT / "tests" / "data" / "train-seed-B.json").read_text(encoding="utf-8")
+    answers = [p["answer"] for p in problem_set_data(content, "train-seed-B.json")["problems"]]
+    given = [p.get("deals", p.get("worlds")) for p in json.loads(content)["problems"] if p.get("position")]
+    assert answers and [a["deals"] for a in answers] == [a["worlds"] for a in answers] == given
+
+
+def test_the_boards_javascript_reads_no_retired_key_nor_phase():
+    for path in (ROOT / "analyzer" / "server" / "static").glob("*.js"):
+        code = path.read_text(encoding="utf-8")
+        assert not re.search(r"\bworlds\b|max_worlds", code, re.I), path.name
