@@ -1,10 +1,13 @@
 """One vocabulary (issue 86 item 2): every option, JSON key and word of the glossary (docs/glossary.md) is used with
 the one meaning it gives there, and the command line says the same things the same way: ``--json`` a flag
 everywhere, every command's exit status stated (and the same in docs/commands.md), ``domino --help`` whole, the
-retired word "world" in no option's help and no JSON key but the deprecated ones, which read back."""
+retired word "world" in no option's help and no JSON key but the deprecated ones, which read back; the retired
+option names hidden and still read; the board's API in the same words; a move named "move N" (the JSON's index + 1)
+everywhere people read it."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 
 import click
@@ -246,8 +249,6 @@ def test_the_boards_request_keys_are_the_options_and_the_retired_ones_read_the_s
 
 
 def test_a_problems_answer_on_the_board_gives_deals_and_its_retired_key():
-    import json
-
     from analyzer.server.setups import problem_set_data
 
     content = (ROOT / "tests" / "data" / "train-seed-B.json").read_text(encoding="utf-8")
@@ -260,3 +261,42 @@ def test_the_boards_javascript_reads_no_retired_key_nor_phase():
     for path in (ROOT / "analyzer" / "server" / "static").glob("*.js"):
         code = path.read_text(encoding="utf-8")
         assert not re.search(r"\bworlds\b|max_worlds", code, re.I), path.name
+
+
+# ---- a move has one name: move N, the JSON's index + 1 ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def book_deal():
+    """The book deal (records/seed2.dom) as ``analyze`` prints it, and its JSON."""
+    path = str(ROOT / "records" / "seed2.dom")
+    text = CliRunner().invoke(main, ["analyze", path]).stdout
+    return text, json.loads(CliRunner().invoke(main, ["analyze", "--json", path]).stdout)["games"][0]
+
+
+def test_analyzes_text_names_each_decision_by_its_move_number_the_jsons_index_plus_one(book_deal):
+    text, game = book_deal
+    named = re.findall(r"^  move (\d+), (\w+) \(line (\d+);", text, re.M)
+    assert [(int(n), p, int(line)) for n, p, line in named] == \
+        [(d["index"] + 1, d["player"], d["line"]) for d in game["decisions"]]
+    critical = game["critical"]
+    assert (f"Critical move: {critical['player']} {critical['played']}, move {critical['index'] + 1} "
+            f"(line {critical['line']}, column {critical['column']})") in text
+    assert not re.search(r"\bround\b", text)         # (the round is the JSON's, never a move's name)
+    # the move as the book's table writes it: B's [2-6] in the fifth round is the game's 17th move
+    assert (critical["player"], critical["round"], critical["index"] + 1) == ("B", 5, 17)
+
+
+def test_the_report_page_and_stats_mistakes_name_a_move_as_the_text_does(book_deal, tmp_path):
+    _, game = book_deal
+    page = tmp_path / "seed2.html"
+    assert CliRunner().invoke(main, ["report", str(ROOT / "records" / "seed2.dom"), "-o", str(page)]).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    headings = re.findall(r'<span class="num">(.*?)</span>', html)
+    assert headings and all(re.fullmatch(r"Move \d+", h) for h in headings), headings[:3]
+    c = game["critical"]
+    assert f"<b>{c['index'] + 1}. {c['player']} " in html
+    result = CliRunner().invoke(main, ["stats", "--json", "--mistakes", "3", str(ROOT / "records" / "seed2.dom")])
+    mistakes = json.loads(result.stdout)["mistakes"]
+    by_index = {d["index"]: d for d in game["decisions"]}
+    for m in mistakes:
+        assert by_index[m["move"] - 1]["played"] == m["played"]
