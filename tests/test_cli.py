@@ -298,7 +298,8 @@ def test_replay_view_gives_its_inference_in_jsonl_as_in_json():
     lines = run("replay", "--view", "C", "--jsonl", SEED2).stdout.splitlines()
     (game,) = json.loads(lines[0])["games"]
     assert game["inference"]["view"] == "C"
-    assert game["inference"]["steps"][0]["worlds"] == math.factorial(21) // math.factorial(7) ** 3 == 399_072_960
+    assert game["inference"]["steps"][0]["deals"] == math.factorial(21) // math.factorial(7) ** 3 == 399_072_960
+    assert all(step["worlds"] == step["deals"] for step in game["inference"]["steps"])      # (its former name)
     (as_json,) = json.loads(run("replay", "--view", "C", "--json", SEED2).stdout)["games"]
     assert as_json["inference"] == game["inference"]
 

@@ -78,6 +78,16 @@ def test_every_option_of_the_glossary_is_one_of_each_command_it_names():
             assert name in _options(_command(command)), (name, command)
 
 
+def _inference_step() -> dict:
+    """The first step of ``replay --view C --json``'s inference of the book deal."""
+    from analyzer.match import replay_record
+    from analyzer.notation import parse
+    from analyzer.pipeline import view_inference
+
+    (rep,) = replay_record(parse((ROOT / "records" / "seed2.dom").read_text(encoding="utf-8"), "seed2.dom"))
+    return view_inference(rep, "C")["steps"][0]
+
+
 def test_every_key_of_the_glossary_is_written_where_it_says():
     from analyzer.analysis import Decision
     from analyzer.analysis.fair import FairDecision, FairValue
@@ -87,7 +97,7 @@ def test_every_key_of_the_glossary_is_written_where_it_says():
 
     written = {"decision": codec.keys(Decision), "fair_verdict": codec.keys(FairDecision),
                "fair_value": codec.keys(FairValue), "mistake": tuple(f.name for f in dataclasses.fields(Mistake)),
-               "problem": tuple(f.name for f in dataclasses.fields(Problem))}
+               "problem": tuple(f.name for f in dataclasses.fields(Problem)), "inference_step": _inference_step()}
     defs = schema()["$defs"]
     for key, output, _meaning in _table("JSON keys"):
         name = key.strip("`")
@@ -104,7 +114,7 @@ def test_each_retired_key_is_written_beside_its_new_name_deprecated_and_read_bac
     assert VERSION == 4
     for old, output, now in _table("Retired keys"):
         old, now = old.strip("`"), now.strip("`")
-        if output == "problem":         # (a problem set: written by the problem itself, both keys)
+        if output in ("problem", "inference_step"):       # (written by the problem, the step itself: both keys)
             continue
         assert codec.retired_keys(types[output])[old] == now
         named = defs[output]["properties"][old]
@@ -124,6 +134,8 @@ def test_a_problems_retired_key_is_written_beside_its_new_name():
                       "real", "sampled", 80, ())
     data = problem.as_dict()
     assert data["deals"] == data["worlds"] == 80
+    step = _inference_step()
+    assert step["deals"] == step["worlds"] == 399_072_960       # (21! / 7!^3: the deals C cannot tell apart at first)
 
 
 def test_no_key_of_the_results_uses_the_retired_word_but_the_deprecated_ones():

@@ -48,7 +48,7 @@ def inference_text(step: dict, view: str | None = None) -> str:
     """What ``view`` can infer after one move (a step of ``replay --view``'s inference): the count of
     deals and the compact tile-by-holder matrix (:func:`~analyzer.render.verdicts.holds_lines`)."""
     return _text([("       " if k == 0 else "         ") + line
-                  for k, line in enumerate(holds_lines(step["worlds"], step["holds"], view))])
+                  for k, line in enumerate(holds_lines(step["deals"], step["holds"], view))])
 
 
 def hands_line(rep: Replay, step, view: str | None, seen: dict | None = None) -> str:
