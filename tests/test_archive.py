@@ -587,7 +587,7 @@ def test_the_archive_report_has_a_page_per_record_and_an_index(archive_report):
     pages = sorted(p.name for p in archive_report.iterdir())
     assert "index.html" in pages and len(pages) == 1 + 3        # the three records that could be read
     index = (archive_report / "index.html").read_text(encoding="utf-8")
-    assert "C [3-6]" in index and "round 5" in index           # the critical move of the book's game
+    assert "C [3-6]@6, move 18: loses" in index          # the critical move of the book's game
     assert "d-binary.dom" in index and "binary" in index
 
 

@@ -231,7 +231,7 @@ def test_a_move_with_no_open_hands_value_is_not_called_best(tmp_path):
     path.write_text("\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines()))
     out = run("analyze", str(path), "--decision-deals", "4", "--exact-below", "1").output
     assert "every one analysed" in out
-    lines = [line for line in out.splitlines() if line.startswith("  round ")]
+    lines = [line for line in out.splitlines() if line.startswith("  move ")]
     # B's hand is hidden: no move has a value with every hand open of its own, so none is "best" by one; each is
     # valued over the deals the record allows (a sheet: docs/fair.md), its loss their mean, least and most
     loss = re.compile(r"\(hindsight\) it loses "
