@@ -715,7 +715,8 @@ def view_inference(rep, view: str, several: bool = False) -> dict:
     try:
         for seen in range(rep.legal_prefix + 1):
             count, holds = holds_table(rep, seen, seat)
-            out["steps"].append({"seen": seen, "worlds": count, "holds": holds})
+            # (``worlds``: ``deals`` under its former name, deprecated, gone in the next version: docs/glossary.md)
+            out["steps"].append({"seen": seen, "deals": count, "holds": holds, "worlds": count})
     except (NoWorld, InferenceUnsupported) as exc:
         out["stopped"] = str(exc)
     if rep.legal_prefix < len(rep.steps) and "stopped" not in out:

@@ -276,7 +276,7 @@ def test_an_analysis_can_be_cancelled(folder):
         answer = {}
 
         def run():
-            answer["out"] = c.post("/api/analyze", json={"text": text, "job": "long", "fair": True, "worlds": 5000,
+            answer["out"] = c.post("/api/analyze", json={"text": text, "job": "long", "fair": True, "decision_deals": 5000,
                                                          "exact_below": 1})
         thread = threading.Thread(target=run)
         thread.start()
@@ -422,7 +422,7 @@ def test_a_client_that_goes_away_mid_analysis_frees_its_worker(live):
     import socket
 
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
-    body = json.dumps({"text": text, "job": "gone", "fair": True, "worlds": 5000, "exact_below": 1}).encode()
+    body = json.dumps({"text": text, "job": "gone", "fair": True, "decision_deals": 5000, "exact_below": 1}).encode()
     with socket.create_connection(("127.0.0.1", live)) as s:
         s.sendall(b"POST /api/analyze?token=" + BOARD_TOKEN.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                   b"Content-Type: application/json\r\n"

@@ -37,7 +37,7 @@ def pages(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("sheets")
     out = {}
     for name, extra in SHEETS.items():
-        for fair in ((), ("--fair", "--worlds", "20")) if name == "draw-one-view.dom" else ((),):
+        for fair in ((), ("--fair", "--decision-deals", "20")) if name == "draw-one-view.dom" else ((),):
             path = folder / (name.replace(".dom", "") + ("-fair" if fair else "") + ".html")
             res = CliRunner().invoke(main, ["report", str(RECORDS / name), "-o", str(path), *extra, *fair])
             assert res.exit_code in (0, 1), res.output

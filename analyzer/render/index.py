@@ -32,7 +32,7 @@ class IndexRow:
     result: str
     valid: bool
     errors: int
-    critical: str | None         # "C [3-6] in round 5: loses 12 (mistake)"
+    critical: str | None         # "C [3-6], move 18: loses 12 (mistake)"
     loss: int                    # the critical move's loss (for sorting), 0 without one
 
 
@@ -96,7 +96,7 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
     c = (analysis or {}).get("critical")
     if not c:
         return None, 0
-    where = f" in round {c['round']}" if c["round"] is not None else f" (move {c['index'] + 1})"
+    where = f", move {c['index'] + 1}"
     cls = f" ({c['class']})" if c["class"] else ""
     return f"{c['player']} {c['played']}{where}: loses {c['loss']}{cls}", c["loss"]
 

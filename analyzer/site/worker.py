@@ -44,8 +44,8 @@ from ..search.core import CORE, CORE_BINDING, cores_text  # noqa: E402
 from ..server import library, setups  # noqa: E402
 from ..inference.memo import remembering  # noqa: E402
 from ..i18n import use  # noqa: E402
-from ..server.api import (DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer,  # noqa: E402
-                          language)
+from ..server.api import (DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call,  # noqa: E402
+                          current_keys, error_answer, language)
 from ..server.files import Roots  # noqa: E402
 
 __all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "site_budget", "site_info"]
@@ -56,7 +56,7 @@ __all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "site_budget", "site_in
 #: partnership record (seed1.dom) answers in about 10 s under Pyodide's pure-Python search (bench/bench_site.py
 #: measures it; the server's defaults are 200, the command's budget, 1,000 and NODE_LIMIT). The exact analysis
 #: (all hands open) keeps the server's limit.
-BROWSER_BUDGET = {"worlds": 10, "max_worlds": 10, "exact_below": 10, "max_nodes": 20_000}
+BROWSER_BUDGET = {"decision_deals": 10, "max_decision_deals": 10, "exact_below": 10, "max_nodes": 20_000}
 
 
 #: The budget where the block search is compiled (the CPython extension, or its WebAssembly module in the
@@ -83,7 +83,7 @@ def site_info() -> dict:
             "note": (("the compiled search (WebAssembly)" if CORE_BINDING == "wasm" else "the compiled search")
                      if compiled else
                      "the pure-Python search (no compiled core in the browser): a fair analysis gives each decision "
-                     f"{BROWSER_BUDGET['worlds']} deals and each search {BROWSER_BUDGET['max_nodes']:,} positions "
+                     f"{BROWSER_BUDGET['decision_deals']} deals and each search {BROWSER_BUDGET['max_nodes']:,} positions "
                      "by default (the server: 200 and more)")}
 
 
@@ -129,13 +129,13 @@ class SiteApi:
 
     def _analysis(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
         fair = bool(data.get("fair"))
-        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **data}
+        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **current_keys(data)}
         kwargs = analysis_call(data, self.budget["max_nodes"] if fair else library.NODE_LIMIT)
         kwargs["progress"] = progress
         return library.analyze_document(**kwargs)
 
     def _answer(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
-        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **data}
+        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **current_keys(data)}
         kwargs = answer_call(data)
         kwargs["progress"] = progress
         return setups.problem_answer(**kwargs)
