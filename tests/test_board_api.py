@@ -11,7 +11,7 @@ import sys
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
@@ -358,6 +358,7 @@ _TEXTS = [RECORDS.joinpath(n).read_text(encoding="utf-8") for n in
 @given(which=st.integers(0, len(_TEXTS) - 1), at=st.floats(0, 1), cut=st.integers(0, 40),
        put=st.sampled_from(["", "?", "[0-0]", "pass", "\n", "A: ", "draws ", "[9-9]", "1. ", "{", "\""]),
        line=st.integers(1, 60), column=st.integers(1, 40))
+@example(which=0, at=0.5440375087843526, cut=1, put="pass", line=1, column=1)  # a move by "Cpass": KeyError once
 def test_a_mangled_record_gets_a_board_or_a_reason(which, at, cut, put, line, column):
     """A record cut and patched anywhere (as while typing): the board's library answers with a position or
     a :class:`BoardError` naming why not, never anything else."""

@@ -714,7 +714,9 @@ def _insert(text: str, game: Game, rep, entry: MoveEntry) -> dict:
     if moves:
         last = moves[-1]
         at = last.pos.line - 1
-        same_row = order.get(entry.player, 0) > order.get(last.player, 0)
+        # a move by a name that is not one of the players (a record mangled while typing: "Cpass") starts a row
+        same_row = (entry.player in order and last.player in order
+                    and order[entry.player] > order[last.player])
         number = (last.round or 0) + (0 if same_row else 1)
     else:
         # after the game's last line before its moves: its hands, its table's header, else its last tag (a move is
