@@ -560,8 +560,9 @@ class SheetBudget:
     """The steps the checks of one record's sheets took so far (``spent``), and the games whose check was cut
     (``cut``, their replays). :meth:`check` is :func:`check_decided_result` within the record's budget."""
 
-    def __init__(self, steps: int = SHEET_STEPS, game_steps: int = SHEET_GAME_STEPS):
-        self.steps, self.game_steps = steps, game_steps
+    def __init__(self, steps: int | None = None, game_steps: int | None = None):
+        self.steps = SHEET_STEPS if steps is None else steps
+        self.game_steps = SHEET_GAME_STEPS if game_steps is None else game_steps
         self.spent = 0
         self.cut: list[Replay] = []
 
