@@ -325,10 +325,7 @@ def test_a_second_run_with_the_cache_does_no_work(tmp_path, archive):
     assert counts == {"computed": 1, "cached": 4, "lost": 0}
 
 
-def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, monkeypatch):
-    # (the slip search's safety net of CPU time, which a loaded machine may reach in one run and not in the other,
-    # kept out of the way: the units of work alone bound it, the same in every run)
-    monkeypatch.setattr("analyzer.repair.triage.RECORD_SECONDS", 3600.0)
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, units_only):
     sources = load([str(RECORDS)])
     cache = Cache(tmp_path / "cache")
     done = []
