@@ -11,6 +11,8 @@ a few games; the work is counted in the inference's steps, never timed."""
 from __future__ import annotations
 
 import re
+import time
+import types
 
 import pytest
 
@@ -106,6 +108,21 @@ def test_a_cut_game_whose_moves_do_not_show_its_end_is_no_error(monkeypatch):
     (note,) = [d for d in rep.diagnostics if d.code == "deals-check-stopped"]
     assert "do not show that the hand is over" in note.message
     assert budget.spent <= 1 + 1          # (the step that passed the limit: the check stopped there)
+
+
+def test_past_the_record_s_cpu_net_no_later_game_is_searched(monkeypatch):
+    # the safety net of CPU time, for what the steps do not count: a machine on which the first game's check took past
+    # it (the checks' clock made a million times as fast) searches no later game's deals, whatever steps are left
+    real = time.process_time
+    monkeypatch.setattr(match_module, "time", types.SimpleNamespace(process_time=lambda: 1e6 * real()))
+    replays, budget = _read(KOZEL + HUNGARIAN + KOZEL, monkeypatch, float("inf"), 10 ** 9)
+    assert any(d.code == "deals-result" for d in replays[0].diagnostics)       # the first game checked in full
+    assert len(budget.cut) == 2 and budget.cut[0] is replays[1] and budget.cut[1] is replays[2]
+    assert not any(rep.errors for rep in replays)
+    for rep in replays[1:]:
+        (note,) = [d for d in rep.diagnostics if d.code == "deals-check-stopped"]
+        assert "s of CPU" in note.message and rep.result is None
+    assert budget.spent == _costs(monkeypatch)["kozel"]                      # (no step taken past the first game)
 
 
 @pytest.mark.parametrize("steps", [0, 1_000])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -551,19 +552,24 @@ def _check_deals(rep: Replay, limit: int, listed=None) -> None:
 # its check in full (bounded by its own limits, so it may end past them); past them each further game gets
 # SHEET_GAME_STEPS, which a sheet of a few hundred deals needs (a handless Kozel game 100-1,500, a Domino Whist game
 # of five hundreds), and one that needs more is not checked over its deals: an info at its place says so. Steps, not
-# seconds: the same games are cut on any machine.
+# seconds: the same games are cut on any machine. SHEET_SECONDS, the CPU seconds the record's checks may take, is only
+# a safety net (some four times what SHEET_STEPS and a few hundred cheaper checks cost here) for what the steps do not
+# count (a deal drawn, a key's walk back): past it no later game is searched for its deals.
 SHEET_STEPS = 2_000_000
 SHEET_GAME_STEPS = 20_000
+SHEET_SECONDS = 20.0
 
 
 class SheetBudget:
     """The steps the checks of one record's sheets took so far (``spent``), and the games whose check was cut
     (``cut``, their replays). :meth:`check` is :func:`check_decided_result` within the record's budget."""
 
-    def __init__(self, steps: int | None = None, game_steps: int | None = None):
+    def __init__(self, steps: int | None = None, game_steps: int | None = None, seconds: float | None = None):
         self.steps = SHEET_STEPS if steps is None else steps
         self.game_steps = SHEET_GAME_STEPS if game_steps is None else game_steps
+        self.seconds = SHEET_SECONDS if seconds is None else seconds
         self.spent = 0
+        self.took = 0.0             # the CPU seconds the checks took (the safety net's)
         self.cut: list[Replay] = []
 
     def check(self, rep: Replay, limit: int = DEALS_CHECKED) -> Replay:
@@ -578,7 +584,11 @@ class SheetBudget:
 
         if current_meter() is not None:
             return check_decided_result(rep, limit)
+        if self.took >= self.seconds:
+            return self._cut(rep, f"the record's games before it took the time such checks may take "
+                                  f"({self.seconds:g} s of CPU, a safety net beside their budget of steps)")
         before = _Before(rep)
+        start = time.process_time()
         with metered(float("inf") if self.spent < self.steps else self.game_steps, remember=True) as meter:
             try:
                 return check_decided_result(rep, limit)
@@ -586,18 +596,22 @@ class SheetBudget:
                 pass
             finally:
                 self.spent += meter.spent
+                self.took += time.process_time() - start
         before.restore(rep)
+        return self._cut(rep, f"the record's games before it took the budget of such checks ({self.steps:,} steps), "
+                              f"and this one needs more than the {self.game_steps:,} each later game gets")
+
+    def _cut(self, rep: Replay, why: str) -> Replay:
+        """``rep`` as replayed, its check over the deals cut for the reason ``why``: the info that says so."""
         self.cut.append(rep)
         unsure = [d for d in rep.end_diagnostics if d.details.get("unsure")]
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
         shown = (" The moves do not show that the hand is over (a hand they do not show may hold a tile that could "
                  "be laid), and no deal was sought that ends it." if unsure else "")
         rep.end_diagnostics.append(_diag(
-            rep, Code.DEALS_CHECK_STOPPED, f"the deals this game's moves allow were not searched: the record's games "
-            f"before it took the budget of such checks ({self.steps:,} steps), and this one needs more than the "
-            f"{self.game_steps:,} each later game gets. Its moves are checked; whether some deal fits them, and the "
-            f"winner and points of its Result tag, are not.{shown} A file of this game alone is checked in full.",
-            None, "info", steps=self.game_steps, budget=self.steps))
+            rep, Code.DEALS_CHECK_STOPPED, f"the deals this game's moves allow were not searched: {why}. Its moves "
+            f"are checked; whether some deal fits them, and the winner and points of its Result tag, are not.{shown} "
+            "A file of this game alone is checked in full.", None, "info", steps=self.game_steps, budget=self.steps))
         rep.__dict__.pop("diagnostics", None)
         return rep
 
