@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match",
            "stream_match",
-           "check_decided_result", "next_requirement", "parse_score", "score_text", "score_range", "score_before",
+           "check_decided_result", "SheetBudget", "SHEET_STEPS", "SHEET_GAME_STEPS", "SHEET_SECONDS",
+           "next_requirement", "parse_score", "score_text", "score_range", "score_before",
            "ScoreContradiction", "opens_match", "progression_seats", "same_deals", "random_match", "random_hand",
            "SEAT_NAMES"]
 
