@@ -140,3 +140,20 @@ def test_the_board_s_memo_gives_the_cuts_a_fresh_read_gives(monkeypatch, steps):
     assert memo.reused
     assert first == cold and again == cold
     assert any(d["code"] == "deals-check-stopped" for g in cold["games"] for d in g["diagnostics"])
+
+
+def test_deals_kept_past_their_meter_charge_the_meter_that_uses_them():
+    # the deals a memo keeps outlive the meter they were counted under: a later check that lists them (each world a
+    # step, each state of the placements' programme built as the listing asks) or scores their endings charges its
+    # own meter, never the closed one (which, spent, would stop a check it has no part in)
+    from analyzer.inference.meter import metered
+    from analyzer.inference.sheet import _Ending, record_worlds
+
+    (rep,) = replay_record(parse(HUNGARIAN, "h.dom"), sheets=False)
+    with metered(float("inf")) as made:
+        worlds = record_worlds(rep)
+        ending = _Ending(rep, worlds)
+    before = made.spent
+    with metered(float("inf")) as using:
+        endings = [ending.ending(w) for w in worlds]
+    assert made.spent == before and using.spent >= len(endings) > 0
