@@ -1,15 +1,23 @@
 """``--json`` written as the records finish: the same bytes as the whole document written at the end (as the
 tool wrote it before it streamed), each record's games on standard output before the next record is worked
-out, and nothing of a finished record held by the command."""
+out, and nothing of a finished record held by the command.
+
+Each test here compares what two runs in this process wrote (or one against the document pinned): the slip search's
+safety net of CPU time is kept out of the way (``units_only``), so that its units of work alone bound it, the same
+in both runs however loaded the machine."""
 from __future__ import annotations
 
 import json
 import sys
+import time
+import types
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
+import analyzer.repair.search as search_module
+import analyzer.repair.triage as triage_module
 from analyzer.archive import Summary
 from analyzer.cli import main
 from analyzer.cli.output import JsonGames, finish
@@ -18,6 +26,7 @@ import pinned
 from schema_check import check
 
 ARCHIVE = pinned.ARCHIVE
+pytestmark = pytest.mark.usefixtures("units_only")
 
 
 def cli(*args):
@@ -57,6 +66,20 @@ def test_analyze_json_of_the_bundled_records_is_their_jsonl_assembled(monkeypatc
                       for g in result["games"]]
     expected = json.dumps({"games": games, "summary": summary.as_dict()}, indent=2) + "\n"
     assert cli("analyze", "records", "--json", "--jobs", "1").stdout == expected
+
+
+def test_a_run_on_a_loaded_machine_writes_what_a_run_on_an_idle_one_does(monkeypatch):
+    """Two runs of validate of the pinned archive (the book's broken seed1 searched for its slip), the second on a
+    machine so loaded that the slip search's processor seconds count a hundred times over (its clock made so): the
+    same document, the slip found in both (the search bounded by its units of work, not the clock)."""
+    monkeypatch.chdir(ROOT)
+    idle = cli(*pinned.arguments("validate"))
+    real = time.process_time
+    loaded = types.SimpleNamespace(process_time=lambda: 100 * real())
+    monkeypatch.setattr(search_module, "time", loaded)
+    monkeypatch.setattr(triage_module, "time", loaded)
+    assert cli(*pinned.arguments("validate")).stdout == idle.stdout
+    assert any("likely" in g for g in json.loads(idle.stdout)["games"])
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),

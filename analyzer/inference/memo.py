@@ -11,9 +11,11 @@ the variant with its rules, and what the match decided of it (who leads, its wor
 its deals anew.
 
 Outside :func:`remembering` nothing is kept: the library holds no cache of its own, and a memo lives as long as
-its caller keeps it. A metered caller (:func:`~analyzer.inference.meter.metered`, which must count every step)
-always lists anew. A :class:`DealMemo` is bounded (the least recently used game goes first) and may be shared
-by threads.
+its caller keeps it. A value is kept with the steps listing it cost (:mod:`analyzer.inference.meter`), and a
+caller whose meter remembers (the record's budget of its sheets' checks) takes it charged those steps, the count
+the same as had it listed the deals again; any other metered caller (the repair search, which must count every step
+and would fill the memo with its candidates) always lists anew. A :class:`DealMemo` is bounded (the least recently
+used game goes first) and may be shared by threads.
 """
 from __future__ import annotations
 
@@ -21,9 +23,9 @@ import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Hashable, Iterator, TypeVar
+from typing import Callable, Hashable, Iterator, NamedTuple, TypeVar
 
-from .meter import current_meter
+from .meter import current_meter, metered
 
 __all__ = ["DealMemo", "remembering", "remembered", "game_key"]
 
@@ -93,16 +95,39 @@ def game_key(rep) -> tuple:
             rep.setup_lacks, rep.start_scores)
 
 
+class _Costed(NamedTuple):
+    """A value kept, and the steps computing it took."""
+
+    value: object
+    steps: int
+
+
 def remembered(rep, what: Hashable, compute: Callable[[], T]) -> T:
     """``compute()``, the value ``what`` of game ``rep``'s deals, taken from the memo of the enclosing
     :func:`remembering` block where it holds it (computed and kept there otherwise; computed alone outside a
-    block, or under a meter)."""
+    block, or under a meter that does not remember). Under a meter that remembers, a value taken from the memo
+    is charged the steps it cost (see the module)."""
     memo = _MEMO.get()
-    if memo is None or current_meter() is not None:
+    meter = current_meter()
+    if memo is None or (meter is not None and not meter.remember):
         return compute()
     try:
         key = (what, game_key(rep))
         hash(key)
     except TypeError:                 # (a game holding something unhashable: not kept)
         return compute()
-    return memo.get(key, compute)
+    fresh = []
+
+    def costed() -> _Costed:
+        fresh.append(True)
+        if meter is None:             # (counted all the same, for a metered caller that takes it later)
+            with metered(float("inf"), remember=True) as counting:
+                value = compute()
+            return _Costed(value, counting.spent)
+        before = meter.spent
+        value = compute()
+        return _Costed(value, meter.spent - before)
+    kept = memo.get(key, costed)
+    if not fresh and meter is not None:
+        meter.charge(kept.steps)
+    return kept.value                 # type: ignore[return-value]

@@ -7,6 +7,10 @@ candidate records and checks each one's stated result over the deals it allows) 
 state the programs fill and each deal listed is a step (a deal judged whole or scored, WORLD_STEPS), and once the
 steps pass the limit :class:`StepsSpent` is raised out of whatever was counting. Steps, not seconds: where the
 limit falls is the same on any machine. Outside :func:`metered` nothing is counted.
+
+A meter opened with ``remember=True`` (the record's budget of its sheets' checks, :mod:`analyzer.match`) lets the
+deals a :func:`~analyzer.inference.memo.remembering` block kept be taken from it, each charged the steps it cost when
+it was listed, so that the count is what listing it again would count (any other meter lists anew).
 """
 from __future__ import annotations
 
@@ -31,11 +35,12 @@ class StepsSpent(Exception):
 class Meter:
     """The steps taken within one :func:`metered` block, and the most it allows."""
 
-    __slots__ = ("limit", "spent")
+    __slots__ = ("limit", "spent", "remember")
 
-    def __init__(self, limit: float):
+    def __init__(self, limit: float, remember: bool = False):
         self.limit = limit
         self.spent = 0
+        self.remember = remember        # the deals a memo kept may be taken, charged what they cost (see module)
 
     def charge(self, steps: int = 1) -> None:
         """Count ``steps``; :class:`StepsSpent` once they pass the limit."""
@@ -53,10 +58,10 @@ def current_meter() -> Meter | None:
 
 
 @contextmanager
-def metered(limit: float) -> Iterator[Meter]:
+def metered(limit: float, *, remember: bool = False) -> Iterator[Meter]:
     """Within the block the inference counts its steps on the meter yielded, and raises :class:`StepsSpent` past
-    ``limit`` of them (``float('inf')``: counted, never stopped)."""
-    meter = Meter(limit)
+    ``limit`` of them (``float('inf')``: counted, never stopped). ``remember``: see the module."""
+    meter = Meter(limit, remember)
     token = _METER.set(meter)
     try:
         yield meter

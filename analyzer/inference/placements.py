@@ -40,7 +40,6 @@ class Placements:
         self.unseen, self.allowed, self.room = unseen, allowed, room
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._choices: dict[tuple[int, tuple[int, ...]], tuple] = {}
-        self._meter = current_meter()      # (each state filled is a step of a metered caller's: see .meter)
         self._classes = _Classes(allowed, room)
         self.count = self._classes.count
 
@@ -49,8 +48,9 @@ class Placements:
         known = self._ways.get(key)
         if known is not None:
             return known
-        if self._meter is not None:
-            self._meter.charge()
+        meter = current_meter()      # (each state filled is a step of a metered caller's, the caller's now: see .meter)
+        if meter is not None:
+            meter.charge()
         if i == len(self.unseen):
             ways = int(not any(room))
         elif sum(room) != len(self.unseen) - i:
@@ -308,8 +308,9 @@ class HeaviestFirst(Placements):
             return known
         if len(state) == self.k:
             return super().ways(i, state)
-        if self._meter is not None:
-            self._meter.charge()
+        meter = current_meter()      # (each state filled is a step of a metered caller's, the caller's now: see .meter)
+        if meter is not None:
+            meter.charge()
         pips, leader, sums = state[self.k:], self.whole.leader, self.sums
         # the most and the fewest pips a seat with room r can still get: the r heaviest, the r lightest left
         most = [p + sums[min(i + r, len(sums) - 1)] - sums[i] for p, r in zip(pips, state)]

@@ -104,7 +104,6 @@ class _Ending:
                             if st.move is not None and st.move.tile is not None and not st.move.draw)
         self.every = mask_of(rep.variant.dealing.tiles)
         self.draws = sum(1 for _, bit in self.events if bit is None)
-        self.meter = current_meter()
         self.stated = None
         tag = rep.game.tags.get("Result")
         if tag is not None and len(rep.players) == rep.variant.players:
@@ -129,8 +128,9 @@ class _Ending:
         if key not in self.seen_ends:
             final = self._final(world)
             if final not in self.ends:
-                if self.meter is not None:        # (a position laid out and scored: steps of a metered caller's)
-                    self.meter.charge(WORLD_STEPS)
+                meter = current_meter()           # (the caller's now: a listing a memo kept outlives its meter)
+                if meter is not None:             # (a position laid out and scored: steps of a metered caller's)
+                    meter.charge(WORLD_STEPS)
                 self.ends[final] = self._ended(world, final)
             self.seen_ends[key] = self.ends[final]
         return self.seen_ends[key]

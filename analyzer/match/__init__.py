@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MatchEntry", "MatchReport", "PossibleResult", "PossibleResults", "possible_results", "replay_match",
            "stream_match",
-           "check_decided_result", "next_requirement", "parse_score", "score_text", "score_range", "score_before",
+           "check_decided_result", "SheetBudget", "SHEET_STEPS", "SHEET_GAME_STEPS", "SHEET_SECONDS",
+           "next_requirement", "parse_score", "score_text", "score_range", "score_before",
            "ScoreContradiction", "opens_match", "progression_seats", "same_deals", "random_match", "random_hand",
            "SEAT_NAMES"]
 
@@ -544,6 +546,93 @@ def _check_deals(rep: Replay, limit: int, listed=None) -> None:
     rep.__dict__.pop("diagnostics", None)
 
 
+# The work the checks of one record's sheets share (:func:`check_decided_result`; steps of
+# :mod:`analyzer.inference.meter`, a state of a counting programme or a deal listed, some 2-5 us each here). A game
+# hiding every hand may take a couple of seconds (its count's states, the deals drawn for how its hand ends), and a
+# file of many such games as many times that. While the record's checks have taken fewer than SHEET_STEPS, a game gets
+# its check in full (bounded by its own limits, so it may end past them); past them each further game gets
+# SHEET_GAME_STEPS, which a sheet of a few hundred deals needs (a handless Kozel game 100-1,500, a Domino Whist game
+# of five hundreds), and one that needs more is not checked over its deals: an info at its place says so. Steps, not
+# seconds: the same games are cut on any machine. SHEET_SECONDS, the CPU seconds the record's checks may take, is only
+# a safety net (some four times what SHEET_STEPS and a few hundred cheaper checks cost here) for what the steps do not
+# count (a deal drawn, a key's walk back): past it no later game is searched for its deals.
+SHEET_STEPS = 2_000_000
+SHEET_GAME_STEPS = 20_000
+SHEET_SECONDS = 20.0
+
+
+class SheetBudget:
+    """The steps the checks of one record's sheets took so far (``spent``), and the games whose check was cut
+    (``cut``, their replays). :meth:`check` is :func:`check_decided_result` within the record's budget."""
+
+    def __init__(self, steps: int | None = None, game_steps: int | None = None, seconds: float | None = None):
+        self.steps = SHEET_STEPS if steps is None else steps
+        self.game_steps = SHEET_GAME_STEPS if game_steps is None else game_steps
+        self.seconds = SHEET_SECONDS if seconds is None else seconds
+        self.spent = 0
+        self.took = 0.0             # the CPU seconds the checks took (the safety net's)
+        self.cut: list[Replay] = []
+
+    def check(self, rep: Replay, limit: int = DEALS_CHECKED) -> Replay:
+        """:func:`check_decided_result` of ``rep``, in full while the record's steps last, else within
+        ``game_steps``; a check that needs more leaves ``rep`` as replayed, with an info that says which check was
+        cut and why (an error the deals would have taken away, that the moves do not show the hand over, said in
+        it: no error the check could not confirm). Under a meter of its own caller's (the repair search's) that
+        meter bounds it instead."""
+        if not any(rep.initial.hidden):
+            return check_decided_result(rep, limit)
+        from ..inference.meter import StepsSpent, current_meter, metered   # (start-up: only a sheet counts)
+
+        if current_meter() is not None:
+            return check_decided_result(rep, limit)
+        if self.took >= self.seconds:
+            return self._cut(rep, f"the record's games before it took the time such checks may take "
+                                  f"({self.seconds:g} s of CPU, a safety net beside their budget of steps)")
+        before = _Before(rep)
+        start = time.process_time()
+        with metered(float("inf") if self.spent < self.steps else self.game_steps, remember=True) as meter:
+            try:
+                return check_decided_result(rep, limit)
+            except StepsSpent:
+                pass
+            finally:
+                self.spent += meter.spent
+                self.took += time.process_time() - start
+        before.restore(rep)
+        return self._cut(rep, f"the record's games before it took the budget of such checks ({self.steps:,} steps), "
+                              f"and this one needs more than the {self.game_steps:,} each later game gets")
+
+    def _cut(self, rep: Replay, why: str) -> Replay:
+        """``rep`` as replayed, its check over the deals cut for the reason ``why``: the info that says so."""
+        self.cut.append(rep)
+        unsure = [d for d in rep.end_diagnostics if d.details.get("unsure")]
+        rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
+        shown = (" The moves do not show that the hand is over (a hand they do not show may hold a tile that could "
+                 "be laid), and no deal was sought that ends it." if unsure else "")
+        rep.end_diagnostics.append(_diag(
+            rep, Code.DEALS_CHECK_STOPPED, f"the deals this game's moves allow were not searched: {why}. Its moves "
+            f"are checked; whether some deal fits them, and the winner and points of its Result tag, are not.{shown} "
+            "A file of this game alone is checked in full.", None, "info", steps=self.game_steps, budget=self.steps))
+        rep.__dict__.pop("diagnostics", None)
+        return rep
+
+
+class _Before:
+    """What :func:`check_decided_result` may change of a replay, as it was before (:meth:`restore` puts it back)."""
+
+    def __init__(self, rep: Replay):
+        self.end = list(rep.end_diagnostics)
+        self.steps = [len(step.diagnostics) for step in rep.steps]
+        self.said = (rep.result, rep.outcomes, rep.outcomes_drawn, rep.deal_results)
+
+    def restore(self, rep: Replay) -> None:
+        rep.end_diagnostics[:] = self.end
+        for step, n in zip(rep.steps, self.steps):
+            del step.diagnostics[n:]
+        rep.result, rep.outcomes, rep.outcomes_drawn, rep.deal_results = self.said
+        rep.__dict__.pop("diagnostics", None)
+
+
 MAX_BRANCHES = 2_000     # the matches a sheet's unknown results may have led to, followed at most
 
 
@@ -586,6 +675,7 @@ def stream_match(games: Iterable[Game], variant: Variant | str | None = None, so
     sides = chosen.seating.sides
     state = chosen.match.start(sides)
     branches = [_Branch(state, None)]
+    budget = SheetBudget()               # (the checks of the games' deals share it)
     report = MatchReport(chosen, []) if keep else MatchReport(chosen, deque(maxlen=1), deque(maxlen=1))
     prev: Replay | None = None
     number = 0
@@ -635,8 +725,7 @@ def stream_match(games: Iterable[Game], variant: Variant | str | None = None, so
                                         drawn)
         state, prev = branches[0]
         req = terms.lead
-        rep = check_decided_result(replay(game, chosen, source, terms=terms, insert_passes=insert_passes),
-                                   DEALS_CHECKED)
+        rep = budget.check(replay(game, chosen, source, terms=terms, insert_passes=insert_passes))
         _seat_notes(rep, SeatsDrawn(draw, part), draw_problem, number, moved)
         _file_notes(rep, diags if k == 0 else [], new_match)
         draw_problem = None
@@ -1165,17 +1254,19 @@ class _Prev:
 
 
 def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[str, str] | None,
-           insert_passes: bool, sheets: bool = True) -> Replay:
+           insert_passes: bool, sheets: bool = True, budget: SheetBudget | None = None) -> Replay:
     """A game replayed on its own (no Game tags). One that reads as the first game of a match by its lead (the
     first game's forced tile led: ``assumed-first-game``) is replayed again with the lead free where its Score tag
     puts it after the start of a match (the score before it, the tag less the hand's result, not 0 for every side):
     000, "Bei den folgenden Spielen ... kann mit jedem beliebigen Stein das Spiel eröffnen", so that lead was a
     choice, and the rules of a later game (the match, which the record does not give) decide who leads.
-    ``sheets`` False: a game that hides tiles is replayed move by move only (no deal is looked for)."""
+    ``sheets`` False: a game that hides tiles is replayed move by move only (no deal is looked for). ``budget``: the
+    record's, which the checks of its deals take from (:class:`SheetBudget`; None: one of its own)."""
+    budget = budget or SheetBudget()
     rep = replay(game, variant, source, rules=rules, insert_passes=insert_passes)
     if not sheets:
         return rep
-    rep = check_decided_result(rep, DEALS_CHECKED)
+    rep = budget.check(rep)
     stated = game.tags.get("Score")
     if stated is None or not opens_match(rep):
         return rep
@@ -1186,8 +1277,8 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
     if not any(before.scores):
         return rep
     later = LeadRequirement(reason="the Score tag puts this game after the start of a match")
-    again = check_decided_result(replay(game, variant, source, rules=rules, terms=MatchTerms(later), insert_passes=insert_passes),
-                                 DEALS_CHECKED)
+    again = budget.check(replay(game, variant, source, rules=rules, terms=MatchTerms(later),
+                                insert_passes=insert_passes))
     tile = rep.variant.opening.first_game_tile
     again.deal_diagnostics.append(_diag(
         again, Code.MATCH_NOTE, f"the Score tag puts this game after the start of a match (the score before it "
@@ -1234,8 +1325,9 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
             progress(len(games), len(games))
     else:
         replays = []
+        budget = SheetBudget()          # (the checks of the games' deals share it)
         for g in games:
-            replays.append(_alone(g, variant, record.source, rules, insert_passes, sheets))
+            replays.append(_alone(g, variant, record.source, rules, insert_passes, sheets, budget))
             if progress is not None:
                 progress(len(replays), len(games))
         for game, rep in zip(games, replays):

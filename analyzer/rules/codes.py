@@ -37,6 +37,7 @@ class Code(StrEnum):
     CLUSTER_LOST = "cluster-lost"
     COMMENT_SWALLOWS_ROWS = "comment-swallows-rows"
     DEAL_AGAIN = "deal-again"
+    DEALS_CHECK_STOPPED = "deals-check-stopped"
     DEALS_RESULT = "deals-result"
     DEAL_DUPLICATE = "deal-duplicate"
     DEAL_FOREIGN = "deal-foreign"
