@@ -124,7 +124,7 @@ def main() -> None:
         mine = answers[at + warmups:at + warmups + runs]
         pages.append({**min(mine, key=lambda a: a["seconds"]), "cpu": min(a["cpu"] for a in mine)})
         at += warmups + runs
-    print(f"# bench_site_wasm: Pyodide under Node {version}, the searches on _core/_arms/_draw/_race.wasm, against "
+    print(f"# bench_site_wasm: Pyodide under Node {version}, the searches on _core/_arms/_draw/_race/_cfr.wasm, against "
           f"native Python {sys.version.split()[0]} (compiled), in one run; an analysis under {SHORT} s natively: "
           f"warmed up, the best of up to {MOST} runs on each side")
     print(f"{'record':44} {'native s':>9} {'wasm s':>9} {'x native':>9} {'cpu nat':>8} {'cpu wasm':>8} {'cpu x':>7}  "
