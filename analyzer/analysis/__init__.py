@@ -460,23 +460,22 @@ def _opening(rep: Replay) -> tuple[_Draft, Position | None]:
     variant = rep.variant
     if len(rep.players) != variant.players:
         out = _Draft(rep.title, rep.players, [])
-        out.stopped = gettext("the record names {count} players; the {variant} game has {players}, so nothing can be "
-                              "analysed", count=len(rep.players), variant=variant.name, players=variant.players)
+        out.stopped = (f"the record names {len(rep.players)} players; the {variant.name} game has "
+                       f"{variant.players}, so nothing can be analysed")
         return out, None
     out = _Draft(rep.title, rep.players, [rep.side_name(s) for s in range(variant.seating.sides)])
     if not rep.deal_ok:
         first = next(d for d in rep.deal_diagnostics if d.severity == Severity.ERROR)
-        where = " " + gettext("(line {line})", line=first.line) if first.line else ""
-        out.stopped = gettext("the deal has errors, so nothing can be analysed{where}: {code}: {message}", where=where,
-                              code=first.code, message=first.message)
+        where = f" (line {first.line})" if first.line else ""
+        out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
         return out, None
     if any(rep.initial.hidden):
-        out.stopped = gettext("the deal is not fully known, so exact values with every hand open cannot be computed; "
-                              "the fair analysis (domino analyze --fair) judges the players whose hand is known")
+        out.stopped = ("the deal is not fully known, so exact values with every hand open cannot be computed; "
+                       "the fair analysis (domino analyze --fair) judges the players whose hand is known")
         return out, None
     pos, why = start_position(rep, rep.legal_prefix)
     if pos is None:
-        out.stopped = gettext("no exact search for this game: {why}", why=why)
+        out.stopped = f"no exact search for this game: {why}"
     return out, pos
 
 
@@ -569,7 +568,7 @@ def _value_back(walk: _Walk, pos: Position, line: list[_Point], points: tuple[in
             except SearchLimit:
                 past_limit(k)
     except (SolverError, NotImplementedError) as exc:
-        out.stopped = gettext("the exact search stops: {why}", why=exc)
+        out.stopped = f"the exact search stops: {exc}"
     return values, over, full
 
 
@@ -666,8 +665,8 @@ def stop_reason(rep: Replay) -> str | None:
         return None
     bad = rep.steps[prefix]
     first = next(d for d in bad.diagnostics if d.severity == Severity.ERROR)
-    return gettext("the analysis stops before move {number} (line {line}): {code}: {message}", number=prefix + 1,
-                   line=bad.entry.pos.line, code=first.code, message=first.message)
+    return (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
+            f"{first.code}: {first.message}")
 
 
 @dataclass

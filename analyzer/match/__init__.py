@@ -859,23 +859,23 @@ def _later_start(variant: Variant, rep: Replay, number: int, after_games: bool =
             "match score before it is not known, so the running score is not kept and the hand is graded in points "
             "only; give the score after the hand ([Score \"A/C 46, B/D 10\"]) or the games before it", "Game",
             severity="info"))
-        return None, gettext("no match position: game {number} of a match, and neither the games before it nor a "
-                             "Score tag are in the file", number=number)
+        return None, (f"no match position: game {number} of a match, and neither the games before it nor a Score tag "
+                      "are in the file")
     try:
         before = _sheet_score_before(variant, rep, stated)
     except ScoreContradiction as exc:
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
                                          f"hand: {exc}", "Score"))
-        return None, gettext("no match position from the Score tag {tag}: {why}", tag=repr(stated), why=exc)
+        return None, f"no match position from the Score tag {stated!r}: {exc}"
     except FenceError as exc:
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX if exc.unreadable else Code.SCORE_MISMATCH, str(exc),
                                          "Fence"))
-        return None, gettext("no match position from the Score and Fence tags: {why}", why=exc)
+        return None, f"no match position from the Score and Fence tags: {exc}"
     except ValueError as exc:
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match score before this game is not known from "
                                          f"the Score tag alone: {exc}", "Score", severity="info"))
-        return None, gettext("no match position from the Score tag {tag}: {why}", tag=repr(stated), why=exc)
-    return before, gettext("the Score tag (the score after the hand, less the hand's result)")
+        return None, f"no match position from the Score tag {stated!r}: {exc}"
+    return before, "the Score tag (the score after the hand, less the hand's result)"
 
 
 def _sheet_score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
