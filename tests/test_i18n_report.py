@@ -178,8 +178,9 @@ def _words(html: str, record: tuple[str, ...] = ()) -> list[str]:
     return [w for w in unmarked_words(text) if not re.fullmatch(r"[a-z]+(-[a-z]+)+", w)]    # (a code: deal-size)
 
 
-_ROW = re.compile(r'(<tr class="(?:valid|invalid)">\s*)<td>.*?</td>(\s*<td[^>]*>.*?</td>\s*)<td>.*?</td>\s*<td>.*?</td>',
-                  re.S)
+#: a row of the index: its record, event and players (the record's own text) are the first, third and fourth cells
+_ROW = re.compile(r'(<tr class="(?:valid|invalid)">\s*)<td>.*?</td>(\s*<td[^>]*>.*?</td>\s*)<td>.*?</td>\s*'
+                  r'<td>.*?</td>', re.S)
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +196,7 @@ def test_the_index_of_several_records_is_all_in_the_catalogue(index_page):
     """Each game's record, event and players (the record's own text) left out, every word of the index is marked:
     its headings, legends, the badges, the critical moves, a game without a result."""
     assert '<html lang="en">' in index_page and "⟦valid⟧" in index_page and "⟦no result⟧" in index_page
-    assert re.search(r"⟦A \[4-5\]@4 in round 5: loses 25 \(⟦blunder⟧\)⟧", index_page)   # (the book's critical move)
+    assert re.search(r"⟦A \[4-5\]@4 in round 5: loses 25 \(⟦blunder⟧\)⟧", index_page)     # (its critical move)
     assert _words(_ROW.sub(r"\1\2", index_page), ("domino-analyzer",)) == []
 
 
@@ -220,8 +221,8 @@ def _problems():
                     {"move": "[3-6]@6", "fair": -16.6, "ci95": [-18.0, -15.2], "p_win": None, "mwc": None,
                      "best": False, "played": True})
     played = Problem("seed1.dom", 1, "Seed", "C", 17, 5, 19, "", "[3-6]@6", "[4-6]@6", 20.11, "blunder", "real",
-                     "exact", 375, alternatives, ("C [4-6]@6", "D pass"), "", "", (), view_words("C", 0, ["A/C", "B/D"], False),
-                     why=("lets D go out with [2-6]",))
+                     "exact", 375, alternatives, ("C [4-6]@6", "D pass"), "", "", (),
+                     view_words("C", 0, ["A/C", "B/D"], False), why=("lets D go out with [2-6]",))
     book = Problem("book.dom", 2, "Book", "B", 3, None, None, "What does B lead?", "", "[6-6]", 0.0, "", "exact",
                    "exact", 1, alternatives, (), "", "", ("[5-5]",), view_words("B", 1, ["A/C", "B/D"], False))
     return [played, book]
@@ -356,7 +357,8 @@ def test_the_one_verdict_word_is_in_the_language_and_the_code_stays():
         assert [verdict_word(d) for d in (real, hindsight, open_only)] == ["error grave real", "solo a posteriori",
                                                                            "imprecisión"]
     with i18n.use("ru"):
-        assert verdict_word(real) == "реальная грубая ошибка" and verdict_word(hindsight) == "только задним числом"
+        assert verdict_word(real) == "реальная грубая ошибка"
+        assert verdict_word(hindsight) == "только задним числом"
     assert real.fair.verdict == "real" and real.fair.cls == "blunder"
 
 
@@ -371,7 +373,8 @@ def test_the_russian_trend_page_fits_the_screen(open_page, tmp_path, width):
     assert page.evaluate("document.documentElement.lang") == "ru"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.locator("#periods thead th").first.inner_text() == "Месяц"
-    boxes = page.evaluate("() => Array.from(document.querySelectorAll('svg.trend')).map(s => s.getBoundingClientRect().right)")
+    boxes = page.evaluate("() => Array.from(document.querySelectorAll('svg.trend'))"
+                          ".map(s => s.getBoundingClientRect().right)")
     assert boxes and max(boxes) <= width
     assert seen.errors == []
     page.screenshot(path=f"/tmp/i18n-trend-ru-{width}.png", full_page=True)

@@ -17,8 +17,8 @@ def hands_words(hands: int, drawn: int, different: int) -> str:
     if different >= hands:
         return (gettext("the one hand he may have held") if hands == 1 else
                 ngettext("all {n} hand he may have held", "all {n} hands he may have held", hands))
-    return (ngettext("{drawn} drawn of the {n} hand he may have held", "{drawn} drawn of the {n} hands he may have held",
-                     hands, drawn=number(drawn))
+    return (ngettext("{drawn} drawn of the {n} hand he may have held",
+                     "{drawn} drawn of the {n} hands he may have held", hands, drawn=number(drawn))
             + (" " + gettext("({n} different)", n=number(different)) if different != drawn else ""))
 
 

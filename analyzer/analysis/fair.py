@@ -593,7 +593,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     individual = variant.seating.sides > 2
     notes = _first_notes(rep, chosen)
     if not rep.deal_ok or len(rep.players) != variant.players:
-        return replace(out, fair_note=gettext("no fair analysis: {why}", why=out.stopped or gettext("the deal has errors")))
+        return replace(out, fair_note=gettext("no fair analysis: {why}",
+                                              why=out.stopped or gettext("the deal has errors")))
     points = _decision_points(rep, chosen)
     if settings.steps is not None:        # (the opener who adds no tile to his lead: judged at his lead's step)
         points = [(k, seat, moves) for k, seat, moves in points

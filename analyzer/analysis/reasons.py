@@ -695,7 +695,8 @@ def _over_tail(over: Over, facts: Facts, code: str) -> str:
     parts = []
     if over.players and code not in ("out-missed", "block-lost", "block-missed", "bonus-lost", "count",
                                      "pips-left", "points-missed", "double-stranded", "lead", "tiles-kept"):
-        parts.append(", ".join(gettext("{player} in {n}", player=p, n=number(k)) for p, k in zip(over.players, over.counts)))
+        parts.append(", ".join(gettext("{player} in {n}", player=p, n=number(k))
+                               for p, k in zip(over.players, over.counts)))
     if code in ("double-stranded", "tiles-kept", "opponents-unload") and facts.tiles:
         parts.append(", ".join(facts.tiles[:4]) + (", ..." if len(facts.tiles) > 4 else ""))
     return f" ({'; '.join(parts)})" if parts else ""

@@ -354,8 +354,9 @@ class _Sketch:
 
 @lru_cache(maxsize=2048)        # (a page's lines keep coming back to the same layouts: those of its game, a move on)
 def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset, lang: str = "en") -> _Sketch:
-    """(``lang``: the active language, whose words its labels hold: part of the cache's key.) The layout of ``lead`` and ``arms`` drawn with the arms ``strips`` (and any with no room beside its double)
-    apart, but for those: :func:`arms_scene` adds them where the plan puts their strips."""
+    """The layout of ``lead`` and ``arms`` drawn with the arms ``strips`` (and any with no room beside its double)
+    apart, but for those: :func:`arms_scene` adds them where the plan puts their strips. ``lang``: the active
+    language, whose words its labels hold (a part of the cache's key)."""
     a, b = lead
     spinner = a == b
     tiles = [Place(-U / 2, -U, True, a, b, lead=True, arm=0) if spinner

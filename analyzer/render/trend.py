@@ -64,8 +64,9 @@ def trend_plots(periods) -> list[TrendPlot]:
             TrendPoint(_x(order.index(r.period), n), _y(r.accuracy),
                        _y(r.accuracy_low if r.accuracy_low is not None else r.accuracy),
                        _y(r.accuracy_high if r.accuracy_high is not None else r.accuracy), r.period,
-                       ngettext("{period}: {accuracy}% {ci}of {n} decision", "{period}: {accuracy}% {ci}of {n} decisions",
-                                r.decisions, period=r.period, accuracy=f"{r.accuracy:g}",
+                       ngettext("{period}: {accuracy}% {ci}of {n} decision",
+                                "{period}: {accuracy}% {ci}of {n} decisions", r.decisions, period=r.period,
+                                accuracy=f"{r.accuracy:g}",
                                 ci=f"[{r.accuracy_low:g}, {r.accuracy_high:g}] " if r.accuracy_low is not None else ""))
             for r in periods.rows if r.player == player and r.period in order and r.accuracy is not None)
         if points:
