@@ -290,6 +290,7 @@ def test_the_match_scale_and_an_arms_labels_are_in_the_catalogue(tmp_path):
         assert result.exit_code == 0, result.output
     html = match.read_text(encoding="utf-8")
     assert "⟦Match scale⟧" in html and "⟦Match-winning chance of" in html
+    assert '<span class="pname">A/C</span> win the match' in html          # (a side takes the plural form)
     assert _words(html) == []
     labels = [label for game in _game_data(cross.read_text(encoding="utf-8")) for label in game["labels"]]
     assert labels and any("⟦" in label[5] for label in labels)          # (an arm closed, or empty)
