@@ -32,6 +32,7 @@ FLAGS = ["-O2", "-g0"]
 WASM = {**{f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"]
            for name in ("_core", "_arms", "_draw")},
         "analyzer.equity._race": ["analyzer/equity/_race_kernel.c", "analyzer/equity/_race_wasm.c"],
+        "analyzer.hidden._cfr": ["analyzer/hidden/_cfr_kernel.c", "analyzer/hidden/_cfr_wasm.c"],
         # (no extension: the site's XZ reader, the LZMA SDK's decoder, for Pyodide, which has no lzma)
         "analyzer.equity._xz": ["analyzer/equity/_xz_wasm.c"]}
 WASM_FLAGS = ["-O2", "-mbulk-memory", "-nostdlib", "-fvisibility=hidden", "-Wno-unused-function", f"-I{SEARCH}",

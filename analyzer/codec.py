@@ -38,6 +38,7 @@ class Key:
     inline: bool = False
     none_if: str | None = None
     retired: str | None = None
+    retired_write: Callable[[Any], Any] | None = None
 
 
 _PLAIN = Key()
@@ -57,7 +58,9 @@ def key(name: str | None = None, **how) -> dict:
     ``none_if``: written as None where that field of the same value is true (a tied fair verdict names no best);
     ``retired``: the key's former name, written too (right after it, the same value) for one schema version and read
     where the data has only it (a key renamed: the schema describes the old one as deprecated, docs/commands.md
-    says until which version it is written)."""
+    says until which version it is written); ``retired_write``: with ``retired``, where the key's type changed
+    too, what the former key held, made from the value by this (written beside it for one schema version, never
+    read back: data with only the former key keeps the field's default)."""
     return {"json": Key(name, **how)}
 
 
@@ -100,6 +103,8 @@ def _check_fields(cls: type, specs: list) -> None:
             raise TypeError(f"{where}: key(write=...) is not callable")
         if s.retired is not None and (s.inline or s.flag or s.skip):
             raise TypeError(f"{where}: key(retired=...) on a field not written under a key of its own")
+        if s.retired_write is not None and (s.retired is None or not callable(s.retired_write)):
+            raise TypeError(f"{where}: key(retired_write=...) needs a retired name and a callable")
         if s.inline and not dataclasses.is_dataclass(_inner(_hints(cls)[f.name])):
             raise TypeError(f"{where}: key(inline=True) on a field whose type is not a dataclass")
 
@@ -200,7 +205,8 @@ def _write(value: Any, context: dict) -> dict:
         else:
             out[key_] = s.write(v) if s.write is not None else _to(v, context)
         if s.retired is not None and key_ in out:
-            out[s.retired] = out[key_]          # (the former name, for one schema version)
+            # (the former name, for one schema version: the same value, or what it held before its type changed)
+            out[s.retired] = out[key_] if s.retired_write is None else s.retired_write(v)
     return out
 
 
@@ -223,7 +229,7 @@ def from_data(cls: type, data: Any) -> Any:
                 args[f.name] = from_data(inner, data)
             continue
         if name not in data:
-            if s.retired is None or s.retired not in data:
+            if s.retired is None or s.retired not in data or s.retired_write is not None:
                 continue
             name = s.retired            # (data written before the key was renamed)
         args[f.name] = _read(hints[f.name], data[name])

@@ -64,6 +64,8 @@ class Options:
     #                                         (``fair_worlds()``: report; analyze --fair's own loop for them; stats no)
     max_deals: int = 1000                   # a sheet without hands: the most deals it allows analysed (else drawn)
     fair_hands: int = 8                     # ... and the most hands of a player judged fairly (else drawn)
+    values_seconds: float | None = 60.0     # ... the CPU its values may take (None: no bound; analysis.sheets.SECONDS)
+    fair_seconds: float | None = 120.0      # ... and its fair verdicts are planned to (analysis.sheets.FAIR_SECONDS)
     fair_hidden_only: bool = False          # the fair analysis for the games with a hidden hand only (asked for by
     #                                         those hands, not --fair: the other games keep their exact values)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many
@@ -295,7 +297,7 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
             # (its reasons read over its deals: a sheet has no one line to read them off; one that allows one deal
             # is that deal's record, with its open-hands reasons)
             analysis = sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
-                                     run=sheet or FairRun())
+                                     run=sheet or FairRun(), seconds=options.values_seconds)
             return sheet_reasons(rep, analysis, options.budget, seed=options.fair_seed)
         except ValueError as exc:
             return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
@@ -429,7 +431,8 @@ def _judge_sheet(run: RecordRun, k: int, settings, how, bar, analysis=None):
             analysis = analyse_game(rep, o, sheet=replace(how, progress=deals if progress else None))
         if analysis.deals is None:          # no deal fits, or not a sheet the deals are found for: as before
             return analysis
-        return sheet_fair(rep, analysis, settings, replace(how, progress=hands if progress else None), o.fair_hands)
+        return sheet_fair(rep, analysis, settings, replace(how, progress=hands if progress else None), o.fair_hands,
+                          o.fair_seconds)
 
 
 def fair_worlds(run: RecordRun) -> int:
@@ -712,7 +715,8 @@ def view_inference(rep, view: str, several: bool = False) -> dict:
     try:
         for seen in range(rep.legal_prefix + 1):
             count, holds = holds_table(rep, seen, seat)
-            out["steps"].append({"seen": seen, "worlds": count, "holds": holds})
+            # (``worlds``: ``deals`` under its former name, deprecated, gone in the next version: docs/glossary.md)
+            out["steps"].append({"seen": seen, "deals": count, "holds": holds, "worlds": count})
     except (NoWorld, InferenceUnsupported) as exc:
         out["stopped"] = str(exc)
     if rep.legal_prefix < len(rep.steps) and "stopped" not in out:

@@ -8,6 +8,7 @@ one in fresh processes of their own.
     python bench/bench_board_sheet.py                       # this tree
     python bench/bench_board_sheet.py --before /work/main   # and main's, as the baseline
     python bench/bench_board_sheet.py --repeat 5 --clicks 12
+    python bench/bench_board_sheet.py --before /work/main --runs 7 --clock cpu   # on a loaded machine
 
 The requests (the board of the last game, game 9):
   position   the board at its end (``/api/position``)
@@ -17,10 +18,14 @@ The requests (the board of the last game, game 9):
   click      a move clicked: ``/api/enter`` writes it into game 9, then ``/api/position`` shows the new board;
              game 9 with its first ``--start`` moves only (its Result and Score taken out), the next
              ``--clicks`` moves clicked in turn (default: from its lead, a transcriber entering the game)
-"first" is a request's first answer in the process (nothing kept yet: the page just opened); "again" the median
+"first" is a request's first answer in the process (nothing kept yet: the page just opened; the process started as
+the server starts, ``server.jobs.settle`` included where the tree has it); "again" the median
 of ``--repeat`` more of the same request (the text unchanged); a click's "median" and "worst" are over the
 clicks, each on a new text of game 9, after one request on the whole match (games 1 to 8 as the page had them).
-Seconds of wall time; the machine's other load counts too (take the ratios of one run).
+Seconds of wall time; the machine's other load counts too (take the ratios of one run). ``--runs N``: each tree's
+processes run N times over, in turn with the other tree's, and each figure is the median of the N (a first answer
+is one sample a process); ``--clock cpu``: the CPU seconds of the measuring process instead of the wall's (the
+requests run in it alone, one thread: on a loaded machine the steadier figure).
 """
 from __future__ import annotations
 
@@ -39,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r'''
 import contextlib, json, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
+clock = time.process_time if sys.argv[3] == "cpu" else time.perf_counter
 from analyzer.server import api, library
 try:
     from analyzer.inference.memo import remembering
@@ -49,9 +55,9 @@ args = json.loads(open(sys.argv[2], encoding="utf-8").read())
 repeat = args["repeat"]
 
 def timed(call):
-    t = time.perf_counter()
+    t = clock()
     answer = call()
-    return time.perf_counter() - t, answer
+    return clock() - t, answer
 
 def validate(text):
     name, kwargs = api.check_call("validate", {"text": text})
@@ -60,7 +66,12 @@ def validate(text):
 
 out = {}
 api.ROUTES["variants"]({})                # (the imports, before any clock runs)
-for kind in sys.argv[3:]:
+try:                                      # (then what the server does once it has loaded, where it does it)
+    from analyzer.server.jobs import settle
+    settle()
+except ImportError:
+    pass
+for kind in sys.argv[4:]:
     text, cut, clicks = args[kind], args[kind + "_cut"], args["clicks"]
     row = {}
     def next_game():
@@ -109,15 +120,15 @@ def texts(clicks: int, start: int = 0) -> dict:
     return out
 
 
-def measure(tree: Path, data: dict) -> dict:
+def measure(tree: Path, data: dict, clock: str = "wall") -> dict:
     """The figures of ``tree``: the written match and the handless one each in a process of its own (nothing one
-    of them kept serves the other)."""
+    of them kept serves the other), timed by ``clock`` ("wall" or "cpu")."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as f:
         json.dump(data, f)
     found = {}
     try:
         for kind in ("written", "handless"):
-            done = subprocess.run([sys.executable, "-c", CHILD, str(tree), f.name, kind], capture_output=True,
+            done = subprocess.run([sys.executable, "-c", CHILD, str(tree), f.name, clock, kind], capture_output=True,
                                   text=True, cwd=tree, timeout=3600)
             if done.returncode:
                 raise SystemExit(f"{tree}: {done.stderr[-2000:]}")
@@ -133,12 +144,25 @@ def main() -> None:
     ap.add_argument("--clicks", type=int, default=8, help="moves of game 9 clicked in (default 8)")
     ap.add_argument("--start", type=int, default=0, help="the moves of game 9 written before the clicks (default 0)")
     ap.add_argument("--before", type=Path, help="another tree measured the same way (the baseline)")
+    ap.add_argument("--runs", type=int, default=1, help="each tree's processes run this many times, in turn with "
+                    "the other tree's; each figure the median (default 1)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall seconds, or the measuring process's CPU seconds (default wall)")
     args = ap.parse_args()
     data = {**texts(args.clicks, args.start), "repeat": args.repeat}
     trees = [("this tree", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
-    found = {name: measure(tree, data) for name, tree in trees}
-    print(f"records/match-kozel.dom, 9 games of Kozel: seconds per request; hands written ? against written "
-          f"(first answer; median of {args.repeat} more; {args.clicks} clicks after move {args.start} of game 9)")
+    runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
+    for _ in range(max(1, args.runs)):
+        for name, tree in trees:
+            runs[name].append(measure(tree, data, args.clock))
+    found = {name: {kind: {request: {what: statistics.median(r[kind][request][what] for r in got)
+                                     for what in got[0][kind][request]}
+                           for request in got[0][kind]}
+                    for kind in got[0]}
+             for name, got in runs.items()}
+    print(f"records/match-kozel.dom, 9 games of Kozel: {args.clock} seconds per request; hands written ? against "
+          f"written (first answer; median of {args.repeat} more; {args.clicks} clicks after move {args.start} of "
+          f"game 9); each figure the median of {max(1, args.runs)} run{'s' * (args.runs > 1)}")
     print(f"{'request':<18} {'tree':<10} {'written':>9} {'handless':>9} {'ratio':>7}"
           + (f" {'handless vs before':>19}" if args.before else ""))
     for name, what in (("position", "first"), ("position", "again"), ("validate", "first"), ("validate", "again"),

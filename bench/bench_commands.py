@@ -1,7 +1,7 @@
 """Time every command a user would run on every bundled record: where does a user wait?
 
     python bench/bench_commands.py                        # the quick commands on every record
-    python bench/bench_commands.py --fair                 # also analyze/report --fair --worlds 20
+    python bench/bench_commands.py --fair                 # also analyze/report --fair --decision-deals 20
     python bench/bench_commands.py --only seed1 --commands analyze,report
     python bench/bench_commands.py --timeout 30 --out timings.tsv
 
@@ -9,7 +9,7 @@ Each run is one process, ``python3 -m analyzer ...`` from this checkout, timed b
 (wall seconds, CPU seconds = user + system, peak resident MB). The machine may be shared: the CPU
 seconds are the figure to compare. A run over ``--timeout`` seconds is stopped and shown as ``>T``.
 The records folder as a whole is timed too (``records/``). The fair analysis at its default 200
-worlds takes minutes on some records and is never run here; ``--fair`` runs it at ``--worlds 20``.
+worlds takes minutes on some records and is never run here; ``--fair`` runs it at ``--decision-deals 20``.
 
     python bench/bench_commands.py --slow-inputs BEFORE [--max-nodes 2000,100000] [FILE ...]
 
@@ -67,9 +67,9 @@ def argv(command: str, path: Path, out: str) -> list[str] | None:
     if command == "stats":
         return ["stats", p]
     if command == "analyze-fair":
-        return ["analyze", "--fair", "--worlds", "20", "--jobs", "1", p] if path.is_file() else None
+        return ["analyze", "--fair", "--decision-deals", "20", "--jobs", "1", p] if path.is_file() else None
     if command == "report-fair":
-        return ["report", "--fair", "--worlds", "20", "--jobs", "1", p, "-o", out] if path.is_file() else None
+        return ["report", "--fair", "--decision-deals", "20", "--jobs", "1", p, "-o", out] if path.is_file() else None
     if command == "tournament":
         return ["tournament", p]
     raise ValueError(command)

@@ -100,7 +100,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         site = build_site(Path(tmp) / "site", pyodide=find_pyodide(ROOT))
         requests = _requests(args.records)
-        names = list(args.records) + [f"{FAIR} fair (budget {BROWSER_BUDGET['worlds']} deals)"]
+        names = list(args.records) + [f"{FAIR} fair (budget {BROWSER_BUDGET['decision_deals']} deals)"]
         native = _native(requests, False, str(Path(tmp) / "native"))
         pure = None if args.no_pure else _native(requests, True, str(Path(tmp) / "pure"))
         wasm = _pyodide(requests, site.folder)

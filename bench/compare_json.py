@@ -58,7 +58,7 @@ def _board(tree: str, folder: str) -> None:
         text = (Path(folder) / name).read_text(encoding="utf-8")
         if hasattr(library, "BoardRecord"):     # (the board's record and request as values: issue 69 item 2)
             doc = library.analyze_document(library.BoardRecord(text, name),
-                                           library.AnalysisRequest(fair=fair, worlds=12))
+                                           library.AnalysisRequest(fair=fair, decision_deals=12))
         else:
             doc = library.analyze_document(text, name, fair=fair, worlds=12)
         print(json.dumps(doc, sort_keys=True))

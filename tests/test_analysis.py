@@ -193,7 +193,7 @@ def test_analyze_json_has_the_documented_shape(tmp_path):
 def test_analyze_prints_the_critical_move():
     res = CliRunner().invoke(main, ["analyze", str(RECORDS / "seed1-table.txt")])
     assert res.exit_code == 1                   # the record breaks the rules in round 7
-    assert "Critical move: C [3-6]@6 in round 5" in res.output
+    assert "Critical move: C [3-6]@6, move 18 (line" in res.output
     assert "stops before move" in res.output
 
 
@@ -238,7 +238,7 @@ def test_table_mb_bounds_every_search_of_the_fair_analysis_too(tmp_path, monkeyp
     monkeypatch.setattr(fair, "searcher_for", spy(fair.searcher_for))
     monkeypatch.setattr(fair, "WorldsSolver", worlds_spy(fair.WorldsSolver))
     block7 = str(RECORDS / "variant-block7.dom")
-    settings = ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1", "--table-mb", "3")
+    settings = ("--fair", "--seat", "A", "--decision-deals", "2", "--exact-below", "1", "--table-mb", "3")
     for command in (("analyze", block7), ("report", block7, "-o", str(tmp_path / "page.html"))):
         asked.clear()
         res = CliRunner().invoke(main, [*command, *settings])
@@ -247,7 +247,7 @@ def test_table_mb_bounds_every_search_of_the_fair_analysis_too(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
+def test_the_fair_analysis_tells_its_progress_in_deals(workers, monkeypatch):
     """A French hand's fair analysis solves thousands of worlds (minutes): ``progress(done, total)``
     counts them as they are solved, and ``analyze --fair`` shows it as a bar on a terminal."""
     import analyzer.cli.output as cli
@@ -262,10 +262,10 @@ def test_the_fair_analysis_tells_its_progress_in_worlds(workers, monkeypatch):
     # (the total is the most deals there may still be: it only shrinks as decisions are told apart or settle)
     assert all(a[0] <= b[0] and a[1] >= b[1] for a, b in zip(calls, calls[1:]))
     monkeypatch.setattr(cli, "_terminal", lambda: True)
-    res = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "A", "--worlds", "30", "--exact-below", "10",
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "A", "--decision-deals", "30", "--exact-below", "10",
                                     str(RECORDS / "variant-block7.dom")])
     # (click draws no bar into a file that is not a terminal, as here: its label shows it was made)
-    assert res.exit_code == 0 and "worlds of " in res.stderr and "worlds of " not in res.stdout
+    assert res.exit_code == 0 and "deals of " in res.stderr and "deals of " not in res.stdout
 
 
 def test_one_drawn_deal_proves_no_real_mistake():

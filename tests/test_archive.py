@@ -159,7 +159,7 @@ def test_analyze_reads_standard_input_once():
     assert [g["critical"] for g in games] == [g["critical"] for g in json.loads(cli("analyze", "--json", SEED2).stdout)["games"]]
     # a record with unknown hands on standard input gets its fair analysis, as from a file
     partial = RECORDS / "draw-one-view.dom"
-    res = cli("analyze", "--json", "--worlds", "5", "-", input=partial.read_text(encoding="utf-8"))
+    res = cli("analyze", "--json", "--decision-deals", "5", "-", input=partial.read_text(encoding="utf-8"))
     # every player: A in the one hand it shows, B over the hands its deals allow
     assert [g["fair_seats"] for g in json.loads(res.stdout)["games"]] == [["A", "B"]]
 
@@ -543,7 +543,7 @@ def test_json_and_csv_stay_parseable_when_a_file_cannot_be_read(tmp_path):
     shutil.copy(SEED2, tmp_path / "game.dom")
     (tmp_path / "broken.dom").write_bytes(b"\0\1binary\0")
     for args in (("stats", "--json"), ("analyze", "--json"), ("replay", "--json"),
-                 ("analyze", "--json", "--fair", "--worlds", "5")):
+                 ("analyze", "--json", "--fair", "--decision-deals", "5")):
         res = cli(*args, tmp_path)
         assert res.exit_code == 1, args
         assert json.loads(res.stdout), args
@@ -587,7 +587,7 @@ def test_the_archive_report_has_a_page_per_record_and_an_index(archive_report):
     pages = sorted(p.name for p in archive_report.iterdir())
     assert "index.html" in pages and len(pages) == 1 + 3        # the three records that could be read
     index = (archive_report / "index.html").read_text(encoding="utf-8")
-    assert "C [3-6]" in index and "round 5" in index           # the critical move of the book's game
+    assert "C [3-6]@6, move 18: loses" in index          # the critical move of the book's game
     assert "d-binary.dom" in index and "binary" in index
 
 
@@ -714,7 +714,7 @@ def test_stats_and_the_index_of_a_record_that_hides_a_hand_count_its_fair_decisi
     assert rows["A"]["open_loss"] is not None and rows["A"]["accuracy"] is not None
     assert rows["B"]["fair_loss"] is not None      # B's hand is not written: judged over the hands he may have held
     out = tmp_path / "pages"
-    res = CliRunner().invoke(main, ["report", "--fair", "--worlds", "20", path, str(RECORDS / "variant-draw.dom"),
+    res = CliRunner().invoke(main, ["report", "--fair", "--decision-deals", "20", path, str(RECORDS / "variant-draw.dom"),
                                     "-o", str(out)])
     assert res.exit_code == 0 and "internal error" not in res.output, res.output
     assert "draw-one-view" in (out / "index.html").read_text(encoding="utf-8")

@@ -188,7 +188,7 @@ def test_a_fair_worker_that_dies_costs_only_its_record(tmp_path, monkeypatch):
     _poisoned(tmp_path)
     _SOLVE = fair._solve
     monkeypatch.setattr(fair, "_solve", _solve_or_die)    # the workers are given it (forked: they inherit it)
-    res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--worlds", "4", "--max-worlds", "4", "--exact-below", "1",
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--decision-deals", "4", "--max-decision-deals", "4", "--exact-below", "1",
                                     "--jsonl", str(tmp_path)])
     assert res.exit_code == 1 and (res.exception is None or isinstance(res.exception, SystemExit))
     results = [json.loads(line) for line in res.stdout.splitlines()]
@@ -202,7 +202,7 @@ def test_a_fair_worker_that_dies_costs_only_its_record(tmp_path, monkeypatch):
         assert r["error"] is None and analysis["fair_seats"] == ["A", "B", "C", "D"]     # every hand is known
         assert analysis["decisions"] and all(d["fair"]["worlds"] == 4 for d in analysis["decisions"])
     # --quiet: each error line once
-    quiet = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--worlds", "4", "--exact-below", "1",
+    quiet = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "2", "--decision-deals", "4", "--exact-below", "1",
                                       "--quiet", str(tmp_path / "g2-poison.dom"), str(tmp_path / "g3.dom")])
     assert quiet.exit_code == 1 and quiet.stdout.splitlines() == [results[1]["error"]["text"]]
 
@@ -212,4 +212,4 @@ def test_the_fair_workers_stop_when_the_run_is_killed(tmp_path):
     # analyze --fair --jobs solves its worlds in a pool of its own: killed outright, it leaves none behind
     for k in range(6):
         shutil.copy(SEED2, tmp_path / f"g{k}.dom")
-    assert_workers_end_when_killed("analyze", "--fair", "--jobs", "2", "--worlds", "200", tmp_path)
+    assert_workers_end_when_killed("analyze", "--fair", "--jobs", "2", "--decision-deals", "200", tmp_path)

@@ -11,7 +11,7 @@ import sys
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
@@ -276,7 +276,7 @@ def test_an_analysis_can_be_cancelled(folder):
         answer = {}
 
         def run():
-            answer["out"] = c.post("/api/analyze", json={"text": text, "job": "long", "fair": True, "worlds": 5000,
+            answer["out"] = c.post("/api/analyze", json={"text": text, "job": "long", "fair": True, "decision_deals": 5000,
                                                          "exact_below": 1})
         thread = threading.Thread(target=run)
         thread.start()
@@ -358,6 +358,7 @@ _TEXTS = [RECORDS.joinpath(n).read_text(encoding="utf-8") for n in
 @given(which=st.integers(0, len(_TEXTS) - 1), at=st.floats(0, 1), cut=st.integers(0, 40),
        put=st.sampled_from(["", "?", "[0-0]", "pass", "\n", "A: ", "draws ", "[9-9]", "1. ", "{", "\""]),
        line=st.integers(1, 60), column=st.integers(1, 40))
+@example(which=0, at=0.5440375087843526, cut=1, put="pass", line=1, column=1)  # a move by "Cpass": KeyError once
 def test_a_mangled_record_gets_a_board_or_a_reason(which, at, cut, put, line, column):
     """A record cut and patched anywhere (as while typing): the board's library answers with a position or
     a :class:`BoardError` naming why not, never anything else."""
@@ -422,7 +423,7 @@ def test_a_client_that_goes_away_mid_analysis_frees_its_worker(live):
     import socket
 
     text = RECORDS.joinpath("variant-french.dom").read_text(encoding="utf-8")
-    body = json.dumps({"text": text, "job": "gone", "fair": True, "worlds": 5000, "exact_below": 1}).encode()
+    body = json.dumps({"text": text, "job": "gone", "fair": True, "decision_deals": 5000, "exact_below": 1}).encode()
     with socket.create_connection(("127.0.0.1", live)) as s:
         s.sendall(b"POST /api/analyze?token=" + BOARD_TOKEN.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                   b"Content-Type: application/json\r\n"

@@ -412,12 +412,15 @@ def test_the_progress_of_a_fair_analysis_and_its_cancel(board, width, viewport):
 
     def more_deals(route):
         body = json.loads(route.request.post_data)
-        route.continue_(post_data=json.dumps({**body, "worlds": 5000, "exact_below": 1}))
+        route.continue_(post_data=json.dumps({**body, "decision_deals": 5000, "exact_below": 1}))
     page.route("**/api/analyze", more_deals)
     page.check("#fair")
     page.click("#analyse")
     expect(page.locator("#progressbox")).to_be_visible()
-    expect(page.locator("#progresstext")).to_have_text(re.compile(r"^(game \d of 3: )?\d+ of \d+ (moves valued|deals solved)$"))
+    expect(page.locator("#progresstext")).to_have_text(re.compile(r"^[\d,]+ of [\d,]+ moves valued$|deals solved$"))
+    # then the deals (the progress phase "deals"), game by game
+    expect(page.locator("#progresstext")).to_have_text(re.compile(r"^game \d of 3: [\d,]+ of at most [\d,]+ deals solved$"),
+                                                       timeout=120_000)
     done, total = page.eval_on_selector("#progress", "p => [p.value, p.max]")
     assert 0 <= done <= total
     page.screenshot(path=f"/tmp/board-progress-{width}.png", full_page=True)

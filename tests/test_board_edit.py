@@ -47,35 +47,37 @@ def _validate(client, text):
 
 # ---- progress --------------------------------------------------------------------------------------------
 
-def test_a_fair_analysis_reports_its_moves_then_its_worlds():
-    """The progress counts the moves valued with all hands open, then the worlds: a decision whose best is not
-    told apart draws more worlds (the adaptive sampling), and the total is the most deals there may still be
+def test_a_fair_analysis_reports_its_moves_then_its_deals():
+    """The progress counts the moves valued with all hands open, then the deals (phase ``deals``): a decision whose
+    best is not told apart draws more deals (the adaptive sampling), and the total is the most deals there may still be
     (each decision not told apart counted at its budget), so it never grows while the count goes on (a bar
-    never grows longer while it fills) and ends equal to the deals solved, every world of every judged
-    decision the analysis reports (``fair.worlds``; a part of a round's worlds that was not full is solved
-    again, whole: the count is of the worlds searched). (The book deal, every hand written, judged fairly: a
+    never grows longer while it fills) and ends equal to the deals solved, every deal of every judged
+    decision the analysis reports (``fair.deals``; a part of a round's deals that was not full is solved
+    again, whole: the count is of the deals searched). (The book deal, every hand written, judged fairly: a
     record that hides a hand is a sheet, whose count is of its deals and its hands, test_sheet_progress.)"""
     text = RECORDS.joinpath("seed2.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
-    doc = analyze_document(BoardRecord(text, "x"), AnalysisRequest(fair=True, worlds=60, exact_below=10), progress=seen.append)
+    doc = analyze_document(BoardRecord(text, "x"), AnalysisRequest(fair=True, decision_deals=60, exact_below=10),
+                           progress=seen.append)
     decisions = [d for d in doc["games"][0]["decisions"] if d.get("fair")]
-    worlds = sum(d["fair"]["worlds"] for d in decisions)
+    solved = sum(d["fair"]["deals"] for d in decisions)
     moves = [s for s in seen if s["phase"] == "moves"]
-    counted = [s for s in seen if s["phase"] == "worlds" and s["total"] is not None]
+    counted = [s for s in seen if s["phase"] == "deals" and s["total"] is not None]
+    assert {s["phase"] for s in seen} == {"moves", "deals"}
     assert seen.index(moves[-1]) < seen.index(counted[0])
     # (every hand written: every move is valued with all hands open)
     assert moves[-1]["total"] == moves[-1]["done"] == len(parse(text).games[0].moves)
     assert [s["done"] for s in moves] == sorted(s["done"] for s in moves)
-    assert any(d["fair"]["worlds"] > 60 for d in decisions)   # (some best not told apart at 60: more drawn)
+    assert any(d["fair"]["deals"] > 60 for d in decisions)   # (some best not told apart at 60: more drawn)
     done, totals = [s["done"] for s in counted], [s["total"] for s in counted]
     assert done == sorted(done) and totals == sorted(totals, reverse=True)
     assert all(0 <= s["done"] <= s["total"] for s in counted)
-    assert counted[-1]["done"] == counted[-1]["total"] >= worlds > 0
+    assert counted[-1]["done"] == counted[-1]["total"] >= solved > 0
 
 
 @pytest.mark.slow
 def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
-    """``max_worlds`` is ``domino analyze --max-worlds``: the API's analysis with it is the command's, and no
+    """``max_decision_deals`` is ``domino analyze --max-decision-deals``: the API's analysis with it is the command's, and no
     decision is given more deals than the budget, nor fewer than the deals drawn first."""
     from conftest import ROOT
     import subprocess
@@ -84,24 +86,25 @@ def test_more_deals_pass_the_adaptive_budget_as_the_command_does():
     path = RECORDS / "seed2.dom"         # (every hand written: judged fairly as a record, not a sheet)
     text = path.read_text(encoding="utf-8")
     for budget in (60, 120):
-        api = analyze_document(BoardRecord(text, str(path)), AnalysisRequest(fair=True, worlds=60, exact_below=10, max_worlds=budget))
-        out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", "--fair", "--worlds", "60",
-                              "--max-worlds", str(budget), "--exact-below", "10", str(path)], capture_output=True,
+        api = analyze_document(BoardRecord(text, str(path)), AnalysisRequest(fair=True, decision_deals=60, exact_below=10,
+                                                                                 max_decision_deals=budget))
+        out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--json", "--fair", "--decision-deals", "60",
+                              "--max-decision-deals", str(budget), "--exact-below", "10", str(path)], capture_output=True,
                              text=True, cwd=ROOT)
         cli = json.loads(out.stdout)
-        drawn = [d["fair"]["worlds"] for d in api["games"][0]["decisions"] if d.get("fair")]
-        assert drawn == [d["fair"]["worlds"] for d in cli["games"][0]["decisions"] if d.get("fair")]
+        drawn = [d["fair"]["deals"] for d in api["games"][0]["decisions"] if d.get("fair")]
+        assert drawn == [d["fair"]["deals"] for d in cli["games"][0]["decisions"] if d.get("fair")]
         assert drawn and all(60 <= n <= budget for n in drawn)
         for d in api["games"][0]["decisions"]:      # (the board's words for how each verdict was reached)
             if d.get("fair") is None:
                 continue
-            assert d["fair"].pop("how").startswith(f"open-hands mean of {d['fair']['worlds']} of ")
+            assert d["fair"].pop("how").startswith(f"open-hands mean of {d['fair']['deals']} of ")
             for words in ("text", "verdict_word", "hindsight"):          # (the command line's words of it)
                 d["fair"].pop(words, None)
         assert api["games"][0]["decisions"] == cli["games"][0]["decisions"]
     assert max(drawn) == 120           # (a best not told apart at 60 deals is given the budget)
     with pytest.raises(Exception, match="fewer than the 60 deals"):
-        analyze_document(BoardRecord(text, "x"), AnalysisRequest(fair=True, worlds=60, max_worlds=30))
+        analyze_document(BoardRecord(text, "x"), AnalysisRequest(fair=True, decision_deals=60, max_decision_deals=30))
 
 
 def test_sheet_progress():
@@ -109,8 +112,8 @@ def test_sheet_progress():
     at the hands judged (here A's one and B's, whose deals the sheet's values were found over first)."""
     text = RECORDS.joinpath("sheet-draw.dom").read_text(encoding="utf-8")
     seen: list[dict] = []
-    doc = analyze_document(BoardRecord(text, "x"), AnalysisRequest(worlds=20, exact_below=10), progress=seen.append)
-    counted = [s for s in seen if s["phase"] == "worlds" and s["total"] is not None]
+    doc = analyze_document(BoardRecord(text, "x"), AnalysisRequest(decision_deals=20, exact_below=10), progress=seen.append)
+    counted = [s for s in seen if s["phase"] == "deals" and s["total"] is not None]
     done, totals = [s["done"] for s in counted], [s["total"] for s in counted]
     assert counted and done == sorted(done) and totals == sorted(totals, reverse=True)
     assert doc["games"][0]["deals"]["analysed"] >= 1
@@ -138,7 +141,8 @@ def test_progress_of_a_running_analysis_and_of_none(tmp_path):
                                                                    "done": None, "total": None})
         answer = {}
         thread = threading.Thread(target=lambda: answer.setdefault("out", c.post(
-            "/api/analyze", json={"text": text, "job": "long", "fair": True, "worlds": 5000, "exact_below": 1})))
+            "/api/analyze", json={"text": text, "job": "long", "fair": True, "decision_deals": 5000,
+                                    "exact_below": 1})))
         thread.start()
         seen = []
 

@@ -166,6 +166,10 @@ def test_a_problem_set_answered_revealed_and_the_next(browser, root, width, view
         expect(page.locator("#answer")).to_be_visible()
         expect(page.locator("#answerchoice")).to_contain_text(f"You chose {first['played']}")
         expect(page.locator("#answerchoice")).to_contain_text(f"the best is {first['best']}")
+        # the deals its verdict was reached over: the set's (written as "worlds" before "deals"; the board's answer
+        # gives them as "deals")
+        deals = first.get("deals", first.get("worlds"))
+        expect(page.locator("#answernote")).to_contain_text(f"By what B could know: {deals} deals ({first['method']})")
         for a in first["alternatives"]:
             row = page.locator(f"#answerrows tr[data-move='{a['move']}']")
             _same_fair(row.locator("td.val").inner_text(), a["fair"], a["ci95"])

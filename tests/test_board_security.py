@@ -131,10 +131,11 @@ def test_the_host_check_holds_for_every_host(tree):
     ("/api/variants", {"variant": "all-fives", "rules": {"players": "x"}}, "players"),
     ("/api/variants", {"variant": "all-fives", "rules": {"target": "-5"}}, "target"),
     ("/api/analyze", {"text": SEED, "max_nodes": None}, "max_nodes"),
-    ("/api/analyze", {"text": SEED, "worlds": None}, "worlds"),
-    ("/api/analyze", {"text": SEED, "max_worlds": "800"}, "max_worlds"),
-    ("/api/analyze", {"text": SEED, "max_worlds": 10**6}, "max_worlds"),
-    ("/api/analyze", {"text": SEED, "worlds": 400, "max_worlds": 200}, "fewer than the 400 deals"),
+    ("/api/analyze", {"text": SEED, "decision_deals": None}, "decision_deals"),
+    ("/api/analyze", {"text": SEED, "max_decision_deals": "800"}, "max_decision_deals"),
+    ("/api/analyze", {"text": SEED, "max_decision_deals": 10**6}, "max_decision_deals"),
+    ("/api/analyze", {"text": SEED, "decision_deals": 400, "max_decision_deals": 200}, "fewer than the 400 deals"),
+    ("/api/analyze", {"text": SEED, "worlds": 400, "max_worlds": 200}, "fewer than the 400 deals"),    # (retired keys)
     ("/api/validate", {"text": "\ud800"}, "surrogate"),
 ])
 def test_bad_bodies_are_a_clear_4xx(client, route, body, words):
@@ -150,7 +151,7 @@ _value = st.recursive(_scalar, lambda inner: st.lists(inner, max_size=4) |
                       st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=10)
 _keys = st.sampled_from(["text", "name", "variant", "rules", "game", "step", "cursor", "line", "along", "move",
                          "player", "players", "hands", "event", "lead", "job", "path", "token", "max_nodes", "seed",
-                         "worlds", "max_worlds", "exact_below", "fair", "lines", "table", "to_move", "lacks", "boneyard",
+                         "decision_deals", "max_decision_deals", "worlds", "max_worlds", "exact_below", "fair", "lines", "table", "to_move", "lacks", "boneyard",
                          "points", "match_score", "problem"])
 _texts = st.sampled_from([SEED, SEED[:300], "", "A: ?\nB: ?\n\n1. A [0-0]\n", "[Variant \"all-fives\"]\n"])
 
@@ -167,7 +168,7 @@ def test_no_body_gets_a_5xx(client, route, body, text, raw):
     if route == "analyze":
         body.update(fair=False, max_nodes=10**5)
     if route == "answer":
-        body.update(worlds=2, max_worlds=2)
+        body.update(decision_deals=2, max_decision_deals=2)
     content = raw if raw is not None else json.dumps(body)
     out = client.post(f"/api/{route}", content=content, headers={"content-type": "application/json"})
     assert out.status_code < 500, (route, body, out.text)
@@ -230,7 +231,7 @@ def test_the_server_stops_at_once_with_an_analysis_running(tmp_path, sig):
     try:
         assert post("/api/files", {})[0] == 200
         thread = threading.Thread(target=lambda: _quietly(post, "/api/analyze", {
-            "text": french, "job": "long", "fair": True, "worlds": 5000, "exact_below": 1}), daemon=True)
+            "text": french, "job": "long", "fair": True, "decision_deals": 5000, "exact_below": 1}), daemon=True)
         thread.start()
         wait_until(lambda: post("/api/progress", {"job": "long"})[1]["running"], "the analysis to run", every=0.1)
         children = _children(proc.pid)

@@ -261,7 +261,8 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
         asked, tied_at, hows = [], [], []
 
         def tie(route):
-            asked.append((route.request.post_data_json.get("worlds"), route.request.post_data_json.get("max_worlds")))
+            asked.append((route.request.post_data_json.get("decision_deals"),
+                          route.request.post_data_json.get("max_decision_deals")))
             response = route.fetch(timeout=240_000)       # (a fair analysis on a loaded machine: bounded only to catch a hang)
             doc = response.json()
             for game in doc["games"]:
@@ -302,7 +303,7 @@ def test_fair_values_carry_their_interval_and_moves_not_told_apart_are_not_calle
         assert vals and all(re.search(r"fair [−+]?\d\.\d\d \(95%: [−+]?\d\.\d\d to [−+]?\d\.\d\d\)", v) for v in vals), vals
         page.click("#moredeals")
         expect(page.locator("#status")).to_have_text("analysed", timeout=120_000)
-        # More deals: the same 200 deals first, the adaptive budget four times the default 800 (--max-worlds)
+        # More deals: the same 200 deals first, the adaptive budget four times the default 800 (--max-decision-deals)
         assert asked == [(None, None), (None, 3200)]
 
 

@@ -323,7 +323,7 @@ def test_a_play_the_drawers_earlier_draws_ruled_out_is_a_clear_error(tmp_path):
     assert err.value.line == rep.steps[k].entry.pos.line
     path = tmp_path / "bad-draws.dom"
     path.write_text(BAD_DRAWS, encoding="utf-8")
-    result = run("analyze", "--fair", "--seat", "A", "--worlds", "2", "--exact-below", "2", str(path))
+    result = run("analyze", "--fair", "--seat", "A", "--decision-deals", "2", "--exact-below", "2", str(path))
     assert f"move {k + 1} (B [3-6]" in result.output and "Traceback" not in result.output
 
 

@@ -43,7 +43,7 @@ def test_a_deck_whose_database_cannot_be_made_names_the_deck_and_is_no_internal_
     # `Error: internal error (OperationalError: disk I/O error)`
     pytest.importorskip("genanki")
     deck = tmp_path / "deck.apkg"
-    run = subprocess.run([sys.executable, "-m", "analyzer", "train", "--player", "A", "--worlds", "4", "--max-nodes",
+    run = subprocess.run([sys.executable, "-m", "analyzer", "train", "--player", "A", "--decision-deals", "4", "--max-nodes",
                           "2000", "-o", str(deck), str(RECORDS / "seed1.dom")], cwd=ROOT, capture_output=True, text=True,
                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192)), timeout=HANG_SECONDS)
     assert run.returncode == 1, run.stderr

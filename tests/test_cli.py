@@ -267,7 +267,7 @@ def test_a_fair_analysis_that_fails_on_one_record_still_reports_the_others(monke
     text = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
     broken = tmp_path / "broken.dom"
     broken.write_text(text.replace('[Event "', '[Event "broken ', 1), encoding="utf-8")
-    res = run("analyze", "--fair", "--worlds", "5", "--seed", "1", "--max-nodes", "20000", str(broken),
+    res = run("analyze", "--fair", "--decision-deals", "5", "--seed", "1", "--max-nodes", "20000", str(broken),
               str(RECORDS / "seed2.dom"))
     assert res.exit_code == 1
     assert "error[internal-error] the analyser failed on this record (RuntimeError: a bug)" in res.output
@@ -283,9 +283,9 @@ def test_a_fair_setting_without_fair_is_a_usage_error_in_every_command():
 
 
 def test_stats_fair_draws_at_least_two_deals_as_analyze_worlds_does():
-    """A 95% interval needs two deals at least: ``analyze --worlds 1`` is a usage error, and so is
+    """A 95% interval needs two deals at least: ``analyze --decision-deals 1`` is a usage error, and so is
     ``stats --fair 1`` (it gave "real" verdicts from a single drawn deal)."""
-    for args in (("analyze", "--fair", "--worlds", "1"), ("stats", "--fair", "1")):
+    for args in (("analyze", "--fair", "--decision-deals", "1"), ("stats", "--fair", "1")):
         res = run(*args, SEED2)
         assert res.exit_code == 2 and "1 is not in the range" in res.output, (args, res.output)
 
@@ -298,7 +298,8 @@ def test_replay_view_gives_its_inference_in_jsonl_as_in_json():
     lines = run("replay", "--view", "C", "--jsonl", SEED2).stdout.splitlines()
     (game,) = json.loads(lines[0])["games"]
     assert game["inference"]["view"] == "C"
-    assert game["inference"]["steps"][0]["worlds"] == math.factorial(21) // math.factorial(7) ** 3 == 399_072_960
+    assert game["inference"]["steps"][0]["deals"] == math.factorial(21) // math.factorial(7) ** 3 == 399_072_960
+    assert all(step["worlds"] == step["deals"] for step in game["inference"]["steps"])      # (its former name)
     (as_json,) = json.loads(run("replay", "--view", "C", "--json", SEED2).stdout)["games"]
     assert as_json["inference"] == game["inference"]
 
@@ -329,7 +330,7 @@ def test_analyze_lists_every_error_of_a_broken_record_after_its_analysis():
     seed1 = str(RECORDS / "seed1.dom")
     errors = [line for line in run("validate", "-q", seed1).output.splitlines() if "error[" in line]
     assert len(errors) == 5 and all(line.startswith(f"{seed1}:") for line in errors)
-    for fair in ((), ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1")):
+    for fair in ((), ("--fair", "--seat", "A", "--decision-deals", "2", "--exact-below", "1")):
         out = run("analyze", *fair, seed1)
         assert out.exit_code == 1
         lines = out.output.splitlines()
@@ -349,7 +350,7 @@ def test_analyze_json_gives_each_game_its_errors():
 
     expected = told(json.loads(run("validate", "--json", seed1).output)["games"][0]["diagnostics"])
     assert len([d for d in expected if d[0] == "error"]) == 5
-    for fair in ((), ("--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1")):
+    for fair in ((), ("--fair", "--seat", "A", "--decision-deals", "2", "--exact-below", "1")):
         (game,) = json.loads(run("analyze", "--json", *fair, seed1).output)["games"]
         assert game["valid"] is False and told(game["diagnostics"]) == expected and game["decisions"]
     (game,) = json.loads(run("analyze", "--json", str(RECORDS / "seed2.dom")).output)["games"]
@@ -359,8 +360,8 @@ def test_analyze_json_gives_each_game_its_errors():
 @pytest.mark.parametrize("args, option", [
     (("analyze", "--max-nodes", str(2 ** 63), SEED2), "--max-nodes"),       # (was every record's OverflowError)
     (("analyze", "--fair", "--seed", str(2 ** 63), SEED2), "--seed"),
-    (("analyze", "--fair", "--worlds", "10" + "0" * 20, SEED2), "--worlds"),
-    (("analyze", "--fair", "--max-worlds", "10" + "0" * 20, SEED2), "--max-worlds"),
+    (("analyze", "--fair", "--decision-deals", "10" + "0" * 20, SEED2), "--decision-deals"),
+    (("analyze", "--fair", "--max-decision-deals", "10" + "0" * 20, SEED2), "--max-decision-deals"),
     (("analyze", "--fair", "--exact-below", "10" + "0" * 20, SEED2), "--exact-below"),
     (("validate", "--jobs", "10" + "0" * 20, SEED2), "--jobs"),
     (("stats", "--fair", "5", "--seed", str(-2 ** 63 - 1), SEED2), "--seed"),

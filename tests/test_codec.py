@@ -146,3 +146,42 @@ def test_a_key_naming_a_json_key_where_a_field_is_wanted_fails_by_its_name():
     with pytest.raises(TypeError, match=r"Twice: the JSON key 'x' is written twice"):
         codec.check(Twice)
     codec.check(Outer)                  # (this file's own example, every kind of key: sound)
+
+
+@dataclass(frozen=True)
+class Span:
+    low: int
+    high: int
+
+
+def _span_words(span: Span) -> str:
+    return f"{span.low} to {span.high}"
+
+
+@dataclass(frozen=True)
+class Retyped:
+    span: Span | None = field(default=None, metadata=key("range", omit_none=True, retired="span",
+                                                         retired_write=_span_words))
+
+
+def test_a_key_whose_type_changed_writes_its_former_form_beside_it_and_reads_only_the_new():
+    """``key(retired=..., retired_write=...)``: the new key holds the value, the former one (for one schema
+    version) what it held before its type changed, made from the value; data with only the former key keeps the
+    field's default (its words are not read back); nothing where the value is left out; a ``retired_write``
+    without a former name is refused by name."""
+    from analyzer import codec
+
+    value = Retyped(Span(2, 5))
+    data = to_data(value)
+    assert data == {"range": {"low": 2, "high": 5}, "span": "2 to 5"}
+    assert from_data(Retyped, data) == value
+    assert from_data(Retyped, {"span": "2 to 5"}) == Retyped()
+    assert to_data(Retyped()) == {}
+    assert codec.retired_keys(Retyped) == {"span": "range"} and codec.keys(Retyped) == ("range", "span")
+
+    @dataclass(frozen=True)
+    class Nameless:
+        span: Span | None = field(default=None, metadata=key(retired_write=_span_words))
+
+    with pytest.raises(TypeError, match=r"Nameless\.span: key\(retired_write=\.\.\.\) needs a retired name"):
+        codec.check(Nameless)

@@ -69,7 +69,7 @@ def test_names_from_the_record_are_escaped():
 def test_the_command(tmp_path):
     out = tmp_path / "pos.svg"
     done = subprocess.run([sys.executable, "-m", "analyzer", "diagram", str(RECORDS / "seed1.dom"), "--game", "1",
-                           "--move", "7", "--hands", "B", "-o", str(out)], capture_output=True, text=True, cwd=ROOT)
+                           "--move", "7", "--face-up", "B", "-o", str(out)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8") == game_diagram(_replay("seed1.dom"), 7, "B")
     bad = subprocess.run([sys.executable, "-m", "analyzer", "diagram", str(RECORDS / "seed1.dom"), "--game", "2",
@@ -77,13 +77,13 @@ def test_the_command(tmp_path):
     assert bad.returncode == 2 and "holds 1 game" in bad.stderr and "Traceback" not in bad.stderr
     record = tmp_path / "two.dom"
     record.write_text(write(Record(games=[random_game("draw", seed=2)])), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "analyzer", "diagram", str(record), "-o", str(out), "--hands", "none"],
+    done = subprocess.run([sys.executable, "-m", "analyzer", "diagram", str(record), "-o", str(out), "--face-up", "none"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and "after move" in out.read_text(encoding="utf-8")
 
 
 def test_a_bad_variant_or_rule_is_a_usage_error(tmp_path):
-    for extra in (["--variant", "tiddlywinks"], ["--rule", "nonsense=9"], ["--hands", "Z"]):
+    for extra in (["--variant", "tiddlywinks"], ["--rule", "nonsense=9"], ["--face-up", "Z"]):
         done = subprocess.run([sys.executable, "-m", "analyzer", "diagram", str(RECORDS / "seed1.dom"), *extra,
                                "-o", str(tmp_path / "p.svg")], capture_output=True, text=True, cwd=ROOT)
         assert done.returncode == 2 and "Traceback" not in done.stderr and "Error:" in done.stderr, extra

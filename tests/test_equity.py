@@ -316,7 +316,7 @@ def test_a_table_not_shipped_is_not_simulated_unasked(monkeypatch):
     monkeypatch.setattr(equity, "simulate_mode", lambda v, mode, hands, *a, **k: asked.append(hands) or real(v, mode, hands, *a, **k))
     out = CliRunner().invoke(main, ["equity", "--variant", "cuban"])
     assert out.exit_code == 2, out.output
-    assert "no table is shipped for cuban" in out.output and "--yes" in out.output and "--hands" in out.output
+    assert "no table is shipped for cuban" in out.output and "--yes" in out.output and "--simulate" in out.output
     assert "Ctrl-C" in out.output and "of CPU" in out.output
     assert asked and max(asked) <= 10                       # (the timing's few hands, not the table's 4,000)
 
@@ -485,7 +485,7 @@ def test_analyze_scale_match_without_a_position_and_with_fair():
     assert game["match_scale"]["known"] is False
     assert all(d["mwc_loss"] is None and all(a["mwc"] is None for a in d["alternatives"]) for d in game["decisions"])
     # with the fair analysis: still no position, still said so (the fair MWC: tests/test_equity_fair.py)
-    fair = CliRunner().invoke(main, ["analyze", "records/seed1.dom", "--fair", "--worlds", "5", "--scale", "match"])
+    fair = CliRunner().invoke(main, ["analyze", "records/seed1.dom", "--fair", "--decision-deals", "5", "--scale", "match"])
     assert fair.exit_code in (0, 1) and "Match scale: no match position" in fair.output
 
 

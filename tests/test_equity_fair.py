@@ -67,7 +67,7 @@ def test_fair_mwc_is_the_mean_over_the_worlds_of_each_world_s_mwc(judged):
 
 
 def test_fair_and_match_scale_json(tmp_path):
-    res = CliRunner().invoke(main, ["analyze", "--fair", "--worlds", "8", "--scale", "match", "--json", str(RECORD)])
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--decision-deals", "8", "--scale", "match", "--json", str(RECORD)])
     assert res.exit_code == 0, res.output
     games = json.loads(res.stdout)["games"]
     assert len(games) == 6

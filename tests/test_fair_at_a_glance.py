@@ -46,8 +46,8 @@ def _decision(text: str, head: str) -> list[str]:
 def test_each_win_chance_names_its_side(fair_text):
     assert "values for A/C" in fair_text.splitlines()[0]
     # B moves for B/D, C for A/C: the chance beside each alternative is the mover's side's, and says so
-    b_lead = _decision(fair_text, "round 1, B")
-    c_blunder = _decision(fair_text, "round 5, C")
+    b_lead = _decision(fair_text, "move 1, B")
+    c_blunder = _decision(fair_text, "move 18, C")
     assert all(re.search(r"B/D win \d+%", line) for line in b_lead[2:])
     assert all(re.search(r"A/C win \d+%", line) for line in c_blunder[2:])
     assert not re.search(r"\bwins \d+%", fair_text)         # no chance without its side
@@ -56,14 +56,14 @@ def test_each_win_chance_names_its_side(fair_text):
 def test_one_best_a_list_and_hindsights_pick_apart(fair_text):
     # B's opening [1-1]: loses 11 with every hand open, yet B's best by what B knew (the README); the
     # open-hands best [0-1] is what hindsight would pick
-    b_lead = _decision(fair_text, "round 1, B")
+    b_lead = _decision(fair_text, "move 1, B")
     assert "best [1-1]" in b_lead[1] and "hindsight only" in b_lead[1]
     rows = {line.split()[0]: line for line in b_lead[2:]}
     assert rows["[1-1]"].endswith("played, best") and rows["[0-1]"].endswith(HINDSIGHT)
     assert sum(line.rstrip().endswith("best") for line in b_lead[2:]) == 1
     assert "; best +18;" not in b_lead[0] and "with every hand open (hindsight) best +18, loss 11" in b_lead[0]
     # C's [3-6]: [4-6] on the 6 is best both ways, so no hindsight's pick and one best
-    c_blunder = _decision(fair_text, "round 5, C")
+    c_blunder = _decision(fair_text, "move 18, C")
     rows = {line.split()[0]: line for line in c_blunder[2:]}
     assert rows["[4-6]@6"].endswith("best") and HINDSIGHT not in "\n".join(c_blunder)
     assert c_blunder[2].split()[0] == "[4-6]@6"            # the verdict's best first
@@ -107,7 +107,7 @@ def test_who_holds_what_puts_the_certain_first(c_model):
 
 def test_a_page_of_fair_values_only_says_so_and_fills_the_loss_column(tmp_path):
     path = tmp_path / "view.html"
-    CliRunner().invoke(main, ["report", "--fair", "--worlds", "20", "--exact-below", "20",
+    CliRunner().invoke(main, ["report", "--fair", "--decision-deals", "20", "--exact-below", "20",
                               str(RECORDS / "draw-one-view.dom"), "-o", str(path)])
     html = unescape(path.read_text(encoding="utf-8"))
     # (A's log hides B's hand: a sheet, valued over the deals it allows, never "exact" with every hand open)

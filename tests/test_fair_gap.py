@@ -32,7 +32,7 @@ def test_the_gaps_interval_lies_above_zero_exactly_where_the_gap_is_significant(
 
 def test_each_verdict_of_a_real_record_says_its_gaps_and_names_a_best_only_where_told_apart(monkeypatch):
     monkeypatch.chdir(ROOT)
-    out = CliRunner().invoke(main, ["analyze", "--fair", "--worlds", "12", "--json", "--jobs", "1", "records/seed1.dom"])
+    out = CliRunner().invoke(main, ["analyze", "--fair", "--decision-deals", "12", "--json", "--jobs", "1", "records/seed1.dom"])
     document = json.loads(out.stdout)
     check(document)
     judged = named = tied = 0
@@ -57,7 +57,7 @@ def test_each_verdict_of_a_real_record_says_its_gaps_and_names_a_best_only_where
 
 def test_the_text_gives_the_gap_where_it_names_the_best_and_no_loss_for_a_tied_move(monkeypatch):
     monkeypatch.chdir(ROOT)
-    out = CliRunner().invoke(main, ["analyze", "--fair", "--worlds", "12", "--jobs", "1", "records/seed1.dom"]).stdout
+    out = CliRunner().invoke(main, ["analyze", "--fair", "--decision-deals", "12", "--jobs", "1", "records/seed1.dom"]).stdout
     lines = [line for line in out.splitlines() if line.lstrip().startswith("fair (")]
     best = [line for line in lines if "): best " in line]
     assert best and all(" ahead of " in line and " over the same deals" in line for line in best)

@@ -33,12 +33,12 @@ def _analyze_json(tmp_path, name: str, text: str, *more: str) -> list[dict]:
 def test_analyze_gives_the_fair_analysis_to_the_game_with_a_hidden_hand_only(tmp_path):
     known, both = _two_games()
     alone = _analyze_json(tmp_path, "known.dom", known)
-    games = _analyze_json(tmp_path, "both.dom", both, "--worlds", "8")
+    games = _analyze_json(tmp_path, "both.dom", both, "--decision-deals", "8")
     assert "fair_seats" not in games[0] and "fair_seats" in games[1]
     strip = lambda game: {k: v for k, v in game.items() if k not in ("file", "title")}
     assert strip(games[0]) == strip(alone[0])
     # --fair asks for it everywhere
-    asked = _analyze_json(tmp_path, "both.dom", both, "--fair", "--worlds", "8")
+    asked = _analyze_json(tmp_path, "both.dom", both, "--fair", "--decision-deals", "8")
     assert "fair_seats" in asked[0] and "fair_seats" in asked[1]
 
 
@@ -54,6 +54,6 @@ def test_the_board_judges_the_same_games_fairly_as_the_command(tmp_path):
     from analyzer.server.library import BoardRecord, AnalysisRequest, analyze_document
 
     _, both = _two_games()
-    board = analyze_document(BoardRecord(both, "both.dom"), AnalysisRequest(worlds=8))["games"]
-    command = _analyze_json(tmp_path, "both.dom", both, "--worlds", "8")
+    board = analyze_document(BoardRecord(both, "both.dom"), AnalysisRequest(decision_deals=8))["games"]
+    command = _analyze_json(tmp_path, "both.dom", both, "--decision-deals", "8")
     assert ["fair_seats" in game for game in board] == ["fair_seats" in game for game in command] == [False, True]

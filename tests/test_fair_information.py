@@ -229,9 +229,9 @@ def test_a_move_with_no_open_hands_value_is_not_called_best(tmp_path):
     full = (RECORDS / "variant-block7.dom").read_text()
     path = tmp_path / "one-view.dom"
     path.write_text("\n".join("B: ?" if line.startswith("B: ") else line for line in full.splitlines()))
-    out = run("analyze", str(path), "--worlds", "4", "--exact-below", "1").output
+    out = run("analyze", str(path), "--decision-deals", "4", "--exact-below", "1").output
     assert "every one analysed" in out
-    lines = [line for line in out.splitlines() if line.startswith("  round ")]
+    lines = [line for line in out.splitlines() if line.startswith("  move ")]
     # B's hand is hidden: no move has a value with every hand open of its own, so none is "best" by one; each is
     # valued over the deals the record allows (a sheet: docs/fair.md), its loss their mean, least and most
     loss = re.compile(r"\(hindsight\) it loses "
@@ -252,7 +252,7 @@ def test_analyze_fair_keeps_the_output_options_or_refuses_them_by_name(tmp_path)
     from test_cli import run
 
     block7, seed1 = str(RECORDS / "variant-block7.dom"), str(RECORDS / "seed1.dom")
-    fair = ("--fair", "--worlds", "4", "--exact-below", "1")
+    fair = ("--fair", "--decision-deals", "4", "--exact-below", "1")
     res = run("analyze", block7, *fair, "--jsonl")
     (line,) = [line for line in res.output.splitlines() if line.startswith("{")]
     (game,) = json.loads(line)["games"]
@@ -271,11 +271,11 @@ def test_a_setting_of_the_fair_analysis_without_it_is_a_usage_error_naming_the_o
     from test_cli import run
 
     block7 = str(RECORDS / "variant-block7.dom")
-    for option, value in (("--seat", "A"), ("--worlds", "50"), ("--exact-below", "10"), ("--seed", "3")):
+    for option, value in (("--seat", "A"), ("--decision-deals", "50"), ("--exact-below", "10"), ("--seed", "3")):
         for command in (("analyze", block7), ("report", block7, "-o", str(tmp_path / "page.html"))):
             res = run(*command, option, value)
             assert res.exit_code == 2 and option in res.output and "--fair" in res.output
-    assert run("analyze", block7, "--fair", "--seat", "A", "--worlds", "2", "--exact-below", "1").exit_code == 0
+    assert run("analyze", block7, "--fair", "--seat", "A", "--decision-deals", "2", "--exact-below", "1").exit_code == 0
 
 
 def test_a_hand_written_as_one_question_mark_a_tile_is_read_as_unknown():

@@ -21,7 +21,7 @@ def test_the_fair_analysis_runs_on_a_hand_with_hidden_hands(tmp_path, name, seed
     path = tmp_path / f"{name}.dom"
     path.write_text(hidden)
     # (the sheet's own values over the deals its hidden hands allow are not what this test is about: ten of them)
-    res = CliRunner().invoke(main, ["analyze", "--fair", "--worlds", "20", "--max-worlds", "40", "--max-deals", "10",
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--decision-deals", "20", "--max-decision-deals", "40", "--max-deals", "10",
                                     "--seat", "A", "--seed", "1", "-j", "1", "--json", str(path)])
     assert res.exit_code == 0, res.output
     (game,) = json.loads(res.output)["games"]

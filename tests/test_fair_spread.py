@@ -132,7 +132,7 @@ def test_percentiles_by_rank_are_those_by_counting(values):
 
 
 def test_the_json_gains_the_spread_and_the_worst_world_and_keeps_every_field():
-    out = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "C", "--exact-below", "400", "--worlds", "4",
+    out = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "C", "--exact-below", "400", "--decision-deals", "4",
                                     "--json", str(RECORDS / "seed1.dom")])
     data = json.loads(out.output)
     decisions = data["games"][0]["decisions"]
@@ -151,9 +151,9 @@ def test_the_json_gains_the_spread_and_the_worst_world_and_keeps_every_field():
 
 
 def test_the_text_shows_the_spread_and_the_worst_world():
-    out = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "C", "--exact-below", "400", "--worlds", "4",
+    out = CliRunner().invoke(main, ["analyze", "--fair", "--seat", "C", "--exact-below", "400", "--decision-deals", "4",
                                     str(RECORDS / "seed1.dom")])
-    assert "spread" in out.output and "Worst deal for C's [3-6]@6 (round 5, line 19): loses 75 against [4-6]@6 (-35 instead of +40 for A/C)" in out.output
+    assert "spread" in out.output and "Worst deal for C's [3-6]@6 (move 18, line 19): loses 75 against [4-6]@6 (-35 instead of +40 for A/C)" in out.output
 
 
 def test_the_report_takes_who_holds_what_from_the_fair_analysis(seed, exact, monkeypatch):

@@ -166,7 +166,7 @@ def test_a_move_equal_in_every_deal_does_not_stop_the_sampling_for_another():
 
 def test_the_text_and_json_say_not_told_apart_and_never_best(tmp_path):
     runner = CliRunner()
-    args = ["analyze", str(RECORDS / "seed2.dom"), "--fair", "--seat", "C", "--worlds", "20", "--max-worlds", "20",
+    args = ["analyze", str(RECORDS / "seed2.dom"), "--fair", "--seat", "C", "--decision-deals", "20", "--max-decision-deals", "20",
             "--exact-below", "1"]
     text = runner.invoke(main, args)
     assert text.exit_code == 0, text.output
@@ -183,8 +183,8 @@ def test_the_text_and_json_say_not_told_apart_and_never_best(tmp_path):
 
 
 def test_max_worlds_below_worlds_is_a_usage_error():
-    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "seed2.dom"), "--fair", "--worlds", "40",
-                                    "--max-worlds", "20"])
-    assert res.exit_code == 2 and "--max-worlds" in res.output
-    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "seed2.dom"), "--max-worlds", "400"])
+    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "seed2.dom"), "--fair", "--decision-deals", "40",
+                                    "--max-decision-deals", "20"])
+    assert res.exit_code == 2 and "--max-decision-deals" in res.output
+    res = CliRunner().invoke(main, ["analyze", str(RECORDS / "seed2.dom"), "--max-decision-deals", "400"])
     assert res.exit_code == 2 and "add --fair" in res.output

@@ -196,7 +196,7 @@ def test_the_index_of_several_records_is_all_in_the_catalogue(index_page):
     """Each game's record, event and players (the record's own text) left out, every word of the index is marked:
     its headings, legends, the badges, the critical moves, a game without a result."""
     assert '<html lang="en">' in index_page and "⟦valid⟧" in index_page and "⟦no result⟧" in index_page
-    assert re.search(r"⟦A \[4-5\]@4 in round 5: loses 25 \(⟦blunder⟧\)⟧", index_page)     # (its critical move)
+    assert "⟦A [4-5]@4, move 15: loses 25 (⟦blunder⟧)⟧" in index_page       # (its critical move)
     assert _words(_ROW.sub(r"\1\2", index_page), ("domino-analyzer",)) == []
 
 

@@ -321,7 +321,7 @@ def test_a_seat_missing_from_one_of_several_records_is_noted_there_and_the_other
     assert [g["file"] for g in views] == [three, two]
     assert views[0]["inference"]["steps"] and "stopped" not in views[0]["inference"]
     assert views[1]["inference"]["steps"] == [] and "C is not a player" in views[1]["inference"]["stopped"]
-    fair = run("analyze", three, two, "--fair", "--seat", "C", "--worlds", "5", "--exact-below", "5", "--seed", "1")
+    fair = run("analyze", three, two, "--fair", "--seat", "C", "--decision-deals", "5", "--exact-below", "5", "--seed", "1")
     assert fair.exit_code == 0, fair.output
     assert "Fair analysis: the moves of C" in fair.output
     assert "Fair analysis: no moves judged; not analysed: A: not asked for (--seat); B: not asked for (--seat); " \
@@ -354,7 +354,7 @@ def test_a_play_an_earlier_pass_ruled_out_is_a_clear_error_at_that_move():
 def test_analyze_fair_on_a_contradiction_says_where(tmp_path):
     path = tmp_path / "bad.dom"
     path.write_text(CONTRADICTION)
-    res = run("analyze", "--fair", "--worlds", "2", str(path))
+    res = run("analyze", "--fair", "--decision-deals", "2", str(path))
     assert res.exit_code == 1             # the record is invalid: the analysis stops where it breaks
     assert "move 7" in res.output
 
@@ -380,7 +380,7 @@ D: ?
 def test_a_record_of_one_hand_and_the_moves_is_analysed_for_that_player(tmp_path):
     path = tmp_path / "one.dom"
     path.write_text(ONE_HAND)
-    data = json.loads(run("analyze", "--fair", "--json", "--worlds", "3", "--exact-below", "3", str(path)).output)
+    data = json.loads(run("analyze", "--fair", "--json", "--decision-deals", "3", "--exact-below", "3", str(path)).output)
     game = data["games"][0]
     # every player is judged: A in the one hand the record writes, the others over the hands the sheet allows
     assert game["fair_seats"] == ["A", "B", "C", "D"]
@@ -395,7 +395,7 @@ def test_a_record_of_one_hand_and_the_moves_is_analysed_for_that_player(tmp_path
         assert all(a["over_deals"]["deals"] >= 1 for a in d["alternatives"])
     others = [d for d in decided if d["player"] != "A"]
     assert others and all(d["fair"]["method"] == "over-hands" for d in others if d["fair"]["over_hands"]["hands"] > 1)
-    out = run("analyze", "--fair", "--worlds", "2", "--exact-below", "2", "--seat", "A", str(path)).output
+    out = run("analyze", "--fair", "--decision-deals", "2", "--exact-below", "2", "--seat", "A", str(path)).output
     assert "Fair analysis: the moves of A" in out and "fair (A's view" in out
 
 
@@ -472,7 +472,7 @@ def test_analyze_without_fair_judges_a_partial_record_by_what_its_player_could_k
     analysis for the seats whose hand is known instead of refusing."""
     path = tmp_path / "one.dom"
     path.write_text(ONE_HAND)
-    result = run("analyze", "--json", "--worlds", "3", "--exact-below", "3", str(path))
+    result = run("analyze", "--json", "--decision-deals", "3", "--exact-below", "3", str(path))
     assert "not known" in result.stderr and "fair analysis" in result.stderr
     game = json.loads(result.stdout)["games"][0]
     assert game["fair_seats"] == ["A", "B", "C", "D"] and game["deals"]["count"] > 1

@@ -65,7 +65,7 @@ def test_the_fair_analysis_solves_its_worlds_in_the_cores_by_default(monkeypatch
         pools.append(max_workers)
         return real(max_workers, **kwargs)
     monkeypatch.setattr(runner, "worker_pool", counted)
-    fair = ["analyze", "records/seed2.dom", "--fair", "--worlds", "20", "--seat", "A", "--json"]
+    fair = ["analyze", "records/seed2.dom", "--fair", "--decision-deals", "20", "--seat", "A", "--json"]
     default = cli(*fair)
     assert pools and set(pools) == {2}
     pools.clear()

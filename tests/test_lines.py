@@ -134,7 +134,7 @@ def test_analyze_lines_on_the_command_line():
 
 def test_lines_with_the_fair_analysis():
     """``--fair --lines``: the open-hands lines stay beside the fair values."""
-    out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--fair", "--lines", "--worlds", "4",
+    out = subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--fair", "--lines", "--decision-deals", "4",
                           "--exact-below", "1", "--json", str(RECORDS / "variant-block7.dom")],
                          capture_output=True, text=True, cwd=ROOT)
     game = json.loads(out.stdout)["games"][0]

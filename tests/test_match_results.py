@@ -242,7 +242,7 @@ def test_each_worlds_result_splits_exactly_that_worlds_value(record, variant):
 @pytest.mark.parametrize("record", ["match-whist.dom", "match-all-fives-4.dom"])
 def test_a_match_where_both_sides_score_is_graded_fairly_on_the_match_scale(record):
     # bad points of two sides, and All Fives for four (each player for himself): every fair decision has its MWC loss
-    res = CliRunner().invoke(main, ["analyze", "--json", "--fair", "--worlds", "20", "--exact-below", "20",
+    res = CliRunner().invoke(main, ["analyze", "--json", "--fair", "--decision-deals", "20", "--exact-below", "20",
                                     "--scale", "match", str(RECORDS / record)])
     assert res.exit_code == 0, res.output
     graded = [d["fair"]["mwc_loss"] for g in json.loads(res.stdout)["games"] for d in g["decisions"]

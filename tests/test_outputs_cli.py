@@ -288,13 +288,13 @@ def test_an_mwc_table_is_known_as_the_tool_s_own_in_both_forms(tmp_path):
     # equity -o checks before its simulation (minutes): a table may be replaced, a page may not
     page = tmp_path / "page.html"
     assert cli("report", SEED2, "-o", page).exit_code == 0
-    res = cli("equity", "--hands", "50", "-o", page)
+    res = cli("equity", "--simulate", "50", "-o", page)
     assert res.exit_code == 2 and "exists and is not an MWC table" in res.output and "simulating" not in res.output
 
 
 # ---- issue 72, item 3: train writes through the same guarded, atomic writer ---------------------------------------
 
-TRAIN = ("train", SEED2, "--player", "B", "--worlds", "5")
+TRAIN = ("train", SEED2, "--player", "B", "--decision-deals", "5")
 
 
 def test_train_replaces_no_file_that_is_not_its_own_and_follows_no_link(tmp_path):

@@ -58,7 +58,7 @@ def test_validate_repair_write_repaired_parses_and_replays_a_record_once(counted
     assert counted == {"parse": 1, "replay": 1}
 
 
-@pytest.mark.parametrize("args", [["--worlds", "5"], ["--fair", "--worlds", "5"]])
+@pytest.mark.parametrize("args", [["--decision-deals", "5"], ["--fair", "--decision-deals", "5"]])
 def test_analyze_of_a_partial_record_parses_and_replays_it_once(counted, args):
     """A record kept by one player (the other's hand unseen) gets the fair analysis: seeing that its
     hands are not all known and analysing it is one reading of the file (it was two)."""

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from analyzer.cli import main
 from conftest import RECORDS
 
-DECISION = re.compile(r"^  (?:round \d+|move \d+), (\w+) \(line \d+; (\S+) values: (\w+) wants (higher|lower)\): "
+DECISION = re.compile(r"^  move \d+, (\w+) \(line \d+; (\S+) values: (\w+) wants (higher|lower)\): "
                       r"played (\S+) = ([+-]?\d+|\?);")
 
 
@@ -35,7 +35,7 @@ def _decisions(text: str) -> list[tuple[re.Match, list[int]]]:
 def test_each_partnership_decision_says_a_c_values_and_which_way_its_mover_wants_them():
     text = _analysis(str(RECORDS / "seed2.dom"))
     decisions = _decisions(text)
-    assert len(decisions) == sum(line.startswith("  round ") for line in text.splitlines()) > 10
+    assert len(decisions) == sum(line.startswith("  move ") for line in text.splitlines()) > 10
     for found, values in decisions:
         player, whose, wants, direction, _, played = found.groups()
         assert whose == "A/C" and wants == player
@@ -51,9 +51,9 @@ def test_each_partnership_decision_says_a_c_values_and_which_way_its_mover_wants
 
 
 def test_the_book_deals_first_decision_reads_as_the_issue_asks():
-    first = next(line for line in _analysis(str(RECORDS / "seed2.dom")).splitlines() if line.startswith("  round 1, B"))
+    first = next(line for line in _analysis(str(RECORDS / "seed2.dom")).splitlines() if line.startswith("  move 1, B"))
     # B's [1-1]: +29 for A/C where +18 was best; B wants lower, so it loses 11 (a positive loss)
-    assert first == "  round 1, B (line 14; A/C values: B wants lower): played [1-1] = +29; best +18; loss 11  MISTAKE"
+    assert first == "  move 1, B (line 14; A/C values: B wants lower): played [1-1] = +29; best +18; loss 11  MISTAKE"
     assert len(first) <= 100
 
 

@@ -389,7 +389,7 @@ def test_a_training_problems_answer_says_why_as_the_analysis_does(tmp_path):
 
     seed2 = str(ROOT / "records" / "seed2.dom")
     out = tmp_path / "p.json"
-    CliRunner().invoke(main, ["train", seed2, "--player", "B", "--worlds", "8", "-o", str(out), "--jobs", "1"])
+    CliRunner().invoke(main, ["train", seed2, "--player", "B", "--decision-deals", "8", "-o", str(out), "--jobs", "1"])
     problems = json.loads(out.read_text(encoding="utf-8"))["problems"]
     analysed = json.loads(CliRunner().invoke(main, ["analyze", seed2, "--json", "--jobs", "1"]).stdout)
     by_index = {d["index"]: d for d in analysed["games"][0]["decisions"]}

@@ -41,7 +41,7 @@ BUG = "error[internal-error] the analyser failed on this record (RuntimeError: a
 
 
 @pytest.mark.parametrize("command", [["replay"], ["analyze", "--max-nodes", "20000"], ["validate"],
-                                     ["analyze", "--fair", "--worlds", "3", "--seed", "1", "--max-nodes", "20000"]])
+                                     ["analyze", "--fair", "--decision-deals", "3", "--seed", "1", "--max-nodes", "20000"]])
 def test_a_record_the_replay_fails_on_is_its_error_and_the_next_record_is_still_shown(broken, command):
     res = _run(*command, broken, str(GOOD))
     assert res.exit_code == 1 and BUG in res.output
@@ -51,7 +51,7 @@ def test_a_record_the_replay_fails_on_is_its_error_and_the_next_record_is_still_
 
 
 @pytest.mark.parametrize("command", [["replay"], ["analyze", "--max-nodes", "20000"],
-                                     ["analyze", "--fair", "--worlds", "3", "--seed", "1", "--max-nodes", "20000"]])
+                                     ["analyze", "--fair", "--decision-deals", "3", "--seed", "1", "--max-nodes", "20000"]])
 def test_with_json_the_document_holds_the_other_records_and_counts_the_failed_one(broken, command):
     res = _run(*command, "--json", broken, str(GOOD))
     document = json.loads(res.stdout)

@@ -108,7 +108,7 @@ def cli_fair_page(tmp_path_factory):
     from test_cli import run
 
     path = tmp_path_factory.mktemp("cli-fair") / "seed1.html"
-    result = run("report", str(RECORDS / "seed1.dom"), "--fair", "--seat", "C", "--worlds", str(FAIR.worlds),
+    result = run("report", str(RECORDS / "seed1.dom"), "--fair", "--seat", "C", "--decision-deals", str(FAIR.worlds),
                  "--exact-below", str(FAIR.exact_below), "-o", str(path))
     assert result.exit_code == 1          # the book's record breaks the rules from round 7 on
     assert f"wrote {path}" in result.output
@@ -146,8 +146,8 @@ def test_report_fair_on_the_command_line_shows_the_fair_analysis(browser, cli_fa
 def test_report_fair_refuses_bad_settings(tmp_path):
     from test_cli import run
 
-    bad = run("report", str(RECORDS / "seed1.dom"), "--fair", "--worlds", "1", "-o", str(tmp_path / "p.html"))
-    assert bad.exit_code == 2 and "--worlds" in bad.output
+    bad = run("report", str(RECORDS / "seed1.dom"), "--fair", "--decision-deals", "1", "-o", str(tmp_path / "p.html"))
+    assert bad.exit_code == 2 and "--decision-deals" in bad.output
     plain = run("report", str(RECORDS / "seed1.dom"), "-o", str(tmp_path / "plain.html"))
     assert "Fair value" not in (tmp_path / "plain.html").read_text(encoding="utf-8") and plain.exit_code == 1
 

@@ -18,7 +18,7 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def seed_page(tmp_path_factory):
-    """The book deal, open-hands analysis: C's [3-6] in round 5 (move 18) is the critical move."""
+    """The book deal, open-hands analysis: C's [3-6] at move 18 is the critical move."""
     path = tmp_path_factory.mktemp("first") / "seed1.html"
     CliRunner().invoke(main, ["report", str(RECORDS / "seed1.dom"), "-o", str(path)])
     assert path.exists()
@@ -29,7 +29,7 @@ def seed_page(tmp_path_factory):
 def partial_page(tmp_path_factory):
     """A's log of a draw game (B's hand unseen): fair values only."""
     path = tmp_path_factory.mktemp("first") / "draw-one-view.html"
-    CliRunner().invoke(main, ["report", str(RECORDS / "draw-one-view.dom"), "--fair", "--worlds", "20",
+    CliRunner().invoke(main, ["report", str(RECORDS / "draw-one-view.dom"), "--fair", "--decision-deals", "20",
                               "--exact-below", "20", "-o", str(path)])
     assert path.exists()
     return path

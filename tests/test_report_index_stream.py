@@ -34,7 +34,7 @@ def test_rows_kept_in_a_file_come_back_in_order(records):
 
 def test_the_index_written_piece_by_piece_is_the_page_rendered_whole(tmp_path):
     rows = [IndexRow(f"r{k}.dom", f"r{k}.html", "g1", 1, "<b>ev</b>", "A, B", "A/C win 5", k % 2 == 0, k % 3,
-                     None if k % 4 else "C [3-6] in round 5: loses 12 (mistake)", 12) for k in range(50)]
+                     None if k % 4 else "C [3-6], move 18: loses 12 (mistake)", 12) for k in range(50)]
     index = ArchiveIndex("Archive: x", rows, [], "50 records")
     with IndexRows() as kept:
         kept.add(rows)

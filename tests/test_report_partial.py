@@ -72,7 +72,7 @@ def test_report_gives_the_fair_verdicts_analyze_gives(name, tmp_path):
 
 
 def test_report_with_fair_and_a_seed_gives_what_analyze_gives(tmp_path):
-    extra = ["--fair", "--worlds", "30", "--max-worlds", "120", "--seed", "3"]
+    extra = ["--fair", "--decision-deals", "30", "--max-decision-deals", "120", "--seed", "3"]
     said = _analyze(RECORDS / "draw-one-view.dom", *extra)
     shown, _ = _report(RECORDS / "draw-one-view.dom", tmp_path / "page.html", *extra)
     assert said and shown == said

@@ -32,7 +32,7 @@ def test_the_schema_is_a_valid_draft_2020_12_schema():
     ("analyze", "records/seed1.dom", "records/errors.dom", "records/sheet-partnership.dom"),
     ("analyze", "--lines", "records/variant-draw.dom"),
     ("analyze", "--scale", "match", "records/match-french.dom", "records/variant-draw.dom"),
-    ("analyze", "--fair", "--worlds", "8", "records/draw-one-view.dom"),
+    ("analyze", "--fair", "--decision-deals", "8", "records/draw-one-view.dom"),
     ("validate", "records/errors.dom", "records/errors-syntax.dom", "records/seed1.dom"),
     ("validate", "tests/data/sheet-open-results.dom"),
 ])

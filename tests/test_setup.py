@@ -104,7 +104,7 @@ def test_the_readmes_first_command_runs_in_a_fresh_clone(tmp_path):
     done = subprocess.run(["bash", "-c", install], cwd=clone, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     assert done.stdout.rstrip().endswith("1 record (1 game): 1 valid, 0 invalid")
-    assert "Critical move: B [2-6]@2 in round 5" in done.stdout and "pure Python" not in done.stderr
+    assert "Critical move: B [2-6]@2, move 17 (line" in done.stdout and "pure Python" not in done.stderr
     python = clone / ".venv" / "bin" / "python"
     assert (clone / ".venv" / "bin" / "domino").exists()
     version = subprocess.run([str(python), "-P", "-m", "analyzer", "--version"], cwd=clone, env=env,

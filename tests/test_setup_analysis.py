@@ -115,9 +115,9 @@ def test_every_command_takes_a_set_up_game(tmp_path, hidden):
         text = text.replace("B: [0-0] [0-1] [0-6] [1-1] [1-6] [2-3]", "B: ? ? ? ? ? ?")
     path = tmp_path / "problem.dom"
     path.write_text(text)
-    for args in (["validate"], ["replay"], ["analyze", "--worlds", "20"] if hidden else ["analyze"],
-                 ["report", "-o", str(tmp_path / "r.html")] + (["--fair", "--worlds", "20"] if hidden else []),
-                 ["diagram", "-o", str(tmp_path / "d.svg"), "--move", "0", "--hands", "D"]):
+    for args in (["validate"], ["replay"], ["analyze", "--decision-deals", "20"] if hidden else ["analyze"],
+                 ["report", "-o", str(tmp_path / "r.html")] + (["--fair", "--decision-deals", "20"] if hidden else []),
+                 ["diagram", "-o", str(tmp_path / "d.svg"), "--move", "0", "--face-up", "D"]):
         args = [args[0], str(path), *args[1:]]
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, (args, result.output)

@@ -158,7 +158,7 @@ def test_a_sheets_text_names_each_number_and_gives_one_verdict_word_a_move(book_
     mean of (of the deals its decision was looked at in, where fewer), each decision's line carries one verdict word at most, the JSON's
     fair verdict and class, and the hands judged are said in one wording in the header and in the lines."""
     path = handless(RECORDS / "seed2.dom", tmp_path)
-    args = ["--max-deals", "200", "--hands", "2", "--worlds", "20", "--seat", "B"]
+    args = ["--max-deals", "200", "--hands", "2", "--decision-deals", "20", "--seat", "B"]
     text = run("analyze", *args, str(path)).stdout
     data = json.loads(run("analyze", "--json", *args, str(path)).stdout)["games"][0]
     data = data.get("analysis", data)

@@ -10,16 +10,29 @@ mean of each move over the deals it could be played in, of the move played's los
 from __future__ import annotations
 
 import dataclasses
+import json
 
+import jsonschema
 import pytest
+from click.testing import CliRunner
 
 from analyzer.analysis import analyze_replay
 from analyzer.analysis import sheets
 from analyzer.analysis.settings import FairRun, FairSettings
+from analyzer.analysis.dealvalues import CPU_BUDGET, DealsSummary
 from analyzer.analysis.sheets import WORLD_SHARE, fair_budget, finite, schedule, sheet_analyze, written_replay
+from analyzer.cli import main
+from analyzer.cli.options import SECONDS
+from analyzer.codec import from_data, to_data
 from analyzer.generate import random_game
 from analyzer.inference.sheet import SheetDeal, sheet_deals
+from analyzer.i18n import use
+from analyzer.pipeline import Options
+from analyzer.render.verdicts import sheet_deals_words
+from analyzer.server import api, library
 from analyzer.replay import replay
+from analyzer.schemas import schema
+from conftest import ROOT
 
 from test_sheets import brute_deals, sheet_of
 
@@ -145,15 +158,66 @@ def test_a_listed_sheets_decisions_valued_in_every_deal_give_the_numbers_of_one_
 
 
 def test_the_values_cpu_budget_stops_the_looks_and_says_where():
-    """A budget spent by the first deals (analysed alone, one a process, to measure what a deal costs) stops the
-    looks there: the deals analysed are those, the decisions valued over them with their intervals, and the deals'
-    words say where and why the work stopped."""
+    """A budget of 0 s (spent by the first deal, analysed alone to measure what a deal costs: no clock decides it)
+    stops the looks there: the deals analysed are those, the decisions valued over them, and the deals say where
+    and why the work stopped as a value (:class:`WorkCut`), in the JSON as ``cut_short`` (the retired sentence
+    ``cut`` beside it, not read back) and in words where text is written."""
     rep = _sheet("block", 10)
-    got = sheet_analyze(rep, run=FairRun(workers=1), seconds=1e-9)
+    got = sheet_analyze(rep, run=FairRun(workers=1), seconds=0)
     assert got.deals.analysed == 1 and got.deals.count == 78
-    assert "stopped at 1 deals: the values' CPU budget" in got.deals.cut
-    assert got.deals.cut in got.deals.words() and got.deals.as_dict()["cut"] == got.deals.cut
+    cut = got.deals.cut
+    assert (cut.reason, cut.deals, cut.seconds) == (CPU_BUDGET, 1, 0) and cut.seconds_per_deal > 0
     assert all(d.loss_over.looked == 1 for d in got.decisions)
+    data = to_data(got.deals)
+    assert data["cut_short"] == {"reason": "cpu-budget", "deals": 1, "seconds": 0,
+                                 "seconds_per_deal": cut.seconds_per_deal}
+    assert data["cut"].startswith("stopped at 1 deals: the values' CPU budget of 0 s")     # (deprecated, version 4)
+    jsonschema.validate(data, {**{k: v for k, v in schema().items() if k != "oneOf"}, "$ref": "#/$defs/deals"})
+    assert from_data(DealsSummary, data) == got.deals
+    written_before = {k: v for k, v in data.items() if k != "cut_short"}      # (a version 4 file before the object)
+    assert from_data(DealsSummary, written_before) == dataclasses.replace(got.deals, cut=None)
+    words = sheet_deals_words(got.deals)
+    assert words.startswith(got.deals.words()) and "; stopped at 1 deal: the values' CPU budget of 0 s (some " in words
+    with use("es"):
+        assert "detenido en 1 reparto: el presupuesto de CPU de los valores, 0 s" in sheet_deals_words(got.deals)
+    whole = sheet_analyze(rep, run=FairRun(workers=1), seconds=None)       # (no budget: no cut, no key)
+    assert whole.deals.cut is None and "cut_short" not in to_data(whole.deals) and "cut" not in to_data(whole.deals)
+    assert sheet_deals_words(whole.deals) == whole.deals.words()
+
+
+def test_the_budgets_defaults_are_the_analysiss():
+    """The command line's and the pipeline's budgets default to the analysis's (written apart: ``--help`` and
+    the pipeline's options load no analysis)."""
+    assert Options("analyze").values_seconds == sheets.SECONDS == SECONDS.convert("60", None, None)
+    assert Options("analyze").fair_seconds == sheets.FAIR_SECONDS == SECONDS.convert("120", None, None)
+    params = {p.name: p for p in main.commands["analyze"].params}
+    assert (params["values_seconds"].default, params["fair_seconds"].default) == ("60", "120")
+    assert SECONDS.convert("none", None, None) is None and SECONDS.convert("0", None, None) == 0
+
+
+@pytest.mark.parametrize("given,said", [("-5", "-5 is negative"), ("1.5", "'1.5' is not a number of seconds"),
+                                        ("60s", "'60s' is not a number of seconds"), ("", "is not a number"),
+                                        ("١٢", "is not a number")])
+@pytest.mark.parametrize("option", ["--values-seconds", "--fair-seconds"])
+@pytest.mark.parametrize("command", ["analyze", "report"])
+def test_a_budget_is_digits_or_none_never_negative(command, option, given, said):
+    result = CliRunner().invoke(main, [command, f"{option}={given}", "records/seed2.dom"])
+    assert result.exit_code == 2 and said in result.output and option in result.output, result.output
+
+
+def test_the_budgets_reach_a_sheets_text_and_json(monkeypatch):
+    """``--values-seconds 0`` stops a sheet's values at the first deal, ``--fair-seconds 0`` plans its fair
+    verdicts to the least (one hand a player, each decision over 20 deals), and the text says both; with
+    ``--values-seconds none`` every deal is analysed and nothing is cut."""
+    monkeypatch.chdir(ROOT)
+    args = ["analyze", "--values-seconds", "0", "--fair-seconds", "0", "--jobs", "1", "records/sheet-partnership.dom"]
+    text = CliRunner().invoke(main, args).output
+    assert "; stopped at 1 deal: the values' CPU budget of 0 s (some " in text
+    assert "the fair verdicts' CPU budget of 0 s" in text and "1 hand a player, each decision over 20 deals" in text
+    free = json.loads(CliRunner().invoke(main, ["analyze", "--values-seconds", "none", "--fair-seconds", "0",
+                                               "--jobs", "1", "--json", "records/sheet-partnership.dom"]).stdout)
+    free = free["games"][0]
+    assert free["deals"]["analysed"] == 2 and "cut_short" not in free["deals"]
 
 
 def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
@@ -167,9 +231,32 @@ def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
     assert (cut.worlds, cut.max_worlds, cut.exact_below, hands) == (20, 20, 20, 2)
     assert hands * cut.worlds * 12.0 * WORLD_SHARE <= 120
     assert words == "the fair verdicts' CPU budget of 120 s (a deal's values some 12.00 s): 2 hands a player, each " \
-                    "decision over 20 worlds"
+                    "decision over 20 deals"
     cut, hands, _ = fair_budget(asked, 8, 0.4, 120)        # (the worlds alone cut: 160 s planned)
     assert (cut.worlds, cut.max_worlds, hands) == (150, 150, 8)
     few = FairSettings(worlds=4, max_worlds=4, exact_below=4)   # (--max-deals 4: never more worlds than asked)
     cut, hands, _ = fair_budget(few, 8, 120.0, 120)
     assert (cut.worlds, hands) == (4, 1)
+
+
+@pytest.mark.parametrize("given", [-1, 1.5, "60", True])
+def test_the_boards_request_refuses_a_budget_that_is_not_whole_seconds(given):
+    for key in ("values_seconds", "fair_seconds"):
+        with pytest.raises(api.ApiError, match=f'"{key}" is whole CPU seconds'):
+            api.analysis_call({"text": "x", key: given}, 1000)
+
+
+def test_the_boards_analysis_of_a_sheet_takes_its_budgets_and_says_where_it_stopped():
+    """The board's request carries the command's budgets (absent: its defaults; null: none); a sheet analysed
+    under a values' budget of 0 says where it stopped, in the JSON and in the words the board shows."""
+    asked = api.analysis_call({"text": "x"}, 1000)["asked"]
+    assert (asked.values_seconds, asked.fair_seconds) == (Options.values_seconds, Options.fair_seconds)
+    asked = api.analysis_call({"text": "x", "values_seconds": None, "fair_seconds": 0}, 1000)["asked"]
+    assert (asked.values_seconds, asked.fair_seconds) == (None, 0)
+    text = (ROOT / "records" / "sheet-partnership.dom").read_text(encoding="utf-8")
+    call = api.analysis_call({"text": text, "values_seconds": 0, "fair_seconds": 0}, 1000)
+    call["progress"] = None
+    game = library.analyze_document(**call)["games"][0]
+    assert game["deals"]["cut_short"]["deals"] == game["deals"]["analysed"] == 1
+    assert "stopped at 1 deal: the values' CPU budget of 0 s" in game["deals"]["words"]
+

@@ -12,6 +12,7 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
+from analyzer.codec import from_data
 from analyzer.cli import main
 from analyzer.render.verdicts import loss_range_words, over_text
 from analyzer.analysis.dealvalues import DealsSummary, OverDeals
@@ -36,7 +37,7 @@ def pages(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("sheets")
     out = {}
     for name, extra in SHEETS.items():
-        for fair in ((), ("--fair", "--worlds", "20")) if name == "draw-one-view.dom" else ((),):
+        for fair in ((), ("--fair", "--decision-deals", "20")) if name == "draw-one-view.dom" else ((),):
             path = folder / (name.replace(".dom", "") + ("-fair" if fair else "") + ".html")
             res = CliRunner().invoke(main, ["report", str(RECORDS / name), "-o", str(path), *extra, *fair])
             assert res.exit_code in (0, 1), res.output
@@ -68,7 +69,7 @@ def test_a_sheets_page_shows_the_deals_the_losses_over_them_and_the_fair_verdict
         # the main column is no wider than the screen
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), file
         # the deals line at the top of the game
-        deals = DealsSummary.from_dict(game["deals"])
+        deals = from_data(DealsSummary, game["deals"])
         top = _said(page.locator("#g1 .deals-line").inner_text())
         assert deals.words() in top
         assert (deals.one_result or deals.results[0][0]) in top
@@ -99,7 +100,7 @@ def test_the_boards_analyse_on_a_sheet_shows_the_deals_and_every_players_moves_j
 
     shutil.copy(RECORDS / "sheet-partnership.dom", tmp_path / "sheet-partnership.dom")
     game = _analysis("sheet-partnership.dom")["games"][0]
-    deals = DealsSummary.from_dict(game["deals"])
+    deals = from_data(DealsSummary, game["deals"])
     with board_page(browser, tmp_path, "sheet-partnership.dom", viewport) as page:
         expect(page.locator("#stepinfo")).to_contain_text("the deal")
         page.click("#analyse")

@@ -271,7 +271,7 @@ def test_analyze_judges_every_move_of_a_sheet_in_text_and_json():
 def test_a_kozel_match_and_a_draw_game_without_hands_are_judged_move_by_move():
     # (a few deals and hands keep it short)
     for name, games in (("sheet-kozel.dom", 3), ("sheet-draw.dom", 1)):
-        res = run("analyze", "--json", "--max-deals", "12", "--hands", "1", "--worlds", "4", "--exact-below", "4",
+        res = run("analyze", "--json", "--max-deals", "12", "--hands", "1", "--decision-deals", "4", "--exact-below", "4",
                   str(RECORDS / name))
         assert res.exit_code == 0, res.output
         data = json.loads(res.stdout)["games"]
@@ -288,7 +288,7 @@ def test_train_makes_problems_of_a_sheets_moves_where_it_fixes_the_players_hand(
     rep = replay_record(read(path))[0]
     hands = {p: {d.hands[s] for d in sheet_deals(rep).deals} for s, p in enumerate(rep.players)}
     assert len(hands["C"]) == 1 and len(hands["D"]) > 1
-    mine = json.loads(run("train", "--player", "C", "--worlds", "20", "--json", path).stdout.split("\n1 record")[0])
+    mine = json.loads(run("train", "--player", "C", "--decision-deals", "20", "--json", path).stdout.split("\n1 record")[0])
     assert mine["problems"]
     (hand,) = hands["C"]
     for problem in mine["problems"]:
@@ -296,7 +296,7 @@ def test_train_makes_problems_of_a_sheets_moves_where_it_fixes_the_players_hand(
         shown = set(line[2:].split())
         assert shown and shown <= {str(t) for t in tiles_of(hand, rep.initial.max_pip)}
         assert problem["alternatives"]
-    theirs = json.loads(run("train", "--player", "D", "--worlds", "20", "--json", path).stdout.split("\n1 record")[0])
+    theirs = json.loads(run("train", "--player", "D", "--decision-deals", "20", "--json", path).stdout.split("\n1 record")[0])
     assert theirs["problems"] == []
 
 

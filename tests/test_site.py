@@ -123,7 +123,7 @@ for name in ["seed1.dom", "match-kozel.dom", "match-quinientos.dom", "variant-dr
     text = open(os.path.join("records", name), encoding="utf-8").read()
     for route, body in [("validate", {}), ("position", {"game": 0, "step": 3}), ("analyze", {"lines": True})]:
         statuses.append(api.answer(route, {"text": text, **body})[0])
-fair = {"fair": True, "worlds": 2, "max_worlds": 2, "max_nodes": 2000}
+fair = {"fair": True, "decision_deals": 2, "max_decision_deals": 2, "max_nodes": 2000}
 statuses.append(api.answer("analyze", {"text": open("records/seed1.dom", encoding="utf-8").read(), **fair})[0])
 print(json.dumps({"statuses": statuses, "tables": [p for p in opened if "equity" in p and "data" in p],
                   "jinja2": [started, "jinja2" in sys.modules]}))
@@ -221,7 +221,8 @@ SAME = [
     ("position", {"text": 5}),
     ("position", {"text": SEED, "variant": "no-such-variant"}),
     ("enter", {"text": SEED}),
-    ("analyze", {"text": SEED, "max_worlds": 3, "worlds": 10}),
+    ("analyze", {"text": SEED, "max_decision_deals": 3, "decision_deals": 10}),
+    ("analyze", {"text": SEED, "max_worlds": 3, "worlds": 10}),          # (the retired keys: read a version more)
     ("analyze", {"text": SEED}),
 ]
 
@@ -255,10 +256,10 @@ def test_the_sites_fair_analysis_takes_the_browser_budget_and_tells_its_progress
     steps = []
     status, answer = api.answer("analyze", {"text": SEED, "fair": True}, steps.append)
     assert status == 200 and answer["games"] and answer["games"][0]["decisions"]
-    worlds = [s for s in steps if s["phase"] == "worlds"]
-    assert worlds and worlds[-1]["done"] == worlds[-1]["total"]
+    deals = [s for s in steps if s["phase"] == "deals"]
+    assert deals and deals[-1]["done"] == deals[-1]["total"]
     # no decision was given more deals than the budget allows
-    assert worlds[-1]["total"] <= BROWSER_BUDGET["max_worlds"] * len(answer["games"][0]["decisions"])
+    assert deals[-1]["total"] <= BROWSER_BUDGET["max_decision_deals"] * len(answer["games"][0]["decisions"])
     assert api.answer("site", {})[1]["search"]
 
 

@@ -20,8 +20,9 @@ from conftest import require_built
 from analyzer.search.core import arms_core, compiled_core
 from analyzer.search.wasm import wasm_path
 from analyzer.site.build import SiteError, build_site, find_pyodide
-from test_wasm_kernels import (_plain as plain, _unsnap, arms_cases, core_cases, draw_cases, race_cases, run_arms_native,
-                               run_core_native, run_draw_native, run_race_native)
+from test_wasm_kernels import (_plain as plain, _unsnap, arms_cases, cfr_cases, core_cases, draw_cases, race_cases,
+                               run_arms_native, run_cfr_native, run_core_native, run_draw_native, run_race_native,
+                               wrong_cfr)
 
 pytestmark = pytest.mark.slow
 
@@ -301,3 +302,51 @@ def test_kozels_charges_are_searched_on_the_wasm_core_as_on_the_command_line(sit
     for game in want["games"] + answer["games"]:
         assert "Python" not in (game.get("note") or ""), game.get("note")
     _within(want, answer, name)
+
+
+CFR_BINDING = """
+import json
+from analyzer.hidden import cfr
+from analyzer.search import wasmcfr
+from analyzer.site.worker import site_info
+assert cfr.CFR_BINDING == "wasm" and cfr.CFR_CORE == "compiled" and cfr.kernel() is wasmcfr, cfr.CFR_BINDING
+runs, requests = json.load(open("/home/pyodide/input.json"))
+"""
+
+#: A block-for-two record whose fair analysis values a decision by CFR+ (move 12: 1 and 2 tiles in hand, 2,040
+#: public deals; 0.1 s natively)
+CFR_RECORD = ("openspiel-block7-5.dom", 7)
+
+
+def test_the_wasm_cfr_kernel_in_pyodide_equals_the_extension_and_the_pages_fair_analysis_uses_it(site):
+    """In the browser's Python the CFR+ solver runs on ``_cfr.wasm`` (:mod:`analyzer.search.wasmcfr`, picked where the
+    extension is missing) and the page says so: random runs of both trees give the extension's every double, bit for
+    bit (and each broken tree its error), and the page's fair analysis of a block-for-two record whose decision the CFR+ solver values equals
+    ``domino analyze --fair --json``'s (its brackets and iteration count too)."""
+    from analyzer.hidden.cfr import kernel
+
+    missing = [what for what, gone in (("the _cfr extension", kernel() is None),
+                                       ("the _cfr wasm module", wasm_path("cfr") is None)) if gone]
+    require_built(missing, "not built (setup.py builds them with a C compiler, clang and lld)")
+    runs = cfr_cases(60, 8186)
+    runs += wrong_cfr(runs)
+    native = run_cfr_native(runs, kernel())
+    assert native[:120] == [[c.get("got") for c in r["calls"]] for r in runs[:120]]   # (the runs made again)
+    assert all(isinstance(x[1], str) for x in native[120:])                          # (and those refused)
+    name, seed = CFR_RECORD
+    requests = [{"route": "analyze", "body": {"text": (ROOT / "records" / name).read_text(encoding="utf-8"),
+                                              "fair": True, "seed": seed}}]
+    script = (CFR_BINDING + inspect.getsource(run_cfr_native) + "from analyzer.site.worker import SiteApi\n"
+              "api = SiteApi('/home/pyodide/records')\n"
+              "OUTPUT = json.dumps([site_info(), run_cfr_native(runs, cfr.kernel()), "
+              "[api.answer(r['route'], r['body']) for r in requests]])\n")
+    info, got, answers = in_pyodide(site, script, [runs, requests])
+    assert info["cfr"] == "wasm" and info["search"] == "compiled (WebAssembly)"
+    assert got == native
+    (status, answer), = answers
+    assert status == 200
+    want = _plain(_cli(name, "--fair", "--seed", str(seed)))
+    hidden = [d["fair"]["hidden"] for g in want["games"] for d in g["decisions"]
+              if d.get("fair") and d["fair"]["method"] == "exact-hidden"]
+    assert hidden and all(h["solver"] == "cfr" for h in hidden)
+    _within(want, _plain(answer), name)

@@ -33,9 +33,9 @@ def _run(*args) -> str:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("train")
-    _run("train", RECORD, "--player", "b", "--worlds", WORLDS, "-o", str(out / "p.json"),
+    _run("train", RECORD, "--player", "b", "--decision-deals", WORLDS, "-o", str(out / "p.json"),
          "--html", str(out / "p.html"), "-o", str(out / "deck.apkg"))
-    analysed = json.loads(_run("analyze", RECORD, "--fair", "--worlds", WORLDS, "--json"))
+    analysed = json.loads(_run("analyze", RECORD, "--fair", "--decision-deals", WORLDS, "--json"))
     stats = json.loads(_run("stats", RECORD, "--fair", WORLDS, "--json"))
     return json.loads((out / "p.json").read_text()), analysed, stats, out
 
@@ -82,8 +82,8 @@ def generated_runs(tmp_path_factory):
     for seed, variant in enumerate(("partnership", "block", "partnership", "block")):
         (folder / f"game-{seed}.dom").write_text(write(random_game(variant, 100 + seed)), encoding="utf-8")
     out = tmp_path_factory.mktemp("train-generated")
-    _run("train", str(folder), "--player", "B", "--worlds", "20", "-o", str(out / "p.json"))
-    analysed = json.loads(_run("analyze", str(folder), "--fair", "--worlds", "20", "--json"))
+    _run("train", str(folder), "--player", "B", "--decision-deals", "20", "-o", str(out / "p.json"))
+    analysed = json.loads(_run("analyze", str(folder), "--fair", "--decision-deals", "20", "--json"))
     stats = json.loads(_run("stats", str(folder), "--fair", "20", "--json"))
     return json.loads((out / "p.json").read_text()), analysed, stats
 
@@ -110,7 +110,7 @@ def test_each_problem_is_the_position_he_saw_as_a_set_up_that_reads_back(runs):
 
 def test_min_class_and_max_keep_the_worst_first(runs, tmp_path):
     problems, *_ = runs
-    _run("train", RECORD, "--player", "B", "--worlds", WORLDS, "--min-class", "mistake", "--max", "1",
+    _run("train", RECORD, "--player", "B", "--decision-deals", WORLDS, "--min-class", "mistake", "--max", "1",
          "-o", str(tmp_path / "m.json"))
     kept = json.loads((tmp_path / "m.json").read_text())["problems"]
     wanted = [p for p in problems["problems"] if p["cls"] in ("mistake", "blunder")][:1]
@@ -160,9 +160,9 @@ MATCH = [str(RECORDS / "match-milo.dom"), str(RECORDS / "match-further.dom")]
 @pytest.fixture(scope="module")
 def match_runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("train-match")
-    _run("train", *MATCH, "--player", "B", "--scale", "match", "--worlds", "20", "-o", str(out / "p.json"),
+    _run("train", *MATCH, "--player", "B", "--scale", "match", "--decision-deals", "20", "-o", str(out / "p.json"),
          "--html", str(out / "p.html"), "-o", str(out / "deck.apkg"))
-    analysed = json.loads(_run("analyze", *MATCH, "--fair", "--scale", "match", "--worlds", "20", "--json"))
+    analysed = json.loads(_run("analyze", *MATCH, "--fair", "--scale", "match", "--decision-deals", "20", "--json"))
     return json.loads((out / "p.json").read_text()), analysed, out
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import struct
 import subprocess
 from array import array
 from collections import Counter
@@ -609,3 +610,227 @@ def test_the_wasm_race_solver_equals_the_extension_on_a_thousand_random_position
     assert {"live", "close", "back", "sweep", "one_hand", "between", "undiff", "place", "find"} <= ops, ops
     for op in ("one_hand", "between", "find"):
         assert any(got["result"] is not None for call, got in zip(calls, native) if call["op"] == op), op
+
+
+# -- the CFR+ kernel of the hidden-information solver: _cfr --------------------------------------------------------
+
+def _bits(values, item: int) -> list:
+    """An array as JSON carries it to tests/wasm/kernels.mjs: ints as they are, doubles as their 64 bits (hex)."""
+    return [struct.pack("<d", v).hex() for v in values] if item == 8 else list(values)
+
+
+class _CfrRecorder:
+    """A stand-in for the compiled CFR+ module whose runs are written down: the arrays each was made of, and each call
+    on it with its answer (doubles as their bits)."""
+
+    def __init__(self, real):
+        self.real, self.runs = real, []
+        self.Run = lambda *args: self._made("Run", args)
+        self.RangeRun = lambda *args: self._made("RangeRun", args)
+
+    def _made(self, kind: str, args: tuple):
+        from analyzer.search.wasmcfr import DEAL_ITEMS, RANGE_ITEMS
+
+        run = getattr(self.real, kind)(*args)
+        if kind == "Run":
+            arrays = [*args[0:2], *args[4:14], *args[15:19]]
+            numbers = {"nh0": args[2], "nh1": args[3], "size": args[14]}
+        else:
+            arrays = list(args[:26])
+            numbers = {"nh0": 0, "nh1": 0, "size": args[26]}
+        items = DEAL_ITEMS if kind == "Run" else RANGE_ITEMS
+        record = {"range": int(kind == "RangeRun"), "items": items, **numbers, "forced": list(args[-2:]),
+                  "arrays": [_bits(a, int(i)) for a, i in zip(arrays, items)], "calls": []}
+        self.runs.append(record)
+        return _CfrCalls(run, record["calls"])
+
+
+class _CfrCalls:
+    def __init__(self, run, calls):
+        self.run, self.calls = run, calls
+
+    def iterate(self, count):
+        self.run.iterate(count)
+        self.calls.append({"op": "iterate", "count": count})
+
+    def bracket(self):
+        got = self.run.bracket()
+        self.calls.append({"op": "bracket", "got": _bits(got, 8)})
+        return got
+
+    def hand_values(self):
+        got = self.run.hand_values()
+        self.calls.append({"op": "hand_values", "got": _bits(got, 8)})
+        return got
+
+    def average(self):
+        got = self.run.average()
+        self.calls.append({"op": "average", "got": _bits(got, 8)})
+        return got
+
+
+def _public_game(rng):
+    """A random position of the block game for two a few moves in, and the hands each player may hold by what he
+    has seen (every hand of his count from the tiles he has not seen: his own, the other's, a sleeper or two)."""
+    from itertools import combinations
+
+    from analyzer.rules.mechanics import position_for
+    from analyzer.tiles import tile_set
+
+    rules = find_variant("block", {"players": "2"})
+    while True:
+        max_pip = rng.choice([3, 4, 5, 6])
+        tiles = list(tile_set(max_pip))
+        rng.shuffle(tiles)
+        size, moves = rng.choice([(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (2, 3)])
+        a, b = tiles[:size + (moves + 1) // 2], tiles[size + (moves + 1) // 2:2 * size + moves]
+        if len(b) != size + moves // 2:
+            continue
+        pos = position_for(rules, [a, b], 0, max_pip=max_pip)
+        for _ in range(moves):
+            legal = pos.legal_moves()
+            if not legal or legal[0].tile is None:
+                break
+            pos.push(rng.choice(legal))
+        else:
+            counts = [pos.count(0), pos.count(1)]
+            if pos.outcome() is not None or not pos.legal_moves() or pos.legal_moves()[0].tile is None:
+                continue
+            unseen = tiles[2 * size + moves:][:rng.choice([0, 0, 1] if size > 1 else [0, 1, 2])]
+            pool = [bit for h in pos.hands for bit in range(64) if h >> bit & 1] + [t.index for t in unseen]
+            hands = [sorted(sum(1 << bit for bit in c) for c in combinations(pool, counts[s])) for s in (0, 1)]
+            return rules, pos, hands
+
+
+def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> list[dict]:
+    """``count`` random positions of the block game for two (1 or 2 tiles a hand, a few moves in, a sleeper or two
+    unseen), each solved as the fair analysis solves it, on both forms of the tree: over the deals (every disjoint pair
+    of the players' possible hands, now and then weighted at random) and over the hands (each hand weighing 1), the
+    game or a move of the mover's hand held to one legal move (a forced set), CFR+ run until its bracket closes to a
+    width drawn at random or a count of iterations drawn from ``most``: every call on the extension's runs, with its
+    answer."""
+    from analyzer.hidden import cfr
+    from analyzer.hidden.ranges import build_ranges
+
+    rng = random.Random(seed)
+    recorder = _CfrRecorder(cfr.kernel())
+    with mock.patch.object(cfr, "kernel", lambda: recorder):
+        for _ in range(count):
+            rules, pos, hands = _public_game(rng)
+            mover = pos.turn
+            deals = [(x, y) if mover == 0 else (y, x) for x in hands[mover] for y in hands[1 - mover] if not x & y]
+            weights = [rng.randint(1, 5) for _ in deals] if rng.random() < 0.3 else None
+            trees = [cfr.build_tree(rules, deals, mover, weights, pos),
+                     build_ranges(rules, pos, mover, (hands[mover], hands[1 - mover]))]
+            t = rng.choice(trees) if rng.random() < 0.5 else None
+            for tree in trees:
+                tol = rng.choice([1e-3, 1e-5, 1e-7])
+                limit = rng.choice(most)
+                forced = None
+                if tree is t:                            # (a forced set: the mover's hand held to one legal move)
+                    i = tree.iset_at[0]
+                    legal = [a for a in range(tree.child_at[1] - tree.child_at[0]) if tree.legal[tree.slot[i] + a]]
+                    forced = (i, rng.choice(legal))
+                got = cfr.solve(tree, tol=tol, budget=600, forced=forced, max_iterations=limit, compiled=True,
+                                every=rng.choice([1, 10]))
+                recorder.runs[-1]["iterations"] = got.iterations
+    return recorder.runs
+
+
+def run_cfr_native(runs: list[dict], module) -> list:
+    """Each recorded CFR+ run (:func:`cfr_cases`) made again on ``module`` (the extension ``analyzer.hidden._cfr``, or
+    its wasm binding in Pyodide) from its arrays and called as it was recorded: each answer's doubles as their bits
+    (hex), an iteration's None; a run refused, ``[its error's kind, its text]`` (as tests/wasm/kernels.mjs reports
+    them)."""
+    import struct
+    from array import array
+
+    out = []
+    for r in runs:
+        arrays = [array("d", [struct.unpack("<d", bytes.fromhex(v))[0] for v in a]) if item == "8"
+                  else array("b" if item == "1" else "i", a) for a, item in zip(r["arrays"], r["items"])]
+        forced = r["forced"]
+        try:
+            if r["range"]:
+                run = module.RangeRun(*arrays, r["size"], *forced)
+            else:
+                run = module.Run(*arrays[:2], r["nh0"], r["nh1"], *arrays[2:12], r["size"], *arrays[12:], *forced)
+        except ValueError as e:
+            out.append([1, str(e)])
+            continue
+        got = []
+        for c in r["calls"]:
+            if c["op"] == "iterate":
+                run.iterate(c["count"])
+                got.append(None)
+            else:
+                got.append([struct.pack("<d", v).hex() for v in getattr(run, c["op"])()])
+        out.append(got)
+    return out
+
+
+def wrong_cfr(runs: list[dict]) -> list[dict]:
+    """Runs the kernel refuses, made from the first recorded run of each tree: an array too short for the others, a
+    node's list past its array, a node's list running backwards, a hand out of range, a deal's hand out of range
+    (deals), a mask negative and a value table past its array (hands); and a set held to a move its hand may not
+    make."""
+    import copy
+    from analyzer.search.wasmcfr import DEAL_ARRAYS, RANGE_ARRAYS
+
+    out = []
+
+    def changed(run, name, change):
+        names = RANGE_ARRAYS if run["range"] else DEAL_ARRAYS
+        bad = copy.deepcopy(run)
+        bad["calls"] = []
+        k = names.index(name)
+        bad["arrays"][k] = change(bad["arrays"][k])
+        out.append(bad)
+
+    deal = next(r for r in runs if not r["range"] and len(r["arrays"][2]) > 3)
+    hands = next(r for r in runs if r["range"] and len(r["arrays"][4]) > 3 and any(r["arrays"][20]))
+    for run in (deal, hands):
+        changed(run, "mask1" if run["range"] else "hand1", lambda a: a[:-1])
+        changed(run, "child_at", lambda a: a[:-1] + [a[-1] + 1000])
+        changed(run, "child_at", lambda a: [a[0], a[2] + 1, *a[2:]])
+        changed(run, "iset_hand", lambda a: [10 ** 6, *a[1:]])
+    changed(deal, "hand0", lambda a: [-1, *a[1:]])
+    changed(hands, "mask0", lambda a: [-1, *a[1:]])
+    changed(hands, "table_at", lambda a: [x + 10 ** 6 for x in a])
+    for run in runs:            # a set held to a move its hand may not make
+        names = RANGE_ARRAYS if run["range"] else DEAL_ARRAYS
+        iset_at, slot, legal, child_at = (run["arrays"][names.index(k)] for k in ("iset_at", "slot", "legal",
+                                                                                   "child_at"))
+        illegal = [(i, a) for i in range(iset_at[0], iset_at[1]) for a in range(child_at[1] - child_at[0])
+                   if not legal[slot[i] + a]]
+        if illegal:
+            out.append({**copy.deepcopy(run), "calls": [], "forced": list(illegal[0])})
+            break
+    return out
+
+
+@pytest.mark.slow          # (some 5 s of processor time: 2,000 trees built in Python, the runs in Node)
+def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_random_positions(tmp_path):
+    """Each CFR+ run the solver makes on a thousand random block-for-two positions, over deals and over hands, made
+    again in the wasm module in Node from the same arrays and called as the extension was: every bracket, hand value
+    and average the same double, bit for bit (the same C, IEEE doubles, no fused multiply-add on either side: x86-64's
+    baseline and wasm32 have none), so the solver stops after the same iterations; and the runs the extension refuses
+    the module refuses, with the same words."""
+    from analyzer.hidden.cfr import kernel
+
+    _module("cfr", kernel())
+    runs = cfr_cases(1000, 81)
+    assert run_cfr_native(runs[:50], kernel()) == [[c.get("got") for c in r["calls"]] for r in runs[:50]]
+    wrong = wrong_cfr(runs)
+    refused = run_cfr_native(wrong, kernel())
+    assert all(isinstance(x[1], str) for x in refused), refused
+    assert len({x[1] for x in refused}) >= 7               # (each a check of its own)
+    wasm = run_wasm("cfr", runs + wrong, tmp_path)
+    assert len(wasm) == len(runs) + len(wrong) == 2000 + len(wrong)
+    for run, got in zip(runs, wasm):
+        assert got == [c.get("got") for c in run["calls"]], (run["range"], run["forced"])
+    assert wasm[len(runs):] == refused
+    assert {r["range"] for r in runs} == {0, 1}
+    assert any(r["forced"][0] >= 0 for r in runs) and any(r["forced"][0] < 0 for r in runs)
+    iterations = [r["iterations"] for r in runs]
+    assert sum(iterations) > 20_000 and len(set(iterations)) > 20       # (real runs, of many lengths)

@@ -76,13 +76,13 @@ def test_an_archive_s_workers_give_the_same_results_with_a_thread_alive(a_thread
 
 @pytest.mark.parametrize("worlds", [8, 24])
 def test_the_fair_analysis_sends_no_search_to_its_workers(a_thread, worlds):
-    """Issue 72: the bundled All Fives problem at ``--worlds 8 -j 2`` was internal error "cannot pickle
+    """Issue 72: the bundled All Fives problem at ``--decision-deals 8 -j 2`` was internal error "cannot pickle
     DrawSearch": a first round solved here kept its search in the job a fork server's workers are sent."""
     from click.testing import CliRunner
 
     from analyzer.cli import main
 
-    res = CliRunner().invoke(main, ["analyze", "--fair", "--worlds", str(worlds), "-j", "2",
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--decision-deals", str(worlds), "-j", "2",
                                     str(ROOT / "docs" / "problems" / "3-all-fives.dom")])
     assert res.exit_code == 0 and "internal" not in res.output and "fair (" in res.output, res.output
     assert "1 record (1 game): 1 valid, 0 invalid" in res.output

@@ -3,10 +3,12 @@ a value over the deals the sheet allows, a fair loss over the hands a player may
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
+from ..codec import key
 from ..i18n import gettext, ngettext, number
 
-__all__ = ["OverDeals", "OverHands", "DealsSummary", "hands_words"]
+__all__ = ["OverDeals", "OverHands", "DealsSummary", "DealsResult", "WorkCut", "CPU_BUDGET", "hands_words"]
 
 
 def hands_words(hands: int, drawn: int, different: int) -> str:
@@ -95,51 +97,70 @@ class OverHands:
         return out
 
 
+#: why the work of a sheet's values stopped short of the deals planned (:attr:`WorkCut.reason`)
+CPU_BUDGET = "cpu-budget"     # the values' CPU budget (``--values-seconds``, :data:`analysis.sheets.SECONDS`)
+
+
+@dataclass(frozen=True)
+class WorkCut:
+    """Where the analysis of a sheet's values stopped short of the deals it planned, and why: ``reason`` a code
+    (:data:`CPU_BUDGET`: the CPU budget ran out, the one cause there is; the deals ``--max-deals`` leaves out are
+    the summary's ``max_deals``, and a decision decided early is no cut), ``deals`` the deals analysed when it
+    stopped, ``seconds`` the budget in CPU seconds, ``seconds_per_deal`` what a deal cost, as measured on the last
+    look before the stop. A value, never words: ``render.verdicts.cut_words`` says it."""
+
+    reason: str
+    deals: int
+    seconds: float
+    seconds_per_deal: float
+
+
+class DealsResult(NamedTuple):
+    """One result the deals analysed give (its words) and in how many of them."""
+
+    result: str
+    deals: int
+
+
+def _cut_text(cut: WorkCut) -> str:
+    """The English sentence the retired key ``cut`` held (schema version 4, gone in 5): the new key is
+    ``cut_short``, and the words of every surface are ``render.verdicts.cut_words``'."""
+    return (f"stopped at {cut.deals:,} deals: the values' CPU budget of {cut.seconds:.0f} s "
+            f"(some {cut.seconds_per_deal:.2f} s a deal)")
+
+
 @dataclass(frozen=True)
 class DealsSummary:
-    """The deals a sheet allows (``count``, exact or estimated), those analysed (``analysed``, ``method`` "all"
-    or "sampled"), the deals the moves allow before the written result narrows them (``moves_allow``), and the
-    results they give (``results``: the hand result's words and in how many deals analysed). Where every deal is
-    listed (``method`` "all") but fewer were analysed, each decision took them in a random order until it was
-    decided (``analysed``: the most any took); ``cut``: where the work was cut short, why (the CPU budget), else
-    "". ``seconds_per_deal``: the CPU a deal's values cost (measured; not written out: the fair verdicts' budget
-    reads it)."""
+    """The deals a sheet allows (``count``, ``counted`` "exact" or "estimated"), those analysed (``analysed``,
+    ``method`` "all" or "sampled"), the deals the moves allow before the written result narrows them
+    (``moves_allow``), and the results they give (``results``: the hand result's words and in how many deals
+    analysed). Where every deal is listed (``method`` "all") but fewer were analysed, each decision took them in a
+    random order until it was decided (``analysed``: the most any took); ``cut``: where the work stopped short
+    (:class:`WorkCut`: the CPU budget), else None. ``seconds_per_deal``: the CPU a deal's values cost (measured;
+    not written out: the fair verdicts' budget reads it). Written by :mod:`analyzer.codec` (its JSON key ``cut``,
+    the words it was until schema version 4, is ``cut_short`` now: docs/glossary.md)."""
 
     count: int
     analysed: int
     method: str
-    exact: bool
+    counted: str                     # "exact" or "estimated"
     moves_allow: int
-    results: tuple[tuple[str, int], ...]
-    count_ci95: tuple[int, int] | None = None
-    max_deals: int = 0               # the most deals analysed (--max-deals)
-    cut: str = ""
-    seconds_per_deal: float | None = field(default=None, compare=False)
+    results: tuple[DealsResult, ...]
+    count_ci95: tuple[int, int] | None = field(default=None, metadata=key(omit_none=True))
+    max_deals: int = field(default=0, metadata=key(after="moves_allow"))     # the most deals analysed (--max-deals)
+    cut: WorkCut | None = field(default=None, metadata=key("cut_short", omit_none=True, retired="cut",
+                                                           retired_write=_cut_text))
+    seconds_per_deal: float | None = field(default=None, compare=False, metadata=key(skip=True))
+
+    @property
+    def exact(self) -> bool:
+        """Whether ``count`` is exact (else an estimate, with ``count_ci95``)."""
+        return self.counted == "exact"
 
     @property
     def one_result(self) -> str | None:
         """The result every deal analysed gives, where they agree."""
         return self.results[0][0] if len(self.results) == 1 else None
-
-    def as_dict(self) -> dict:
-        out = {"count": self.count, "analysed": self.analysed, "method": self.method,
-               "counted": "exact" if self.exact else "estimated", "moves_allow": self.moves_allow,
-               "max_deals": self.max_deals,
-               "results": [{"result": text, "deals": n} for text, n in self.results]}
-        if self.count_ci95 is not None:
-            out["count_ci95"] = list(self.count_ci95)
-        if self.cut:
-            out["cut"] = self.cut
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict | None) -> DealsSummary | None:
-        if data is None:
-            return None
-        ci = data.get("count_ci95")
-        return cls(data["count"], data["analysed"], data["method"], data["counted"] == "exact", data["moves_allow"],
-                   tuple((r["result"], r["deals"]) for r in data["results"]), None if ci is None else tuple(ci),
-                   data["max_deals"], data.get("cut", ""))
 
     def result_words(self) -> str:
         """``A goes out (domino); A/C win 12, in every deal analysed``, or the results with their counts where the
@@ -165,4 +186,4 @@ class DealsSummary:
         else:
             words = ngettext("about {n} deal the sheet allows, {how}", "about {n} deals the sheet allows, {how}",
                              self.count, how=how)
-        return words + (f"; {self.cut}" if self.cut else "")
+        return words

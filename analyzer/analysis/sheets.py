@@ -37,7 +37,7 @@ from ..workers import pool_options
 from ..search.tree import SearchLimit
 from . import (Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, renewed)
-from .dealvalues import DealsSummary, OverDeals, OverHands, hands_words
+from .dealvalues import CPU_BUDGET, DealsResult, DealsSummary, OverDeals, OverHands, WorkCut, hands_words
 from .fair import (FairDecision, FairRun, FairSettings, WorldSearch, dealt_position, early_looks, fair_analyze,
                    solve_dealt)
 from .fairstats import GROWTH, Z95, early_z, look_z, looks, needed, paired_gap, significant, student, value_summary
@@ -271,7 +271,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     correction (``sqrt(1 - looked / count)``): a decision valued in every deal has its exact means, as where the
     deals are looked at once (fewer than ``4 * LEAST_LOOK``). ``seconds``: the CPU the values may take (None: no
     bound); the deals of a look past it are not taken (the first deals analysed alone measure their cost), the
-    decisions not yet decided valued over the deals taken, and ``deals.cut`` says where it stopped.
+    decisions not yet decided valued over the deals taken, and ``deals.cut`` says where it stopped (:class:`WorkCut`).
     Where the record allows no deal, ``stopped`` and ``deals_error`` say why; where the inference does not list
     this family's deals, ``stopped`` says so by name. ``run``: the deals analysed in ``run.workers`` processes
     (None: at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and the most
@@ -293,7 +293,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
         written = written_replay(rep, found.deals[0])
         got = analyze_replay(written, settings)
         new = {id(d): _exact_over(d) for d in got.decisions}
-        return replace(got, deals=replace(summary, results=((_result_words(written), 1),)), deals_found=found,
+        return replace(got, deals=replace(summary, results=(DealsResult(_result_words(written), 1),)), deals_found=found,
                        decisions=tuple(new[id(d)] for d in got.decisions), critical=renewed(got.critical, new),
                        fair_critical=renewed(got.fair_critical, new))
     workers = run.workers if run.workers is not None else min(2, os.cpu_count() or 1)
@@ -316,7 +316,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     pilot = seconds is not None and planned[0] > workers
     if pilot:                       # (the first deals alone, one a process: what a deal costs)
         planned.insert(0, workers)
-    spent, per_deal, cut, whole = 0.0, None, "", None     # (whole: a deal's cost with every decision valued)
+    spent, per_deal, cut, whole = 0.0, None, None, None    # (whole: a deal's cost with every decision valued)
     _JOB.update(rep=rep, deals=order, settings=replace(settings, lines=False, reasons=False))   # (reasons: dealreasons)
     try:
         with ExitStack() as stack:
@@ -325,8 +325,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                 if seconds is not None and per_deal is not None and size > done:
                     room = int((seconds - spent) / max(per_deal, 1e-6))
                     if room < size - done:
-                        cut = (f"stopped at {done + max(room, 0):,} deals: the values' CPU budget of {seconds:.0f} s "
-                               f"(some {per_deal:.2f} s a deal)")
+                        cut = WorkCut(CPU_BUDGET, done + max(room, 0), seconds, round(per_deal, 4))
                         size = done + max(room, 0)
                         total = size
                         if size <= done:
@@ -391,7 +390,8 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     decisions = tuple(d for d in gathered if d.index < len(rep.steps))
     losses = [d for d in decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
     summary = replace(_summary(rep, found, max_deals, done), cut=cut, seconds_per_deal=whole)
-    return replace(out, deals=replace(summary, results=tuple(sorted(words.items(), key=lambda kv: -kv[1]))),
+    return replace(out, deals=replace(summary, results=tuple(DealsResult(*kv) for kv in
+                                                             sorted(words.items(), key=lambda kv: -kv[1]))),
                    deals_found=found, decisions=decisions,
                    to_move=next((d for d in gathered if d.index == len(rep.steps)), None),
                    critical=max(losses, key=lambda d: (d.loss_over.mean, -d.index)) if losses else None,
@@ -559,7 +559,8 @@ def _mover_sign(rep: Replay, k: int) -> int:
 
 
 def _summary(rep: Replay, found: SheetDeals, max_deals: int, analysed: int) -> DealsSummary:
-    return DealsSummary(found.count, analysed, found.method, found.exact, found.before_result, (),
+    return DealsSummary(found.count, analysed, found.method, "exact" if found.exact else "estimated",
+                        found.before_result, (),
                         found.count_ci95, max_deals)
 
 
@@ -732,7 +733,7 @@ def fair_budget(settings: FairSettings, hands: int, per_deal: float | None,
                        exact_below=min(settings.exact_below, worlds))
     return settings, cut_hands, (f"the fair verdicts' CPU budget of {seconds:.0f} s (a deal's values some "
                                  f"{per_deal:.2f} s): {cut_hands:,} hand{'s' * (cut_hands != 1)} a player, each "
-                                 f"decision over {worlds:,} worlds")
+                                 f"decision over {worlds:,} deals")
 
 
 def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = FairSettings(), run: FairRun = FairRun(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from .options import COUNT, force_option, variant_option
+from .options import COUNT, Renamed, force_option, variant_option
 from ..i18n import N_
 from .language import TranslatedCommand
 
@@ -20,7 +20,8 @@ __all__ = ["diagram"]
               help=N_("The game of the record."))
 @click.option("--move", "move", type=click.IntRange(0, COUNT), default=None, metavar="K",
               help=N_("The position after K moves (0: the deal; default: after the last move)."))
-@click.option("--hands", default="all", show_default=True, metavar="all|none|SEAT",
+@click.option("--face-up", "hands", cls=Renamed, retired="--hands", default="all", show_default=True,
+              metavar="all|none|SEAT",
               help=N_("Show every hand, none (face down), or one player's (the others face down)."))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True, metavar="OUT",
               help=N_("The SVG file to write (an existing file only when it is a diagram domino drew, or with --force)."))
@@ -64,7 +65,7 @@ def diagram(file, game, move, hands, output, force, variant, rules):
     try:
         svg = game_diagram(rep, steps if move is None else move, hands)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--hands") from None
+        raise click.BadParameter(str(exc), param_hint="--face-up") from None
     write_atomic(output, svg, make_folder=True)
     if move is not None and rep.legal_prefix < move:
         click.echo(f"note: the record breaks the rules at move {rep.legal_prefix + 1}: the diagram shows the "

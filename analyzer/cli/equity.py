@@ -8,7 +8,7 @@ import click
 from ..diagnostics import DominoError
 from ..rules import MatchState, UnknownVariant, find_variant
 from ..rules.modes import MatchKind
-from .options import SEED, force_option, rule_pairs
+from .options import SEED, Renamed, force_option, rule_pairs
 from ..i18n import N_
 from .language import TranslatedCommand
 
@@ -35,7 +35,8 @@ def _score(_ctx, _param, text):
               help=N_("Rules variant (see `domino variants`)."))
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", callback=rule_pairs,
               help=N_("A rule option, e.g. target=150 (repeatable)."))
-@click.option("--hands", type=click.IntRange(50, 1_000_000), default=None, metavar="N",
+@click.option("--simulate", "hands", cls=Renamed, retired="--hands", type=click.IntRange(50, 1_000_000), default=None,
+              metavar="N",
               help=N_("Simulate N hands in each lead mode and solve the match again (default: show the shipped "
                       "table; where none is shipped, 4000)."))
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N", help=N_("Seed of the simulated deals."))
@@ -57,7 +58,7 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
 
     The hands to come follow the variant's hand-result model, measured from random deals played
     with best play with all hands open; the match is solved by dynamic programming over its
-    states. Shipped tables (for the defaults) are shown; --hands N makes a new one (minutes). Where
+    states. Shipped tables (for the defaults) are shown; --simulate N makes a new one (minutes). Where
     none is shipped, the command says how long making one would take and stops: --yes makes it.
 
     Exit status: 0 when done, 1 when the table's file cannot be read (one of $DOMINO_TABLES, or a
@@ -84,7 +85,7 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
         output_target(output, [], "-o", "table", force)
     table = None if hands else load_table(v)
     if table is None and not hands and table_problem(v):
-        raise click.ClickException(f"{table_problem(v)} (--hands N makes a new one)")
+        raise click.ClickException(f"{table_problem(v)} (--simulate N makes a new one)")
     named = f"{v.name} {'(' + v.rules_text + ')' if v.rules_text else '(defaults)'}"
     if table is None:
         n = hands or 4000
@@ -93,7 +94,7 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
             raise click.UsageError(
                 f"no table is shipped for {named}: making one simulates {n:,} hands in each lead mode and solves the "
                 f"match: about {_duration(took)} of CPU on this machine (more to solve the match, and longer while the machine is busy); add --yes "
-                f"to make it (Ctrl-C stops it; -o FILE keeps it for later runs: see $DOMINO_TABLES), or --hands N "
+                f"to make it (Ctrl-C stops it; -o FILE keeps it for later runs: see $DOMINO_TABLES), or --simulate N "
                 f"for a rougher one sooner")
         click.echo(f"simulating {n:,} hands in each lead mode of {named} and solving the match: about "
                    f"{_duration(took)} of CPU (Ctrl-C stops it)...", err=True)

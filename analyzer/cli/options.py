@@ -8,7 +8,7 @@ from ..i18n import N_
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
            "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
-           "max_worlds_check", "fair_settings", "SEED", "WORLDS", "MAX_WORLDS", "COUNT"]
+           "max_worlds_check", "fair_settings", "Renamed", "SEED", "WORLDS", "MAX_WORLDS", "COUNT", "SECONDS"]
 
 #: the bounds of the numeric options: a number past them is a usage error (exit 2), never a failure later (a seed of
 #: the drawing of deals, the search's node counter: 64-bit integers; the deals a decision draws, as ``stats --fair``;
@@ -19,9 +19,60 @@ WORLDS = click.IntRange(2, 100_000)
 MAX_WORLDS = click.IntRange(2, 1_000_000)
 COUNT = 1_000_000
 
+
+
+class _Seconds(click.ParamType):
+    """A CPU budget in whole seconds, digits only (``0``, ``60``), or ``none``: no budget (None). A negative
+    number, a fraction or a unit is a usage error naming the option."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if value is None or isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if text.lower() == "none":
+            return None
+        if text.isascii() and text.isdigit():
+            return int(text)
+        if text.startswith("-") and text[1:].isdigit():
+            self.fail(f"{text} is negative: a budget is 0 seconds or more (or none)", param, ctx)
+        self.fail(f"{text!r} is not a number of seconds: write whole seconds in digits (60), or none", param, ctx)
+
+
+#: the type of ``--values-seconds`` and ``--fair-seconds``
+SECONDS = _Seconds()
+
 #: the default of ``--max-size`` (MB): :data:`analyzer.notation.MAX_RECORD_BYTES`, the board's cap (not imported:
 #: ``--help`` loads no reader)
 MAX_SIZE_MB = 4
+
+
+class Renamed(click.Option):
+    """An option whose former name (``retired``) is still read for one version with the same meaning: left out of
+    ``--help``, each use told in one line on standard error (the new name to write), both names at once a usage
+    error. ``docs/glossary.md`` lists the retired names."""
+
+    def __init__(self, *args, retired: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.retired = retired
+
+    @property
+    def _retired_dest(self) -> str:
+        return f"{self.name}__retired"
+
+    def add_to_parser(self, parser, ctx) -> None:
+        super().add_to_parser(parser, ctx)
+        parser.add_option(obj=self, opts=[self.retired], dest=self._retired_dest, action="store", nargs=self.nargs)
+
+    def handle_parse_result(self, ctx, opts, args):
+        if self._retired_dest in opts:
+            if self.name in opts:
+                raise click.UsageError(f"{self.retired} is the former name of {self.opts[-1]}: give one of them", ctx)
+            click.echo(f"note: {self.retired} is deprecated: write {self.opts[-1]} (the same meaning); the old name "
+                       "goes in the next version", err=True)
+            opts = {**opts, self.name: opts[self._retired_dest]}
+        return super().handle_parse_result(ctx, opts, args)
 
 
 def _max_size(ctx, _param, value: int) -> int:
@@ -134,9 +185,21 @@ def search_options(f):
 
 
 def fair_options(f):
-    """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--worlds``, ``--max-worlds``,
+    """``--fair`` and its settings (``analyze`` and ``report``): ``--seat``, ``--decision-deals``, ``--max-decision-deals``,
     ``--exact-below``, ``--seed``, ``--exact-hidden/--no-exact-hidden``; for a sheet without hands ``--max-deals``
-    and ``--hands``."""
+    and ``--hands`` and their CPU budgets ``--values-seconds`` and ``--fair-seconds`` (defaults: the analysis's
+    ``sheets.SECONDS`` and ``FAIR_SECONDS``, written here so that ``--help`` loads no analysis; a test checks they
+    agree)."""
+    f = click.option("--fair-seconds", type=SECONDS, default="120", show_default=True, metavar="N|none",
+                     help=N_("A sheet without hands: the CPU seconds its fair verdicts are planned to, from what a "
+                             "deal's values cost: past them each decision is judged over fewer deals (at least 20), "
+                             "then each player in fewer hands (at least one), and the output says so. 0: the least "
+                             "(one hand a player); none: no budget."))(f)
+    f = click.option("--values-seconds", type=SECONDS, default="60", show_default=True, metavar="N|none",
+                     help=N_("A sheet without hands: the CPU seconds its values over the deals may take; the "
+                             "analysis stops taking deals there, each decision valued over those taken, and the "
+                             "output says where it stopped. 0: the least (the first deals, one a process, that "
+                             "measure what a deal costs); none: no budget."))(f)
     f = click.option("--hands", "hands", type=click.IntRange(min=1, max=1000), default=8, show_default=True,
                      metavar="N",
                      help=N_("A sheet without hands: judge each player fairly in every hand he may have held over the "
@@ -144,7 +207,7 @@ def fair_options(f):
     f = click.option("--max-deals", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True,
                      metavar="N",
                      help=N_("A sheet without hands (hands written ?): the deals of the whole record analysed, not "
-                             "of one decision (--worlds): every deal the record allows where there are at most N, "
+                             "of one decision (--decision-deals): every deal the record allows where there are at most N, "
                              "else at most N drawn uniformly (each decision as many as it needs to tell its best "
                              "apart; their means then with intervals); each decision of each hand judged fairly over "
                              "at most N deals too."))(f)
@@ -164,14 +227,16 @@ def fair_options(f):
     f = click.option("--exact-below", type=click.IntRange(1, COUNT), default=1000, show_default=True, metavar="N",
                      help=N_("With --fair: solve every deal its player could not tell from the one played, none "
                              "drawn, where one decision has at most N of them."))(f)
-    f = click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-                     help=N_("With --fair: the most deals drawn for one decision, doubling from --worlds while its "
-                             "best move is not told apart from another (default 4 times --worlds; --max-worlds equal "
-                             "to --worlds: no more)."))(f)
-    f = click.option("--worlds", type=WORLDS, default=200, show_default=True, metavar="N",
+    f = click.option("--max-decision-deals", "max_worlds", cls=Renamed, retired="--max-worlds", type=MAX_WORLDS,
+                     default=None, metavar="N",
+                     help=N_("With --fair: the most deals drawn for one decision, doubling from --decision-deals while "
+                             "its best move is not told apart from another (default 4 times --decision-deals; "
+                             "--max-decision-deals equal to --decision-deals: no more)."))(f)
+    f = click.option("--decision-deals", "worlds", cls=Renamed, retired="--worlds", type=WORLDS, default=200,
+                     show_default=True, metavar="N",
                      help=N_("With --fair: the deals drawn at first for one decision that has more than --exact-below "
                              "of them, each a deal its player could not tell from the one played (more, to "
-                             "--max-worlds, where its best move is not told apart)."))(f)
+                             "--max-decision-deals, where its best move is not told apart)."))(f)
     f = click.option("--seat", "seats", multiple=True, metavar="NAME",
                      help=N_("With --fair: the player to judge (repeatable; default every player whose hand is "
                              "known)."))(f)
@@ -185,8 +250,8 @@ def fair_only(fair: bool) -> None:
     if fair:
         return
     ctx = click.get_current_context()
-    for name, option in (("seats", "--seat"), ("worlds", "--worlds"), ("exact_below", "--exact-below"),
-                         ("seed", "--seed"), ("max_worlds", "--max-worlds"), ("exact_hidden", "--no-exact-hidden"),
+    for name, option in (("seats", "--seat"), ("worlds", "--decision-deals"), ("exact_below", "--exact-below"),
+                         ("seed", "--seed"), ("max_worlds", "--max-decision-deals"), ("exact_hidden", "--no-exact-hidden"),
                          ("exact_hand", "--exact-hand")):
         source = ctx.get_parameter_source(name)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
@@ -194,13 +259,15 @@ def fair_only(fair: bool) -> None:
 
 
 def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
-                  scale: str, max_deals: int = 1000, hands: int = 8, exact_hand: int = 3) -> dict:
-    """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-worlds``
-    against ``--worlds``, and ``--exact-hidden`` said once where it cannot be kept."""
+                  scale: str, max_deals: int = 1000, hands: int = 8, exact_hand: int = 3,
+                  values_seconds: int | None = 60, fair_seconds: int | None = 120) -> dict:
+    """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-decision-deals``
+    against ``--decision-deals``, and ``--exact-hidden`` said once where it cannot be kept."""
     max_worlds_check(worlds, max_worlds)
     _exact_hidden_note(exact_hidden, scale)
     return dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds,
-                fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands, fair_exact_hand=exact_hand)
+                fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands, fair_exact_hand=exact_hand,
+                values_seconds=values_seconds, fair_seconds=fair_seconds)
 
 
 def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:
@@ -219,11 +286,11 @@ def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:
         click.echo(f"--exact-hidden: {why}.", err=True)
 
 
-def max_worlds_check(worlds: int | None, max_worlds: int | None) -> None:
-    """A usage error for a ``--max-worlds`` below the deals drawn first (``--worlds``)."""
+def max_worlds_check(worlds: int | None, max_worlds: int | None, first: str = "--decision-deals") -> None:
+    """A usage error for a ``--max-decision-deals`` below the deals drawn first (``first``: the option that gives them)."""
     if worlds and max_worlds is not None and max_worlds < worlds:
-        raise click.BadParameter(f"{max_worlds} is fewer than the {worlds} deals drawn first (--worlds)",
-                                 param_hint="--max-worlds")
+        raise click.BadParameter(f"{max_worlds} is fewer than the {worlds} deals drawn first ({first})",
+                                 param_hint="--max-decision-deals")
 
 
 def scale_option(f):

@@ -127,7 +127,7 @@ class WorldsBar:
     French hand has thousands: minutes), with the time left; nothing when the output is not a terminal.
     Its value in a ``with`` is the ``progress(done, total)`` of the worlds. Its length is the budget, the
     most worlds there may be (``fair._sample``: every decision that may still draw more deals counted at
-    ``--max-worlds``), re-based as decisions are settled, so it only shrinks and the bar never runs past it."""
+    ``--max-decision-deals``), re-based as decisions are settled, so it only shrinks and the bar never runs past it."""
 
     def __init__(self, label: str):
         self.label, self.bar = label, None
@@ -139,7 +139,7 @@ class WorldsBar:
         if self.bar is None:
             if not _terminal():
                 return
-            self.bar = click.progressbar(length=total, label=f"worlds of {self.label}", file=sys.stderr,
+            self.bar = click.progressbar(length=total, label=f"deals of {self.label}", file=sys.stderr,
                                          show_eta=True, show_pos=True)
             self.bar.__enter__()
         if total != self.bar.length:

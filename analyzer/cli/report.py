@@ -33,7 +33,7 @@ __all__ = ["report"]
 @clean_errors
 def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
            cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale, exact_hidden, exact_hand,
-           max_deals, hands):
+           max_deals, hands, values_seconds, fair_seconds):
     """Write an annotated HTML replay of every game: each move, every alternative's exact value, the
     errors of play and of the record, the critical move; for several records a page each and an index
     (the games, the per-player summary). Each page is self-contained (nothing from the network).
@@ -62,11 +62,13 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
                           )
     fair_only(fair)
     # a record with hidden hands gets the fair analysis as with analyze (the pipeline decides: ``fair_worlds``)
-    options = dataclasses.replace(options, fair_hidden=True, max_deals=max_deals, fair_hands=hands)
+    options = dataclasses.replace(options, fair_hidden=True, max_deals=max_deals, fair_hands=hands,
+                                  values_seconds=values_seconds, fair_seconds=fair_seconds)
     if fair:
         options = dataclasses.replace(options, fair_seats=tuple(seats),
                                       **fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale,
-                                                                     max_deals, hands, exact_hand))
+                                                                     max_deals, hands, exact_hand, values_seconds,
+                                                                     fair_seconds))
     inputs = sources(paths)
     if output == "":
         output_target(output, inputs, "-o")

@@ -7,7 +7,7 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import (COUNT, MAX_WORLDS, PATHS, SEED, fair_only, force_option, max_worlds_check, passes_option, run_options,
+from .options import (COUNT, MAX_WORLDS, PATHS, SEED, Renamed, fair_only, force_option, max_worlds_check, passes_option, run_options,
                       search_options, thresholds_option, variant_option)
 from ..i18n import N_
 from .language import TranslatedCommand
@@ -27,7 +27,8 @@ __all__ = ["stats"]
                                      "and real and hindsight-only mistakes per 100 decisions."))
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
               help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))
-@click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
+@click.option("--max-decision-deals", "max_worlds", cls=Renamed, retired="--max-worlds", type=MAX_WORLDS,
+              default=None, metavar="N",
               help=N_("With --fair: the most deals drawn for one decision, doubling from N while its best move is not "
                       "told apart (default 4 times N)."))
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
@@ -128,7 +129,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
         options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
                               table_mb=table_mb, scale="match", luck_each=True)
     if fair_worlds:
-        max_worlds_check(fair_worlds, max_worlds)
+        max_worlds_check(fair_worlds, max_worlds, "--fair N")
         options = dataclasses.replace(options, fair_worlds=fair_worlds, fair_seed=seed, fair_max_worlds=max_worlds)
     inputs = sources(paths)
     if page is not None:

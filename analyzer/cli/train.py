@@ -7,7 +7,7 @@ import json
 import click
 
 from .errors import clean_errors
-from .options import COUNT, MAX_WORLDS, PATHS, SEED, WORLDS, force_option, max_worlds_check, passes_option, run_options, search_options, \
+from .options import COUNT, MAX_WORLDS, PATHS, SEED, WORLDS, Renamed, force_option, max_worlds_check, passes_option, run_options, search_options, \
     thresholds_option, variant_option
 from ..i18n import N_
 from .language import TranslatedCommand
@@ -50,14 +50,16 @@ class _TrainCommand(TranslatedCommand):
                       "(as --html), .apkg an Anki deck (needs genanki: pip install 'analyzer[anki]'); repeatable."))
 @click.option("--json", "as_json", is_flag=True,
               help=N_("Print the problems as JSON (else a line a problem); -o FILE.json writes it to a file."))
-@click.option("--worlds", type=WORLDS, default=200, show_default=True, metavar="N",
+@click.option("--decision-deals", "worlds", cls=Renamed, retired="--worlds", type=WORLDS, default=200,
+              show_default=True, metavar="N",
               help=N_("The deals drawn at first for one decision that has more than 1000 of them, each a deal the "
                       "player could not tell from the one played (as stats --fair N)."))
 @click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
               help=N_("The seed of the drawing of deals (the same seed, the same problems)."))
-@click.option("--max-worlds", type=MAX_WORLDS, default=None, metavar="N",
-              help=N_("The most deals drawn for one decision, doubling from --worlds while its best move is not told "
-                      "apart (default 4 times --worlds)."))
+@click.option("--max-decision-deals", "max_worlds", cls=Renamed, retired="--max-worlds", type=MAX_WORLDS,
+              default=None, metavar="N",
+              help=N_("The most deals drawn for one decision, doubling from --decision-deals while its best move is not "
+                      "told apart (default 4 times --decision-deals)."))
 @click.option("--scale", type=click.Choice(["points", "match"]), default="points", show_default=True,
               help=N_("match: grade on the match-winning chance as well, where the record gives the match position."))
 @variant_option
@@ -79,7 +81,7 @@ def train(paths, player, min_class, most, html_path, outputs, as_json, worlds, s
 
     \b
     Example (B's mistakes in the book deal as a page that asks first):
-      domino train records/seed2.dom --player B --worlds 50 --html problems.html"""
+      domino train records/seed2.dom --player B --decision-deals 50 --html problems.html"""
     from ..archive import Summary           # (the work: loaded once a command runs, not for --help)
     from ..outputs import write_atomic
     from ..train import anki_deck, problem_line, problem_set, problems

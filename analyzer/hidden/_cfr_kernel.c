@@ -1,6 +1,9 @@
-/* The CFR+ iteration as a kernel: analyzer/hidden/cfr.py's ``_walk`` in plain C, no Python (see ``_cfr_kernel.h``).
- * The walk touches only the hands alive at a node (``alive``), not every hand: a value vector is read and written
- * only there, so an iteration costs in proportion to the public tree and the deals ending at its nodes.
+/* The CFR+ iteration as a kernel: analyzer/hidden/cfr.py's ``_walk`` and analyzer/hidden/ranges.py's in plain C, no
+ * Python (see ``_cfr_kernel.h``). One walk serves both forms of the tree: a form values its terminals at a node
+ * (``deal_node``, ``range_node``) and hands the node's moves to ``walk_moves``, which recurses through the form's own
+ * ``node``. The walk touches only the hands alive at a node (``alive``), not every hand: a value vector is read and
+ * written only there, so an iteration costs in proportion to the public tree and the hands (or deals) ending at its
+ * nodes.
  */
 #include "_cfr_kernel.h"
 
@@ -11,8 +14,10 @@ static int fail(const char **err, int kind, const char *text) {
     return kind;
 }
 
-/* The depth of the subtree at ``n`` (iterative over a stack would do; the tree is a few dozen deep). */
-static int32_t depth_of(const CfrTree *t, int32_t n) {
+/* -- what both forms share ------------------------------------------------------------------------------------ */
+
+/* The depth of the subtree at ``n`` (the tree is a few dozen deep). */
+static int32_t depth_of(const CfrMoves *t, int32_t n) {
     int32_t best = 0;
     if (t->player[n] >= 0)
         for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) {
@@ -22,92 +27,270 @@ static int32_t depth_of(const CfrTree *t, int32_t n) {
     return best + 1;
 }
 
-int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
-    memset(run, 0, sizeof *run);
-    run->t = *t;
-    run->forced_set = forced_set;
-    run->forced_move = forced_move;
-    if (t->nodes < 1) return fail(err, K_VALUE, "an empty tree");
-    for (int32_t n = 0; n < t->nodes; n++) {
-        if (t->child_at[n] > t->child_at[n + 1] || t->term_at[n] > t->term_at[n + 1]
-            || t->iset_at[n] > t->iset_at[n + 1])
-            return fail(err, K_VALUE, "a node's lists run backwards");
-        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
-            if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
-        for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++)
-            if (t->term_deal[k] < 0 || t->term_deal[k] >= t->deals) return fail(err, K_VALUE, "a deal out of range");
-        int32_t width = t->child_at[n + 1] - t->child_at[n];
-        int32_t p = t->player[n];
-        if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
-        for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-            if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
-                || t->slot[i] + width > t->size)
-                return fail(err, K_VALUE, "an information set out of range");
-        for (int q = 0; q < 2; q++)
-            for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
-                if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
+/* Node ``n``'s lists checked: its children after it in preorder, its player, its information sets and alive hands in
+ * range. */
+static int check_node(const CfrMoves *t, int32_t n, const char **err) {
+    if (t->child_at[n] > t->child_at[n + 1] || t->iset_at[n] > t->iset_at[n + 1])
+        return fail(err, K_VALUE, "a node's lists run backwards");
+    for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
+        if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
+    int32_t width = t->child_at[n + 1] - t->child_at[n];
+    int32_t p = t->player[n];
+    if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
+    for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
+        if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
+            || t->slot[i] + width > t->size)
+            return fail(err, K_VALUE, "an information set out of range");
+    for (int q = 0; q < 2; q++) {
+        if (t->alive_at[q][n] > t->alive_at[q][n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+        for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
+            if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
     }
-    for (int32_t d = 0; d < t->deals; d++)
-        if (t->hand[0][d] < 0 || t->hand[0][d] >= t->nh[0] || t->hand[1][d] < 0 || t->hand[1][d] >= t->nh[1])
-            return fail(err, K_VALUE, "a deal's hand out of range");
-    run->depth = depth_of(t, 0);
-    size_t per = (size_t)2 * ((size_t)t->nh[0] + (size_t)t->nh[1]);
-    run->regret = calloc((size_t)t->size + 1, sizeof(double));
-    run->avg = calloc((size_t)t->size + 1, sizeof(double));
-    run->strat = calloc((size_t)t->size + 1, sizeof(double));
-    run->vals = calloc((size_t)t->size + 1, sizeof(double));
-    run->buf = calloc(per * ((size_t)run->depth + 2) + 1, sizeof(double));
-    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf) {
-        cfr_free(run);
+    return K_OK;
+}
+
+/* The legal moves of ``m``'s information sets, each one's alone (not a slot per public move of its node): into
+ * ``w``'s ``lat``, ``lmove`` and, by move, ``by_at``, ``by_slot``, ``by_hand``; the forced move checked legal. */
+static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
+    int32_t nisets = m->iset_at[m->nodes], nchild = m->child_at[m->nodes];
+    int32_t count = 0;
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int32_t width = m->child_at[n + 1] - m->child_at[n];
+        for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++)
+            for (int32_t a = 0; a < width; a++) count += m->legal[m->slot[i] + a] != 0;
+    }
+    w->nlegal = count;
+    w->lat = calloc((size_t)nisets + 1, sizeof(int32_t));
+    w->lmove = calloc((size_t)count + 1, sizeof(int32_t));
+    w->by_at = calloc((size_t)nchild + 1, sizeof(int32_t));
+    w->by_slot = calloc((size_t)count + 1, sizeof(int32_t));
+    w->by_hand = calloc((size_t)count + 1, sizeof(int32_t));
+    int32_t *cur = calloc((size_t)nisets + 1, sizeof(int32_t));
+    if (!w->lat || !w->lmove || !w->by_at || !w->by_slot || !w->by_hand || !cur) {
+        free(cur);
+        return fail(err, K_MEMORY, "out of memory");
+    }
+    int32_t j = 0, k = 0;
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int32_t c0 = m->child_at[n], width = m->child_at[n + 1] - c0;
+        for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++) {
+            w->lat[i] = cur[i] = j;
+            for (int32_t a = 0; a < width; a++)
+                if (m->legal[m->slot[i] + a]) w->lmove[j++] = a;
+        }
+        for (int32_t a = 0; a < width; a++) {
+            w->by_at[c0 + a] = k;
+            for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++)
+                if (m->legal[m->slot[i] + a]) {
+                    w->by_slot[k] = cur[i]++;
+                    w->by_hand[k++] = m->iset_hand[i];
+                }
+        }
+    }
+    w->lat[nisets] = j;
+    w->by_at[nchild] = k;
+    free(cur);
+    if (w->forced_set >= 0 && w->forced_set < nisets) {
+        int32_t i = w->forced_set, found = 0;
+        for (int32_t jj = w->lat[i]; jj < w->lat[i + 1]; jj++) found |= w->lmove[jj] == w->forced_move;
+        if (!found) return fail(err, K_VALUE, "the forced move is not legal in its information set");
+    }
+    return K_OK;
+}
+
+/* The shared state of a run over ``m`` set up: its depth, its information sets' legal moves, its regrets, averages
+ * and scratch arrays (zeroed; a slot per legal move of an information set). */
+static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced_set, int32_t forced_move,
+                     const char **err) {
+    w->m = *m;
+    w->node = node;
+    w->forced_set = forced_set;
+    w->forced_move = forced_move;
+    w->depth = depth_of(m, 0);
+    int kind = legal_moves(w, m, err);
+    if (kind != K_OK) {
+        cfr_free(w);
+        return kind;
+    }
+    size_t per = (size_t)2 * ((size_t)m->nh[0] + (size_t)m->nh[1]);
+    w->regret = calloc((size_t)w->nlegal + 1, sizeof(double));
+    w->avg = calloc((size_t)w->nlegal + 1, sizeof(double));
+    w->strat = calloc((size_t)w->nlegal + 1, sizeof(double));
+    w->vals = calloc((size_t)w->nlegal + 1, sizeof(double));
+    w->buf = calloc(per * ((size_t)w->depth + 2) + 1, sizeof(double));
+    if (!w->regret || !w->avg || !w->strat || !w->vals || !w->buf) {
+        cfr_free(w);
         return fail(err, K_MEMORY, "out of memory");
     }
     return K_OK;
 }
 
-void cfr_free(CfrRun *run) {
-    free(run->regret);
-    free(run->avg);
-    free(run->strat);
-    free(run->vals);
-    free(run->buf);
-    run->regret = run->avg = run->strat = run->vals = run->buf = NULL;
+void cfr_free(CfrWalk *w) {
+    if (w->release != NULL) w->release(w);
+    free(w->regret);
+    free(w->avg);
+    free(w->strat);
+    free(w->vals);
+    free(w->buf);
+    free(w->lat);
+    free(w->lmove);
+    free(w->by_at);
+    free(w->by_slot);
+    free(w->by_hand);
+    w->regret = w->avg = w->strat = w->vals = w->buf = NULL;
+    w->lat = w->lmove = w->by_at = w->by_slot = w->by_hand = NULL;
 }
 
-/* Information set ``i``'s strategy (``width`` moves from slot ``s``) into ``out``: by regret matching+ (``current``) or
- * its average, uniform over its legal moves where either is all zero, its forced move where it is the forced set. */
-static void strategy_of(const double *regret, const double *avg, const int8_t *legal, int32_t s, int32_t i,
-                        int32_t forced_set, int32_t forced_move, int32_t width, int current, double *out) {
-    if (i == forced_set) {
-        for (int32_t a = 0; a < width; a++) out[a] = a == forced_move ? 1.0 : 0.0;
+/* Information set ``i``'s strategy over its legal moves (its slots ``lat[i]`` on) into the run's ``strat``: by
+ * regret matching+ (``current``) or its average, uniform where either is all zero, its forced move where it is the
+ * forced set. */
+static void strategy(CfrWalk *w, int32_t i, int current) {
+    int32_t j0 = w->lat[i], j1 = w->lat[i + 1];
+    double *out = w->strat;
+    if (i == w->forced_set) {
+        for (int32_t j = j0; j < j1; j++) out[j] = w->lmove[j] == w->forced_move ? 1.0 : 0.0;
         return;
     }
     double total = 0.0;
-    for (int32_t a = 0; a < width; a++) {
-        double x = current ? (legal[s + a] && regret[s + a] > 0 ? regret[s + a] : 0.0) : avg[s + a];
-        out[a] = x;
+    for (int32_t j = j0; j < j1; j++) {
+        double x = current ? (w->regret[j] > 0 ? w->regret[j] : 0.0) : w->avg[j];
+        out[j] = x;
         total += x;
     }
     if (total > 0) {
-        for (int32_t a = 0; a < width; a++) out[a] /= total;
+        for (int32_t j = j0; j < j1; j++) out[j] /= total;
         return;
     }
-    int32_t count = 0;
-    for (int32_t a = 0; a < width; a++) count += legal[s + a] != 0;
-    for (int32_t a = 0; a < width; a++) out[a] = legal[s + a] ? 1.0 / count : 0.0;
+    for (int32_t j = j0; j < j1; j++) out[j] = 1.0 / (j1 - j0);
 }
 
-static void strategy(const CfrRun *run, int32_t i, int32_t width, int current, double *out) {
-    const CfrTree *t = &run->t;
-    strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, current, out);
+/* Each information set's strategy at node ``n``. */
+static void strategies(CfrWalk *w, int32_t n, int current) {
+    for (int32_t i = w->m.iset_at[n]; i < w->m.iset_at[n + 1]; i++) strategy(w, i, current);
 }
 
-/* Player ``p``'s counterfactual value of each of his hands alive at node ``n`` into ``v`` (``own``: his reach,
- * ``opp``: the other's, by hand); ``level`` the depth (whose scratch vectors the children use). */
-static void walk(CfrRun *run, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
-                 int32_t level) {
-    const CfrTree *t = &run->t;
-    const int32_t *al = t->alive[p];
-    for (int32_t k = t->alive_at[p][n]; k < t->alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+/* The reach ``from`` leaves to the child at ``c`` (an index of ``child``) of the mover's hands whose move it is: into
+ * ``reach`` (by hand; the other hands reach nothing there and are not read below it). */
+static void reach_by(const CfrWalk *w, int32_t c, const double *from, double *reach) {
+    for (int32_t k = w->by_at[c]; k < w->by_at[c + 1]; k++)
+        reach[w->by_hand[k]] = from[w->by_hand[k]] * w->strat[w->by_slot[k]];
+}
+
+/* Information set ``i``'s average strategy gains its strategy weighted by the iteration and ``reach`` (its hand's). */
+static void average_add(CfrWalk *w, int32_t i, double reach) {
+    for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) w->avg[j] += (double)w->it * reach * w->strat[j];
+}
+
+/* Node ``n``'s moves in ``p``'s walk (its terminal values already in ``v``): each child walked with the reach its
+ * move leaves, its values summed into ``v`` by the strategy (the other's node) or by ``p``'s own strategy, his best
+ * move (``MODE_BEST``), and in ``MODE_CFR`` his regrets and average updated. */
+static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                       int32_t level) {
+    const CfrMoves *t = &w->m;
+    int32_t mover = t->player[n];
+    if (mover < 0) return;
+    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
+    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
+    double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
+    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
+    strategies(w, n, mode == MODE_CFR);
+    if (mover != p) {
+        const int32_t *al = t->alive[p];
+        for (int32_t a = 0; a < width; a++) {
+            int32_t c = t->child[c0 + a];
+            reach_by(w, c0 + a, opp, reach);
+            w->node(w, c, p, own, reach, sub, mode, level + 1);
+            for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
+        }
+        return;
+    }
+    for (int32_t a = 0; a < width; a++) {
+        reach_by(w, c0 + a, own, reach);
+        w->node(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
+        for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) w->vals[w->by_slot[k]] = sub[w->by_hand[k]];
+    }
+    for (int32_t i = i0; i < i1; i++) {
+        int32_t h = t->iset_hand[i], j0 = w->lat[i], j1 = w->lat[i + 1];
+        const double *va = w->vals, *st = w->strat;
+        if (mode == MODE_BEST) {
+            int found = 0;
+            double best = 0.0;
+            for (int32_t j = j0; j < j1; j++)
+                if (i == w->forced_set ? w->lmove[j] == w->forced_move : !found || va[j] > best)
+                    best = va[j], found = 1;
+            v[h] += best;
+            continue;
+        }
+        double here = 0.0;
+        for (int32_t j = j0; j < j1; j++) here += st[j] * va[j];
+        v[h] += here;
+        if (mode == MODE_CFR && i != w->forced_set) {
+            for (int32_t j = j0; j < j1; j++) {
+                double r = w->regret[j] + va[j] - here;
+                w->regret[j] = r > 0 ? r : 0.0;
+            }
+            average_add(w, i, own[h]);
+        }
+    }
+}
+
+/* A root walk for ``p`` (the root reaches: each hand's weight, 1 where none): the sum of its hands' values times
+ * their reach. */
+static double walk_root(CfrWalk *w, int p, int mode) {
+    const CfrMoves *t = &w->m;
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    double *v = w->buf + (p == 0 ? 0 : t->nh[0]);
+    double *r = w->buf + per;                 /* level 0's reach vectors */
+    for (int q = 0; q < 2; q++)
+        for (int32_t h = 0; h < t->nh[q]; h++) r[(q == 0 ? 0 : t->nh[0]) + h] = w->weight[q] ? w->weight[q][h] : 1.0;
+    double *own = r + (p == 0 ? 0 : t->nh[0]), *opp = r + (p == 0 ? t->nh[0] : 0);
+    w->node(w, 0, p, own, opp, v, mode, 0);
+    double total = 0.0;
+    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]] * own[t->alive[p][k]];
+    return total;
+}
+
+void cfr_iterate(CfrWalk *w, int64_t count) {
+    for (int64_t k = 0; k < count; k++) {
+        w->it++;
+        walk_root(w, 0, MODE_CFR);
+        walk_root(w, 1, MODE_CFR);
+    }
+}
+
+double cfr_best(CfrWalk *w, int p) {
+    double v = walk_root(w, p, MODE_BEST);
+    return p == 0 ? v : -v;
+}
+
+void cfr_average(const CfrWalk *w, double *out) {
+    const CfrMoves *t = &w->m;
+    for (int32_t s = 0; s < t->size; s++) out[s] = 0.0;
+    for (int32_t i = 0; i < t->iset_at[t->nodes]; i++)
+        for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) out[t->slot[i] + w->lmove[j]] = w->avg[j];
+}
+
+void cfr_hand_values(CfrWalk *w, double *out) {
+    const CfrMoves *t = &w->m;
+    walk_root(w, 0, MODE_EVAL);
+    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
+    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) {
+        int32_t h = t->alive[0][k];
+        out[h] = w->buf[h] * (w->weight[0] ? w->weight[0][h] : 1.0);
+    }
+}
+
+
+/* -- the tree over deals -------------------------------------------------------------------------------------- */
+
+/* The deals ending at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves. */
+static void deal_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                      int32_t level) {
+    const CfrTree *t = &((CfrRun *)w)->t;
+    const int32_t *al = w->m.alive[p];
+    for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
     double sgn = p == 0 ? 1.0 : -1.0;
     const int32_t *mine = t->hand[p], *theirs = t->hand[1 - p];
     for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++) {
@@ -115,208 +298,73 @@ static void walk(CfrRun *run, int32_t n, int p, const double *own, const double 
         double r = opp[theirs[d]];
         if (r != 0.0) v[mine[d]] += sgn * t->term_value[k] * r;
     }
-    int32_t mover = t->player[n];
-    if (mover < 0) return;
-    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
-    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *base = run->buf + (size_t)2 * per * (size_t)(level + 1);
-    double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
-    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
-    int current = mode == MODE_CFR;
-    for (int32_t i = i0; i < i1; i++)
-        strategy(run, i, width, mover == p ? (mode == MODE_CFR) : current, run->strat + t->slot[i]);
-    if (mover == p) {
-        for (int32_t a = 0; a < width; a++) {
-            int32_t c = t->child[c0 + a];
-            for (int32_t i = i0; i < i1; i++)
-                reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-            walk(run, c, p, reach, opp, sub, mode, level + 1);
-            for (int32_t i = i0; i < i1; i++)
-                run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
-        }
-        for (int32_t i = i0; i < i1; i++) {
-            int32_t h = t->iset_hand[i], s = t->slot[i];
-            const double *va = run->vals + s, *st = run->strat + s;
-            if (mode == MODE_BEST) {
-                double best;
-                if (i == run->forced_set) best = va[run->forced_move];
-                else {
-                    int found = 0;
-                    best = 0.0;
-                    for (int32_t a = 0; a < width; a++)
-                        if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
-                }
-                v[h] += best;
-                continue;
-            }
-            double here = 0.0;
-            for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
-            v[h] += here;
-            if (mode == MODE_CFR && i != run->forced_set)
-                for (int32_t a = 0; a < width; a++)
-                    if (t->legal[s + a]) {
-                        double r = run->regret[s + a] + va[a] - here;
-                        run->regret[s + a] = r > 0 ? r : 0.0;
-                        run->avg[s + a] += (double)run->it * own[h] * st[a];
-                    }
-        }
-        return;
+    walk_moves(w, n, p, own, opp, v, mode, level);
+}
+
+/* A node's list ``at`` (``N + 1`` starts) ascending from 0 to at most ``len``. */
+static int ascending(const int32_t *at, int64_t N, int64_t len, const char **err) {
+    if (at[0] < 0 || at[N] > len) return fail(err, K_VALUE, "a node's list runs past its array");
+    for (int64_t k = 0; k < N; k++)
+        if (at[k] > at[k + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+    return K_OK;
+}
+
+/* The lists of ``m``'s nodes inside their arrays (``nchild``, ... items). */
+static int moves_fit(const CfrMoves *m, int64_t nchild, int64_t niset, int64_t nalive0, int64_t nalive1,
+                     const char **err) {
+    int32_t N = m->nodes;
+    int kind = ascending(m->child_at, N, nchild, err);
+    if (kind == K_OK) kind = ascending(m->iset_at, N, niset, err);
+    if (kind == K_OK) kind = ascending(m->alive_at[0], N, nalive0, err);
+    if (kind == K_OK) kind = ascending(m->alive_at[1], N, nalive1, err);
+    return kind;
+}
+
+int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t nh1, int32_t size, const char **err) {
+    CfrMoves *m = &t->m;
+    memset(t, 0, sizeof *t);
+    t->hand[0] = p[CFR_HAND0], t->hand[1] = p[CFR_HAND1], m->player = p[CFR_PLAYER], m->child_at = p[CFR_CHILD_AT];
+    m->child = p[CFR_CHILD], t->term_at = p[CFR_TERM_AT], t->term_deal = p[CFR_TERM_DEAL];
+    t->term_value = p[CFR_TERM_VALUE], m->iset_at = p[CFR_ISET_AT], m->iset_hand = p[CFR_ISET_HAND];
+    m->slot = p[CFR_SLOT], m->legal = p[CFR_LEGAL], m->alive_at[0] = p[CFR_ALIVE_AT0], m->alive[0] = p[CFR_ALIVE0];
+    m->alive_at[1] = p[CFR_ALIVE_AT1], m->alive[1] = p[CFR_ALIVE1];
+    int64_t N = n[CFR_PLAYER];
+    if (N < 1 || N >= INT32_MAX || n[CFR_HAND0] >= INT32_MAX) return fail(err, K_VALUE, "an empty tree");
+    m->nodes = (int32_t)N, t->deals = (int32_t)n[CFR_HAND0], m->nh[0] = nh0, m->nh[1] = nh1, m->size = size;
+    if (n[CFR_HAND1] != n[CFR_HAND0] || n[CFR_CHILD_AT] != N + 1 || n[CFR_TERM_AT] != N + 1
+        || n[CFR_ISET_AT] != N + 1 || n[CFR_ALIVE_AT0] != N + 1 || n[CFR_ALIVE_AT1] != N + 1
+        || n[CFR_TERM_DEAL] != n[CFR_TERM_VALUE] || n[CFR_ISET_HAND] != n[CFR_SLOT] || n[CFR_LEGAL] < size || nh0 < 0
+        || nh1 < 0 || size < 0)
+        return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    int kind = moves_fit(m, n[CFR_CHILD], n[CFR_ISET_HAND], n[CFR_ALIVE0], n[CFR_ALIVE1], err);
+    return kind != K_OK ? kind : ascending(t->term_at, N, n[CFR_TERM_DEAL], err);
+}
+
+int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
+    memset(run, 0, sizeof *run);
+    run->t = *t;
+    const CfrMoves *m = &t->m;
+    if (m->nodes < 1) return fail(err, K_VALUE, "an empty tree");
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int kind = check_node(m, n, err);
+        if (kind != K_OK) return kind;
+        if (t->term_at[n] > t->term_at[n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+        for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++)
+            if (t->term_deal[k] < 0 || t->term_deal[k] >= t->deals) return fail(err, K_VALUE, "a deal out of range");
     }
-    for (int32_t a = 0; a < width; a++) {
-        int32_t c = t->child[c0 + a];
-        for (int32_t i = i0; i < i1; i++) reach[t->iset_hand[i]] = opp[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-        walk(run, c, p, own, reach, sub, mode, level + 1);
-        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
-    }
-}
-
-/* A root walk for ``p``: the sum of its hands' values. */
-static double root(CfrRun *run, int p, int mode) {
-    const CfrTree *t = &run->t;
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *v = run->buf + (p == 0 ? 0 : t->nh[0]);
-    double *ones = run->buf + per;                 /* level 0's reach vectors: every hand 1 */
-    for (size_t k = 0; k < per; k++) ones[k] = 1.0;
-    double *own = ones + (p == 0 ? 0 : t->nh[0]), *opp = ones + (p == 0 ? t->nh[0] : 0);
-    walk(run, 0, p, own, opp, v, mode, 0);
-    double total = 0.0;
-    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]];
-    return total;
-}
-
-void cfr_iterate(CfrRun *run, int64_t count) {
-    for (int64_t k = 0; k < count; k++) {
-        run->it++;
-        root(run, 0, MODE_CFR);
-        root(run, 1, MODE_CFR);
-    }
-}
-
-double cfr_best(CfrRun *run, int p) {
-    double v = root(run, p, MODE_BEST);
-    return p == 0 ? v : -v;
-}
-
-void cfr_hand_values(CfrRun *run, double *out) {
-    const CfrTree *t = &run->t;
-    root(run, 0, MODE_EVAL);
-    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
-    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) out[t->alive[0][k]] = run->buf[t->alive[0][k]];
+    for (int32_t d = 0; d < t->deals; d++)
+        if (t->hand[0][d] < 0 || t->hand[0][d] >= m->nh[0] || t->hand[1][d] < 0 || t->hand[1][d] >= m->nh[1])
+            return fail(err, K_VALUE, "a deal's hand out of range");
+    return walk_init(&run->w, m, deal_node, forced_set, forced_move, err);
 }
 
 
-/* -- the range form ------------------------------------------------------------------------------------------- */
-
-static int32_t range_depth(const RangeTree *t, int32_t n) {
-    int32_t best = 0;
-    if (t->player[n] >= 0)
-        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) {
-            int32_t d = range_depth(t, t->child[c]);
-            if (d > best) best = d;
-        }
-    return best + 1;
-}
+/* -- the tree over hands -------------------------------------------------------------------------------------- */
 
 static int popcount32(uint32_t x) {
     int c = 0;
     for (; x; x &= x - 1) c++;
     return c;
-}
-
-int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
-    memset(run, 0, sizeof *run);
-    run->t = *t;
-    run->forced_set = forced_set;
-    run->forced_move = forced_move;
-    if (t->nodes < 1) return fail(err, K_VALUE, "an empty tree");
-    uint32_t every = 0;
-    for (int q = 0; q < 2; q++)
-        for (int32_t h = 0; h < t->nh[q]; h++) {
-            if (t->mask[q][h] < 0) return fail(err, K_VALUE, "a hand's mask is negative");
-            every |= (uint32_t)t->mask[q][h];
-            int c = popcount32((uint32_t)t->mask[q][h]);
-            if (c > run->most) run->most = c;
-        }
-    while (run->bits < 31 && (every >> run->bits)) run->bits++;
-    if (run->most > 8) return fail(err, K_VALUE, "a hand of more than 8 tiles");
-    for (int32_t n = 0; n < t->nodes; n++) {
-        if (t->child_at[n] > t->child_at[n + 1] || t->iset_at[n] > t->iset_at[n + 1])
-            return fail(err, K_VALUE, "a node's lists run backwards");
-        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
-            if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
-        int32_t width = t->child_at[n + 1] - t->child_at[n];
-        int32_t p = t->player[n];
-        if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
-        for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-            if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
-                || t->slot[i] + width > t->size)
-                return fail(err, K_VALUE, "an information set out of range");
-        int32_t cls[2] = {0, 0};
-        for (int q = 0; q < 2; q++) {
-            if (t->alive_at[q][n] > t->alive_at[q][n + 1] || t->term_at[q][n] > t->term_at[q][n + 1])
-                return fail(err, K_VALUE, "a node's lists run backwards");
-            for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
-                if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
-            for (int32_t k = t->term_at[q][n]; k < t->term_at[q][n + 1]; k++) {
-                if (t->term_hand[q][k] < 0 || t->term_hand[q][k] >= t->nh[q] || t->term_class[q][k] < 0)
-                    return fail(err, K_VALUE, "a terminal hand out of range");
-                if (t->term_class[q][k] + 1 > cls[q]) cls[q] = t->term_class[q][k] + 1;
-            }
-            if (cls[q] > run->classes) run->classes = cls[q];
-        }
-        if (cls[0] && cls[1] && (t->width[n] < cls[1] || t->table_at[n] < 0))
-            return fail(err, K_VALUE, "a value table out of range");
-    }
-    run->depth = range_depth(t, 0);
-    run->choose = calloc((size_t)(run->bits + 1) * (size_t)(run->most + 1), sizeof(int64_t));
-    if (!run->choose) return fail(err, K_MEMORY, "out of memory");
-    for (int b = 0; b <= run->bits; b++)
-        for (int k = 0; k <= run->most; k++) {
-            int64_t c = k == 0 ? 1 : b == 0 ? 0 : run->choose[(b - 1) * (run->most + 1) + k - 1]
-                                                    + run->choose[(b - 1) * (run->most + 1) + k];
-            run->choose[b * (run->most + 1) + k] = c;
-        }
-    for (int k = 0; k <= run->most; k++) run->subsets += run->choose[run->bits * (run->most + 1) + k];
-    if (run->classes < 1) run->classes = 1;
-    if ((double)run->subsets * run->classes > 2e8) {
-        range_free(run);
-        return fail(err, K_MEMORY, "out of memory");
-    }
-    size_t per = (size_t)2 * ((size_t)t->nh[0] + (size_t)t->nh[1]);
-    run->regret = calloc((size_t)t->size + 1, sizeof(double));
-    run->avg = calloc((size_t)t->size + 1, sizeof(double));
-    run->strat = calloc((size_t)t->size + 1, sizeof(double));
-    run->vals = calloc((size_t)t->size + 1, sizeof(double));
-    run->buf = calloc(per * ((size_t)run->depth + 2) + 1, sizeof(double));
-    run->acc = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
-    run->stamp = calloc((size_t)run->subsets, sizeof(int32_t));
-    run->wsum = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
-    run->wstamp = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
-    if (!run->regret || !run->avg || !run->strat || !run->vals || !run->buf || !run->acc || !run->stamp || !run->wsum
-        || !run->wstamp) {
-        range_free(run);
-        return fail(err, K_MEMORY, "out of memory");
-    }
-    return K_OK;
-}
-
-void range_free(RangeRun *run) {
-    free(run->regret);
-    free(run->avg);
-    free(run->strat);
-    free(run->vals);
-    free(run->buf);
-    free(run->acc);
-    free(run->stamp);
-    free(run->choose);
-    free(run->wsum);
-    free(run->wstamp);
-    run->wsum = NULL;
-    run->wstamp = NULL;
-    run->regret = run->avg = run->strat = run->vals = run->buf = run->acc = NULL;
-    run->stamp = NULL;
-    run->choose = NULL;
 }
 
 /* The tiles (compressed positions, ascending) of ``mask`` into ``at``; their count. */
@@ -406,7 +454,7 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
 }
 
 /* Whether any of player ``q``'s hands alive at ``n`` has a reach in ``r``. */
-static int any_reach(const RangeTree *t, int32_t n, int q, const double *r) {
+static int any_reach(const CfrMoves *t, int32_t n, int q, const double *r) {
     for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
         if (r[t->alive[q][k]] != 0.0) return 1;
     return 0;
@@ -414,135 +462,147 @@ static int any_reach(const RangeTree *t, int32_t n, int q, const double *r) {
 
 /* A CFR walk's update of player ``p``'s average strategy alone below ``n``, where the other's reach is nothing: every
  * counterfactual value there is 0, so no regret moves, but ``p``'s own reach still weighs his average. */
-static void range_average_only(RangeRun *run, int32_t n, int p, const double *own, int32_t level) {
-    const RangeTree *t = &run->t;
+static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, int32_t level) {
+    const CfrMoves *t = &w->m;
     int32_t mover = t->player[n];
     if (mover < 0 || !any_reach(t, n, p, own)) return;
     int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
     if (mover != p) {
-        for (int32_t a = 0; a < width; a++) range_average_only(run, t->child[c0 + a], p, own, level + 1);
+        for (int32_t a = 0; a < width; a++) range_average_only(w, t->child[c0 + a], p, own, level + 1);
         return;
     }
-    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
     size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *reach = run->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
-    for (int32_t i = i0; i < i1; i++)
-        strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, 1,
-                    run->strat + t->slot[i]);
+    double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
+    strategies(w, n, 1);
     for (int32_t a = 0; a < width; a++) {
-        for (int32_t i = i0; i < i1; i++)
-            reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-        range_average_only(run, t->child[c0 + a], p, reach, level + 1);
+        reach_by(w, c0 + a, own, reach);
+        range_average_only(w, t->child[c0 + a], p, reach, level + 1);
     }
-    for (int32_t i = i0; i < i1; i++) {
-        if (i == run->forced_set) continue;
-        int32_t h = t->iset_hand[i], s = t->slot[i];
-        for (int32_t a = 0; a < width; a++)
-            if (t->legal[s + a]) run->avg[s + a] += (double)run->it * own[h] * run->strat[s + a];
-    }
+    for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
+        if (i != w->forced_set) average_add(w, i, own[t->iset_hand[i]]);
 }
 
-static void range_walk(RangeRun *run, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+/* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves; nothing
+ * below where the other reaches nothing (every value there is 0: only ``p``'s average moves). */
+static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                        int32_t level) {
-    const RangeTree *t = &run->t;
-    const int32_t *al = t->alive[p];
-    for (int32_t k = t->alive_at[p][n]; k < t->alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
-    if (!any_reach(t, n, 1 - p, opp)) {       /* (the other reaches nothing here: every value below is 0) */
-        if (mode == MODE_CFR) range_average_only(run, n, p, own, level);
+    const int32_t *al = w->m.alive[p];
+    for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+    if (!any_reach(&w->m, n, 1 - p, opp)) {
+        if (mode == MODE_CFR) range_average_only(w, n, p, own, level);
         return;
     }
-    range_terminal(run, n, p, opp, v);
-    int32_t mover = t->player[n];
-    if (mover < 0) return;
-    int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
-    int32_t i0 = t->iset_at[n], i1 = t->iset_at[n + 1];
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *base = run->buf + (size_t)2 * per * (size_t)(level + 1);
-    double *sub = base + (p == 0 ? 0 : t->nh[0]);
-    double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);
-    int current = mode == MODE_CFR;
-    for (int32_t i = i0; i < i1; i++)
-        strategy_of(run->regret, run->avg, t->legal, t->slot[i], i, run->forced_set, run->forced_move, width, current,
-                    run->strat + t->slot[i]);
-    if (mover == p) {
-        for (int32_t a = 0; a < width; a++) {
-            int32_t c = t->child[c0 + a];
-            for (int32_t i = i0; i < i1; i++)
-                reach[t->iset_hand[i]] = own[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-            range_walk(run, c, p, reach, opp, sub, mode, level + 1);
-            for (int32_t i = i0; i < i1; i++)
-                run->vals[t->slot[i] + a] = t->legal[t->slot[i] + a] ? sub[t->iset_hand[i]] : 0.0;
+    range_terminal((RangeRun *)w, n, p, opp, v);
+    walk_moves(w, n, p, own, opp, v, mode, level);
+}
+
+static void range_release(CfrWalk *w) {
+    RangeRun *run = (RangeRun *)w;
+    free(run->acc);
+    free(run->stamp);
+    free(run->choose);
+    free(run->wsum);
+    free(run->wstamp);
+    run->acc = run->wsum = NULL;
+    run->stamp = run->wstamp = NULL;
+    run->choose = NULL;
+}
+
+int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, const char **err) {
+    CfrMoves *m = &t->m;
+    memset(t, 0, sizeof *t);
+    t->mask[0] = p[RANGE_MASK0], t->mask[1] = p[RANGE_MASK1], t->weight[0] = p[RANGE_WEIGHT0];
+    t->weight[1] = p[RANGE_WEIGHT1], m->player = p[RANGE_PLAYER], m->child_at = p[RANGE_CHILD_AT];
+    m->child = p[RANGE_CHILD], t->played[0] = p[RANGE_PLAYED0], t->played[1] = p[RANGE_PLAYED1];
+    m->alive_at[0] = p[RANGE_ALIVE_AT0], m->alive[0] = p[RANGE_ALIVE0], m->alive_at[1] = p[RANGE_ALIVE_AT1];
+    m->alive[1] = p[RANGE_ALIVE1], t->term_at[0] = p[RANGE_TERM_AT0], t->term_hand[0] = p[RANGE_TERM_HAND0];
+    t->term_class[0] = p[RANGE_TERM_CLASS0], t->term_at[1] = p[RANGE_TERM_AT1], t->term_hand[1] = p[RANGE_TERM_HAND1];
+    t->term_class[1] = p[RANGE_TERM_CLASS1], t->table_at = p[RANGE_TABLE_AT], t->width = p[RANGE_WIDTH];
+    t->table = p[RANGE_TABLE], m->iset_at = p[RANGE_ISET_AT], m->iset_hand = p[RANGE_ISET_HAND];
+    m->slot = p[RANGE_SLOT], m->legal = p[RANGE_LEGAL];
+    int64_t N = n[RANGE_PLAYER];
+    if (N >= INT32_MAX || n[RANGE_MASK0] >= INT32_MAX || n[RANGE_MASK1] >= INT32_MAX)
+        return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    m->nodes = (int32_t)N, m->nh[0] = (int32_t)n[RANGE_MASK0], m->nh[1] = (int32_t)n[RANGE_MASK1], m->size = size;
+    if (n[RANGE_WEIGHT0] != n[RANGE_MASK0] || n[RANGE_WEIGHT1] != n[RANGE_MASK1] || n[RANGE_CHILD_AT] != N + 1
+        || n[RANGE_PLAYED0] != N || n[RANGE_PLAYED1] != N || n[RANGE_ALIVE_AT0] != N + 1
+        || n[RANGE_ALIVE_AT1] != N + 1 || n[RANGE_TERM_AT0] != N + 1 || n[RANGE_TERM_AT1] != N + 1
+        || n[RANGE_TERM_HAND0] != n[RANGE_TERM_CLASS0] || n[RANGE_TERM_HAND1] != n[RANGE_TERM_CLASS1]
+        || n[RANGE_TABLE_AT] != N || n[RANGE_WIDTH] != N || n[RANGE_ISET_AT] != N + 1
+        || n[RANGE_ISET_HAND] != n[RANGE_SLOT] || n[RANGE_LEGAL] < size || N < 1 || size < 0)
+        return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    int kind = moves_fit(m, n[RANGE_CHILD], n[RANGE_ISET_HAND], n[RANGE_ALIVE0], n[RANGE_ALIVE1], err);
+    if (kind == K_OK) kind = ascending(t->term_at[0], N, n[RANGE_TERM_HAND0], err);
+    if (kind == K_OK) kind = ascending(t->term_at[1], N, n[RANGE_TERM_HAND1], err);
+    if (kind != K_OK) return kind;
+    for (int64_t k = 0; k < N; k++) {      /* (each value table inside ``table``, sized by its classes) */
+        int32_t c0 = 0, c1 = 0;
+        for (int32_t a = t->term_at[0][k]; a < t->term_at[0][k + 1]; a++)
+            if (t->term_class[0][a] + 1 > c0) c0 = t->term_class[0][a] + 1;
+        for (int32_t a = t->term_at[1][k]; a < t->term_at[1][k + 1]; a++)
+            if (t->term_class[1][a] + 1 > c1) c1 = t->term_class[1][a] + 1;
+        if (c0 && c1 && (t->table_at[k] < 0 || t->width[k] < c1
+                         || (int64_t)t->table_at[k] + (int64_t)c0 * t->width[k] > n[RANGE_TABLE]))
+            return fail(err, K_VALUE, "a value table runs past its array");
+    }
+    return K_OK;
+}
+
+int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err) {
+    memset(run, 0, sizeof *run);
+    run->t = *t;
+    run->w.release = range_release;
+    const CfrMoves *m = &t->m;
+    if (m->nodes < 1) return fail(err, K_VALUE, "an empty tree");
+    uint32_t every = 0;
+    for (int q = 0; q < 2; q++)
+        for (int32_t h = 0; h < m->nh[q]; h++) {
+            if (t->mask[q][h] < 0) return fail(err, K_VALUE, "a hand's mask is negative");
+            every |= (uint32_t)t->mask[q][h];
+            int c = popcount32((uint32_t)t->mask[q][h]);
+            if (c > run->most) run->most = c;
         }
-        for (int32_t i = i0; i < i1; i++) {
-            int32_t h = t->iset_hand[i], s = t->slot[i];
-            const double *va = run->vals + s, *st = run->strat + s;
-            if (mode == MODE_BEST) {
-                double best;
-                if (i == run->forced_set) best = va[run->forced_move];
-                else {
-                    int found = 0;
-                    best = 0.0;
-                    for (int32_t a = 0; a < width; a++)
-                        if (t->legal[s + a] && (!found || va[a] > best)) best = va[a], found = 1;
-                }
-                v[h] += best;
-                continue;
+    while (run->bits < 31 && (every >> run->bits)) run->bits++;
+    if (run->most > 8) return fail(err, K_VALUE, "a hand of more than 8 tiles");
+    for (int32_t n = 0; n < m->nodes; n++) {
+        int kind = check_node(m, n, err);
+        if (kind != K_OK) return kind;
+        int32_t cls[2] = {0, 0};
+        for (int q = 0; q < 2; q++) {
+            if (t->term_at[q][n] > t->term_at[q][n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
+            for (int32_t k = t->term_at[q][n]; k < t->term_at[q][n + 1]; k++) {
+                if (t->term_hand[q][k] < 0 || t->term_hand[q][k] >= m->nh[q] || t->term_class[q][k] < 0)
+                    return fail(err, K_VALUE, "a terminal hand out of range");
+                if (t->term_class[q][k] + 1 > cls[q]) cls[q] = t->term_class[q][k] + 1;
             }
-            double here = 0.0;
-            for (int32_t a = 0; a < width; a++) here += st[a] * va[a];
-            v[h] += here;
-            if (mode == MODE_CFR && i != run->forced_set)
-                for (int32_t a = 0; a < width; a++)
-                    if (t->legal[s + a]) {
-                        double r = run->regret[s + a] + va[a] - here;
-                        run->regret[s + a] = r > 0 ? r : 0.0;
-                        run->avg[s + a] += (double)run->it * own[h] * st[a];
-                    }
+            if (cls[q] > run->classes) run->classes = cls[q];
         }
-        return;
+        if (cls[0] && cls[1] && (t->width[n] < cls[1] || t->table_at[n] < 0))
+            return fail(err, K_VALUE, "a value table out of range");
     }
-    for (int32_t a = 0; a < width; a++) {
-        int32_t c = t->child[c0 + a];
-        for (int32_t i = i0; i < i1; i++) reach[t->iset_hand[i]] = opp[t->iset_hand[i]] * run->strat[t->slot[i] + a];
-        range_walk(run, c, p, own, reach, sub, mode, level + 1);
-        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
+    run->choose = calloc((size_t)(run->bits + 1) * (size_t)(run->most + 1), sizeof(int64_t));
+    if (!run->choose) return fail(err, K_MEMORY, "out of memory");
+    for (int b = 0; b <= run->bits; b++)
+        for (int k = 0; k <= run->most; k++) {
+            int64_t c = k == 0 ? 1 : b == 0 ? 0 : run->choose[(b - 1) * (run->most + 1) + k - 1]
+                                                    + run->choose[(b - 1) * (run->most + 1) + k];
+            run->choose[b * (run->most + 1) + k] = c;
+        }
+    for (int k = 0; k <= run->most; k++) run->subsets += run->choose[run->bits * (run->most + 1) + k];
+    if (run->classes < 1) run->classes = 1;
+    if ((double)run->subsets * run->classes > 2e8) {
+        cfr_free(&run->w);
+        return fail(err, K_MEMORY, "out of memory");
     }
-}
-
-/* A root walk for ``p`` (the root reaches: each hand's weight): the sum of its hands' values times their weights. */
-static double range_root(RangeRun *run, int p, int mode) {
-    const RangeTree *t = &run->t;
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
-    double *v = run->buf + (p == 0 ? 0 : t->nh[0]);
-    double *w = run->buf + per;
-    for (int32_t h = 0; h < t->nh[0]; h++) w[h] = t->weight[0][h];
-    for (int32_t h = 0; h < t->nh[1]; h++) w[t->nh[0] + h] = t->weight[1][h];
-    double *own = w + (p == 0 ? 0 : t->nh[0]), *opp = w + (p == 0 ? t->nh[0] : 0);
-    range_walk(run, 0, p, own, opp, v, mode, 0);
-    double total = 0.0;
-    for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]] * own[t->alive[p][k]];
-    return total;
-}
-
-void range_iterate(RangeRun *run, int64_t count) {
-    for (int64_t k = 0; k < count; k++) {
-        run->it++;
-        range_root(run, 0, MODE_CFR);
-        range_root(run, 1, MODE_CFR);
+    run->acc = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->stamp = calloc((size_t)run->subsets, sizeof(int32_t));
+    run->wsum = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->wstamp = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
+    if (!run->acc || !run->stamp || !run->wsum || !run->wstamp) {
+        cfr_free(&run->w);
+        return fail(err, K_MEMORY, "out of memory");
     }
-}
-
-double range_best(RangeRun *run, int p) {
-    double v = range_root(run, p, MODE_BEST);
-    return p == 0 ? v : -v;
-}
-
-void range_hand_values(RangeRun *run, double *out) {
-    const RangeTree *t = &run->t;
-    range_root(run, 0, MODE_EVAL);
-    for (int32_t h = 0; h < t->nh[0]; h++) out[h] = 0.0;
-    for (int32_t k = t->alive_at[0][0]; k < t->alive_at[0][1]; k++) {
-        int32_t h = t->alive[0][k];
-        out[h] = run->buf[h] * t->weight[0][h];
-    }
+    run->w.weight[0] = t->weight[0];
+    run->w.weight[1] = t->weight[1];
+    return walk_init(&run->w, m, range_node, forced_set, forced_move, err);
 }

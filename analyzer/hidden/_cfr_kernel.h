@@ -1,61 +1,78 @@
 /* The CFR+ iteration over a flattened public tree as a kernel (``_cfr_kernel.c``): analyzer/hidden/cfr.py's
- * ``_walk`` in plain C, with a flat interface (arrays and integers in, numbers out) and no Python. The CPython
- * extension ``analyzer.hidden._cfr`` (``_cfr.c``) calls it. The arrays are those of cfr.py's ``PublicTree`` (read its
- * docstring for what each holds); ``regret``, ``avg`` and the scratch arrays are the run's own. A call that fails
- * returns an error kind (``K_VALUE``, ``K_MEMORY`` of ``_kernel.h``) with its text in ``*err``. */
+ * ``_walk`` and analyzer/hidden/ranges.py's in plain C, with a flat interface (arrays and integers in, numbers out)
+ * and no Python. Two bindings call it: the CPython extension ``analyzer.hidden._cfr`` (``_cfr.c``) and the standalone
+ * WebAssembly module ``_cfr.wasm`` (``_cfr_wasm.c``). Two forms of the tree, one walk: over deals (``CfrTree``, cfr.py's
+ * ``PublicTree``) and over each player's hands (``RangeTree``, ranges.py's ``RangeTree``; read their docstrings for
+ * what each array holds). A run (``CfrRun``, ``RangeRun``) begins with the state both share (``CfrWalk``), and the
+ * calls after its set-up (``cfr_iterate``, ``cfr_best``, ``cfr_hand_values``, ``cfr_free``) take that. A set-up that
+ * fails returns an error kind (``K_VALUE``, ``K_MEMORY`` of ``_kernel.h``) with its text in ``*err``. */
 #ifndef DOMINO_CFR_KERNEL_H
 #define DOMINO_CFR_KERNEL_H
 
 #include "../search/_kernel.h"
 
+/* What both forms of the tree hold alike: the nodes in preorder, each one's player (0, 1, or -1: nothing more to
+ * play), its children, its information sets (the mover's hand, its slots, the legal moves by slot), and each player's
+ * hands alive at it. */
 typedef struct {
-    int32_t nodes, deals, nh[2], size;
-    const int32_t *hand[2];                       /* by deal: each player's hand index */
-    const int32_t *player, *child_at, *child, *term_at, *term_deal, *iset_at, *iset_hand, *slot;
-    const int32_t *alive_at[2], *alive[2];
-    const double *term_value;
+    int32_t nodes, nh[2], size;
+    const int32_t *player, *child_at, *child, *iset_at, *iset_hand, *slot, *alive_at[2], *alive[2];
     const int8_t *legal;
+} CfrMoves;
+
+/* The tree over deals: by deal, each player's hand index; a node's deals ending there with their values. */
+typedef struct {
+    CfrMoves m;
+    int32_t deals;
+    const int32_t *hand[2], *term_at, *term_deal;
+    const double *term_value;
 } CfrTree;
 
+/* The tree over hands: each player's hands (``mask``: compressed tile masks, ``weight``: each hand's root weight);
+ * a node's terminal hands of each player with their pip class and its value table; the value of a terminal hand
+ * against the other's reach summed over the other's terminal hands disjoint from it by inclusion-exclusion over its
+ * tiles. */
 typedef struct {
-    CfrTree t;
-    double *regret, *avg;         /* ``size`` each */
+    CfrMoves m;
+    const int32_t *mask[2];
+    const double *weight[2];
+    const int32_t *played[2], *term_at[2], *term_hand[2], *term_class[2], *table_at, *width;
+    const double *table;
+} RangeTree;
+
+typedef struct CfrWalk CfrWalk;
+/* A form's value of its terminals at a node and then its moves' (``cfr_walk_moves``): player ``p``'s counterfactual
+ * value of each of his hands alive at node ``n`` into ``v`` (``own``: his reach, ``opp``: the other's, by hand). */
+typedef void (*CfrNode)(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                        int32_t level);
+
+/* The state of a run both forms share (the first member of each run). */
+struct CfrWalk {
+    CfrMoves m;                   /* the run's tree's (copied) */
+    const double *weight[2];      /* each player's hands' root reach (NULL: 1 each) */
+    CfrNode node;                 /* the form's walk of a node */
+    void (*release)(CfrWalk *w);  /* frees what the form holds beyond this (NULL: nothing) */
+    int32_t nlegal;               /* the legal moves of every information set: the slots of the arrays below */
+    int32_t *lat, *lmove;         /* information set ``i``'s legal moves: slots ``lat[i]`` to ``lat[i + 1]``, each its
+                                     move ``lmove[j]`` (an index among its node's moves) */
+    int32_t *by_at, *by_slot, *by_hand;  /* the move to ``child[c]``: the slots ``by_slot`` of the information sets
+                                     where it is legal, and their hands ``by_hand``, from ``by_at[c]`` to ``by_at[c + 1]`` */
+    double *regret, *avg;         /* by slot */
     double *strat, *vals;         /* scratch: a strategy and the children's values by slot */
     double *buf;                  /* scratch: per depth, a value vector of each player and a reach vector of each */
     int32_t depth;                /* the tree's depth (nodes on the longest path) */
     int32_t forced_set, forced_move;   /* an information set held to one move (-1: none) */
     int64_t it;                   /* iterations run */
+};
+
+typedef struct {
+    CfrWalk w;
+    CfrTree t;
 } CfrRun;
 
-/* Checks the tree's indices and sets up ``run`` (its arrays allocated, zeroed). */
-int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err);
-void cfr_free(CfrRun *run);
-/* ``count`` CFR+ iterations (alternating updates, the average weighted by iteration). */
-void cfr_iterate(CfrRun *run, int64_t count);
-/* The value for the maximiser when player ``p`` answers best the other's average strategy. */
-double cfr_best(CfrRun *run, int p);
-/* Each of the maximiser's hands' value (weighted) with both playing their averages, into ``out`` (``nh[0]``). */
-void cfr_hand_values(CfrRun *run, double *out);
-
-/* The range form (analyzer/hidden/ranges.py's ``RangeTree``: read its docstring): no deals, each player's hands
- * (``mask``: compressed tile masks, ``weight``: each hand's root weight); a node's terminal hands of each player with
- * their pip class and its value table; the value of a terminal hand against the other's reach summed over the other's
- * terminal hands disjoint from it by inclusion-exclusion over its tiles. */
 typedef struct {
-    int32_t nodes, nh[2], size;
-    const int32_t *mask[2];
-    const double *weight[2];
-    const int32_t *player, *child_at, *child, *played[2], *alive_at[2], *alive[2];
-    const int32_t *term_at[2], *term_hand[2], *term_class[2], *table_at, *width, *iset_at, *iset_hand, *slot;
-    const double *table;
-    const int8_t *legal;
-} RangeTree;
-
-typedef struct {
+    CfrWalk w;
     RangeTree t;
-    double *regret, *avg, *strat, *vals, *buf;
-    int32_t depth, forced_set, forced_move;
-    int64_t it;
     int32_t bits, most, classes;  /* the compressed tiles, the most tiles a hand holds, the widest class count */
     int64_t subsets;              /* the subsets of at most ``most`` of ``bits`` tiles (the table's rows) */
     int64_t *choose;              /* choose[b * (most + 1) + k] = C(b, k) */
@@ -65,10 +82,41 @@ typedef struct {
     int32_t *wstamp;
 } RangeRun;
 
+/* The arrays a binding is given for each form, in this order (the extension's arguments' order): ``CFR_ITEMS`` and
+ * ``RANGE_ITEMS`` give each one's bytes an item (a digit each: ints of 4, doubles of 8, bytes of 1). */
+enum {
+    CFR_HAND0, CFR_HAND1, CFR_PLAYER, CFR_CHILD_AT, CFR_CHILD, CFR_TERM_AT, CFR_TERM_DEAL, CFR_TERM_VALUE, CFR_ISET_AT,
+    CFR_ISET_HAND, CFR_SLOT, CFR_LEGAL, CFR_ALIVE_AT0, CFR_ALIVE0, CFR_ALIVE_AT1, CFR_ALIVE1, CFR_ARRAYS
+};
+#define CFR_ITEMS "4444444844414444"
+enum {
+    RANGE_MASK0, RANGE_MASK1, RANGE_WEIGHT0, RANGE_WEIGHT1, RANGE_PLAYER, RANGE_CHILD_AT, RANGE_CHILD, RANGE_PLAYED0,
+    RANGE_PLAYED1, RANGE_ALIVE_AT0, RANGE_ALIVE0, RANGE_ALIVE_AT1, RANGE_ALIVE1, RANGE_TERM_AT0, RANGE_TERM_HAND0,
+    RANGE_TERM_CLASS0, RANGE_TERM_AT1, RANGE_TERM_HAND1, RANGE_TERM_CLASS1, RANGE_TABLE_AT, RANGE_WIDTH, RANGE_TABLE,
+    RANGE_ISET_AT, RANGE_ISET_HAND, RANGE_SLOT, RANGE_LEGAL, RANGE_ARRAYS
+};
+#define RANGE_ITEMS "44884444444444444444484441"
+
+/* The tree of each form made of its arrays (``p``, in the order above, ``n`` items each; ``nh0``, ``nh1``: each
+ * player's hands, ``size``: the regret array's length), checked to fit together (each node's lists inside their
+ * arrays); K_VALUE with its text where they do not. */
+int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t nh1, int32_t size, const char **err);
+int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, const char **err);
+
+/* Checks the tree's indices and sets up ``run`` (its arrays allocated, zeroed), information set ``forced_set`` held
+ * to its move ``forced_move`` (-1: none). After a failure nothing is left to free. */
+int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_move, const char **err);
 int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err);
-void range_free(RangeRun *run);
-void range_iterate(RangeRun *run, int64_t count);
-double range_best(RangeRun *run, int p);
-void range_hand_values(RangeRun *run, double *out);
+/* Frees a run set up by either. */
+void cfr_free(CfrWalk *w);
+/* ``count`` CFR+ iterations (alternating updates, the average weighted by iteration). */
+void cfr_iterate(CfrWalk *w, int64_t count);
+/* The value for the maximiser when player ``p`` answers best the other's average strategy. */
+double cfr_best(CfrWalk *w, int p);
+/* The average strategy's sums by the tree's slots (``slot[i] + move``, 0 for an illegal move) into ``out`` (``size``). */
+void cfr_average(const CfrWalk *w, double *out);
+/* Each of the maximiser's hands' value (times its root weight) with both playing their averages, into ``out``
+ * (``nh[0]``). */
+void cfr_hand_values(CfrWalk *w, double *out);
 
 #endif

@@ -17,8 +17,11 @@ response value is at least the game value, the minimiser's at most, so ``[lower,
 bracket* of the game value (up to floating-point rounding, some 1e-12). It stops once the bracket is no wider
 than ``tol`` or the time budget is spent, never after a fixed count of deals.
 
-The iteration runs in the C kernel ``analyzer.hidden._cfr`` (``_cfr_kernel.c``) where it is built, else here in
-Python (the tested reference: the two agree to rounding).
+The iteration runs in the C kernel (``_cfr_kernel.c``): the CPython extension ``analyzer.hidden._cfr`` where it is
+built, else in the browser (Pyodide) the same kernel's WebAssembly module ``_cfr.wasm`` where the page's worker
+instantiated it (:mod:`analyzer.search.wasmcfr`, from :func:`analyzer.search.core.cfr_wasm`: the same values bit for
+bit), else here in Python (the tested reference: the two agree to rounding). :data:`CFR_CORE` and
+:data:`CFR_BINDING` say which (:func:`cfr_core`).
 """
 from __future__ import annotations
 
@@ -28,20 +31,40 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..position import Position
+from ..search.core import cfr_wasm
 from .game import side0_value
-from .ranges import BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued, ranges_of_deals
+from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued,
+                     ranges_of_deals, run_slots)
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
-           "RangeTree"]
+           "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
+
+# The one pick of the CFR+ kernel's binding: the CPython extension, else (in Pyodide) the kernel's WebAssembly module,
+# else none (the Python iteration).
+try:
+    from . import _cfr as _kernel
+    _BINDING = "native"
+except ImportError:  # pragma: no cover - a machine without a C compiler, or the browser
+    _kernel = cfr_wasm()
+    _BINDING = None if _kernel is None else "wasm"
+
+#: ``"compiled"`` or ``"python"``: what runs the CFR+ iteration unless a solve is told otherwise.
+CFR_CORE = "python" if _kernel is None else "compiled"
+#: Which binding serves the compiled CFR+ iteration: ``"native"`` (the extension ``_cfr``), ``"wasm"``
+#: (:mod:`analyzer.search.wasmcfr`) or None (:data:`CFR_CORE` is ``"python"``).
+CFR_BINDING = _BINDING
 
 
 def kernel():
-    """The compiled CFR+ kernel (``analyzer.hidden._cfr``), or None where it is not built."""
-    try:
-        from . import _cfr
-    except ImportError:
-        return None
-    return _cfr
+    """The compiled CFR+ kernel: the extension ``analyzer.hidden._cfr``, or its WebAssembly binding in the browser
+    (:mod:`analyzer.search.wasmcfr`, the same calls), or None where neither is at hand."""
+    return _kernel
+
+
+def cfr_core() -> tuple[str, str, str | None]:
+    """``("CFR+", CFR_CORE, CFR_BINDING)``: the CFR+ solver's core as :func:`analyzer.search.core.cores_text` takes
+    it."""
+    return "CFR+", CFR_CORE, CFR_BINDING
 
 
 def cfr_supported(rules, pos: Position) -> bool:
@@ -97,8 +120,9 @@ class PublicTree:
         return out[0], out[1]
 
     def memory(self) -> int:
-        """The bytes of the flattened tree's arrays and of one run's (regrets, averages, two scratch arrays, the
-        value and reach vectors of every depth, as the kernel allocates them)."""
+        """The bytes of the flattened tree's arrays and of one run's (regrets, averages and two scratch arrays, a
+        slot per legal move of an information set, with their indices; the value and reach vectors of every depth, as
+        the kernel allocates them)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive)
         depth, stack = 0, [(0, 1)]
@@ -107,7 +131,7 @@ class PublicTree:
             depth = max(depth, d)
             stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
         vectors = 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (depth + 2)
-        return sum(len(a) * a.itemsize for a in arrays) + 8 * (4 * self.size + vectors)
+        return sum(len(a) * a.itemsize for a in arrays) + 8 * vectors + run_slots(self)
 
     def find(self, n: int, hand: int) -> int:
         """The information set of hand index ``hand`` at node ``n`` (-1: none)."""

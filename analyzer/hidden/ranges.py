@@ -26,7 +26,7 @@ from typing import Sequence
 from ..position import Position, mask_pips
 from .game import leaf_facts
 
-__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs"]
+__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs", "run_slots"]
 
 
 class BuildTooLong(ValueError):
@@ -146,8 +146,9 @@ class RangeTree:
         return out[0], out[1]
 
     def memory(self) -> int:
-        """The bytes of the tree's arrays and of one run's (regrets, averages, two scratch arrays, the value and reach
-        vectors of every depth, the kernel's table of the subsets of the terminal hands)."""
+        """The bytes of the tree's arrays and of one run's (regrets, averages and two scratch arrays by legal move,
+        with their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the
+        subsets of the terminal hands)."""
         arrays = (*self.cmasks, self.player, self.child_at, self.child, *self.played, *self.alive_at, *self.alive,
                   *self.term_at, *self.term_hand, *self.term_class, self.table_at, self.width, self.table, self.iset_at,
                   self.iset_hand, self.slot, self.legal)
@@ -157,7 +158,8 @@ class RangeTree:
         from math import comb
         subsets = sum(comb(bits, k) for k in range(most + 1))
         classes = max(list(self.width) + [1]) + 1
-        return sum(len(a) * a.itemsize for a in arrays) + 8 * (4 * self.size + vectors) + subsets * (8 * classes + 4)
+        return (sum(len(a) * a.itemsize for a in arrays) + 8 * vectors + run_slots(self)
+                + subsets * (8 * classes + 4))
 
     def depth(self) -> int:
         depth, stack = 0, [(0, 1)]
@@ -485,6 +487,15 @@ class RangePyRun:
 
     def average(self) -> list[float]:
         return list(self.st.avg)
+
+
+def run_slots(t) -> int:
+    """The bytes a kernel's run over ``t`` (a ``RangeTree`` or a ``PublicTree``) gives its information sets' legal
+    moves: a slot each in four arrays of doubles (regrets, averages, a strategy, the children's values), and their
+    indices (``_cfr_kernel.c``'s ``legal_moves``: each set's first slot, each slot's move and, by move, its slots and
+    hands)."""
+    legal = sum(1 for x in t.legal if x)
+    return 8 * 4 * legal + 4 * (3 * legal + len(t.iset_hand) + len(t.child) + 2)
 
 
 class CompiledRun:

@@ -96,8 +96,11 @@ class WholeHands:
 
     def allows(self, dealt: tuple[int, ...]) -> bool:
         """Whether the hands ``dealt`` (a mask per seat) agree with these rules."""
-        if self.redeal is not None and any(self.redeal.redeal_due_mask(mask) for mask in dealt[:self.players]):
-            return False
+        if self.redeal is not None:
+            due = self.redeal.redeal_due_mask          # (asked of every deal weighed: a plain loop)
+            for mask in dealt[:self.players]:
+                if due(mask):
+                    return False
         if self.leader is None:
             return True
         hands = [set(tiles_of(mask, self.max_pip)) for mask in dealt[:self.players]]
@@ -181,7 +184,9 @@ class Worlds:
         return weights
 
     def _allows(self, world: tuple[int, ...]) -> bool:
-        return self.view.whole.allows(View.deal(self.view, world))      # (the masks, also of a draw game)
+        # (View.deal: the masks, also of a draw game; asked of every deal weighed, so written out here)
+        view = self.view
+        return view.whole.allows(tuple(map(int.__or__, world[:view.players], view.played)))
 
     def probabilities(self) -> dict[str, dict[Tile, Fraction]]:
         """The exact probability of every tile being in every holder (tiles the viewer saw there: 1)."""

@@ -231,7 +231,7 @@ def _faces(rep: Replay, hands: str) -> tuple[bool, ...]:
     """Per seat, whether ``hands`` shows his hand face up."""
     names = tuple(rep.players)
     if hands not in ("all", "none") and hands not in names:
-        raise ValueError(f"--hands is all, none or a player of this game ({', '.join(names)}), not {hands!r}")
+        raise ValueError(f"the hands face up are all, none or a player of this game ({', '.join(names)}), not {hands!r}")
     return tuple(hands == "all" or hands == name for name in names)
 
 

@@ -34,7 +34,7 @@ class IndexRow:
     result: str
     valid: bool
     errors: int
-    critical: str | None         # "C [3-6] in round 5: loses 12 (mistake)"
+    critical: str | None         # "C [3-6], move 18: loses 12 (mistake)"
     loss: int                    # the critical move's loss (for sorting), 0 without one
 
 
@@ -98,14 +98,10 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
     c = (analysis or {}).get("critical")
     if not c:
         return None, 0
-    words = dict(player=c["player"], move=c["played"], loss=c["loss"], round=c["round"], number=c["index"] + 1,
+    words = dict(player=c["player"], move=c["played"], loss=c["loss"], number=c["index"] + 1,
                  grade=grade_word(c["class"]))
-    if c["round"] is not None:
-        text = (gettext("{player} {move} in round {round}: loses {loss} ({grade})", **words) if c["class"] else
-                gettext("{player} {move} in round {round}: loses {loss}", **words))
-    else:
-        text = (gettext("{player} {move} (move {number}): loses {loss} ({grade})", **words) if c["class"] else
-                gettext("{player} {move} (move {number}): loses {loss}", **words))
+    text = (gettext("{player} {move}, move {number}: loses {loss} ({grade})", **words) if c["class"] else
+            gettext("{player} {move}, move {number}: loses {loss}", **words))
     return text, c["loss"]
 
 

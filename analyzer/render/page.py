@@ -25,7 +25,7 @@ from .diagram import PIP_LAYOUT  # noqa: F401  (the pips' places: the page's til
 from .model import GameReport, MoveView, ReportModel, move_words, signed
 from .pagedata import deflated, game_data, packed_game, short
 from .verdicts import (fair_best_words, gap_words, hindsight_best_words, how_words, loss_range_words, over_text,
-                       tied_words)
+                       sheet_deals_words, tied_words)
 
 __all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "Chart", "chart", "PIP_LAYOUT"]
 
@@ -47,7 +47,8 @@ def environment() -> Environment:
     env.filters["gap"] = lambda d: gap_words(d, move_words)
     env.filters["plural"] = plural
     # a sheet without hands: a value and a loss over the deals it allows, how a fair verdict over hands was reached
-    env.filters.update(over=over_text, loss_range=loss_range_words, how=how_words, hindsight_best=hindsight_best_words)
+    env.filters.update(over=over_text, loss_range=loss_range_words, how=how_words, hindsight_best=hindsight_best_words,
+                       sheet_deals=sheet_deals_words)
     # the pieces every page repeats: filters, which the template calls directly (a function it calls by its context)
     env.filters.update(tile=tile, move_tile=move_tile, value=value, line_button=line_button, valued=valued,
                        spreads=spreads, spread_scale=spread_scale, certainty=certainty, chart_points=chart_points)

@@ -36,7 +36,7 @@ def anki_fields(problem) -> tuple[str, str]:
 
 
 _FRONT = """{% if image %}<img src="{{ image }}" alt="the position">{% endif %}
-<p>{{ p.title }}, game {{ p.game }}{% if p.round %}, round {{ p.round }}{% endif %}</p>
+<p>{{ p.title }}, game {{ p.game }}, move {{ p.step + 1 }}</p>
 <p><b>{{ p.question }}</b></p>"""
 
 _BACK = """<p>Best: <b>{{ p.best }}</b>; played: {{ p.played }} (fair loss {% if p.scale == "match" %}{{

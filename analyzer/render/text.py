@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (OVER_HANDS, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (OVER_HANDS, sheet_deals_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, tied_words)
 from ..rules.codes import Code
 from ..i18n import N_, gettext, ngettext
@@ -48,7 +48,7 @@ def inference_text(step: dict, view: str | None = None) -> str:
     """What ``view`` can infer after one move (a step of ``replay --view``'s inference): the count of
     deals and the compact tile-by-holder matrix (:func:`~analyzer.render.verdicts.holds_lines`)."""
     return _text([("       " if k == 0 else "         ") + line
-                  for k, line in enumerate(holds_lines(step["worlds"], step["holds"], view))])
+                  for k, line in enumerate(holds_lines(step["deals"], step["holds"], view))])
 
 
 def hands_line(rep: Replay, step, view: str | None, seen: dict | None = None) -> str:
@@ -190,7 +190,7 @@ def worst_lines(d, whose: str = "") -> list[str]:
     w = getattr(d.fair, "worst", None)
     if w is None:
         return []
-    where = f"round {d.round}" if d.round is not None else f"move {d.index + 1}"
+    where = f"move {d.index + 1}"
     rest = (f"; {'boneyard' if w.ordered else 'sleepers'} {' '.join(map(str, w.rest))}" if w.rest else "")
     return [f"Worst deal for {d.player}'s {d.played} ({where}, line {d.line}): loses {w.gap} against {d.fair.best} "
             f"({signed(w.played_value)} instead of {signed(w.best_value)}{' for ' + whose if whose else ''})",
@@ -269,8 +269,7 @@ def view_words(player: str, side: int, sides, perspective: bool) -> str:
 
 
 def _decision_text(d, result) -> str:
-    where = (gettext("round {round}", round=d.round) if d.round is not None else
-             gettext("move {number}", number=d.index + 1)) + ", "
+    where = gettext("move {number}", number=d.index + 1) + ", "
     if d.unsolved:                # the search ran past the node limit: the others are bounded
         verdict = f"{d.unsolved} of {len(d.alternatives)} moves not valued exactly (the node limit)"
         if d.loss:
@@ -364,7 +363,7 @@ def analysis_text(number: int, result) -> str:
                              value=signed(deal) if deal is not None else gettext("not computed (see the note below)")))
     deals = getattr(result, "deals", None)
     if deals is not None:
-        lines.append(f"Deals: {deals.words()}")
+        lines.append(f"Deals: {sheet_deals_words(deals)}")
         lines.append(f"Result: {deals.result_words()}")
         lines.append(SHEET_KEY)
     if result.fair_note:
@@ -377,35 +376,29 @@ def analysis_text(number: int, result) -> str:
     if result.critical and getattr(result.critical, "loss_over", None) is not None and result.critical.loss is None:
         c = result.critical
         best = hindsight_best_words(c)          # ("best" only where told apart from the others)
-        lines.append(f"Critical move: {c.player} {c.played}" + (f" in round {c.round}" if c.round else "")
+        lines.append(f"Critical move: {c.player} {c.played}, move {c.index + 1}"
                      + f" (line {c.line}, column {c.column}): with every hand open (hindsight) it loses "
                      + loss_range_words(c.loss_over, deals.analysed if deals is not None else None)
                      + (f"; {best}" if best else ""))
     elif result.critical:
         c = result.critical
         best = ", ".join(a.move for a in c.alternatives if a.best)
-        words = {"player": c.player, "move": c.played, "round": c.round, "line": c.line, "column": c.column,
+        words = {"player": c.player, "move": c.played, "number": c.index + 1, "line": c.line, "column": c.column,
                  "loss": c.loss, "best": best, "value": signed(c.best_value),
                  "grade": gettext(GRADES[c.cls]).lower() if c.cls in GRADES else c.cls}
-        if c.round and c.cls:
-            lines.append(gettext("Critical move: {player} {move} in round {round} (line {line}, column {column}): loses "
+        if c.cls:
+            lines.append(gettext("Critical move: {player} {move}, move {number} (line {line}, column {column}): loses "
                                  "{loss} ({grade}); best was {best} ({value})", **words))
-        elif c.round:
-            lines.append(gettext("Critical move: {player} {move} in round {round} (line {line}, column {column}): loses "
-                                 "{loss}; best was {best} ({value})", **words))
-        elif c.cls:
-            lines.append(gettext("Critical move: {player} {move} (line {line}, column {column}): loses {loss} "
-                                 "({grade}); best was {best} ({value})", **words))
         else:
-            lines.append(gettext("Critical move: {player} {move} (line {line}, column {column}): loses {loss}; best "
-                                 "was {best} ({value})", **words))
+            lines.append(gettext("Critical move: {player} {move}, move {number} (line {line}, column {column}): loses "
+                                 "{loss}; best was {best} ({value})", **words))
     elif result.decisions and not result.fair:
         lines.append(gettext("No move lost anything: every decision was best."))
     if result.fair_critical is not None:
         c = result.fair_critical
         word = verdict_word(c)
-        lines.append(f"Fair critical move: {c.player} {c.played}"
-                     + (f" in round {c.round}" if c.round else "") + f" (line {c.line}): loses {c.fair.loss:.2f} on "
+        lines.append(f"Fair critical move: {c.player} {c.played}, move {c.index + 1}"
+                     + f" (line {c.line}): loses {c.fair.loss:.2f} on "
                      + (f"average over {how_words(c.fair)}" if c.fair.method == OVER_HANDS else
                         f"average over {c.fair.worlds:,} deals ({c.fair.method})")
                      + f"; best was {fair_best_words(c.fair)}; verdict: {word or 'not graded'}")

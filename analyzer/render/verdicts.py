@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..analysis.grades import grade_word
-from ..i18n import N_, gettext, ngettext, number
+from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -87,6 +87,22 @@ def tied_words(fair, say=str) -> str | None:
 
 #: The method of a sheet's fair verdict, over the hands the mover may have held (``analysis.sheets.METHOD``).
 OVER_HANDS = "over-hands"
+
+
+def cut_words(cut) -> str:
+    """``stopped at 57 deals: the values' CPU budget of 60 s (some 1.04 s a deal)``: where and why the analysis of
+    a sheet's values stopped short (``cut``, an ``analysis.dealvalues.WorkCut``: its CPU budget ran out, the one
+    cause there is, ``analysis.dealvalues.CPU_BUDGET``), the one wording of the text, the page and the board."""
+    return ngettext("stopped at {n} deal: the values' CPU budget of {seconds} s (some {per_deal} s a deal)",
+                    "stopped at {n} deals: the values' CPU budget of {seconds} s (some {per_deal} s a deal)",
+                    cut.deals, seconds=number(round(cut.seconds)), per_deal=decimal(cut.seconds_per_deal))
+
+
+def sheet_deals_words(deals) -> str:
+    """The ``Deals:`` line of a sheet (``deals``, an ``analysis.dealvalues.DealsSummary``): how many it allows and
+    how many were analysed, and where the work stopped short, if it did (:func:`cut_words`)."""
+    words = deals.words()
+    return words if deals.cut is None else f"{words}; {cut_words(deals.cut)}"
 
 
 def deals_words(deals: int, analysed: int | None = None) -> str:

@@ -119,8 +119,11 @@ class Dealing:
     def redeal_due_mask(self, hand: int) -> bool:
         """:meth:`redeal_due` of a hand given as a mask of its tiles' bits (``Tile.bit``), counted on the bits: the
         same judgment, without building the hand (the inference asks it of every deal it weighs)."""
-        return (bool(self.redeal) and (hand & _doubles_mask(self.max_pip)).bit_count() >= self.redeal) or \
-            (bool(self.suit) and max((hand & m).bit_count() for m in _suit_masks(self.max_pip)) >= self.suit)
+        if self.redeal and (hand & _doubles_mask(self.max_pip)).bit_count() >= self.redeal:
+            return True
+        if not self.suit or hand.bit_count() < self.suit:      # (too few tiles for a suit: most deals weighed by
+            return False                                        # their doubles alone, the others not yet placed)
+        return any((hand & m).bit_count() >= self.suit for m in _suit_masks(self.max_pip))
 
     def redeal_problem(self, hand: set[Tile] | frozenset[Tile] | None) -> str | None:
         """Why a game marked as re-dealt for this hand's doubles may not be (None: it may)."""

@@ -12,7 +12,10 @@ VERSION = 4       # the schema's version: a change of a field's name, type or me
 #                   alternative's fair value has its paired ``gap`` to the best and its interval ``gap_ci``; 3: a move
 #                   dropped from contention says in how many deals it was valued; 4: one word for a deal: ``deals``,
 #                   ``total_deals``, ``worst_deal``, their former names ``worlds``, ``total_worlds``, ``worst_world``
-#                   still written beside them, deprecated, gone in 5: ``codec.key(retired=...)``, docs/glossary.md)
+#                   still written beside them, deprecated, gone in 5: ``codec.key(retired=...)``, docs/glossary.md;
+#                   in 4 too, a sheet's ``deals.cut``, the sentence saying where its values stopped, is the object
+#                   ``deals.cut_short``, the sentence still written beside it, deprecated, gone in 5:
+#                   ``codec.key(retired_write=...)``)
 
 
 def schema() -> dict:

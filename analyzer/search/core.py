@@ -68,7 +68,7 @@ except ImportError:  # pragma: no cover - a machine without a C compiler
 
 __all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "CORE_BINDING", "ARMS_BINDING", "DRAW_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
-           "resolve_draw", "race_wasm", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
+           "resolve_draw", "race_wasm", "cfr_wasm", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
 #: The environment variable that asks for the pure-Python search.
 PURE_ENV = "DOMINO_PURE_PYTHON"
@@ -131,6 +131,8 @@ def _wasm_kernel(name: str):
         from . import wasmdraw as binding
     elif name == "race":
         from . import wasmrace as binding
+    elif name == "cfr":
+        from . import wasmcfr as binding
     else:
         return None
     try:
@@ -191,6 +193,19 @@ def race_wasm():
     if not _RACE_WASM:
         _RACE_WASM.append(None if _PURE else _wasm_kernel("race"))
     return _RACE_WASM[0]
+
+
+_CFR_WASM: list = []
+
+
+def cfr_wasm():
+    """The CFR+ kernel's binding over its WebAssembly module (:mod:`analyzer.search.wasmcfr`, the same calls as the
+    extension ``analyzer.hidden._cfr``) where this Python runs in Pyodide and the page's worker instantiated
+    ``_cfr.wasm``, else None; asked by the hidden-information solver (``hidden/cfr.py``) only where its extension is
+    missing, as :func:`race_wasm` is by the match tables (``DOMINO_PURE_PYTHON=1``: pure Python)."""
+    if not _CFR_WASM:
+        _CFR_WASM.append(None if _PURE else _wasm_kernel("cfr"))
+    return _CFR_WASM[0]
 
 
 def compiled_core():
@@ -259,14 +274,17 @@ def resolve_draw(core: str | None) -> str:
     return _resolve(core, DRAW_CORE, _draw, "search of draw games")
 
 
-def cores_text() -> str:
-    """Which cores are in use, in a few words (``domino --version``)."""
+def cores_text(more: tuple = ()) -> str:
+    """Which cores are in use, in a few words (``domino --version``); ``more``: the cores of later steps, each
+    ``(what, core, binding)`` (the CFR+ solver's: :func:`analyzer.hidden.cfr.cfr_core`), named where they differ."""
     def named(core: str, binding: str | None) -> str:
         return "compiled (WebAssembly)" if binding == "wasm" else core
 
     main = named(CORE, CORE_BINDING)
     others = [f"{what}: {name}" for what, name in (("arms", named(ARMS_CORE, ARMS_BINDING)),
-                                                    ("draw games", named(DRAW_CORE, DRAW_BINDING))) if name != main]
+                                                    ("draw games", named(DRAW_CORE, DRAW_BINDING)),
+                                                    *((what, named(core, binding)) for what, core, binding in more))
+              if name != main]
     return f"{main} ({', '.join(others)})" if others else main
 
 

@@ -1,11 +1,13 @@
 """Where the compiled kernels' standalone WebAssembly modules lie: ``_core.wasm`` (the block search) and
 ``_arms.wasm`` (the search over layouts with arms), ``_draw.wasm`` (draw games, All Fives, Hungarian) and
-``analyzer/equity/_race.wasm`` (the match tables' race solver), each next to its CPython extension, built by setup.py from the same kernel source where a wasm32 compiler was at hand (Debian's
+``analyzer/equity/_race.wasm`` (the match tables' race solver) and ``analyzer/hidden/_cfr.wasm`` (the CFR+ iteration of
+the hidden-information solver), each next to its CPython extension, built by setup.py from the same kernel source where a wasm32 compiler was at hand (Debian's
 clang and lld, or the ``ziglang`` package); and ``analyzer/equity/_xz.wasm``, no kernel and no extension: the site's
 reader of the XZ-packed equity tables (:mod:`analyzer.equity.unxz`). Each module imports nothing and exports its kernel's calls
 (``analyzer/search/_core_wasm.c`` says how they are called); the static site copies them, the tests run them in
 Node against the extensions. Under Pyodide, :mod:`analyzer.search.wasmcore`, :mod:`~analyzer.search.wasmarms` and
-:mod:`~analyzer.search.wasmdraw` bind three of them with the extensions' Python API; their shared parts are here
+:mod:`~analyzer.search.wasmdraw` bind three of them with the extensions' Python API (:mod:`~analyzer.search.wasmrace`
+and :mod:`~analyzer.search.wasmcfr` the race solver's and the CFR+ kernel's); their shared parts are here
 (:class:`WasmModule`, :class:`KernelHandle`, :class:`TableCounts`)."""
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ __all__ = ["KERNELS", "KernelHandle", "TableCounts", "WasmModule", "wasm_path", 
 #: Each kernel's module: the package it sits in, and its file.
 KERNELS = {"core": ("analyzer.search", "_core.wasm"), "arms": ("analyzer.search", "_arms.wasm"),
            "draw": ("analyzer.search", "_draw.wasm"), "race": ("analyzer.equity", "_race.wasm"),
-           "xz": ("analyzer.equity", "_xz.wasm")}
+           "xz": ("analyzer.equity", "_xz.wasm"), "cfr": ("analyzer.hidden", "_cfr.wasm")}
 
 _HERE = Path(__file__).resolve().parent
 

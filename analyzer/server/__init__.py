@@ -74,6 +74,9 @@ def serve(paths: list[str], at: Listening = Listening(), log_level: str = "warni
     from .app import create_app
 
     app = create_app(paths, workers, hosts=allowed_hosts(host, allow_hosts), token=token, checks=checks)
+    from .jobs import settle
+
+    settle()                                  # (the board loaded: its objects out of the collector's way)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):

@@ -20,11 +20,15 @@ from .library import (AnalysisRequest, BoardError, BoardRecord, NewGame, branch_
                       position_data, result_entry, variant_tags, variants_data, write_variation)
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 
-__all__ = ["ApiError", "ROUTES", "MAX_WORLDS", "DEALS", "remembered_route", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
+__all__ = ["ApiError", "ROUTES", "MAX_DECISION_DEALS", "RETIRED_KEYS", "current_keys", "DEALS", "remembered_route", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
            "error_answer", "language"]
 
 _log = logging.getLogger("analyzer.server")
-MAX_WORLDS = 51_200                 # the most deals a decision may be given (``max_worlds``: "More deals")
+MAX_DECISION_DEALS = 51_200     # the most deals a decision may be given (``max_decision_deals``: "More deals")
+
+#: A request's keys renamed (issue 86, one vocabulary: ``docs/glossary.md``): each retired key -> its name now. A
+#: request that gives the retired one alone is read as before, for one version; given both, the new one counts.
+RETIRED_KEYS = {"worlds": "decision_deals", "max_worlds": "max_decision_deals"}
 
 #: The deals of the sheets (games that do not write every hand) the board was last asked about, kept for the next
 #: request on the same games (``analyzer.inference.memo``): every request sends the whole text, and a click changes
@@ -218,30 +222,57 @@ def check_call(kind: str, data: dict) -> tuple[str, dict]:
     raise ValueError(f"no check {kind!r}")
 
 
-def _worlds(data: dict) -> tuple[int, int | None]:
-    worlds = _int(data, "worlds", 200, 2, 10_000)
-    max_worlds = _int(data, "max_worlds", None, 2, MAX_WORLDS)
-    if max_worlds is not None and max_worlds < worlds:
-        raise ApiError(f'"max_worlds" ({max_worlds}) is fewer than the {worlds} deals drawn first')
-    return worlds, max_worlds
+def current_keys(data: dict) -> dict:
+    """``data`` (a request) with each retired key (:data:`RETIRED_KEYS`) under its name now, where the request does
+    not give the new one too (the retired one is then dropped)."""
+    out = {k: v for k, v in data.items() if k not in RETIRED_KEYS}
+    for old, new in RETIRED_KEYS.items():
+        if old in data and new not in data:
+            out[new] = data[old]
+    return out
+
+
+def _decision_deals(data: dict) -> tuple[int, int | None]:
+    """A fair analysis's deals for one decision: drawn first (``decision_deals``, as ``--decision-deals``), and the
+    most it may be given (``max_decision_deals``, as ``--max-decision-deals``; None: the command's default)."""
+    data = current_keys(data)
+    first = _int(data, "decision_deals", 200, 2, 10_000)
+    most = _int(data, "max_decision_deals", None, 2, MAX_DECISION_DEALS)
+    if most is not None and most < first:
+        raise ApiError(f'"max_decision_deals" ({most}) is fewer than the {first} deals drawn first '
+                       '("decision_deals")')
+    return first, most
 
 
 def analysis_call(data: dict, cap: int) -> dict:
     """``library.analyze_document``'s keyword arguments for an ``analyze`` request, each decision's search
     bounded by ``cap`` nodes at most (with ``progress=True``: the caller puts its own reporter there)."""
     doc = _record(data)
-    worlds, max_worlds = _worlds(data)
+    first, most = _decision_deals(data)
     return dict(doc=doc, asked=AnalysisRequest(
         fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
-        max_nodes=min(_int(data, "max_nodes", cap, 1), cap), seed=_int(data, "seed", 0), worlds=worlds,
-        max_worlds=max_worlds, exact_below=_int(data, "exact_below", 1000, 1, 100_000)), progress=True)
+        max_nodes=min(_int(data, "max_nodes", cap, 1), cap), seed=_int(data, "seed", 0), decision_deals=first,
+        max_decision_deals=most, exact_below=_int(data, "exact_below", 1000, 1, 100_000),
+        values_seconds=_seconds(data, "values_seconds", AnalysisRequest.values_seconds),
+        fair_seconds=_seconds(data, "fair_seconds", AnalysisRequest.fair_seconds)), progress=True)
+
+
+def _seconds(data: dict, key: str, default: float | None) -> float | None:
+    """A sheet's CPU budget, ``data[key]``: whole seconds, 0 or more, or null (no budget), as ``--values-seconds``
+    and ``--fair-seconds`` take it (absent: ``default``)."""
+    if key not in data or data[key] is None:
+        return default if key not in data else None
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ApiError(f'"{key}" is whole CPU seconds, 0 or more, or null for no budget, or left out')
+    return value
 
 
 def answer_call(data: dict) -> dict:
     """``setups.problem_answer``'s keyword arguments for an ``answer`` request (the answer to a problem)."""
-    worlds, max_worlds = _worlds(data)
+    first, most = _decision_deals(data)
     return dict(doc=BoardRecord(_text(data), _label(data)),
-                asked=AnalysisRequest(seed=_int(data, "seed", 0), worlds=worlds, max_worlds=max_worlds), progress=True)
+                asked=AnalysisRequest(seed=_int(data, "seed", 0), decision_deals=first, max_decision_deals=most), progress=True)
 
 
 class FileRoutes:

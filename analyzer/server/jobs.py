@@ -10,7 +10,7 @@ import multiprocessing
 import threading
 from typing import Any
 
-__all__ = ["Workers", "Cancelled", "Busy"]
+__all__ = ["Workers", "Cancelled", "Busy", "settle"]
 
 _CONTEXT = multiprocessing.get_context("spawn")    # no fork of a process that runs the server's threads
 
@@ -23,6 +23,21 @@ class Busy(Exception):
     """As many analyses as allowed are running."""
 
 
+def settle() -> None:
+    """Once a process that answers the board's requests has loaded what it runs (the server, each of its workers,
+    the static site's worker): the objects made so far (modules, functions, classes, the grammar's tables: some
+    50,000) collected once and then left out of Python's cyclic collections for good (``gc.freeze``). A full
+    collection walks every object the collector tracks: without this, the collections that a request on a sheet
+    sets off (its deals listed, every game's) took some 20 ms of the 75 ms of CPU of the first request on the
+    handless Kozel match (``bench/bench_board_sheet.py``), and in Pyodide, where CPython compiled to WebAssembly
+    walks them slowly (0.17 s, measured under Node), more than a small record's whole analysis. Objects made later
+    are collected as ever."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def _serve(conn) -> None:
     """A worker's loop: ``(function name, kwargs)`` in (a function of :mod:`.library`, or of :mod:`.setups`), ``("ok", result)`` or ``("error", message)`` out;
     with ``progress=True`` in the kwargs, ``("progress", data)`` as the function reports it, before."""
@@ -33,6 +48,7 @@ def _serve(conn) -> None:
     from . import library, setups
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C reaches the whole process group: the server ends us
+    settle()
     deals = DealMemo()               # the sheets' deals this worker listed, for its next check
     while True:
         try:

@@ -21,6 +21,9 @@ from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
 from ..i18n import N_, gettext, language
+# (the deals of a sheet, loaded with the board and its workers, not by the first request on a sheet: the match's
+# replay asks for them lazily, as the command line's start-up wants)
+from ..inference.sheet import listing
 from ..match import replay_record
 from ..notation import parse, write
 from ..notation.setup import is_setup
@@ -31,7 +34,7 @@ from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, St
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
 from ..render.text import fair_text, view_words
-from ..render.verdicts import OVER_HANDS, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
+from ..render.verdicts import OVER_HANDS, sheet_deals_words, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..rules.modes import Termination
@@ -65,17 +68,21 @@ class BoardRecord:
 @dataclasses.dataclass(frozen=True)
 class AnalysisRequest:
     """What the board asks of an analysis, as ``domino analyze --json``'s options: ``fair`` (``--fair``), ``lines``
-    (``--lines``), ``max_nodes`` (``--max-nodes``), and for the fair analysis ``seed``, ``worlds`` (the deals drawn
-    first for each decision), ``exact_below`` and ``max_worlds`` (the most a decision may be given where its best
-    is not told apart; None: the command's default budget)."""
+    (``--lines``), ``max_nodes`` (``--max-nodes``), and for the fair analysis ``seed``, ``decision_deals`` (the deals
+    drawn first for each decision, ``--decision-deals``), ``exact_below`` and ``max_decision_deals`` (the most a
+    decision may be given where its best is not told apart, ``--max-decision-deals``; None: the command's default
+    budget); for a sheet without hands the CPU budgets ``values_seconds`` and ``fair_seconds`` (``--values-seconds``,
+    ``--fair-seconds``: whole seconds, None: no budget; the pipeline's defaults, ``Options``)."""
 
     fair: bool = False
     lines: bool = False
     max_nodes: int | None = None
     seed: int = 0
-    worlds: int = 200
+    decision_deals: int = 200
     exact_below: int = 1000
-    max_worlds: int | None = None
+    max_decision_deals: int | None = None
+    values_seconds: float | None = Options.values_seconds
+    fair_seconds: float | None = Options.fair_seconds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,12 +125,13 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
     the fair analysis too where asked or where a game of the text has a hand that is not known, as the
     command does; the record read and replayed once (``analyzer.pipeline``). ``progress`` is told how far
     the analysis has come: ``{"phase": "moves", "done", "total", "games"}`` as the moves of all games
-    are valued with the hands open, then in a fair analysis ``{"phase": "worlds", "game", "games", "done", "total"}`` as
-    each game's worlds are solved (game from 1; ``total`` None until they are listed, then the most deals
+    are valued with the hands open, then in a fair analysis ``{"phase": "deals", "game", "games", "done", "total"}`` as
+    each game's deals are solved (game from 1; ``total`` None until they are listed, then the most deals
     there may still be, every decision not told apart counted at its budget: it only shrinks, so a bar
     never grows while it fills, and ends equal to the deals solved)."""
-    text, label, fair, worlds, max_worlds = doc.text, doc.label, asked.fair, asked.worlds, asked.max_worlds
-    options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines)
+    text, label, fair, worlds, max_worlds = doc.text, doc.label, asked.fair, asked.decision_deals, asked.max_decision_deals
+    options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines,
+                       values_seconds=asked.values_seconds, fair_seconds=asked.fair_seconds)
     summary = Summary()
     run = read_text(label, text, options)
     hidden_only = not fair and bool(run.replays) and run.partial
@@ -136,7 +144,7 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
         analyses = [analyze_entry(result["source"], game) for game in result["games"]]
         return explained({"games": analyses, "summary": summary.as_dict()}, run.analyses or [])
     if max_worlds is not None and max_worlds < worlds:
-        raise BoardError(f"max_worlds: {max_worlds} is fewer than the {worlds} deals drawn first")
+        raise BoardError(f"max_decision_deals: {max_worlds} is fewer than the {worlds} deals drawn first")
     run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=asked.seed, fair_exact_below=asked.exact_below,
                                       fair_max_worlds=max_worlds, fair_hidden_only=hidden_only)
     if progress is None:
@@ -206,7 +214,7 @@ def _told_how(analysis) -> dict:
         _sheet_words(d, decision, analysis.deals.analysed if analysis.deals is not None else None)
     if isinstance(data.get("deals"), dict) and analysis.deals is not None:
         deals = analysis.deals
-        data["deals"]["words"] = f"Deals: {deals.words()}. Result: {deals.result_words()}."
+        data["deals"]["words"] = f"Deals: {sheet_deals_words(deals)}. Result: {deals.result_words()}."
     return data
 
 
@@ -237,15 +245,15 @@ def _progress_moves(report: Callable[[dict], None], run):
 
 
 def _progress_bar(report: Callable[[dict], None], games: int):
-    """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its worlds, told to
+    """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its deals, told to
     ``report`` as it comes: the fair analysis counts every deal solved, its ``total`` the most deals there may
     still be (every decision not told apart counted at its budget), which only shrinks, so a bar never grows
     longer while it fills, and ends equal to the deals solved."""
     @contextlib.contextmanager
     def bar(number: int):
         def progress(done: int, total: int) -> None:
-            report({"phase": "worlds", "game": number, "games": games, "done": done, "total": total})
-        report({"phase": "worlds", "game": number, "games": games, "done": 0, "total": None})
+            report({"phase": "deals", "game": number, "games": games, "done": done, "total": total})
+        report({"phase": "deals", "game": number, "games": games, "done": 0, "total": None})
         yield progress
     return bar
 
@@ -384,7 +392,6 @@ def _result_offer(text: str, record, game: int, rep, ended: bool) -> dict:
 def _possible_results(rep) -> list[str]:
     """Each result, as a Result tag states it, that some deal the sheet ``rep`` allows gives its finished hand
     (``inference.sheet.listing``, up to the match's own bound); [] where they are not listed."""
-    from ..inference.sheet import listing
     from ..match import DEALS_CHECKED
 
     if not any(rep.initial.hidden) or rep.outcome is None:
@@ -707,7 +714,9 @@ def _insert(text: str, game: Game, rep, entry: MoveEntry) -> dict:
     if moves:
         last = moves[-1]
         at = last.pos.line - 1
-        same_row = order.get(entry.player, 0) > order.get(last.player, 0)
+        # a move by a name that is not one of the players (a record mangled while typing: "Cpass") starts a row
+        same_row = (entry.player in order and last.player in order
+                    and order[entry.player] > order[last.player])
         number = (last.round or 0) + (0 if same_row else 1)
     else:
         # after the game's last line before its moves: its hands, its table's header, else its last tag (a move is

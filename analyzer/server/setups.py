@@ -157,8 +157,9 @@ def _answer(p: dict) -> dict:
         return [x for x in p[key] if isinstance(x, str)] if isinstance(p.get(key), list) else []
     return {"best": _text(p.get("best")), "played": _text(p.get("played")), "loss": _number(p.get("loss")),
             "cls": _text(p.get("cls")), "verdict": _text(p.get("verdict")), "method": _text(p.get("method")),
-            "worlds": _number(p.get("deals", p.get("worlds"))), "tied": strings("tied"), "view": _text(p.get("view")),
-            "line": strings("line"), "alternatives": alternatives}
+            "deals": _number(p.get("deals", p.get("worlds"))), "tied": strings("tied"), "view": _text(p.get("view")),
+            "line": strings("line"), "alternatives": alternatives,
+            "worlds": _number(p.get("deals", p.get("worlds")))}      # (``deals`` under its former name: deprecated)
 
 
 def problem_set_data(text: str, name: str) -> dict:
@@ -207,7 +208,7 @@ def problem_answer(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(),
                    progress: Callable[[dict], None] | None = None) -> dict:
     """The answer to the problem whose position is ``doc`` (a record that stops at a decision): the decision
     where it stops as ``domino analyze --json`` values it (``to_move``: exact where every hand is shown, else
-    the fair analysis from the mover's view, ``asked``'s ``seed``, ``worlds``, ``max_worlds``), in a problem set's
+    the fair analysis from the mover's view, ``asked``'s ``seed``, ``decision_deals``, ``max_decision_deals``), in a problem set's
     form (:func:`analyzer.train.decision_answer`)."""
     document = analyze_document(doc, asked, progress=progress)
     if not document["games"]:

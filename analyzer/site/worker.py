@@ -44,8 +44,8 @@ from ..search.core import CORE, CORE_BINDING, cores_text  # noqa: E402
 from ..server import library, setups  # noqa: E402
 from ..inference.memo import remembering  # noqa: E402
 from ..i18n import use  # noqa: E402
-from ..server.api import (DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer,  # noqa: E402
-                          language)
+from ..server.api import (DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call,  # noqa: E402
+                          current_keys, error_answer, language)
 from ..server.files import Roots  # noqa: E402
 
 __all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "site_budget", "site_info"]
@@ -56,7 +56,7 @@ __all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "site_budget", "site_in
 #: partnership record (seed1.dom) answers in about 10 s under Pyodide's pure-Python search (bench/bench_site.py
 #: measures it; the server's defaults are 200, the command's budget, 1,000 and NODE_LIMIT). The exact analysis
 #: (all hands open) keeps the server's limit.
-BROWSER_BUDGET = {"worlds": 10, "max_worlds": 10, "exact_below": 10, "max_nodes": 20_000}
+BROWSER_BUDGET = {"decision_deals": 10, "max_decision_deals": 10, "exact_below": 10, "max_nodes": 20_000}
 
 
 #: The budget where the block search is compiled (the CPython extension, or its WebAssembly module in the
@@ -72,14 +72,18 @@ def site_budget() -> dict:
 
 
 def site_info() -> dict:
-    """What runs the analysis here, for the page to say: the search's cores and the Python."""
+    """What runs the analysis here, for the page to say: the search's cores (the CFR+ solver's among them) and the
+    Python; ``binding`` and ``cfr``: which binding serves the block search and the CFR+ iteration ("native", "wasm",
+    None: pure Python)."""
+    from ..hidden.cfr import CFR_BINDING, cfr_core     # (the solver's module, which the analyses import anyway)
+
     compiled = CORE != "python"
-    return {"search": cores_text(), "compiled": compiled, "python": platform.python_version(),
-            "platform": sys.platform, "binding": CORE_BINDING,
+    return {"search": cores_text((cfr_core(),)), "compiled": compiled, "python": platform.python_version(),
+            "platform": sys.platform, "binding": CORE_BINDING, "cfr": CFR_BINDING,
             "note": (("the compiled search (WebAssembly)" if CORE_BINDING == "wasm" else "the compiled search")
                      if compiled else
                      "the pure-Python search (no compiled core in the browser): a fair analysis gives each decision "
-                     f"{BROWSER_BUDGET['worlds']} deals and each search {BROWSER_BUDGET['max_nodes']:,} positions "
+                     f"{BROWSER_BUDGET['decision_deals']} deals and each search {BROWSER_BUDGET['max_nodes']:,} positions "
                      "by default (the server: 200 and more)")}
 
 
@@ -103,18 +107,15 @@ _saved_parser()
 
 
 def _settle() -> None:
-    """In Pyodide, once the package is imported: the objects made so far (some 50,000: modules, functions,
-    classes, the grammar's tables) collected once and then left out of Python's cyclic collections for good
-    (``gc.freeze``). Each full collection walks every object, which CPython compiled to WebAssembly does slowly
-    (0.17 s for those, measured under Node): without it, the collections an analysis of a small record sets off
-    took more time than the analysis (a block game of seven tiles: 0.032 s, 0.010 s without collections). Objects
-    made later are collected as ever. Natively it is not done (a collection there takes a few milliseconds)."""
+    """In Pyodide, once the package is imported: :func:`analyzer.server.jobs.settle` (a collection walks the
+    objects slowly there: without it, the collections an analysis of a small record sets off took more time than
+    the analysis, a block game of seven tiles: 0.032 s, 0.010 s without collections). Natively the tests run this
+    worker in their own process, which is left as it is."""
     if sys.platform != "emscripten":
         return
-    import gc
+    from ..server.jobs import settle
 
-    gc.collect()
-    gc.freeze()
+    settle()
 
 
 class SiteApi:
@@ -128,13 +129,13 @@ class SiteApi:
 
     def _analysis(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
         fair = bool(data.get("fair"))
-        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **data}
+        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **current_keys(data)}
         kwargs = analysis_call(data, self.budget["max_nodes"] if fair else library.NODE_LIMIT)
         kwargs["progress"] = progress
         return library.analyze_document(**kwargs)
 
     def _answer(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
-        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **data}
+        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **current_keys(data)}
         kwargs = answer_call(data)
         kwargs["progress"] = progress
         return setups.problem_answer(**kwargs)

@@ -324,7 +324,50 @@ function raceCall(c) {
   return { result, after };
 }
 
-const RUN = { core: runCore, arms: runArms, draw: runDraw, race: (calls) => calls.map(raceCall) };
+// The CFR+ kernel: each run made of its arrays (ints as they are, doubles as their 64 bits in hex) in one block the run
+// takes (the table of addresses, the item counts, the arrays: analyzer/hidden/_cfr_wasm.c), then called as the
+// extension was; each answer's doubles as their bits (hex), an error as its kind and text.
+const hexDouble = (h) => new DataView(Uint8Array.from(h.match(/../g), (b) => parseInt(b, 16)).buffer).getFloat64(0, true);
+function bitsOf(p, n) {
+  const bytes = new Uint8Array(x.memory.buffer, p, 8 * n);
+  return Array.from({ length: n }, (_, i) => Array.from(bytes.subarray(8 * i, 8 * i + 8), (b) => b.toString(16).padStart(2, '0')).join(''));
+}
+
+function cfrRun(c) {
+  const count = c.arrays.length;
+  let at = 8 * count;
+  const offsets = c.arrays.map((a, i) => { const o = at; at += (Number(c.items[i]) * a.length + 7) & ~7; return o; });
+  const block = x.wasm_alloc(Math.max(at, 8));
+  new Int32Array(x.memory.buffer, block, count).set(offsets.map((o) => block + o));
+  new Int32Array(x.memory.buffer, block + 4 * count, count).set(c.arrays.map((a) => a.length));
+  c.arrays.forEach((a, i) => {
+    const T = { 4: Int32Array, 8: Float64Array, 1: Int8Array }[c.items[i]];
+    new T(x.memory.buffer, block + offsets[i], a.length).set(c.items[i] === '8' ? a.map(hexDouble) : a);
+  });
+  const r = x.cfr_new(c.range, block, c.nh0, c.nh1, c.size, c.forced[0], c.forced[1]);
+  if (x.cfr_error_kind(r)) {
+    const error = [x.cfr_error_kind(r), readText(x.cfr_error_text(r))];
+    x.cfr_delete(r);
+    return error;
+  }
+  const out = c.calls.map((call) => {
+    scratch.reset();
+    if (call.op === 'iterate') { x.cfr_iterate_at(r, call.count); return undefined; }
+    if (call.op === 'bracket') { const p = scratch.room(16); x.cfr_bracket_at(r, p); return bitsOf(p, 2); }
+    if (call.op === 'hand_values') {
+      const n = x.cfr_hands(r), p = scratch.room(8 * n + 8);
+      x.cfr_hand_values_at(r, p);
+      return bitsOf(p, n);
+    }
+    const n = x.cfr_size(r), p = scratch.room(8 * n + 8);
+    x.cfr_average_at(r, p);
+    return bitsOf(p, n);
+  });
+  x.cfr_delete(r);
+  return out.map((v) => (v === undefined ? null : v));
+}
+
+const RUN = { core: runCore, arms: runArms, draw: runDraw, race: (calls) => calls.map(raceCall), cfr: (runs) => runs.map(cfrRun) };
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 const started = process.hrtime.bigint();
 const results = RUN[kernel](cases);

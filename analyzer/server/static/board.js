@@ -655,7 +655,7 @@ function analyse(more) {
     return ready.then(function (entered) {
       var body = request({job: job, lines: true, text: entered && entered.ok ? entered.data.text : source});
       if ($("fair").checked) { body.fair = true; }
-      if (more) { body.max_worlds = more; }     // the adaptive budget: more deals only where they are needed
+      if (more) { body.max_decision_deals = more; }     // the adaptive budget: more deals only where they are needed
       return api("analyze", body);
     });
   }).then(function (r) {
@@ -711,7 +711,7 @@ function showProgress(job) {
         bar.max = d.total;
         bar.value = d.done;
         // (the total is the most deals there may still be: it only shrinks, as moves are told apart)
-        words.textContent = d.phase === "worlds" ?
+        words.textContent = d.phase === "deals" ?
           (d.games > 1 ? _("game {n} of {games}", {n: d.game, games: d.games}) + ": " : "") +
           ngettext("{done} of at most {n} deal solved", "{done} of at most {n} deals solved", d.total, {done: d.done}) :
           ngettext("{done} of {n} move valued", "{done} of {n} moves valued", d.total, {done: d.done});

@@ -126,7 +126,7 @@ import {_, ngettext, andList} from "./i18n.js";
       words = _("You chose {move}, which the answer does not value; the best: {best}.", {move: chosen, best: a.best});
     } else if (tied.indexOf(mine.move) >= 0) {
       words = ngettext("You chose {move}: not told apart from {others} after {n} deal.", "You chose {move}: not told apart from {others} after {n} deals.",
-        a.worlds, {move: mine.move, others: andList(tied.filter(function (x) { return x !== mine.move; }))});
+        a.deals, {move: mine.move, others: andList(tied.filter(function (x) { return x !== mine.move; }))});
     } else if (mine.best) {
       words = _("You chose {move}: the best move.", {move: mine.move});
     } else {
@@ -137,9 +137,9 @@ import {_, ngettext, andList} from "./i18n.js";
     var note = [];
     if (a.view) { note.push(a.view + "."); }
     note.push(exact ? _("Exact: every hand is shown.") : (p.player ? ngettext("By what {player} could know: {n} deal ({method})",
-      "By what {player} could know: {n} deals ({method})", a.worlds, {player: p.player, method: a.method}) :
+      "By what {player} could know: {n} deals ({method})", a.deals, {player: p.player, method: a.method}) :
       ngettext("By what the player to move could know: {n} deal ({method})", "By what the player to move could know: {n} deals ({method})",
-        a.worlds, {method: a.method})) + (tied.length ? "; " + _("{moves} are not told apart", {moves: andList(tied)}) : "") + ".");
+        a.deals, {method: a.method})) + (tied.length ? "; " + _("{moves} are not told apart", {moves: andList(tied)}) : "") + ".");
     if (a.played) {
       note.push((a.loss ? _("Played in the game: {move}, losing {loss}", {move: a.played, loss: a.loss.toFixed(2)}) :
         _("Played in the game: {move}", {move: a.played})) + (a.cls ? " (" + a.cls + ")" : "") + ".");

@@ -133,10 +133,10 @@ export function drawValues() {
   } else if (d.fair) {
     if (tied) {
       note.push(_("By what {player} could know: {moves} are not told apart after {how}.", {player: d.player, moves: andList(tied),
-        how: d.fair.how || ngettext("{n} deal ({method})", "{n} deals ({method})", d.fair.worlds, {method: d.fair.method})}));
+        how: d.fair.how || ngettext("{n} deal ({method})", "{n} deals ({method})", d.fair.deals, {method: d.fair.method})}));
       $("moredeals").hidden = !(state.budget < MAX_BUDGET);
     } else {
-      var how = d.fair.how || ngettext("{n} deal, {method}", "{n} deals, {method}", d.fair.worlds, {method: d.fair.method});
+      var how = d.fair.how || ngettext("{n} deal, {method}", "{n} deals, {method}", d.fair.deals, {method: d.fair.method});
       note.push(d.fair.loss ? _("By what {player} could know ({how}): best {move}, loss {loss}.", {player: d.player, how: how,
         move: d.fair.best, loss: d.fair.loss.toFixed(2)}) :
         _("By what {player} could know ({how}): best {move}.", {player: d.player, how: how, move: d.fair.best}));

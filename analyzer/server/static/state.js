@@ -5,8 +5,8 @@
 export var $ = function (id) { return document.getElementById(id); };
 export var STORE = "domino-board:";
 // the fair analysis's adaptive budget: the most deals a decision whose best is not told apart may be given
-// (the server's default, as the command's: --max-worlds four times the 200 deals drawn first); "More deals"
-// asks four times the last, up to the server's limit (MAX_WORLDS)
+// (the server's default, as the command's: --max-decision-deals four times the 200 deals drawn first); "More deals"
+// asks four times the last, up to the server's limit (MAX_DECISION_DEALS)
 export var BUDGET = 800, MAX_BUDGET = 51200;
 // a new record: the tags and a hand a player, each "?" until it is known (a hand may be partly known:
 // "A: [0-0] [1-1] ? ? ? ? ?")

@@ -1,0 +1,82 @@
+/* The CFR+ kernel (``_cfr_kernel.c``) as a standalone WebAssembly module, ``_cfr.wasm``: its second binding (the
+ * first is the CPython extension, ``_cfr.c``). Every export takes 32-bit ints, doubles and pointers into the module's
+ * memory (``wasm_alloc``). A run is made of one block of memory the caller wrote (``cfr_new``, which takes it): a table
+ * of the arrays' addresses (``count`` 32-bit pointers, in the order of ``_cfr_kernel.h``'s ``CFR_HAND0``... or
+ * ``RANGE_MASK0``...), then their item counts (``count`` 32-bit ints), then the arrays. An error is kept on the run
+ * (``cfr_error_kind``, ``cfr_error_text``); an iteration count is a double. The Python binding under Pyodide is
+ * analyzer/search/wasmcfr.py. */
+#include "_cfr_kernel.h"
+
+#define EXPORT(name) __attribute__((export_name(#name)))
+
+typedef struct {
+    union {
+        CfrWalk w;
+        CfrRun cfr;
+        RangeRun range;
+    } run;
+    void *arrays;                 /* the block the run was made of */
+    int ready, err_kind;
+    const char *err_text;
+} WasmRun;
+
+EXPORT(wasm_alloc) void *wasm_alloc(int bytes) { return malloc((size_t)bytes); }
+EXPORT(wasm_free) void wasm_free(void *p) { free(p); }
+
+/* A run of the tree over deals (``range`` 0; ``nh0``, ``nh1``: each player's hands) or over hands (``range`` 1) made
+ * of ``block`` (taken: freed with the run, or here where no run is made), information set ``forced_set`` held to
+ * ``forced_move`` (-1: none); NULL: no memory. Check ``cfr_error_kind`` before it runs. */
+EXPORT(cfr_new) WasmRun *cfr_new(int range, void *block, int nh0, int nh1, int size, int forced_set,
+                                 int forced_move) {
+    WasmRun *r = calloc(1, sizeof(WasmRun));
+    if (r == NULL) {
+        free(block);
+        return NULL;
+    }
+    r->arrays = block;
+    int count = range ? RANGE_ARRAYS : CFR_ARRAYS;
+    void *const *p = (void *const *)block;
+    const int32_t *items = (const int32_t *)block + count;
+    int64_t n[RANGE_ARRAYS];
+    for (int k = 0; k < count; k++) n[k] = items[k];
+    const char *err = NULL;
+    int kind;
+    if (range) {
+        RangeTree t;
+        kind = range_tree(&t, p, n, size, &err);
+        if (kind == K_OK) kind = range_init(&r->run.range, &t, forced_set, forced_move, &err);
+    } else {
+        CfrTree t;
+        kind = cfr_tree(&t, p, n, nh0, nh1, size, &err);
+        if (kind == K_OK) kind = cfr_init(&r->run.cfr, &t, forced_set, forced_move, &err);
+    }
+    r->ready = kind == K_OK;
+    r->err_kind = kind;
+    r->err_text = err;
+    return r;
+}
+
+EXPORT(cfr_delete) void cfr_delete(WasmRun *r) {
+    if (r->ready) cfr_free(&r->run.w);
+    free(r->arrays);
+    free(r);
+}
+
+EXPORT(cfr_error_kind) int cfr_error_kind(WasmRun *r) { return r->err_kind; }
+EXPORT(cfr_error_text) const char *cfr_error_text(WasmRun *r) { return r->err_text; }
+
+EXPORT(cfr_iterate_at) void cfr_iterate_at(WasmRun *r, double count) { cfr_iterate(&r->run.w, (int64_t)count); }
+
+/* The certified bracket: ``out[0]`` the lower bound, ``out[1]`` the upper. */
+EXPORT(cfr_bracket_at) void cfr_bracket_at(WasmRun *r, double *out) {
+    out[1] = cfr_best(&r->run.w, 0);
+    out[0] = cfr_best(&r->run.w, 1);
+}
+
+/* Each maximiser's hand's value under the averages into ``out`` (``cfr_hands`` of them). */
+EXPORT(cfr_hand_values_at) void cfr_hand_values_at(WasmRun *r, double *out) { cfr_hand_values(&r->run.w, out); }
+EXPORT(cfr_hands) int cfr_hands(WasmRun *r) { return r->run.w.m.nh[0]; }
+
+/* The average strategy's sums by slot into ``out`` (``cfr_size`` doubles). */
+EXPORT(cfr_average_at) void cfr_average_at(WasmRun *r, double *out) { cfr_average(&r->run.w, out); }
+EXPORT(cfr_size) int cfr_size(WasmRun *r) { return r->run.w.m.size; }
