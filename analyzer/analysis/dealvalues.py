@@ -17,9 +17,11 @@ def hands_words(hands: int, drawn: int, different: int) -> str:
     by the deals they stand for: a hand may be drawn more than once). The one wording of the text, the page and the
     analysis's note."""
     if different >= hands:
-        return f"{'the one hand' if hands == 1 else f'all {hands:,} hands'} he may have held"
-    return (f"{drawn:,} drawn of the {hands:,} hands he may have held"
-            + (f" ({different:,} different)" if different != drawn else ""))
+        return (gettext("the one hand he may have held") if hands == 1 else
+                ngettext("all {n} hand he may have held", "all {n} hands he may have held", hands))
+    return (ngettext("{drawn} drawn of the {n} hand he may have held",
+                     "{drawn} drawn of the {n} hands he may have held", hands, drawn=number(drawn))
+            + (" " + gettext("({n} different)", n=number(different)) if different != drawn else ""))
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 
+from ..i18n import gettext, ngettext, number
 from ..inference import InferenceUnsupported, NoWorld, worlds_at, world_position
 from ..inference.boneyard import hands_after
 from ..position import mask_of, tiles_of
@@ -128,12 +129,12 @@ def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list
     seats, why = [], []
     for s, name in enumerate(rep.players):
         if chosen and name not in chosen:
-            why.append(f"{name}: not asked for (--seat)")
+            why.append(gettext("{player}: not asked for (--seat)", player=name))
         elif rep.initial.hidden[s]:
-            why.append(f"{name}: the record does not show the whole hand")
+            why.append(gettext("{player}: the record does not show the whole hand", player=name))
         else:
             seats.append(s)
-    why += [f"{name}: not a player of this game" for name in chosen if name not in rep.players]
+    why += [gettext("{player}: not a player of this game", player=name) for name in chosen if name not in rep.players]
     return seats, why
 
 
@@ -582,7 +583,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     if base is None:
         base = analyze_replay(rep, AnalysisSettings(settings.thresholds.points, budget=budget_))
     if any(rep.initial.hidden) and rep.deal_ok:
-        stopped = "no open-hands values: the record does not show every hand"
+        stopped = gettext("no open-hands values: the record does not show every hand")
         if stop_reason(rep):
             stopped += f"; {stop_reason(rep)}"
         base = replace(base, stopped=stopped)
@@ -592,7 +593,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     individual = variant.seating.sides > 2
     notes = _first_notes(rep, chosen)
     if not rep.deal_ok or len(rep.players) != variant.players:
-        return replace(out, fair_note="no fair analysis: " + (out.stopped or "the deal has errors"))
+        return replace(out, fair_note=gettext("no fair analysis: {why}",
+                                              why=out.stopped or gettext("the deal has errors")))
     points = _decision_points(rep, chosen)
     if settings.steps is not None:        # (the opener who adds no tile to his lead: judged at his lead's step)
         points = [(k, seat, moves) for k, seat, moves in points
@@ -610,20 +612,22 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     try:
         _list_worlds(plans, rep, points, settings, hidden, unclosed)
     except NoWorld as exc:
-        out = replace(out, fair_note=f"the fair analysis stops: {exc}", fair_error=str(exc))
+        out = replace(out, fair_note=gettext("the fair analysis stops: {why}", why=exc), fair_error=str(exc))
     except InferenceUnsupported as exc:
-        return replace(out, fair_note=f"no fair analysis: {exc}")
+        return replace(out, fair_note=gettext("no fair analysis: {why}", why=exc))
     looked = looks(settings.worlds, settings.worlds if settings.max_worlds is None else settings.max_worlds)
     try:
         sampled = _sample(rep, plans, looked, settings, run)
     except (SolverError, NotImplementedError) as exc:
-        return replace(out, fair_note=f"no fair analysis: the exact search stops: {exc}")
+        return replace(out, fair_note=gettext("no fair analysis: the exact search stops: {why}", why=exc))
     # (by the decision's index: the one where the record stops, ``to_move``, is after the last step)
     too_big = [plan.k for plan, per_world in zip(plans, sampled[0]) if per_world is None]
     if too_big:
-        notes.append(f"not valued: {len(too_big)} decision{'s' * (len(too_big) != 1)} (the first at move "
-                     f"{min(too_big) + 1}) where a deal needs more than {budget_.node_limit or NODE_LIMIT:,} "
-                     "positions (--max-nodes)")
+        notes.append(ngettext("not valued: {n} decision (the first at move {number}) where a deal needs more than "
+                              "{limit} positions (--max-nodes)",
+                              "not valued: {n} decisions (the first at move {number}) where a deal needs more than "
+                              "{limit} positions (--max-nodes)", len(too_big), number=min(too_big) + 1,
+                              limit=number(budget_.node_limit or NODE_LIMIT)))
     out = _grade_plans(out, rep, plans, sampled, settings.thresholds,
                        look_z(len(looked), bool(early_looks(settings))))
     return _last_notes(out, rep, chosen, left_out, notes)
@@ -635,18 +639,20 @@ def _first_notes(rep: Replay, chosen: list[int]) -> list[str]:
     notes = []
     variant = rep.variant
     if variant.seating.sides > 2:
-        notes.append("in each world the mover plays against all the others, who play to minimise the mover's score")
+        notes.append(gettext("in each world the mover plays against all the others, who play to minimise the mover's "
+                             "score"))
     if variant.drawing is not None:
-        notes.append("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
-                     "over both")
+        notes.append(gettext("in draw games a deal also fixes the order of the boneyard, and the fair values are means "
+                             "over both"))
     if not rep.deal_ok or len(rep.players) != variant.players:
         return notes
     for seat in chosen:
         unnamed = next((st for st in rep.steps[:rep.legal_prefix] if st.seat == seat and st.move is not None
                         and st.move.draw and st.move.tile is None), None)
         if unnamed is not None:
-            notes.append(f"{rep.players[seat]}'s moves after move {unnamed.index + 1} are not judged: the record "
-                         "does not name the tile drawn there, so that hand is no longer known")
+            notes.append(gettext("{player}'s moves after move {number} are not judged: the record does not name the "
+                                 "tile drawn there, so that hand is no longer known", player=rep.players[seat],
+                                 number=unnamed.index + 1))
     return notes
 
 
@@ -723,9 +729,9 @@ def _last_notes(out: GameAnalysis, rep: Replay, chosen: list[int], left_out: lis
     """``out`` with its fair note: whose moves are judged (and who is not), then the notes gathered, then why the
     analysis stops early."""
     names = ", ".join(rep.players[s] for s in chosen)
-    text = f"the moves of {names}" if chosen else "no moves judged"
+    text = gettext("the moves of {players}", players=names) if chosen else gettext("no moves judged")
     if left_out:
-        text += "; not analysed: " + "; ".join(left_out)
+        text += "; " + gettext("not analysed: {why}", why="; ".join(left_out))
     notes.insert(0, text)
     if stop_reason(rep) and stop_reason(rep) not in (out.stopped or ""):
         notes.append(stop_reason(rep))

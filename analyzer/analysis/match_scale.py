@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, NamedTuple
 
+from ..i18n import gettext
 from ..equity import TABLES_ENV, MatchPosition, first_lead, load_table, supported, table_name, table_problem
 from ..match import opens_match, score_before
 from ..replay import Replay
@@ -185,24 +186,26 @@ def why_not(variant: Variant, results: bool = False) -> str | None:
     kind = variant.match.kind
     if variant.seating.sides != 2 and kind not in (MatchKind.CUTTHROAT, MatchKind.SHUTOUT, MatchKind.POINTS,
                                                    MatchKind.BAD):
-        return ("the match scale covers games of individual players where a hand's winner (Cut Throat, Chiva), each "
-                "player's points (All Fives) or bad points (French, Hungarian) are what the match reads")
+        return gettext("the match scale covers games of individual players where a hand's winner (Cut Throat, Chiva), "
+                       "each player's points (All Fives) or bad points (French, Hungarian) are what the match reads")
     if kind not in (MatchKind.POINTS, MatchKind.STRAIGHT, MatchKind.GAMES,      # (games: its winner)
                     MatchKind.CUTTHROAT, MatchKind.SHUTOUT, MatchKind.BAD):
-        return (f"an open-hands value does not give both sides' {kind} points of the hand, which the match scale "
-                "needs")
+        return gettext("an open-hands value does not give both sides' {kind} points of the hand, which the match "
+                       "scale needs", kind=kind)
     if table is None:
         cannot = supported(variant)
         if cannot:
-            return f"no match-winning-chance table: {cannot}"
+            return gettext("no match-winning-chance table: {why}", why=cannot)
         rules = "".join(f" --rule {k}={v}" for k, v in variant.options)
-        return (f"no match-winning-chance table is shipped for {variant.name}"
-                f"{' (' + variant.rules_text + ')' if variant.rules_text else ''}: make one with `domino equity --variant "
-                f"{variant.name}{rules} -o DIR/{table_name(variant)[:-len('.json')]}.mwc` and set {TABLES_ENV}=DIR")
+        return gettext("no match-winning-chance table is shipped for {variant}: make one with `{command}` and set "
+                       "{setting}", variant=variant.name + (f" ({variant.rules_text})" if variant.rules_text else ""),
+                       command=f"domino equity --variant {variant.name}{rules} -o "
+                               f"DIR/{table_name(variant)[:-len('.json')]}.mwc", setting=f"{TABLES_ENV}=DIR")
     if kind == MatchKind.BAD and not results:
-        whose = "both sides'" if variant.seating.sides == 2 else "every player's"
-        return (f"an open-hands value does not give {whose} bad points of the hand, which the match scale needs (each "
-                "alternative's result along its line)")
+        return (gettext("an open-hands value does not give both sides' bad points of the hand, which the match scale "
+                        "needs (each alternative's result along its line)") if variant.seating.sides == 2 else
+                gettext("an open-hands value does not give every player's bad points of the hand, which the match "
+                        "scale needs (each alternative's result along its line)"))
     return None
 
 
@@ -227,17 +230,18 @@ def match_scale(analysis, variant: Variant, before: Before, results=None,
     table = load_table(variant)
     name = None if table is None else table_name(variant)
     if position is None or leader is None:
-        return MatchScale(False, f"{note or 'no match position is known for this hand'}: graded in points only",
-                          table=name)
+        return MatchScale(False, gettext("{note}: graded in points only",
+                                         note=note or gettext("no match position is known for this hand")), table=name)
     why = why_not(variant, results is not None)
     if why and not analysis.decisions and not analysis.values and why_not(variant, True) is None:
         # (the results were not read only because nothing was analysed: say that, not what results would give)
-        return MatchScale(False, "no move of this hand was analysed: nothing to grade", table=name)
+        return MatchScale(False, gettext("no move of this hand was analysed: nothing to grade"), table=name)
     if why:
-        return MatchScale(False, f"{why}: graded in points only", table=name)
+        return MatchScale(False, gettext("{note}: graded in points only", note=why), table=name)
     if position.state.over:
         score = "-".join(map(str, position.state.scores))
-        return MatchScale(False, f"the match was over before this hand, at {score}: graded in points only", table=name)
+        return MatchScale(False, gettext("the match was over before this hand, at {score}: graded in points only",
+                                         score=score), table=name)
     individual = variant.seating.sides != 2
     mwc: list[list[float | None]] = []
     losses: list[float | None] = []
@@ -370,17 +374,19 @@ def match_positions(replays: list[Replay]) -> list[Before]:
             continue
         stated = rep.game.tags.get("Score")
         if stated is None:
-            out.append((None, leader, "no match position: the record has no Game tags and no Score tag"))
+            out.append((None, leader, gettext("no match position: the record has no Game tags and no Score tag")))
             continue
         try:
             if leader is None:
                 raise ValueError("its players are not the variant's")
             state = score_before(v, rep, stated)
         except ValueError as exc:
-            out.append((None, leader, f"no match position from the Score tag {stated!r}: {exc}"))
+            out.append((None, leader, gettext("no match position from the Score tag {tag}: {why}", tag=repr(stated),
+                                              why=exc)))
             continue
         lead = first_lead(v) if opens_match(rep) else _lead_of(v, leader)
-        out.append((MatchPosition(state, lead), leader, "the Score tag (the score after the hand, less the hand's result)"))
+        out.append((MatchPosition(state, lead), leader,
+                    gettext("the Score tag (the score after the hand, less the hand's result)")))
     return [Before(*x) for x in out]
 
 
@@ -389,8 +395,8 @@ def _set_up(v: Variant, rep: Replay, leader: int | None, given: str) -> tuple[Ma
     try:
         state = score_before(v, rep, given, after=False)
     except ValueError as exc:
-        return None, leader, f"no match position from the MatchScore tag {given!r}: {exc}"
-    return MatchPosition(state, _lead_of(v, leader)), leader, "the MatchScore tag (the score before the hand)"
+        return None, leader, gettext("no match position from the MatchScore tag {tag}: {why}", tag=repr(given), why=exc)
+    return MatchPosition(state, _lead_of(v, leader)), leader, gettext("the MatchScore tag (the score before the hand)")
 
 
 def _lead_of(variant: Variant, leader: int | None) -> tuple:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..codec import key
-from ..i18n import gettext, ngettext
+from ..i18n import N_, gettext, ngettext, ngettext_mark, number
 from ..position import mask_pips
 from ..rules.facts import HandResult, hand_facts
 from ..rules.modes import Termination
@@ -608,30 +608,30 @@ def _signed(v: int | None) -> str:
 # -- over deals: the fair verdict's (the deals the mover could not rule out) and a sheet's (the deals it allows) -----
 
 # what each code says over deals, after "in k of n deals ...": ``{best}`` the best move (the same in every deal)
-OVER_WORDS: dict[str, str] = {
-    "opponent-out": "an opponent goes out",
-    "out-missed": "after {best} {us} go{es} out, and not after the move played",
-    "block-lost": "the hand blocks and {us} lose{s} the count",
-    "block-missed": "after {best} the hand blocks and {us} win{s} the count",
-    "void-missed": "after {best} an opponent must pass, holding none of the numbers he passed on before",
-    "opens-opponent-number": "the move opens a number the next opponent showed, and he plays on it at once",
-    "closes-partner-number": "the move covers the number {mover}'s partner opened, and the partner must pass",
-    "lead": "{best} is the better lead by what decides one (a longer suit, a double, more tiles that fit at "
-            "{mover}'s next turn, the partner following)",
-    "double-stranded": "{mover} is left holding a double that the line after {best} lays",
-    "points-missed": "the move scores less at once than {best}",
-    "points-given": "the next opponent's reply scores more than after {best}",
-    "bonus-lost": "the line after {best} earns {us} a bonus the line played does not",
-    "tiles-kept": "where the lines end alike but for the pips left (count, pips-left), the mover's side is left "
-                  "holding tiles after the move played that it lays in the best line, more pips in all",
-    "opponents-unload": "where the lines end alike but for the pips left (count, pips-left) and the mover's side wins "
-                        "the hand played, the others lay tiles in the line played that they are left holding in the "
-                        "best line",
-    "tiles-kept": "{us} {are} left holding tiles that the line after {best} lays",
-    "opponents-unload": "the others lay tiles that they are left holding after {best}",
-    "count": "both lines end alike, for other points",
-    "pips-left": "{us} {are} left holding more pips, or the others fewer, than after {best}",
-    "unexplained": "no code explains the loss",
+OVER_WORDS: dict[str, str | tuple[str, str]] = {
+    # (a pair: the forms for the mover alone and for his side of two, ``{us}``; ``ngettext`` picks by the side's size)
+    "opponent-out": N_("an opponent goes out"),
+    "out-missed": ngettext_mark("after {best} {us} goes out, and not after the move played",
+                                "after {best} {us} go out, and not after the move played"),
+    "block-lost": ngettext_mark("the hand blocks and {us} loses the count", "the hand blocks and {us} lose the count"),
+    "block-missed": ngettext_mark("after {best} the hand blocks and {us} wins the count",
+                                  "after {best} the hand blocks and {us} win the count"),
+    "void-missed": N_("after {best} an opponent must pass, holding none of the numbers he passed on before"),
+    "opens-opponent-number": N_("the move opens a number the next opponent showed, and he plays on it at once"),
+    "closes-partner-number": N_("the move covers the number {mover}'s partner opened, and the partner must pass"),
+    "lead": N_("{best} is the better lead by what decides one (a longer suit, a double, more tiles that fit at "
+               "{mover}'s next turn, the partner following)"),
+    "double-stranded": N_("{mover} is left holding a double that the line after {best} lays"),
+    "points-missed": N_("the move scores less at once than {best}"),
+    "points-given": N_("the next opponent's reply scores more than after {best}"),
+    "bonus-lost": N_("the line after {best} earns {us} a bonus the line played does not"),
+    "tiles-kept": ngettext_mark("{us} is left holding tiles that the line after {best} lays",
+                                "{us} are left holding tiles that the line after {best} lays"),
+    "opponents-unload": N_("the others lay tiles that they are left holding after {best}"),
+    "count": N_("both lines end alike, for other points"),
+    "pips-left": ngettext_mark("{us} is left holding more pips, or the others fewer, than after {best}",
+                               "{us} are left holding more pips, or the others fewer, than after {best}"),
+    "unexplained": N_("no code explains the loss"),
 }
 
 
@@ -648,9 +648,8 @@ def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: boo
     seen = [r for r in read if r is not None]
     n = len(seen)
     side = tuple(side) or (mover,)
-    one = len(side) == 1
-    words = dict(best=best, mover=mover, us=" and ".join(side), s="s" if one else "", es="es" if one else "",
-                 are="is" if one else "are")
+    us = side[0] if len(side) == 1 else gettext("{first} and {last}", first=", ".join(side[:-1]), last=side[-1])
+    words = dict(best=best, mover=mover, us=us)
     out = []
     for code in CODES:
         here = [next(r for r in got if r.code == code) for got in seen if any(r.code == code for r in got)]
@@ -666,21 +665,28 @@ def over_deals(read: Sequence[tuple[Reason, ...] | None], total: int, drawn: boo
         facts = Facts(player=names[0] if names else None, tiles=tuple(t for t, _ in tiles.most_common()),
                       numbers=tuple(x for x, _ in numbers.most_common()),
                       shown_at=shown.pop() if len(shown) == 1 else None)
-        out.append(Reason(code, facts, f"{_over_head(over, mover)}, {OVER_WORDS[code].format(**words)}"
-                          f"{_over_tail(over, facts, code)}", over))
+        said = OVER_WORDS[code]
+        said = gettext(said, **words) if isinstance(said, str) else ngettext(*said, len(side), **words)
+        out.append(Reason(code, facts, f"{_over_head(over, mover)}, {said}{_over_tail(over, facts, code)}", over))
     return tuple(out)
 
 
 def _over_head(over: Over, mover: str) -> str:
     """``in 14 of the 20 deals Ann could not rule out`` (or ``... of 20 deals drawn from the 1,234 ...``; ``... of
-    19 deals read of the 20 ...`` where some deals' lines could not be read)."""
-    which = f"{mover} could not rule out" if over.kind == "fair" else "the sheet allows"
-    total = f"an estimated {over.total:,}" if over.estimated else f"the {over.total:,}"
+    19 deals read of the 20 ...`` where some deals' lines could not be read), in the active language."""
+    which = gettext("{mover} could not rule out", mover=mover) if over.kind == "fair" else gettext("the sheet allows")
+    total = (gettext("an estimated {total}", total=number(over.total)) if over.estimated else
+             gettext("the {total}", total=number(over.total)))
     if over.drawn:
-        return f"in {over.holds} of {over.deals} deals drawn from {total} {which}"
+        return ngettext("in {holds} of {n} deal drawn from {total} {which}",
+                        "in {holds} of {n} deals drawn from {total} {which}", over.deals, holds=number(over.holds),
+                        total=total, which=which)
     if over.deals < over.total:         # (the others' lines not read: past the node limit, a move not legal there)
-        return f"in {over.holds} of {over.deals} deals read of {total} {which}"
-    return f"in {over.holds} of the {over.deals} deals {which}"
+        return ngettext("in {holds} of {n} deal read of {total} {which}",
+                        "in {holds} of {n} deals read of {total} {which}", over.deals, holds=number(over.holds),
+                        total=total, which=which)
+    return ngettext("in {holds} of the {n} deal {which}", "in {holds} of the {n} deals {which}", over.deals,
+                    holds=number(over.holds), which=which)
 
 
 def _over_tail(over: Over, facts: Facts, code: str) -> str:
@@ -689,7 +695,8 @@ def _over_tail(over: Over, facts: Facts, code: str) -> str:
     parts = []
     if over.players and code not in ("out-missed", "block-lost", "block-missed", "bonus-lost", "count",
                                      "pips-left", "points-missed", "double-stranded", "lead", "tiles-kept"):
-        parts.append(", ".join(f"{p} in {k}" for p, k in zip(over.players, over.counts)))
+        parts.append(", ".join(gettext("{player} in {n}", player=p, n=number(k))
+                               for p, k in zip(over.players, over.counts)))
     if code in ("double-stranded", "tiles-kept", "opponents-unload") and facts.tiles:
         parts.append(", ".join(facts.tiles[:4]) + (", ..." if len(facts.tiles) > 4 else ""))
     return f" ({'; '.join(parts)})" if parts else ""

@@ -28,6 +28,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import replace
 
+from ..i18n import gettext, ngettext
 from ..inference import InferenceUnsupported, NoWorld
 from ..inference.sheet import MAX_DEALS, SheetDeal, SheetDeals, sheet_deals
 from ..position import tiles_of
@@ -753,7 +754,8 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     seed, seats, progress = settings.seed, settings.seats, run.progress
     points = settings.thresholds.points
     if analysis.deals is None:
-        return replace(analysis, fair_note="no fair analysis: " + (analysis.stopped or "the sheet's deals are not known"))
+        return replace(analysis, fair_note=gettext("no fair analysis: {why}",
+                                                   why=analysis.stopped or gettext("the sheet's deals are not known")))
     found = analysis.deals_found or sheet_deals(rep, analysis.deals.max_deals, seed)    # (read back: found again)
     settings, capped = bounded(settings, analysis.deals.max_deals)
     settings, hands, costly = fair_budget(settings, hands, analysis.deals.seconds_per_deal, seconds)
@@ -844,15 +846,22 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
              for s, (n, more) in spread.items()]
     names = ", ".join(rep.players[s] for s in chosen_seats)
     firsts = sorted({looks_of[s][0] for s in chosen_seats if len(looks_of[s]) > 1})
-    stops = (f"; {early} decision{'s' * (early != 1)} judged over the first {' or '.join(map(str, firsts))} draws "
-             "of their player's hands alone, their class settled there (the interval of its mean loss within one "
-             "class at the bound the looks share)" if early else "")
+    stops = ("; " + ngettext("{n} decision judged over the first {draws} draws of their player's hands alone, their "
+                             "class settled there (the interval of its mean loss within one class at the bound the "
+                             "looks share)",
+                             "{n} decisions judged over the first {draws} draws of their player's hands alone, their "
+                             "class settled there (the interval of its mean loss within one class at the bound the "
+                             "looks share)", early,
+                             draws=" or ".join(map(str, firsts)) if len(firsts) < 2 else
+                             gettext("{first} or {last}", first=", ".join(map(str, firsts[:-1])), last=firsts[-1]))
+             if early else "")
     return replace(analysis, decisions=decisions, to_move=renewed(analysis.to_move, new),
                    critical=renewed(analysis.critical, new),
                    fair_critical=max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None,
                    fair_seats=tuple(rep.players[s] for s in spread),
-                   fair_note=(f"the moves of {names}, each judged by what he could know in every hand he may have "
-                              "held over the deals analysed, and averaged over those hands; " + ", ".join(parts)
+                   fair_note=(gettext("the moves of {players}, each judged by what he could know in every hand he "
+                                      "may have held over the deals analysed, and averaged over those hands",
+                                      players=names) + "; " + ", ".join(parts)
                               + stops + (f"; {capped}" if capped else "")))
 
 

@@ -729,7 +729,7 @@ def stream_match(games: Iterable[Game], variant: Variant | str | None = None, so
         _seat_notes(rep, SeatsDrawn(draw, part), draw_problem, number, moved)
         _file_notes(rep, diags if k == 0 else [], new_match)
         draw_problem = None
-        how = f"game {number} of the match in the file"
+        how = gettext("game {number} of the match in the file", number=number)
         if not known:
             before, how = _later_start(chosen, rep, number, bool(report.replays))
             known, state = before is not None, before or state

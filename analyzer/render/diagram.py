@@ -167,7 +167,8 @@ def _table(c: _Canvas, board: Board, best: bool = False) -> None:
         mark = _is((p.a, p.b), board.last)
         c.tile(p.x * SCALE, p.y * SCALE, p.a, p.b, vertical=p.vertical, last=mark and not best, best=mark and best)
     for label in scene.labels:
-        words = label.words[len("arm "):] if label.words.startswith("arm ") else label.words
+        words = (f"{label.arm}{label.words[len(label.head):]}" if label.head and label.words.startswith(label.head)
+                 else label.words)
         c.text(label.x * SCALE, label.y * SCALE, words, size=11, anchor=label.anchor, cls="arm")
     if not scene.tiles:
         c.text(0, U, "nothing played yet", cls="note")

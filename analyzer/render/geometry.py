@@ -18,6 +18,8 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..i18n import N_, gettext, language
+
 if TYPE_CHECKING:
     from .model import Board, Layout
 
@@ -31,7 +33,7 @@ NARROW = 50             # ... and on a phone (the tiles of the line as large as 
 REACH = (120, 70)       # how far from the centre an arm runs before it turns (across, up and down)
 FONT = 6                # the size of an arm's label
 _SIDES = ((1, 0), (-1, 0), (0, -1), (0, 1))
-_SIDE_WORDS = ("right", "left", "up", "down")
+_SIDE_WORDS = (N_("right"), N_("left"), N_("up"), N_("down"))
 
 
 _KEYS: dict[tuple[int, int], str] = {}
@@ -88,6 +90,7 @@ class Label:
     where: str
     state: str
     apart: bool = False
+    head: str = field(default="", compare=False)     # the words start with it (``arm 1``, in the active language)
     box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
     def __post_init__(self):
@@ -274,21 +277,28 @@ def _walk(arm, start, d, reach: float, apart: bool = False):
 
 
 def _state(arm) -> str:
+    """An arm's open end in words, in the active language: ``5``, ``5, closed``, ``empty (takes a 0)``."""
     if arm.state == "start":
-        return f"empty (takes a {arm.open})"
+        return gettext("empty (takes a {number})", number=arm.open)
     if arm.state == "closed":
-        return f"{arm.open}, closed"
+        return gettext("{number}, closed", number=arm.open)
     if arm.state == "double":
-        return f"{arm.open}, needs [{arm.open}-{arm.open}]"
+        return gettext("{number}, needs {tile}", number=arm.open, tile=f"[{arm.open}-{arm.open}]")
     return str(arm.open)
 
 
+def _head(arm) -> str:
+    """The head of an arm's label (``arm 1``), which the page writes in its own style."""
+    return gettext("arm {arm}", arm=arm.number)
+
+
 def _label_at(arm, where: str, at, d) -> Label:
-    words = f"arm {arm.number}: " + ("empty" if arm.state == "start" else _state(arm))
+    head = _head(arm)
+    words = f"{head}: " + (gettext("empty") if arm.state == "start" else _state(arm))
     x, y = at[0] + d[0] * 3, at[1] + d[1] * 3
     anchor = "start" if d[0] > 0 else "end" if d[0] < 0 else "middle"
     y = y + FONT * 0.8 if d[1] > 0 else y - FONT * 0.2 if d[1] < 0 else y + FONT * 0.35
-    return Label(arm.number, x, y, anchor, words, where, _state(arm))
+    return Label(arm.number, x, y, anchor, words, where, _state(arm), head=head)
 
 
 def _label_spots(arm, where: str, tiles: list[Place], end, d):
@@ -343,9 +353,10 @@ class _Sketch:
 
 
 @lru_cache(maxsize=2048)        # (a page's lines keep coming back to the same layouts: those of its game, a move on)
-def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset) -> _Sketch:
+def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset, lang: str = "en") -> _Sketch:
     """The layout of ``lead`` and ``arms`` drawn with the arms ``strips`` (and any with no room beside its double)
-    apart, but for those: :func:`arms_scene` adds them where the plan puts their strips."""
+    apart, but for those: :func:`arms_scene` adds them where the plan puts their strips. ``lang``: the active
+    language, whose words its labels hold (a part of the cache's key)."""
     a, b = lead
     spinner = a == b
     tiles = [Place(-U / 2, -U, True, a, b, lead=True, arm=0) if spinner
@@ -361,7 +372,7 @@ def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset) ->
             placed, end, way = _walk(arm, starts[main], d, REACH[0] if d[0] else REACH[1])
             drawn[arm.number] = placed
             tiles += placed
-            spots.append(_label_spots(arm, _SIDE_WORDS[main], placed, end, way))
+            spots.append(_label_spots(arm, gettext(_SIDE_WORDS[main]), placed, end, way))
             main += 1
     for arm in arms:
         if arm.number in drawn:
@@ -377,7 +388,8 @@ def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset) ->
             placed, end, way = _walk(arm, start, d, math.inf)
             drawn[arm.number] = placed
             tiles += placed
-            spots.append(_label_spots(arm, f"from [{double.a}-{double.b}] on arm {arm.origin[0]}", placed, end, way))
+            spots.append(_label_spots(arm, gettext("from {tile} on arm {arm}", tile=f"[{double.a}-{double.b}]",
+                                                   arm=arm.origin[0]), placed, end, way))
         else:
             apart.append(arm)
     taken = _Taken()
@@ -396,7 +408,7 @@ def _sketch(lead: tuple[int, int], arms: tuple[_Arm, ...], strips: frozenset) ->
 def _drawn(lay: Layout, strips: set[int]) -> _Sketch:
     """:func:`_sketch` of ``lay`` (which has a lead) with those of ``strips`` among its own arms."""
     arms = _arms_of(lay)
-    return _sketch(tuple(lay.lead), arms, frozenset(a.number for a in arms if a.number in strips))
+    return _sketch(tuple(lay.lead), arms, frozenset(a.number for a in arms if a.number in strips), language())
 
 
 def _scene(sketch: _Sketch, plan: Plan) -> Scene:
@@ -408,11 +420,12 @@ def _scene(sketch: _Sketch, plan: Plan) -> Scene:
     for arm in sketch.apart:
         if arm.origin:
             t = sketch.arms[arm.origin[0] - 1].tiles[arm.origin[1]]
-            where = f"from [{t[0]}-{t[1]}] on arm {arm.origin[0]}"
+            where = gettext("from {tile} on arm {arm}", tile=f"[{t[0]}-{t[1]}]", arm=arm.origin[0])
         else:
-            where = "from the lead"
-        labels.append(Label(arm.number, plan.left, y + FONT, "start", f"arm {arm.number}, {where}: {_state(arm)}",
-                            where, _state(arm), apart=True))
+            where = gettext("from the lead")
+        head = _head(arm)
+        labels.append(Label(arm.number, plan.left, y + FONT, "start", f"{head}, {where}: {_state(arm)}",
+                            where, _state(arm), apart=True, head=head))
         placed, _, _ = _walk(arm, (plan.left - GAP, y + FONT + 3 + U), (1, 0), math.inf, apart=True)
         tiles += placed
         y += FONT + 3 + 2 * U + 6
@@ -482,7 +495,7 @@ def _planned(layouts: list[Layout | None]) -> tuple[Plan, dict[int, _Sketch]]:
     mine = {}
     for k in steps:
         lead, own = tuple(layouts[k].lead), arms[k]
-        drawn[k] = _sketch(lead, own, frozenset())
+        drawn[k] = _sketch(lead, own, frozenset(), language())
         mine[k] = frozenset(a.number for a in own)
     if not branch:
         return plan, drawn
@@ -497,7 +510,7 @@ def _planned(layouts: list[Layout | None]) -> tuple[Plan, dict[int, _Sketch]]:
         first = None
         for n, j in enumerate(steps):
             if arm in mine[j]:
-                drawn[j] = _sketch(tuple(layouts[j].lead), arms[j], mine[j] & plan.strips)
+                drawn[j] = _sketch(tuple(layouts[j].lead), arms[j], mine[j] & plan.strips, language())
                 first = n if first is None else first
         at = min(at, first)
     if plan.strips:

@@ -14,6 +14,8 @@ from dataclasses import astuple, dataclass, replace
 from typing import Any
 
 from .. import __version__
+from ..analysis.grades import grade_word
+from ..i18n import gettext
 from ..outputs import write_atomic
 from .page import content_policy, environment, static_text, with_css, with_match_css
 
@@ -96,9 +98,11 @@ def _critical(analysis: dict | None) -> tuple[str | None, int]:
     c = (analysis or {}).get("critical")
     if not c:
         return None, 0
-    where = f", move {c['index'] + 1}"
-    cls = f" ({c['class']})" if c["class"] else ""
-    return f"{c['player']} {c['played']}{where}: loses {c['loss']}{cls}", c["loss"]
+    words = dict(player=c["player"], move=c["played"], loss=c["loss"], number=c["index"] + 1,
+                 grade=grade_word(c["class"]))
+    text = (gettext("{player} {move}, move {number}: loses {loss} ({grade})", **words) if c["class"] else
+            gettext("{player} {move}, move {number}: loses {loss}", **words))
+    return text, c["loss"]
 
 
 def build_index(results: list[dict], pages: list[str | None], index: ArchiveIndex) -> ArchiveIndex:
@@ -112,12 +116,13 @@ def index_rows(result: dict, page: str | None) -> list[IndexRow]:
     """The rows of one record's result (the pipeline's) in the index: a game each, or
     one for a record that could not be read; ``page``: the record's page (a relative link)."""
     if result["error"] is not None:
-        return [IndexRow(result["source"], None, "", 0, "(not read)", "", result["error"]["message"], False, 1, None, 0)]
+        return [IndexRow(result["source"], None, "", 0, gettext("(not read)"), "", result["error"]["message"], False, 1,
+                         None, 0)]
     rows = []
     for number, game in enumerate(result["games"], 1):
         critical, loss = _critical(game["analysis"])
         rows.append(IndexRow(result["source"], page, f"g{number}", number, game["event"] or game["title"],
-                             ", ".join(game["players"]), game["result_text"] or "no result",
+                             ", ".join(game["players"]), game["result_text"] or gettext("no result"),
                              game["valid"], game["errors"], critical, loss))
     return rows
 

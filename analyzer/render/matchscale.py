@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..i18n import gettext
 from ..analysis import Decision, GameAnalysis
 from ..replay import Replay
 from .model import ReportModel
@@ -72,8 +73,8 @@ def _choices(decision: Decision, chances: list, fair: list) -> list[MatchChoice]
 def match_view(rep: Replay, analysis: GameAnalysis, scale) -> MatchView:
     """The match scale of one game (``scale``: its ``analysis.match_scale.MatchScale``) as the page shows it."""
     n = rep.variant.seating.sides
-    sides = [rep.side_name(s) for s in range(n)] if len(rep.players) == rep.variant.players else ["first side",
-                                                                                                "second side"]
+    sides = [rep.side_name(s) for s in range(n)] if len(rep.players) == rep.variant.players else [
+        gettext("first side"), gettext("second side")]
     luck = []
     if scale.luck_each is not None:         # individual players: each his own (not the others' negative)
         luck = [(sides[seat], float(x.points), x.mwc) for seat, x in enumerate(scale.luck_each)

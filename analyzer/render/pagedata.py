@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import zlib
 
 from .geometry import NARROW, WIDE, Label, Place, arms_box, line_box, line_places, planned_scenes, tile_key
@@ -45,7 +44,10 @@ def place_data(p: Place) -> list:
 
 
 def _label_data(label: Label) -> list:
-    return [short(label.x), short(label.y), label.anchor, label.words, label.where, label.state, int(label.apart)]
+    """An arm's label as the page's data carries it: its words without their head (``arm 1``: the page writes that
+    part itself, in its own style)."""
+    words = label.words[len(label.head):] if label.head and label.words.startswith(label.head) else label.words
+    return [short(label.x), short(label.y), label.anchor, words, label.where, label.state, int(label.apart)]
 
 
 def _box_data(box) -> list:
@@ -477,13 +479,9 @@ def packed_game(data: dict, game: GameReport) -> dict:
 
 
 def page_label(label: list) -> list:
-    """An arm's label of :func:`_label_data` as the page carries it: ``[x, y, anchor, words, where, state]``, its words
-    without the ``arm N`` they start with (the page writes that part itself, in its own style)."""
+    """An arm's label of :func:`_label_data` as the page carries it: ``[x, y, anchor, words, where, state]``."""
     x, y, anchor, words, where, state, _ = label
-    return [x, y, anchor, words[_ARM.match(words).end():], where, state]
-
-
-_ARM = re.compile(r"arm \d+")
+    return [x, y, anchor, words, where, state]
 
 
 DEFLATE_LEVEL = 6      # zlib's level for a game's data (its default): seed1's two games, 215 KB of JSON, to 37.7 KB of

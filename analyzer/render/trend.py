@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import __version__
+from ..i18n import ngettext
 from .page import content_policy, environment, static_text
 
 __all__ = ["TrendPlot", "trend_plots", "render_trend", "render_head_to_head", "render_mistakes"]
@@ -63,9 +64,10 @@ def trend_plots(periods) -> list[TrendPlot]:
             TrendPoint(_x(order.index(r.period), n), _y(r.accuracy),
                        _y(r.accuracy_low if r.accuracy_low is not None else r.accuracy),
                        _y(r.accuracy_high if r.accuracy_high is not None else r.accuracy), r.period,
-                       f"{r.period}: {r.accuracy:g}%"
-                       + (f" [{r.accuracy_low:g}, {r.accuracy_high:g}]" if r.accuracy_low is not None else "")
-                       + f" of {r.decisions} decisions")
+                       ngettext("{period}: {accuracy}% {ci}of {n} decision",
+                                "{period}: {accuracy}% {ci}of {n} decisions", r.decisions, period=r.period,
+                                accuracy=f"{r.accuracy:g}",
+                                ci=f"[{r.accuracy_low:g}, {r.accuracy_high:g}] " if r.accuracy_low is not None else ""))
             for r in periods.rows if r.player == player and r.period in order and r.accuracy is not None)
         if points:
             plots.append(TrendPlot(player, points, " ".join(f"{p.x},{p.y}" for p in points), labels, grid))

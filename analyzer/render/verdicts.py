@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
 
 __all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
@@ -161,16 +162,20 @@ def hindsight_best_words(d) -> str:
 
 
 def verdict_word(d) -> str | None:
-    """The one verdict word of a decision, the same in the text, the page and (as its fair ``verdict`` and
-    ``class``) the JSON: with a fair verdict, ``real mistake``, ``uncertain mistake`` (graded by what the player
-    knew, the deals do not show it real) or ``hindsight only`` (a loss with every hand open alone); else the
-    class of its loss with every hand open; None where the move is not graded."""
+    """The one verdict word of a decision in the active language, the same in the text, the page and the board:
+    with a fair verdict, ``real mistake``, ``uncertain mistake`` (graded by what the player knew, the deals do not
+    show it real) or ``hindsight only`` (a loss with every hand open alone); else the class of its loss with every
+    hand open; None where the move is not graded. A program reads the codes instead (the JSON's fair ``verdict``,
+    ``real``, ``uncertain`` or ``hindsight``, and ``class``), which stay English in every language."""
     fair = getattr(d, "fair", None)
     if fair is not None:
         if fair.verdict == "hindsight":
-            return "hindsight only"
-        return f"{fair.verdict} {fair.cls}" if fair.verdict in ("real", "uncertain") and fair.cls else None
-    return d.cls
+            return gettext("hindsight only")
+        if fair.verdict in ("real", "uncertain") and fair.cls:
+            return (gettext("real {grade}", grade=grade_word(fair.cls)) if fair.verdict == "real" else
+                    gettext("uncertain {grade}", grade=grade_word(fair.cls)))
+        return None
+    return grade_word(d.cls) if d.cls else d.cls
 
 
 def gap_words(d, say=str) -> str:

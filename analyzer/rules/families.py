@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from ..i18n import N_
 from ..tiles import Tile
 from .matchplay import MatchScoring
 from .modes import Count, MatchKind
@@ -156,8 +157,8 @@ def _build_partnership(o: dict[str, str], given: set[str]) -> dict:
 
 PARTNERSHIP = Family(
     "partnership",
-    "Four players in fixed partnerships, all 28 tiles dealt, block game; to 100 and all its variants "
-    "(Great Lakes, Doscientos, Quinientos, South American, Milo, Venezuelan, Dominican, Brasília)",
+    N_("Four players in fixed partnerships, all 28 tiles dealt, block game; to 100 and all its variants "
+       "(Great Lakes, Doscientos, Quinientos, South American, Milo, Venezuelan, Dominican, Brasília)"),
     "000_3c92c1f714ce882e.txt",
     (
         OptionSpec("system", "standard", "a named system: sets the other options' defaults",
@@ -258,8 +259,8 @@ def _build_whist(o: dict[str, str], given: set[str]) -> dict:
 
 WHIST = Family(
     "whist",
-    "Domino Whist: partners drawn by tiles, the lead passing round, bad points to 100 (good points or the "
-    "Caribbean 200 as options), five or six players in turn",
+    N_("Domino Whist: partners drawn by tiles, the lead passing round, bad points to 100 (good points or the "
+       "Caribbean 200 as options), five or six players in turn"),
     "001_4be6f7a33fc501ce.txt",
     (
         OptionSpec("score", "bad", "bad points (each side writes its own pips, to 100, fewer wins), good "
@@ -296,8 +297,8 @@ def _build_jamaican(o: dict[str, str], given: set[str]) -> dict:
 
 JAMAICAN = Family(
     "jamaican",
-    "Jamaican partner game: the single lowest hand wins a block, one point a game, six love to win "
-    "(a loss resets to 0-0, a draw makes the next game worth more)",
+    N_("Jamaican partner game: the single lowest hand wins a block, one point a game, six love to win "
+       "(a loss resets to 0-0, a draw makes the next game worth more)"),
     "002_4689fe785f06d323.txt",
     (
         OptionSpec("mode", "tournament", "tournament: the [6-6] holder must lead it in the first game; "
@@ -328,8 +329,8 @@ def _build_chiva(o: dict[str, str], given: set[str]) -> dict:
 
 CHIVA = Family(
     "chiva",
-    "Chiva (Shutout, Puerto Rico): partners, the lower side wins a block, 4 wins in a row take the match, "
-    "the winners' lowest player leads next; for 2 or 3 players a draw game with 7 tiles each",
+    N_("Chiva (Shutout, Puerto Rico): partners, the lower side wins a block, 4 wins in a row take the match, "
+       "the winners' lowest player leads next; for 2 or 3 players a draw game with 7 tiles each"),
     "002_4689fe785f06d323.txt",
     (OptionSpec("target", "4", "wins in a row that win the match (3 players: wins, provided another player "
                 "has none)", kind="int"),
@@ -379,8 +380,8 @@ def _cutthroat_match(o: dict[str, str]) -> MatchScoring:
 
 CUTTHROAT = Family(
     "cutthroat",
-    "Cut Throat: every player for themselves; 2 players with 14 tiles, 3 with 9 ([0-0] set aside), 4 with 7; "
-    "first to 6 wins while someone still has 0",
+    N_("Cut Throat: every player for themselves; 2 players with 14 tiles, 3 with 9 ([0-0] set aside), 4 with 7; "
+       "first to 6 wins while someone still has 0"),
     "002_4689fe785f06d323.txt",
     (
         OptionSpec("players", "4", "2 (14 tiles each), 3 (9 each, [0-0] set aside) or 4 (7 each); "
@@ -433,8 +434,8 @@ def _build_block(o: dict[str, str], given: set[str]) -> dict:
 
 BLOCK = Family(
     "block",
-    "Block game for two pairs with 6 tiles each and 4 sleepers (or two players, 7 each and 14 out of play); "
-    "the highest double opens; the lower pair wins a block",
+    N_("Block game for two pairs with 6 tiles each and 4 sleepers (or two players, 7 each and 14 out of play); "
+       "the highest double opens; the lower pair wins a block"),
     "003_00cd45980cfaffe5.txt",
     (
         OptionSpec("out", "one", "the hand ends when one player is out, or (strict) when both players of a "
@@ -484,10 +485,10 @@ def _build_draw(o: dict[str, str], given: set[str]) -> dict:
 
 DRAW = Family(
     "draw",
-    "Draw game: 2 players with 8 tiles, 3-4 with 5, 5-6 with 4, the rest a boneyard; the highest double "
-    "opens, and its player may add a matching tile at once, so the first player may play twice (a record writes "
-    "\"1. A [6-6] A [5-6]\"); who cannot play draws until they can; first out wins, else the fewest pips "
-    "(doubles once)",
+    N_("Draw game: 2 players with 8 tiles, 3-4 with 5, 5-6 with 4, the rest a boneyard; the highest double "
+       "opens, and its player may add a matching tile at once, so the first player may play twice (a record writes "
+       "\"1. A [6-6] A [5-6]\"); who cannot play draws until they can; first out wins, else the fewest pips "
+       "(doubles once)"),
     "004_7f794f5b50a6005c.txt",
     (
         OptionSpec("players", "2", "2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
@@ -525,8 +526,8 @@ def _build_hungarian(o: dict[str, str], given: set[str]) -> dict:
 
 HUNGARIAN = Family(
     "hungarian",
-    "Hungarian: 2, 3 or 4 players with 12, 8 or 6 tiles, the rest out of play; the heaviest hand opens; "
-    "a player plays as long as they can; the pips left are bad points; the first past 100 loses",
+    N_("Hungarian: 2, 3 or 4 players with 12, 8 or 6 tiles, the rest out of play; the heaviest hand opens; "
+       "a player plays as long as they can; the pips left are bad points; the first past 100 loses"),
     "004_7f794f5b50a6005c.txt",
     (
         OptionSpec("players", "2", "2 (12 tiles each), 3 (8) or 4 (6); default: as many as the record names",
@@ -585,9 +586,9 @@ _FIVES_OPTIONS = (
 
 ALL_FIVES = Family(
     "all-fives",
-    "All Fives (Muggins): a play that leaves the open ends at a multiple of five scores it, an unclaimed score "
-    "may be taken by the next player (muggins); each loser's pips less the winner's, rounded up to five, go to "
-    "the winner; to 100",
+    N_("All Fives (Muggins): a play that leaves the open ends at a multiple of five scores it, an unclaimed score "
+       "may be taken by the next player (muggins); each loser's pips less the winner's, rounded up to five, go to "
+       "the winner; to 100"),
     "003_00cd45980cfaffe5.txt",
     _FIVES_OPTIONS,
     _build_fives(False),
@@ -597,8 +598,8 @@ ALL_FIVES = Family(
 
 ALL_FIVES_THREES = Family(
     "all-fives-threes",
-    "All Fives and Threes: All Fives where multiples of three score as well (count=pub: the British pub count, "
-    "the number of fives plus the number of threes)",
+    N_("All Fives and Threes: All Fives where multiples of three score as well (count=pub: the British pub count, "
+       "the number of fives plus the number of threes)"),
     "003_00cd45980cfaffe5.txt",
     _FIVES_OPTIONS + (
         OptionSpec("count", "sum", "a multiple of five or three scores the ends' sum, or (pub) the number of "
@@ -621,9 +622,9 @@ def _build_french(o: dict[str, str], given: set[str]) -> dict:
 
 FRENCH = Family(
     "french",
-    "French domino: four players each for themselves with 7 tiles; the [0-0] holder opens with it, four tiles "
-    "with a 0 go on its four sides, then each arm takes its double before it goes on; the pips left are bad "
-    "points (doubled for a hand holding a double); the match ends when someone reaches 100, the lowest wins",
+    N_("French domino: four players each for themselves with 7 tiles; the [0-0] holder opens with it, four tiles "
+       "with a 0 go on its four sides, then each arm takes its double before it goes on; the pips left are bad "
+       "points (doubled for a hand holding a double); the match ends when someone reaches 100, the lowest wins"),
     "002_4689fe785f06d323.txt",
     (OptionSpec("target", "100", "the bad points that end the match (the lowest total wins)", kind="int"),),
     _build_french,
@@ -644,10 +645,10 @@ def _build_cross(o: dict[str, str], given: set[str]) -> dict:
 
 CROSS = Family(
     "cross",
-    "Cross domino: the block game of the text \"Regeln für Domino\" (two pairs, 6 tiles each, 4 sleepers, the highest double opens) "
-    "whose opening double is a spinner: its four sides each take a tile before play goes on, a player who "
-    "cannot fill a side draws from the sleepers, then there are four ends; set=9: the double-nine cross, "
-    "where every later double branches into two new arms",
+    N_("Cross domino: the block game of the text \"Regeln für Domino\" (two pairs, 6 tiles each, 4 sleepers, the "
+       "highest double opens) whose opening double is a spinner: its four sides each take a tile before play goes "
+       "on, a player who cannot fill a side draws from the sleepers, then there are four ends; set=9: the "
+       "double-nine cross, where every later double branches into two new arms"),
     "003_00cd45980cfaffe5.txt",
     (
         OptionSpec("sleepers", "draw", "while a side of the spinner is empty, a player who cannot fill it draws "

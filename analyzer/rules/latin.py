@@ -7,6 +7,7 @@ and which option follows which. :func:`analyzer.rules.variants.find_variant` loo
 the others."""
 from __future__ import annotations
 
+from ..i18n import N_
 from .families import HOUSE_OPTIONS, Family, caben_match, capicu_scoring, salida_scoring
 from .kozel import kozel_parts
 from .matchplay import MatchScoring
@@ -71,9 +72,9 @@ def _build_cuban(o: dict[str, str], given: set[str]) -> dict:
 
 CUBAN = Family(
     "cuban",
-    "Cuban double-nine: four players in fixed partnerships, 10 tiles each from the double-nine set, the other 15 "
-    "out of play; the highest double opens the first hand; a block is won by the side with fewer pips; the winners "
-    "score the losers' pips; to 100",
+    N_("Cuban double-nine: four players in fixed partnerships, 10 tiles each from the double-nine set, the other 15 "
+       "out of play; the highest double opens the first hand; a block is won by the side with fewer pips; the winners "
+       "score the losers' pips; to 100"),
     "cuban",
     (
         OptionSpec("first", "highest-double", "who opens the first hand of a match: the holder of the highest double "
@@ -108,10 +109,10 @@ def _build_kozel(o: dict[str, str], given: set[str]) -> dict:
 
 KOZEL = Family(
     "kozel",
-    "Kozel (the goat): four players in fixed partnerships, all 28 tiles dealt; the [1-1] holder leads while both "
-    "records are 0, later the player who went out or the fisher; the losers are charged their pips ([0-0] alone "
-    "10), a charge below 13 to a clean record goes on the fence, equal fish are eggs carried on; the team that "
-    "reaches 101 loses",
+    N_("Kozel (the goat): four players in fixed partnerships, all 28 tiles dealt; the [1-1] holder leads while both "
+       "records are 0, later the player who went out or the fisher; the losers are charged their pips ([0-0] alone "
+       "10), a charge below 13 to a clean record goes on the fence, equal fish are eggs carried on; the team that "
+       "reaches 101 loses"),
     "kozel",
     (
         OptionSpec("eggs", "yes", "a fish: the higher remainder loses and is charged it, equal remainders are eggs "
