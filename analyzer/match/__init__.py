@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
-from ..i18n import gettext
+from ..i18n import gettext, number
 from ..record import Game, Record, clip
 from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
@@ -363,17 +363,17 @@ def same_deals(games: list[Game]) -> tuple[list[Game], dict[int, list[tuple]]]:
             out.append(game)
             continue
         if dealt is None:
-            notes[k] = [("error", "the Deal tag says \"same\", but no game before it has a deal to play again")]
+            notes[k] = [("error", gettext("the Deal tag says \"same\", but no game before it has a deal to play again"))]
             out.append(game)
             continue
         j, first = dealt
         given = {h.player: set(h.tiles or ()) for h in game.hands}
         wrong = [h.player for h in first.hands if h.player in given and given[h.player] != set(h.tiles or ())]
-        notes[k] = [("info", f"the deal of game {j + 1} of the file played again (Deal \"same\"): another line "
-                     "of play, which does not count in the match")]
+        notes[k] = [("info", gettext("the deal of game {number} of the file played again (Deal \"same\"): another "
+                                     "line of play, which does not count in the match", number=j + 1))]
         if wrong:
-            notes[k].append(("error", f"the Deal tag says \"same\", but {', '.join(wrong)}'s hand differs from "
-                             f"game {j + 1}'s"))
+            notes[k].append(("error", gettext("the Deal tag says \"same\", but {players}'s hand differs from game "
+                                              "{number}'s", players=', '.join(wrong), number=j + 1)))
         out.append(replace(game, hands=game.hands or first.hands, players=game.players or first.players))
     return out, notes
 
@@ -453,8 +453,9 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         if problem:
             # one error a slip: where the table already shows the Result wrong, the deals say it once more
             if not any(d.code == Code.RESULT_MISMATCH for d in rep.end_diagnostics):
-                rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, f"the record states \"{stated}\" "
-                                                 f"but {problem} (whatever the tiles it does not show)", "Result"))
+                rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, gettext(
+                    "the record states \"{stated}\" but {problem} (whatever the tiles it does not show)",
+                    stated=stated, problem=problem), "Result"))
                 rep.__dict__.pop("diagnostics", None)
             return rep
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
@@ -467,8 +468,10 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         rep.result = found.result
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
         said = result_sentence(found.result, found.result, rep.variant, rep.players, ", ", clause=True)
-        how = (f"{found.kept:,} of the {found.total:,} deals its moves allow end so: the stated result is checked"
-               if stated is not None else f"every deal the sheet allows ends {said}: that is the hand's result")
+        how = (gettext("{kept} of the {total} deals its moves allow end so: the stated result is checked",
+                       kept=number(found.kept), total=number(found.total))
+               if stated is not None else gettext("every deal the sheet allows ends {result}: that is the hand's "
+                                                  "result", result=said))
         rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, how, "Result" if stated is not None else None,
                                          "info"))
     elif found is not None and found.spans:
@@ -488,15 +491,16 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
         # too many deals to list: one drawn that ends the hand as the record states shows that some deal does
         found = sampled_result(rep, SHOWN_DRAWS)
         if found is not None and found.kept:
-            _shown_by_deals(rep, found, found.total, f"{found.kept:,} of {found.total:,} deals drawn from those they "
-                            "allow end it as the record states (too many to list: the hand's result is not known "
-                            "beyond that)")
+            _shown_by_deals(rep, found, found.total, gettext(
+                "{kept} of {total} deals drawn from those they allow end it as the record states (too many to list: "
+                "the hand's result is not known beyond that)", kept=number(found.kept), total=number(found.total)))
         return
     found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
-    _shown_by_deals(rep, found, found.drawn, f"{found.kept:,} of the {found.total:,} deals they allow end it as the "
-                    "record states: the stated result is checked")
+    _shown_by_deals(rep, found, found.drawn, gettext("{kept} of the {total} deals they allow end it as the record "
+                                                     "states: the stated result is checked",
+                                                     kept=number(found.kept), total=number(found.total)))
     if found.result is not None:
         rep.result = found.result
 
@@ -507,7 +511,8 @@ def _shown_by_deals(rep: Replay, found, drawn: int, how: str) -> None:
     error replaced by the note ``how``."""
     rep.outcomes, rep.outcomes_drawn = found.outcomes, drawn
     rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
-    rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but {how}",
+    rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, gettext("the moves do not show that the hand is over, "
+                                                                     "but {how}", how=how),
                                      "Result", "info"))
     rep.__dict__.pop("diagnostics", None)
 
@@ -852,30 +857,37 @@ def _later_start(variant: Variant, rep: Replay, number: int, after_games: bool =
     before it, whose match was not known either."""
     stated = rep.game.tags.get("Score")
     if stated is None:
-        head = (f"game {number}, with no Score tag, after games of the file whose match score is not known"
-                if after_games else f"game {number} of a match with no game before it in the file and no Score tag")
+        head = (gettext("game {number}, with no Score tag, after games of the file whose match score is not known",
+                        number=number) if after_games else
+                gettext("game {number} of a match with no game before it in the file and no Score tag",
+                        number=number))
         rep.end_diagnostics.append(_diag(
-            rep, Code.MATCH_NOTE, f"{head}: the "
-            "match score before it is not known, so the running score is not kept and the hand is graded in points "
-            "only; give the score after the hand ([Score \"A/C 46, B/D 10\"]) or the games before it", "Game",
+            rep, Code.MATCH_NOTE, gettext("{head}: the match score before it is not known, so the running score is not "
+                                          "kept and the hand is graded in points only; give the score after the hand "
+                                          "({example}) or the games before it", head=head,
+                                          example='[Score "A/C 46, B/D 10"]'), "Game",
             severity="info"))
-        return None, (f"no match position: game {number} of a match, and neither the games before it nor a Score tag "
-                      "are in the file")
+        return None, gettext("no match position: game {number} of a match, and neither the games before it nor a "
+                             "Score tag are in the file", number=number)
     try:
         before = _sheet_score_before(variant, rep, stated)
     except ScoreContradiction as exc:
-        rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
-                                         f"hand: {exc}", "Score"))
-        return None, f"no match position from the Score tag {stated!r}: {exc}"
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext("the Score tag \"{stated}\" cannot follow "
+                                                                           "this hand: {reason}", stated=stated,
+                                                                           reason=exc), "Score"))
+        return None, gettext("no match position from the Score tag {stated}: {reason}", stated=repr(stated),
+                             reason=exc)
     except FenceError as exc:
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX if exc.unreadable else Code.SCORE_MISMATCH, str(exc),
                                          "Fence"))
-        return None, f"no match position from the Score and Fence tags: {exc}"
+        return None, gettext("no match position from the Score and Fence tags: {reason}", reason=exc)
     except ValueError as exc:
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match score before this game is not known from "
-                                         f"the Score tag alone: {exc}", "Score", severity="info"))
-        return None, f"no match position from the Score tag {stated!r}: {exc}"
-    return before, "the Score tag (the score after the hand, less the hand's result)"
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, gettext("the match score before this game is not known "
+                                                                       "from the Score tag alone: {reason}",
+                                                                       reason=exc), "Score", severity="info"))
+        return None, gettext("no match position from the Score tag {stated}: {reason}", stated=repr(stated),
+                             reason=exc)
+    return before, gettext("the Score tag (the score after the hand, less the hand's result)")
 
 
 def _sheet_score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
@@ -943,10 +955,11 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
         state = _timed(chosen, game, rep, chosen.match.apply(before, result))
     elif rep.players:
         spans = rep.deal_results
-        known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, f"the result of this game is not known{known}, so "
-                                         "the match score after it is not known (a later game's Score tag gives it "
-                                         "again)", None, severity="warning"))
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, gettext(
+            "the result of this game is not known (the deals the sheet allows end {results}), so the match score after "
+            "it is not known (a later game's Score tag gives it again)", results=gettext("; or ").join(spans))
+            if spans else gettext("the result of this game is not known, so the match score after it is not known (a "
+                                  "later game's Score tag gives it again)"), None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
     if len(set(possible)) > 1 and shown:
         shown = score_range(chosen, rep.players, possible)
@@ -958,8 +971,10 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
     ends = [p for p in possible if p.over]
     if ends and len(ends) < len(set(possible)):
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match may be over: {len(ends)} of the "
-                                         f"{len(set(possible))} match scores the deals allow end it ({shown})", None,
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, gettext("the match may be over: {ends} of the {total} "
+                                                                       "match scores the deals allow end it ({score})",
+                                                                       ends=len(ends), total=len(set(possible)),
+                                                                       score=shown), None,
                                          severity="info"))
     elif state.over:
         who = (gettext("drawn") if state.drawn else
@@ -971,7 +986,8 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
         paid = _settlement(chosen, state, rep, draw)
         if paid:
             text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
-            rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
+            rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, gettext("the settlement (§9-§11): {payments}",
+                                                                           payments=text), None,
                                              severity="info", settlement={name: str(v) for name, v in paid.items()}))
     return state, shown
 
@@ -997,9 +1013,10 @@ def _timed(chosen: Variant, game: Game, rep: Replay, state: MatchState) -> Match
     if clock is None:
         return state
     if not chosen.match.minutes:
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, "the Clock tag is not read: this match has no time "
-                                         "limit (a match of 150 points or 30 minutes, as in Brasília, is "
-                                         "[Rules \"minutes=30\"] or [Variant \"brasilia\"])", "Clock", severity="info"))
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, gettext(
+            "the Clock tag is not read: this match has no time limit (a match of 150 points or 30 minutes, as in "
+            "Brasília, is {rules} or {variant})", rules='[Rules "minutes=30"]', variant='[Variant "brasilia"]'),
+            "Clock", severity="info"))
         return state
     try:
         return chosen.match.timed(state, parse_clock(clock))
@@ -1079,31 +1096,32 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, 
         claimed = parse_score(stated)
     except ValueError:
         example = score_text(variant, rep.players, (46, 10) + (0,) * (variant.seating.sides - 2))
-        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, f"cannot read the score {clip(stated)!r}; write it as "
-                                         f"\"{example}\" (this game's players)", "Score"))
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, gettext(
+            "cannot read the score {stated}; write it as \"{example}\" (this game's players)",
+            stated=repr(clip(stated)), example=example), "Score"))
         return
     actual = {frozenset(variant.side_name(s, rep.players).split("/")): v for s, v in enumerate(state.scores)}
     for side, value in claimed.items():
         if side not in actual:
-            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag names {'/'.join(sorted(side))}, "
-                                             f"which is not a side of this game ({', '.join('/'.join(sorted(s)) for s in actual)})",
-                                             "Score"))
+            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext(
+                "the Score tag names {side}, which is not a side of this game ({sides})", side='/'.join(sorted(side)),
+                sides=', '.join('/'.join(sorted(s)) for s in actual)), "Score"))
         elif actual[side] != value:
             names = [frozenset(variant.side_name(s, rep.players).split("/")) for s in range(len(state.scores))]
             if len(set(possible)) > 1:
                 # a sheet whose deals leave the score open: none of the scores they allow is the stated one
                 ranges = score_range(variant, rep.players, possible)
-                rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
-                                                 f"\"{stated}\" but after this game it is {ranges} (the "
-                                                 f"{len(set(possible))} scores the deals the sheet allows give: none "
-                                                 "is the stated one)", "Score"))
+                rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext(
+                    "the record states the match score \"{stated}\" but after this game it is {ranges} (the {n} scores "
+                    "the deals the sheet allows give: none is the stated one)", stated=stated, ranges=ranges,
+                    n=len(set(possible))), "Score"))
                 return
             hint = "" if before is None or rep.result is None else score_hint(
                 variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)),
                 facts=rep.facts)
-            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
-                                             f"\"{stated}\" but after this game it is "
-                                             f"{score_text(variant, rep.players, state.scores)}{hint}", "Score",
+            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext(
+                "the record states the match score \"{stated}\" but after this game it is {score}", stated=stated,
+                score=score_text(variant, rep.players, state.scores)) + hint, "Score",
                                              expected=score_text(variant, rep.players, state.scores)))
             return
 

@@ -104,9 +104,9 @@ class KozelLead(LeadPolicy):
         if match_lead is not None:
             return match_lead
         if prev.termination == Termination.DOMINO:
-            return LeadRequirement(frozenset({prev.seat}), reason="the player who went out leads, any tile")
-        return LeadRequirement(frozenset({fisher(facts, prev.seat)}), reason="after a fish the fisher (the last "
-                               "player to lay a tile that is no double) leads, any tile")
+            return LeadRequirement(frozenset({prev.seat}), reason=gettext("the player who went out leads, any tile"))
+        return LeadRequirement(frozenset({fisher(facts, prev.seat)}), reason=gettext("after a fish the fisher (the last "
+                               "player to lay a tile that is no double) leads, any tile"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +229,8 @@ class KozelMatch(MatchScoring):
 
     def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
         if self.zero_lead == "one-one" and not any(state.scores):
-            return LeadRequirement(holder_of=ONE_ONE, tile=ONE_ONE, reason="while both records are 0 the [1-1] "
-                                   "holder leads it")
+            return LeadRequirement(holder_of=ONE_ONE, tile=ONE_ONE, reason=gettext("while both records are 0 the [1-1] "
+                                   "holder leads it"))
         return None
 
 
