@@ -203,7 +203,7 @@ def _describe(v, table, summary: dict, data: dict) -> None:
     click.echo(gettext("model: {policy}", policy=table.model.policy))
     for mode, e in summary["standard_error"].items():
         params = {"mode": mode, "hands": ngettext("{n} hand", "{n} hands", e['hands']),
-                  "value": ("+" if e['mean'] >= 0 else "") + decimal(e['mean']), "se": decimal(e['mean_se']),
+                  "value": decimal(e['mean']) if decimal(e['mean']).startswith("-") else "+" + decimal(e['mean']), "se": decimal(e['mean_se']),
                   "win": decimal(100 * e['p_win'], 1), "win_se": decimal(100 * e['p_win_se'], 1)}
         click.echo("  " + (gettext("lead {mode}: {hands}; leading player's hand value {value} (se {se}); it wins the "
                                    "hand {win}% (se {win_se}%)", **params) if table.individual else

@@ -363,7 +363,7 @@ def analysis_text(number: int, result) -> str:
     if result.note:
         lines.append(gettext("Assumption: {note}", note=result.note))
     if getattr(result, "grading", None) is not None and not result.grading.default:
-        lines.append(f"Grades: {result.grading.words}")
+        lines.append(gettext("Grades: {grades}", grades=result.grading.words))
     if any(a.move == "no extra tile" for d in result.decisions for a in d.alternatives):
         from ..analysis import NO_EXTRA_WORDS     # (start-up: validate loads no analysis)
 
@@ -569,19 +569,27 @@ def draw_luck_text(data: dict) -> str:
     totals = data.get("draw_luck")
     if totals is None:
         return ""
-    lines = ["Luck of the draws (the value after each draw less the mean over the tiles that could have come, "
-             "for the drawer's side):"]
+    def plus(value: float, digits: int = 2) -> str:       # (a signed decimal, the language's way)
+        shown = decimal(value, digits)
+        return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
+
+    lines = [gettext("Luck of the draws (the value after each draw less the mean over the tiles that could have "
+                     "come, for the drawer's side):")]
     for number, m in enumerate(data.get("moves", []), 1):
         luck = m.get("draw_luck", False)
         if luck is False:
             continue
         lines.append(f"  {number}. {m['player']} {m['move']}: " + (
-            "not valued (the search's node limit)" if luck is None else
-            f"{luck['points']:+.2f} (value {luck['value']:+d}, the mean over {luck['candidates']} tiles "
-            f"{luck['mean']:+.2f})" + (f", {luck['mwc']:+.2%} MWC" if luck["mwc"] is not None else "")))
+            gettext("not valued (the search's node limit)") if luck is None else
+            ngettext("{points} (value {value}, the mean over {n} tile {mean})",
+                     "{points} (value {value}, the mean over {n} tiles {mean})", luck['candidates'],
+                     points=plus(luck['points']), value=f"{luck['value']:+d}", mean=plus(luck['mean']))
+            + (f", {plus(100 * luck['mwc'])}% MWC" if luck["mwc"] is not None else "")))
     if all(m.get("draw_luck") is None for m in data.get("moves", [])):
         return _text(lines + [""])
     missing = sum(1 for m in data.get("moves", []) if "draw_luck" in m and m["draw_luck"] is None)
-    lines.append(("  In all (the draws valued): " if missing else "  In all: ") + "; ".join(f"{t['side']} {t['points']:+.2f}" + (f" ({t['mwc']:+.2%} MWC)" if t["mwc"] is not None else "")
-                                          for t in totals))
+    lines.append("  " + (gettext("In all (the draws valued): {totals}") if missing else gettext("In all: {totals}"))
+                 .format(totals="; ".join(f"{t['side']} {plus(t['points'])}"
+                                          + (f" ({plus(100 * t['mwc'])}% MWC)" if t["mwc"] is not None else "")
+                                          for t in totals)))
     return _text(lines + [""])
