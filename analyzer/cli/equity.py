@@ -196,6 +196,8 @@ def _at(table, state: MatchState, side: int) -> float:
 
 
 def _describe(v, table, summary: dict, data: dict) -> None:
+    from ..render.text import signed_decimal
+
     rules = f"({v.rules_text})" if v.rules_text else gettext("(defaults)")
     click.echo(ngettext("{variant} {rules}: match to {target} ({kind}), {n} position",
                         "{variant} {rules}: match to {target} ({kind}), {n} positions", data['positions'],
@@ -203,7 +205,7 @@ def _describe(v, table, summary: dict, data: dict) -> None:
     click.echo(gettext("model: {policy}", policy=table.model.policy))
     for mode, e in summary["standard_error"].items():
         params = {"mode": mode, "hands": ngettext("{n} hand", "{n} hands", e['hands']),
-                  "value": decimal(e['mean']) if decimal(e['mean']).startswith("-") else "+" + decimal(e['mean']), "se": decimal(e['mean_se']),
+                  "value": signed_decimal(e['mean']), "se": decimal(e['mean_se']),
                   "win": decimal(100 * e['p_win'], 1), "win_se": decimal(100 * e['p_win_se'], 1)}
         click.echo("  " + (gettext("lead {mode}: {hands}; leading player's hand value {value} (se {se}); it wins the "
                                    "hand {win}% (se {win_se}%)", **params) if table.individual else

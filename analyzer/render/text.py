@@ -35,6 +35,12 @@ def _text(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def signed_decimal(value: float, digits: int = 2) -> str:
+    """A decimal with its sign, as the active language writes it (``+1.25``, ``-0.50``; ``+1,25`` in Spanish)."""
+    shown = decimal(value, digits)
+    return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
+
+
 def signed(v: int | None) -> str:
     """A value as the analysis prints it: ``+5``, ``-3``, ``0``; ``?`` for none."""
     if v is None:
@@ -182,16 +188,16 @@ def fair_text(d) -> str:
     verdict = tied_words(f) or f"best {f.best}{gap_words(d)}"
     if f.method == OVER_HANDS:          # (a sheet: its one verdict word is on the decision's line)
         h = f.over_hands
-        ci = f"95% interval {h.ci95[0]:.2f} to {h.ci95[1]:.2f}; " if h.ci95 is not None else ""
+        ci = f"95% interval {decimal(h.ci95[0])} to {decimal(h.ci95[1])}; " if h.ci95 is not None else ""
         best = f"best {f.best} in every hand; " if f.best else ""
-        loss = (f"loses {f.loss:.2f} on average ({ci}least {h.min:.2f}, most {h.max:.2f} by the hand)"
-                if h.min != h.max else f"loses {f.loss:.2f} in every hand")
+        loss = (f"loses {decimal(f.loss)} on average ({ci}least {decimal(h.min)}, most {decimal(h.max)} by the hand)"
+                if h.min != h.max else f"loses {decimal(f.loss)} in every hand")
         hands = "the one hand" if h.judged == 1 else f"{h.judged} {'different ' * (h.drawn not in (None, h.judged))}hands"
         return _text([f"    by what {f.view} knew (the fair analysis over {how}): {best}{loss}; a real mistake in "
                       f"{h.real} of the {hands} judged"])
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
         return _text([f"    fair ({f.view}'s view, {how}): {verdict}; {d.played} played is one of them{mark}"])
-    return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {f.loss:.2f}{mark}"])
+    return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {decimal(f.loss)}{mark}"])
 
 
 def worst_lines(d, whose: str = "") -> list[str]:
@@ -238,7 +244,8 @@ def _fair_columns(alt, holder: str) -> str:
     if getattr(alt, "fair", None) is None:
         return ""
     lo, hi = alt.fair.ci95
-    return (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
+    return (f"  fair {signed_decimal(alt.fair.mean):>7}" + (f" [{signed_decimal(lo)}, {signed_decimal(hi)}]" if lo != hi
+                                                            else "")
             + f"  {chance_text(holder, alt.fair.p_win)}".rstrip() + spread_text(alt.fair))
 
 
@@ -569,10 +576,6 @@ def draw_luck_text(data: dict) -> str:
     totals = data.get("draw_luck")
     if totals is None:
         return ""
-    def plus(value: float, digits: int = 2) -> str:       # (a signed decimal, the language's way)
-        shown = decimal(value, digits)
-        return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
-
     lines = [gettext("Luck of the draws (the value after each draw less the mean over the tiles that could have "
                      "come, for the drawer's side):")]
     for number, m in enumerate(data.get("moves", []), 1):
@@ -583,13 +586,13 @@ def draw_luck_text(data: dict) -> str:
             gettext("not valued (the search's node limit)") if luck is None else
             ngettext("{points} (value {value}, the mean over {n} tile {mean})",
                      "{points} (value {value}, the mean over {n} tiles {mean})", luck['candidates'],
-                     points=plus(luck['points']), value=f"{luck['value']:+d}", mean=plus(luck['mean']))
-            + (f", {plus(100 * luck['mwc'])}% MWC" if luck["mwc"] is not None else "")))
+                     points=signed_decimal(luck['points']), value=f"{luck['value']:+d}", mean=signed_decimal(luck['mean']))
+            + (f", {signed_decimal(100 * luck['mwc'])}% MWC" if luck["mwc"] is not None else "")))
     if all(m.get("draw_luck") is None for m in data.get("moves", [])):
         return _text(lines + [""])
     missing = sum(1 for m in data.get("moves", []) if "draw_luck" in m and m["draw_luck"] is None)
     lines.append("  " + (gettext("In all (the draws valued): {totals}") if missing else gettext("In all: {totals}"))
-                 .format(totals="; ".join(f"{t['side']} {plus(t['points'])}"
-                                          + (f" ({plus(100 * t['mwc'])}% MWC)" if t["mwc"] is not None else "")
+                 .format(totals="; ".join(f"{t['side']} {signed_decimal(t['points'])}"
+                                          + (f" ({signed_decimal(100 * t['mwc'])}% MWC)" if t["mwc"] is not None else "")
                                           for t in totals)))
     return _text(lines + [""])
