@@ -296,6 +296,15 @@ def test_every_commands_text_output_is_all_in_the_catalogue(name):
     assert unmarked_words(_outside_record(covered(english)))
 
 
+@pytest.mark.parametrize("rule", ["target=x", "capicua=yes", "lead=nobody", "target"])
+def test_a_rule_options_error_is_in_the_catalogue(rule):
+    """A ``--rule`` no variant takes: an unknown option, a value every variant with that option refuses."""
+    result = CliRunner().invoke(main, ["--lang", "qps", "validate", "--rule", rule, "records/seed2.dom"],
+                                prog_name="domino")
+    assert result.exit_code == 2 and "⟦" in result.output, result.output
+    assert unmarked_words(re.sub(r"--rule \S+|'[^']*'", " ", result.output)) == [], result.output
+
+
 def test_diagrams_notes_are_in_the_catalogue(tmp_path):
     """``diagram`` writes a file and says so on standard error, with a note where the record breaks the rules."""
     result = CliRunner().invoke(main, ["--lang", "qps", "diagram", "records/seed1.dom", "--move", "26",
