@@ -7,7 +7,7 @@ import re
 from typing import Sequence
 
 from ..diagnostics import Diagnostic
-from ..i18n import gettext, ngettext, number
+from ..i18n import gettext, language, ngettext, number
 from ..position import Outcome, Position, tiles_of
 from ..record import MAX_DIGITS, StatedResult
 from ..rules.facts import HandFacts, HandResult, hand_facts
@@ -96,7 +96,7 @@ class HandEnding:
             problem = self._compare(stated, outcome, result, pos)
             if problem:
                 hint = "" if self.facts is None else _result_hint(self.variant, self.facts, stated, outcome,
-                                                                  tuple(self.players), self.worth)
+                                                                  tuple(self.players), self.worth, language())
                 out.append(self.diag(Code.RESULT_MISMATCH, gettext("the record states \"{stated}\" but {problem}",
                                                                    stated=stated, problem=problem) + hint,
                                      tag_pos))
@@ -131,10 +131,11 @@ class HandEnding:
 
 @functools.lru_cache(maxsize=512)
 def _result_hint(variant: Variant, facts, stated: StatedResult, outcome: Outcome, players: tuple[str, ...],
-                 worth: int | None) -> str:
+                 worth: int | None, lang: str = "en") -> str:
     """:func:`analyzer.rules.hints.result_hint` for a Result tag that disagrees with the hand, kept: the slip
     search replays the same ending under many candidate repairs, and each other option's result is worked out
-    anew (some forty variants a hand)."""
+    anew (some forty variants a hand); ``lang``: the language its words are in (a key of the cache: a server answers
+    in several)."""
     return result_hint(variant, facts, lambda other, r: compare_result(stated, outcome, r, other, players, worth) is None)
 
 
