@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
-from ..i18n import gettext, number
+from ..i18n import N_, gettext, number
 from ..record import Game, Record, clip
 from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
@@ -182,7 +182,8 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
     for part in text.split(","):
         side, _, value = part.strip().rpartition(" ")
         if not side or not value.lstrip("-").isdecimal():
-            raise ValueError(f"cannot read the score {text!r}; write it as \"A/C 46, B/D 10\"")
+            raise ValueError(gettext("cannot read the score {stated}; write it as {example}", stated=repr(text),
+                                     example='"A/C 46, B/D 10"'))
         out[frozenset(side.strip().split("/"))] = int(value)
     return out
 
@@ -192,12 +193,19 @@ def _claimed(stated: str, names: list[str], after: bool) -> tuple[int, ...]:
     try:
         claimed = parse_score(stated)
     except ValueError:
-        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores "
-                         f"{'after' if after else 'before'} the hand") from None
+        raise ValueError(_form(names, after)) from None
     got = [claimed.get(frozenset(name.split("/"))) for name in names]
     if None in got or len(claimed) != len(names):
-        raise ValueError(f"it does not give the points of this game's {len(names)} sides, {', '.join(names)}")
+        raise ValueError(gettext("it does not give the points of this game's {n} sides, {names}", n=len(names),
+                                 names=', '.join(names)))
     return tuple(got)
+
+
+def _form(names: list[str], after: bool) -> str:
+    """How to write a Score tag for the sides ``names`` (``after``: the scores after the hand)."""
+    example = '"' + ', '.join(f'{name} 0' for name in names) + '"'
+    return (gettext("write it as {example} with the scores after the hand", example=example) if after else
+            gettext("write it as {example} with the scores before the hand", example=example))
 
 
 class ScoreContradiction(ValueError):
@@ -205,9 +213,10 @@ class ScoreContradiction(ValueError):
 
 
 #: what a match that is no race of points or bad points counts besides its scores (:func:`score_before`)
-_COUNTS = {MatchKind.GAMES: "games won", MatchKind.STRAIGHT: "wins in a row, and drawn games that raise the next "
-           "game's worth", MatchKind.CUTTHROAT: "games won, all back to 0 once everyone has won one",
-           MatchKind.SHUTOUT: "games won, and drawn games that raise the next game's worth"}
+_COUNTS = {MatchKind.GAMES: N_("games won"),
+           MatchKind.STRAIGHT: N_("wins in a row, and drawn games that raise the next game's worth"),
+           MatchKind.CUTTHROAT: N_("games won, all back to 0 once everyone has won one"),
+           MatchKind.SHUTOUT: N_("games won, and drawn games that raise the next game's worth")}
 
 
 def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True) -> MatchState:
@@ -219,35 +228,36 @@ def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True)
     hand's own result."""
     match, sides = variant.match, variant.seating.sides
     if len(rep.players) != variant.players:
-        raise ValueError("its players are not the variant's")
+        raise ValueError(gettext("its players are not the variant's"))
     if after and rep.result is None:
-        raise ValueError("it is the score after the hand, and the hand's result is not known")
+        raise ValueError(gettext("it is the score after the hand, and the hand's result is not known"))
     if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
-        raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
-                         "the hand in the file, with Game tags")
+        raise ValueError(gettext("the match counts {what}, more than a Score tag says: give the games before the hand "
+                                 "in the file, with Game tags", what=gettext(_COUNTS[match.kind])))
     names = [variant.side_name(side, rep.players) for side in range(sides)]
     if isinstance(match, KozelMatch):
         fence = rep.game.tags.get("Fence")
         if fence is None:
-            raise ValueError("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag says: give "
-                             "the games before the hand in the file, with Game tags, or the fences before the hand "
-                             f"with the Fence tag ([Fence \"{names[0]} 8, {names[1]} 0\"], \"; eggs 26\" for eggs "
-                             "carried)")
+            raise ValueError(gettext("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag "
+                                     "says: give the games before the hand in the file, with Game tags, or the fences "
+                                     "before the hand with the Fence tag ({tag}, {eggs} for eggs carried)",
+                                     tag=f'[Fence "{names[0]} 8, {names[1]} 0"]', eggs='"; eggs 26"'))
         claimed = _claimed(stated, names, after)
         return match.before(names, claimed if after else None, fence, rep.result, None if after else claimed)
     try:
         claimed = parse_score(stated)
     except ValueError:
-        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores "
-                         f"{'after' if after else 'before'} the hand") from None
+        raise ValueError(_form(names, after)) from None
     added = rep.result.added(sides) if after else (0,) * sides
     scores = []
     for side, name in enumerate(names):
         got = claimed.get(frozenset(name.split("/")))
         if got is None or len(claimed) != sides:
-            raise ValueError(f"it does not give the points of this game's {sides} sides, {', '.join(names)}")
+            raise ValueError(gettext("it does not give the points of this game's {n} sides, {names}", n=sides,
+                                     names=', '.join(names)))
         if got < added[side]:
-            raise ScoreContradiction(f"{name} has {got}, less than the {added[side]} the hand gives them")
+            raise ScoreContradiction(gettext("{side} has {score}, less than the {points} the hand gives them",
+                                             side=name, score=got, points=added[side]))
         scores.append(got - added[side])
     # the match code settles that score as a hand bringing it from the start would (a side at the target has won)
     return match.apply(match.start(sides), HandResult("blocked", None, 0, 0, tuple(scores)))
@@ -298,7 +308,8 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
             (partner,) = (prev.players[p] for p in variant.seating.partners_of(s))
             if partner in names:
                 seats.update(variant.seating.partners_of(names.index(partner)))
-                reason = f"{reason}; {prev.players[s]} pauses this game, so the player in that seat leads"
+                reason = reason + gettext("; {player} pauses this game, so the player in that seat leads",
+                                          player=prev.players[s])
     return replace(req, seats=frozenset(seats), reason=reason)
 
 
@@ -330,10 +341,11 @@ def _by_seat(variant: Variant, last: tuple[str, ...], names: tuple[str, ...], re
             return None
         seats.add(now)
         if last[s] not in names:
-            reason = f"{reason}; {last[s]} pauses this game, so {names[now]}, in that seat, leads"
+            reason = reason + gettext("; {player} pauses this game, so {leader}, in that seat, leads",
+                                      player=last[s], leader=names[now])
         elif names[now] != last[s]:
-            reason = (f"{reason}; the lead goes round the seats (§5), and {names[now]} now sits where {last[s]} "
-                      "sat")
+            reason = reason + gettext("; the lead goes round the seats (§5), and {leader} now sits where {player} sat",
+                                      leader=names[now], player=last[s])
     return replace(req, seats=frozenset(seats), reason=reason)
 
 
@@ -1203,14 +1215,15 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
         return rep
     if not any(before.scores):
         return rep
-    later = LeadRequirement(reason="the Score tag puts this game after the start of a match")
+    later = LeadRequirement(reason=gettext("the Score tag puts this game after the start of a match"))
     again = check_decided_result(replay(game, variant, source, rules=rules, terms=MatchTerms(later), insert_passes=insert_passes),
                                  DEALS_CHECKED)
     tile = rep.variant.opening.first_game_tile
     again.deal_diagnostics.append(_diag(
-        again, Code.MATCH_NOTE, f"the Score tag puts this game after the start of a match (the score before it "
-        f"{score_text(rep.variant, rep.players, before.scores)}), so it is no first game: {tile} was led by choice, "
-        "not as the first game's forced lead, and who leads is not checked (the match decides it)", "Score",
+        again, Code.MATCH_NOTE, gettext("the Score tag puts this game after the start of a match (the score before it "
+                                        "{score}), so it is no first game: {tile} was led by choice, not as the first "
+                                        "game's forced lead, and who leads is not checked (the match decides it)",
+                                        score=score_text(rep.variant, rep.players, before.scores), tile=tile), "Score",
         severity="info", rule="lead"))
     again.__dict__.pop("diagnostics", None)
     return again

@@ -75,18 +75,21 @@ def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], l
     where = game.tag_pos.get("Exposed")
 
     def unreadable(part: str) -> None:
-        problems.append(replayer.diag(Code.BAD_EXPOSED, f"cannot read {clip(part.strip())!r} in the Exposed tag; write the "
-                                      "player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile exposed during "
-                                      "play the row it binds from: \"C [0-4] from 5\"", where))
+        problems.append(replayer.diag(Code.BAD_EXPOSED, gettext(
+            "cannot read {part} in the Exposed tag; write the player and the tile, e.g. {example}, and for a tile "
+            "exposed during play the row it binds from: {during}", part=repr(clip(part.strip())),
+            example='"C [3-4], A [0-0]"', during='"C [0-4] from 5"'), where))
 
     out = []
     for name, tile, row in _read_tag(game.tags.get("Exposed", ""), replayer.seat_of, unreadable):
         seat = replayer.seat_of[name]
         if not initial.hands[seat] & tile.bit:
-            problems.append(replayer.diag(Code.BAD_EXPOSED, f"the Exposed tag names {name}'s {tile}, but {name} was "
-                                          "not dealt it", where))
+            problems.append(replayer.diag(Code.BAD_EXPOSED, gettext("the Exposed tag names {player}'s {tile}, but "
+                                                                    "{player} was not dealt it", player=name,
+                                                                    tile=tile), where))
             continue
-        how = "named in the Exposed tag" + (f", exposed during play before row {row}" if row else "")
+        how = (gettext("named in the Exposed tag, exposed during play before row {row}", row=row) if row else
+               gettext("named in the Exposed tag"))
         out.append((seat, tile, row, how))
     return out, problems
 

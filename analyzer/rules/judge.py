@@ -148,7 +148,7 @@ class Judge(ClaimJudge):
         tiles = tiles_of(due, pos.max_pip)
 
         def message() -> str:
-            hows = dict.fromkeys(self.exposures.get(t.bit, "exposed") for t in tiles)
+            hows = dict.fromkeys(self.exposures.get(t.bit) or gettext("exposed") for t in tiles)
             words = {"player": self.players[seat], "tiles": gettext(" and ").join(map(str, tiles)),
                      "how": "; ".join(hows), "entry": tile or gettext("a pass")}
             if len(tiles) == 1:
