@@ -291,7 +291,7 @@ def _said(tally: _Tally, file: str, fmt: str, label: str) -> int:
                            "tiles it hides (a sheet's check)", command=f"`domino validate {label}`"), err=True)
     verdict = (gettext("every game valid") if valid == checked else
                gettext("{valid} valid, {invalid} invalid", valid=number(valid), invalid=number(checked - valid)))
-    click.echo(gettext("imported {games} and {moves} from {file} ({format}) into {label}: {verdict}",
+    click.echo(gettext("imported {games}, {moves} from {file} ({format}) into {label}: {verdict}",
                        games=ngettext("{n} game", "{n} games", games), moves=ngettext("{n} move", "{n} moves", moves),
                        file=file, format=fmt, label=label, verdict=verdict), err=True)
     return 0 if valid == checked else 1

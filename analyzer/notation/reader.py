@@ -974,6 +974,6 @@ def parse(text: str, source: str = "<record>") -> Record:
         record.errors.append(Diagnostic("error", Code.TOO_MANY_ERRORS, ngettext(
                                             "{n} more problem is not listed (only the first {most} are)",
                                             "{n} more problems are not listed (only the first {most} are)", left_out,
-                                            most=MAX_DIAGNOSTICS),
+                                            n=left_out, most=MAX_DIAGNOSTICS),
                                         source=source, details={"left_out": left_out}))
     return record
