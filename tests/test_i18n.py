@@ -305,6 +305,17 @@ def test_a_rule_options_error_is_in_the_catalogue(rule):
     assert unmarked_words(re.sub(r"--rule \S+|'[^']*'", " ", result.output)) == [], result.output
 
 
+@pytest.mark.parametrize("args", [["diagram", "records/seed2.dom", "-o", "records/seed1.dom"],
+                                  ["diagram", "records/seed2.dom", "-o", "records"],
+                                  ["validate", "{tmp}"]])
+def test_an_output_paths_or_sources_usage_error_is_in_the_catalogue(args, tmp_path):
+    """An output file refused (not the tool's own; a folder) and a folder with no records: usage errors."""
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    result = CliRunner().invoke(main, ["--lang", "qps", *args], prog_name="domino")
+    assert result.exit_code == 2 and "⟦" in result.output, result.output
+    assert unmarked_words(result.output.replace(str(tmp_path), " ")) == [], result.output
+
+
 def test_diagrams_notes_are_in_the_catalogue(tmp_path):
     """``diagram`` writes a file and says so on standard error, with a note where the record breaks the rules."""
     result = CliRunner().invoke(main, ["--lang", "qps", "diagram", "records/seed1.dom", "--move", "26",
