@@ -189,11 +189,10 @@ def test_a_usage_error_is_in_the_language_chosen():
 COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", "incomplete", "unchecked-lead",
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
                  "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
-#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a tournament's,
-#: the seats drawn in Domino Whist, an unreadable file, the tool's own failures); their lines are left out of the
+#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a tournament's, an
+#: unreadable file, the tool's own failures); their lines are left out of the
 #: pseudo-language's check, every other diagnostic's message is in the catalogue
-ENGLISH_CODES = {"seat-draw", "sit-out", "bad-seat-draw",
-                 "clock-syntax", "score-syntax", "unreadable", "binary", "internal", "internal-error", "cluster-lost",
+ENGLISH_CODES = {"unreadable", "binary", "internal", "internal-error", "cluster-lost",
                  "unwritable", "bad-false-play", "bad-rule", "no-deal", "notation",
                  *(c for c in Code if c.startswith("tournament-"))}
 DIAGNOSTIC = re.compile(r"^\s*\S+:\d+(?::\d+)?: (error|warning|info)\[([a-z-]+)\] ")
@@ -267,7 +266,8 @@ COMMAND_OUTPUTS = {
                           "records/variant-cross-sleepers-no.dom", "records/partnership-untagged-first-lead.dom",
                           "records/match-doscientos-block.dom", "records/house-venezuelan-no-caben.dom",
                           "tests/data/first-line-no-player.dom", "tests/data/sheet-open-results.dom",
-                          "tests/data/issue72/setup-tags-first.dom", "tests/data/issue72/setup-prefix-deal-trials.dom"],
+                          "tests/data/issue72/setup-tags-first.dom", "tests/data/issue72/setup-prefix-deal-trials.dom",
+                          "records/whist-seat-draw.dom", "records/match-whist-progression-five.dom"],
                          None),
     "stats": (["stats", "records/seed1.dom", "records/seed2.dom"], None),
     "stats --mistakes": (["stats", "--mistakes", "3", "records/seed2.dom"], None),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
-from ..i18n import N_, gettext, number
+from ..i18n import N_, decimal, gettext, ngettext, number
 from ..record import Game, Record, clip
 from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
@@ -410,12 +410,12 @@ def _progression_moves(before: tuple[str, ...], turned: tuple[str, ...], after: 
     if len(moved) == 2:     # (two who trade places: the other two stay)
         if keeper is None or keeper not in (before[k] for k in moved):
             return None
-        return (f"{keeper}, who would lead the next game, keeps his place (§12), but the seats go from "
-                f"{', '.join(before)} to {', '.join(after)}")
-    return (f"two of the four keep their places and only the other two swap (§12), but the seats go from "
-            f"{', '.join(before)} to {', '.join(after)}"
-            + (f" ({', '.join(before[k] for k in moved)} all move)" if len(moved) > 2 else " (nobody moves, so the "
-               "partners stay the same)" if not moved else ""))
+        return gettext("{keeper}, who would lead the next game, keeps his place (§12), but the seats go from "
+                       "{before} to {after}", keeper=keeper, before=', '.join(before), after=', '.join(after))
+    return (gettext("two of the four keep their places and only the other two swap (§12), but the seats go from "
+                    "{before} to {after}", before=', '.join(before), after=', '.join(after))
+            + (" " + gettext("({players} all move)", players=', '.join(before[k] for k in moved)) if len(moved) > 2
+               else " " + gettext("(nobody moves, so the partners stay the same)") if not moved else ""))
 
 
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:
@@ -840,8 +840,8 @@ def _seat_notes(rep: Replay, seats: SeatsDrawn, draw_problem: Diagnostic | None,
     if draw_problem or draw is not None:
         rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
     if moved:
-        rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
-                                          "Players"))
+        rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, gettext("§12, match {part} of the progression",
+                                                                        part=part) + f": {moved}", "Players"))
 
 
 def _file_notes(rep: Replay, first: list[Diagnostic], new_match: bool) -> None:
@@ -1052,7 +1052,7 @@ def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, dra
 
 
 def _amount(v: Fraction) -> str:
-    return str(v.numerator) if v.denominator == 1 else f"{float(v):.2f}"
+    return str(v.numerator) if v.denominator == 1 else decimal(float(v))
 
 
 def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnostic | None]:
@@ -1064,8 +1064,10 @@ def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnosti
     except ValueError as exc:
         return None, Diagnostic("error", Code.BAD_SEAT_DRAW, str(exc), where.line or None, where.column or None)
     if len(draw.tiles) != variant.people:
-        return None, Diagnostic("error", Code.BAD_SEAT_DRAW, f"the SeatDraw tag names {len(draw.tiles)} people; "
-                                f"this match has {variant.people}", where.line or None, where.column or None)
+        return None, Diagnostic("error", Code.BAD_SEAT_DRAW, gettext("the SeatDraw tag names {n} people; this match "
+                                                                     "has {people}", n=len(draw.tiles),
+                                                                     people=variant.people),
+                                where.line or None, where.column or None)
     return draw, None
 
 
@@ -1078,26 +1080,32 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     players = rep.players
     strangers = [p for p in players if p not in draw.names]
     if strangers:
-        return [_diag(rep, Code.BAD_SEAT_DRAW, f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
-                      f"({', '.join(draw.names)})", "Players")]
+        return [_diag(rep, Code.BAD_SEAT_DRAW, gettext("{players} drew no tile in the SeatDraw tag ({names})",
+                                                       players=', '.join(strangers), names=', '.join(draw.names)),
+                      "Players")]
     if rep.variant.irregularities != "whist":
         return out          # a draw for the lead alone (Opening.drawn): the seats are not drawn
     out_now = draw.sitting_out(number, part)
     wrong = [p for p in out_now if p in players]
     if wrong and draw.progression:
         pairs = " vs ".join("-".join(pair) for pair in draw.teams(part))
-        out.append(_diag(rep, Code.SIT_OUT, f"{out_now[0]} pauses match {part} of the progression (§12, five players: "
-                         f"{pairs}), but plays", "Players", expected=list(out_now)))
+        out.append(_diag(rep, Code.SIT_OUT, gettext("{player} pauses match {part} of the progression (§12, five "
+                                                    "players: {pairs}), but plays", player=out_now[0], part=part,
+                                                    pairs=pairs), "Players", expected=list(out_now)))
     elif wrong:
         high, low = draw.teams()
-        out.append(_diag(rep, Code.SIT_OUT, f"{' and '.join(out_now)} sit{'s' * (len(out_now) == 1)} out game {number} "
-                         f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
-                         f"{', '.join(high)}, the low team {', '.join(low)}), but {', '.join(wrong)} play"
-                         f"{'s' * (len(wrong) == 1)}", "Players", expected=list(out_now)))
+        words = {"out": gettext(" and ").join(out_now), "game": number, "high": ', '.join(high),
+                 "low": ', '.join(low), "wrong": ', '.join(wrong)}
+        out.append(_diag(rep, Code.SIT_OUT, ngettext(
+            "{out} sits out game {game} of the match (§10/§11: the tiles drawn decide who pauses in turn; the high "
+            "team {high}, the low team {low})", "{out} sit out game {game} of the match (§10/§11: the tiles drawn "
+            "decide who pauses in turn; the high team {high}, the low team {low})", len(out_now), **words)
+            + ngettext(", but {wrong} plays", ", but {wrong} play", len(wrong), **words), "Players",
+            expected=list(out_now)))
     # (the seats are the variant's: a game naming more players has its own error, ``players``)
     seats = draw.seat_problem(players, rep.variant.seating, part) if len(players) == rep.variant.players else None
     if seats:
-        rule = f"§12, match {part} of the progression" if part > 1 else "§3"
+        rule = gettext("§12, match {part} of the progression", part=part) if part > 1 else "§3"
         out.append(_diag(rep, Code.SEAT_DRAW, f"{rule}: {seats}", "Players"))
     return out
 

@@ -296,8 +296,9 @@ def parse_clock(text: str) -> float:
     minutes, colon, seconds = text.strip().partition(":")
     if not _digits(minutes) or (colon and not (_digits(seconds) and len(seconds) == 2 and int(seconds) < 60)) \
             or len(minutes) > 4:
-        raise ValueError(f"cannot read the clock {text.strip()[:20]!r}; write the time played in the match when the "
-                         "hand ended as minutes and seconds (\"31:20\") or minutes (\"31\")")
+        raise ValueError(gettext("cannot read the clock {text}; write the time played in the match when the hand "
+                                 "ended as minutes and seconds ({both}) or minutes ({minutes})",
+                                 text=repr(text.strip()[:20]), both='"31:20"', minutes='"31"'))
     return int(minutes) + (int(seconds) / 60 if colon else 0)
 
 
@@ -350,14 +351,15 @@ class SeatDraw:
             except ValueError:
                 tile = None
             if tile is None:
-                raise ValueError(f"cannot read {part.strip()!r} in the SeatDraw tag; write each person and the "
-                                 "tile drawn, e.g. \"A [6-1], B [4-3], C [2-2], D [0-5]\"")
+                raise ValueError(gettext("cannot read {part} in the SeatDraw tag; write each person and the tile "
+                                         "drawn, e.g. {example}", part=repr(part.strip()),
+                                         example='"A [6-1], B [4-3], C [2-2], D [0-5]"'))
             out.append((words[0], tile))
         tiles = [t for _, t in out]
         if len(set(tiles)) != len(tiles):
-            raise ValueError("the SeatDraw tag names a tile twice; each person draws a different tile")
+            raise ValueError(gettext("the SeatDraw tag names a tile twice; each person draws a different tile"))
         if len({n for n, _ in out}) != len(out):
-            raise ValueError("the SeatDraw tag names a person twice; each person draws one tile")
+            raise ValueError(gettext("the SeatDraw tag names a person twice; each person draws one tile"))
         return cls(tuple(out), lead, progression)
 
     @property
@@ -407,8 +409,9 @@ class SeatDraw:
         sides = {seating.teams[s] for s, name in enumerate(players) if name in high}
         if len(sides) > 1:
             present = [n for n in players if n in high]
-            return (f"{' and '.join(present)} are partners by the tiles they drew, so they sit opposite each "
-                    f"other; the play order {', '.join(players)} does not seat them so")
+            return gettext("{players} are partners by the tiles they drew, so they sit opposite each other; the play "
+                           "order {order} does not seat them so", players=gettext(" and ").join(present),
+                           order=', '.join(players))
         return None
 
     def first_leader(self, players: tuple[str, ...]) -> str | None:
