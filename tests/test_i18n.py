@@ -193,7 +193,7 @@ COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", 
 #: unreadable file, the tool's own failures); their lines are left out of the
 #: pseudo-language's check, every other diagnostic's message is in the catalogue
 ENGLISH_CODES = {"unreadable", "binary", "internal", "internal-error", "cluster-lost",
-                 "unwritable", "bad-false-play", "bad-rule", "no-deal", "notation",
+                 "unwritable", "bad-rule", "no-deal", "notation",
                  *(c for c in Code if c.startswith("tournament-"))}
 DIAGNOSTIC = re.compile(r"^\s*\S+:\d+(?::\d+)?: (error|warning|info)\[([a-z-]+)\] ")
 
