@@ -189,11 +189,11 @@ def test_a_usage_error_is_in_the_language_chosen():
 COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", "incomplete", "unchecked-lead",
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
                  "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
-#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a tournament's, an
-#: unreadable file, the tool's own failures); their lines are left out of the
+#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a tournament's, a
+#: sheet's deals that cannot be, an unreadable file, the tool's own failures); their lines are left out of the
 #: pseudo-language's check, every other diagnostic's message is in the catalogue
 ENGLISH_CODES = {"unreadable", "binary", "internal", "internal-error", "cluster-lost",
-                 "unwritable", "bad-rule", "no-deal", "notation",
+                 "unwritable", "no-deal", "notation",
                  *(c for c in Code if c.startswith("tournament-"))}
 DIAGNOSTIC = re.compile(r"^\s*\S+:\d+(?::\d+)?: (error|warning|info)\[([a-z-]+)\] ")
 
