@@ -19,7 +19,6 @@ from click.testing import CliRunner
 from analyzer import i18n
 from analyzer.cli import COMMANDS, main
 from analyzer.cli.language import chosen
-from analyzer.rules.codes import Code
 from conftest import ROOT
 
 LANGUAGES = i18n.LANGUAGES
@@ -189,13 +188,12 @@ def test_a_usage_error_is_in_the_language_chosen():
 COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", "incomplete", "unchecked-lead",
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
                  "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
-#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a tournament's, a
-#: sheet's deals that cannot be, an unreadable file, the tool's own failures); their lines are left out of the
+#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a sheet's deals that
+#: cannot be, an unreadable file, the tool's own failures); their lines are left out of the
 #: pseudo-language's check, every other diagnostic's message is in the catalogue
 ENGLISH_CODES = {"unreadable", "binary", "internal", "internal-error", "cluster-lost",
-                 "unwritable", "no-deal", "notation",
-                 *(c for c in Code if c.startswith("tournament-"))}
-DIAGNOSTIC = re.compile(r"^\s*\S+:\d+(?::\d+)?: (error|warning|info)\[([a-z-]+)\] ")
+                 "unwritable", "no-deal", "notation"}
+DIAGNOSTIC = re.compile(r"^\s*\S+?(?::\d+(?::\d+)?)?: (error|warning|info)\[([a-z-]+)\] ", re.M)
 
 
 def covered(text: str) -> str:
@@ -316,6 +314,23 @@ def test_an_output_paths_or_sources_usage_error_is_in_the_catalogue(args, tmp_pa
     result = CliRunner().invoke(main, ["--lang", "qps", *args], prog_name="domino")
     assert result.exit_code == 2 and "⟦" in result.output, result.output
     assert unmarked_words(result.output.replace(str(tmp_path), " ")) == [], result.output
+
+
+def test_a_broken_tournaments_diagnostics_are_in_the_catalogue(tmp_path):
+    """records/tournament-8.tour broken as a club's file may be: a tag twice, a round twice, a line that reads as
+    nothing, a table moved, the tiles drawn where the scheme does not draw, mixed pairs without mixed players."""
+    text = (ROOT / "records" / "tournament-8.tour").read_text(encoding="utf-8")
+    text = text.replace('[Scheme "8"]', '[Scheme "8"]\n[Scheme "8"]\n[Pairs "mixed"]\n[Partners "redraw"]')
+    text = text.replace("table 2: 3-8 vs 4-7 129 67", "table 2: 3-8 vs 4-7 129 67 drew 3 [6-6], 8 [5-5], 4 [1-1], "
+                        "7 [0-0]\nthe scores were added up by Emil\ntable 2: 3-7 vs 4-8 10 20")
+    text = text.replace("round 3\n", "round 2\n", 1)
+    path = tmp_path / "broken.tour"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--lang", "qps", "tournament", str(path)], prog_name="domino")
+    assert result.exit_code == 1, result.output
+    assert len(DIAGNOSTIC.findall(result.output)) >= 5, result.output
+    text = covered(result.output.replace(str(path), "broken.tour"))
+    assert unmarked_words(re.sub(r"^\s+\d+\. .*$", " ", text, flags=re.M)) == [], result.output
 
 
 def test_diagrams_notes_are_in_the_catalogue(tmp_path):
