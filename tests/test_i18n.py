@@ -189,11 +189,11 @@ COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", 
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
                  "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
 #: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a sheet's deals that
-#: cannot be, an unreadable file, the tool's own failures); their lines are left out of the
+#: cannot be, the tool's own failures; an unreadable file's reason as the system gives it); their lines are left out of the
 #: pseudo-language's check, every other diagnostic's message is in the catalogue
-ENGLISH_CODES = {"unreadable", "binary", "internal", "internal-error", "cluster-lost",
+ENGLISH_CODES = {"internal", "internal-error", "cluster-lost",
                  "unwritable", "no-deal", "notation"}
-DIAGNOSTIC = re.compile(r"^\s*\S+?(?::\d+(?::\d+)?)?: (error|warning|info)\[([a-z-]+)\] ", re.M)
+DIAGNOSTIC = re.compile(r"^\s*\S+?(?::\d+(?::\d+)?)?: (error|warning|info)\[([a-z0-9-]+)\] ", re.M)
 
 
 def covered(text: str) -> str:
@@ -331,6 +331,16 @@ def test_a_broken_tournaments_diagnostics_are_in_the_catalogue(tmp_path):
     assert len(DIAGNOSTIC.findall(result.output)) >= 5, result.output
     text = covered(result.output.replace(str(path), "broken.tour"))
     assert unmarked_words(re.sub(r"^\s+\d+\. .*$", " ", text, flags=re.M)) == [], result.output
+
+
+def test_a_file_that_is_no_record_is_said_so_in_the_catalogue(tmp_path):
+    """A binary file, UTF-16 text and Latin-1 text: each one's error (binary, not-utf8) in the language."""
+    (tmp_path / "binary.dom").write_bytes(b"[Event \"x\"]\0\0")
+    (tmp_path / "utf16.dom").write_bytes("[Event \"x\"]\n".encode("utf-16"))
+    (tmp_path / "latin1.dom").write_bytes("[Event \"Año\"]\n".encode("latin-1"))
+    result = CliRunner().invoke(main, ["--lang", "qps", "validate", str(tmp_path)], prog_name="domino")
+    assert result.exit_code == 1 and result.output.count("⟦the file is") == 3, result.output
+    assert unmarked_words(covered(result.output.replace(str(tmp_path), "x"))) == [], result.output
 
 
 def test_diagrams_notes_are_in_the_catalogue(tmp_path):
