@@ -343,6 +343,23 @@ def test_a_file_that_is_no_record_is_said_so_in_the_catalogue(tmp_path):
     assert unmarked_words(covered(result.output.replace(str(tmp_path), "x"))) == [], result.output
 
 
+@pytest.mark.parametrize("fmt, name, text", [
+    ("csv", "broken.csv", "player,tile,side,colour\nA,3-3,,\nB,3-9,left,\n,1-2,right,\nC,2-4,up,\n"),
+    ("kozel-video", "broken.json", '{"format": "kozel-game-v2", "fishVariant": "maybe", "scoreLimit": 77, '
+                                   '"teams": [{"name": "x", "players": []}], "rounds": []}'),
+    ("yard", "broken.txt", "90040P.L9\n1005"),
+])
+def test_an_importers_problems_are_in_the_catalogue(fmt, name, text, tmp_path):
+    """A move list, a Kozel video log and a share code that cannot be imported: each problem in the language (the
+    place in a JSON document, its keys, as the file writes them)."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--lang", "qps", "import", fmt, str(path)], prog_name="domino")
+    assert result.exit_code == 1 and len(DIAGNOSTIC.findall(result.output)) >= 2, result.output
+    text = re.sub(r"^[\w.\[\]]+: (?=⟦)", "", covered(result.output.replace(str(path), "x")), flags=re.M)
+    assert unmarked_words(text) == [], result.output      # (a JSON path before a problem: the file's own keys)
+
+
 def test_diagrams_notes_are_in_the_catalogue(tmp_path):
     """``diagram`` writes a file and says so on standard error, with a note where the record breaks the rules."""
     result = CliRunner().invoke(main, ["--lang", "qps", "diagram", "records/seed1.dom", "--move", "26",
