@@ -658,8 +658,8 @@ class _GameBuilder:
             first = nameless[0]
             self.log.report(first.pos, Code.NO_PLAYER,
                             ngettext("the move {move} (and the {n} after it) names no player; write it as "
-                                     "'PLAYER TILE', like 'B [1-1]'", "the move {move} (and the {n} after it) name no "
-                                     "player; write them as 'PLAYER TILE', like 'B [1-1]'", len(nameless) - 1,
+                                     "'PLAYER TILE', like 'B [1-1]'", "the move {move} (and the {n} after it) names no "
+                                     "player; write it as 'PLAYER TILE', like 'B [1-1]'", len(nameless) - 1,
                                      move=_play_text(first.play)) if len(nameless) > 1 else
                             gettext("the move {move} names no player; write it as 'PLAYER TILE', like 'B [1-1]'",
                                     move=_play_text(first.play)),
