@@ -19,6 +19,8 @@ import stat
 import tempfile
 from collections.abc import Iterable
 
+from .i18n import N_
+
 __all__ = ["OutputError", "write_atomic", "GENERATOR", "KINDS", "replaceable", "clear_damaged"]
 
 #: The mark of the tool's own outputs: a page's ``<meta name="generator" content="domino-analyzer X.Y">``, a tree of
@@ -66,13 +68,14 @@ def _table(head: bytes, _tail: bytes) -> bool:
 
 #: The kinds of output :func:`replaceable` knows, each with its test of a file's first bytes and its name for
 #: the user. A ``record`` (``validate --write-repaired``) has no mark: no existing file is one of the tool's own.
-KINDS = {"page": (_page, "a page domino wrote (an HTML report or index page)"),
-         "graph": (_graph, "a tree of lines domino wrote (GraphML or JSON)"),
-         "diagram": (_diagram, "a diagram domino drew (SVG)"),
-         "table": (_table, "an MWC table (.mwc or its JSON form)"),
-         "problems": (_problems, "a problem set domino train wrote (JSON)"),
-         "deck": (_deck, "an Anki deck domino train wrote"),
-         "record": (lambda _head, _tail: False, "a file domino may replace (an existing record is never replaced)")}
+KINDS = {"page": (_page, N_("a page domino wrote (an HTML report or index page)")),
+         "graph": (_graph, N_("a tree of lines domino wrote (GraphML or JSON)")),
+         "diagram": (_diagram, N_("a diagram domino drew (SVG)")),
+         "table": (_table, N_("an MWC table (.mwc or its JSON form)")),
+         "problems": (_problems, N_("a problem set domino train wrote (JSON)")),
+         "deck": (_deck, N_("an Anki deck domino train wrote")),
+         "record": (lambda _head, _tail: False, N_("a file domino may replace (an existing record is never "
+                                                   "replaced)"))}
 
 
 def replaceable(path: str | os.PathLike, kind: str) -> bool:

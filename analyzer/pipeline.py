@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, ContextManager
 
 from .codec import key, to_data
-from .i18n import use
+from .i18n import gettext, use
 from .diagnostics import Diagnostic, DominoError
 from .rules.codes import Code
 from .match import PossibleResults, possible_results, replay_record
@@ -829,7 +829,8 @@ def check_rules(rules: dict[str, str]) -> None:
         specs = [(family.name, spec) for family in FAMILIES.values() for spec in family.options
                  if spec.key == normalise(option)]
         if not specs:
-            raise UnknownOption(f"--rule {option}={value}: no variant has an option {option!r} (see `domino variants`)")
+            raise UnknownOption(gettext("{rule}: no variant has an option {option} (see `domino variants`)",
+                                        rule=f"--rule {option}={value}", option=repr(option)))
         errors = []
         for name, spec in specs:
             try:

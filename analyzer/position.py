@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Iterable, Sequence
 
+from .i18n import N_
 from .tiles import PASS, Move, Tile, tile_set
 
 __all__ = ["Position", "Outcome", "mask_of", "mask_pips", "tiles_of", "exposed_turn"]
@@ -126,7 +127,7 @@ class Position:
     stock = 0               # tiles left to draw
     keep = 0                # tiles that stay in the boneyard
     bonus = -1              # the opener who may still add a matching tile to his lead (-1: none)
-    stock_words = ("boneyard", "in the boneyard", "the boneyard is empty")
+    stock_words = (N_("boneyard"), N_("in the boneyard"), N_("the boneyard is empty"))
 
     def __init__(self, hands: Sequence[Iterable[Tile] | None], turn: int = 0, *, max_pip: int = 6,
                  opening: Iterable[Tile] = (), hidden: Sequence[int] | None = None) -> None:

@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Mapping
 
 from .diagnostics import DominoError
+from .i18n import gettext
 from .generate import SEAT_NAMES, random_hand
 from .notation import write
 from .record import Record
@@ -61,31 +62,32 @@ def template_text(variant: str | None = None, rules: Mapping[str, str] | None = 
     v = _variant(variant, rules, players)
     game, _, _ = random_hand(v, random.Random(seed), None, SEAT_NAMES[:v.players])
     moves = game.moves
-    kinds = ["a round a line, each player and the tile they played (`@N` after it: the open number it went "
-             "on, where it would fit either end) or `pass`"]
+    kinds = [gettext("a round a line, each player and the tile they played (`@N` after it: the open number it went "
+                     "on, where it would fit either end) or `pass`")]
     twice = next((a for a, b in zip(moves, moves[1:]) if a.player == b.player and a.tile is not None
                   and b.tile is not None and not a.draw and not b.draw), None)
     if twice is not None and v.opening.extra:
-        kinds.append(f"`{twice.player} {twice.tile} {twice.player} {moves[moves.index(twice) + 1].tile}`: the opener "
-                     "of the draw game may add a tile that fits right after the double led, so the same player "
-                     "plays twice")
+        kinds.append(gettext("{example}: the opener of the draw game may add a tile that fits right after the double "
+                             "led, so the same player plays twice", example=f"`{twice.player} {twice.tile} "
+                             f"{twice.player} {moves[moves.index(twice) + 1].tile}`"))
     if any(m.draw for m in moves):
-        kinds.append("`B draws [3-4]`: a tile taken from the boneyard (`draws ?`: one not seen)")
+        kinds.append(gettext("`B draws [3-4]`: a tile taken from the boneyard (`draws ?`: one not seen)"))
     if any(m.arm for m in moves):
-        kinds.append("`>N` after a tile: the arm it went on")
+        kinds.append(gettext("`>N` after a tile: the arm it went on"))
     if any(m.claim for m in moves):
-        kinds.append("`+N`: the points a play scores, as its player called them")
+        kinds.append(gettext("`+N`: the points a play scores, as its player called them"))
     if any(m.muggins for m in moves):
-        kinds.append("`C muggins 10`: points the player before did not call, taken")
-    tags = {"Event": "my game", "Date": "????.??.??", "Variant": game.tags["Variant"]}
+        kinds.append(gettext("`C muggins 10`: points the player before did not call, taken"))
+    tags = {"Event": gettext("my game"), "Date": "????.??.??", "Variant": game.tags["Variant"]}
     if "Rules" in game.tags:
         tags["Rules"] = game.tags["Rules"]
     tags.update({k: game.tags[k] for k in ("Players", "Lead", "Result")})
     game.tags = tags
     game.comments = [textwrap.fill(
-        f"An example hand of {v.name} for {_seated(v)} players, dealt and played at random: write your own game "
-        "over it. The tags: Players in play order, Lead who played first, Result as the hand ended (e.g. "
-        f"\"{tags['Result']}\"). The deal: a line a player, their tiles (? for a hand not known). The moves: "
-        + "; ".join(kinds) + ". Then `domino validate` this file: each error at its line and column, and the "
-        "likely slip. The notation in full: docs/notation.md.", width=100)]
+        gettext("An example hand of {variant} for {players} players, dealt and played at random: write your own game "
+                "over it. The tags: Players in play order, Lead who played first, Result as the hand ended (e.g. "
+                "\"{result}\"). The deal: a line a player, their tiles (? for a hand not known). The moves: {moves}. "
+                "Then `domino validate` this file: each error at its line and column, and the likely slip. The "
+                "notation in full: docs/notation.md.", variant=v.name, players=_seated(v), result=tags['Result'],
+                moves="; ".join(kinds)), width=100)]
     return write(Record([game], "<new>", []))

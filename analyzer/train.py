@@ -14,7 +14,9 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from .analysis.grades import grade_word
 from .archive.stats import player_key
+from .i18n import N_, decimal, gettext
 from .notation import parse, read, write
 from .outputs import GENERATOR, OutputError, write_atomic
 from .replay import replay
@@ -267,10 +269,17 @@ def problem_line(p: Problem) -> str:
         seed2.dom:14: game 1, move 1, B: played [1-1], best [0-1]; fair loss 11.00 (mistake, real)
     """
     place = f"{p.source}:{p.line_number}" if p.line_number is not None else p.source
-    loss = f"{100 * p.loss:.2f}% of match-winning chance" if p.scale == "match" else f"{p.loss:.2f}"
-    best = " or ".join(p.tied) if p.tied else p.best
-    return (f"{place}: game {p.game}, move {p.step + 1}, {p.player}: played {p.played}, best {best}; "
-            f"fair loss {loss} ({p.cls}, {p.verdict})")
+    loss = (gettext("{percent}% of match-winning chance", percent=decimal(100 * p.loss)) if p.scale == "match" else
+            decimal(p.loss))
+    best = gettext(" or ").join(p.tied) if p.tied else p.best
+    return gettext("{place}: game {game}, move {move}, {player}: played {played}, best {best}; fair loss {loss} "
+                   "({grade}, {verdict})", place=place, game=p.game, move=p.step + 1, player=p.player,
+                   played=p.played, best=best, loss=loss, grade=grade_word(p.cls),
+                   verdict=gettext(VERDICT_WORDS[p.verdict]) if p.verdict in VERDICT_WORDS else p.verdict)
+
+
+#: the verdict of a problem's move in its line (``problem_line``): real, uncertain, or exact (a hand shown)
+VERDICT_WORDS = {"real": N_("real"), "uncertain": N_("uncertain"), "exact": N_("exact")}
 
 
 def problem_set(found: list[Problem], player: str) -> dict:

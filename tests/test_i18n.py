@@ -2,12 +2,14 @@
 the language is chosen as people expect; and a pseudo-language that marks every translated message shows which
 words of the command line's output no catalogue can translate.
 
-The pseudo-language tests cover what this part of the work routed through the catalogue, and only that: the
-``--help`` of the group and of every command (click's own words included), and the text of ``validate`` and
-``analyze`` on several bundled records (their verdict lines, counts, summary, the analysis text's own words, each
-reason's sentence and the variant's assumptions; the diagnostics not in :data:`COVERED_CODES` are left out:
-docs/i18n.md says which). They do not cover the report page (tests/test_i18n_report.py does), the board, the site,
-or the other commands' output."""
+The pseudo-language tests run over the ``--help`` of the group and of every command (click's own words included),
+the text of ``validate`` (``--repair`` too) and ``analyze`` on several bundled records, and the text output of every
+other command on bundled records and test data (``replay``, ``stats`` with ``--mistakes`` and ``--by``, ``train``,
+``equity``, ``tournament``, ``variants``, ``import``, ``new``, ``diagram``), broken records among them for the
+diagnostics. What they leave out stays as written or is listed in docs/i18n.md as not yet translated: a record's own
+text (its tags, names, comments and the notation's ``pass``, ``draws``, ``muggins``), a diagnostic's place, severity
+and code, the diagnostics of :data:`ENGLISH_CODES`, a variant's description and its options' help. They do not
+cover the report page (tests/test_i18n_report.py does), the board or the site."""
 import re
 
 import pytest
@@ -182,22 +184,26 @@ def test_a_usage_error_is_in_the_language_chosen():
         result.output
 
 
-#: the diagnostics whose messages are in the catalogue (the codes a user meets most: docs/i18n.md); the others'
-#: lines are left out of the pseudo-language's check
+#: the diagnostics whose lines tests/test_i18n_report.py checks on a report page (the codes a user meets most)
 COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", "incomplete", "unchecked-lead",
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
                  "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
-DIAGNOSTIC = re.compile(r"^\s*\S+:\d+(?::\d+)?: (error|warning|info)\[([a-z-]+)\] ")
+#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a sheet's deals that
+#: cannot be, the tool's own failures; an unreadable file's reason as the system gives it); their lines are left out of the
+#: pseudo-language's check, every other diagnostic's message is in the catalogue
+ENGLISH_CODES = {"internal", "internal-error", "cluster-lost",
+                 "unwritable", "no-deal", "notation"}
+DIAGNOSTIC = re.compile(r"^\s*\S+?(?::\d+(?::\d+)?)?: (error|warning|info)\[([a-z0-9-]+)\] ", re.M)
 
 
 def covered(text: str) -> str:
-    """``text`` without what this work left in English: the lines of diagnostics not in :data:`COVERED_CODES`
-    (and the note under one), each covered diagnostic without its place, severity and code (kept as they are)."""
+    """``text`` without what stays English: the lines of the diagnostics of :data:`ENGLISH_CODES` (and the note
+    under one), each other diagnostic without its place, severity and code (kept as they are)."""
     out, skipping = [], False
     for line in text.splitlines():
         found = DIAGNOSTIC.match(line)
         if found:
-            skipping = found.group(2) not in COVERED_CODES
+            skipping = found.group(2) in ENGLISH_CODES
             if not skipping:
                 out.append(line[found.end():])
             continue
@@ -233,6 +239,149 @@ def test_analyzes_text_is_all_in_the_catalogue_reasons_and_assumptions_too(recor
     assert "    - ⟦" in result.output
     text = re.sub(r" \[[a-z-]+\]$", "", result.output, flags=re.M)        # (a reason's code)
     assert unmarked_words(text) == [], text
+
+
+#: a record's own text in a command's output, kept as written: a comment on a line of its own, a tag, a table row
+#: shown before and after a repair, and the notation's keywords (``pass``, ``draws``, ``muggins``)
+RECORD_TEXT = re.compile(r"^\s*\{[^{}\n]*\}$|\[\w+ \"[^\"]*\"\]|\b(?:pass|draws|muggins)\b", re.M)
+
+
+def _outside_record(text: str) -> str:
+    return RECORD_TEXT.sub(" ", text)
+
+
+#: each command's text output on bundled records and test data (broken ones among them, for the diagnostics), and
+#: what of it stays as written beyond the record's text: a tournament's standings rows (the players' names as the
+#: file writes them), a variant's description line (the catalogue's, left in English: docs/i18n.md) and its options
+#: as the user types them (``--rule target=N``)
+COMMAND_OUTPUTS = {
+    "replay": (["replay", "records/seed1.dom", "records/errors.dom", "records/variant-draw.dom",
+                "records/variant-cross.dom", "records/match-kozel.dom", "records/match-all-fives-4.dom"], None),
+    "validate --repair": (["validate", "--repair", "records/errors.dom", "records/errors-lead-tile.dom"], None),
+    "validate, broken": (["validate", "records/errors-syntax.dom", "records/errors-lead-player.dom",
+                          "records/passes-omitted.dom", "records/whist-false-play.dom", "records/house-kozel-fence.dom",
+                          "records/match-cuban.dom", "records/sheet-kozel.dom", "records/match-whist-five.dom",
+                          "records/variant-cross-sleepers-no.dom", "records/partnership-untagged-first-lead.dom",
+                          "records/match-doscientos-block.dom", "records/house-venezuelan-no-caben.dom",
+                          "tests/data/first-line-no-player.dom", "tests/data/sheet-open-results.dom",
+                          "tests/data/issue72/setup-tags-first.dom", "tests/data/issue72/setup-prefix-deal-trials.dom",
+                          "records/whist-seat-draw.dom", "records/match-whist-progression-five.dom"],
+                         None),
+    "stats": (["stats", "records/seed1.dom", "records/seed2.dom"], None),
+    "stats --mistakes": (["stats", "--mistakes", "3", "records/seed2.dom"], None),
+    "stats --by month": (["stats", "--by", "month", "records/match-kozel.dom"], None),
+    "stats --by head-to-head": (["stats", "--by", "head-to-head", "records/match-kozel.dom"], None),
+    "train": (["train", "--player", "A", "--decision-deals", "4", "records/seed2.dom"], None),
+    "equity": (["equity", "--score", "60,35"], None),
+    "tournament": (["tournament", "records/tournament-8.tour"], r"^\s+\d+\. .*$"),
+    "variants": (["variants"], r"^  (?!--rule)[^⟦\n]*$|--rule \S+"),
+    "import": (["import", "kozel-video", "records/import-kozel-video.json"], None),
+    "new": (["new", "--variant", "kozel"], None),
+    "analyze, a draw game and arms": (["analyze", "records/variant-draw.dom", "records/variant-cross.dom"], None),
+}
+
+
+@pytest.mark.parametrize("name", COMMAND_OUTPUTS)
+def test_every_commands_text_output_is_all_in_the_catalogue(name):
+    args, kept = COMMAND_OUTPUTS[name]
+    result = CliRunner().invoke(main, ["--lang", "qps", *args], prog_name="domino")
+    assert result.exit_code in (0, 1), result.output
+    assert "⟦" in result.output
+    text = covered(result.output)
+    if kept:
+        text = re.sub(kept, " ", text, flags=re.M)
+    text = re.sub(r" \[[a-z-]+\]$", "", _outside_record(text), flags=re.M)       # (a reason's code, kept)
+    assert unmarked_words(text) == [], text
+    english = CliRunner().invoke(main, args, prog_name="domino").output      # (in English it finds words: it can fail)
+    assert unmarked_words(_outside_record(covered(english)))
+
+
+@pytest.mark.parametrize("rule", ["target=x", "capicua=yes", "lead=nobody", "target"])
+def test_a_rule_options_error_is_in_the_catalogue(rule):
+    """A ``--rule`` no variant takes: an unknown option, a value every variant with that option refuses."""
+    result = CliRunner().invoke(main, ["--lang", "qps", "validate", "--rule", rule, "records/seed2.dom"],
+                                prog_name="domino")
+    assert result.exit_code == 2 and "⟦" in result.output, result.output
+    assert unmarked_words(re.sub(r"--rule \S+|'[^']*'", " ", result.output)) == [], result.output
+
+
+@pytest.mark.parametrize("args", [["diagram", "records/seed2.dom", "-o", "records/seed1.dom"],
+                                  ["diagram", "records/seed2.dom", "-o", "records"],
+                                  ["validate", "{tmp}"]])
+def test_an_output_paths_or_sources_usage_error_is_in_the_catalogue(args, tmp_path):
+    """An output file refused (not the tool's own; a folder) and a folder with no records: usage errors."""
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    result = CliRunner().invoke(main, ["--lang", "qps", *args], prog_name="domino")
+    assert result.exit_code == 2 and "⟦" in result.output, result.output
+    assert unmarked_words(result.output.replace(str(tmp_path), " ")) == [], result.output
+
+
+def test_a_broken_tournaments_diagnostics_are_in_the_catalogue(tmp_path):
+    """records/tournament-8.tour broken as a club's file may be: a tag twice, a round twice, a line that reads as
+    nothing, a table moved, the tiles drawn where the scheme does not draw, mixed pairs without mixed players."""
+    text = (ROOT / "records" / "tournament-8.tour").read_text(encoding="utf-8")
+    text = text.replace('[Scheme "8"]', '[Scheme "8"]\n[Scheme "8"]\n[Pairs "mixed"]\n[Partners "redraw"]')
+    text = text.replace("table 2: 3-8 vs 4-7 129 67", "table 2: 3-8 vs 4-7 129 67 drew 3 [6-6], 8 [5-5], 4 [1-1], "
+                        "7 [0-0]\nthe scores were added up by Emil\ntable 2: 3-7 vs 4-8 10 20")
+    text = text.replace("round 3\n", "round 2\n", 1)
+    path = tmp_path / "broken.tour"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--lang", "qps", "tournament", str(path)], prog_name="domino")
+    assert result.exit_code == 1, result.output
+    assert len(DIAGNOSTIC.findall(result.output)) >= 5, result.output
+    text = covered(result.output.replace(str(path), "broken.tour"))
+    assert unmarked_words(re.sub(r"^\s+\d+\. .*$", " ", text, flags=re.M)) == [], result.output
+
+
+def test_a_file_that_is_no_record_is_said_so_in_the_catalogue(tmp_path):
+    """A binary file, UTF-16 text and Latin-1 text: each one's error (binary, not-utf8) in the language."""
+    (tmp_path / "binary.dom").write_bytes(b"[Event \"x\"]\0\0")
+    (tmp_path / "utf16.dom").write_bytes("[Event \"x\"]\n".encode("utf-16"))
+    (tmp_path / "latin1.dom").write_bytes("[Event \"Año\"]\n".encode("latin-1"))
+    result = CliRunner().invoke(main, ["--lang", "qps", "validate", str(tmp_path)], prog_name="domino")
+    assert result.exit_code == 1 and result.output.count("⟦the file is") == 3, result.output
+    assert unmarked_words(covered(result.output.replace(str(tmp_path), "x"))) == [], result.output
+
+
+@pytest.mark.parametrize("fmt, name, text", [
+    ("csv", "broken.csv", "player,tile,side,colour\nA,3-3,,\nB,3-9,left,\n,1-2,right,\nC,2-4,up,\n"),
+    ("kozel-video", "broken.json", '{"format": "kozel-game-v2", "fishVariant": "maybe", "scoreLimit": 77, '
+                                   '"teams": [{"name": "x", "players": []}], "rounds": []}'),
+    ("yard", "broken.txt", "90040P.L9\n1005"),
+])
+def test_an_importers_problems_are_in_the_catalogue(fmt, name, text, tmp_path):
+    """A move list, a Kozel video log and a share code that cannot be imported: each problem in the language (the
+    place in a JSON document, its keys, as the file writes them)."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--lang", "qps", "import", fmt, str(path)], prog_name="domino")
+    assert result.exit_code == 1 and len(DIAGNOSTIC.findall(result.output)) >= 2, result.output
+    text = re.sub(r"^[\w.\[\]]+: (?=⟦)", "", covered(result.output.replace(str(path), "x")), flags=re.M)
+    assert unmarked_words(text) == [], result.output      # (a JSON path before a problem: the file's own keys)
+
+
+def test_diagrams_notes_are_in_the_catalogue(tmp_path):
+    """``diagram`` writes a file and says so on standard error, with a note where the record breaks the rules."""
+    result = CliRunner().invoke(main, ["--lang", "qps", "diagram", "records/seed1.dom", "--move", "26",
+                                       "-o", str(tmp_path / "d.svg")], prog_name="domino")
+    assert result.exit_code == 0, result.output
+    assert "⟦note: the record breaks the rules at move" in result.output and "⟦wrote " in result.output
+    assert unmarked_words(result.output.replace(str(tmp_path / "d.svg"), "")) == [], result.output
+
+
+def test_the_commands_text_in_russian_and_spanish_counts_and_writes_decimals_the_languages_way():
+    """The plural forms and the decimals of the commands' own text, as the language writes them."""
+    ru = CliRunner().invoke(main, ["--lang", "ru", "replay", "records/variant-cross.dom"], prog_name="domino").output
+    assert "ветвь 1: пуста (принимает 6)" in ru and "Игроки в порядке хода" in ru
+    es = CliRunner().invoke(main, ["--lang", "es", "validate", "--repair", "records/errors.dom"],
+                            prog_name="domino").output
+    assert "1 edición (coste 1,1)" in es and "2 ediciones (coste 1,5)" in es       # (costs: docs/notation.md)
+    pt = CliRunner().invoke(main, ["--lang", "pt_BR", "stats", "records/seed1.dom", "records/seed2.dom"],
+                            prog_name="domino").output
+    assert "perda média (abertas)" in pt and "5,25" in pt and "5.25" not in pt
+    eq = CliRunner().invoke(main, ["--lang", "ru", "equity", "--score", "60,35"], prog_name="domino").output
+    assert re.search(r"MWC первой стороны при 60-35: 0,\d{4}, когда она заходит", eq), eq
+    assert re.search(r"\d{1,2}\N{NO-BREAK SPACE}\d{3} позици", eq), eq                # (20 001 positions: many)
 
 
 # ---- sheets in their language: a pass and a draw as Spanish, Portuguese and Russian sheets write them -------------

@@ -24,7 +24,7 @@ from ..rules.modes import Count, Layout
 from .grades import Grading, Thresholds, on_scale
 from .reasons import Reason, explain, shown_facts, walk_line
 from ..codec import key
-from ..i18n import gettext
+from ..i18n import decimal, gettext, ngettext, number
 
 __all__ = ["Grading", "Thresholds", "NO_EXTRA_WORDS", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
@@ -460,22 +460,25 @@ def _opening(rep: Replay) -> tuple[_Draft, Position | None]:
     variant = rep.variant
     if len(rep.players) != variant.players:
         out = _Draft(rep.title, rep.players, [])
-        out.stopped = (f"the record names {len(rep.players)} players; the {variant.name} game has "
-                       f"{variant.players}, so nothing can be analysed")
+        out.stopped = gettext("the record names {names}; the {variant} game has {players}, so nothing can be "
+                              "analysed", names=ngettext("{n} player", "{n} players", len(rep.players)),
+                              variant=variant.name, players=variant.players)
         return out, None
     out = _Draft(rep.title, rep.players, [rep.side_name(s) for s in range(variant.seating.sides)])
     if not rep.deal_ok:
         first = next(d for d in rep.deal_diagnostics if d.severity == Severity.ERROR)
-        where = f" (line {first.line})" if first.line else ""
-        out.stopped = f"the deal has errors, so nothing can be analysed{where}: {first.code}: {first.message}"
+        out.stopped = (gettext("the deal has errors, so nothing can be analysed (line {line}): {code}: {message}",
+                               line=first.line, code=first.code, message=first.message) if first.line else
+                       gettext("the deal has errors, so nothing can be analysed: {code}: {message}", code=first.code,
+                               message=first.message))
         return out, None
     if any(rep.initial.hidden):
-        out.stopped = ("the deal is not fully known, so exact values with every hand open cannot be computed; "
-                       "the fair analysis (domino analyze --fair) judges the players whose hand is known")
+        out.stopped = gettext("the deal is not fully known, so exact values with every hand open cannot be computed; "
+                              "the fair analysis (domino analyze --fair) judges the players whose hand is known")
         return out, None
     pos, why = start_position(rep, rep.legal_prefix)
     if pos is None:
-        out.stopped = f"no exact search for this game: {why}"
+        out.stopped = gettext("no exact search for this game: {why}", why=why)
     return out, pos
 
 
@@ -486,8 +489,9 @@ def _add_notes(out: _Draft, rep: Replay, pos: Position, prefix: int, fast: bool)
     out.note = variant.search_note or None
     if hasattr(pos, "order"):
         shown = sum(1 for step in rep.steps[:prefix] if step.move is not None and step.move.draw)
-        out.note = (f"{out.note} This record reveals {shown} of the {len(pos.order)} tiles of the boneyard "
-                    f"order.")
+        out.note = f"{out.note} " + ngettext("This record reveals {shown} of the {n} tile of the boneyard order.",
+                                             "This record reveals {shown} of the {n} tiles of the boneyard order.",
+                                             len(pos.order), shown=number(shown))
     viewed = variant if variant.seating.sides == 2 else AgainstTheRest(variant, 0)
     slow = core_note(viewed) if fast else (arms_note(viewed) if variant.layout != Layout.LINE else draw_note(viewed))
     if slow:
@@ -568,7 +572,7 @@ def _value_back(walk: _Walk, pos: Position, line: list[_Point], points: tuple[in
             except SearchLimit:
                 past_limit(k)
     except (SolverError, NotImplementedError) as exc:
-        out.stopped = f"the exact search stops: {exc}"
+        out.stopped = gettext("the exact search stops: {reason}", reason=exc)
     return values, over, full
 
 
@@ -580,15 +584,17 @@ def _conclude(walk: _Walk, line: list[_Point], over: list[int], full: bool) -> N
     out.lines.sort(key=lambda entry: entry["index"])
     if over:
         limit = getattr(solver, "node_limit", 0)
-        gap = (f"the exact search needs more than {limit:,} positions (the node limit, --max-nodes) at "
-               f"{_places(line, over)}, so the values there are missing"
-               + ("; each move of a decision there is given its exact value or the bounds the search proved"
+        gap = (gettext("the exact search needs more than {limit} positions (the node limit, --max-nodes) at "
+                       "{places}, so the values there are missing", limit=number(limit), places=_places(line, over))
+               + (gettext("; each move of a decision there is given its exact value or the bounds the search proved")
                   if any(d.unsolved for d in out.decisions) else "") + "; "
-               + ("the others are given" if len(over) < len(line) + 1 else "none is given"))
+               + (gettext("the others are given") if len(over) < len(line) + 1 else gettext("none is given")))
         if full:
             mb = table_mb if walk.individual else getattr(solver, "table_mb", table_mb)
-            gap += (f" (the transposition tables, {mb:g} MB in all, were full and gave up entries: a larger "
-                    "--table-mb may help too)")
+            shown = f"{mb:g}"
+            gap += " " + gettext("(the transposition tables, {mb} MB in all, were full and gave up entries: a larger "
+                                 "--table-mb may help too)",
+                                 mb=decimal(mb, len(shown.partition(".")[2])) if "e" not in shown else shown)
         out.stopped = f"{out.stopped}; {gap}" if out.stopped else gap
     lossy = [d for d in out.decisions if d.loss]
     if lossy:
@@ -626,14 +632,17 @@ def _places(line: list, over: list[int]) -> str:
             runs[-1].append(m)
         else:
             runs.append([m])
-    parts = [p for r in runs for p in ([f"{r[0]} to {r[-1]}"] if len(r) > 2 else map(str, r))]
+    parts = [p for r in runs for p in ([gettext("{first} to {last}", first=r[0], last=r[-1])] if len(r) > 2 else
+                                       map(str, r))]
     named = []
     if parts:
-        named.append(("moves " if len(moves) > 1 else "move ")
-                     + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]))
+        listed = parts[0] if len(parts) == 1 else gettext("{some} and {last}", some=", ".join(parts[:-1]),
+                                                          last=parts[-1])
+        named.append(gettext("moves {moves}", moves=listed) if len(moves) > 1 else
+                     gettext("move {number}", number=listed))
     if len(line) in over:
-        named.append("the end of the hand")
-    return " and at ".join(named)
+        named.append(gettext("the end of the hand"))
+    return gettext(" and at ").join(named)
 
 
 def _step(walk: _Walk, line: list, k: int, values: list) -> None:
@@ -665,8 +674,8 @@ def stop_reason(rep: Replay) -> str | None:
         return None
     bad = rep.steps[prefix]
     first = next(d for d in bad.diagnostics if d.severity == Severity.ERROR)
-    return (f"the analysis stops before move {prefix + 1} (line {bad.entry.pos.line}): "
-            f"{first.code}: {first.message}")
+    return gettext("the analysis stops before move {number} (line {line}): {code}: {message}", number=prefix + 1,
+                   line=bad.entry.pos.line, code=first.code, message=first.message)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, Iterable
 
 from ..diagnostics import Diagnostic
+from ..i18n import N_, gettext
 from ..rules.codes import Code
 from ..notation import MAX_RECORD_BYTES, too_large
 from ..notation.text import decode
@@ -64,12 +65,13 @@ class RecordFile:
             fd = os.open(self.label, os.O_RDONLY | os.O_NONBLOCK)
         except OSError as error:
             if error.errno == errno.ENXIO:          # a socket: it cannot be opened at all
-                return self._problem("not a regular file but a socket")
+                return self._problem(gettext("not a regular file but a socket"))
             return self._problem(error.strerror or str(error))
         with os.fdopen(fd, "rb") as handle:
             kind = os.fstat(fd).st_mode
             if not stat.S_ISREG(kind):
-                return self._problem(f"not a regular file but {_KINDS.get(stat.S_IFMT(kind), 'a special file')}")
+                return self._problem(gettext("not a regular file but {kind}", kind=gettext(
+                    _KINDS.get(stat.S_IFMT(kind), N_("a special file")))))
             size = os.fstat(fd).st_size
             if size > self.limit:
                 return self._problem(too_large(size, self.limit))
@@ -82,12 +84,13 @@ class RecordFile:
             return Source(self.label, data)
 
     def _problem(self, why: str) -> Source:
-        return Source(self.label, error=Diagnostic("error", Code.UNREADABLE, f"cannot read the file: {why}",
+        return Source(self.label, error=Diagnostic("error", Code.UNREADABLE, gettext("cannot read the file: {why}",
+                                                                                     why=why),
                                                    source=self.label))
 
 
-_KINDS = {stat.S_IFIFO: "a FIFO (a named pipe)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device",
-          stat.S_IFBLK: "a device", stat.S_IFDIR: "a folder"}
+_KINDS = {stat.S_IFIFO: N_("a FIFO (a named pipe)"), stat.S_IFSOCK: N_("a socket"), stat.S_IFCHR: N_("a device"),
+          stat.S_IFBLK: N_("a device"), stat.S_IFDIR: N_("a folder")}
 
 
 def _walk(directory: str) -> list[str]:
@@ -117,7 +120,7 @@ def expand(paths: Iterable[str]) -> list[str]:
         elif os.path.lexists(path):
             found = [path]
         else:
-            raise InputError(f"{path}: no such file or directory")
+            raise InputError(gettext("{path}: no such file or directory", path=path))
         for item in found:
             key = item if item == STDIN else os.path.realpath(item)
             if key not in seen:
@@ -137,8 +140,9 @@ def load(paths: Iterable[str], stdin: BinaryIO | None = None,
             stream = stdin if stdin is not None else sys.stdin.buffer
             data = stream.read(limit + 1)
             out.append(Source("<stdin>", data) if len(data) <= limit else Source(
-                "<stdin>", error=Diagnostic("error", Code.UNREADABLE, f"cannot read the file: "
-                                            f"{too_large(None, limit)}", source="<stdin>")))
+                "<stdin>", error=Diagnostic("error", Code.UNREADABLE, gettext("cannot read the file: {why}",
+                                                                              why=too_large(None, limit)),
+                                            source="<stdin>")))
         else:
             out.append(RecordFile(path, limit))
     return out

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..codec import keys, to_data
+from ..i18n import N_, gettext
 from .stats import aligned, csv_text, player_key, rate_cell
 
 __all__ = ["PeriodRow", "Periods", "Versus", "Partners", "HeadToHead", "period_rows", "head_to_head", "game_date",
@@ -322,25 +323,30 @@ def _add(c: _Count, side: int, won: int | None, points: int, other: int | None =
 # ---- text and CSV ---------------------------------------------------------------------------------
 
 #: What the period table's columns mean, printed under it.
-PERIODS_NOTE = ("games: deals played out (a league's hands); won: games his side won; points: of the games' results, "
-                "won by his side and by another; accuracy: decisions (open hands) within the inaccuracy threshold of "
-                "the best move, per cent, with Wilson's 95% interval; error rate: mean open-hands loss a decision, "
-                "points, with its 95% score interval")
+PERIODS_NOTE = N_("games: deals played out (a league's hands); won: games his side won; points: of the games' "
+                  "results, won by his side and by another; accuracy: decisions (open hands) within the inaccuracy "
+                  "threshold of the best move, per cent, with Wilson's 95% interval; error rate: mean open-hands loss "
+                  "a decision, points, with its 95% score interval")
+#: a period's heading in the table, by what the periods are
+_PERIOD = {"month": N_("month {period}"), "event": N_("event {period}")}
 
 
 def periods_table(periods: Periods) -> str:
     """The rows as a text table a period, each headed by its period."""
     out = []
     for period in dict.fromkeys(row.period for row in periods.rows):
-        cells = [["player", "records", "games", "won", "points won", "points conceded", "decisions",
-                  "accuracy % (95%)", "error rate (95%)"]]
+        cells = [[gettext("player"), gettext("records"), gettext("games"), gettext("won"), gettext("points won"),
+                  gettext("points conceded"), gettext("decisions"), gettext("accuracy % (95%)"),
+                  gettext("error rate (95%)")]]
         for r in (r for r in periods.rows if r.period == period):
             cells.append([r.player, str(r.records), str(r.games), str(r.won), str(r.points_won),
                           str(r.points_conceded), str(r.decisions), rate_cell(r.accuracy, r.accuracy_low,
                                                                                r.accuracy_high),
                           rate_cell(r.error_rate, r.error_low, r.error_high)])
-        out += [f"{periods.by} {period}", *aligned(cells), ""]
-    return "\n".join(out + [PERIODS_NOTE]) + "\n"
+        shown = gettext("undated") if period == UNDATED else period
+        out += [gettext(_PERIOD[periods.by], period=shown) if periods.by in _PERIOD else f"{periods.by} {shown}",
+                *aligned(cells), ""]
+    return "\n".join(out + [gettext(PERIODS_NOTE)]) + "\n"
 
 
 def periods_csv(periods: Periods) -> str:
@@ -349,7 +355,8 @@ def periods_csv(periods: Periods) -> str:
 
 
 def _versus_cells(rows: tuple[Versus, ...], who: str) -> list[str]:
-    cells = [[who, "against", "games", "won", "lost", "points won", "points conceded"]]
+    cells = [[who, gettext("against"), gettext("games"), gettext("won"), gettext("lost"), gettext("points won"),
+              gettext("points conceded")]]
     cells += [[r.player, r.opponent, str(r.games), str(r.won), str(r.lost), str(r.points_won), str(r.points_conceded)]
               for r in rows]
     return aligned(cells)
@@ -357,15 +364,15 @@ def _versus_cells(rows: tuple[Versus, ...], who: str) -> list[str]:
 
 def head_to_head_table(h2h: HeadToHead) -> str:
     """Player against player, then (where partnership games were played) pair against pair and pairs together."""
-    out = ["player against player", *_versus_cells(h2h.players, "player")]
+    out = [gettext("player against player"), *_versus_cells(h2h.players, gettext("player"))]
     if h2h.pairs:
-        out += ["", "pair against pair", *_versus_cells(h2h.pairs, "pair")]
+        out += ["", gettext("pair against pair"), *_versus_cells(h2h.pairs, gettext("pair"))]
     if h2h.partners:
-        cells = [["pair", "games", "won", "points won", "points conceded"]]
+        cells = [[gettext("pair"), gettext("games"), gettext("won"), gettext("points won"), gettext("points conceded")]]
         cells += [[r.pair, str(r.games), str(r.won), str(r.points_won), str(r.points_conceded)] for r in h2h.partners]
-        out += ["", "partners together", *aligned(cells)]
-    out += ["", "won, lost: games his side and the other side won (the rest drawn or won by a third side); points: of "
-                "the games' results, scored by his side and by the other side"]
+        out += ["", gettext("partners together"), *aligned(cells)]
+    out += ["", gettext("won, lost: games his side and the other side won (the rest drawn or won by a third side); "
+                        "points: of the games' results, scored by his side and by the other side")]
     return "\n".join(out) + "\n"
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..analysis.grades import grade_word
+from ..i18n import decimal, gettext, number
 from .stats import open_loss, player_key
 
 __all__ = ["Mistake", "Mistakes", "biggest_mistakes", "mistakes_table"]
@@ -134,26 +136,38 @@ def biggest_mistakes(results, most: int, skip: int = 0, player: str | None = Non
 
 
 def _number(x: float) -> str:
-    return f"{x:g}"
+    shown = f"{x:g}"
+    return decimal(x, len(shown.partition(".")[2])) if "e" not in shown else shown
 
 
 def mistakes_table(page: Mistakes) -> str:
     """The text of a page of mistakes: a heading, then a line a mistake (its place first, then the game, the move,
     the player, the move played and the best, the loss and its grade, the first reason) and its link where it
     has an address; last, how to ask for the next page."""
-    who = f" of {page.player}" if page.player else ""
     if not page.mistakes:
-        return (f"no graded move{who}" if not page.total else
-                f"no more graded moves{who}: {page.total} in all") + "\n"
+        if page.total:
+            return (gettext("no more graded moves of {player}: {total} in all", player=page.player,
+                            total=number(page.total)) if page.player else
+                    gettext("no more graded moves: {total} in all", total=number(page.total))) + "\n"
+        return (gettext("no graded move of {player}", player=page.player) if page.player else
+                gettext("no graded move")) + "\n"
     first, last = page.skip + 1, page.skip + len(page.mistakes)
-    lines = [f"The biggest mistakes{who}, {first} to {last} of {page.total} (by loss in points, every hand open):"]
+    counts = {"first": number(first), "last": number(last), "total": number(page.total)}
+    lines = [gettext("The biggest mistakes of {player}, {first} to {last} of {total} (by loss in points, every hand "
+                     "open):", player=page.player, **counts) if page.player else
+             gettext("The biggest mistakes, {first} to {last} of {total} (by loss in points, every hand open):",
+                     **counts)]
     for m in page.mistakes:
-        best = f", best {m.best}" if m.best else ""
-        why = f": {m.reason}" if m.reason else ""
-        lines.append(f"{m.rank:>3}. {m.place}: game {m.game}, move {m.move}, {m.player}: played {m.played}{best}; "
-                     f"loss {_number(m.loss)} ({m.grade}){why}")
+        params = {"place": m.place, "game": m.game, "move": m.move, "player": m.player, "played": m.played,
+                  "best": m.best, "loss": _number(m.loss), "grade": grade_word(m.grade)}
+        text = (gettext("{place}: game {game}, move {move}, {player}: played {played}, best {best}; loss {loss} "
+                        "({grade})", **params) if m.best else
+                gettext("{place}: game {game}, move {move}, {player}: played {played}; loss {loss} ({grade})",
+                        **params))
+        lines.append(f"{m.rank:>3}. {text}" + (f": {m.reason}" if m.reason else ""))
         if m.link and not m.link.startswith("#"):
             lines.append(f"     {m.link}")
     if page.next is not None:
-        lines.append(f"next: --skip {page.next}")
+        option = f"--skip {page.next}"
+        lines.append(gettext("next: {option}", option=option))
     return "\n".join(lines) + "\n"

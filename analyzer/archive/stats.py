@@ -61,6 +61,8 @@ import csv
 import io
 from dataclasses import asdict, dataclass, field
 
+from ..i18n import N_, decimal, gettext
+
 __all__ = ["PlayerRow", "PlayerTally", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "aligned",
            "rate_cell", "COLUMNS", "SKILL_COLUMNS"]
 
@@ -424,13 +426,14 @@ def csv_text(columns: list[str], rows: list[dict]) -> str:
 
 # each heading says what it counts and on which scale: "mistake+" counts mistakes and blunders (open hands),
 # "inaccuracy+" every class from an inaccuracy up (the fair verdicts), each per 100 decisions
-_HEADINGS = {"player": "player", "games": "games", "decisions": "decisions", "open_loss": "avg loss (open)",
-             "fair_loss": "avg loss (fair)", "mistakes_per_100": "mistake+/100 (open)",
-             "real_mistakes_per_100": "real inaccuracy+/100", "hindsight_mistakes_per_100": "hindsight inaccuracy+/100",
-             "accuracy": "accuracy %", "errors_per_record": "errors/record"}
+_HEADINGS = {"player": N_("player"), "games": N_("games"), "decisions": N_("decisions"),
+             "open_loss": N_("avg loss (open)"), "fair_loss": N_("avg loss (fair)"),
+             "mistakes_per_100": N_("mistake+/100 (open)"), "real_mistakes_per_100": N_("real inaccuracy+/100"),
+             "hindsight_mistakes_per_100": N_("hindsight inaccuracy+/100"), "accuracy": N_("accuracy %"),
+             "errors_per_record": N_("errors/record")}
 
 #: What the headings' scales mean, printed under the table.
-HEADINGS_NOTE = ("mistake+: mistakes and blunders with every hand open; inaccuracy+: inaccuracies, mistakes and "
+HEADINGS_NOTE = N_("mistake+: mistakes and blunders with every hand open; inaccuracy+: inaccuracies, mistakes and "
                  "blunders by the fair verdicts (real: by what the player could know; hindsight: only with every "
                  "hand open); each per 100 decisions")
 
@@ -445,21 +448,21 @@ def rows_table(rows: list[PlayerRow], scale: str = "points") -> str:
     """The rows as an aligned text table (``-`` for None), then their luck and error rates (the second
     table: see :func:`skill_table`)."""
     play = COLUMNS[:COLUMNS.index("result")]
-    cells = [[_HEADINGS[c] for c in play]]
+    cells = [[gettext(_HEADINGS[c]) for c in play]]
     for row in rows:
         data = row.as_dict()
-        cells.append(["-" if data[c] is None else str(data[c]) for c in play])
-    return "\n".join(aligned(cells) + ["", HEADINGS_NOTE, "", *skill_table(rows, scale)]) + "\n"
+        cells.append([_dash(data[c], str) for c in play])
+    return "\n".join(aligned(cells) + ["", gettext(HEADINGS_NOTE), "", *skill_table(rows, scale)]) + "\n"
 
 
 def rate_cell(rate, low, high) -> str:
     if rate is None:
         return "-"
-    return f"{rate:g} ({low:g}-{high:g})" if low is not None else f"{rate:g}"
+    return f"{_dash(rate)} ({_dash(low)}-{_dash(high)})" if low is not None else _dash(rate)
 
 
 #: What the second table's columns mean, printed under it.
-SKILL_NOTE = ("result: his side's points of each hand less the other side's (a game of individual players: his "
+SKILL_NOTE = N_("result: his side's points of each hand less the other side's (a game of individual players: his "
               "against all the others); luck: the deal's and the lead's, the open-hands value of his side's hands at "
               "the lead less the variant's mean over every deal and leader (a game of individual players: the deal "
               "played out by the hand model's policy, valued for him, less the mean over every seat); adjusted: "
@@ -472,9 +475,10 @@ SKILL_NOTE = ("result: his side's points of each hand less the other side's (a g
 
 def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
     """The luck and error rate of each row as aligned lines (with ``scale="match"`` in MWC too), and the note."""
-    head = ["", "hands", "result", "luck", "adjusted", "draws' luck", "decisions", "error rate (95%)", "band"]
+    head = ["", gettext("hands"), gettext("result"), gettext("luck"), gettext("adjusted"), gettext("draws' luck"),
+            gettext("decisions"), gettext("error rate (95%)"), gettext("band")]
     if scale == "match":
-        head += ["MWC luck", "MWC decisions", "MWC error rate (95%)"]
+        head += [gettext("MWC luck"), gettext("MWC decisions"), gettext("MWC error rate (95%)")]
     cells = [head]
     for r in rows:
         line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.adjusted), _dash(r.draw_luck),
@@ -484,8 +488,14 @@ def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
             line += [_dash(r.mwc_luck), str(r.mwc_error_decisions),
                      rate_cell(r.mwc_error_rate, r.mwc_error_low, r.mwc_error_high)]
         cells.append(line)
-    return aligned(cells) + ["", SKILL_NOTE]
+    return aligned(cells) + ["", gettext(SKILL_NOTE)]
 
 
-def _dash(value) -> str:
-    return "-" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+def _dash(value, shown=lambda x: f"{x:g}") -> str:
+    """A cell's number as the language writes it (``-`` for None; a float with the digits ``shown`` gives it)."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        shown = shown(value)
+        return decimal(value, len(shown.partition(".")[2])) if "e" not in shown else shown
+    return str(value)

@@ -5,7 +5,7 @@ import click
 
 from .errors import clean_errors
 from .options import COUNT, Renamed, force_option, variant_option
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext
 from .language import TranslatedCommand
 
 __all__ = ["diagram"]
@@ -55,19 +55,21 @@ def diagram(file, game, move, hands, output, force, variant, rules):
     except (UnknownVariant, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     if not replays:
-        raise click.ClickException(f"{file} holds no game")
+        raise click.ClickException(gettext("{file} holds no game", file=file))
     if game > len(replays):
-        raise click.BadParameter(f"{file} holds {len(replays)} game{'s' * (len(replays) != 1)}", param_hint="--game")
+        raise click.BadParameter(ngettext("{file} holds {n} game", "{file} holds {n} games", len(replays), file=file),
+                                 param_hint="--game")
     rep = replays[game - 1]
     steps = len(rep.steps)
     if move is not None and move > steps:
-        raise click.BadParameter(f"game {game} has {steps} moves", param_hint="--move")
+        raise click.BadParameter(ngettext("game {game} has {n} move", "game {game} has {n} moves", steps, game=game),
+                                 param_hint="--move")
     try:
         svg = game_diagram(rep, steps if move is None else move, hands)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--face-up") from None
     write_atomic(output, svg, make_folder=True)
     if move is not None and rep.legal_prefix < move:
-        click.echo(f"note: the record breaks the rules at move {rep.legal_prefix + 1}: the diagram shows the "
-                   "position before it", err=True)
-    click.echo(f"wrote {output}", err=True)
+        click.echo(gettext("note: the record breaks the rules at move {move}: the diagram shows the position before "
+                           "it", move=rep.legal_prefix + 1), err=True)
+    click.echo(gettext("wrote {path}", path=output), err=True)

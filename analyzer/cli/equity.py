@@ -9,7 +9,7 @@ from ..diagnostics import DominoError
 from ..rules import MatchState, UnknownVariant, find_variant
 from ..rules.modes import MatchKind
 from .options import SEED, Renamed, force_option, rule_pairs
-from ..i18n import N_
+from ..i18n import N_, decimal, gettext, ngettext, number
 from .language import TranslatedCommand
 
 __all__ = ["equity"]
@@ -136,11 +136,13 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
     _describe(v, table, summary, data)
     if score is not None:
         s = summary["score"]
-        click.echo(f"MWC of the first side at {score[0]}-{score[1]}: {s['mwc_side0_leading']:.4f} when it leads, "
-                   f"{s['mwc_side1_leading']:.4f} when the other side leads")
+        click.echo(gettext("MWC of the first side at {score}: {leads} when it leads, {other} when the other side "
+                           "leads", score=f"{score[0]}-{score[1]}", leads=decimal(s['mwc_side0_leading'], 4),
+                           other=decimal(s['mwc_side1_leading'], 4)))
         if bootstrap:
-            click.echo(f"  standard error from the model's sampling ({bootstrap} bootstrap replicates): "
-                       f"{s['se_side0_leading']:.4f} and {s['se_side1_leading']:.4f}")
+            click.echo("  " + gettext("standard error from the model's sampling ({n} bootstrap replicates): {first} "
+                                      "and {second}", n=number(bootstrap), first=decimal(s['se_side0_leading'], 4),
+                                      second=decimal(s['se_side1_leading'], 4)))
 
 
 def _duration(seconds: float) -> str:
@@ -174,12 +176,14 @@ def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary:
         click.echo(json.dumps(summary, indent=2))
         return
     _describe(v, table, summary, data)
-    click.echo(f"MWC of each player (in seat order) at {','.join(map(str, score))}:")
+    click.echo(gettext("MWC of each player (in seat order) at {score}:", score=','.join(map(str, score))))
     for s, row in enumerate(summary["score"]["mwc_each_leading"]):
-        click.echo(f"  player {s + 1} to lead: " + "  ".join(f"{p:.4f}" for p in row))
+        click.echo("  " + gettext("player {number} to lead:", number=s + 1) + " "
+                   + "  ".join(decimal(p, 4) for p in row))
     if replicates:
-        click.echo(f"  standard error of the first player's from the model's sampling ({replicates} bootstrap "
-                   f"replicates): " + ", ".join(f"{x:.4f}" for x in summary["score"]["se_first_each_leading"]))
+        click.echo("  " + gettext("standard error of the first player's from the model's sampling ({n} bootstrap "
+                                  "replicates):", n=number(replicates)) + " "
+                   + ", ".join(decimal(x, 4) for x in summary["score"]["se_first_each_leading"]))
 
 
 def _at(table, state: MatchState, side: int) -> float:
@@ -193,16 +197,28 @@ def _at(table, state: MatchState, side: int) -> float:
 
 
 def _describe(v, table, summary: dict, data: dict) -> None:
-    click.echo(f"{v.name} {'(' + v.rules_text + ')' if v.rules_text else '(defaults)'}: match to {v.match.target} "
-               f"({v.match.kind}), {data['positions']:,} positions")
-    click.echo(f"model: {table.model.policy}")
+    from ..render.text import signed_decimal
+
+    rules = f"({v.rules_text})" if v.rules_text else gettext("(defaults)")
+    click.echo(ngettext("{variant} {rules}: match to {target} ({kind}), {n} position",
+                        "{variant} {rules}: match to {target} ({kind}), {n} positions", data['positions'],
+                        variant=v.name, rules=rules, target=v.match.target, kind=v.match.kind))
+    click.echo(gettext("model: {policy}", policy=table.model.policy))
     for mode, e in summary["standard_error"].items():
-        click.echo(f"  lead {mode}: {e['hands']:,} hands; leading {'player' if table.individual else 'side'}'s hand "
-                   f"value {e['mean']:+.2f} (se {e['mean_se']:.2f}); it wins the hand {e['p_win']:.1%} "
-                   f"(se {e['p_win_se']:.1%})")
+        params = {"mode": mode, "hands": ngettext("{n} hand", "{n} hands", e['hands']),
+                  "value": signed_decimal(e['mean']), "se": decimal(e['mean_se']),
+                  "win": decimal(100 * e['p_win'], 1), "win_se": decimal(100 * e['p_win_se'], 1)}
+        click.echo("  " + (gettext("lead {mode}: {hands}; leading player's hand value {value} (se {se}); it wins the "
+                                   "hand {win}% (se {win_se}%)", **params) if table.individual else
+                           gettext("lead {mode}: {hands}; leading side's hand value {value} (se {se}); it wins the "
+                                   "hand {win}% (se {win_se}%)", **params)))
         if e.get("play_points"):
             mine, theirs = e["play_points"]
-            lead, rest = ("leading player", "the others together") if table.individual else ("leading side", "the other")
-            click.echo(f"    points scored during play: {lead} {mine['mean']:.2f} (se {mine['se']:.2f}), "
-                       f"{rest} {theirs['mean']:.2f} (se {theirs['se']:.2f}); the hand value counts them and the "
-                       f"award at the end")
+            params = {"mine": decimal(mine['mean']), "mine_se": decimal(mine['se']), "theirs": decimal(theirs['mean']),
+                      "theirs_se": decimal(theirs['se'])}
+            click.echo("    " + (gettext("points scored during play: leading player {mine} (se {mine_se}), the others "
+                                         "together {theirs} (se {theirs_se}); the hand value counts them and the award "
+                                         "at the end", **params) if table.individual else
+                                 gettext("points scored during play: leading side {mine} (se {mine_se}), the other "
+                                         "{theirs} (se {theirs_se}); the hand value counts them and the award at the "
+                                         "end", **params)))

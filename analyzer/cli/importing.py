@@ -11,7 +11,7 @@ import click
 from .errors import clean_errors
 from .options import force_option, variant_option
 from ..diagnostics import Severity
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext, number
 from .language import TranslatedCommand
 
 __all__ = ["import_command"]
@@ -54,7 +54,7 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
     source = file if file != "-" else "<stdin>"
     label = output if to_file else "<stdout>"
     stream = stream_log(fmt, text, source, variant, rules)     # (each game read, written and checked before the next)
-    with _Progress("importing the games") as progress:
+    with _Progress(gettext("importing the games")) as progress:
         tally = _Tally()
         pieces = _streamed(stream, label, tally, progress, text.count("\n") + 1)
         try:
@@ -68,7 +68,8 @@ def _refused(exc, file: str):
     """The problems of a move log that cannot be imported, said; exit 1."""
     for diagnostic in exc.diagnostics:
         click.echo(str(diagnostic), err=True)
-    click.echo(f"{file}: not imported ({len(exc.diagnostics)} problem{'s' * (len(exc.diagnostics) != 1)})", err=True)
+    click.echo(ngettext("{file}: not imported ({n} problem)", "{file}: not imported ({n} problems)",
+                        len(exc.diagnostics), file=file), err=True)
     sys.exit(1)
 
 
@@ -280,14 +281,17 @@ def _said(tally: _Tally, file: str, fmt: str, label: str) -> int:
     """Each error of the imported record with its place in the source, and the summary line (standard error);
     the exit status."""
     for diagnostic, where in tally.errors:
-        click.echo(str(diagnostic) + (f"\n  in {file}: {where}" if where else ""), err=True)
+        click.echo(str(diagnostic) + ("\n  " + gettext("in {file}: {where}", file=file, where=where) if where else ""),
+                   err=True)
     games, moves, checked, valid = tally.games, tally.moves, tally.checked, tally.valid
     for note in tally.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(gettext("note: {note}", note=note), err=True)
     if tally.hidden and not tally.match:
-        click.echo(f"note: each game is checked move by move; `domino validate {label}` also looks for the deals "
-                   "of the tiles it hides (a sheet's check)", err=True)
-    verdict = "every game valid" if valid == checked else f"{valid} valid, {checked - valid} invalid"
-    click.echo(f"imported {games} game{'s' * (games != 1)}, {moves} move{'s' * (moves != 1)} from {file} ({fmt}) "
-               f"into {label}: {verdict}", err=True)
+        click.echo(gettext("note: each game is checked move by move; {command} also looks for the deals of the "
+                           "tiles it hides (a sheet's check)", command=f"`domino validate {label}`"), err=True)
+    verdict = (gettext("every game valid") if valid == checked else
+               gettext("{valid} valid, {invalid} invalid", valid=number(valid), invalid=number(checked - valid)))
+    click.echo(gettext("imported {games}, {moves} from {file} ({format}) into {label}: {verdict}",
+                       games=ngettext("{n} game", "{n} games", games), moves=ngettext("{n} move", "{n} moves", moves),
+                       file=file, format=fmt, label=label, verdict=verdict), err=True)
     return 0 if valid == checked else 1

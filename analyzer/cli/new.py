@@ -5,7 +5,7 @@ import click
 
 from .errors import clean_errors
 from .options import force_option
-from ..i18n import N_
+from ..i18n import N_, gettext
 from .language import TranslatedCommand
 
 __all__ = ["new"]
@@ -46,4 +46,5 @@ def new(variant, rules, players, seed, output, force):
         click.echo(text, nl=False)
         return
     write_atomic(output, text, make_folder=True)
-    click.echo(f"wrote {output}: an example hand to write your game over; then: domino validate {output}", err=True)
+    click.echo(gettext("wrote {path}: an example hand to write your game over; then: {command}", path=output,
+                       command=f"domino validate {output}"), err=True)

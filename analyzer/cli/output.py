@@ -14,7 +14,7 @@ from ..archive import Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
-from ..i18n import language
+from ..i18n import gettext, language
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
@@ -49,8 +49,9 @@ def sources(paths) -> list[Source]:
     limit = (ctx.meta.get("max_size") if ctx is not None else None) or MAX_RECORD_BYTES
     found = load(paths, sys.stdin.buffer if "-" in paths else None, limit)
     if not found:
-        raise click.UsageError(f"no record files ({', '.join('*' + e for e in RECORD_EXTENSIONS)}) "
-                               f"in {', '.join(paths)}")
+        raise click.UsageError(gettext("no record files ({extensions}) in {paths}",
+                                       extensions=', '.join('*' + e for e in RECORD_EXTENSIONS),
+                                       paths=', '.join(paths)))
     return found
 
 
@@ -62,26 +63,30 @@ def output_target(output: str, inputs: list[Source], option: str, kind: str | No
     file that is not the tool's own output of that kind, unless ``force`` (``--force``). Missing folders on
     the way are made when writing."""
     if not output:
-        raise click.UsageError(f"{option} needs a path; \"\" names nothing")
+        raise click.UsageError(gettext("{option} needs a path; \"\" names nothing", option=option))
     if os.path.isdir(output):
-        raise click.UsageError(f"{option} {output} is a folder; name a file")
+        raise click.UsageError(gettext("{option} {output} is a folder; name a file", option=option, output=output))
     place = os.path.abspath(output)
     while not os.path.exists(place):
         place = os.path.dirname(place)
     if place != os.path.abspath(output) and not os.path.isdir(place):
-        raise click.UsageError(f"{option} {output}: {place} is a file, not a folder")
+        raise click.UsageError(gettext("{option} {output}: {place} is a file, not a folder", option=option,
+                                       output=output, place=place))
     if not os.access(place, os.W_OK):
-        raise click.UsageError(f"{option} {output}: {place} is not writable")
+        raise click.UsageError(gettext("{option} {output}: {place} is not writable", option=option, output=output,
+                                       place=place))
     if place != os.path.abspath(output):
         return
     for source in inputs:
         if source.label != "<stdin>" and os.path.exists(source.label) and os.path.samefile(output, source.label):
-            raise click.UsageError(f"{option} {output} would overwrite the input {source.label}; name another file")
+            raise click.UsageError(gettext("{option} {output} would overwrite the input {input}; name another file",
+                                           option=option, output=output, input=source.label))
     from ..outputs import KINDS, replaceable        # (start-up: a command that writes no file loads none of it)
 
     if kind is not None and not force and not replaceable(output, kind):
-        raise click.UsageError(f"{option} {output} exists and is not {KINDS[kind][1]}: it is left as it is; "
-                               f"name another file, or add --force to replace it")
+        raise click.UsageError(gettext("{option} {output} exists and is not {kind}: it is left as it is; name another "
+                                       "file, or add --force to replace it", option=option, output=output,
+                                       kind=gettext(KINDS[kind][1])))
 
 
 def _terminal() -> bool:

@@ -9,7 +9,7 @@ import click
 from .errors import clean_errors
 from .options import (COUNT, MAX_WORLDS, PATHS, SEED, Renamed, fair_only, force_option, max_worlds_check, passes_option, run_options,
                       search_options, thresholds_option, variant_option)
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext
 from .language import TranslatedCommand
 
 __all__ = ["stats"]
@@ -101,7 +101,7 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     from .output import echo_errors, finish, options_for, output_target, results, sources
 
     if as_json and as_csv:
-        raise click.UsageError("--json and --csv: choose one")
+        raise click.UsageError(gettext("--json and --csv: choose one"))
     _mistakes_only(most, by, as_csv, counts, fair_worlds, scale)
     fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
     league = by in ("month", "event", "head-to-head")
@@ -142,8 +142,9 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
             echo_errors(result, err=True)       # with the summary: standard output holds the rows only
     done, dropped = in_range(done, start and start.date(), end and end.date())
     if dropped:
-        click.echo(f"{dropped} game{'s' if dropped != 1 else ''} left out by --from/--to: no whole Date tag "
-                   "(YYYY.MM.DD) of its own or of a game before it in its record", err=True)
+        click.echo(ngettext("{n} game left out by --from/--to: no whole Date tag (YYYY.MM.DD) of its own or of a game "
+                            "before it in its record", "{n} games left out by --from/--to: no whole Date tag "
+                            "(YYYY.MM.DD) of their own or of a game before them in their record", dropped), err=True)
     if most is not None:
         click.echo(_mistakes(done, most, skip, player, site_url, as_json, page), nl=False)
         finish(summary, False, err=True)
@@ -180,7 +181,7 @@ def _league(results: list[dict], by: str, as_json: bool, as_csv: bool, page: str
         return league.head_to_head_csv(h2h) if as_csv else league.head_to_head_table(h2h)
     periods = league.period_rows(results, by)
     for place in periods.unread:
-        click.echo(f"{place}: not a date (YYYY.MM.DD): counted as undated", err=True)
+        click.echo(gettext("{place}: not a date (YYYY.MM.DD): counted as undated", place=place), err=True)
     if page is not None:
         from ..render.page import write_page
         from ..render.trend import render_trend

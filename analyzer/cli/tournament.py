@@ -8,7 +8,7 @@ import click
 
 from .errors import clean_errors
 from ..diagnostics import Severity
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext
 from .language import TranslatedCommand
 
 __all__ = ["tournament"]
@@ -37,7 +37,7 @@ def tournament(file, as_json, as_csv):
     from ..match.tournament import check_tournament, parse_tournament, ranking, round_scores
 
     if as_json and as_csv:
-        raise click.UsageError("--json and --csv: choose one")
+        raise click.UsageError(gettext("--json and --csv: choose one"))
     src = load([file])[0].read()    # read as the records are: a byte-order mark is dropped, and a file
     text, problem = (None, src.error) if src.error else decode(src.data, src.label)   # that is not UTF-8
     if problem is not None:         # text is one diagnostic (not-utf8, binary, unreadable)
@@ -45,7 +45,7 @@ def tournament(file, as_json, as_csv):
             click.echo(json.dumps({"file": file, "error": problem.as_dict()}, indent=2))
         else:
             click.echo(f"  {problem}", err=as_csv)
-            click.echo(f"{file}: cannot be read ({problem.code})", err=as_csv)
+            click.echo(gettext("{file}: cannot be read ({code})", file=file, code=problem.code), err=as_csv)
         sys.exit(1)
     t = parse_tournament(text, file)
     problems = check_tournament(t)
@@ -67,8 +67,10 @@ def tournament(file, as_json, as_csv):
     else:
         for d in problems:
             click.echo(f"  {d}")
-        click.echo(f"{file}: {t.tags.get('Scheme', '?')} scheme, {len(rounds)} rounds: "
-                   + ("agrees with its scheme" if not errors else f"{len(errors)} error{'s' * (len(errors) > 1)}"))
+        click.echo(ngettext("{file}: {scheme} scheme, {n} round: ", "{file}: {scheme} scheme, {n} rounds: ",
+                            len(rounds), file=file, scheme=t.tags.get('Scheme', '?'))
+                   + (gettext("agrees with its scheme") if not errors else
+                      ngettext("{n} error", "{n} errors", len(errors))))
         for row in standings:
             played = " ".join("?" if v is None else f"{v:+d}" for v in row["rounds"].values())
             click.echo(f"  {row['place']:>2}. {row['player']:<12} {row['total']:+5d}   ({played})")

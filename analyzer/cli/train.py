@@ -9,7 +9,7 @@ import click
 from .errors import clean_errors
 from .options import COUNT, MAX_WORLDS, PATHS, SEED, WORLDS, Renamed, force_option, max_worlds_check, passes_option, run_options, search_options, \
     thresholds_option, variant_option
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext
 from .language import TranslatedCommand
 
 __all__ = ["train"]
@@ -99,8 +99,8 @@ def train(paths, player, min_class, most, html_path, outputs, as_json, worlds, s
         try:
             import genanki  # noqa: F401
         except ImportError:
-            raise click.UsageError("-o writes an Anki deck with genanki, which is not installed: "
-                                   "pip install 'analyzer[anki]'") from None
+            raise click.UsageError(gettext("-o writes an Anki deck with genanki, which is not installed: "
+                                           "pip install 'analyzer[anki]'")) from None
     max_worlds_check(worlds, max_worlds)
     options = options_for("analyze", variant, rules, thresholds, max_nodes, lines=True, insert_passes=insert_passes,
                           table_mb=table_mb, scale=scale)
@@ -111,6 +111,8 @@ def train(paths, player, min_class, most, html_path, outputs, as_json, worlds, s
         done.append(result)
         if result["error"]:
             echo_errors(result, err=True)
+    from ..analysis.grades import grade_word
+
     found = problems(done, player, min_class, most, scale)
     text = json.dumps(problem_set(found, player), indent=2)
     if as_json:
@@ -119,17 +121,20 @@ def train(paths, player, min_class, most, html_path, outputs, as_json, worlds, s
         for k, problem in enumerate(found, 1):
             click.echo(f"{k}. {problem_line(problem)}")
         if not found:
-            click.echo(f"no problem: {player} made no move graded {min_class} or worse")
+            click.echo(gettext("no problem: {player} made no move graded {grade} or worse", player=player,
+                               grade=grade_word(min_class)))
     if json_path is not None:
         write_atomic(json_path, text + "\n", make_folder=True)
-        click.echo(f"wrote {json_path}: {len(found)} problem{'s' * (len(found) != 1)}", err=True)
+        click.echo(ngettext("wrote {path}: {n} problem", "wrote {path}: {n} problems", len(found), path=json_path),
+                   err=True)
     if html_path is not None:
         from ..render.problems import render_problems
         write_atomic(html_path, render_problems(found, player), make_folder=True)
-        click.echo(f"wrote {html_path}: {len(found)} problem{'s' * (len(found) != 1)}", err=True)
+        click.echo(ngettext("wrote {path}: {n} problem", "wrote {path}: {n} problems", len(found), path=html_path),
+                   err=True)
     if deck_path is not None:
         notes = anki_deck(found, player, deck_path)
-        click.echo(f"wrote {deck_path}: {notes} note{'s' * (notes != 1)}", err=True)
+        click.echo(ngettext("wrote {path}: {n} note", "wrote {path}: {n} notes", notes, path=deck_path), err=True)
     finish(summary, False, err=True)
 
 
@@ -138,5 +143,5 @@ def _kind(path: str) -> str:
     for ending, kind in _OUTPUTS.items():
         if path.lower().endswith(ending):
             return kind
-    raise click.BadParameter(f"{path}: name a file ending in .json (the problems), .html (a page) or .apkg (an "
-                             "Anki deck)", param_hint="-o")
+    raise click.BadParameter(gettext("{path}: name a file ending in .json (the problems), .html (a page) or .apkg "
+                                     "(an Anki deck)", path=path), param_hint="-o")

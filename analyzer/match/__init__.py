@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
-from ..i18n import gettext
+from ..i18n import N_, decimal, gettext, ngettext, number
 from ..record import Game, Record, clip
 from ..replay import MatchTerms, Replay, replay, resolve_variant
 from ..replay.result import compare_result, result_sentence
@@ -184,7 +184,8 @@ def parse_score(text: str) -> dict[frozenset[str], int]:
     for part in text.split(","):
         side, _, value = part.strip().rpartition(" ")
         if not side or not value.lstrip("-").isdecimal():
-            raise ValueError(f"cannot read the score {text!r}; write it as \"A/C 46, B/D 10\"")
+            raise ValueError(gettext("cannot read the score {stated}; write it as {example}", stated=repr(text),
+                                     example='"A/C 46, B/D 10"'))
         out[frozenset(side.strip().split("/"))] = int(value)
     return out
 
@@ -194,12 +195,19 @@ def _claimed(stated: str, names: list[str], after: bool) -> tuple[int, ...]:
     try:
         claimed = parse_score(stated)
     except ValueError:
-        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores "
-                         f"{'after' if after else 'before'} the hand") from None
+        raise ValueError(_form(names, after)) from None
     got = [claimed.get(frozenset(name.split("/"))) for name in names]
     if None in got or len(claimed) != len(names):
-        raise ValueError(f"it does not give the points of this game's {len(names)} sides, {', '.join(names)}")
+        raise ValueError(gettext("it does not give the points of this game's {n} sides, {names}", n=len(names),
+                                 names=', '.join(names)))
     return tuple(got)
+
+
+def _form(names: list[str], after: bool) -> str:
+    """How to write a Score tag for the sides ``names`` (``after``: the scores after the hand)."""
+    example = '"' + ', '.join(f'{name} 0' for name in names) + '"'
+    return (gettext("write it as {example} with the scores after the hand", example=example) if after else
+            gettext("write it as {example} with the scores before the hand", example=example))
 
 
 class ScoreContradiction(ValueError):
@@ -207,9 +215,10 @@ class ScoreContradiction(ValueError):
 
 
 #: what a match that is no race of points or bad points counts besides its scores (:func:`score_before`)
-_COUNTS = {MatchKind.GAMES: "games won", MatchKind.STRAIGHT: "wins in a row, and drawn games that raise the next "
-           "game's worth", MatchKind.CUTTHROAT: "games won, all back to 0 once everyone has won one",
-           MatchKind.SHUTOUT: "games won, and drawn games that raise the next game's worth"}
+_COUNTS = {MatchKind.GAMES: N_("games won"),
+           MatchKind.STRAIGHT: N_("wins in a row, and drawn games that raise the next game's worth"),
+           MatchKind.CUTTHROAT: N_("games won, all back to 0 once everyone has won one"),
+           MatchKind.SHUTOUT: N_("games won, and drawn games that raise the next game's worth")}
 
 
 def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True) -> MatchState:
@@ -221,35 +230,36 @@ def score_before(variant: Variant, rep: Replay, stated: str, after: bool = True)
     hand's own result."""
     match, sides = variant.match, variant.seating.sides
     if len(rep.players) != variant.players:
-        raise ValueError("its players are not the variant's")
+        raise ValueError(gettext("its players are not the variant's"))
     if after and rep.result is None:
-        raise ValueError("it is the score after the hand, and the hand's result is not known")
+        raise ValueError(gettext("it is the score after the hand, and the hand's result is not known"))
     if match.kind not in (MatchKind.POINTS, MatchKind.BAD):
-        raise ValueError(f"the match counts {_COUNTS[match.kind]}, more than a Score tag says: give the games before "
-                         "the hand in the file, with Game tags")
+        raise ValueError(gettext("the match counts {what}, more than a Score tag says: give the games before the hand "
+                                 "in the file, with Game tags", what=gettext(_COUNTS[match.kind])))
     names = [variant.side_name(side, rep.players) for side in range(sides)]
     if isinstance(match, KozelMatch):
         fence = rep.game.tags.get("Fence")
         if fence is None:
-            raise ValueError("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag says: give "
-                             "the games before the hand in the file, with Game tags, or the fences before the hand "
-                             f"with the Fence tag ([Fence \"{names[0]} 8, {names[1]} 0\"], \"; eggs 26\" for eggs "
-                             "carried)")
+            raise ValueError(gettext("a Kozel game keeps each team's fence and the eggs carried, more than a Score tag "
+                                     "says: give the games before the hand in the file, with Game tags, or the fences "
+                                     "before the hand with the Fence tag ({tag}, {eggs} for eggs carried)",
+                                     tag=f'[Fence "{names[0]} 8, {names[1]} 0"]', eggs='"; eggs 26"'))
         claimed = _claimed(stated, names, after)
         return match.before(names, claimed if after else None, fence, rep.result, None if after else claimed)
     try:
         claimed = parse_score(stated)
     except ValueError:
-        raise ValueError(f"write it as \"{', '.join(f'{name} 0' for name in names)}\" with the scores "
-                         f"{'after' if after else 'before'} the hand") from None
+        raise ValueError(_form(names, after)) from None
     added = rep.result.added(sides) if after else (0,) * sides
     scores = []
     for side, name in enumerate(names):
         got = claimed.get(frozenset(name.split("/")))
         if got is None or len(claimed) != sides:
-            raise ValueError(f"it does not give the points of this game's {sides} sides, {', '.join(names)}")
+            raise ValueError(gettext("it does not give the points of this game's {n} sides, {names}", n=sides,
+                                     names=', '.join(names)))
         if got < added[side]:
-            raise ScoreContradiction(f"{name} has {got}, less than the {added[side]} the hand gives them")
+            raise ScoreContradiction(gettext("{side} has {score}, less than the {points} the hand gives them",
+                                             side=name, score=got, points=added[side]))
         scores.append(got - added[side])
     # the match code settles that score as a hand bringing it from the start would (a side at the target has won)
     return match.apply(match.start(sides), HandResult("blocked", None, 0, 0, tuple(scores)))
@@ -300,7 +310,8 @@ def next_requirement(variant: Variant, prev: Replay | None, state: MatchState, n
             (partner,) = (prev.players[p] for p in variant.seating.partners_of(s))
             if partner in names:
                 seats.update(variant.seating.partners_of(names.index(partner)))
-                reason = f"{reason}; {prev.players[s]} pauses this game, so the player in that seat leads"
+                reason = reason + gettext("; {player} pauses this game, so the player in that seat leads",
+                                          player=prev.players[s])
     return replace(req, seats=frozenset(seats), reason=reason)
 
 
@@ -332,10 +343,11 @@ def _by_seat(variant: Variant, last: tuple[str, ...], names: tuple[str, ...], re
             return None
         seats.add(now)
         if last[s] not in names:
-            reason = f"{reason}; {last[s]} pauses this game, so {names[now]}, in that seat, leads"
+            reason = reason + gettext("; {player} pauses this game, so {leader}, in that seat, leads",
+                                      player=last[s], leader=names[now])
         elif names[now] != last[s]:
-            reason = (f"{reason}; the lead goes round the seats (§5), and {names[now]} now sits where {last[s]} "
-                      "sat")
+            reason = reason + gettext("; the lead goes round the seats (§5), and {leader} now sits where {player} sat",
+                                      leader=names[now], player=last[s])
     return replace(req, seats=frozenset(seats), reason=reason)
 
 
@@ -365,17 +377,17 @@ def same_deals(games: list[Game]) -> tuple[list[Game], dict[int, list[tuple]]]:
             out.append(game)
             continue
         if dealt is None:
-            notes[k] = [("error", "the Deal tag says \"same\", but no game before it has a deal to play again")]
+            notes[k] = [("error", gettext("the Deal tag says \"same\", but no game before it has a deal to play again"))]
             out.append(game)
             continue
         j, first = dealt
         given = {h.player: set(h.tiles or ()) for h in game.hands}
         wrong = [h.player for h in first.hands if h.player in given and given[h.player] != set(h.tiles or ())]
-        notes[k] = [("info", f"the deal of game {j + 1} of the file played again (Deal \"same\"): another line "
-                     "of play, which does not count in the match")]
+        notes[k] = [("info", gettext("the deal of game {number} of the file played again (Deal \"same\"): another "
+                                     "line of play, which does not count in the match", number=j + 1))]
         if wrong:
-            notes[k].append(("error", f"the Deal tag says \"same\", but {', '.join(wrong)}'s hand differs from "
-                             f"game {j + 1}'s"))
+            notes[k].append(("error", gettext("the Deal tag says \"same\", but {players}'s hand differs from game "
+                                              "{number}'s", players=', '.join(wrong), number=j + 1)))
         out.append(replace(game, hands=game.hands or first.hands, players=game.players or first.players))
     return out, notes
 
@@ -400,12 +412,12 @@ def _progression_moves(before: tuple[str, ...], turned: tuple[str, ...], after: 
     if len(moved) == 2:     # (two who trade places: the other two stay)
         if keeper is None or keeper not in (before[k] for k in moved):
             return None
-        return (f"{keeper}, who would lead the next game, keeps his place (§12), but the seats go from "
-                f"{', '.join(before)} to {', '.join(after)}")
-    return (f"two of the four keep their places and only the other two swap (§12), but the seats go from "
-            f"{', '.join(before)} to {', '.join(after)}"
-            + (f" ({', '.join(before[k] for k in moved)} all move)" if len(moved) > 2 else " (nobody moves, so the "
-               "partners stay the same)" if not moved else ""))
+        return gettext("{keeper}, who would lead the next game, keeps his place (§12), but the seats go from "
+                       "{before} to {after}", keeper=keeper, before=', '.join(before), after=', '.join(after))
+    return (gettext("two of the four keep their places and only the other two swap (§12), but the seats go from "
+                    "{before} to {after}", before=', '.join(before), after=', '.join(after))
+            + (" " + gettext("({players} all move)", players=', '.join(before[k] for k in moved)) if len(moved) > 2
+               else " " + gettext("(nobody moves, so the partners stay the same)") if not moved else ""))
 
 
 def _diag(rep: Replay, code: str, message: str, tag: str | None, severity: str = "error", **details) -> Diagnostic:
@@ -455,8 +467,9 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         if problem:
             # one error a slip: where the table already shows the Result wrong, the deals say it once more
             if not any(d.code == Code.RESULT_MISMATCH for d in rep.end_diagnostics):
-                rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, f"the record states \"{stated}\" "
-                                                 f"but {problem} (whatever the tiles it does not show)", "Result"))
+                rep.end_diagnostics.append(_diag(rep, Code.RESULT_MISMATCH, gettext(
+                    "the record states \"{stated}\" but {problem} (whatever the tiles it does not show)",
+                    stated=stated, problem=problem), "Result"))
                 rep.__dict__.pop("diagnostics", None)
             return rep
     # the result of a sheet: the one every deal it allows gives (the running score counts it), else their range
@@ -469,8 +482,10 @@ def check_decided_result(rep: Replay, limit: int = 1000) -> Replay:
         rep.result = found.result
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if d.code != Code.UNCHECKED_RESULT]
         said = result_sentence(found.result, found.result, rep.variant, rep.players, ", ", clause=True)
-        how = (f"{found.kept:,} of the {found.total:,} deals its moves allow end so: the stated result is checked"
-               if stated is not None else f"every deal the sheet allows ends {said}: that is the hand's result")
+        how = (gettext("{kept} of the {total} deals its moves allow end so: the stated result is checked",
+                       kept=number(found.kept), total=number(found.total))
+               if stated is not None else gettext("every deal the sheet allows ends {result}: that is the hand's "
+                                                  "result", result=said))
         rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, how, "Result" if stated is not None else None,
                                          "info"))
     elif found is not None and found.spans:
@@ -490,15 +505,16 @@ def _shown_over(rep: Replay, limit: int, listed) -> None:
         # too many deals to list: one drawn that ends the hand as the record states shows that some deal does
         found = sampled_result(rep, SHOWN_DRAWS)
         if found is not None and found.kept:
-            _shown_by_deals(rep, found, found.total, f"{found.kept:,} of {found.total:,} deals drawn from those they "
-                            "allow end it as the record states (too many to list: the hand's result is not known "
-                            "beyond that)")
+            _shown_by_deals(rep, found, found.total, gettext(
+                "{kept} of {total} deals drawn from those they allow end it as the record states (too many to list: "
+                "the hand's result is not known beyond that)", kept=number(found.kept), total=number(found.total)))
         return
     found = sheet_result(rep, limit, listed)
     if found is None or not found.kept:
         return
-    _shown_by_deals(rep, found, found.drawn, f"{found.kept:,} of the {found.total:,} deals they allow end it as the "
-                    "record states: the stated result is checked")
+    _shown_by_deals(rep, found, found.drawn, gettext("{kept} of the {total} deals they allow end it as the record "
+                                                     "states: the stated result is checked",
+                                                     kept=number(found.kept), total=number(found.total)))
     if found.result is not None:
         rep.result = found.result
 
@@ -509,7 +525,8 @@ def _shown_by_deals(rep: Replay, found, drawn: int, how: str) -> None:
     error replaced by the note ``how``."""
     rep.outcomes, rep.outcomes_drawn = found.outcomes, drawn
     rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
-    rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, f"the moves do not show that the hand is over, but {how}",
+    rep.end_diagnostics.append(_diag(rep, Code.DEALS_RESULT, gettext("the moves do not show that the hand is over, "
+                                                                     "but {how}", how=how),
                                      "Result", "info"))
     rep.__dict__.pop("diagnostics", None)
 
@@ -912,8 +929,8 @@ def _seat_notes(rep: Replay, seats: SeatsDrawn, draw_problem: Diagnostic | None,
     if draw_problem or draw is not None:
         rep.deal_diagnostics.extend(_seat_diagnostics(rep, draw, draw_problem, number, part))
     if moved:
-        rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, f"§12, match {part} of the progression: {moved}",
-                                          "Players"))
+        rep.deal_diagnostics.append(_diag(rep, Code.SEAT_DRAW, gettext("§12, match {part} of the progression",
+                                                                        part=part) + f": {moved}", "Players"))
 
 
 def _file_notes(rep: Replay, first: list[Diagnostic], new_match: bool) -> None:
@@ -941,30 +958,37 @@ def _later_start(variant: Variant, rep: Replay, number: int, after_games: bool =
     before it, whose match was not known either."""
     stated = rep.game.tags.get("Score")
     if stated is None:
-        head = (f"game {number}, with no Score tag, after games of the file whose match score is not known"
-                if after_games else f"game {number} of a match with no game before it in the file and no Score tag")
+        head = (gettext("game {number}, with no Score tag, after games of the file whose match score is not known",
+                        number=number) if after_games else
+                gettext("game {number} of a match with no game before it in the file and no Score tag",
+                        number=number))
         rep.end_diagnostics.append(_diag(
-            rep, Code.MATCH_NOTE, f"{head}: the "
-            "match score before it is not known, so the running score is not kept and the hand is graded in points "
-            "only; give the score after the hand ([Score \"A/C 46, B/D 10\"]) or the games before it", "Game",
+            rep, Code.MATCH_NOTE, gettext("{head}: the match score before it is not known, so the running score is not "
+                                          "kept and the hand is graded in points only; give the score after the hand "
+                                          "({example}) or the games before it", head=head,
+                                          example='[Score "A/C 46, B/D 10"]'), "Game",
             severity="info"))
-        return None, (f"no match position: game {number} of a match, and neither the games before it nor a Score tag "
-                      "are in the file")
+        return None, gettext("no match position: game {number} of a match, and neither the games before it nor a "
+                             "Score tag are in the file", number=number)
     try:
         before = _sheet_score_before(variant, rep, stated)
     except ScoreContradiction as exc:
-        rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag \"{stated}\" cannot follow this "
-                                         f"hand: {exc}", "Score"))
-        return None, f"no match position from the Score tag {stated!r}: {exc}"
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext("the Score tag \"{stated}\" cannot follow "
+                                                                           "this hand: {reason}", stated=stated,
+                                                                           reason=exc), "Score"))
+        return None, gettext("no match position from the Score tag {stated}: {reason}", stated=repr(stated),
+                             reason=exc)
     except FenceError as exc:
         rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX if exc.unreadable else Code.SCORE_MISMATCH, str(exc),
                                          "Fence"))
-        return None, f"no match position from the Score and Fence tags: {exc}"
+        return None, gettext("no match position from the Score and Fence tags: {reason}", reason=exc)
     except ValueError as exc:
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match score before this game is not known from "
-                                         f"the Score tag alone: {exc}", "Score", severity="info"))
-        return None, f"no match position from the Score tag {stated!r}: {exc}"
-    return before, "the Score tag (the score after the hand, less the hand's result)"
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, gettext("the match score before this game is not known "
+                                                                       "from the Score tag alone: {reason}",
+                                                                       reason=exc), "Score", severity="info"))
+        return None, gettext("no match position from the Score tag {stated}: {reason}", stated=repr(stated),
+                             reason=exc)
+    return before, gettext("the Score tag (the score after the hand, less the hand's result)")
 
 
 def _sheet_score_before(variant: Variant, rep: Replay, stated: str) -> MatchState:
@@ -1032,10 +1056,11 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
         state = _timed(chosen, game, rep, chosen.match.apply(before, result))
     elif rep.players:
         spans = rep.deal_results
-        known = f" (the deals the sheet allows end {'; or '.join(spans)})" if spans else ""
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, f"the result of this game is not known{known}, so "
-                                         "the match score after it is not known (a later game's Score tag gives it "
-                                         "again)", None, severity="warning"))
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_UNSCORED, gettext(
+            "the result of this game is not known (the deals the sheet allows end {results}), so the match score after "
+            "it is not known (a later game's Score tag gives it again)", results=gettext("; or ").join(spans))
+            if spans else gettext("the result of this game is not known, so the match score after it is not known (a "
+                                  "later game's Score tag gives it again)"), None, severity="warning"))
     shown = score_text(chosen, rep.players, state.scores) if len(rep.players) >= chosen.players else ""
     if len(set(possible)) > 1 and shown:
         shown = score_range(chosen, rep.players, possible)
@@ -1047,8 +1072,10 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
         rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, state.note, None, severity="info"))
     ends = [p for p in possible if p.over]
     if ends and len(ends) < len(set(possible)):
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, f"the match may be over: {len(ends)} of the "
-                                         f"{len(set(possible))} match scores the deals allow end it ({shown})", None,
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, gettext("the match may be over: {ends} of the {total} "
+                                                                       "match scores the deals allow end it ({score})",
+                                                                       ends=len(ends), total=len(set(possible)),
+                                                                       score=shown), None,
                                          severity="info"))
     elif state.over:
         who = (gettext("drawn") if state.drawn else
@@ -1060,7 +1087,8 @@ def _score_game(chosen: Variant, game: Game, rep: Replay, before: MatchState, dr
         paid = _settlement(chosen, state, rep, draw)
         if paid:
             text = ", ".join(f"{name} {'+' if v > 0 else ''}{_amount(v)}" for name, v in paid.items())
-            rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, f"the settlement (§9-§11): {text}", None,
+            rep.end_diagnostics.append(_diag(rep, Code.SETTLEMENT, gettext("the settlement (§9-§11): {payments}",
+                                                                           payments=text), None,
                                              severity="info", settlement={name: str(v) for name, v in paid.items()}))
     return state, shown
 
@@ -1086,9 +1114,10 @@ def _timed(chosen: Variant, game: Game, rep: Replay, state: MatchState) -> Match
     if clock is None:
         return state
     if not chosen.match.minutes:
-        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, "the Clock tag is not read: this match has no time "
-                                         "limit (a match of 150 points or 30 minutes, as in Brasília, is "
-                                         "[Rules \"minutes=30\"] or [Variant \"brasilia\"])", "Clock", severity="info"))
+        rep.end_diagnostics.append(_diag(rep, Code.MATCH_NOTE, gettext(
+            "the Clock tag is not read: this match has no time limit (a match of 150 points or 30 minutes, as in "
+            "Brasília, is {rules} or {variant})", rules='[Rules "minutes=30"]', variant='[Variant "brasilia"]'),
+            "Clock", severity="info"))
         return state
     try:
         return chosen.match.timed(state, parse_clock(clock))
@@ -1112,7 +1141,7 @@ def _settlement(variant: Variant, s: MatchState | None, last: Replay | None, dra
 
 
 def _amount(v: Fraction) -> str:
-    return str(v.numerator) if v.denominator == 1 else f"{float(v):.2f}"
+    return str(v.numerator) if v.denominator == 1 else decimal(float(v))
 
 
 def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnostic | None]:
@@ -1124,8 +1153,10 @@ def _seat_draw(game: Game, variant: Variant) -> tuple[SeatDraw | None, Diagnosti
     except ValueError as exc:
         return None, Diagnostic("error", Code.BAD_SEAT_DRAW, str(exc), where.line or None, where.column or None)
     if len(draw.tiles) != variant.people:
-        return None, Diagnostic("error", Code.BAD_SEAT_DRAW, f"the SeatDraw tag names {len(draw.tiles)} people; "
-                                f"this match has {variant.people}", where.line or None, where.column or None)
+        return None, Diagnostic("error", Code.BAD_SEAT_DRAW, gettext("the SeatDraw tag names {n} people; this match "
+                                                                     "has {people}", n=len(draw.tiles),
+                                                                     people=variant.people),
+                                where.line or None, where.column or None)
     return draw, None
 
 
@@ -1138,26 +1169,32 @@ def _seat_diagnostics(rep: Replay, draw: SeatDraw | None, problem: Diagnostic | 
     players = rep.players
     strangers = [p for p in players if p not in draw.names]
     if strangers:
-        return [_diag(rep, Code.BAD_SEAT_DRAW, f"{', '.join(strangers)} drew no tile in the SeatDraw tag "
-                      f"({', '.join(draw.names)})", "Players")]
+        return [_diag(rep, Code.BAD_SEAT_DRAW, gettext("{players} drew no tile in the SeatDraw tag ({names})",
+                                                       players=', '.join(strangers), names=', '.join(draw.names)),
+                      "Players")]
     if rep.variant.irregularities != "whist":
         return out          # a draw for the lead alone (Opening.drawn): the seats are not drawn
     out_now = draw.sitting_out(number, part)
     wrong = [p for p in out_now if p in players]
     if wrong and draw.progression:
         pairs = " vs ".join("-".join(pair) for pair in draw.teams(part))
-        out.append(_diag(rep, Code.SIT_OUT, f"{out_now[0]} pauses match {part} of the progression (§12, five players: "
-                         f"{pairs}), but plays", "Players", expected=list(out_now)))
+        out.append(_diag(rep, Code.SIT_OUT, gettext("{player} pauses match {part} of the progression (§12, five "
+                                                    "players: {pairs}), but plays", player=out_now[0], part=part,
+                                                    pairs=pairs), "Players", expected=list(out_now)))
     elif wrong:
         high, low = draw.teams()
-        out.append(_diag(rep, Code.SIT_OUT, f"{' and '.join(out_now)} sit{'s' * (len(out_now) == 1)} out game {number} "
-                         f"of the match (§10/§11: the tiles drawn decide who pauses in turn; the high team "
-                         f"{', '.join(high)}, the low team {', '.join(low)}), but {', '.join(wrong)} play"
-                         f"{'s' * (len(wrong) == 1)}", "Players", expected=list(out_now)))
+        words = {"out": gettext(" and ").join(out_now), "game": number, "high": ', '.join(high),
+                 "low": ', '.join(low), "wrong": ', '.join(wrong)}
+        out.append(_diag(rep, Code.SIT_OUT, ngettext(
+            "{out} sits out game {game} of the match (§10/§11: the tiles drawn decide who pauses in turn; the high "
+            "team {high}, the low team {low})", "{out} sit out game {game} of the match (§10/§11: the tiles drawn "
+            "decide who pauses in turn; the high team {high}, the low team {low})", len(out_now), **words)
+            + ngettext(", but {wrong} plays", ", but {wrong} play", len(wrong), **words), "Players",
+            expected=list(out_now)))
     # (the seats are the variant's: a game naming more players has its own error, ``players``)
     seats = draw.seat_problem(players, rep.variant.seating, part) if len(players) == rep.variant.players else None
     if seats:
-        rule = f"§12, match {part} of the progression" if part > 1 else "§3"
+        rule = gettext("§12, match {part} of the progression", part=part) if part > 1 else "§3"
         out.append(_diag(rep, Code.SEAT_DRAW, f"{rule}: {seats}", "Players"))
     return out
 
@@ -1168,31 +1205,32 @@ def _check_score(rep: Replay, stated: str, state: MatchState, variant: Variant, 
         claimed = parse_score(stated)
     except ValueError:
         example = score_text(variant, rep.players, (46, 10) + (0,) * (variant.seating.sides - 2))
-        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, f"cannot read the score {clip(stated)!r}; write it as "
-                                         f"\"{example}\" (this game's players)", "Score"))
+        rep.end_diagnostics.append(_diag(rep, Code.SCORE_SYNTAX, gettext(
+            "cannot read the score {stated}; write it as \"{example}\" (this game's players)",
+            stated=repr(clip(stated)), example=example), "Score"))
         return
     actual = {frozenset(variant.side_name(s, rep.players).split("/")): v for s, v in enumerate(state.scores)}
     for side, value in claimed.items():
         if side not in actual:
-            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the Score tag names {'/'.join(sorted(side))}, "
-                                             f"which is not a side of this game ({', '.join('/'.join(sorted(s)) for s in actual)})",
-                                             "Score"))
+            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext(
+                "the Score tag names {side}, which is not a side of this game ({sides})", side='/'.join(sorted(side)),
+                sides=', '.join('/'.join(sorted(s)) for s in actual)), "Score"))
         elif actual[side] != value:
             names = [frozenset(variant.side_name(s, rep.players).split("/")) for s in range(len(state.scores))]
             if len(set(possible)) > 1:
                 # a sheet whose deals leave the score open: none of the scores they allow is the stated one
                 ranges = score_range(variant, rep.players, possible)
-                rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
-                                                 f"\"{stated}\" but after this game it is {ranges} (the "
-                                                 f"{len(set(possible))} scores the deals the sheet allows give: none "
-                                                 "is the stated one)", "Score"))
+                rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext(
+                    "the record states the match score \"{stated}\" but after this game it is {ranges} (the {n} scores "
+                    "the deals the sheet allows give: none is the stated one)", stated=stated, ranges=ranges,
+                    n=len(set(possible))), "Score"))
                 return
             hint = "" if before is None or rep.result is None else score_hint(
                 variant, before, rep.result, lambda scores: all(claimed.get(n) in (None, v) for n, v in zip(names, scores)),
                 facts=rep.facts)
-            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, f"the record states the match score "
-                                             f"\"{stated}\" but after this game it is "
-                                             f"{score_text(variant, rep.players, state.scores)}{hint}", "Score",
+            rep.end_diagnostics.append(_diag(rep, Code.SCORE_MISMATCH, gettext(
+                "the record states the match score \"{stated}\" but after this game it is {score}", stated=stated,
+                score=score_text(variant, rep.players, state.scores)) + hint, "Score",
                                              expected=score_text(variant, rep.players, state.scores)))
             return
 
@@ -1276,14 +1314,15 @@ def _alone(game: Game, variant: Variant | str | None, source: str, rules: dict[s
         return rep
     if not any(before.scores):
         return rep
-    later = LeadRequirement(reason="the Score tag puts this game after the start of a match")
+    later = LeadRequirement(reason=gettext("the Score tag puts this game after the start of a match"))
     again = budget.check(replay(game, variant, source, rules=rules, terms=MatchTerms(later),
                                 insert_passes=insert_passes))
     tile = rep.variant.opening.first_game_tile
     again.deal_diagnostics.append(_diag(
-        again, Code.MATCH_NOTE, f"the Score tag puts this game after the start of a match (the score before it "
-        f"{score_text(rep.variant, rep.players, before.scores)}), so it is no first game: {tile} was led by choice, "
-        "not as the first game's forced lead, and who leads is not checked (the match decides it)", "Score",
+        again, Code.MATCH_NOTE, gettext("the Score tag puts this game after the start of a match (the score before it "
+                                        "{score}), so it is no first game: {tile} was led by choice, not as the first "
+                                        "game's forced lead, and who leads is not checked (the match decides it)",
+                                        score=score_text(rep.variant, rep.players, before.scores), tile=tile), "Score",
         severity="info", rule="lead"))
     again.__dict__.pop("diagnostics", None)
     return again

@@ -26,6 +26,7 @@ from ..diagnostics import Diagnostic
 from ..rules.codes import Code
 from ..rules.matchplay import PROGRESSION_FIVE, draw_rank
 from ..tiles import Tile
+from ..i18n import gettext, ngettext
 
 __all__ = ["SCHEMES", "Table", "Tournament", "parse_tournament", "check_tournament", "tallies", "round_scores", "standings",
            "ranking", "redrawn_pairs", "number"]
@@ -167,39 +168,43 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
             continue
         if m := _TAG.match(line):
             if m.group(1) in t.tags:        # as a record's tags (duplicate-tag)
-                t.errors.append(Diagnostic("warning", Code.DUPLICATE_TAG, f"the {m.group(1)} tag is given twice (line "
-                                           f"{t.tag_lines[m.group(1)]} and here); the last one counts", n, 1, source))
+                t.errors.append(Diagnostic("warning", Code.DUPLICATE_TAG, gettext("the {tag} tag is given twice (line {line} and here); the last "
+                                                   "one counts", tag=m.group(1), line=t.tag_lines[m.group(1)]),
+                                           n, 1, source))
             t.tags[m.group(1)] = m.group(2)
             t.tag_lines[m.group(1)] = n
             continue
         m = _ROUND.match(line) or _TABLE.match(line)
         if m and (long := _too_long(m, offset)):
-            error(Code.TOURNAMENT_NUMBER, f"the number {long[1][:12]}... has {len(long[1])} digits; a tournament "
-                  f"file's numbers have at most {MAX_DIGITS}", n, long[0])
+            error(Code.TOURNAMENT_NUMBER, gettext("the number {digits}... has {n} digits; a tournament file's numbers have at "
+                                                  "most {most}", digits=long[1][:12], n=len(long[1]), most=MAX_DIGITS),
+                  n, long[0])
             if m.re is _ROUND:
                 current = _UNREAD
         elif m and m.re is _ROUND:
             current = int(m.group(1))
             if current in t.round_lines:
-                error(Code.TOURNAMENT_ROUNDS, f"round {current} is given twice (line {t.round_lines[current]} and "
-                      f"here); the tables under both are checked as one round", n)
+                error(Code.TOURNAMENT_ROUNDS, gettext("round {round} is given twice (line {line} and here); the tables under "
+                                                  "both are checked as one round", round=current,
+                                                  line=t.round_lines[current]), n)
             t.round_lines.setdefault(current, n)
         elif m and current is None:
-            error(Code.TOURNAMENT_SYNTAX, f"a table before the first round: write \"round 1\" above {line!r}", n)
+            error(Code.TOURNAMENT_SYNTAX, gettext("a table before the first round: write \"round 1\" above {line}",
+                                                  line=repr(line)), n)
         elif m:
             a, b, c, d = (int(m.group(k)) for k in range(2, 6))
             points = (int(m.group(6)), int(m.group(7))) if m.group(6) else None
             drew = _drew(m.group(8)) if m.group(8) else ()
             if drew is None:
-                error(Code.TOURNAMENT_SYNTAX, f"cannot read the tiles drawn in {line!r}; "
-                      "write \"drew 1 [6-6], 5 [4-4], 3 [0-1], 8 [2-3]\"", n)
+                error(Code.TOURNAMENT_SYNTAX, gettext("cannot read the tiles drawn in {line}; write \"drew 1 [6-6], 5 [4-4], "
+                                                  "3 [0-1], 8 [2-3]\"", line=repr(line)), n)
                 drew = ()
             if current != _UNREAD:
                 t.tables.append(Table(current, int(m.group(1)), (tuple(sorted((a, b))), tuple(sorted((c, d)))),
                                       points, n, drew))
         else:
-            error(Code.TOURNAMENT_SYNTAX, f"cannot read {line!r}; write \"round N\" and then \"table T: 1-6 vs 2-5 "
-                  "45 80\" (the pairs and their bad points)", n)
+            error(Code.TOURNAMENT_SYNTAX, gettext("cannot read {line}; write \"round N\" and then \"table T: 1-6 vs 2-5 45 80\" "
+                                              "(the pairs and their bad points)", line=repr(line)), n)
             if line[:5].lower() == "round":
                 current = _UNREAD       # its tables are not put into the round before
             elif current is not None:
@@ -208,7 +213,8 @@ def parse_tournament(text: str, source: str = "<tournament>") -> Tournament:
             filled.add(current)
     for r, line in t.round_lines.items():
         if r not in filled:
-            error(Code.TOURNAMENT_ROUNDS, f"round {r} has no tables (\"table 1: 1-6 vs 2-5 45 80\" under it)", line)
+            error(Code.TOURNAMENT_ROUNDS, gettext("round {round} has no tables (\"table 1: 1-6 vs 2-5 45 80\" under it)",
+                                                  round=r), line)
     t.errors.sort(key=lambda d: d.line)
     return t
 
@@ -225,39 +231,43 @@ def check_tournament(t: Tournament) -> list[Diagnostic]:
     rounds = t.rounds()
     numbered = _numbered_tables(rounds, err)
     if not rounds and not t.round_lines:
-        err(Code.TOURNAMENT_ROUNDS, "the file has no rounds: write \"round 1\" and under it its tables "
-            "(\"table 1: 1-6 vs 2-5 45 80\")", None)
+        err(Code.TOURNAMENT_ROUNDS, gettext("the file has no rounds: write \"round 1\" and under it its tables "
+                                         "(\"table 1: 1-6 vs 2-5 45 80\")"), None)
     pairs = t.tags.get("Pairs", "").strip().lower()
     mixed = pairs == "mixed"
     if pairs and not mixed:
-        err(Code.TOURNAMENT_SYNTAX, f"the Pairs tag must be mixed (§12), not {t.tags['Pairs']!r}",
+        err(Code.TOURNAMENT_SYNTAX, gettext("the Pairs tag must be mixed (§12), not {value}", value=repr(t.tags['Pairs'])),
             t.tag_lines.get("Pairs"))
     if "Ladies" in t.tags and not mixed:
-        out.append(Diagnostic("warning", Code.TOURNAMENT_MIXED, "the Ladies tag counts only with [Pairs \"mixed\"] "
-                              "(§12); it is not checked", t.tag_lines["Ladies"], 1, t.source))
+        out.append(Diagnostic("warning", Code.TOURNAMENT_MIXED, gettext("the Ladies tag counts only with [Pairs \"mixed\"] "
+                                                                      "(§12); it is not checked"),
+                              t.tag_lines["Ladies"], 1, t.source))
     if size in SCHEMES:
         _check_scheme_rounds(t, size, mixed, rounds, numbered, err)
     elif scheme == "movement":
         _check_movement_rounds(t, rounds, numbered, out, err)
     elif "Scheme" in t.tags:
-        err(Code.TOURNAMENT_SCHEME, f"the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), not "
-            f"{t.tags['Scheme']!r}", t.tag_lines.get("Scheme"))
+        err(Code.TOURNAMENT_SCHEME, gettext("the Scheme tag must be 4, 5, 8, 12 (the schemes of §12) or movement (§13), "
+                                          "not {value}", value=repr(t.tags['Scheme'])), t.tag_lines.get("Scheme"))
     else:
-        err(Code.TOURNAMENT_SCHEME, "the file has no Scheme tag: [Scheme \"8\"] (4, 5, 8, 12: the schemes of §12) or "
-            "[Scheme \"movement\"] (§13)", None)
+        err(Code.TOURNAMENT_SCHEME, gettext("the file has no Scheme tag: [Scheme \"8\"] (4, 5, 8, 12: the schemes of §12) "
+                                          "or [Scheme \"movement\"] (§13)"), None)
     def warn(code: str, message: str, line: int | None) -> None:
         out.append(Diagnostic("warning", code, message, line, 1 if line else None, t.source))
 
     if "Partners" in t.tags and scheme != "movement":
-        warn(Code.TOURNAMENT_DRAW, "the Partners tag counts only with [Scheme \"movement\"] (§13: the partners drawn "
-             "before each match); it is not checked", t.tag_lines["Partners"])
+        warn(Code.TOURNAMENT_DRAW, gettext("the Partners tag counts only with [Scheme \"movement\"] (§13: the partners "
+                                        "drawn before each match); it is not checked"), t.tag_lines["Partners"])
     drawn = [table for table in t.tables if table.drew]
     if drawn and "Partners" not in t.tags:
-        warn(Code.TOURNAMENT_DRAW, f"the tiles drawn (\"drew ...\", {len(drawn)} table{'s' * (len(drawn) > 1)} from "
-             "here) count only with [Scheme \"movement\"] and [Partners \"redraw\"] (§13); they are not checked",
+        warn(Code.TOURNAMENT_DRAW, ngettext("the tiles drawn (\"drew ...\", {n} table from here) count only with [Scheme "
+                                         "\"movement\"] and [Partners \"redraw\"] (§13); they are not checked",
+                                         "the tiles drawn (\"drew ...\", {n} tables from here) count only with [Scheme "
+                                         "\"movement\"] and [Partners \"redraw\"] (§13); they are not checked",
+                                         len(drawn)),
              min(table.line for table in drawn))
     if mixed and size not in MIXED_ROUNDS:
-        err(Code.TOURNAMENT_MIXED, "§12: mixed pairs are played with the schemes for 8 or 12 players only",
+        err(Code.TOURNAMENT_MIXED, gettext("§12: mixed pairs are played with the schemes for 8 or 12 players only"),
             t.tag_lines.get("Pairs"))
     return sorted(out, key=lambda d: (d.line is not None, d.line or 0))     # the file's own first, then by line
 
@@ -271,11 +281,13 @@ def _numbered_tables(rounds: dict[int, list[Table]], err) -> dict[int, dict[int,
         numbered[r] = {}
         for table in sorted(tables, key=lambda table: table.line):     # the later of two lines is wrong
             if len(table.players()) != 4 or seen & table.players():
-                err(Code.TOURNAMENT_SEAT, f"round {r}: a player sits twice (table {table.number})", table.line)
+                err(Code.TOURNAMENT_SEAT, gettext("round {round}: a player sits twice (table {table})", round=r,
+                                                 table=table.number), table.line)
             seen |= table.players()
             if table.number in numbered[r]:
-                err(Code.TOURNAMENT_TABLE, f"round {r}: table {table.number} is given twice (line "
-                    f"{numbered[r][table.number].line} and here)", table.line)
+                err(Code.TOURNAMENT_TABLE, gettext("round {round}: table {table} is given twice (line {line} and here)",
+                                                  round=r, table=table.number, line=numbered[r][table.number].line),
+                    table.line)
             numbered[r].setdefault(table.number, table)
     return numbered
 
@@ -288,24 +300,27 @@ def _check_scheme_rounds(t: Tournament, size: int, mixed: bool, rounds: dict[int
         plan = _check_mixed(t, size, err)
     for r in range(1, len(plan) + 1):
         if r not in rounds and r not in t.round_lines and (rounds or t.round_lines):
-            err(Code.TOURNAMENT_ROUNDS, f"the scheme for {size} players has {len(plan)} rounds; the file has "
-                f"no round {r}", None)
+            err(Code.TOURNAMENT_ROUNDS, gettext("the scheme for {size} players has {n} rounds; the file has no round "
+                                               "{round}", size=size, n=len(plan), round=r), None)
     for r, tables in rounds.items():
         if not 1 <= r <= len(plan):
-            err(Code.TOURNAMENT_ROUNDS, f"round {r} is not in the scheme for {size} players",
+            err(Code.TOURNAMENT_ROUNDS, gettext("round {round} is not in the scheme for {size} players", round=r,
+                                               size=size),
                 t.round_lines.get(r, tables[0].line))
             continue
         expected = plan[r - 1]
         for k, want in enumerate(expected, 1):
             if k not in numbered[r]:
-                err(Code.TOURNAMENT_TABLE, f"round {r} has no table {k} (the scheme for {size} players has "
-                    f"{_match(want)} there)", t.round_lines.get(r, tables[0].line))
+                err(Code.TOURNAMENT_TABLE, gettext("round {round} has no table {table} (the scheme for {size} players has "
+                                                  "{pairs} there)", round=r, table=k, size=size, pairs=_match(want)),
+                    t.round_lines.get(r, tables[0].line))
         for table in tables:
             want = expected[table.number - 1] if 1 <= table.number <= len(expected) else None
             if want is None or set(want) != set(table.pairs):
-                shown = _match(want) if want else "no such table"
-                err(Code.TOURNAMENT_SCHEME, f"round {r}, table {table.number}: the scheme for {size} players "
-                    f"has {shown}", table.line)
+                shown = _match(want) if want else gettext("no such table")
+                err(Code.TOURNAMENT_SCHEME, gettext("round {round}, table {table}: the scheme for {size} players has "
+                                                    "{pairs}", round=r, table=table.number, size=size, pairs=shown),
+                    table.line)
 
 
 def _check_movement_rounds(t: Tournament, rounds: dict[int, list[Table]], numbered: dict[int, dict[int, Table]],
@@ -314,24 +329,27 @@ def _check_movement_rounds(t: Tournament, rounds: dict[int, list[Table]], number
     partners kept or drawn again (the Partners tag)."""
     for r, tables in rounds.items():
         if not 1 <= r <= MOVEMENT_ROUNDS:
-            err(Code.TOURNAMENT_ROUNDS, f"round {r} is not in the movement: §13 plays four rounds, 1 to "
-                f"{MOVEMENT_ROUNDS}", t.round_lines.get(r, tables[0].line))
+            err(Code.TOURNAMENT_ROUNDS, gettext("round {round} is not in the movement: §13 plays four rounds, 1 to "
+                                               "{last}", round=r, last=MOVEMENT_ROUNDS),
+                t.round_lines.get(r, tables[0].line))
     for r in range(1, min(max(rounds, default=0), MOVEMENT_ROUNDS + 1)):
         if r not in rounds and r not in t.round_lines:
-            err(Code.TOURNAMENT_ROUNDS, f"the file has no round {r} (the movement is checked from round to "
-                "round)", None)
+            err(Code.TOURNAMENT_ROUNDS, gettext("the file has no round {round} (the movement is checked from round to "
+                                               "round)", round=r), None)
     # the tables of the movement: as many as most rounds have (the most of them when that is a tie)
     counts = Counter(len(tables) for tables in numbered.values())
     last = max(counts, key=lambda k: (counts[k], k), default=0)
     for r, tables in numbered.items():
         for k in range(1, last + 1):
             if k not in tables:
-                err(Code.TOURNAMENT_TABLE, f"round {r} has no table {k} (the movement of §13 keeps the tables, "
-                    f"here 1 to {last})", t.round_lines.get(r))
+                err(Code.TOURNAMENT_TABLE, gettext("round {round} has no table {table} (the movement of §13 keeps the "
+                                                  "tables, here 1 to {last})", round=r, table=k, last=last),
+                    t.round_lines.get(r))
         for k, table in tables.items():
             if not 1 <= k <= last:
-                err(Code.TOURNAMENT_TABLE, f"round {r}, table {k}: the movement of §13 keeps the tables, here "
-                    f"1 to {last} (as most rounds have)", table.line)
+                err(Code.TOURNAMENT_TABLE, gettext("round {round}, table {table}: the movement of §13 keeps the tables, "
+                                                  "here 1 to {last} (as most rounds have)", round=r, table=k,
+                                                  last=last), table.line)
     for r in rounds:
         if r + 1 in rounds:
             _check_movement(numbered[r], numbered[r + 1], r, last, err)
@@ -339,8 +357,8 @@ def _check_movement_rounds(t: Tournament, rounds: dict[int, list[Table]], number
     if redraw in ("redraw", "redraw-fresh"):
         _check_redraw(t, redraw == "redraw-fresh", out)
     elif redraw:
-        err(Code.TOURNAMENT_SYNTAX, f"the Partners tag must be redraw (§13) or redraw-fresh, not "
-            f"{t.tags['Partners']!r}", t.tag_lines.get("Partners"))
+        err(Code.TOURNAMENT_SYNTAX, gettext("the Partners tag must be redraw (§13) or redraw-fresh, not {value}",
+                                          value=repr(t.tags['Partners'])), t.tag_lines.get("Partners"))
     else:
         for r in rounds:
             if r + 1 in rounds:
@@ -357,16 +375,18 @@ def _check_mixed(t: Tournament, n: int, err) -> tuple:
         named = {number(part) for part in parts}
         if None in named:
             bad = next(part for part in parts if number(part) is None)
-            err(Code.TOURNAMENT_MIXED, f"the Ladies tag names the ladies by their numbers (\"2, 4, 6, 8\"); cannot "
-                f"read {bad!r}", t.tag_lines.get("Ladies"))
+            err(Code.TOURNAMENT_MIXED, gettext("the Ladies tag names the ladies by their numbers (\"2, 4, 6, 8\"); "
+                                              "cannot read {value}", value=repr(bad)), t.tag_lines.get("Ladies"))
         elif named != set(range(2, n + 1, 2)):
-            err(Code.TOURNAMENT_MIXED, f"§12: the ladies draw the even numbers (2 to {n}); the Ladies tag names "
-                f"{', '.join(map(str, sorted(named)))}", t.tag_lines.get("Ladies"))
+            err(Code.TOURNAMENT_MIXED, gettext("§12: the ladies draw the even numbers (2 to {n}); the Ladies tag names "
+                                              "{named}", n=n, named=', '.join(map(str, sorted(named)))),
+                t.tag_lines.get("Ladies"))
     for table in t.tables:
         for a, b in table.pairs:
             if a % 2 == b % 2:
-                err(Code.TOURNAMENT_MIXED, f"round {table.round}, table {table.number}: {a}-{b} is no mixed pair "
-                    "(a lady holds an even number, a man an odd one)", table.line)
+                err(Code.TOURNAMENT_MIXED, gettext("round {round}, table {table}: {pair} is no mixed pair (a lady holds "
+                                                  "an even number, a man an odd one)", round=table.round,
+                                                  table=table.number, pair=f"{a}-{b}"), table.line)
     return SCHEMES[n][:MIXED_ROUNDS[n]] if n in MIXED_ROUNDS else SCHEMES[n]
 
 
@@ -396,23 +416,25 @@ def _check_redraw(t: Tournament, fresh: bool, out: list[Diagnostic]) -> None:
     for r, tables in t.rounds().items():
         for table in tables:
             if not table.drew:
-                out.append(Diagnostic("warning", Code.TOURNAMENT_DRAW, f"round {r}, table {table.number}: the "
-                                      "partners are drawn before each match (§13), but the tiles drawn are not "
-                                      "given (\"drew 1 [6-6], ...\"), so the pairs are not checked", table.line, 1,
+                out.append(Diagnostic("warning", Code.TOURNAMENT_DRAW, gettext(
+                    "round {round}, table {table}: the partners are drawn before each match (§13), but the tiles "
+                    "drawn are not given (\"drew 1 [6-6], ...\"), so the pairs are not checked", round=r,
+                    table=table.number), table.line, 1,
                                       t.source))
                 continue
             drew = dict(table.drew)
             if set(drew) != table.players() or len(set(drew.values())) != 4 or len(table.drew) != 4:
-                out.append(Diagnostic("error", Code.TOURNAMENT_DRAW, f"round {r}, table {table.number}: the tiles "
-                                      f"drawn must be four different tiles, one for each player at the table "
-                                      f"({', '.join(map(str, sorted(table.players())))})", table.line, 1, t.source))
+                out.append(Diagnostic("error", Code.TOURNAMENT_DRAW, gettext(
+                    "round {round}, table {table}: the tiles drawn must be four different tiles, one for each player "
+                    "at the table ({players})", round=r, table=table.number,
+                    players=', '.join(map(str, sorted(table.players())))), table.line, 1, t.source))
                 continue
             want = redrawn_pairs(drew, before, fresh)
             if set(want) != set(table.pairs):
-                out.append(Diagnostic("error", Code.TOURNAMENT_PARTNERS, f"round {r}, table {table.number}: by the "
-                                      f"tiles drawn the pairs are {want[0][0]}-{want[0][1]} vs {want[1][0]}-{want[1][1]} "
-                                      "(§13: the highest partners the second, or the third when that would join "
-                                      "earlier partners)", table.line, 1, t.source))
+                out.append(Diagnostic("error", Code.TOURNAMENT_PARTNERS, gettext(
+                    "round {round}, table {table}: by the tiles drawn the pairs are {pairs} (§13: the highest partners "
+                    "the second, or the third when that would join earlier partners)", round=r, table=table.number,
+                    pairs=_match(want)), table.line, 1, t.source))
         before |= {frozenset(pair) for table in tables for pair in table.pairs}
 
 
@@ -429,10 +451,11 @@ def _check_kept_partners(before: dict[int, Table], after: dict[int, Table], r: i
     for table in after.values():
         for a, b in table.pairs:
             if a in mate and b in mate and mate[a] != b and not table.drew:
-                err(Code.TOURNAMENT_PARTNERS, f"round {r + 1}, table {table.number}: {a}-{b} play together, but in "
-                    f"round {r} {a} partnered {mate[a]} and {b} partnered {mate[b]}; §13 changes partners only by "
-                    "lot before each match (\"so wird vor jeder Partie gelost\": [Partners \"redraw\"] and the "
-                    "tiles drawn, \"drew 1 [6-6], ...\")", table.line)
+                err(Code.TOURNAMENT_PARTNERS, gettext(
+                    "round {round}, table {table}: {a}-{b} play together, but in round {before} {a} partnered {mate_a} "
+                    "and {b} partnered {mate_b}; §13 changes partners only by lot before each match (\"so wird vor "
+                    "jeder Partie gelost\": [Partners \"redraw\"] and the tiles drawn, \"drew 1 [6-6], ...\")",
+                    round=r + 1, table=table.number, a=a, b=b, before=r, mate_a=mate[a], mate_b=mate[b]), table.line)
 
 
 def _moves(n: int, last: int) -> tuple[int, int]:
@@ -459,12 +482,13 @@ def _check_movement(before: dict[int, Table], after: dict[int, Table], r: int, l
         if not sources or not sources <= before.keys():
             continue    # not a table of the movement, or one it fills from a missing table: said already
         if table.players() != seats[n]:
-            err(Code.TOURNAMENT_MOVEMENT, f"round {r + 1}, table {n}: after round {r} the movement of §13 seats "
-                f"{', '.join(map(str, sorted(seats[n])))} here", table.line)
+            err(Code.TOURNAMENT_MOVEMENT, gettext("round {round}, table {table}: after round {before} the movement of §13 "
+                                                 "seats {players} here", round=r + 1, table=n, before=r,
+                                                 players=', '.join(map(str, sorted(seats[n])))), table.line)
 
 
 def _match(pairs: tuple[Pair, Pair]) -> str:
-    return f"{pairs[0][0]}-{pairs[0][1]} vs {pairs[1][0]}-{pairs[1][1]}"
+    return gettext("{first} vs {second}", first=f"{pairs[0][0]}-{pairs[0][1]}", second=f"{pairs[1][0]}-{pairs[1][1]}")
 
 
 def round_scores(t: Tournament) -> dict[int, dict[int, int | None]]:

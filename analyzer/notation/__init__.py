@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ..diagnostics import Diagnostic, NotationError
+from ..i18n import decimal, gettext, ngettext
 from ..rules.codes import Code
 from ..record import Record
 from .reader import parse
@@ -26,10 +27,13 @@ MAX_RECORD_BYTES = 4 * 1024 * 1024
 def too_large(size: int | None, limit: int) -> str:
     """Why a file of ``size`` bytes (None: more than ``limit``, its size unknown) is not read as a record."""
     def text(n: int) -> str:
-        return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n:,} bytes"
+        return (gettext("{size} GB", size=decimal(n / 2**30, 1)) if n >= 2**30 else
+                gettext("{size} MB", size=decimal(n / 2**20, 1)) if n >= 2**20 else
+                ngettext("{n} byte", "{n} bytes", n))
     if size is None:
-        return f"the file holds more than the {text(limit)} a record file may have"
-    return f"the file is {text(size)}, more than the {text(limit)} a record file may have"
+        return gettext("the file holds more than the {limit} a record file may have", limit=text(limit))
+    return gettext("the file is {size}, more than the {limit} a record file may have", size=text(size),
+                   limit=text(limit))
 
 
 def read(path: str | os.PathLike, limit: int = MAX_RECORD_BYTES) -> Record:

@@ -21,6 +21,7 @@ from lark.grammar import Rule
 from lark.exceptions import UnexpectedInput
 
 from ..diagnostics import Diagnostic
+from ..i18n import N_, gettext, ngettext
 from ..rules.codes import Code
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, Span
 from ..tiles import Tile
@@ -43,9 +44,9 @@ def grammar_text(name: str = "record.lark") -> str:
 
 
 # what goes unseen when a known tag is misspelt (the rest: "what a Lead tag says is not taken into account")
-_UNREAD = {"Result": "the result is not checked", "Variant": "the game is read under the default variant",
-           "Rules": "the variant's defaults apply", "Score": "the running score is not checked",
-           "Players": "the players are taken from the hands and the moves"}
+_UNREAD = {"Result": N_("the result is not checked"), "Variant": N_("the game is read under the default variant"),
+           "Rules": N_("the variant's defaults apply"), "Score": N_("the running score is not checked"),
+           "Players": N_("the players are taken from the hands and the moves")}
 
 
 # ---- the pieces a rule returns before they become a Game ------------------------------------------
@@ -362,9 +363,10 @@ class RecordTransformer(Transformer):
         for k, line in enumerate(lines[1:], 1):
             if _SWALLOWED_RE.match(line):
                 self.log.report(_first_pos(token), Code.COMMENT_SWALLOWS_ROWS,
-                                f"this comment runs on to line {token.line + len(lines) - 1} and holds line "
-                                f"{token.line + k}, which reads as moves: \"{line.strip()[:40]}\"; if the comment "
-                                "ends earlier, close it there with }", severity="warning")
+                                gettext("this comment runs on to line {last} and holds line {line}, which reads as "
+                                        "moves: \"{text}\"; if the comment ends earlier, close it there with }}",
+                                        last=token.line + len(lines) - 1, line=token.line + k,
+                                        text=line.strip()[:40]), severity="warning")
                 return
 
     def remark(self, token) -> _Note:
@@ -395,8 +397,9 @@ class RecordTransformer(Transformer):
         if holding is _UNKNOWN:
             return HandEntry(player, None, pos)
         if holding is None:
-            self.log.report(pos, Code.EMPTY_HAND, f"{player}'s hand lists no tiles; write '{player}: ?' "
-                            "for a hand the record does not know", "warning", player=player)
+            self.log.report(pos, Code.EMPTY_HAND, gettext("{player}'s hand lists no tiles; write '{player}: ?' for a "
+                                                          "hand the record does not know", player=player),
+                            "warning", player=player)
             holding = []
         read = [t for t in holding if isinstance(t, _TileRead)]
         good = [t for t in read if t.tile is not None]
@@ -429,22 +432,25 @@ class RecordTransformer(Transformer):
         :data:`~analyzer.record.MAX_DIGITS` (``int()`` itself refuses more than 4,300 digits)."""
         if len(digits) <= MAX_DIGITS:
             return int(digits)
-        self.log.report(_first_pos(token), Code.NUMBER_TOO_LONG, f"{what} {digits[:12]}... has {len(digits)} "
-                        f"digits; a number of a record has at most {MAX_DIGITS}: "
-                        + ("it is taken as the number after the one before" if "number" in what else "it is not read"),
-                        digits=len(digits))
+        params = {"what": gettext(what), "digits": digits[:12], "n": len(digits), "most": MAX_DIGITS}
+        self.log.report(_first_pos(token), Code.NUMBER_TOO_LONG,
+                        gettext("{what} {digits}... has {n} digits; a number of a record has at most {most}: it is "
+                                "taken as the number after the one before", **params) if "number" in what else
+                        gettext("{what} {digits}... has {n} digits; a number of a record has at most {most}: it is "
+                                "not read", **params), digits=len(digits))
         return None
 
     def _claim(self, token: Token | None) -> int | None:
         """The points of a claim token (``+10``); None without one, or for one too long to read."""
-        return self._number(token, token[1:], "the claim") if token else None
+        return self._number(token, token[1:], N_("the claim")) if token else None
 
     def _tile_read(self, token: Token) -> _TileRead:
         """A TILE token's tile, or a BADTILE token reported (``tile`` None)."""
         if token.type == "TILE":
             return _TileRead(_tile(str(token)), _span(token.line, token.column))
-        self.log.report(_first_pos(token), Code.BAD_TILE, f"'{shown(token)}' is not a tile; write a tile "
-                        "as [a-b] with two numbers, like [3-6]", text=str(token))
+        self.log.report(_first_pos(token), Code.BAD_TILE, gettext("'{text}' is not a tile; write a tile as [a-b] with "
+                                                                  "two numbers, like [3-6]", text=shown(token)),
+                        text=str(token))
         return _TileRead(None, _first_pos(token))
 
     # moves
@@ -452,13 +458,13 @@ class RecordTransformer(Transformer):
         return _MoveList(items)
 
     def move_number(self, token) -> _MoveNumber:
-        return _MoveNumber(self._number(token, token.rstrip("."), "the move number"), _first_pos(token))
+        return _MoveNumber(self._number(token, token.rstrip("."), N_("the move number")), _first_pos(token))
 
     def move(self, name, play) -> _Move:
         return _Move(str(name), play, _span(name.line, name.column))
 
     def muggins_move(self, name, keyword, points) -> _Move:
-        called = self._number(points, str(points), "the muggins call's points")
+        called = self._number(points, str(points), N_("the muggins call's points"))
         if called is None:             # (reported): the call is not read
             return _Move(str(name), _Play(None, _first_pos(keyword), readable=False), _first_pos(name))
         return _Move(str(name), _Play(None, _first_pos(keyword), muggins=called), _first_pos(name))
@@ -480,12 +486,13 @@ class RecordTransformer(Transformer):
             return _Play(tile, pos)
         number = int(end[1:].strip()) if end else None
         if number is not None and not tile.matches(number):
-            self.log.report(_first_pos(end), Code.BAD_END, f"{tile} has no {number}, so it cannot "
-                            f"have been played on a {number}", tile=str(tile), end=number)
+            self.log.report(_first_pos(end), Code.BAD_END, gettext("{tile} has no {number}, so it cannot have been "
+                                                                   "played on a {number}", tile=tile, number=number),
+                            tile=str(tile), end=number)
             number = None
         arm_number = int(arm[1:].strip()) if arm else None
         if arm_number == 0:
-            self.log.report(_first_pos(arm), Code.BAD_ARM, "arms are numbered from 1 (>1 to >4)",
+            self.log.report(_first_pos(arm), Code.BAD_ARM, gettext("arms are numbered from 1 (>1 to >4)"),
                             tile=str(tile))
             arm_number = None
         return _Play(tile, pos, end=number, annotation=_annotation(annotation), claim=self._claim(claim),
@@ -507,8 +514,9 @@ class RecordTransformer(Transformer):
                      claim=self._claim(claim), word=_own_word(keyword))
 
     def bad_play(self, token, annotation, claim=None) -> _Play:
-        self.log.report(_first_pos(token), Code.BAD_MOVE, f"'{shown(token)}' is not a move; write a "
-                        "tile like [3-6], pass, or ---- for no move", text=str(token))
+        self.log.report(_first_pos(token), Code.BAD_MOVE, gettext("'{text}' is not a move; write a tile like [3-6], "
+                                                                  "pass, or ---- for no move", text=shown(token)),
+                        text=str(token))
         return _Play(None, _first_pos(token), readable=False)
 
     # table
@@ -568,25 +576,30 @@ class _GameBuilder:
                 self.events.append(item)
             elif isinstance(item, _Tag):
                 if item.name in game.tags:
-                    self.log.report(item.pos, Code.DUPLICATE_TAG, f"the {item.name} tag is given "
-                                    "twice; the last one counts", "warning", tag=item.name)
+                    self.log.report(item.pos, Code.DUPLICATE_TAG, gettext("the {tag} tag is given twice; the last one "
+                                                                          "counts", tag=item.name),
+                                    "warning", tag=item.name)
                 game.tags[item.name] = item.value
                 game.tag_pos[item.name] = item.pos
                 if (meant := nearest_tag(item.name)) is not None:
-                    self.log.report(item.pos, Code.UNKNOWN_TAG, f"the tool reads no {item.name} tag: is it the "
-                                    f"{meant} tag misspelt? It is kept as written and not read, so "
-                                    + _UNREAD.get(meant, f"what a {meant} tag says is not taken into account"),
+                    self.log.report(item.pos, Code.UNKNOWN_TAG, gettext(
+                                        "the tool reads no {tag} tag: is it the {meant} tag misspelt? It is kept as "
+                                        "written and not read, so {consequence}", tag=item.name, meant=meant,
+                                        consequence=gettext(_UNREAD[meant]) if meant in _UNREAD else
+                                        gettext("what a {meant} tag says is not taken into account", meant=meant)),
                                     "warning", tag=item.name, nearest=meant)
                 if item.name == "Game" and item.value.strip().isdecimal() and len(item.value.strip()) > MAX_DIGITS:
                     digits = item.value.strip()
-                    self.log.report(item.pos, Code.NUMBER_TOO_LONG, f"the Game tag's number {digits[:12]}... has "
-                                    f"{len(digits)} digits; a game number has at most {MAX_DIGITS}, so the game "
-                                    "is taken as not numbered", digits=len(digits))
+                    self.log.report(item.pos, Code.NUMBER_TOO_LONG, gettext(
+                                        "the Game tag's number {digits}... has {n} digits; a game number has at most "
+                                        "{most}, so the game is taken as not numbered", digits=digits[:12],
+                                        n=len(digits), most=MAX_DIGITS), digits=len(digits))
             else:
                 hand = item.holding if isinstance(item, _Then) else item     # (tiles after its ?: _first_line)
                 if any(getattr(h, "holding", h).player == hand.player for h in hands):
-                    self.log.report(hand.pos, Code.DUPLICATE_HAND, f"{hand.player}'s hand is given "
-                                    "twice", "warning", player=hand.player)
+                    self.log.report(hand.pos, Code.DUPLICATE_HAND, gettext("{player}'s hand is given twice",
+                                                                           player=hand.player),
+                                    "warning", player=hand.player)
                 hands.append(item)
         return hands
 
@@ -616,8 +629,9 @@ class _GameBuilder:
                 self._report_nameless([_Move(None, _Play(t.tile, t.pos), t.pos) for t in moved])
             for t in after:
                 if t.tile is not None and t.pos.line != line:
-                    self.log.report(t.pos, Code.SYNTAX, f"{t.tile} after '?' is no tile of {hand.player}'s hand: a "
-                                    "hand shows its tiles first, then a ? for each one it does not show")
+                    self.log.report(t.pos, Code.SYNTAX, gettext("{tile} after '?' is no tile of {player}'s hand: a "
+                                                                "hand shows its tiles first, then a ? for each one it "
+                                                                "does not show", tile=t.tile, player=hand.player))
             out.append(hand)
         return out
 
@@ -642,9 +656,13 @@ class _GameBuilder:
     def _report_nameless(self, nameless: list[_Move]) -> None:
         if nameless:
             first = nameless[0]
-            more = f" (and the {len(nameless) - 1} after it)" if len(nameless) > 1 else ""
-            self.log.report(first.pos, Code.NO_PLAYER, f"the move {_play_text(first.play)}{more} "
-                            "names no player; write it as 'PLAYER TILE', like 'B [1-1]'",
+            self.log.report(first.pos, Code.NO_PLAYER,
+                            ngettext("the move {move} (and the {n} after it) names no player; write it as "
+                                     "'PLAYER TILE', like 'B [1-1]'", "the move {move} (and the {n} after it) names no "
+                                     "player; write it as 'PLAYER TILE', like 'B [1-1]'", len(nameless) - 1,
+                                     move=_play_text(first.play)) if len(nameless) > 1 else
+                            gettext("the move {move} names no player; write it as 'PLAYER TILE', like 'B [1-1]'",
+                                    move=_play_text(first.play)),
                             count=len(nameless), moves=[_play_text(m.play) for m in nameless])
             nameless.clear()
 
@@ -654,20 +672,22 @@ class _GameBuilder:
         players = tuple(c.name for c in table.columns)
         if "Players" in game.tags and split_players(game.tags["Players"]) != players:
             self.log.report(game.tag_pos["Players"], Code.PLAYERS_MISMATCH,
-                            f"the Players tag says {game.tags['Players']!r} but the table's columns "
-                            f"are {', '.join(players)}; the columns count", "warning")
+                            gettext("the Players tag says {tag} but the table's columns are {columns}; the columns "
+                                    "count", tag=repr(game.tags['Players']), columns=', '.join(players)), "warning")
         return players
 
     def _rows(self, table: _Table, players: tuple[str, ...], named_at: Span) -> None:
         for name in filter(lambda name: not playable_name(name), players):    # (a Players tag holds any text)
-            self.log.report(named_at, Code.PLAYERS, f"no play can name {name!r}: its column's plays are not read")
+            self.log.report(named_at, Code.PLAYERS, gettext("no play can name {name}: its column's plays are not read",
+                                                            name=repr(name)))
         previous = None
         sheet = self._sheet_columns(table, len(players))
         for row in table.rows:
             if row.number is None:          # too long to read (reported): the row after the one before
                 row.number = min((previous or 0) + 1, 10 ** MAX_DIGITS - 1)
             elif previous is not None and row.number != previous + 1:
-                self.log.report(row.pos, Code.ROW_NUMBER, f"row {row.number} follows row {previous}",
+                self.log.report(row.pos, Code.ROW_NUMBER, gettext("row {row} follows row {previous}", row=row.number,
+                                                                  previous=previous),
                                 "warning", row=row.number)
             previous = row.number
             column = 0
@@ -686,8 +706,9 @@ class _GameBuilder:
                     self.events.append(_entry(players[column], item, row.number))
                 column += 1
             if extra:
-                self.log.report(extra[0].pos, Code.TOO_MANY_CELLS, f"row {row.number} has more cells than the "
-                                f"table has players ({len(players)}); the rest of the row is ignored",
+                self.log.report(extra[0].pos, Code.TOO_MANY_CELLS, gettext(
+                                    "row {row} has more cells than the table has players ({players}); the rest of the "
+                                    "row is ignored", row=row.number, players=len(players)),
                                 row=row.number, cells=[_cell_data(item) for item in extra])
 
     def _sheet_columns(self, table: _Table, players: int):
@@ -729,17 +750,20 @@ class _GameBuilder:
         seen: set[str] = set()
         for name in game.players:
             if name in seen:
-                self.log.report(self.pos, Code.DUPLICATE_PLAYER, f"{name} is named twice among the "
-                                "players", player=name)
+                self.log.report(self.pos, Code.DUPLICATE_PLAYER, gettext("{player} is named twice among the players",
+                                                                         player=name), player=name)
             seen.add(name)
         if "Players" not in game.tags and game.form != "table":
             return
-        for what, entries in (("hand", hands), ("move", moves)):
+        for what, entries in ((N_("{player} is not one of the players ({players}), yet a hand is given for them"),
+                               hands),
+                              (N_("{player} is not one of the players ({players}), yet a move is given for them"),
+                               moves)):
             for entry in entries:
                 if entry.player not in seen:
-                    self.log.report(entry.pos, Code.UNKNOWN_PLAYER, f"{entry.player} is not one of the "
-                                    f"players ({', '.join(game.players)}), yet a {what} is given "
-                                    "for them", "warning", player=entry.player)
+                    self.log.report(entry.pos, Code.UNKNOWN_PLAYER, gettext(what, player=entry.player,
+                                                                            players=', '.join(game.players)),
+                                    "warning", player=entry.player)
 
     def _attach_notes(self, game: Game) -> None:
         """A note after a move is that move's comment; notes before the first move are the game's
@@ -947,7 +971,9 @@ def parse(text: str, source: str = "<record>") -> Record:
     left_out = recovery.left_out + log.left_out + max(0, len(record.errors) - MAX_DIAGNOSTICS)
     if left_out:
         del record.errors[MAX_DIAGNOSTICS:]
-        record.errors.append(Diagnostic("error", Code.TOO_MANY_ERRORS, f"{left_out} more problems are "
-                                        f"not listed (only the first {MAX_DIAGNOSTICS} are)",
+        record.errors.append(Diagnostic("error", Code.TOO_MANY_ERRORS, ngettext(
+                                            "{n} more problem is not listed (only the first {most} are)",
+                                            "{n} more problems are not listed (only the first {most} are)", left_out,
+                                            n=left_out, most=MAX_DIAGNOSTICS),
                                         source=source, details={"left_out": left_out}))
     return record

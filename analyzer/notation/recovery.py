@@ -11,6 +11,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import Diagnostic
+from ..i18n import N_, gettext
 from ..rules.codes import Code
 
 MAX_DIAGNOSTICS = 100
@@ -21,28 +22,28 @@ there were."""
 # ---- syntax errors -----------------------------------------------------------------------------
 
 _EXPECTED = {
-    "TILE": "a tile like [3-6]",
-    "PASS": "pass",
-    "NOMOVE": "---- (no move)",
-    "ANNOT": "an annotation (! ? !! ?? !? ?! *)",
-    "END": "@N (the number the tile was played on)",
-    "ARM": ">N (the arm the tile was played on)",
-    "NAME": "a name",
-    "TAG_NAME": "a tag name like Event",
-    "HAND_START": "a hand like A: [0-5] [1-3] ...",
-    "QMARK": "? (hand not known)",
-    "POINTS": "the points of a muggins call, like 10",     # (a claim and "muggins" are never
+    "TILE": N_("a tile like [3-6]"),
+    "PASS": N_("pass"),
+    "NOMOVE": N_("---- (no move)"),
+    "ANNOT": N_("an annotation (! ? !! ?? !? ?! *)"),
+    "END": N_("@N (the number the tile was played on)"),
+    "ARM": N_(">N (the arm the tile was played on)"),
+    "NAME": N_("a name"),
+    "TAG_NAME": N_("a tag name like Event"),
+    "HAND_START": N_("a hand like A: [0-5] [1-3] ..."),
+    "QMARK": N_("? (hand not known)"),
+    "POINTS": N_("the points of a muggins call, like 10"),  # (a claim and "muggins" are never
                                                             # the only choice, so not listed)
-    "LSQB": 'a tag like [Event "..."]',
-    "STRING": 'a quoted value like "..."',
+    "LSQB": N_('a tag like [Event "..."]'),
+    "STRING": N_('a quoted value like "..."'),
     "_RSQB": "']'",
-    "MOVENUM": "a move number like 1.",
-    "ROWNUM": "a row number",
-    "KW_ROUND": "a table header like Runde Spieler A Spieler B ...",
-    "KW_PLAYER": "Spieler or Player",
-    "COMMENT": "a {comment}",
-    "REMARK": "a ; remark",
-    "$END": "the end of the text",
+    "MOVENUM": N_("a move number like 1."),
+    "ROWNUM": N_("a row number"),
+    "KW_ROUND": N_("a table header like Runde Spieler A Spieler B ..."),
+    "KW_PLAYER": N_("Spieler or Player"),
+    "COMMENT": N_("a {braces} comment"),        # (the braces filled in where it is shown: "a {comment}")
+    "REMARK": N_("a ; remark"),
+    "$END": N_("the end of the text"),
 }
 
 _SHORTHANDS = {"TAG", "TILE_RUN"}    # one token for what others spell out (a tag, tiles on a line):
@@ -52,12 +53,13 @@ _CONTEXT_WIDTH = 100        # a caret line shows at most this many characters of
 
 
 def friendly_expected(names) -> str:
-    wanted = [text for name, text in _EXPECTED.items() if name in names]
+    wanted = [gettext(text, braces="{...}") if name == "COMMENT" else gettext(text)
+              for name, text in _EXPECTED.items() if name in names]
     if not wanted:
         return ""
     if len(wanted) == 1:
-        return f"; expected {wanted[0]}"
-    return "; expected one of: " + ", ".join(wanted)
+        return gettext("; expected {what}", what=wanted[0])
+    return gettext("; expected one of: {what}", what=", ".join(wanted))
 
 
 def caret_context(source_line: str, column: int) -> str:
@@ -142,7 +144,8 @@ class Recovery:
             self.left_out += 1
             return
         self.diagnostics.append(Diagnostic(
-            "error", Code.SYNTAX, message or f"unexpected {found}{friendly_expected(expected)}", line,
+            "error", Code.SYNTAX, message or gettext("unexpected {found}", found=found) + friendly_expected(expected),
+            line,
             column, self.source, {"expected": sorted(expected)},
             caret_context(self._source_line(line), column)))
 
@@ -150,7 +153,7 @@ class Recovery:
         expected = set(expected) - _SHORTHANDS
         line = self.text.count("\n") + 1
         column = len(self.text) - self.text.rfind("\n")
-        return Diagnostic("error", Code.SYNTAX, f"unexpected end of text{friendly_expected(expected)}",
+        return Diagnostic("error", Code.SYNTAX, gettext("unexpected end of text") + friendly_expected(expected),
                           line, column, self.source, {"expected": sorted(expected)},
                           caret_context(self._source_line(line), column))
 
@@ -197,9 +200,10 @@ class Recovery:
                     dropped = values[depth:]
                     first = dropped[0]
                     words = " ".join(str(v) for v in dropped)
-                    self.syntax(first.line, first.column, repr(shown(words)), (), message=(
-                        f"{shown(words)!r} is no move, tag or hand and is left out; write a title "
-                        f"or note as a {{comment}}, like {{{shown(words)}}}"))
+                    self.syntax(first.line, first.column, repr(shown(words)), (), message=gettext(
+                        "{words} is no move, tag or hand and is left out; write a title or note as a {braces} "
+                        "comment, like {example}", words=repr(shown(words)), braces="{...}",
+                        example="{" + shown(words) + "}"))
                 del state.state_stack[depth + 1:]
                 del state.value_stack[depth:]
                 return True

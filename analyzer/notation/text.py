@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 
 from ..diagnostics import Diagnostic
+from ..i18n import N_, gettext
 from ..rules.codes import Code
 
 __all__ = ["decode"]
@@ -15,7 +16,7 @@ def _problem(label: str, code: str, message: str, **where) -> Diagnostic:
     return Diagnostic("error", code, message, source=label, **where)
 
 
-_SAVE = "save it as UTF-8 plain text (in most editors: Save as..., Encoding: UTF-8) and try again"
+_SAVE = N_("save it as UTF-8 plain text (in most editors: Save as..., Encoding: UTF-8) and try again")
 
 
 def decode(data: bytes, label: str) -> tuple[str | None, Diagnostic | None]:
@@ -24,17 +25,20 @@ def decode(data: bytes, label: str) -> tuple[str | None, Diagnostic | None]:
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _looks_utf16(data):
-        return None, _problem(label, "not-utf8", f"the file is UTF-16 text, not UTF-8: {_SAVE}")
+        return None, _problem(label, "not-utf8", gettext("the file is UTF-16 text, not UTF-8: {advice}",
+                                                         advice=gettext(_SAVE)))
     if b"\0" in data:
-        return None, _problem(label, Code.BINARY, "the file is binary (it holds NUL bytes), not a "
-                                                  "record; a record is plain UTF-8 text")
+        return None, _problem(label, Code.BINARY, gettext("the file is binary (it holds NUL bytes), not a record; a "
+                                                          "record is plain UTF-8 text"))
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        return None, _problem(label, "not-utf8", f"the file is not UTF-8 text (byte 0x{data[error.start]:02X} "
-                              f"cannot be read; perhaps Latin-1 or Windows-1252): {_SAVE}", line=line, column=column)
+        return None, _problem(label, "not-utf8", gettext("the file is not UTF-8 text (byte {byte} cannot be read; "
+                                                         "perhaps Latin-1 or Windows-1252): {advice}",
+                                                         byte=f"0x{data[error.start]:02X}", advice=gettext(_SAVE)),
+                              line=line, column=column)
 
 
 def _looks_utf16(data: bytes) -> bool:

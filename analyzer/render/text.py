@@ -10,7 +10,7 @@ from ..rules.modes import Layout
 from .verdicts import (OVER_HANDS, sheet_deals_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, tied_words)
 from ..rules.codes import Code
-from ..i18n import N_, gettext, ngettext
+from ..i18n import N_, decimal, gettext, ngettext
 
 __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
@@ -33,6 +33,12 @@ def _marks(d, alt) -> str:
 
 def _text(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
+
+
+def signed_decimal(value: float, digits: int = 2) -> str:
+    """A decimal with its sign, as the active language writes it (``+1.25``, ``-0.50``; ``+1,25`` in Spanish)."""
+    shown = decimal(value, digits)
+    return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
 
 
 def signed(v: int | None) -> str:
@@ -64,7 +70,7 @@ def hands_line(rep: Replay, step, view: str | None, seen: dict | None = None) ->
             n = bin(step.hands_after[s]).count("1")
         else:
             return f"{name}: ?"
-        return f"{name}: {n} tile{'s' * (n != 1)}"
+        return f"{name}: " + ngettext("{n} tile", "{n} tiles", n)
     return "  ".join(hand(s, name) for s, name in enumerate(rep.players))
 
 
@@ -76,24 +82,27 @@ def _step_line(rep: Replay, step) -> str:
     entry = step.entry
     what = entry.notation(where=False, marks=False)
     if step.move is not None and step.move.arm is not None:
-        what += f" on {'end' if rep.variant.layout == Layout.LINE else 'arm'} {step.move.arm}"
+        what += " " + (gettext("on end {end}", end=step.move.arm) if rep.variant.layout == Layout.LINE else
+                       gettext("on arm {arm}", arm=step.move.arm))
     elif step.move is not None and step.move.end is not None and not entry.draw:
-        what += f" on the {step.move.end}"
+        what += " " + gettext("on the {number}", number=step.move.end)
     if entry.annotation:
         what += f" {entry.annotation}"
     label = f"{entry.round}." if entry.round is not None else "  "
     ends = "-" if step.ends_after is None else " ".join(map(str, step.ends_after))
     if step.arms:
         ends = arms_text(step.arms)
-    line = f"{label:>4} {entry.player:<6} {what:<22} open: {ends}"
+    line = f"{label:>4} {entry.player:<6} {what:<22} " + gettext("open: {ends}", ends=ends)
     if step.lacks:
-        line += f"   {entry.player} has no {' and no '.join(map(str, step.lacks))}"
+        line += "   " + gettext("{player} has no {numbers}", player=entry.player,
+                                numbers=gettext(" and no ").join(map(str, step.lacks)))
     if step.boneyard is not None:
-        line += f"   boneyard: {step.boneyard}"
+        line += "   " + gettext("boneyard: {n}", n=step.boneyard)
     if step.scores is not None:
-        line += "   score: " + ", ".join(f"{name} {v}" for name, v in zip(rep.players, step.scores))
+        line += "   " + gettext("score: {scores}", scores=", ".join(f"{name} {v}" for name, v in zip(rep.players,
+                                                                                               step.scores)))
     if step.move is None and step.seat is not None and not entry.is_muggins:
-        line += "   (not played)"
+        line += "   " + gettext("(not played)")
     return line
 
 
@@ -104,22 +113,27 @@ def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: st
     lines = []
     found = inferred if inferred is not None else {"steps": []}
     seen = {s["seen"]: s for s in found["steps"]}
-    lines.append(f"Game {number}: {rep.title}  [{rep.variant.name}]")
-    sides = " vs ".join(rep.side_name(s) for s in range(rep.variant.seating.sides))
-    lines.append(f"Players in play order: {', '.join(rep.players)}  ({sides})")
+    lines.append(gettext("Game {number}: {title}  [{variant}]", number=number, title=rep.title,
+                         variant=rep.variant.name))
+    sides = gettext(" vs ").join(rep.side_name(s) for s in range(rep.variant.seating.sides))
+    lines.append(gettext("Players in play order: {players}  ({sides})", players=', '.join(rep.players), sides=sides))
     lines += [f"  {diag}" for diag in rep.notation + rep.deal_diagnostics]
     for seat, name in enumerate(rep.players):
         if view is not None and name != view and 0 in seen:      # another's hand: what the view sees of it
-            by = "" if view.lower() == "public" else f" by {view}"
-            lines.append(f"  {name}: {round(sum(seen[0]['holds'].get(name, {}).values()))} tiles, unseen{by}")
+            n = round(sum(seen[0]['holds'].get(name, {}).values()))
+            lines.append(f"  {name}: " + (ngettext("{n} tile, unseen", "{n} tiles, unseen", n)
+                                          if view.lower() == "public" else
+                                          ngettext("{n} tile, unseen by {view}", "{n} tiles, unseen by {view}", n,
+                                                   view=view)))
             continue
         lines.append(f"  {name}: {_names(rep, rep.initial.hands[seat]) if not rep.initial.hidden[seat] else '?'}")
     text = _text(lines)
     if 0 in seen:
-        text += _text([f"  What {view} can infer from the deal:"]) + inference_text(seen[0], view)
+        text += _text(["  " + gettext("What {view} can infer from the deal:", view=view)]) + inference_text(seen[0],
+                                                                                                          view)
     lines = []
     if found.get("stopped"):
-        lines.append(f"  Inference stops: {found['stopped']}")
+        lines.append("  " + gettext("Inference stops: {reason}", reason=found['stopped']))
     for step in rep.steps:
         lines.append(_step_line(rep, step))
         lines.append(f"       {hands_line(rep, step, view, seen.get(step.index + 1))}")
@@ -133,18 +147,20 @@ def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: st
     if rep.match is not None:
         state, possible = rep.match.state, rep.match.possible or (rep.match.state,)
         open_end = len({(p.over, p.winner) for p in possible}) > 1     # (a sheet: the deals leave it open)
-        lines.append(f"Match score after game {rep.match.number}: {rep.match.score}"
+        lines.append(gettext("Match score after game {number}: {score}", number=rep.match.number,
+                             score=rep.match.score)
                      + (f" ({state.note})" if state.note and not rep.match.possible else "")
-                     + ("; whether the match is over, and who won it, is not known (the deals allow either)"
+                     + (gettext("; whether the match is over, and who won it, is not known (the deals allow either)")
                         if open_end else
-                        f"; the match is over, won by {rep.side_name(state.winner)}"
+                        gettext("; the match is over, won by {side}", side=rep.side_name(state.winner))
                         if state.over and state.winner is not None else
-                        "; the match is over" if state.over else ""))
+                        gettext("; the match is over") if state.over else ""))
     if rep.scores is not None:
-        lines.append("Points scored during play: " + ", ".join(f"{n} {v}" for n, v in zip(rep.players, rep.scores)))
-    outcome = (result_text(rep) if rep.result else 'the hand is not over' if rep.outcome is None
+        lines.append(gettext("Points scored during play: {scores}",
+                             scores=", ".join(f"{n} {v}" for n, v in zip(rep.players, rep.scores))))
+    outcome = (result_text(rep) if rep.result else gettext('the hand is not over') if rep.outcome is None
                else rep.outcome.termination)
-    lines += [f"Result: {outcome}", ""]
+    lines += [gettext("Result: {result}", result=outcome), ""]
     return text + _text(lines)
 
 
@@ -172,16 +188,16 @@ def fair_text(d) -> str:
     verdict = tied_words(f) or f"best {f.best}{gap_words(d)}"
     if f.method == OVER_HANDS:          # (a sheet: its one verdict word is on the decision's line)
         h = f.over_hands
-        ci = f"95% interval {h.ci95[0]:.2f} to {h.ci95[1]:.2f}; " if h.ci95 is not None else ""
+        ci = f"95% interval {decimal(h.ci95[0])} to {decimal(h.ci95[1])}; " if h.ci95 is not None else ""
         best = f"best {f.best} in every hand; " if f.best else ""
-        loss = (f"loses {f.loss:.2f} on average ({ci}least {h.min:.2f}, most {h.max:.2f} by the hand)"
-                if h.min != h.max else f"loses {f.loss:.2f} in every hand")
+        loss = (f"loses {decimal(f.loss)} on average ({ci}least {decimal(h.min)}, most {decimal(h.max)} by the hand)"
+                if h.min != h.max else f"loses {decimal(f.loss)} in every hand")
         hands = "the one hand" if h.judged == 1 else f"{h.judged} {'different ' * (h.drawn not in (None, h.judged))}hands"
         return _text([f"    by what {f.view} knew (the fair analysis over {how}): {best}{loss}; a real mistake in "
                       f"{h.real} of the {hands} judged"])
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
         return _text([f"    fair ({f.view}'s view, {how}): {verdict}; {d.played} played is one of them{mark}"])
-    return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {f.loss:.2f}{mark}"])
+    return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {decimal(f.loss)}{mark}"])
 
 
 def worst_lines(d, whose: str = "") -> list[str]:
@@ -228,7 +244,8 @@ def _fair_columns(alt, holder: str) -> str:
     if getattr(alt, "fair", None) is None:
         return ""
     lo, hi = alt.fair.ci95
-    return (f"  fair {alt.fair.mean:+7.2f}" + (f" [{lo:+.2f}, {hi:+.2f}]" if lo != hi else "")
+    return (f"  fair {signed_decimal(alt.fair.mean):>7}" + (f" [{signed_decimal(lo)}, {signed_decimal(hi)}]" if lo != hi
+                                                            else "")
             + f"  {chance_text(holder, alt.fair.p_win)}".rstrip() + spread_text(alt.fair))
 
 
@@ -352,7 +369,7 @@ def analysis_text(number: int, result) -> str:
     if result.note:
         lines.append(gettext("Assumption: {note}", note=result.note))
     if getattr(result, "grading", None) is not None and not result.grading.default:
-        lines.append(f"Grades: {result.grading.words}")
+        lines.append(gettext("Grades: {grades}", grades=result.grading.words))
     if any(a.move == "no extra tile" for d in result.decisions for a in d.alternatives):
         from ..analysis import NO_EXTRA_WORDS     # (start-up: validate loads no analysis)
 
@@ -423,15 +440,18 @@ def analysis_text(number: int, result) -> str:
 def repair_text(report) -> str:
     """The repairs of one game (``validate --repair``): each with its edits, the rows before and
     after, and the result it gives."""
-    lines = [f"  repair: {report.message}"]
+    lines = ["  " + gettext("repair: {message}", message=report.message)]
     lines += [f"    {line}" for line in report.common]
     for number, fix in enumerate(report.repairs, 1):
-        size = len(fix.edits)
-        lines.append(f"  {number}. {size} edit{'s' * (size != 1)} (cost {fix.cost:g}): "
-                     + "; ".join(str(e) for e in fix.edits))
-        for label, rows in (("before", fix.rows_before), ("after", fix.rows_after or ["(nothing left)"])):
-            lines += [f"     {label + ':' if k == 0 else '':<8} {row}" for k, row in enumerate(rows)]
-        lines.append(f"     {'result:':<8} {fix.result_text}")
+        shown = f"{fix.cost:g}"
+        cost = decimal(fix.cost, len(shown.partition(".")[2])) if "e" not in shown else shown
+        lines.append(f"  {number}. " + ngettext("{n} edit (cost {cost}):", "{n} edits (cost {cost}):", len(fix.edits),
+                                                cost=cost) + " " + "; ".join(str(e) for e in fix.edits))
+        labels = (gettext("before:"), gettext("after:"), gettext("result:"))
+        width = max(8, *map(len, labels))
+        for label, rows in ((labels[0], fix.rows_before), (labels[1], fix.rows_after or [gettext("(nothing left)")])):
+            lines += [f"     {label if k == 0 else '':<{width}} {row}" for k, row in enumerate(rows)]
+        lines.append(f"     {labels[2]:<{width}} {fix.result_text}")
     return _text(lines)
 
 
@@ -549,19 +569,23 @@ def draw_luck_text(data: dict) -> str:
     totals = data.get("draw_luck")
     if totals is None:
         return ""
-    lines = ["Luck of the draws (the value after each draw less the mean over the tiles that could have come, "
-             "for the drawer's side):"]
+    lines = [gettext("Luck of the draws (the value after each draw less the mean over the tiles that could have "
+                     "come, for the drawer's side):")]
     for number, m in enumerate(data.get("moves", []), 1):
         luck = m.get("draw_luck", False)
         if luck is False:
             continue
         lines.append(f"  {number}. {m['player']} {m['move']}: " + (
-            "not valued (the search's node limit)" if luck is None else
-            f"{luck['points']:+.2f} (value {luck['value']:+d}, the mean over {luck['candidates']} tiles "
-            f"{luck['mean']:+.2f})" + (f", {luck['mwc']:+.2%} MWC" if luck["mwc"] is not None else "")))
+            gettext("not valued (the search's node limit)") if luck is None else
+            ngettext("{points} (value {value}, the mean over {n} tile {mean})",
+                     "{points} (value {value}, the mean over {n} tiles {mean})", luck['candidates'],
+                     points=signed_decimal(luck['points']), value=f"{luck['value']:+d}", mean=signed_decimal(luck['mean']))
+            + (f", {signed_decimal(100 * luck['mwc'])}% MWC" if luck["mwc"] is not None else "")))
     if all(m.get("draw_luck") is None for m in data.get("moves", [])):
         return _text(lines + [""])
     missing = sum(1 for m in data.get("moves", []) if "draw_luck" in m and m["draw_luck"] is None)
-    lines.append(("  In all (the draws valued): " if missing else "  In all: ") + "; ".join(f"{t['side']} {t['points']:+.2f}" + (f" ({t['mwc']:+.2%} MWC)" if t["mwc"] is not None else "")
-                                          for t in totals))
+    lines.append("  " + (gettext("In all (the draws valued): {totals}") if missing else gettext("In all: {totals}"))
+                 .format(totals="; ".join(f"{t['side']} {signed_decimal(t['points'])}"
+                                          + (f" ({signed_decimal(100 * t['mwc'])}% MWC)" if t["mwc"] is not None else "")
+                                          for t in totals)))
     return _text(lines + [""])

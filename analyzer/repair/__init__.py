@@ -153,6 +153,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic
+from ..i18n import N_, gettext
 from ..inference.meter import StepsSpent, metered
 from ..record import Game
 from ..replay import MatchTerms, Replay, replay, resolve_variant
@@ -170,14 +171,16 @@ __all__ = ["repair", "first_error", "tag_repair", "RepairLimits", "RepairReport"
            "tile_slip_cost"]
 
 _DOING = {
-    "insert-row": "insert a row", "delete-row": "delete a row", "insert-move": "insert a move",
-    "delete-move": "delete a move", "insert-cell": "insert a dropped cell", "delete-cell": "delete a cell", "change-tile": "change a tile", "change-end": "change an open number",
-    "change-player": "move a cell to another column", "swap-moves": "swap two moves",
-    "swap-order": "put two moves in order",
-    "change-deal": "change a dealt tile", "deal-add": "add a tile to a hand", "deal-delete": "remove a tile from a hand",
-    "change-draw": "change a draw", "change-arm": "change an arm", "change-claim": "change a claim",
-    "change-muggins": "change a Muggins call",
-    "change-result": "change the Result tag", "change-score": "change the Score tag",
+    "insert-row": N_("insert a row"), "delete-row": N_("delete a row"), "insert-move": N_("insert a move"),
+    "delete-move": N_("delete a move"), "insert-cell": N_("insert a dropped cell"), "delete-cell": N_("delete a cell"),
+    "change-tile": N_("change a tile"), "change-end": N_("change an open number"),
+    "change-player": N_("move a cell to another column"), "swap-moves": N_("swap two moves"),
+    "swap-order": N_("put two moves in order"),
+    "change-deal": N_("change a dealt tile"), "deal-add": N_("add a tile to a hand"),
+    "deal-delete": N_("remove a tile from a hand"),
+    "change-draw": N_("change a draw"), "change-arm": N_("change an arm"), "change-claim": N_("change a claim"),
+    "change-muggins": N_("change a Muggins call"),
+    "change-result": N_("change the Result tag"), "change-score": N_("change the Score tag"),
 }
 
 
@@ -191,20 +194,21 @@ def in_common(repairs: list[Repair]) -> list[str]:
         for slot in range(sizes.pop()):
             edits = [r.edits[slot] for r in repairs]
             kinds = {e.kind for e in edits}
-            what = _DOING[edits[0].kind] if len(kinds) == 1 else "make an edit"
+            what = gettext(_DOING[edits[0].kind]) if len(kinds) == 1 else gettext("make an edit")
             if len({(e.line, e.column, e.index, e.at_end) for e in edits}) == 1 and edits[0].where:
-                out.append(f"all {what} at the same place ({edits[0].where})")
+                out.append(gettext("all {what} at the same place ({place})", what=what, place=edits[0].where))
             elif len({(e.index, e.at_end) for e in edits}) == 1 and edits[0].player and edits[0].index is not None:
-                out.append(f"all {what} at {edits[0].player}'s move (move {edits[0].index + 1})")
+                out.append(gettext("all {what} at {player}'s move (move {number})", what=what,
+                                   player=edits[0].player, number=edits[0].index + 1))
             elif len({e.round for e in edits}) == 1 and edits[0].round is not None:
-                out.append(f"all {what} in round {edits[0].round}")
+                out.append(gettext("all {what} in round {round}", what=what, round=edits[0].round))
             elif len({e.player for e in edits}) == 1 and edits[0].player:
-                out.append(f"all {what} of {edits[0].player}")
+                out.append(gettext("all {what} of {player}", what=what, player=edits[0].player))
             elif len(kinds) == 1:
-                out.append(f"all {what}")
+                out.append(gettext("all {what}", what=what))
     results = {r.result_text for r in repairs}
     if len(results) == 1:
-        out.append(f"all give the same result: {results.pop()}")
+        out.append(gettext("all give the same result: {result}", result=results.pop()))
     return out
 
 
@@ -266,7 +270,8 @@ def repair(game: Game, variant: Variant | str | None = None, *, rules: dict[str,
     search.settle()
     work = search.work
     if legal:     # the replayer objects to something no edit of moves or deal touches
-        search.problem = f"no edit of the moves or the deal can help: {original.errors[0].message}"
+        search.problem = gettext("no edit of the moves or the deal can help: {message}",
+                                 message=original.errors[0].message)
     confirmed, counts, best_rank = _confirmed(search, limit)
     cut = False             # the repairs of the second search not all confirmed: the work ran out
     if not confirmed and mended is None and stated is not None and search.problem is None and max_edits > 1:
@@ -300,13 +305,13 @@ def _why_not(problem: str | None, problems: list[Diagnostic], errors: list[Diagn
     if any(d.severity == Severity.ERROR for d in problems):
         return next(d.message for d in problems if d.severity == Severity.ERROR)
     if any(d.code in _UNEDITABLE for d in errors):     # no edit of moves or deal changes the players
-        return ("no edit of the moves or the deal can help: "
-                + next(d.message for d in errors if d.code in _UNEDITABLE))
+        return gettext("no edit of the moves or the deal can help: {message}",
+                       message=next(d.message for d in errors if d.code in _UNEDITABLE))
     if all(d.code == Code.EXPOSED_TILE for d in errors):
         return _irregular(errors)
     if all(d.code == Code.BAD_EXPOSED for d in errors):     # the moves and the deal agree: the tag does not
-        return (f"the Exposed tag is what is wrong ({errors[0].message}): correct the tag; "
-                "no edit of the moves is made to fit it")
+        return gettext("the Exposed tag is what is wrong ({message}): correct the tag; no edit of the moves is made "
+                       "to fit it", message=errors[0].message)
     return problem
 
 
@@ -367,17 +372,20 @@ def _irregular(errors: list[Diagnostic]) -> str:
     """Why a record whose only errors are exposed tiles not played is not repaired: nothing else is
     wrong, so it reads as the irregularity itself (Domino Whist §8), and an edit would write a game
     that was not played."""
-    return (f"the only errors are exposed tiles not played at their first chance ({_exposed_tiles(errors)}; "
-            "Domino Whist §8) and nothing else is wrong: the record reads as that irregularity of play, not "
-            "as a slip of the pen, so the error stands and nothing is repaired")
+    return gettext("the only errors are exposed tiles not played at their first chance ({tiles}; Domino Whist §8) "
+                   "and nothing else is wrong: the record reads as that irregularity of play, not as a slip of the "
+                   "pen, so the error stands and nothing is repaired", tiles=_exposed_tiles(errors))
 
 
 def _unkept(errors: list[Diagnostic], max_edits: int, complete: bool) -> str:
     """What to say when no repair is found of a record with exposed tiles not played and other errors:
     the exposed tile may have been a real irregularity, which a repair (a legal record) cannot keep."""
-    return (f"no repair within {edit_count(max_edits)}{'' if complete else ' (the search stopped early)'}; its "
-            f"exposed tiles not played ({_exposed_tiles(errors)}; Domino Whist §8) may be a real irregularity "
-            "of play beside a slip of the pen, and a repair keeps none: it makes every move legal")
+    return (gettext("no repair within {edits}; its exposed tiles not played ({tiles}; Domino Whist §8) may be a real "
+                    "irregularity of play beside a slip of the pen, and a repair keeps none: it makes every move "
+                    "legal", edits=edit_count(max_edits), tiles=_exposed_tiles(errors)) if complete else
+            gettext("no repair within {edits} (the search stopped early); its exposed tiles not played ({tiles}; "
+                    "Domino Whist §8) may be a real irregularity of play beside a slip of the pen, and a repair keeps "
+                    "none: it makes every move legal", edits=edit_count(max_edits), tiles=_exposed_tiles(errors)))
 
 
 def _overflowing(game: Game, rows: list, variant: Variant, terms: MatchTerms, limits: RepairLimits) -> RepairReport:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..record import Game, HandEntry, MoveEntry
 from ..replay import Replay
+from ..i18n import N_, gettext
 from ..replay.json import result_text
 from ..rules.modes import Termination
 from ..tiles import Tile
@@ -285,14 +286,15 @@ def _hand_text(hand: HandEntry) -> str:
 
 
 #: A repaired record's result in words when it stops before the hand is over.
-NOT_OVER = "the hand is not over"
+NOT_OVER = N_("the hand is not over")
 
 
 def repaired_result(rep: Replay) -> str:
     """The repaired hand's result in words (also when it has none: how far it got)."""
     if rep.result is None:
         if rep.outcome is None:
-            return NOT_OVER
+            return gettext(NOT_OVER)
         who = rep.players[rep.outcome.seat]
-        return f"{who} goes out (domino)" if rep.outcome.termination == Termination.DOMINO else f"blocked after {who}'s last tile"
+        return (gettext("{player} goes out (domino)", player=who) if rep.outcome.termination == Termination.DOMINO else
+                gettext("blocked after {player}'s last tile", player=who))
     return result_text(rep)

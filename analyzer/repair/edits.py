@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..i18n import gettext
+from ..i18n import gettext, ngettext
 from ..record import Game, MoveEntry
 from ..replay import Replay
 from ..tiles import Tile
@@ -71,7 +71,7 @@ def tile_slip_cost(before: Tile | None, after: Tile | None) -> float:
 # ---- the report ------------------------------------------------------------------------------------
 
 def edit_count(k: int) -> str:
-    return f"{k} edit{'s' * (k != 1)}"
+    return ngettext("{n} edit", "{n} edits", k)
 
 
 @dataclass(frozen=True)
@@ -239,24 +239,27 @@ class RepairReport:
     @property
     def message(self) -> str:
         if self.valid:
-            return "the record is legal; nothing to repair"
+            return gettext("the record is legal; nothing to repair")
         if self.problem:
             return self.problem
         if not self.repairs:
             bound = edit_count(self.max_edits)
-            tail = "" if self.complete else (f" (the search stopped at its bound, after {self.searched} candidates: "
-                                             "the bound grows with the record's length)")
-            return f"no repair within {bound}{tail}"
+            if self.complete:
+                return gettext("no repair within {edits}", edits=bound)
+            return gettext("no repair within {edits} (the search stopped at its bound, after {searched} candidates: "
+                           "the bound grows with the record's length)", edits=bound, searched=self.searched)
         n = self.smallest
         edits = edit_count
         if self.tied > 1:
-            text = f"{self.tied} repairs with {edits(n)} are equally good"
+            text = gettext("{tied} repairs with {edits} are equally good", tied=self.tied, edits=edits(n))
         elif self.counts[n] == 1:
-            text = f"the only repair with {edits(n)}"
+            text = gettext("the only repair with {edits}", edits=edits(n))
         else:
-            text = f"the best of {self.counts[n]} repairs with {edits(n)}"
-        more = [f"{v} with {edits(k)}" for k, v in sorted(self.counts.items()) if k > n]
-        return text + (f" (also {', '.join(more)})" if more else "")
+            text = ngettext("the best of {n} repair with {edits}", "the best of {n} repairs with {edits}",
+                            self.counts[n], edits=edits(n))
+        more = [ngettext("{n} with {edits}", "{n} with {edits}", v, edits=edits(k))
+                for k, v in sorted(self.counts.items()) if k > n]
+        return text + (" " + gettext("(also {more})", more=', '.join(more)) if more else "")
 
     def as_dict(self) -> dict[str, Any]:
         return {"valid": self.valid, "stated": self.stated, "max_edits": self.max_edits,

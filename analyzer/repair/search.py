@@ -25,6 +25,7 @@ from .lean import LeanChecker
 from .position_edits import PositionEdits
 from .positional import PositionChecker, PositionState
 from .setting import Setting
+from ..i18n import gettext
 
 __all__ = ["Search", "PositionSearch", "MOVE_WORK", "REPLAY_WORK", "DEAL_WORK", "HAND_WORK", "TAG_TILE_WORK", "STEP_WORK",
            "shared_work", "work_left", "out_of_time", "replayed_within"]
@@ -141,18 +142,20 @@ class Search:
         self.setting = setting = Setting.of(game, variant, lead, worth)
         self.problem = None
         if variant.end not in (End.ONE, End.PAIR):
-            self.problem = f"the repair search does not know how a hand ends under {variant.name} (end={variant.end})"
+            self.problem = gettext("the repair search does not know how a hand ends under {variant} (end={end})",
+                                   variant=variant.name, end=variant.end)
         self.stated = None
         tag = game.tags.get("Result")
         if tag is not None:
             try:
                 self.stated = StatedResult.parse(tag)
             except ValueError as exc:
-                self.problem = f"the Result tag cannot be read: {exc}"
+                self.problem = gettext("the Result tag cannot be read: {reason}", reason=exc)
         if self.stated is not None and self.stated.side is not None:
             if any(name not in setting.seat_of for name in self.stated.side):
-                self.problem = (f"the Result tag names {'/'.join(self.stated.side)}, who are not all "
-                                f"players of this game ({', '.join(setting.players)})")
+                self.problem = gettext("the Result tag names {names}, who are not all players of this game "
+                                       "({players})", names='/'.join(self.stated.side),
+                                       players=', '.join(setting.players))
         self.deals = Deals(setting)
         self.deal_work = (DEAL_WORK * (3 if "SetUp" in game.tags else 1) + HAND_WORK * max(0, len(game.hands) - setting.n)
                           + sum(len(k) + len(v) + TAG_TILE_WORK * v.count("[") for k, v in game.tags.items()))

@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Callable
 
 from ..diagnostics import Diagnostic, Severity
-from ..i18n import gettext
+from ..i18n import gettext, number
 from ..replay import Replay
 from ..rules.codes import Code
 from ..rules.modes import Turns
@@ -99,7 +99,7 @@ class Triage:
         if self.report.stated:
             return (gettext("likely slip: {edits}; with it the record is valid and ends as stated", edits=edits) if one
                     else gettext("likely slips: {edits}; with them the record is valid and ends as stated", edits=edits))
-        if best.result_text == NOT_OVER:
+        if best.result_text == gettext(NOT_OVER):
             return (gettext("likely slip: {edits}; with it the record is valid, though it stops before the hand is "
                             "over", edits=edits) if one else
                     gettext("likely slips: {edits}; with them the record is valid, though it stops before the hand "
@@ -262,10 +262,11 @@ def _stopped(rep: Replay, report: RepairReport) -> tuple[Diagnostic, ...]:
     are then listed without one), or nothing."""
     if report.complete or report.problem or report.valid:
         return ()
-    return (Diagnostic("info", Code.SLIP_SEARCH_STOPPED, f"the search for the likely slip stopped at its bound "
-                       f"({report.searched:,} candidate records, a budget of work and time that grows with the "
-                       "record's length) "
-                       "without finding one: each error is listed as found; 'validate --repair' searches further",
+    return (Diagnostic("info", Code.SLIP_SEARCH_STOPPED, gettext(
+                           "the search for the likely slip stopped at its bound ({searched} candidate records, a "
+                           "budget of work and time that grows with the record's length) without finding one: each "
+                           "error is listed as found; 'validate --repair' searches further",
+                           searched=number(report.searched)),
                        rep.game.pos.line or None, rep.game.pos.column or None, rep.source,
                        {"searched": report.searched}),)
 
@@ -363,10 +364,14 @@ def _not_carried(rep: Replay, games: list[int]) -> Diagnostic:
     for the record's bound, so the errors of ``rep`` are marked by its own slip alone."""
     named = ", ".join(str(k + 1) for k in games)
     return Diagnostic("info", Code.MATCH_REPLAY_STOPPED,
-                      f"the match was not replayed with the likely slip of game{'s' if len(games) > 1 else ''} {named} "
-                      "(the record's bound of work and time): an error here that follows from "
-                      f"{'them' if len(games) > 1 else 'it'} (the lead, the game's worth, the running score) is marked "
-                      "by this game's own slip; 'validate --repair' searches further",
+                      gettext("the match was not replayed with the likely slips of games {games} (the record's bound "
+                              "of work and time): an error here that follows from them (the lead, the game's worth, "
+                              "the running score) is marked by this game's own slip; 'validate --repair' searches "
+                              "further", games=named) if len(games) > 1 else
+                      gettext("the match was not replayed with the likely slip of game {game} (the record's bound of "
+                              "work and time): an error here that follows from it (the lead, the game's worth, the "
+                              "running score) is marked by this game's own slip; 'validate --repair' searches further",
+                              game=named),
                       rep.game.pos.line or None, rep.game.pos.column or None, rep.source, {"games": [k + 1 for k in games]})
 
 

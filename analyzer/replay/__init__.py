@@ -6,6 +6,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..diagnostics import Diagnostic
+from ..i18n import gettext
 from ..position import Outcome, Position, ends_text, mask_of
 from ..record import Game, MoveEntry, Span, StatedResult
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
@@ -448,10 +449,12 @@ def _withdraw_missed(steps: list[Step], call: MoveEntry) -> None:
     for step in reversed(steps):
         for k, d in enumerate(step.diagnostics):
             if d.code == Code.MISSED_SCORE and d.severity == Severity.WARNING:
+                words = {"player": step.entry.player, "caller": call.player, "points": call.muggins,
+                         "line": call.pos.line}
                 step.diagnostics[k] = replace(d, severity="info", message=(
-                    f"{step.entry.player} does not claim the points; {call.player} takes them with muggins "
-                    f"({call.muggins}, line {call.pos.line})" if call.pos.line else
-                    f"{step.entry.player} does not claim the points; {call.player} takes them with muggins"))
+                    gettext("{player} does not claim the points; {caller} takes them with muggins ({points}, line "
+                            "{line})", **words) if call.pos.line else
+                    gettext("{player} does not claim the points; {caller} takes them with muggins", **words)))
                 return
 
 

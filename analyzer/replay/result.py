@@ -7,7 +7,7 @@ import re
 from typing import Sequence
 
 from ..diagnostics import Diagnostic
-from ..i18n import gettext, ngettext, number
+from ..i18n import gettext, language, ngettext, number
 from ..position import Outcome, Position, tiles_of
 from ..record import MAX_DIGITS, StatedResult
 from ..rules.facts import HandFacts, HandResult, hand_facts
@@ -55,9 +55,10 @@ class HandEnding:
                 self.facts = facts
             elif any(pos.hidden) and self.game.tags.get("Result") is not None:
                 unknown = ", ".join(self.players[s] for s in range(pos.n) if pos.hidden[s])
-                out.append(self.diag(Code.UNCHECKED_RESULT, f"the winner and points of the stated result are not "
-                                     f"checked: the tiles {unknown} still held are not known; write the whole deal "
-                                     "to have them checked (how the hand ended is checked)",
+                out.append(self.diag(Code.UNCHECKED_RESULT, gettext(
+                                         "the winner and points of the stated result are not checked: the tiles "
+                                         "{players} still held are not known; write the whole deal to have them "
+                                         "checked (how the hand ended is checked)", players=unknown),
                                      self.game.tag_pos.get("Result", self.game.pos), severity="info",
                                      rule="result"))
         tag = self.game.tags.get("Result")
@@ -71,17 +72,21 @@ class HandEnding:
                 sides = [self.variant.side_name(k, self.players) for k in range(self.variant.seating.sides)]
                 shown = tag if len(tag) <= 40 else tag[:40] + "..."
                 long = max((len(run) for run in re.findall(r"\d+", tag)), default=0)
-                why = f" (a number of {long} digits: a number has at most {MAX_DIGITS})" if long > MAX_DIGITS else ""
-                out.append(self.diag(Code.RESULT_SYNTAX, f"cannot read result {shown!r}{why}; write it as \"{sides[-1]} 10 "
-                                     f"domino\", \"{sides[0]} 46 blocked\" or \"draw blocked\" (this game's players)", tag_pos))
+                why = (" " + gettext("(a number of {n} digits: a number has at most {most})", n=long, most=MAX_DIGITS)
+                       if long > MAX_DIGITS else "")
+                out.append(self.diag(Code.RESULT_SYNTAX, gettext(
+                    "cannot read result {stated}{why}; write it as {first}, {second} or {third} (this game's players)",
+                    stated=repr(shown), why=why, first=f'"{sides[-1]} 10 domino"', second=f'"{sides[0]} 46 blocked"',
+                    third='"draw blocked"'), tag_pos))
         last_pos = steps[-1].entry.pos if steps else self.game.pos
         if outcome is None:
             if stated is not None:
                 unsure = any(pos.hidden) and not any(pos.playable(s) for s in range(pos.n))
-                over = ("the record does not show that the hand is over (a hand it does not show may hold a tile "
-                        "that could be laid)" if unsure else "the hand is not over")
-                out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but after its last move "
-                                     f"{over}: {self._unfinished(pos)}{unfinished_hint(self.variant, pos)}", tag_pos,
+                over = (gettext("the record does not show that the hand is over (a hand it does not show may hold a "
+                                "tile that could be laid)") if unsure else gettext("the hand is not over"))
+                out.append(self.diag(Code.RESULT_MISMATCH, gettext(
+                    "the record states \"{stated}\" but after its last move {over}: {hands}", stated=stated, over=over,
+                    hands=self._unfinished(pos)) + unfinished_hint(self.variant, pos), tag_pos,
                                      **({"unsure": True} if unsure else {})))
             elif self.game.moves:
                 out.append(self.diag(Code.INCOMPLETE, gettext("the record ends before the hand is over: {hands}",
@@ -91,13 +96,15 @@ class HandEnding:
             problem = self._compare(stated, outcome, result, pos)
             if problem:
                 hint = "" if self.facts is None else _result_hint(self.variant, self.facts, stated, outcome,
-                                                                  tuple(self.players), self.worth)
-                out.append(self.diag(Code.RESULT_MISMATCH, f"the record states \"{stated}\" but {problem}{hint}",
+                                                                  tuple(self.players), self.worth, language())
+                out.append(self.diag(Code.RESULT_MISMATCH, gettext("the record states \"{stated}\" but {problem}",
+                                                                   stated=stated, problem=problem) + hint,
                                      tag_pos))
         remark = (self.game.remark or "").lower()
         if any(w in remark for w in BLOCK_WORDS) and (outcome is None or outcome.termination != Termination.BLOCKED):
-            out.append(self.diag(Code.REMARK_MISMATCH, f"the remark says the hand is blocked, but "
-                                 f"{'it is not over' if outcome is None else 'it ended by domino'}", last_pos,
+            out.append(self.diag(Code.REMARK_MISMATCH, gettext("the remark says the hand is blocked, but it is not over")
+                                 if outcome is None else
+                                 gettext("the remark says the hand is blocked, but it ended by domino"), last_pos,
                                  severity="warning"))
         return outcome, result, out
 
@@ -124,10 +131,11 @@ class HandEnding:
 
 @functools.lru_cache(maxsize=512)
 def _result_hint(variant: Variant, facts, stated: StatedResult, outcome: Outcome, players: tuple[str, ...],
-                 worth: int | None) -> str:
+                 worth: int | None, lang: str = "en") -> str:
     """:func:`analyzer.rules.hints.result_hint` for a Result tag that disagrees with the hand, kept: the slip
     search replays the same ending under many candidate repairs, and each other option's result is worked out
-    anew (some forty variants a hand)."""
+    anew (some forty variants a hand); ``lang``: the language its words are in (a key of the cache: a server answers
+    in several)."""
     return result_hint(variant, facts, lambda other, r: compare_result(stated, outcome, r, other, players, worth) is None)
 
 
@@ -139,21 +147,23 @@ def compare_result(stated: StatedResult, outcome: Outcome, result: HandResult | 
     seat_of = {name: seat for seat, name in enumerate(players)}
 
     def ends(more: str = "") -> str:       # described only when it disagrees (reading speed)
-        return f"the hand ends {result_sentence(outcome, result, variant, players, ', ', clause=True)}{more}"
+        return gettext("the hand ends {result}", result=result_sentence(outcome, result, variant, players, ', ',
+                                                                         clause=True)) + more
     if stated.termination and stated.termination != outcome.termination:
         return ends()
     if stated.milo and (result is None or not any(name == "milo" for name, _ in result.bonuses)):
         # 000, Milo: "Wenn Domino gemacht wird und der letzte Stein dazu führt, dass beide Enden dieselbe
         # Zahl aufweisen ... Diese Art, das Spiel zu beenden, wird als „Milo“ und nicht als „Domino“ angesagt"
-        return ends(" (a Milo is called only when the last tile leaves both ends the same number, under "
-                    "Milo's scoring)")
+        return ends(" " + gettext("(a Milo is called only when the last tile leaves both ends the same number, "
+                                  "under Milo's scoring)"))
     if result is None:
         return None
     if stated.side is None:
         return None if result.winner is None else ends()
     seats = [seat_of.get(name) for name in stated.side]
     if None in seats:
-        return f"{'/'.join(stated.side)} are not players of this game ({', '.join(players)})"
+        return gettext("{names} are not players of this game ({players})", names='/'.join(stated.side),
+                       players=', '.join(players))
     if result.winner is None or any(teams[s] != result.winner for s in seats):
         return ends()
     if not any(stated.agrees(p) for p in variant.match.stated_points(result, worth)):

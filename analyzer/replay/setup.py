@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..diagnostics import Diagnostic
+from ..i18n import gettext
 from ..notation.setup import SetUp, line_ends, value_place
 from ..position import Position, tiles_of
 from ..record import Game, MoveEntry, Span
@@ -81,9 +82,11 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         for k, tile in enumerate(tiles):
             at = hand.tile_pos[k] if k < len(hand.tile_pos) else hand.pos
             if not tile.bit & every:
-                check(Code.SETUP_TILES, f"{tile} is no tile of the double-{dealing.max_pip} set", at, tile=str(tile))
+                check(Code.SETUP_TILES, gettext("{tile} is no tile of the double-{pips} set", tile=tile,
+                                                pips=dealing.max_pip), at, tile=str(tile))
             elif tile in owner:
-                check(Code.SETUP_TILES, f"{tile} is {hand.player}'s and {owner[tile]}'s: a tile lies in one place",
+                check(Code.SETUP_TILES, gettext("{tile} is {player}'s and {other}'s: a tile lies in one place",
+                                                tile=tile, player=hand.player, other=owner[tile]),
                       at, tile=str(tile))
             owner.setdefault(tile, hand.player)
         hands[seat] = tuple(t for t in tiles if t.bit & every)
@@ -94,10 +97,12 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
     where = "Arms" if setup.spinner is not None else "Line"
     for tile in line:
         if not tile.bit & every:
-            check(Code.SETUP_TILES, f"{tile} in the {where} tag is no tile of the double-{dealing.max_pip} set",
+            check(Code.SETUP_TILES, gettext("{tile} in the {tag} tag is no tile of the double-{pips} set",
+                                            tile=tile, tag=where, pips=dealing.max_pip),
                   check.tag(where), tile=str(tile))
         elif tile in owner:
-            check(Code.SETUP_TILES, f"{tile} lies on the table and in {owner[tile]}'s hand", check.tag(where),
+            check(Code.SETUP_TILES, gettext("{tile} lies on the table and in {player}'s hand", tile=tile,
+                                            player=owner[tile]), check.tag(where),
                   tile=str(tile))
     _check_seats(check, variant, players)
     _check_numbers(check, setup, hands, dealing.max_pip, every, owner)
@@ -107,17 +112,19 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         if setup.to_move in seat_of:
             turn = seat_of[setup.to_move]
         else:
-            check(Code.SETUP_COUNT, f"the ToMove tag names {setup.to_move}, who is no player of this game "
-                                    f"({', '.join(players)})", check.tag("ToMove"))
+            check(Code.SETUP_COUNT, gettext("the ToMove tag names {name}, who is no player of this game ({players})",
+                                            name=setup.to_move, players=', '.join(players)), check.tag("ToMove"))
     lacks = []
     for name, numbers in setup.lacks:
         if name not in seat_of:
-            check(Code.SETUP_COUNT, f"the Lacks tag names {name}, who is no player of this game", check.tag("Lacks"))
+            check(Code.SETUP_COUNT, gettext("the Lacks tag names {name}, who is no player of this game", name=name),
+                  check.tag("Lacks"))
             continue
         held = [t for t in hands[seat_of[name]] if any(t.matches(x) for x in numbers)]
         if held:
-            check(Code.SETUP_TILES, f"the Lacks tag says {name} has no {' and no '.join(map(str, numbers))}, but his "
-                                    f"hand holds {held[0]}", check.tag("Lacks"))
+            check(Code.SETUP_TILES, gettext("the Lacks tag says {name} has no {numbers}, but his hand holds {tile}",
+                                            name=name, numbers=gettext(" and no ").join(map(str, numbers)),
+                                            tile=held[0]), check.tag("Lacks"))
         lacks.append((seat_of[name], numbers))
     scores = _scores(check, variant, players, setup)
     laid = tuple(t for t in line if t.bit & every and t not in owner)
@@ -125,13 +132,15 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         laid = ()                                   # (reported: tiles that do not join)
     arms = Mechanic.ARMS in variant.mechanics
     if arms and (setup.line or setup.ends) or not arms and setup.spinner is not None:
-        check(Code.BAD_SETUP, f"{variant.name} lays arms: write the layout as the Arms tag" if arms else
-              f"{variant.name} lays a line of two open ends: write the layout as the Line tag",
+        check(Code.BAD_SETUP, gettext("{variant} lays arms: write the layout as the Arms tag", variant=variant.name)
+              if arms else gettext("{variant} lays a line of two open ends: write the layout as the Line tag",
+                                   variant=variant.name),
               check.tag("Arms" if setup.spinner is not None else "Line" if setup.line else "Ends"))
         laid, setup = (), replace(setup, line=None, ends=None, spinner=None, arms=())
     elif arms and setup.spinner is not None and laid == line and not _arms_laid(variant, setup):
-        check(Code.SETUP_ENDS, "the tiles of the Arms tag do not make that layout: the spinner is a double, its "
-                               "sides are filled in order, each tile matches the one before it on its arm",
+        check(Code.SETUP_ENDS, gettext("the tiles of the Arms tag do not make that layout: the spinner is a double, "
+                                       "its sides are filled in order, each tile matches the one before it on its "
+                                       "arm"),
               check.tag("Arms"))
         laid = ()
     if n != variant.players:
@@ -143,7 +152,8 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
         _check_table(check, setup, tiles_of(table_mask(pos), dealing.max_pip))
     if setup.drawn:
         if not pos.draws:
-            check(Code.BAD_SETUP, f"{variant.name} has no drawing: the Drawn tag belongs to a draw game",
+            check(Code.BAD_SETUP, gettext("{variant} has no drawing: the Drawn tag belongs to a draw game",
+                                          variant=variant.name),
                   check.tag("Drawn"))
         else:
             pos.drawn_before(setup.drawn)
@@ -151,10 +161,11 @@ def setup_start(game: Game, variant: Variant, players: tuple[str, ...], setup: S
     if setup.pending is not None:
         name, points = setup.pending
         if variant.play is None:
-            check(Code.BAD_SETUP, f"{variant.name} scores nothing during play: the Pending tag belongs to All Fives",
+            check(Code.BAD_SETUP, gettext("{variant} scores nothing during play: the Pending tag belongs to All "
+                                          "Fives", variant=variant.name),
                   check.tag("Pending"))
         elif name not in seat_of:
-            check(Code.SETUP_COUNT, f"the Pending tag names {name}, who is no player of this game",
+            check(Code.SETUP_COUNT, gettext("the Pending tag names {name}, who is no player of this game", name=name),
                   check.tag("Pending"))
         else:
             pending = (seat_of[name], points)
@@ -167,14 +178,16 @@ def _check_seats(check: _Checker, variant: Variant, players: tuple[str, ...]) ->
     game = check.game
     at = check.tag("Players") if "Players" in game.tags else game.tag_pos.get("SetUp", game.pos)
     if len(players) != variant.players:
-        check(Code.PLAYERS, f"the {variant.name} game has {variant.players} players, the set-up names "
-                            f"{len(players)} ({', '.join(players) or 'none'}): name them in the Players tag, or "
-                            "write each player's hand ('A: [0-5] ...', a ? for each tile not shown)", at)
+        check(Code.PLAYERS, gettext("the {variant} game has {players} players, the set-up names {n} ({names}): name "
+                                    "them in the Players tag, or write each player's hand ('A: [0-5] ...', a ? for "
+                                    "each tile not shown)", variant=variant.name, players=variant.players,
+                                    n=len(players), names=', '.join(players) or gettext("none")), at)
     shown = {hand.player for hand in game.hands}
     missing = [name for name in players if name not in shown]
     if missing and len(players) == variant.players:
-        check(Code.SETUP_COUNT, f"the set-up shows no hand of {', '.join(missing)}: write each player's hand "
-                                f"('{missing[0]}: [0-5] ...', a ? for each tile not shown)", at)
+        check(Code.SETUP_COUNT, gettext("the set-up shows no hand of {players}: write each player's hand ({example}, "
+                                        "a ? for each tile not shown)", players=', '.join(missing),
+                                        example=f"'{missing[0]}: [0-5] ...'"), at)
 
 
 def _check_numbers(check: _Checker, setup: SetUp, hands, max_pip: int, every: int, owner: dict) -> None:
@@ -184,9 +197,13 @@ def _check_numbers(check: _Checker, setup: SetUp, hands, max_pip: int, every: in
     for number, count in setup.counts:
         in_hands = sum(t.matches(number) for t in owner)
         if number > max_pip or count + in_hands > of_number:
-            check(Code.SETUP_TILES, f"the Counts tag puts {count} tiles with a {number} on the table, but the "
-                                    f"double-{max_pip} set has {of_number if number <= max_pip else 0} of them"
-                                    + (f" and the hands shown hold {in_hands}" if in_hands else ""),
+            words = {"count": count, "number": number, "pips": max_pip,
+                     "have": of_number if number <= max_pip else 0, "held": in_hands}
+            check(Code.SETUP_TILES, gettext("the Counts tag puts {count} tiles with a {number} on the table, but the "
+                                            "double-{pips} set has {have} of them and the hands shown hold {held}",
+                                            **words) if in_hands else
+                  gettext("the Counts tag puts {count} tiles with a {number} on the table, but the double-{pips} set "
+                          "has {have} of them", **words),
                   check.tag("Counts"), number=number)
     if setup.ends is None or setup.line is not None:
         return
@@ -194,10 +211,11 @@ def _check_numbers(check: _Checker, setup: SetUp, hands, max_pip: int, every: in
     for end in sorted(set(setup.ends)):
         free = [t for t in tiles_of(every, max_pip) if t.matches(end) and t not in owner]
         if end > max_pip or not free or counts.get(end, 1) == 0:
-            check(Code.SETUP_ENDS, f"the table cannot show a {end} at an end: "
-                  + (f"the double-{max_pip} set has no {end}" if end > max_pip else
-                     f"the Counts tag puts no tile with a {end} on the table" if free else
-                     f"every tile with a {end} is in a hand shown"), check.tag("Ends"), end=end)
+            why = (gettext("the double-{pips} set has no {end}", pips=max_pip, end=end) if end > max_pip else
+                   gettext("the Counts tag puts no tile with a {end} on the table", end=end) if free else
+                   gettext("every tile with a {end} is in a hand shown", end=end))
+            check(Code.SETUP_ENDS, gettext("the table cannot show a {end} at an end: {why}", end=end, why=why),
+                  check.tag("Ends"), end=end)
 
 
 def _check_table(check: _Checker, setup: SetUp, table: list[Tile]) -> None:
@@ -206,12 +224,14 @@ def _check_table(check: _Checker, setup: SetUp, table: list[Tile]) -> None:
     for number, count in setup.counts:
         have = sum(t.matches(number) for t in table)
         if have != count:
-            check(Code.SETUP_TILES, f"the Counts tag puts {count} tiles with a {number} on the table, but the tiles "
-                                    f"no hand holds, which lie there, carry it on {have}", check.tag("Counts"),
+            check(Code.SETUP_TILES, gettext("the Counts tag puts {count} tiles with a {number} on the table, but the "
+                                            "tiles no hand holds, which lie there, carry it on {have}", count=count,
+                                            number=number, have=have), check.tag("Counts"),
                   number=number)
     for end in sorted(set(setup.ends)):
         if not any(t.matches(end) for t in table):
-            check(Code.SETUP_ENDS, f"the table cannot show a {end} at an end: no tile left for it carries one",
+            check(Code.SETUP_ENDS, gettext("the table cannot show a {end} at an end: {why}", end=end,
+                                           why=gettext("no tile left for it carries one")),
                   check.tag("Ends"), end=end)
 
 
@@ -231,8 +251,10 @@ def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden,
                 if check.game.players else None
             if hand is None and check.game.players:
                 continue                            # (reported: a hand the set-up does not show)
-            check(Code.SETUP_COUNT, f"{hand.player if hand else 'a player'} holds no tile: the hand is over, and a "
-                                    "set-up stands before its end", hand.pos if hand else None)
+            check(Code.SETUP_COUNT, gettext("{player} holds no tile: the hand is over, and a set-up stands before its "
+                                            "end", player=hand.player) if hand else
+                  gettext("a player holds no tile: the hand is over, and a set-up stands before its end"),
+                  hand.pos if hand else None)
     table = setup.table_count
     drawing = variant.drawing is not None
     sleepers = variant.dealing.sleepers(n)
@@ -244,24 +266,27 @@ def _check_sizes(check: _Checker, variant: Variant, setup: SetUp, hands, hidden,
             if count > size:
                 hand = next((h for h in check.game.hands if h.player == check.game.players[seat]), None) \
                     if check.game.players else None
-                check(Code.SETUP_COUNT, f"a hand of {count} tiles in a game whose hands are dealt {size}",
+                check(Code.SETUP_COUNT, gettext("a hand of {count} tiles in a game whose hands are dealt {size}",
+                                                count=count, size=size),
                       hand.pos if hand else where)
         if boneyard is not None and boneyard != sleepers:
-            check(Code.SETUP_COUNT, f"the Boneyard tag says {boneyard}, but this game leaves {sleepers} tiles "
-                                    "undealt, and nobody draws", where)
+            check(Code.SETUP_COUNT, gettext("the Boneyard tag says {boneyard}, but this game leaves {sleepers} tiles "
+                                            "undealt, and nobody draws", boneyard=boneyard, sleepers=sleepers), where)
         boneyard = sleepers
         if table is not None and table != n * size - sum(held):
-            check(Code.SETUP_COUNT, f"the hands hold {sum(held)} tiles and {table} lie on the table: "
-                                    f"{n} hands of {size} make {n * size}", where)
+            check(Code.SETUP_COUNT, gettext("the hands hold {held} tiles and {table} lie on the table: {n} hands of "
+                                            "{size} make {all}", held=sum(held), table=table, n=n, size=size,
+                                            all=n * size), where)
         return
     if boneyard is None:
         if table is None:
-            check(Code.SETUP_COUNT, "a draw game set up without its line needs the Boneyard tag (how many tiles "
-                                    "are left to draw)", where)
+            check(Code.SETUP_COUNT, gettext("a draw game set up without its line needs the Boneyard tag (how many "
+                                            "tiles are left to draw)"), where)
         return
     if table is not None and sum(held) + table + boneyard != set_size:
-        check(Code.SETUP_COUNT, f"the hands hold {sum(held)} tiles, {table} lie on the table and {boneyard} in the "
-                                f"boneyard: {sum(held) + table + boneyard}, but the set has {set_size}", where)
+        check(Code.SETUP_COUNT, gettext("the hands hold {held} tiles, {table} lie on the table and {boneyard} in the "
+                                        "boneyard: {sum}, but the set has {size}", held=sum(held), table=table,
+                                        boneyard=boneyard, sum=sum(held) + table + boneyard, size=set_size), where)
 
 
 def _scores(check: _Checker, variant: Variant, players, setup: SetUp) -> list[int]:
@@ -271,14 +296,15 @@ def _scores(check: _Checker, variant: Variant, players, setup: SetUp) -> list[in
     if not setup.points:
         return scores
     if variant.play is None:
-        check(Code.SETUP_COUNT, f"the Points tag gives points scored during the hand, but {variant.name} scores "
-                                "none during play", check.tag("Points"))
+        check(Code.SETUP_COUNT, gettext("the Points tag gives points scored during the hand, but {variant} scores "
+                                        "none during play", variant=variant.name), check.tag("Points"))
         return scores
     seat_of = {name: seat for seat, name in enumerate(players)}
     for side, points in setup.points:
         names = side.split("/")
         if not all(name in seat_of for name in names):
-            check(Code.SETUP_COUNT, f"the Points tag names {side}, no side of this game", check.tag("Points"))
+            check(Code.SETUP_COUNT, gettext("the Points tag names {side}, no side of this game", side=side),
+                  check.tag("Points"))
             continue
         scores[seat_of[names[0]]] += points
     return scores

@@ -8,6 +8,7 @@ from ..record import Game
 from ..rules import UnknownVariant, Variant, VariantError, find_variant, parse_rules
 from ..tiles import Move, Tile
 from ..rules.codes import Code
+from ..i18n import gettext
 
 __all__ = ["resolve_variant", "false_plays", "starter_tag"]
 
@@ -22,9 +23,9 @@ def false_plays(game: Game, seat_of: dict[str, int], source: str) -> tuple[dict,
         except ValueError:
             move = None
         if name not in seat_of or move is None or move.open is None:
-            problems.append(_tag_diag(game, "FalsePlay", Code.BAD_FALSE_PLAY, f"cannot read {part.strip()!r} in the "
-                                      "FalsePlay tag; write the player, the tile, the end it lies on and the half "
-                                      "left open, e.g. \"C [2-3]@6=3\"", source))
+            problems.append(_tag_diag(game, "FalsePlay", Code.BAD_FALSE_PLAY, gettext(
+                "cannot read {part} in the FalsePlay tag; write the player, the tile, the end it lies on and the half "
+                "left open, e.g. {example}", part=repr(part.strip()), example='"C [2-3]@6=3"'), source))
             continue
         out[(name, move.tile)] = move
     return out, problems
@@ -40,9 +41,9 @@ def starter_tag(game: Game, source: str) -> tuple[Tile | None, list[Diagnostic]]
     try:
         return Tile.parse(text.strip()), []
     except ValueError:
-        return None, [_tag_diag(game, "Starter", Code.BAD_STARTER, f"cannot read the Starter tag {text!r}: write "
-                                "the tile turned up from the boneyard to open the line, e.g. [Starter \"[3-5]\"]",
-                                source)]
+        return None, [_tag_diag(game, "Starter", Code.BAD_STARTER, gettext(
+            "cannot read the Starter tag {text}: write the tile turned up from the boneyard to open the line, e.g. "
+            "{example}", text=repr(text), example='[Starter "[3-5]"]'), source)]
 
 
 def _tag_diag(game: Game, tag: str, code: str, message: str, source: str) -> Diagnostic:

@@ -1,6 +1,7 @@
 """The catalogue of variants as plain data, for ``domino variants`` and the docs."""
 from __future__ import annotations
 
+from ..i18n import gettext
 from .latin import PRESET_SOURCES, SOURCES
 from .variants import FAMILIES
 
@@ -58,20 +59,20 @@ def catalog_text(verbose: bool = False) -> str:
     """The catalogue as the ``domino variants`` command prints it."""
     lines = []
     for v in catalog():
-        lines.append(f"{v['name']}  (rule text: {v['rule_text']})")
+        lines.append(gettext("{name}  (rule text: {text})", name=v['name'], text=v['rule_text']))
         if v["sources"]:
-            lines.append(f"  sources: {'; '.join(v['sources'])}")
+            lines.append("  " + gettext("sources: {sources}", sources='; '.join(v['sources'])))
         lines.append(f"  {v['description']}")
         if v["aliases"]:
-            lines.append(f"  aliases: {', '.join(v['aliases'])}")
+            lines.append("  " + gettext("aliases: {aliases}", aliases=', '.join(v['aliases'])))
         for o in v["options"]:
             allowed = "|".join(o["values"]) if o["values"] else "N"
-            lines.append(f"  --rule {o['key']}={allowed}  (default {o['default']})"
+            lines.append(f"  --rule {o['key']}={allowed}  " + gettext("(default {value})", value=o['default'])
                          + (f"\n      {o['help']}" if verbose else ""))
         if verbose and v["presets"]:
             for name, opts in v["presets"].items():
                 lines.append(f"  {name}: " + ", ".join(f"{k}={x}" for k, x in opts.items()))
         for name, where in v["preset_sources"].items():
-            lines.append(f"  sources of {name}: {'; '.join(where)}")
+            lines.append("  " + gettext("sources of {name}: {sources}", name=name, sources='; '.join(where)))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
+from ..i18n import gettext
 from ..position import Position
 from ..tiles import Move
 from .codes import Code
@@ -53,14 +54,16 @@ class ClaimJudge:
         name = self.players[seat] if self.explain and seat is not None else ""
         if move is None or not move.is_play or seat is None:
             if claimed is not None and move is not None:
-                what = "a draw" if move.draw else "a pass"
-                return 0, self._problem(Code.WRONG_SCORE, lambda: f"{name} claims {claimed} for {what}; only a play "
-                                        "scores", lambda: {"claimed": claimed, "scores": 0})
+                return 0, self._problem(Code.WRONG_SCORE, lambda: gettext(
+                    "{player} claims {claimed} for a draw; only a play scores", player=name, claimed=claimed)
+                    if move.draw else gettext("{player} claims {claimed} for a pass; only a play scores", player=name,
+                                              claimed=claimed), lambda: {"claimed": claimed, "scores": 0})
             return 0, None
         if play is None:
             if claimed is not None:
-                return 0, self._problem(Code.WRONG_SCORE, lambda: f"{name} claims {claimed}, but in the "
-                                        f"{self.variant.name} game nobody scores during play",
+                return 0, self._problem(Code.WRONG_SCORE, lambda: gettext(
+                    "{player} claims {claimed}, but in the {variant} game nobody scores during play", player=name,
+                    claimed=claimed, variant=self.variant.name),
                                         lambda: {"claimed": claimed, "scores": 0})
             return 0, None
         total = play.ends_total(pos.line_ends(), pos.ends)
@@ -68,12 +71,14 @@ class ClaimJudge:
         if claimed is None:
             if points:
                 nxt = self.players[(seat + 1) % pos.n] if self.explain else ""
-                return points, self._problem(Code.MISSED_SCORE, lambda: f"{name} does not claim the points: "
-                                             f"{play.explain(total)}; the next player, {nxt}, may take them with "
-                                             "muggins", lambda: {"scores": points, "total": total})
+                return points, self._problem(Code.MISSED_SCORE, lambda: gettext(
+                    "{player} does not claim the points: {why}; the next player, {next}, may take them with muggins",
+                    player=name, why=play.explain(total), next=nxt), lambda: {"scores": points, "total": total})
             return 0, None
         if claimed != points:
-            return points, self._problem(Code.WRONG_SCORE, lambda: f"{name} claims {claimed}, but {play.explain(total)}",
+            return points, self._problem(Code.WRONG_SCORE, lambda: gettext("{player} claims {claimed}, but {why}",
+                                                                           player=name, claimed=claimed,
+                                                                           why=play.explain(total)),
                                          lambda: {"claimed": claimed, "scores": points, "total": total})
         return points, None
 
@@ -84,21 +89,26 @@ class ClaimJudge:
         points stay open to a right call)."""
         v = self.variant
         if v.play is None:
-            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins, but in the {v.name} game nobody "
-                                 "scores during play"), False
+            return self._problem(Code.BAD_MUGGINS, lambda: gettext(
+                "{player} calls muggins, but in the {variant} game nobody scores during play", player=name,
+                variant=v.name)), False
         if seat is None:
-            return self._problem(Code.BAD_MUGGINS, lambda: f"{name!r}, who calls muggins, is not one of the players "
-                                 f"({', '.join(self.players)})"), False
+            return self._problem(Code.BAD_MUGGINS, lambda: gettext(
+                "{name}, who calls muggins, is not one of the players ({players})", name=repr(name),
+                players=', '.join(self.players))), False
         if pending is None:
-            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins {called}, but the entry before it is "
-                                 "no scoring play left unclaimed"), False
+            return self._problem(Code.BAD_MUGGINS, lambda: gettext(
+                "{player} calls muggins {called}, but the entry before it is no scoring play left unclaimed",
+                player=name, called=called)), False
         scorer, points = pending
         nxt = (scorer + 1) % len(self.players)
         if seat != nxt:
-            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins on {self.players[scorer]}'s unclaimed "
-                                 f"{points}, but only the next player, {self.players[nxt]}, may",
+            return self._problem(Code.BAD_MUGGINS, lambda: gettext(
+                "{player} calls muggins on {scorer}'s unclaimed {points}, but only the next player, {next}, may",
+                player=name, scorer=self.players[scorer], points=points, next=self.players[nxt]),
                                  lambda: {"expected": self.players[nxt]}), False
         if called != points:
-            return self._problem(Code.BAD_MUGGINS, lambda: f"{name} calls muggins {called}, but "
-                                 f"{self.players[scorer]} left {points} unclaimed", lambda: {"scores": points}), True
+            return self._problem(Code.BAD_MUGGINS, lambda: gettext(
+                "{player} calls muggins {called}, but {scorer} left {points} unclaimed", player=name, called=called,
+                scorer=self.players[scorer], points=points), lambda: {"scores": points}), True
         return None, False

@@ -49,8 +49,9 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
     n = len(players)
     seat_of = {name: seat for seat, name in enumerate(players)}
     if n != v.players:
-        out.append(DealProblem(Code.PLAYERS, f"the {v.name} game has {v.players} players, the record names {n}"
-                               f" ({', '.join(players) or 'none'})", "game"))
+        out.append(DealProblem(Code.PLAYERS, gettext("the {variant} game has {players} players, the record names {n} "
+                                                     "({names})", variant=v.name, players=v.players, n=n,
+                                                     names=', '.join(players) or gettext("none")), "game"))
     valid_mask = v.dealing.mask
     size = v.dealing.hand_size
     hands: list[set[Tile] | None] = [None] * n
@@ -63,8 +64,9 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
     for entry in entries:
         seat = seat_of.get(entry.player)
         if seat is None:
-            out.append(DealProblem(Code.UNKNOWN_PLAYER, f"the deal names {entry.player!r}, who is not one of the "
-                                   f"players ({', '.join(players)})", entry.pos))
+            out.append(DealProblem(Code.UNKNOWN_PLAYER, gettext("the deal names {name}, who is not one of the players "
+                                                                "({players})", name=repr(entry.player),
+                                                                players=', '.join(players)), entry.pos))
             continue
         if entry.tiles is None:
             continue
@@ -76,8 +78,9 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
                 seen[tile.bit] = (entry.player, where)
                 hand.add(tile)
             elif tile in v.dealing.set_aside:
-                out.append(DealProblem(Code.DEAL_FOREIGN, f"{tile} is set aside in the {n}-player {v.name} game "
-                                       "and is dealt to nobody", where, {"tile": str(tile)}))
+                out.append(DealProblem(Code.DEAL_FOREIGN, gettext("{tile} is set aside in the {n}-player {variant} "
+                                                                  "game and is dealt to nobody", tile=tile, n=n,
+                                                                  variant=v.name), where, {"tile": str(tile)}))
             elif not tile.bit & valid_mask:
                 out.append(DealProblem(Code.DEAL_FOREIGN, gettext("{tile} is not a tile of this set (double-{pips})",
                                                                   tile=tile, pips=v.dealing.max_pip),
@@ -102,12 +105,17 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
             doubles = sum(t.is_double for t in hand)
             must = v.dealing.forced and has_moves
             # a deal with no moves after it reads as dealt again (``replay.redeal_inferred``): said, not warned
-            why = (f"{doubles} doubles: under redeal={v.dealing.redeal}" if doubles >= v.dealing.redeal else
-                   f"{v.dealing.longest_suit(hand)} tiles of one number: with {v.dealing.suit} or more")
-            out.append(DealProblem(Code.REDEAL, f"{entry.player} is dealt {why} the tiles {'must' if must else 'may'} "
-                                   "be dealt again"
-                                   + (", so this hand may not be played" if must else "")
-                                   + ("" if has_moves else "; no move follows, so the record reads as dealt again"),
+            why = (gettext("{n} doubles: under redeal={redeal}", n=doubles, redeal=v.dealing.redeal)
+                   if doubles >= v.dealing.redeal else
+                   gettext("{n} tiles of one number: with {suit} or more", n=v.dealing.longest_suit(hand),
+                           suit=v.dealing.suit))
+            out.append(DealProblem(Code.REDEAL, (gettext("{player} is dealt {why} the tiles must be dealt again, so "
+                                                         "this hand may not be played", player=entry.player, why=why)
+                                                 if must else
+                                                 gettext("{player} is dealt {why} the tiles may be dealt again",
+                                                         player=entry.player, why=why))
+                                   + ("" if has_moves else gettext("; no move follows, so the record reads as dealt "
+                                                                   "again")),
                                    entry.pos, {"doubles": doubles},
                                    "error" if must else "warning" if has_moves else "info"))
     known = [h for h in hands if h is not None]
@@ -119,8 +127,9 @@ def judge_deal(variant, players: Sequence[str], entries: Sequence[HandEntry], *,
         if len(rest) == size:
             hands[seat] = rest
             seen_mask = valid_mask
-            out.append(DealProblem(Code.HAND_INFERRED, f"{players[seat]}'s hand is the rest of the set: "
-                                   f"{tiles_text(sorted(rest))}", "game", severity="info"))
+            out.append(DealProblem(Code.HAND_INFERRED, gettext("{player}'s hand is the rest of the set: {tiles}",
+                                                               player=players[seat], tiles=tiles_text(sorted(rest))),
+                                   "game", severity="info"))
     if all(h is not None for h in hands) and v.dealing.all_dealt(n) and known and not any(partial):
         if valid_mask & ~seen_mask:
             missing = sorted(tiles_of(valid_mask & ~seen_mask, v.dealing.max_pip))
@@ -138,13 +147,16 @@ def _redeal(variant, players, seat_of, hands, name: str | None, has_moves: bool)
         return []
     seat = seat_of.get(name.strip())
     if seat is None:
-        return [DealProblem(Code.UNKNOWN_PLAYER, f"the Redeal tag names {name!r}, who is not one of the players "
-                            f"({', '.join(players)})", "Redeal")]
+        return [DealProblem(Code.UNKNOWN_PLAYER, gettext("the Redeal tag names {name}, who is not one of the players "
+                                                         "({players})", name=repr(name), players=', '.join(players)),
+                            "Redeal")]
     out = []
     problem = variant.dealing.redeal_problem(hands[seat] if seat < len(hands) else None)
     if problem:
-        out.append(DealProblem(Code.REDEAL_UNFOUNDED, f"the game is marked as dealt again for {name.strip()}'s "
-                               f"doubles, but {problem}", "Redeal"))
+        out.append(DealProblem(Code.REDEAL_UNFOUNDED, gettext("the game is marked as dealt again for {player}'s "
+                                                              "doubles, but {reason}", player=name.strip(),
+                                                              reason=problem), "Redeal"))
     if has_moves:
-        out.append(DealProblem(Code.REDEAL_PLAYED, "a game dealt again is not played: it has no moves", "move"))
+        out.append(DealProblem(Code.REDEAL_PLAYED, gettext("a game dealt again is not played: it has no moves"),
+                               "move"))
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from ..i18n import N_
+from ..i18n import N_, gettext
 from ..tiles import Tile
 from .matchplay import MatchScoring
 from .modes import Count, MatchKind
@@ -39,10 +39,12 @@ class Family:
 
         near = difflib.get_close_matches(key, [s.key for s in self.options], n=1, cutoff=0.6)
         if near:        # a slip of the pen (capicua for capicu): the one option meant, not all of them
-            raise UnknownOption(f"the {self.name} variant has no option {key!r}; did you mean "
-                                f"{self.spec(near[0]).describe()}? (`domino variants` lists them all)")
+            raise UnknownOption(gettext("the {variant} variant has no option {key}; did you mean {option}? (`domino "
+                                        "variants` lists them all)", variant=self.name, key=repr(key),
+                                        option=self.spec(near[0]).describe()))
         known = "; ".join(s.describe() for s in self.options)
-        raise UnknownOption(f"the {self.name} variant has no option {key!r}; its options are: {known}")
+        raise UnknownOption(gettext("the {variant} variant has no option {key}; its options are: {known}",
+                                    variant=self.name, key=repr(key), known=known))
 
     @property
     def defaults(self) -> dict[str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterator
 
+from ..i18n import gettext, ngettext
 from .modes import Termination
 from .options import VariantError
 from .policies import DOUBLE_BLANK, HandFacts, HandResult
@@ -63,7 +64,7 @@ def _same_play(a: Variant, b: Variant) -> bool:
 
 
 def _tag(found: list[str]) -> str:
-    return " or ".join(f'[Rules "{change}"]' for change in found)
+    return gettext(" or ").join(f'[Rules "{change}"]' for change in found)
 
 
 def deal_size_hint(variant: Variant, size: int) -> str:
@@ -72,7 +73,7 @@ def deal_size_hint(variant: Variant, size: int) -> str:
     found = [f"{key}={value}" for key, value, other in _changes(variant, (("hand", str(size)),))
              if other.dealing.hand_size == size and other.players == variant.players
              and other.dealing.max_pip == variant.dealing.max_pip]
-    return f" (a game dealt {size} tiles a player is {_tag(found[:2])})" if found else ""
+    return " " + gettext("(a game dealt {size} tiles a player is {tags})", size=size, tags=_tag(found[:2])) if found else ""
 
 
 def keep_hint(variant: Variant, stock: int, where: str = "stock") -> str:
@@ -84,8 +85,9 @@ def keep_hint(variant: Variant, stock: int, where: str = "stock") -> str:
     found = [f"{key}={value}" for key, value, other in _changes(variant)
              if key == "keep" and other.drawing is not None and other.drawing.keep >= stock
              and (other.seating, other.dealing, other.opening) == (variant.seating, variant.dealing, variant.opening)]
-    return (f"; if the {where}'s last {stock} tile{'s' * (stock != 1)} are never drawn, say so with "
-            f"{_tag(found[:1])}") if found else ""
+    return ngettext("; if the {where}'s last {n} tile is never drawn, say so with {tag}",
+                    "; if the {where}'s last {n} tiles are never drawn, say so with {tag}", stock, where=where,
+                    tag=_tag(found[:1])) if found else ""
 
 
 def unfinished_hint(variant: Variant, pos) -> str:
@@ -95,7 +97,7 @@ def unfinished_hint(variant: Variant, pos) -> str:
     if pos.ends is None or pos.stock <= 0 or any(pos.hidden) or any(pos.playable_mask(s) for s in range(pos.n)):
         return ""
     hint = keep_hint(variant, pos.stock, pos.stock_words[0])
-    return f"{hint}, and then the hand ends blocked here" if hint else ""
+    return gettext("{hint}, and then the hand ends blocked here", hint=hint) if hint else ""
 
 
 #: The options that decide what a finished hand scores and who wins it, not how it is played: where no one of them
@@ -119,7 +121,8 @@ def result_hint(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, H
     removed = [change for change, other in _removals(variant)
                if agrees(other, other.hand_result(facts)) and bears(variant, other, facts, change.partition("=")[0])]
     if removed:
-        return f" (without {' and '.join(removed[:2])} in the Rules tag it would be valid)"
+        return " " + gettext("(without {options} in the Rules tag it would be valid)",
+                             options=gettext(" and ").join(removed[:2]))
     found = []
     singles = []
     for key, value, other in _changes(variant, HOUSE_VALUES):
@@ -135,7 +138,7 @@ def result_hint(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, H
         found = _pairs(variant, facts, agrees, singles)
     if not found:
         found = _systems(variant, facts, agrees)
-    return f" ({_tag(found[:3])} would make it valid)" if found else ""
+    return " " + gettext("({tags} would make it valid)", tags=_tag(found[:3])) if found else ""
 
 
 #: The options whose effect is a bonus of the hand: they bear on a hand only where they change its bonuses (a pass
@@ -252,7 +255,8 @@ def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[t
         removed = [change for change, other in _removals(variant) if other.block == variant.block
                    and agrees(other.match.apply(before, other.hand_result(facts)).scores)]
         if removed:
-            return f" (without {' and '.join(removed[:2])} in the Rules tag it would be valid)"
+            return " " + gettext("(without {options} in the Rules tag it would be valid)",
+                                 options=gettext(" and ").join(removed[:2]))
     found = []
     for key, value, other in _changes(variant, HOUSE_VALUES):
         if not _same_play(variant, other) or other.block != variant.block:
@@ -263,7 +267,7 @@ def score_hint(variant: Variant, before, result: HandResult, agrees: Callable[[t
         elif facts is not None and key in SCORING_KEYS and other.match == variant.match:
             if agrees(other.match.apply(before, other.hand_result(facts)).scores) and bears(variant, other, facts, key):
                 found.append(f"{key}={value}")
-    return f" ({_tag(found[:2])} would make it valid)" if found else ""
+    return " " + gettext("({tags} would make it valid)", tags=_tag(found[:2])) if found else ""
 
 
 def _pairs(variant: Variant, facts: HandFacts, agrees: Callable[[Variant, HandResult], bool],

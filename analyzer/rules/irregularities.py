@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic
+from ..i18n import N_, gettext
 from ..record import clip
 from ..tiles import Tile
 from .codes import Code
@@ -24,12 +25,14 @@ from .codes import Code
 __all__ = ["with_rules", "read_exposed", "exposed_tiles", "RULES"]
 
 RULES = {
-    Code.FALSE_PASS: ("§8 Fehlerhaftes Passen", "every tile played after it is taken back and the fault corrected; "
-                   "tiles the offender or the offender's partner take back count as exposed"),
-    Code.TILE_NO_MATCH: ("§8 Fehlerhaftes Anlegen", "the tile is taken back and the fault corrected"),
-    Code.EXPOSED_TILE: ("§8 Aufgedeckte Steine", "an exposed tile must be played at the first legal chance"),
-    Code.FALSE_PLAY_STANDS: ("§8 Fehlerhaftes Anlegen", "the next player has already moved, so the false play "
-                          "stands and no correction can be demanded; play goes on from the tile where it lies"),
+    Code.FALSE_PASS: ("§8 Fehlerhaftes Passen", N_("every tile played after it is taken back and the fault "
+                                                   "corrected; tiles the offender or the offender's partner take back "
+                                                   "count as exposed")),
+    Code.TILE_NO_MATCH: ("§8 Fehlerhaftes Anlegen", N_("the tile is taken back and the fault corrected")),
+    Code.EXPOSED_TILE: ("§8 Aufgedeckte Steine", N_("an exposed tile must be played at the first legal chance")),
+    Code.FALSE_PLAY_STANDS: ("§8 Fehlerhaftes Anlegen", N_("the next player has already moved, so the false play "
+                                                           "stands and no correction can be demanded; play goes on "
+                                                           "from the tile where it lies")),
 }
 
 
@@ -50,14 +53,16 @@ def _named(d: Diagnostic, step, later_steps) -> Diagnostic:
     if rule is None:
         return d
     name, consequence = rule
+    consequence = gettext(consequence)
     if d.code == Code.TILE_NO_MATCH:
         later = next((s for s in later_steps if s.seat is not None), None)
         if later is not None and later.seat != step.seat:
-            consequence = ("the next player has already moved, so the false play stands and no "
-                           "correction can be demanded; say where the tile lies with the tag FalsePlay, "
-                           f"[FalsePlay \"{step.entry.player} {step.entry.tile}@END=OPEN\"] (the open end it "
-                           "lies on and the half it leaves open), and it stands as a warning")
-    return replace(d, message=f"{d.message} ({name}: {consequence})", details={**d.details, "rule": name})
+            consequence = gettext("the next player has already moved, so the false play stands and no correction can "
+                                  "be demanded; say where the tile lies with the tag FalsePlay, {tag} (the open end "
+                                  "it lies on and the half it leaves open), and it stands as a warning",
+                                  tag=f'[FalsePlay "{step.entry.player} {step.entry.tile}@END=OPEN"]')
+    return replace(d, message=gettext("{message} ({rule}: {consequence})", message=d.message, rule=name,
+                                      consequence=consequence), details={**d.details, "rule": name})
 
 
 def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], list[Diagnostic]]:
@@ -70,18 +75,21 @@ def read_exposed(replayer, initial) -> tuple[list[tuple[int, Tile, int, str]], l
     where = game.tag_pos.get("Exposed")
 
     def unreadable(part: str) -> None:
-        problems.append(replayer.diag(Code.BAD_EXPOSED, f"cannot read {clip(part.strip())!r} in the Exposed tag; write the "
-                                      "player and the tile, e.g. \"C [3-4], A [0-0]\", and for a tile exposed during "
-                                      "play the row it binds from: \"C [0-4] from 5\"", where))
+        problems.append(replayer.diag(Code.BAD_EXPOSED, gettext(
+            "cannot read {part} in the Exposed tag; write the player and the tile, e.g. {example}, and for a tile "
+            "exposed during play the row it binds from: {during}", part=repr(clip(part.strip())),
+            example='"C [3-4], A [0-0]"', during='"C [0-4] from 5"'), where))
 
     out = []
     for name, tile, row in _read_tag(game.tags.get("Exposed", ""), replayer.seat_of, unreadable):
         seat = replayer.seat_of[name]
         if not initial.hands[seat] & tile.bit:
-            problems.append(replayer.diag(Code.BAD_EXPOSED, f"the Exposed tag names {name}'s {tile}, but {name} was "
-                                          "not dealt it", where))
+            problems.append(replayer.diag(Code.BAD_EXPOSED, gettext("the Exposed tag names {player}'s {tile}, but "
+                                                                    "{player} was not dealt it", player=name,
+                                                                    tile=tile), where))
             continue
-        how = "named in the Exposed tag" + (f", exposed during play before row {row}" if row else "")
+        how = (gettext("named in the Exposed tag, exposed during play before row {row}", row=row) if row else
+               gettext("named in the Exposed tag"))
         out.append((seat, tile, row, how))
     return out, problems
 

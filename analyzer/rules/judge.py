@@ -20,7 +20,7 @@ from ..position import Position, exposed_turn, placed, tiles_of
 from ..tiles import PASS, Move, Tile
 from .claims import ClaimJudge, Problem
 from .codes import Code
-from ..i18n import gettext
+from ..i18n import gettext, ngettext
 from .hints import keep_hint
 from .modes import Layout, Turns
 
@@ -102,8 +102,9 @@ class Judge(ClaimJudge):
         if self.variant.turns == Turns.RUN and pos.history and pos.history[-1][1] == pos.turn \
                 and pos.history[-1][0].tile is not None:
             def message():
-                return (f"{mover} could still play {tiles_text(pos.playable(pos.turn))} on {pos.ends_text()}: a player "
-                        f"keeps playing as long as they can, so it is not {name}'s turn yet")
+                return gettext("{mover} could still play {tiles} on {ends}: a player keeps playing as long as they "
+                               "can, so it is not {player}'s turn yet", mover=mover,
+                               tiles=tiles_text(pos.playable(pos.turn)), ends=pos.ends_text(), player=name)
             return self._problem(Code.RUN_UNFINISHED, message, lambda: {
                 "expected": mover, "playable": [str(t) for t in pos.playable(pos.turn)]}), False
         if pos.drawn(pos.turn):
@@ -147,12 +148,18 @@ class Judge(ClaimJudge):
         tiles = tiles_of(due, pos.max_pip)
 
         def message() -> str:
-            hows = dict.fromkeys(self.exposures.get(t.bit, "exposed") for t in tiles)
-            one = len(tiles) == 1
-            where = "fits the open ends" if pos.ends is not None else "may lead"
-            return (f"{self.players[seat]}'s {' and '.join(map(str, tiles))} {'is' if one else 'are'} exposed "
-                    f"({'; '.join(hows)}) and {where if one else where.replace('fits', 'fit')} here, so "
-                    f"{'it' if one else 'one of them'} must be played now, not {tile or 'a pass'}")
+            hows = dict.fromkeys(self.exposures.get(t.bit) or gettext("exposed") for t in tiles)
+            words = {"player": self.players[seat], "tiles": gettext(" and ").join(map(str, tiles)),
+                     "how": "; ".join(hows), "entry": tile or gettext("a pass")}
+            if len(tiles) == 1:
+                return (gettext("{player}'s {tiles} is exposed ({how}) and fits the open ends here, so it must be "
+                                "played now, not {entry}", **words) if pos.ends is not None else
+                        gettext("{player}'s {tiles} is exposed ({how}) and may lead here, so it must be played now, "
+                                "not {entry}", **words))
+            return (gettext("{player}'s {tiles} are exposed ({how}) and fit the open ends here, so one of them must "
+                            "be played now, not {entry}", **words) if pos.ends is not None else
+                    gettext("{player}'s {tiles} are exposed ({how}) and may lead here, so one of them must be played "
+                            "now, not {entry}", **words))
         return self._problem(Code.EXPOSED_TILE, message, lambda: {"tile": str(tiles[0]),
                                                               "exposed": [str(t) for t in tiles]})
 
@@ -174,12 +181,13 @@ class Judge(ClaimJudge):
             # whatever the hand holds: one who can play plays, one who cannot draws (003, 004: "muss er aus dem
             # Talon einen Stein aufnehmen"); a pass is a pass only once nothing may be drawn
             def message() -> str:
-                where = f"{pos.stock_words[0]} ({_stock_text(pos)})"
-                text = (f"{name} passes but cannot play on {pos.ends_text()} and must draw from the {where}"
+                where = f"{gettext(pos.stock_words[0])} ({_stock_text(pos)})"
+                text = (gettext("{player} passes but cannot play on {ends} and must draw from the {where}",
+                                player=name, ends=pos.ends_text(), where=where)
                         if not pos.hidden[seat] else
-                        f"{name} passes with tiles left to draw from the {where}: a player who cannot play on "
-                        f"{pos.ends_text()} draws, one who can plays")
-                return text + keep_hint(self.variant, pos.stock, pos.stock_words[0])
+                        gettext("{player} passes with tiles left to draw from the {where}: a player who cannot play "
+                                "on {ends} draws, one who can plays", player=name, ends=pos.ends_text(), where=where))
+                return text + keep_hint(self.variant, pos.stock, gettext(pos.stock_words[0]))
             return Verdict((PASS,), (self._problem(
                 Code.MUST_DRAW, message,
                 lambda: {"open_ends": list(pos.ends), "boneyard": pos.stock}),))
@@ -224,8 +232,9 @@ class Judge(ClaimJudge):
         if pos.ends is None:
             if pos.opening and not pos.opening & bit:
                 return Verdict((placed(tile, None),), (self._problem(
-                    Code.LEAD_TILE, lambda: f"this hand must be opened with "
-                    f"{tiles_text(tiles_of(pos.opening, pos.max_pip))}, not {tile}" + self._lead_tags(pos),
+                    Code.LEAD_TILE, lambda: gettext("this hand must be opened with {tiles}, not {tile}",
+                                                    tiles=tiles_text(tiles_of(pos.opening, pos.max_pip)), tile=tile)
+                    + self._lead_tags(pos),
                     lambda: {"expected": [str(t) for t in tiles_of(pos.opening, pos.max_pip)]}),))
             return Verdict((placed(tile, None),))
         if pos.has_arms:
@@ -259,12 +268,13 @@ class Judge(ClaimJudge):
         A tile on the other end is laid "regelwidrig" (§8): it stands once the next player has moved."""
         if arm not in (1, 2):
             return Verdict(tuple(placements), (self._problem(
-                Code.BAD_ARM, lambda: f">{arm} names no end of the line: >1 is the end the lead's lower half faces, "
-                ">2 the other", lambda: {"open_ends": list(pos.ends)}),))
+                Code.BAD_ARM, lambda: gettext(">{arm} names no end of the line: >1 is the end the lead's lower half "
+                                              "faces, >2 the other", arm=arm), lambda: {"open_ends": list(pos.ends)}),))
         number = pos.ends[arm - 1]
         if not any(m.end == number for m in placements):
             return Verdict(tuple(placements), (self._problem(
-                Code.END_MISMATCH, lambda: f"{tile} cannot go on end {arm} of the line: its open number is {number}",
+                Code.END_MISMATCH, lambda: gettext("{tile} cannot go on end {arm} of the line: its open number is "
+                                                   "{number}", tile=tile, arm=arm, number=number),
                 lambda: {"open_ends": list(pos.ends)}),))
         move = Move(tile, number, arm=arm)
         rule = pos.equal_end(seat)
@@ -272,9 +282,10 @@ class Judge(ClaimJudge):
             return Verdict((move,))
         name = self.players[seat] if self.explain else ""
         return Verdict((move,), (self._problem(
-            Code.EQUAL_ENDS, lambda: f"both ends show {number}: {name} must lay {tile} on the end nearer them or to their "
-            f"right, end {rule} (§6), not end {arm}" + ("; the next player has moved, so it stands (§8)" if followed
-                                                        else ""),
+            Code.EQUAL_ENDS, lambda: gettext("both ends show {number}: {player} must lay {tile} on the end nearer them "
+                                             "or to their right, end {rule} (§6), not end {arm}", number=number,
+                                             player=name, tile=tile, rule=rule, arm=arm)
+            + (gettext("; the next player has moved, so it stands (§8)") if followed else ""),
             lambda: {"expected": rule}, severity="warning" if followed else "error"),))
 
     def _false_play(self, pos: Position, tile: Tile, seat: int, stands: Move) -> Verdict:
@@ -282,22 +293,25 @@ class Judge(ClaimJudge):
         fehlerhafte Spiel gültig": the tile lies where it was put, an irregularity that stands."""
         if stands.end not in pos.ends or stands.open is None or not tile.matches(stands.open):
             return Verdict((), (self._problem(
-                Code.TILE_NO_MATCH, lambda: f"{tile} does not fit the open ends {pos.ends_text()}, and the FalsePlay "
-                f"tag's {stands} names no open end and half of it; {self._could(pos, seat)}",
+                Code.TILE_NO_MATCH, lambda: gettext("{tile} does not fit the open ends {ends}, and the FalsePlay tag's "
+                                                    "{stands} names no open end and half of it; {could}", tile=tile,
+                                                    ends=pos.ends_text(), stands=stands,
+                                                    could=self._could(pos, seat)),
                 lambda: {"open_ends": list(pos.ends)}, applies=False),))
         return Verdict((Move(tile, stands.end, open=stands.open),), (self._problem(
-            Code.FALSE_PLAY_STANDS, lambda: f"{tile} does not fit the open ends {pos.ends_text()} ({self._could(pos, seat)}); "
-            f"it lies on the {stands.end}, leaving {stands.open} open",
+            Code.FALSE_PLAY_STANDS, lambda: gettext("{tile} does not fit the open ends {ends} ({could}); it lies on "
+                                                    "the {end}, leaving {open} open", tile=tile, ends=pos.ends_text(),
+                                                    could=self._could(pos, seat), end=stands.end, open=stands.open),
             lambda: {"open_ends": list(pos.ends), "end": stands.end, "open": stands.open}, severity="warning"),))
 
     def _lead_tags(self, pos: Position) -> str:
         """The tags that would make another lead valid, named in the error (a lead handed to the partner, a line
         opened by a tile turned up from the boneyard)."""
         if self.variant.lead.hand_over:
-            return "; if the lead was handed to the partner, who leads any tile, say so with the tag LeadFrom"
+            return gettext("; if the lead was handed to the partner, who leads any tile, say so with the tag LeadFrom")
         if pos.draws and self.variant.layout == Layout.LINE:
-            return ("; if the line was opened by a tile turned up from the boneyard, say so with the tag Starter "
-                    "([Starter \"[4-5]\"])")
+            return gettext("; if the line was opened by a tile turned up from the boneyard, say so with the tag "
+                           "Starter ({example})", example='[Starter "[4-5]"]')
         return ""
 
     def _could(self, pos: Position, seat: int) -> str:
@@ -318,21 +332,24 @@ class Judge(ClaimJudge):
             problem = pos.arm_problem(arm, tile)
             if problem is not None:
                 code, reason = problem
-                return Verdict((), (self._problem(code, lambda: f"{tile} cannot go on arm {arm}: {reason}; the "
-                                                  f"layout: {pos.ends_text()}; {self._could(pos, seat)}",
+                return Verdict((), (self._problem(code, lambda: gettext(
+                    "{tile} cannot go on arm {arm}: {reason}; the layout: {ends}; {could}", tile=tile, arm=arm,
+                    reason=reason, ends=pos.ends_text(), could=self._could(pos, seat)),
                                                   details, applies=False),))
             move = Move(tile, pos.arms[arm - 1].number, arm=arm)
             if end is not None and end != move.end:
                 return Verdict((move,), (self._problem(
-                    Code.END_MISMATCH, lambda: f"{tile} on arm {arm} goes on its {move.end}, not on a {end}", details),))
+                    Code.END_MISMATCH, lambda: gettext("{tile} on arm {arm} goes on its {number}, not on a {end}",
+                                                       tile=tile, arm=arm, number=move.end, end=end), details),))
             return Verdict((move,))
         placements = pos.placements(tile)
         problems: tuple[Problem, ...] = ()
         if end is not None and placements:
             stated = [m for m in placements if m.end == end]
             if not stated:
-                problems = (self._problem(Code.END_MISMATCH, lambda: f"{tile} cannot go on a {end}: the layout is "
-                                          f"{pos.ends_text()}", details),)
+                problems = (self._problem(Code.END_MISMATCH, lambda: gettext(
+                    "{tile} cannot go on a {end}: the layout is {ends}", tile=tile, end=end, ends=pos.ends_text()),
+                    details),)
             else:
                 placements = stated
         if placements:
@@ -342,11 +359,13 @@ class Judge(ClaimJudge):
         for code in (Code.ARM_CLOSED, Code.DOUBLE_SKIPPED):
             found = [reason for c, reason in filter(None, reasons) if c == code]
             if found:
-                return Verdict((), (self._problem(code, lambda: f"{tile} cannot be played now: {found[0]}; the "
-                                                  f"layout: {pos.ends_text()}; {self._could(pos, seat)}",
+                return Verdict((), (self._problem(code, lambda: gettext(
+                    "{tile} cannot be played now: {reason}; the layout: {ends}; {could}", tile=tile, reason=found[0],
+                    ends=pos.ends_text(), could=self._could(pos, seat)),
                                                   details, applies=False),))
-        return Verdict((), (self._problem(Code.TILE_NO_MATCH, lambda: f"{tile} does not fit the open ends: "
-                                          f"{pos.ends_text()}; {self._could(pos, seat)}", details, applies=False),))
+        return Verdict((), (self._problem(Code.TILE_NO_MATCH, lambda: gettext(
+            "{tile} does not fit the open ends: {ends}; {could}", tile=tile, ends=pos.ends_text(),
+            could=self._could(pos, seat)), details, applies=False),))
 
     def draw(self, pos: Position, tile: Tile | None, seat: int) -> Verdict:
         """A draw (of ``tile``, or of a tile the record does not name): legal when the mover cannot
@@ -355,53 +374,66 @@ class Judge(ClaimJudge):
         v = self.variant
         if v.drawing is None or not pos.draws:
             return Verdict((), (self._problem(
-                Code.NO_BONEYARD, lambda: f"{name} draws{' ' + str(tile) if tile else ''}, but in the {v.name} game "
-                "nobody draws: the tiles not dealt take no part in the hand", applies=False),))
+                Code.NO_BONEYARD, lambda: gettext("{player} draws {tile}, but in the {variant} game nobody draws: the "
+                                                  "tiles not dealt take no part in the hand", player=name, tile=tile,
+                                                  variant=v.name) if tile else
+                gettext("{player} draws, but in the {variant} game nobody draws: the tiles not dealt take no part in "
+                        "the hand", player=name, variant=v.name), applies=False),))
         _, where, empty = pos.stock_words
         if tile is not None and not (tile.bit & self.valid_mask and pos.pool & tile.bit):
             def message():
                 if not tile.bit & self.valid_mask:
-                    why = "it is not a tile of this set"
+                    why = gettext("it is not a tile of this set")
                 else:
                     holder = next((s for s, h in enumerate(pos.hands) if h & tile.bit), None)
-                    why = (f"{name} holds it already" if holder == seat else "it is on the table" if holder is None
-                           else f"it is in {self.players[holder]}'s hand")
-                return f"{name} draws {tile}, which is not {where}: {why}"
+                    why = (gettext("{player} holds it already", player=name) if holder == seat else
+                           gettext("it is on the table") if holder is None else
+                           gettext("it is in {holder}'s hand", holder=self.players[holder]))
+                return gettext("{player} draws {tile}, which is not {where}: {why}", player=name, tile=tile,
+                               where=gettext(where), why=why)
             return Verdict((), (self._problem(Code.DRAW_NOT_IN_BONEYARD, message, lambda: {"tile": str(tile)},
                                               applies=False),))
         if pos.stock <= 0:
-            return Verdict((), (self._problem(Code.BONEYARD_EMPTY, lambda: f"{name} draws, but {empty}",
+            return Verdict((), (self._problem(Code.BONEYARD_EMPTY, lambda: gettext("{player} draws, but {empty}",
+                                                                                   player=name, empty=gettext(empty)),
                                               lambda: {"boneyard": 0}, applies=False),))
         move = (Move(tile, None, True),)
         if pos.has_arms and pos.ends is not None and not pos.filling() and pos.outcome() is None:
             return Verdict(move, (self._problem(
-                Code.DRAW_NOT_ALLOWED, lambda: f"{name} draws, but every side of the spinner has a tile: the sleepers "
-                "are drawn only to fill the spinner, and after that a player who cannot play passes; the layout: "
-                f"{pos.ends_text()}", lambda: {"arms": [list(a) for a in pos.arms]}),))
+                Code.DRAW_NOT_ALLOWED, lambda: gettext(
+                    "{player} draws, but every side of the spinner has a tile: the sleepers are drawn only to fill the "
+                    "spinner, and after that a player who cannot play passes; the layout: {ends}", player=name,
+                    ends=pos.ends_text()), lambda: {"arms": [list(a) for a in pos.arms]}),))
         problems: list[Problem] = []
         playable = pos.playable_mask(seat)
         if pos.outcome() is None and (playable or pos.ends is None):
             def what():
-                return (f"could play {tiles_text(pos.playable(seat))} on {pos.ends_text()}" if pos.ends is not None
-                        else "leads and must play a tile")
+                return (gettext("could play {tiles} on {ends}", tiles=tiles_text(pos.playable(seat)),
+                                ends=pos.ends_text()) if pos.ends is not None else
+                        gettext("leads and must play a tile"))
 
             def details():
                 return {"playable": [str(t) for t in pos.playable(seat)]}
             drawn = pos.drawn(seat)
             if drawn:
-                problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: f"{name} draws again, but after the {drawn} "
-                                              f"tile{'s' * (drawn > 1)} drawn, {name} {what()}: a player draws only "
-                                              "until they can play", details))
+                problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: ngettext(
+                    "{player} draws again, but after the {n} tile drawn, {player} {what}: a player draws only until "
+                    "they can play", "{player} draws again, but after the {n} tiles drawn, {player} {what}: a player "
+                    "draws only until they can play", drawn, player=name, what=what()), details))
             else:
-                problems.append(self._problem(Code.DRAW_NOT_ALLOWED, lambda: f"{name} draws, but {what()}: only a "
-                                              "player who cannot play draws", details))
+                problems.append(self._problem(Code.DRAW_NOT_ALLOWED, lambda: gettext(
+                    "{player} draws, but {what}: only a player who cannot play draws", player=name, what=what()),
+                    details))
         elif pos.rule == "one" and pos.drawn(seat):
-            problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: f"{name} draws a second tile in one turn: under "
-                                          "draw=one a player draws one tile and passes if it does not fit"))
+            problems.append(self._problem(Code.DRAW_TOO_LONG, lambda: gettext(
+                "{player} draws a second tile in one turn: under draw=one a player draws one tile and passes if it "
+                "does not fit", player=name)))
         if pos.stock <= pos.keep:
             problems.append(self._problem(
-                Code.BONEYARD_EMPTY, lambda: f"{name} draws, but only {pos.stock} tile{'s' * (pos.stock != 1)} are left "
-                f"in the boneyard and the last {pos.keep} are never drawn; {name} must pass",
+                Code.BONEYARD_EMPTY, lambda: ngettext(
+                    "{player} draws, but only {n} tile is left in the boneyard and the last {keep} are never drawn; "
+                    "{player} must pass", "{player} draws, but only {n} tiles are left in the boneyard and the last "
+                    "{keep} are never drawn; {player} must pass", pos.stock, player=name, keep=pos.keep),
                 lambda: {"boneyard": pos.stock, "keep": pos.keep}))
         return Verdict(move, tuple(problems))
 
@@ -416,5 +448,5 @@ class Judge(ClaimJudge):
         return None
 
 def _stock_text(pos: Position) -> str:
-    text = f"{pos.stock} tile{'s' * (pos.stock != 1)}"
-    return text + (f", of which {pos.keep} stay there" if pos.keep else "")
+    text = ngettext("{n} tile", "{n} tiles", pos.stock)
+    return text + (gettext(", of which {keep} stay there", keep=pos.keep) if pos.keep else "")

@@ -104,9 +104,9 @@ class KozelLead(LeadPolicy):
         if match_lead is not None:
             return match_lead
         if prev.termination == Termination.DOMINO:
-            return LeadRequirement(frozenset({prev.seat}), reason="the player who went out leads, any tile")
-        return LeadRequirement(frozenset({fisher(facts, prev.seat)}), reason="after a fish the fisher (the last "
-                               "player to lay a tile that is no double) leads, any tile")
+            return LeadRequirement(frozenset({prev.seat}), reason=gettext("the player who went out leads, any tile"))
+        return LeadRequirement(frozenset({fisher(facts, prev.seat)}), reason=gettext("after a fish the fisher (the last "
+                               "player to lay a tile that is no double) leads, any tile"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +171,9 @@ class KozelMatch(MatchScoring):
         if scores is not None:
             low = [f"{sides[s]} {v}" for s, v in enumerate(scores) if 0 < v < FENCE]
             if low:
-                raise FenceError(f"no record can be {', '.join(low)} before the round: a record is 0 until a charge of "
-                                 f"{FENCE} or more (the fence added) is written", unreadable=False)
+                raise FenceError(gettext("no record can be {records} before the round: a record is 0 until a charge of "
+                                         "{fence} or more (the fence added) is written", records=', '.join(low),
+                                         fence=FENCE), unreadable=False)
             return MatchState(tuple(scores), (0, 0), fence=fence, eggs=eggs)
         assert after is not None and result is not None
         options = []
@@ -185,10 +186,11 @@ class KozelMatch(MatchScoring):
         found = {(a, b) for a in options[0] for b in options[1]
                  if self.apply(MatchState((a, b), (0, 0), fence=fence, eggs=eggs), result).scores == tuple(after)}
         if len(found) != 1:
-            why = (f"no records before the round (each 0, or {FENCE} or more)" if not found
-                   else "more than one set of records before the round")
-            raise FenceError(f"{why} lead to the Score tag's with the fences and eggs of the Fence tag {fence_tag!r}",
-                             unreadable=False)
+            words = {"fence": FENCE, "tag": repr(fence_tag)}
+            raise FenceError(gettext("no records before the round (each 0, or {fence} or more) lead to the Score "
+                                     "tag's with the fences and eggs of the Fence tag {tag}", **words) if not found else
+                             gettext("more than one set of records before the round lead to the Score tag's with the "
+                                     "fences and eggs of the Fence tag {tag}", **words), unreadable=False)
         return MatchState(found.pop(), (0, 0), fence=fence, eggs=eggs)
 
     def worth(self, state: MatchState) -> int | None:
@@ -206,7 +208,8 @@ class KozelMatch(MatchScoring):
 
     def stated_words(self, result: HandResult, worth: int | None) -> str:
         both = self.stated_points(result, worth)
-        return f" (or {both[1]} with the {worth} eggs carried)" if len(both) > 1 else ""
+        return " " + gettext("(or {points} with the {eggs} eggs carried)", points=both[1], eggs=worth) \
+            if len(both) > 1 else ""
 
     def stated_reading(self, stated: int | None, result: HandResult, worth: int | None) -> str:
         both = self.stated_points(result, worth)
@@ -229,8 +232,8 @@ class KozelMatch(MatchScoring):
 
     def lead(self, state: MatchState, seating: Seating) -> LeadRequirement | None:
         if self.zero_lead == "one-one" and not any(state.scores):
-            return LeadRequirement(holder_of=ONE_ONE, tile=ONE_ONE, reason="while both records are 0 the [1-1] "
-                                   "holder leads it")
+            return LeadRequirement(holder_of=ONE_ONE, tile=ONE_ONE, reason=gettext("while both records are 0 the [1-1] "
+                                   "holder leads it"))
         return None
 
 
@@ -246,23 +249,25 @@ def parse_fence(text: str, sides: list[str]) -> tuple[tuple[int, int], int]:
     """Read a ``Fence`` tag (each team's fence before the round, then optionally the eggs carried into it):
     ``"A/C 8, B/D 0; eggs 26"`` -> ``((8, 0), 26)`` for the teams ``sides`` (``["A/C", "B/D"]``); ValueError with
     the form it takes."""
-    form = f"write it as \"{sides[0]} 8, {sides[1]} 0\" (each team's fence before the round), with \"; eggs 26\" for eggs carried"
+    form = gettext("write it as {example} (each team's fence before the round), with {eggs} for eggs carried",
+                   example=f'"{sides[0]} 8, {sides[1]} 0"', eggs='"; eggs 26"')
     head, _, tail = text.partition(";")
     fence = {}
     for part in head.split(","):
         side, _, value = part.strip().rpartition(" ")
         if not value.isdecimal() or len(value) > 4:
-            raise FenceError(f"cannot read the fence {text.strip()[:40]!r}; {form}")
+            raise FenceError(gettext("cannot read the fence {text}; {form}", text=repr(text.strip()[:40]), form=form))
         fence[frozenset(side.strip().split("/"))] = int(value)
     keys = [frozenset(name.split("/")) for name in sides]
     if set(fence) != set(keys):
-        raise FenceError(f"the Fence tag {text.strip()[:40]!r} does not give the fences of this game's teams, "
-                         f"{', '.join(sides)}; {form}")
+        raise FenceError(gettext("the Fence tag {text} does not give the fences of this game's teams, {teams}; {form}",
+                                 text=repr(text.strip()[:40]), teams=', '.join(sides), form=form))
     eggs = 0
     if tail.strip():
         word, _, value = tail.strip().partition(" ")
         if word.lower() != "eggs" or not value.strip().isdecimal() or len(value.strip()) > 4:
-            raise FenceError(f"cannot read the eggs in the fence {text.strip()[:40]!r}; {form}")
+            raise FenceError(gettext("cannot read the eggs in the fence {text}; {form}", text=repr(text.strip()[:40]),
+                                     form=form))
         eggs = int(value)
     return (fence[keys[0]], fence[keys[1]]), eggs
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..i18n import N_, gettext, ngettext
 from ..position import Position, tiles_of
 from ..tiles import Move, Tile
 from .turns import DrawPosition, copy_position
@@ -62,12 +63,13 @@ class Arm(NamedTuple):
 
     def describe(self, k: int) -> str:
         if self.state == START:
-            return f"arm {k}: empty (takes a {self.number})"
+            return gettext("arm {arm}: empty (takes a {number})", arm=k, number=self.number)
         if self.state == CLOSED:
-            return f"arm {k}: {self.number}, closed"
+            return gettext("arm {arm}: {number}, closed", arm=k, number=self.number)
         if self.state == DOUBLE:
-            return f"arm {k}: {self.number}, needs [{self.number}-{self.number}]"
-        return f"arm {k}: {self.number}"
+            return gettext("arm {arm}: {number}, needs {tile}", arm=k, number=self.number,
+                           tile=f"[{self.number}-{self.number}]")
+        return gettext("arm {arm}: {number}", arm=k, number=self.number)
 
 
 class Chain(NamedTuple):
@@ -82,7 +84,7 @@ class Chain(NamedTuple):
 
 def arms_text(arms: tuple[Arm, ...]) -> str:
     """``"arm 1: 3, arm 2: 5, needs [5-5], arm 3: empty (takes a 0), ..."``."""
-    return "; ".join(a.describe(k) for k, a in enumerate(arms, 1)) or "none (nothing played yet)"
+    return "; ".join(a.describe(k) for k, a in enumerate(arms, 1)) or gettext("none (nothing played yet)")
 
 
 class ArmPosition(DrawPosition):
@@ -93,7 +95,7 @@ class ArmPosition(DrawPosition):
 
     __slots__ = ("layout", "arms", "_where")
     has_arms = True
-    stock_words = ("sleepers", "among the sleepers", "the sleepers are all drawn")
+    stock_words = (N_("sleepers"), N_("among the sleepers"), N_("the sleepers are all drawn"))
 
     def setup(self, layout: str, stock: int = 0, keep: int = 0, rule: str = "until") -> ArmPosition:
         if layout not in LAYOUTS:
@@ -168,24 +170,29 @@ class ArmPosition(DrawPosition):
     def arm_problem(self, k: int, tile: Tile) -> tuple[str, str] | None:
         """Why ``tile`` cannot go on arm ``k`` now, as (code, reason); None when it can."""
         if not 1 <= k <= len(self.arms):
-            return Code.BAD_ARM, f"there is no arm {k}; the layout has arms 1 to {len(self.arms)}"
+            return Code.BAD_ARM, gettext("there is no arm {arm}; the layout has arms 1 to {last}", arm=k,
+                                         last=len(self.arms))
         a = self.arms[k - 1]
         if a.state == DOUBLE:
             if a.accepts(tile):
                 return None
             if tile.matches(a.number):
-                return Code.DOUBLE_SKIPPED, (f"arm {k} ends in {a.number} and must take [{a.number}-{a.number}] "
-                                          "before any other tile")
-            return Code.TILE_NO_MATCH, f"arm {k} ends in {a.number} (and needs [{a.number}-{a.number}])"
+                return Code.DOUBLE_SKIPPED, gettext("arm {arm} ends in {number} and must take {double} before any "
+                                                    "other tile", arm=k, number=a.number,
+                                                    double=f"[{a.number}-{a.number}]")
+            return Code.TILE_NO_MATCH, gettext("arm {arm} ends in {number} (and needs {double})", arm=k,
+                                               number=a.number, double=f"[{a.number}-{a.number}]")
         if not tile.matches(a.number):
-            return Code.TILE_NO_MATCH, f"arm {k} ends in {a.number}"
+            return Code.TILE_NO_MATCH, gettext("arm {arm} ends in {number}", arm=k, number=a.number)
         empty = [j for j, b in enumerate(self.arms, 1) if b.state == START]
         if a.state == CLOSED:
-            return Code.ARM_CLOSED, (f"arm {k} is not open yet: every side of the spinner must have a tile first "
-                                  f"(arm{'s' * (len(empty) > 1)} {' and '.join(map(str, empty))} still empty)")
+            return Code.ARM_CLOSED, ngettext(
+                "arm {arm} is not open yet: every side of the spinner must have a tile first (arm {empty} still "
+                "empty)", "arm {arm} is not open yet: every side of the spinner must have a tile first (arms {empty} "
+                "still empty)", len(empty), arm=k, empty=gettext(" and ").join(map(str, empty)))
         if a.state == START and k != empty[0]:
-            return Code.BAD_ARM, (f"the sides of the spinner are numbered in the order they are filled: the next "
-                               f"one is arm {empty[0]}")
+            return Code.BAD_ARM, gettext("the sides of the spinner are numbered in the order they are filled: the "
+                                         "next one is arm {arm}", arm=empty[0])
         return None
 
     def numbers_open(self) -> tuple[int, ...]:

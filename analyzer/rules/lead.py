@@ -119,13 +119,13 @@ def requirement(opening: Opening, game_number: int | None, decided: LeadRequirem
     else the first game's holder (nothing, where the rules and the match say nothing)."""
     if opening.every_game_tile is not None:
         return LeadRequirement(holder_of=opening.every_game_tile, tile=opening.every_game_tile,
-                               reason="every hand is opened by its holder with it")
+                               reason=gettext("every hand is opened by its holder with it"))
     if decided is not None:
         return decided
     tile = holder_tile(opening, game_number)
     if tile is None:
         return LeadRequirement()
-    return LeadRequirement(holder_of=tile, tile=forced_tile(opening, game_number), reason="in the first game of a match")
+    return LeadRequirement(holder_of=tile, tile=forced_tile(opening, game_number), reason=gettext("in the first game of a match"))
 
 
 def drawn_requirement(variant, draw, names: Sequence[str]) -> LeadRequirement | None:
@@ -237,21 +237,24 @@ def judge_lead(variant, game: LeadGame, shown: ShownDeal, record: RecordedLead, 
     if lead_tag:
         leader = seat_of.get(lead_tag.strip())
         if leader is None:
-            out.append(LeadProblem(Code.UNKNOWN_PLAYER, f"the Lead tag names {lead_tag!r}, who is not one of "
-                                   f"the players ({', '.join(players)})", "Lead"))
+            out.append(LeadProblem(Code.UNKNOWN_PLAYER, gettext("the Lead tag names {name}, who is not one of the "
+                                                                "players ({players})", name=repr(lead_tag),
+                                                                players=', '.join(players)), "Lead"))
     if leader is None:
         leader = record.first_mover
     req, leaders, leader = _holder_leads(req, shown, players, leader, out)
     seats = double_leaders(op, req.seats, hands, variant.seating) or req.seats
     if seats is not req.seats:
-        req = replace(req, seats=seats, reason=req.reason + "; the hand opens with a double, so a player of "
-                      "that side who holds one leads")
+        req = replace(req, seats=seats, reason=req.reason + gettext("; the hand opens with a double, so a player "
+                                                                    "of that side who holds one leads"))
     if req.seats is not None:
         leaders = req.seats if leaders is None else leaders & req.seats
         if leader is not None and leader not in req.seats:
             names = " or ".join(players[s] for s in sorted(req.seats) if s < len(players))
-            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must lead this game ({req.reason}), not "
-                                   f"{players[leader]}", "move", {"expected": names}))
+            out.append(LeadProblem(Code.LEAD_PLAYER, gettext(
+                "{names} must lead this game ({reason}), not {player}", reason=req.reason, player=players[leader],
+                names=gettext(" or ").join(players[s] for s in sorted(req.seats) if s < len(players))),
+                "move", {"expected": names}))
     tiles, leaders, leader = _opening_tiles(variant, req, replace(game, number=game_number), shown,
                                             (leader, leaders), out)
     if variant.lead.hand_over and giver_tag is None and leader is not None:
@@ -276,8 +279,9 @@ def _name_first_option(variant, game: LeadGame, shown: ShownDeal, record: Record
     from .hints import first_lead_changes
     for option, other in first_lead_changes(variant):
         if not any(p.code in _LEAD_CODES for p in judge_lead(other, game, shown, record, hints=False).problems):
-            return [p._replace(message=f"{p.message}; under [Rules \"{option}\"] {leader} may lead it as "
-                               "recorded") if p.code in _LEAD_CODES else p for p in out]
+            return [p._replace(message=p.message + gettext("; under {rules} {player} may lead it as recorded",
+                                                           rules=f'[Rules "{option}"]', player=leader))
+                    if p.code in _LEAD_CODES else p for p in out]
     return out
 
 
@@ -290,8 +294,9 @@ def _name_lead_from(problem: LeadProblem, variant, players: Sequence[str], leade
     givers = [players[s] for s in variant.seating.partners_of(leader) if players[s] in expected.split(" or ")]
     if not givers:
         return problem
-    return problem._replace(message=f"{problem.message}; if {givers[0]} handed the lead to their partner, say so "
-                   f"with the tag [LeadFrom \"{givers[0]}\"]")
+    return problem._replace(message=problem.message + gettext(
+        "; if {player} handed the lead to their partner, say so with the tag {tag}", player=givers[0],
+        tag=f'[LeadFrom "{givers[0]}"]'))
 
 
 def _name_option(problem: LeadProblem, req: LeadRequirement, players: Sequence[str], leader: int) -> LeadProblem:
@@ -301,8 +306,9 @@ def _name_option(problem: LeadProblem, req: LeadRequirement, players: Sequence[s
         return problem
     for option, seats, reason in req.otherwise:
         if seats and leader in seats:
-            return problem._replace(message=f"{problem.message}; under [Rules \"{option}\"] {players[leader]} "
-                                            f"leads ({reason})")
+            return problem._replace(message=problem.message + gettext(
+                "; under {rules} {player} leads ({reason})", rules=f'[Rules "{option}"]', player=players[leader],
+                reason=reason))
     return problem
 
 
@@ -316,29 +322,34 @@ def starter_lead(variant, hands: Hands, game: LeadGame, record: RecordedLead) ->
     starter, players, decided = record.starter, game.players, game.decided
     lead_tag, first_mover = record.lead_tag, record.first_mover
     if variant.drawing is None or variant.layout != Layout.LINE:
-        out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag turns {starter} up from the boneyard, but "
-                               f"{variant.name} has no boneyard to draw a line's first tile from (only a draw "
-                               "game with a line does)", "Starter"))
+        out.append(LeadProblem(Code.BAD_STARTER, gettext(
+            "the Starter tag turns {tile} up from the boneyard, but {variant} has no boneyard to draw a line's first "
+            "tile from (only a draw game with a line does)", tile=starter, variant=variant.name), "Starter"))
     elif starter not in variant.dealing.tiles:
-        out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag names {starter}, which is not a tile of this "
-                               "set", "Starter"))
+        out.append(LeadProblem(Code.BAD_STARTER, gettext("the Starter tag names {tile}, which is not a tile of this "
+                                                         "set", tile=starter), "Starter"))
     else:
         holder = next((s for s, h in enumerate(hands) if h is not None and starter in h), None)
         if holder is not None:
-            out.append(LeadProblem(Code.BAD_STARTER, f"the Starter tag turns {starter} up from the boneyard, but "
-                                   f"{players[holder]} holds it", "Starter", {"holder": players[holder]}))
+            out.append(LeadProblem(Code.BAD_STARTER, gettext("the Starter tag turns {tile} up from the boneyard, but "
+                                                             "{holder} holds it", tile=starter,
+                                                             holder=players[holder]), "Starter",
+                                   {"holder": players[holder]}))
     leader = first_mover
     if lead_tag:
         leader = next((s for s, name in enumerate(players) if name == lead_tag.strip()), None)
         if leader is None:
-            out.append(LeadProblem(Code.UNKNOWN_PLAYER, f"the Lead tag names {lead_tag!r}, who is not one of "
-                                   f"the players ({', '.join(players)})", "Lead"))
+            out.append(LeadProblem(Code.UNKNOWN_PLAYER, gettext("the Lead tag names {name}, who is not one of the "
+                                                                "players ({players})", name=repr(lead_tag),
+                                                                players=', '.join(players)), "Lead"))
             leader = first_mover
     seats = decided.seats if decided is not None else None
     if seats is not None and leader is not None and leader not in seats:
         names = " or ".join(players[s] for s in sorted(seats) if s < len(players))
-        out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} must play first this game ({decided.reason}), not "
-                               f"{players[leader]}", "move", {"expected": names}))
+        out.append(LeadProblem(Code.LEAD_PLAYER, gettext(
+            "{names} must play first this game ({reason}), not {player}", reason=decided.reason, player=players[leader],
+            names=gettext(" or ").join(players[s] for s in sorted(seats) if s < len(players))),
+            "move", {"expected": names}))
     ok = not any(p.code == Code.BAD_STARTER for p in out)
     return LeadVerdict(leader, None if seats is None else tuple(sorted(seats)), 0, tuple(out),
                        starter=starter if ok else None)
@@ -352,9 +363,10 @@ def _which_game(op: Opening, first_tile: Tile | None, out: list[LeadProblem]) ->
     tile = forced_tile(op, 1)
     if tile is not None and first_tile == tile:
         out.append(LeadProblem(
-            Code.ASSUMED_FIRST_GAME, f"the record does not say which game of a match this is; {tile} leads, as "
-            f"its holder must lead it in the first game, so it is read as the first game (its lead forced); add "
-            "[Game \"N\"] if it is another", "game", {"rule": "lead", "game": 1}, "info"))
+            Code.ASSUMED_FIRST_GAME, gettext(
+                "the record does not say which game of a match this is; {tile} leads, as its holder must lead it in "
+                "the first game, so it is read as the first game (its lead forced); add {tag} if it is another",
+                tile=tile, tag='[Game "N"]'), "game", {"rule": "lead", "game": 1}, "info"))
         return 1
     out.append(LeadProblem(
         Code.UNCHECKED_LEAD, gettext(
@@ -380,13 +392,17 @@ def _holder_leads(req: LeadRequirement, shown: ShownDeal, players: Sequence[str]
         held = req.holder_of
         if holder is None and req.or_highest and all(whole[:len(players)]):
             holder, held = highest(hands) or (None, held)   # it lies in the boneyard
-            req = replace(req, reason=f"{req.reason}; nobody holds it: the highest double dealt leads")
+            req = replace(req, reason=req.reason + gettext("; nobody holds it: the highest double dealt leads"))
         if holder is not None:
             leaders = frozenset({holder})
             if leader is not None and holder != leader:
-                out.append(LeadProblem(Code.LEAD_PLAYER, f"{players[holder]} holds {held} and must lead"
-                                       f"{' it' if req.tile is not None else ''}"
-                                       f"{' (' + req.reason + ')' if req.reason else ''}, not {players[leader]}",
+                words = {"holder": players[holder], "tile": held, "reason": req.reason, "player": players[leader]}
+                out.append(LeadProblem(Code.LEAD_PLAYER, (
+                    gettext("{holder} holds {tile} and must lead it ({reason}), not {player}", **words) if req.reason
+                    else gettext("{holder} holds {tile} and must lead it, not {player}", **words))
+                    if req.tile is not None else (
+                    gettext("{holder} holds {tile} and must lead ({reason}), not {player}", **words) if req.reason
+                    else gettext("{holder} holds {tile} and must lead, not {player}", **words)),
                                        "move", {"expected": players[holder]}))
         if leader is None:
             leader = holder
@@ -414,8 +430,9 @@ def _opening_tiles(variant, req: LeadRequirement, game: LeadGame, shown: ShownDe
         if leader is not None and seats and leader not in seats:
             top = max(sum(t.pips for t in h) for h in hands if h is not None)
             names = " or ".join(players[s] for s in sorted(seats))
-            out.append(LeadProblem(Code.LEAD_PLAYER, f"{names} holds the most pips ({top}) and opens, not "
-                                   f"{players[leader]} ({sum(t.pips for t in hands[leader])})",
+            out.append(LeadProblem(Code.LEAD_PLAYER, gettext(
+                "{names} holds the most pips ({top}) and opens, not {player} ({pips})", top=top, player=players[leader],
+                pips=sum(t.pips for t in hands[leader]), names=gettext(" or ").join(players[s] for s in sorted(seats))),
                                    "move", {"expected": names}))
         if leader is None and seats:
             leader = min(seats)
@@ -425,8 +442,10 @@ def _opening_tiles(variant, req: LeadRequirement, game: LeadGame, shown: ShownDe
             seat, tile = best
             tiles, leaders = tile.bit, frozenset({seat})
             if leader is not None and leader != seat:
-                out.append(LeadProblem(Code.LEAD_PLAYER, f"{players[seat]} holds the highest double {tile} and "
-                                       f"opens with it, not {players[leader]}", "move", {"expected": players[seat]}))
+                out.append(LeadProblem(Code.LEAD_PLAYER, gettext("{holder} holds the highest double {tile} and opens "
+                                                                 "with it, not {player}", holder=players[seat],
+                                                                 tile=tile, player=players[leader]),
+                                       "move", {"expected": players[seat]}))
             if leader is None:
                 leader = seat
     elif highest_rule and leader is not None and whole[leader]:
@@ -446,10 +465,10 @@ def _double_lead(variant, hands: Hands, players: Sequence[str], leader: int, out
     side = variant.seating.teams[leader]
     for s, h in enumerate(hands):
         if s != leader and h and variant.seating.teams[s] == side and any(t.is_double for t in h):
-            out.append(LeadProblem(Code.LEAD_DOUBLE, f"every hand opens with a double unless the leading side "
-                                   f"has none: {players[leader]} has none but {players[s]} has "
-                                   f"{tiles_text(t for t in h if t.is_double)}, so {players[s]} "
-                                   f"leads", "move", {"expected": players[s]}))
+            out.append(LeadProblem(Code.LEAD_DOUBLE, gettext(
+                "every hand opens with a double unless the leading side has none: {player} has none but {partner} has "
+                "{tiles}, so {partner} leads", player=players[leader], partner=players[s],
+                tiles=tiles_text(t for t in h if t.is_double)), "move", {"expected": players[s]}))
             break
     return 0
 
@@ -460,14 +479,16 @@ def _hand_over(variant, req: LeadRequirement, name: str, hands: Hands, players: 
     whether he may); the partner then leads, with any tile."""
     giver = seat_of.get(name.strip())
     if giver is None:
-        return req, LeadProblem(Code.UNKNOWN_PLAYER, f"the LeadFrom tag names {name!r}, who is not one of the "
-                                f"players ({', '.join(players)})", "LeadFrom")
+        return req, LeadProblem(Code.UNKNOWN_PLAYER, gettext("the LeadFrom tag names {name}, who is not one of the "
+                                                             "players ({players})", name=repr(name),
+                                                             players=', '.join(players)), "LeadFrom")
     holder = None
     if req.holder_of is not None:
         holder = next((s for s, h in enumerate(hands) if h is not None and req.holder_of in h), None)
     handed, problem = variant.lead.handed(req, giver, holder, variant.seating)
     if problem:
-        return req, LeadProblem(Code.LEAD_HANDOVER, f"{name.strip()} may not hand the lead to his partner: {problem}",
+        return req, LeadProblem(Code.LEAD_HANDOVER, gettext("{player} may not hand the lead to his partner: {reason}",
+                                                            player=name.strip(), reason=problem),
                                 "LeadFrom")
     return handed, None
 

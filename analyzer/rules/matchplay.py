@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..i18n import gettext
+from ..i18n import gettext, ngettext
 from ..tiles import Tile
 from .modes import MatchKind, ResetLead, Termination
 from .policies import SIX_SIX, HandResult, LeadRequirement, Seating
@@ -89,7 +89,8 @@ class MatchScoring:
 
     def stated_words(self, result: HandResult, worth: int | None) -> str:
         """What a ``result-mismatch`` adds about the other points a Result tag may state (:meth:`stated_points`)."""
-        return f" (in the match, after drawn games, {worth})" if worth and worth != result.points else ""
+        return (" " + gettext("(in the match, after drawn games, {worth})", worth=worth)
+                if worth and worth != result.points else "")
 
     def stated_reading(self, stated: int | None, result: HandResult, worth: int | None) -> str:
         """Which of :meth:`stated_points` a Result tag stating ``stated`` points was read as, where the match says
@@ -115,10 +116,10 @@ class MatchScoring:
         note = ""
         if result.void:
             if not any(result.scores):
-                return replace(state, games=games, note="the hand does not count and is played again")
+                return replace(state, games=games, note=gettext("the hand does not count and is played again"))
             # pass bonuses are paid as they fall (000: "den Punktestand mit Pokerchips festzuhalten"), so a
             # hand played again keeps them: they count like any other points below (it has no winner)
-            note = "the hand does not count and is played again; its pass bonuses stand"
+            note = gettext("the hand does not count and is played again; its pass bonuses stand")
         if result.winner is not None:
             wins[result.winner] += 1
         if self.kind == MatchKind.STRAIGHT:
@@ -128,16 +129,18 @@ class MatchScoring:
             if result.winner is None:
                 pending = state.pending + 1 if bonus else 0
                 return replace(state, games=games, wins=tuple(wins), pending=pending,
-                               note=f"a draw: the next game is worth {pending + 1}" if bonus else "")
+                               note=gettext("a draw: the next game is worth {worth}", worth=pending + 1) if bonus else
+                               "")
             w = result.winner
             worth = 1 + state.pending if bonus else 1
             scores[w] += worth
-            note = f"{worth} points (after {worth - 1} drawn game{'s' * (worth > 2)})" if worth > 1 else ""
+            note = ngettext("{points} points (after {n} drawn game)", "{points} points (after {n} drawn games)",
+                            worth - 1, points=worth) if worth > 1 else ""
             if self.target and scores[w] >= self.target and 0 in scores:
                 return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note, last=w)
             if self.kind == MatchKind.CUTTHROAT and all(s >= 1 for s in scores):
-                return MatchState((0,) * sides, tuple(wins), games, last=w, note="everybody has won a game: all "
-                                  "scores go back to 0")
+                return MatchState((0,) * sides, tuple(wins), games, last=w,
+                                  note=gettext("everybody has won a game: all scores go back to 0"))
             return MatchState(tuple(scores), tuple(wins), games, note=note, last=w)
         if result.at_once and self.kind == MatchKind.POINTS and self.target:
             ended = self._ended_at_once(state, result, games, wins)
@@ -148,17 +151,19 @@ class MatchScoring:
                 and result.termination == Termination.DOMINO):
             bonus = self.first_wins[games - 1]
             added[result.winner] += bonus
-            note = f"bonus {bonus} for winning game {games}"
+            note = gettext("bonus {bonus} for winning game {number}", bonus=bonus, number=games)
         for s in range(sides):
             if self.skip and self.target and self.kind == MatchKind.POINTS and added[s] > 0 \
                     and scores[s] + added[s] > self.target:
-                note = (note + "; " if note else "") + (f"{added[s]} points would pass the target of {self.target} "
-                                                        f"from {scores[s]}: not scored (no caben)")
+                note = (note + "; " if note else "") + gettext(
+                    "{points} points would pass the target of {target} from {score}: not scored (no caben)",
+                    points=added[s], target=self.target, score=scores[s])
                 continue
             scores[s] += added[s]
             if self.cap and self.target and self.kind == MatchKind.POINTS and scores[s] > self.target:
-                note = (note + "; " if note else "") + (f"{scores[s] - self.target} points past the target are not "
-                                                        f"scored (no caben): {self.target}")
+                note = (note + "; " if note else "") + gettext(
+                    "{points} points past the target are not scored (no caben): {target}",
+                    points=scores[s] - self.target, target=self.target)
                 scores[s] = self.target
         if self.kind == MatchKind.GAMES:
             reached = [s for s in range(sides) if wins[s] >= self.target]
@@ -167,7 +172,8 @@ class MatchScoring:
                 if all(wins[s] >= self.min_other for s in range(sides) if s != w):
                     return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
                 return MatchState(tuple(scores), tuple(wins), games, over=True, drawn=True,
-                                  note=f"the other side has fewer than {self.min_other} games: the match is drawn")
+                                  note=gettext("the other side has fewer than {n} games: the match is drawn",
+                                               n=self.min_other))
             return MatchState(tuple(scores), tuple(wins), games, note=note)
         bound = self.open_below()         # (points or bad points: the kinds left here)
         reached = [s for s in range(sides) if bound is not None and scores[s] >= bound]
@@ -188,11 +194,12 @@ class MatchScoring:
             tops = [s for s in reached if scores[s] == best]
             if len(tops) == 1:
                 return MatchState(tuple(scores), tuple(wins), games, over=True, winner=tops[0],
-                                  note=f"both sides reached the target: the {'lower' if lower else 'higher'} "
-                                       f"total wins")
+                                  note=gettext("both sides reached the target: the lower total wins") if lower else
+                                  gettext("both sides reached the target: the higher total wins"))
             return MatchState(tuple(scores), tuple(wins), games,
-                              note="both sides reached the target with equal totals: another game is played "
-                                   "(\"Bei gleicher Punktzahl wird noch ein weiteres Spiel gespielt\")")
+                              note=gettext("both sides reached the target with equal totals: another game is "
+                                           "played (\"Bei gleicher Punktzahl wird noch ein weiteres Spiel "
+                                           "gespielt\")"))
         return MatchState(tuple(scores), tuple(wins), games, note=note)
 
     def _ended_at_once(self, state: MatchState, result: HandResult, games: int, wins: list[int]) -> MatchState | None:
@@ -205,8 +212,9 @@ class MatchScoring:
             if v > 0 and scores[s] + v >= self.target and not (self.skip and scores[s] + v > self.target):
                 scores[s] = self.target if self.cap else scores[s] + v
                 return MatchState(tuple(scores), tuple(wins), games, over=True, winner=s,
-                                  note=f"the salida's {v} points reach the target of {self.target} at the lead: the "
-                                       "match ends on the spot, the rest of the hand is not scored")
+                                  note=gettext("the salida's {points} points reach the target of {target} at the "
+                                               "lead: the match ends on the spot, the rest of the hand is not scored",
+                                               points=v, target=self.target))
         return None
 
     def timed(self, state: MatchState, clock: float) -> MatchState:
@@ -232,22 +240,23 @@ class MatchScoring:
         if result.winner is None:
             pending = state.pending + 1 if self.draw_bonus else 0
             return MatchState(tuple(scores), tuple(wins), games, pending, state.playoff,
-                              note=f"a draw: the next game is worth {pending + 1}" if self.draw_bonus else "")
+                              note=gettext("a draw: the next game is worth {worth}", worth=pending + 1)
+                              if self.draw_bonus else "")
         w = result.winner
         worth = 1 + state.pending
         if state.playoff:
             scores = [0] * sides
             scores[w] = 2
-            note = "the play-off is won: 2-0"
+            note = gettext("the play-off is won: 2-0")
         elif all(scores[s] == 0 for s in range(sides) if s != w):
             scores[w] += worth
-            note = f"{worth} point{'s' * (worth > 1)}"
+            note = ngettext("{n} point", "{n} points", worth)
         elif self.playoff and scores[1 - w] == 1 and scores[w] == 0 and sides == 2:
             scores[w] = 1
-            return MatchState(tuple(scores), tuple(wins), games, 0, True, note="1-1: a play-off game follows")
+            return MatchState(tuple(scores), tuple(wins), games, 0, True, note=gettext("1-1: a play-off game follows"))
         else:
             scores = [0] * sides
-            note = "the leading side lost: the score goes back to 0-0"
+            note = gettext("the leading side lost: the score goes back to 0-0")
         if self.target and scores[w] >= self.target:
             return MatchState(tuple(scores), tuple(wins), games, over=True, winner=w, note=note)
         return MatchState(tuple(scores), tuple(wins), games, note=note)
@@ -262,10 +271,10 @@ class MatchScoring:
         the winner of the last game that was won, with no points yet the [6-6] holder)."""
         if self.kind == MatchKind.CUTTHROAT and state.games:
             if not any(state.scores) and (self.reset_lead == ResetLead.SIX_SIX or state.last is None):
-                return LeadRequirement(holder_of=SIX_SIX, reason="with every score at 0 the [6-6] holder leads")
+                return LeadRequirement(holder_of=SIX_SIX, reason=gettext("with every score at 0 the [6-6] holder leads"))
             if state.last is not None:
                 return LeadRequirement(frozenset(seating.members(state.last)),
-                                       reason="the winner of the last game that was won leads")
+                                       reason=gettext("the winner of the last game that was won leads"))
             return None
         if self.kind not in (MatchKind.STRAIGHT, MatchKind.SHUTOUT):
             return None
@@ -275,9 +284,9 @@ class MatchScoring:
         if state.playoff or not leading:
             if state.playoff:
                 return None
-            return LeadRequirement(holder_of=SIX_SIX, reason="at 0-0 the [6-6] holder leads", or_highest=True)
+            return LeadRequirement(holder_of=SIX_SIX, reason=gettext("at 0-0 the [6-6] holder leads"), or_highest=True)
         return LeadRequirement(frozenset(seating.members(leading[0])),
-                               reason="the side with points leads")
+                               reason=gettext("the side with points leads"))
 
 
 
@@ -287,8 +296,9 @@ def parse_clock(text: str) -> float:
     minutes, colon, seconds = text.strip().partition(":")
     if not _digits(minutes) or (colon and not (_digits(seconds) and len(seconds) == 2 and int(seconds) < 60)) \
             or len(minutes) > 4:
-        raise ValueError(f"cannot read the clock {text.strip()[:20]!r}; write the time played in the match when the "
-                         "hand ended as minutes and seconds (\"31:20\") or minutes (\"31\")")
+        raise ValueError(gettext("cannot read the clock {text}; write the time played in the match when the hand "
+                                 "ended as minutes and seconds ({both}) or minutes ({minutes})",
+                                 text=repr(text.strip()[:20]), both='"31:20"', minutes='"31"'))
     return int(minutes) + (int(seconds) / 60 if colon else 0)
 
 
@@ -341,14 +351,15 @@ class SeatDraw:
             except ValueError:
                 tile = None
             if tile is None:
-                raise ValueError(f"cannot read {part.strip()!r} in the SeatDraw tag; write each person and the "
-                                 "tile drawn, e.g. \"A [6-1], B [4-3], C [2-2], D [0-5]\"")
+                raise ValueError(gettext("cannot read {part} in the SeatDraw tag; write each person and the tile "
+                                         "drawn, e.g. {example}", part=repr(part.strip()),
+                                         example='"A [6-1], B [4-3], C [2-2], D [0-5]"'))
             out.append((words[0], tile))
         tiles = [t for _, t in out]
         if len(set(tiles)) != len(tiles):
-            raise ValueError("the SeatDraw tag names a tile twice; each person draws a different tile")
+            raise ValueError(gettext("the SeatDraw tag names a tile twice; each person draws a different tile"))
         if len({n for n, _ in out}) != len(out):
-            raise ValueError("the SeatDraw tag names a person twice; each person draws one tile")
+            raise ValueError(gettext("the SeatDraw tag names a person twice; each person draws one tile"))
         return cls(tuple(out), lead, progression)
 
     @property
@@ -398,8 +409,9 @@ class SeatDraw:
         sides = {seating.teams[s] for s, name in enumerate(players) if name in high}
         if len(sides) > 1:
             present = [n for n in players if n in high]
-            return (f"{' and '.join(present)} are partners by the tiles they drew, so they sit opposite each "
-                    f"other; the play order {', '.join(players)} does not seat them so")
+            return gettext("{players} are partners by the tiles they drew, so they sit opposite each other; the play "
+                           "order {order} does not seat them so", players=gettext(" and ").join(present),
+                           order=', '.join(players))
         return None
 
     def first_leader(self, players: tuple[str, ...]) -> str | None:

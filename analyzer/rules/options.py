@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import DominoError
+from ..i18n import gettext
 from ..record import MAX_DIGITS
 
 __all__ = ["VariantError", "UnknownVariant", "UnknownOption", "BadOptionValue", "OptionSpec",
@@ -61,24 +62,31 @@ class OptionSpec:
                 return "yes"
             if v in NO:
                 return "no"
-            raise BadOptionValue(f"option {self.key!r} of the {variant} variant is yes or no, not {value!r}")
+            raise BadOptionValue(gettext("option {key} of the {variant} variant is yes or no, not {value}",
+                                         key=repr(self.key), variant=variant, value=repr(value)))
         if self.kind == "int":
             v = value.strip()               # (not normalised: "-5" would read as 5)
             if not (v.isascii() and v.isdecimal()) or len(v) > MAX_DIGITS:        # (ASCII digits: not "٣")
                 shown = value if len(value) <= 20 else value[:20] + "..."
-                raise BadOptionValue(f"option {self.key!r} of the {variant} variant is a whole number"
-                                     + (f" ({', '.join(self.values)})" if self.values else "") + f", not {shown!r}"
-                                     + (f" (a number has at most {MAX_DIGITS} digits)" if v.isascii() and v.isdecimal()
-                                        else ""))
+                words = {"key": repr(self.key), "variant": variant, "value": repr(shown),
+                         "values": ', '.join(self.values)}
+                raise BadOptionValue((gettext("option {key} of the {variant} variant is a whole number ({values}), not "
+                                              "{value}", **words) if self.values else
+                                      gettext("option {key} of the {variant} variant is a whole number, not {value}",
+                                              **words))
+                                     + (" " + gettext("(a number has at most {most} digits)", most=MAX_DIGITS)
+                                        if v.isascii() and v.isdecimal() else ""))
             v = str(int(v))
         elif value.strip()[:1] in ("-", "+"):     # (no choice begins with a sign: "-1" is not 1, nor "-yes" yes)
-            raise BadOptionValue(f"option {self.key!r} of the {variant} variant takes "
-                                 f"{', '.join(self.values) or 'a word'}, not {value!r}")
+            raise BadOptionValue(gettext("option {key} of the {variant} variant takes {values}, not {value}",
+                                         key=repr(self.key), variant=variant, value=repr(value),
+                                         values=', '.join(self.values) or gettext("a word")))
         elif "yes" in self.values and "no" in self.values:
             v = "yes" if v in YES else "no" if v in NO else v   # a choice that says yes or no among others (capicu)
         if self.values and v not in self.values:
-            raise BadOptionValue(f"option {self.key!r} of the {variant} variant takes "
-                                 f"{', '.join(self.values)}, not {value!r}")
+            raise BadOptionValue(gettext("option {key} of the {variant} variant takes {values}, not {value}",
+                                         key=repr(self.key), variant=variant, value=repr(value),
+                                         values=', '.join(self.values)))
         return v
 
     def describe(self) -> str:
@@ -88,7 +96,7 @@ class OptionSpec:
             allowed = "|".join(self.values)
         else:
             allowed = "N"
-        return f"{self.key}={allowed} (default {self.default})"
+        return f"{self.key}={allowed} " + gettext("(default {value})", value=self.default)
 
 
 def parse_rules(text: str) -> dict[str, str]:
@@ -102,7 +110,7 @@ def parse_rules(text: str) -> dict[str, str]:
         key, eq, value = part.partition("=")
         key = normalise(key)
         if not key or (eq and not value.strip()):
-            raise BadOptionValue(f"cannot read the rule {part.strip()!r}; write rules as KEY=VALUE, "
-                                 f"separated by commas (\"lead=winners, target=200\")")
+            raise BadOptionValue(gettext("cannot read the rule {rule}; write rules as KEY=VALUE, separated by commas "
+                                         "({example})", rule=repr(part.strip()), example='"lead=winners, target=200"'))
         out[key] = value.strip() if eq else "yes"
     return out

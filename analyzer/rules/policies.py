@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import NamedTuple, Sequence
 
+from ..i18n import gettext, ngettext
 from ..tiles import Tile, tile_set
 from .facts import HandFacts, HandResult
 from .modes import Count, LeadNext, LeadTie, Termination
@@ -254,9 +255,9 @@ class LeadPolicy:
         first game (None: the first-game rule of the variant, as for the first match)."""
         if self.next_match != "right":
             return None
-        return LeadRequirement(frozenset({(first_leader + 1) % n}), reason="the first game of a further match "
+        return LeadRequirement(frozenset({(first_leader + 1) % n}), reason=gettext("the first game of a further match "
                                "is led by the player to the right of the one who led the previous match's "
-                               "first game, with any tile")
+                               "first game, with any tile"))
 
     def handed(self, req: LeadRequirement, giver: int, holder: int | None, seating: Seating
                ) -> tuple[LeadRequirement, str | None]:
@@ -271,7 +272,7 @@ class LeadPolicy:
         partners = frozenset(seating.partners_of(giver))
         if not partners:
             return req, "there is no partner to hand it to"
-        return LeadRequirement(partners, reason="the lead is handed to the partner, who leads any tile"), None
+        return LeadRequirement(partners, reason=gettext("the lead is handed to the partner, who leads any tile")), None
 
     def requirement(self, prev_leader: int, prev: HandResult | None, facts: HandFacts | None,
                     seating: Seating, match_lead: LeadRequirement | None = None) -> LeadRequirement:
@@ -279,48 +280,49 @@ class LeadPolicy:
         if prev is None:
             return LeadRequirement()
         if self.next == LeadNext.SIX_SIX:
-            return LeadRequirement(holder_of=SIX_SIX, tile=SIX_SIX, reason="every hand is opened by the [6-6] holder with it")
+            return LeadRequirement(holder_of=SIX_SIX, tile=SIX_SIX, reason=gettext("every hand is opened by the [6-6] holder with it"))
         if prev.void and self.void_same:
-            return LeadRequirement(frozenset({prev_leader}), reason="the hand before did not count, so its "
-                                   "leader leads again")
+            return LeadRequirement(frozenset({prev_leader}), reason=gettext("the hand before did not count, so its "
+                                   "leader leads again"))
         if self.next == LeadNext.ROTATE:
             return LeadRequirement(frozenset({(prev_leader + 1) % n}),
-                                   reason="the lead passes to the next player after the previous leader")
+                                   reason=gettext("the lead passes to the next player after the previous leader"))
         if self.next == LeadNext.MATCH and match_lead is not None:
             return match_lead
         if prev.winner is None:
             if self.tie == LeadTie.MATCH and match_lead is not None:
                 return match_lead
             if self.tie == LeadTie.SIX_SIX:
-                return LeadRequirement(holder_of=SIX_SIX, reason="after a drawn game the [6-6] holder leads",
+                return LeadRequirement(holder_of=SIX_SIX, reason=gettext("after a drawn game the [6-6] holder leads"),
                                        or_highest=True)
             if self.tie == LeadTie.BLOCKER and prev.termination == Termination.BLOCKED:
-                return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
+                return LeadRequirement(frozenset({prev.seat}), reason=gettext("the player who blocked leads"))
             return LeadRequirement()
         members = seating.members(prev.winner)
         if self.next in (LeadNext.WINNERS, LeadNext.MATCH):
-            return LeadRequirement(frozenset(members), reason="the side that won the last game leads")
+            return LeadRequirement(frozenset(members), reason=gettext("the side that won the last game leads"))
         if self.next == LeadNext.WINNER_LOWEST:
             if prev.termination == Termination.DOMINO:
-                return LeadRequirement(frozenset({prev.seat}), reason="the winner of the last game leads")
+                return LeadRequirement(frozenset({prev.seat}), reason=gettext("the winner of the last game leads"))
             facts = counted(facts, self.blank) if facts is not None else None
             if self.block in LOCK_RIVAL and facts is not None and not prev.note:
                 won = lock_winner(self.block, prev.seat, facts.pips)
                 if won is not None:
-                    return LeadRequirement(frozenset({won}), reason="the player who won the block (the one who "
-                                           "played last or the " + ("next player" if self.block == "last-or-right"
-                                                                    else "player who played before")
-                                           + ", whoever has fewer pips) leads")
+                    return LeadRequirement(frozenset({won}), reason=gettext(
+                        "the player who won the block (the one who played last or the next player, whoever has fewer "
+                        "pips) leads") if self.block == "last-or-right" else gettext(
+                        "the player who won the block (the one who played last or the player who played before, "
+                        "whoever has fewer pips) leads"))
             if self.block == "last" and prev.termination == Termination.BLOCKED:
-                return LeadRequirement(frozenset({prev.seat}), reason="the player who laid the last tile won "
-                                       "the block and leads")
+                return LeadRequirement(frozenset({prev.seat}), reason=gettext("the player who laid the last tile won "
+                                       "the block and leads"))
             if self.tie == LeadTie.BLOCKER and prev.note == "tie:last":
-                return LeadRequirement(frozenset({prev.seat}), reason="the player who blocked leads")
+                return LeadRequirement(frozenset({prev.seat}), reason=gettext("the player who blocked leads"))
             if facts is None:
                 return LeadRequirement(frozenset(members))
             low = min(facts.pips[s] for s in members)
             return LeadRequirement(frozenset(s for s in members if facts.pips[s] == low),
-                                   reason="the winning side's player with the fewest pips leads")
+                                   reason=gettext("the winning side's player with the fewest pips leads"))
         return LeadRequirement()
 
 
@@ -787,15 +789,18 @@ class PlayScoring:
     def explain(self, total: int) -> str:
         """``"the open ends count 15, which scores 8 (3 fives and 5 threes)"``."""
         points = self.points(total)
-        head = f"the open ends count {total}"
         if not points:
-            return head + (", which is no multiple of five or three" if self.threes
-                           else ", which is no multiple of five") + " and scores nothing"
+            return (gettext("the open ends count {total}, which is no multiple of five or three and scores nothing",
+                            total=total) if self.threes else
+                    gettext("the open ends count {total}, which is no multiple of five and scores nothing",
+                            total=total))
         if self.pub:
-            parts = [f"{total // k} {name}" for k, name in ((5, "fives"), (3, "threes"))
+            parts = [ngettext("{n} five", "{n} fives", total // 5) if k == 5 else
+                     ngettext("{n} three", "{n} threes", total // 3) for k in (5, 3)
                      if total % k == 0 and (k == 5 or self.threes)]
-            return f"{head}, which scores {points} ({' and '.join(parts)})"
-        return f"{head}, which scores {points}"
+            return gettext("the open ends count {total}, which scores {points} ({parts})", total=total,
+                           points=points, parts=gettext(" and ").join(parts))
+        return gettext("the open ends count {total}, which scores {points}", total=total, points=points)
 
 
 def is_double(tile: Tile | None) -> bool:

@@ -18,7 +18,8 @@ __all__ = ["unknown_player", "after_end", "pass_inserted", "skips_out", "out_ski
 
 def unknown_player(name: str, players: tuple[str, ...]) -> Problem:
     """An entry by ``name``, who is not one of ``players``: ``unknown-player``."""
-    return Problem(Code.UNKNOWN_PLAYER, f"{name!r} is not one of the players ({', '.join(players)})")
+    return Problem(Code.UNKNOWN_PLAYER, gettext("{name} is not one of the players ({players})", name=repr(name),
+                                                players=', '.join(players)))
 
 
 def after_end(entry: MoveEntry, outcome: Outcome, players: tuple[str, ...], out: tuple[int, ...] | None = None
@@ -50,11 +51,12 @@ def pass_inserted(player: str, ends: str, out: bool = False, run: bool = False) 
     ``out``: the player holds no tile (the strict block game, where a player who is out is simply skipped
     until his partner is out too; ``run``: Hungarian, where the others play on while one of them can)."""
     if out:
-        why = ("the others play on while one of them can" if run else
-               "the hand goes on until both players of a pair are out")
-        return Problem(Code.PASS_INSERTED, f"{player} is out and is skipped ({why})", {"out": True}, severity="info")
-    return Problem(Code.PASS_INSERTED, f"{player} cannot play on {ends} and passes here (the record leaves "
-                   "forced passes out)", severity="info")
+        return Problem(Code.PASS_INSERTED, gettext("{player} is out and is skipped (the others play on while one of "
+                                                   "them can)", player=player) if run else
+                       gettext("{player} is out and is skipped (the hand goes on until both players of a pair are "
+                               "out)", player=player), {"out": True}, severity="info")
+    return Problem(Code.PASS_INSERTED, gettext("{player} cannot play on {ends} and passes here (the record leaves "
+                                               "forced passes out)", player=player, ends=ends), severity="info")
 
 
 def undecided_placement(tile: Tile, candidates: list[Move], move: Move, has_arms: bool, ends: str,
@@ -83,15 +85,18 @@ def false_pass_proved(player: str, line: int | None, numbers: tuple[int, ...], t
     """An earlier pass of ``player`` (at ``line``, with ``numbers`` open) that his play of ``tile``
     proves false: ``false-pass``."""
     number = next(n for n in numbers if tile.matches(n))
-    return Problem(Code.FALSE_PASS, f"{player} passed at line {line} with {' and '.join(map(str, numbers))} open, "
-                   f"so held no {number}; yet {player} now plays {tile}", {"revealed_by": str(tile)})
+    return Problem(Code.FALSE_PASS, gettext("{player} passed at line {line} with {numbers} open, so held no {number}; "
+                                            "yet {player} now plays {tile}", player=player, line=line,
+                                            numbers=gettext(" and ").join(map(str, numbers)), number=number,
+                                            tile=tile), {"revealed_by": str(tile)})
 
 
 def exposed_after_play(player: str, tile: Tile, row: int) -> Problem:
     """The Exposed tag lays ``tile`` open during play before ``row``, but ``player`` had played it by
     then: ``bad-exposed``."""
-    return Problem(Code.BAD_EXPOSED, f"the Exposed tag names {player}'s {tile} as exposed during play before row "
-                   f"{row}, but {player} had played it by then")
+    return Problem(Code.BAD_EXPOSED, gettext("the Exposed tag names {player}'s {tile} as exposed during play before "
+                                             "row {row}, but {player} had played it by then", player=player,
+                                             tile=tile, row=row))
 
 
 def out_skipped(variant) -> bool:

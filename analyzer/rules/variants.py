@@ -198,7 +198,8 @@ def find_family(name: str | None) -> tuple[Family, dict[str, str]]:
         if key == family.name or key in family.aliases:
             return family, dict(family.presets.get(key, {}))
     known = "; ".join(f"{f.name}" + (f" ({', '.join(f.aliases)})" if f.aliases else "") for f in FAMILIES.values())
-    raise UnknownVariant(f"unknown variant {name!r}; known variants (aliases): {known}")
+    raise UnknownVariant(gettext("unknown variant {name}; known variants (aliases): {known}", name=repr(name),
+                                 known=known))
 
 
 _LOOKUPS: dict[tuple, Variant] = {}     # find_variant's answers by its arguments (every record asks)

@@ -27,6 +27,7 @@ from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_tabl
 from .alphabeta import INF, Proven, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays, core_scores
 from .scoring import counts_pass_bonuses, describe, hand_bound, standard_scoring
+from ..i18n import gettext
 
 __all__ = ["PrincipalLine", "Solver", "SolverError", "core_note", "known_position", "principal_end", "principal_ends",
            "principal_line"]
@@ -38,14 +39,14 @@ def core_note(rules, core: str | None = None) -> str | None:
     knows, and asks Python for any other (exact, slower)."""
     if (resolve(core) == "compiled" and counts_pass_bonuses(rules)
             and not compiled_plays(rules.dealing.max_pip, pass_bonus=True)):
-        return ("The compiled search has no room for pass bonuses in a set this large: the pure-Python search "
-                "counts them (exact, but slower).")
+        return gettext("The compiled search has no room for pass bonuses in a set this large: the pure-Python "
+                       "search counts them (exact, but slower).")
     if resolve(core) == "compiled" and not standard_scoring(rules)[0] and describe(rules) is None:
         if not core_scores(rules):
-            return ("The compiled search in the browser (WebAssembly) cannot ask Python for the value of a finished "
-                    "hand under this scoring: the pure-Python search values it (exact, but slower).")
-        return ("The compiled search asks Python for the value of every finished hand under this scoring "
-                "(exact, but slower than the scorings it knows).")
+            return gettext("The compiled search in the browser (WebAssembly) cannot ask Python for the value of a "
+                           "finished hand under this scoring: the pure-Python search values it (exact, but slower).")
+        return gettext("The compiled search asks Python for the value of every finished hand under this scoring "
+                       "(exact, but slower than the scorings it knows).")
     return None
 
 

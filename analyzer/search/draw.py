@@ -55,6 +55,7 @@ from .alphabeta import INF
 from .entries import CACHE_SIZE, narrowed_entry, probe_entry
 from .core import DRAW_ENTRY_BYTES, SearchLimit, draw_core, resolve_draw, weak_method
 from .scoring import describe, value_bound
+from ..i18n import gettext
 
 __all__ = ["DrawLine", "ends_at", "line_at", "plays_draws", "plays_runs", "draw_note", "DECLINE", "NO_EXTRA", "compact",
            "compact_state", "draw_deal", "last_play", "line_move", "CompactDeal"]
@@ -108,10 +109,11 @@ def draw_note(rules, core: str | None = None) -> str | None:
     :func:`~analyzer.search.scoring.describe` does not know."""
     if plays_draws(rules) and resolve_draw(core) == "compiled" and describe(rules) is None:
         if not draw_compiled(rules):
-            return ("The compiled search of the draw game in the browser (WebAssembly) cannot ask Python for the value "
-                    "of a finished hand under this scoring: the pure-Python search values it (exact, but slower).")
-        return ("The compiled search of the draw game asks Python for the value of every finished hand under "
-                "this scoring (exact, but slower than the scorings it knows).")
+            return gettext("The compiled search of the draw game in the browser (WebAssembly) cannot ask Python for "
+                           "the value of a finished hand under this scoring: the pure-Python search values it (exact, "
+                           "but slower).")
+        return gettext("The compiled search of the draw game asks Python for the value of every finished hand under "
+                       "this scoring (exact, but slower than the scorings it knows).")
     return None
 
 

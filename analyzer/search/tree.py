@@ -53,6 +53,7 @@ from .core import (ARMS_ENTRY_BYTES, NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, Searc
 from .draw import NO_EXTRA, DrawLine, draw_deal, plays_draws
 from ..tiles import PASS, Move, Tile
 from ..rules.modes import Count, Layout
+from ..i18n import gettext
 
 __all__ = ["TreeSearch", "SearchLimit", "RevealedDraws", "RevealedArms", "NO_EXTRA", "revealed", "revealed_order",
            "arms_note", "arms_scoring"]
@@ -755,10 +756,11 @@ def arms_note(rules, core: str | None = None) -> str | None:
     the compiled search writes the scorings of :func:`arms_scoring` and asks Python for any other."""
     if resolve_arms(core) == "compiled" and arms_scoring(rules)[0] == 2:
         if not arms_compiled(rules):
-            return ("The compiled search over the arms in the browser (WebAssembly) cannot ask Python for the value "
-                    "of a finished hand under this scoring: the pure-Python search values it (exact, but slower).")
-        return ("The compiled search over the arms asks Python for the value of every finished hand under "
-                "this scoring (exact, but slower than the scorings it knows).")
+            return gettext("The compiled search over the arms in the browser (WebAssembly) cannot ask Python for the "
+                           "value of a finished hand under this scoring: the pure-Python search values it (exact, but "
+                           "slower).")
+        return gettext("The compiled search over the arms asks Python for the value of every finished hand under "
+                       "this scoring (exact, but slower than the scorings it knows).")
     return None
 
 

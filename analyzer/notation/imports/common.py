@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ...diagnostics import Diagnostic, NotationError
+from ...i18n import gettext, ngettext
 from ...record import Game, HandEntry, MoveEntry, Record, clip
 from ...rules.codes import Code
 from ...tiles import Tile
@@ -50,7 +51,9 @@ class Problems:
             return
         found = sorted(self.found, key=lambda d: (d.line or 0, d.column or 0))      # (in the order of the source)
         if self.more:
-            found.append(Diagnostic("error", Code.TOO_MANY_ERRORS, f"{self.more} more problems are left out",
+            found.append(Diagnostic("error", Code.TOO_MANY_ERRORS, ngettext("{n} more problem is left out",
+                                                                            "{n} more problems are left out",
+                                                                            self.more, n=self.more),
                                     None, None, self.source, {"left_out": self.more}))
         raise ImportSourceError(found)
 
@@ -149,10 +152,11 @@ def read_tile(text: str, top: int = 6) -> tuple[int, int] | str:
     wrong with ``text`` (a set whose halves go up to ``top``)."""
     m = _TILE.match(text)
     if not m:
-        return f"{clip(text)!r} is no tile (write it as 3-6)"
+        return gettext("{text} is no tile (write it as 3-6)", text=repr(clip(text)))
     a, b = int(m.group(1)), int(m.group(2))
     if max(a, b) > top:
-        return f"{clip(text)!r} is no tile of the double-{'six' if top == 6 else top} set"
+        return (gettext("{text} is no tile of the double-six set", text=repr(clip(text))) if top == 6 else
+                gettext("{text} is no tile of the double-{pips} set", text=repr(clip(text)), pips=top))
     return a, b
 
 

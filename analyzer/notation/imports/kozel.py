@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ...i18n import N_, gettext, ngettext
 from ...record import Game, HandEntry, MoveEntry, Record
 from ...rules.codes import Code
 from ...tiles import Tile
@@ -37,18 +38,18 @@ class _Doc:
             return None
         if key not in value:
             if required:
-                self.bad(path, f"has no {key!r}: {what}")
+                self.bad(path, gettext("has no {key}: {what}", key=repr(key), what=gettext(what)))
             return None
         got = value[key]
         if not isinstance(got, kind) or isinstance(got, bool) and bool not in (kind if isinstance(kind, tuple)
                                                                                 else (kind,)):
-            self.bad(path + (key,), f"should be {what}")
+            self.bad(path + (key,), gettext("should be {what}", what=gettext(what)))
             return None
         return got
 
     def place(self, path: tuple) -> str:
         line, _column = self.json.place(path)
-        return path_text(path) + (f", line {line}" if line else "")
+        return path_text(path) + (", " + gettext("line {line}", line=line) if line else "")
 
 
 def import_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
@@ -70,18 +71,19 @@ def stream_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
     doc = _Doc(text, source)
     if doc.json.error:
         message, line, column = doc.json.error
-        doc.problems.add(Code.SYNTAX, f"not JSON: {message}", line, column)
+        doc.problems.add(Code.SYNTAX, gettext("not JSON: {reason}", reason=message), line, column)
         doc.problems.check()
     for path, line, column in doc.json.twice:
-        doc.problems.add(Code.SYNTAX, "this key is given twice in its object (the format forbids it)", line, column,
+        doc.problems.add(Code.SYNTAX, gettext("this key is given twice in its object (the format forbids it)"), line,
+                         column,
                          path_text(path))
     data = doc.json.data
     if not isinstance(data, dict):
-        doc.bad((), f"should be an object, the {FORMAT} game")
+        doc.bad((), gettext("should be an object, the {format} game", format=FORMAT))
         doc.problems.check()
     header = _header(doc, data, variant, rules)
     seats = _teams(doc, data)
-    doc.get(data, (), "rounds", list, "the rounds, a list")
+    doc.get(data, (), "rounds", list, N_("the rounds, a list"))
     doc.problems.check()
     order = tuple(seats[s][0] for s in sorted(seats))
     names = word_names(list(order))
@@ -89,7 +91,8 @@ def stream_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
     held, eggs, turned, laid, unscored = None, 0, 0, 0, []
     for i, round_, line, twice in doc.json.items():
         for path, at_line, column in twice:
-            doc.problems.add(Code.SYNTAX, "this key is given twice in its object (the format forbids it)", at_line,
+            doc.problems.add(Code.SYNTAX, gettext("this key is given twice in its object (the format forbids it)"),
+                             at_line,
                              column, path_text(path))
         game, where, eggs, turns = _round(doc, round_, ("rounds", i), i, table, eggs)
         turned += turns
@@ -100,34 +103,40 @@ def stream_kozel(text: str, source: str = "<kozel>", variant: str | None = None,
             yield held
         held = Streamed(game, where, line)      # (one round held back: the last one carries the game's result)
     if held is None:
-        doc.bad(("rounds",), "holds no round")
+        doc.bad(("rounds",), gettext("holds no round"))
     doc.problems.check()
     _final(doc, data, [held.game])
     yield held
-    notes = ["the line's left and right: a tile's open number is kept where it fits both ends (@N)"]
+    notes = [gettext("the line's left and right: a tile's open number is kept where it fits both ends (@N)")]
     if turned:
-        notes.append(f"{turned} of the {laid} tiles laid are written the other way round than they lie (the app "
-                     "writes each tile low-high): each is placed by the side its move names")
+        notes.append(ngettext("{turned} of the {n} tile laid is written the other way round than it lies (the app "
+                              "writes each tile low-high): it is placed by the side its move names",
+                              "{turned} of the {n} tiles laid are written the other way round than they lie (the app "
+                              "writes each tile low-high): each is placed by the side its move names", laid,
+                              turned=turned))
     if unscored:
-        notes.append(f"round{'s' * (len(unscored) > 1)} {', '.join(unscored)} carr{'y' if len(unscored) > 1 else 'ies'}"
-                     " no result: Result \"*\" (the replay reckons it from the moves where they end the round)")
+        notes.append(ngettext("round {rounds} carries no result: Result \"*\" (the replay reckons it from the moves "
+                              "where they end the round)", "rounds {rounds} carry no result: Result \"*\" (the replay "
+                              "reckons it from the moves where they end the round)", len(unscored),
+                              rounds=', '.join(unscored)))
     if any(names[n] != n for n in order):
-        notes.append("names made words of the notation: " + ", ".join(f"{n!r} is {names[n]}" for n in order
-                                                                       if names[n] != n))
+        words = ", ".join(gettext("{name} is {word}", name=repr(n), word=names[n]) for n in order if names[n] != n)
+        notes.append(gettext("names made words of the notation: {names}", names=words))
     return tuple(notes)
 
 
 def _header(doc: _Doc, data: dict, variant: str | None, rules: dict[str, str] | None) -> dict[str, str]:
     """The tags every round's game carries: the variant and its rules, from the document's header."""
-    fmt = doc.get(data, (), "format", str, f'the format, "{FORMAT}"')
+    fmt = doc.get(data, (), "format", str, N_('the format, "kozel-game-v1"'))
     if fmt is not None and fmt != FORMAT:
-        doc.bad(("format",), f"is {fmt!r}; this importer reads {FORMAT!r}")
-    fish = doc.get(data, (), "fishVariant", str, '"withEggs" or "withoutEggs"')
+        doc.bad(("format",), gettext("is {value}; this importer reads {format}", value=repr(fmt),
+                                     format=repr(FORMAT)))
+    fish = doc.get(data, (), "fishVariant", str, N_('"withEggs" or "withoutEggs"'))
     if fish is not None and fish not in ("withEggs", "withoutEggs"):
-        doc.bad(("fishVariant",), f'is {fish!r}, not "withEggs" or "withoutEggs"')
-    limit = doc.get(data, (), "scoreLimit", int, "the limit, 101 or 50")
+        doc.bad(("fishVariant",), gettext('is {value}, not "withEggs" or "withoutEggs"', value=repr(fish)))
+    limit = doc.get(data, (), "scoreLimit", int, N_("the limit, 101 or 50"))
     if limit is not None and limit not in (101, 50):
-        doc.bad(("scoreLimit",), f"is {limit}, not 101 or 50")
+        doc.bad(("scoreLimit",), gettext("is {value}, not 101 or 50", value=limit))
     chosen = {"eggs": "no" if fish == "withoutEggs" else "yes", "limit": str(limit or 101)}
     chosen.update(rules or {})
     return {"Variant": variant or "kozel", "Rules": ", ".join(f"{k}={v}" for k, v in chosen.items())}
@@ -136,35 +145,36 @@ def _header(doc: _Doc, data: dict, variant: str | None, rules: dict[str, str] | 
 def _teams(doc: _Doc, data: dict) -> dict[int, tuple[str, str]]:
     """The players by seat (1 to 4): each its name and its team's name; every problem of the teams said."""
     seats: dict[int, tuple[str, str]] = {}
-    teams = doc.get(data, (), "teams", list, "the two teams, a list")
+    teams = doc.get(data, (), "teams", list, N_("the two teams, a list"))
     if teams is None:
         return seats
     if len(teams) != 2:
-        doc.bad(("teams",), f"holds {len(teams)} teams, not 2")
+        doc.bad(("teams",), gettext("holds {n} teams, not 2", n=len(teams)))
     seen: set[str] = set()
     for t, team in enumerate(teams):
         at = ("teams", t)
-        name = doc.get(team, at, "name", str, "the team's name")
-        players = doc.get(team, at, "players", list, "the team's two players, a list") or []
+        name = doc.get(team, at, "name", str, N_("the team's name"))
+        players = doc.get(team, at, "players", list, N_("the team's two players, a list")) or []
         if len(players) != 2:
-            doc.bad(at + ("players",), f"holds {len(players)} players, not 2")
+            doc.bad(at + ("players",), gettext("holds {n} players, not 2", n=len(players)))
         for p, player in enumerate(players):
             there = at + ("players", p)
-            who = doc.get(player, there, "name", str, "the player's name")
-            seat = doc.get(player, there, "seat", int, "the seat, 1 to 4")
+            who = doc.get(player, there, "name", str, N_("the player's name"))
+            seat = doc.get(player, there, "seat", int, N_("the seat, 1 to 4"))
             if who is not None and (not who.strip() or who in seen):
-                doc.bad(there + ("name",), "is empty" if not who.strip() else f"{who!r} is a name given twice")
+                doc.bad(there + ("name",), gettext("is empty") if not who.strip() else
+                        gettext("{name} is a name given twice", name=repr(who)))
             if seat is not None and not 1 <= seat <= 4:
-                doc.bad(there + ("seat",), f"is {seat}, not a seat 1 to 4")
+                doc.bad(there + ("seat",), gettext("is {value}, not a seat 1 to 4", value=seat))
             elif seat is not None and seat in seats:
-                doc.bad(there + ("seat",), f"seat {seat} is taken twice")
+                doc.bad(there + ("seat",), gettext("seat {seat} is taken twice", seat=seat))
             elif seat is not None and who is not None:
                 seats[seat] = (who, name or f"team {t + 1}")
             seen.add(who or "")
     if len(seats) == 4 and (seats[1][1] != seats[3][1] or seats[2][1] != seats[4][1]):
-        doc.bad(("teams",), "partners sit opposite: one team at seats 1 and 3, the other at 2 and 4")
+        doc.bad(("teams",), gettext("partners sit opposite: one team at seats 1 and 3, the other at 2 and 4"))
     elif not doc.problems and len(seats) != 4:
-        doc.bad(("teams",), "the four seats 1 to 4 are not all taken")
+        doc.bad(("teams",), gettext("the four seats 1 to 4 are not all taken"))
     return seats
 
 
@@ -198,18 +208,18 @@ def _round(doc: _Doc, round_, at: tuple, i: int, table: _Table, eggs: int | None
     gives no result) and how many of its tiles are written the other way round than they lie."""
     order, names, sides, header = table
     if not isinstance(round_, dict):
-        doc.bad(at, "should be an object, a round: its number, deal, moves and result")
-    number = doc.get(round_, at, "number", int, "the round's number")
+        doc.bad(at, gettext("should be an object, a round: its number, deal, moves and result"))
+    number = doc.get(round_, at, "number", int, N_("the round's number"))
     if number is not None and number != i + 1:
-        doc.bad(at + ("number",), f"is {number}: round {i + 1} of the list is numbered {i + 1}")
-    hands = _deal(doc, doc.get(round_, at, "deal", dict, "the four hands dealt") or {}, at + ("deal",), order, names)
-    moves, places, turned = _moves(doc, doc.get(round_, at, "moves", list, "the moves, a list") or [], at + ("moves",),
+        doc.bad(at + ("number",), gettext("is {value}: round {n} of the list is numbered {n}", value=number, n=i + 1))
+    hands = _deal(doc, doc.get(round_, at, "deal", dict, N_("the four hands dealt")) or {}, at + ("deal",), order, names)
+    moves, places, turned = _moves(doc, doc.get(round_, at, "moves", list, N_("the moves, a list")) or [], at + ("moves",),
                            names, len(order))
     tags = {"Event": " v ".join(sides), "Game": str(i + 1), **header,
             "Players": ", ".join(names[p] for p in order)}
     if moves:
         tags["Lead"] = moves[0].player
-    result = doc.get(round_, at, "result", dict, "the round's result", required=False)
+    result = doc.get(round_, at, "result", dict, N_("the round's result"), required=False)
     if isinstance(round_, dict) and result is None and "result" not in round_:
         tags["Result"] = "*"            # (a log of rounds not scored: the replay reckons what the moves show)
         eggs = None
@@ -222,16 +232,16 @@ def _deal(doc: _Doc, deal: dict, at: tuple, order: tuple, names: dict) -> tuple[
     """The hands dealt, in seat order (a player the deal leaves out: ``?``)."""
     for name in deal:
         if name not in names:
-            doc.bad(at + (name,), f"{name!r} is no player of the teams", Code.UNKNOWN_PLAYER)
+            doc.bad(at + (name,), gettext("{name} is no player of the teams", name=repr(name)), Code.UNKNOWN_PLAYER)
     hands = []
     for player in order:
-        stones = doc.get(deal, at, player, list, "the player's seven tiles, a list", required=False)
+        stones = doc.get(deal, at, player, list, N_("the player's seven tiles, a list"), required=False)
         if stones is None:
             hands.append(HandEntry(names[player], None))
             continue
         tiles = []
         for k, stone in enumerate(stones):
-            got = read_tile(stone) if isinstance(stone, str) else "should be a tile, a string such as \"1-6\""
+            got = read_tile(stone) if isinstance(stone, str) else gettext("should be a tile, a string such as \"1-6\"")
             if isinstance(got, str):
                 doc.bad(at + (player, k), got, Code.BAD_TILE)
             else:
@@ -249,14 +259,16 @@ def _moves(doc: _Doc, moves: list, at: tuple, names: dict, seats: int) -> tuple[
     line = _Line()
     for k, move in enumerate(moves):
         there = at + (k,)
-        player = doc.get(move, there, "player", str, "the player's name")
-        action = doc.get(move, there, "action", str, "start, left, right or pass")
-        stone = doc.get(move, there, "stone", str, "the tile, such as \"1-6\"", required=False)
+        player = doc.get(move, there, "player", str, N_("the player's name"))
+        action = doc.get(move, there, "action", str, N_("start, left, right or pass"))
+        stone = doc.get(move, there, "stone", str, N_("the tile, such as \"1-6\""), required=False)
         if player is not None and player not in names:
-            doc.bad(there + ("player",), f"{player!r} is no player of the teams", Code.UNKNOWN_PLAYER)
+            doc.bad(there + ("player",), gettext("{name} is no player of the teams", name=repr(player)),
+                    Code.UNKNOWN_PLAYER)
             player = None
         if action is not None and action not in _ACTIONS:
-            doc.bad(there + ("action",), f"is {action!r}, not start, left, right or pass", Code.BAD_MOVE)
+            doc.bad(there + ("action",), gettext("is {value}, not start, left, right or pass", value=repr(action)),
+                    Code.BAD_MOVE)
             action = None
         entry = _move(doc, there, k, _Written(names.get(player or ""), action, stone), line, seats)
         if entry is not None:
@@ -311,15 +323,15 @@ def _move(doc: _Doc, at: tuple, k: int, written: _Written, line: _Line, seats: i
     if player is None or action is None:
         return None
     if (action == "start") != (k == 0):
-        doc.bad(at + ("action",), "the first move of a round is its start, and only the first" if k == 0
-                else "a round has one start, its first move", Code.BAD_MOVE)
+        doc.bad(at + ("action",), gettext("the first move of a round is its start, and only the first") if k == 0
+                else gettext("a round has one start, its first move"), Code.BAD_MOVE)
         return None
     if action == "pass":
         if stone is not None:
-            doc.bad(at + ("stone",), "a pass has no tile", Code.BAD_MOVE)
+            doc.bad(at + ("stone",), gettext("a pass has no tile"), Code.BAD_MOVE)
         return MoveEntry(player, None, round=k // seats + 1)
     if stone is None:
-        doc.bad(at, f"has no 'stone': a {action} lays a tile", Code.BAD_MOVE)
+        doc.bad(at, gettext("has no 'stone': a {action} lays a tile", action=action), Code.BAD_MOVE)
         return None
     got = read_tile(stone)
     if isinstance(got, str):
@@ -334,8 +346,9 @@ def _move(doc: _Doc, at: tuple, k: int, written: _Written, line: _Line, seats: i
     side = 0 if action == "left" else 1
     touching, shown = line.lay(side, a, b)
     if shown:
-        doc.bad(at + ("stone",), f"{stone!r} laid {action} has no {' or '.join(map(str, sorted(set(shown))))} to go "
-                f"against the {action} end, which shows {' or '.join(map(str, sorted(set(shown))))}",
+        numbers = gettext(" or ").join(map(str, sorted(set(shown))))
+        doc.bad(at + ("stone",), gettext("{tile} laid {action} has no {numbers} to go against the {action} end, which "
+                                         "shows {numbers}", tile=repr(stone), action=action, numbers=numbers),
                 Code.TILE_NO_MATCH)
         line.ways = [(None, w[1]) if side == 0 else (w[0], None) for w in line.ways[:1]]
         return None
@@ -347,21 +360,22 @@ def _move(doc: _Doc, at: tuple, k: int, written: _Written, line: _Line, seats: i
 def _result(doc: _Doc, result: dict, at: tuple, sides: dict, tags: dict, eggs: int | None) -> int:
     """The Result and Score tags of a round from its result (``eggs``: those carried into it; None: not known,
     the points then left out); the eggs carried after it."""
-    reason = doc.get(result, at, "reason", str, "emptyHand, fish or eggs")
-    winner = doc.get(result, at, "winner_team", (str, type(None)), "the winning team's name, or null")
-    scored = doc.get(result, at, "round_score", dict, "each team's charge in the round")
-    total = doc.get(result, at, "total_score", dict, "each team's record after the round")
-    after = doc.get(result, at, "eggs", int, "the eggs carried", required=False) or 0
+    reason = doc.get(result, at, "reason", str, N_("emptyHand, fish or eggs"))
+    winner = doc.get(result, at, "winner_team", (str, type(None)), N_("the winning team's name, or null"))
+    scored = doc.get(result, at, "round_score", dict, N_("each team's charge in the round"))
+    total = doc.get(result, at, "total_score", dict, N_("each team's record after the round"))
+    after = doc.get(result, at, "eggs", int, N_("the eggs carried"), required=False) or 0
     if reason is not None and reason not in ("emptyHand", "fish", "eggs"):
-        doc.bad(at + ("reason",), f"is {reason!r}, not emptyHand, fish or eggs")
+        doc.bad(at + ("reason",), gettext("is {value}, not emptyHand, fish or eggs", value=repr(reason)))
         return after
     for key, value in (("winner_team", winner), *((f"{key}.{team}", team) for key, d in
                                                   (("round_score", scored), ("total_score", total)) for team in d or {})):
         if value is not None and value not in sides:
-            doc.bad(at + tuple(key.split(".", 1)), f"{value!r} is no team of the game", Code.UNKNOWN_PLAYER)
+            doc.bad(at + tuple(key.split(".", 1)), gettext("{value} is no team of the game", value=repr(value)),
+                    Code.UNKNOWN_PLAYER)
             return after
     if reason == "emptyHand" and winner is None:
-        doc.bad(at + ("winner_team",), "a round won by going out has a winner")
+        doc.bad(at + ("winner_team",), gettext("a round won by going out has a winner"))
         return after
     ending = "domino" if reason == "emptyHand" else "blocked"
     if winner is None:
@@ -378,7 +392,7 @@ def _result(doc: _Doc, result: dict, at: tuple, sides: dict, tags: dict, eggs: i
 
 def _final(doc: _Doc, data: dict, games: list[Game]) -> None:
     """The game's own result (the winner, or a draw) as a comment of the last round's game."""
-    result = doc.get(data, (), "result", dict, "the game's result", required=False)
+    result = doc.get(data, (), "result", dict, N_("the game's result"), required=False)
     if not result or not games:
         return
     if result.get("draw") is True:

@@ -13,6 +13,7 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 
+from ...i18n import gettext
 from ...record import Game, MoveEntry
 from ...rules.codes import Code
 from ...tiles import Tile
@@ -85,22 +86,24 @@ def _rows(text: str, problems: Problems) -> Iterator[_Row]:
         columns = [c.strip().lower() for c, _ in head]
         for name, (cell, column) in zip(columns, head):
             if name not in COLUMNS:
-                problems.add(Code.SYNTAX, f"{cell.strip()!r} is no column of a move list ({', '.join(COLUMNS)})",
+                problems.add(Code.SYNTAX, gettext("{cell} is no column of a move list ({columns})", cell=repr(cell.strip()),
+                                                     columns=', '.join(COLUMNS)),
                              top[0], column)
         for needed in ("player", "tile"):
             if needed not in columns:
-                problems.add(Code.SYNTAX, f"the header names no {needed!r} column", top[0], 1)
+                problems.add(Code.SYNTAX, gettext("the header names no {column} column", column=repr(needed)), top[0], 1)
     else:
         lines = itertools.chain([top], lines)
     for n, line in lines:
         cells = _cells(line, sep)
         if cells is None:
-            problems.add(Code.SYNTAX, "a quoted cell is not closed on its line", n, line.find('"') + 1)
+            problems.add(Code.SYNTAX, gettext("a quoted cell is not closed on its line"), n, line.find('"') + 1)
             continue
         if len(cells) > len(columns) and any(c.strip() for c, _ in cells[len(columns):]):
             extra = next(col for c, col in cells[len(columns):] if c.strip())
-            problems.add(Code.SYNTAX, f"the row has {len(cells)} cells, more than the {len(columns)} columns "
-                         f"({', '.join(columns)})", n, extra)
+            problems.add(Code.SYNTAX, gettext("the row has {n} cells, more than the {count} columns ({columns})",
+                                                  n=len(cells), count=len(columns), columns=', '.join(columns)),
+                         n, extra)
             continue
         yield _Row(n, dict(zip(columns, cells)))
 
@@ -131,12 +134,12 @@ def stream_moves(text: str, source: str = "<moves>", variant: str | None = None,
         if not problems:
             yield Streamed(game, where, part[-1].line)
     if not rows and not problems:
-        problems.add(Code.NO_GAME, "the list holds no move", 1, 1)
+        problems.add(Code.NO_GAME, gettext("the list holds no move"), 1, 1)
     problems.check()
-    notes = ["no hand is in a move list: each is written with the tiles it plays, and ? for the rest"]
+    notes = [gettext("no hand is in a move list: each is written with the tiles it plays, and ? for the rest")]
     if any(names.names[n] != n for n in names.names):
-        notes.append("names made words of the notation: " + ", ".join(f"{n!r} is {w}" for n, w in names.names.items()
-                                                                       if n != w))
+        words = ", ".join(gettext("{name} is {word}", name=repr(n), word=w) for n, w in names.names.items() if n != w)
+        notes.append(gettext("names made words of the notation: {names}", names=words))
     return tuple(notes)
 
 
@@ -161,13 +164,14 @@ def _game(rows: list[_Row], names: dict[str, str], variant: str, rules: dict[str
         move = _move(row, names, ends, problems)
         if move is not None:
             moves.append(move)
-            places.append(f"line {row.line}")
+            places.append(gettext("line {line}", line=row.line))
             lines.append(row)
     players = tuple(dict.fromkeys(m.player for m in moves))
     size, _line = dealt_size(variant, rules, len(players))
 
     def too_many(k: int, player: str) -> None:
-        problems.add(Code.DEAL_SIZE, f"{player} plays more than the {size} tiles dealt", lines[k].line,
+        problems.add(Code.DEAL_SIZE, gettext("{player} plays more than the {size} tiles dealt", player=player, size=size),
+                     lines[k].line,
                      lines[k].column("tile"))
     hands = dealt_hands(players, moves, size, too_many)
     tags = {"Variant": variant}
@@ -192,7 +196,7 @@ def _move(row: _Row, names: dict[str, str], ends: list[int], problems: Problems)
 
     player, tile_text, side = row.text("player"), row.text("tile"), row.text("side").lower()
     if not player:
-        bad(Code.NO_PLAYER, "player", "the row names no player")
+        bad(Code.NO_PLAYER, "player", gettext("the row names no player"))
         return None
     who = names[player]
     if side == "draw":
@@ -206,7 +210,7 @@ def _move(row: _Row, names: dict[str, str], ends: list[int], problems: Problems)
     if tile_text.lower() in ("pass", "passt") or side == "pass" and not tile_text:
         return MoveEntry(who, None)
     if not tile_text:
-        bad(Code.BAD_TILE, "tile", "the row has no tile: write one (3-6), or pass")
+        bad(Code.BAD_TILE, "tile", gettext("the row has no tile: write one (3-6), or pass"))
         return None
     got = read_tile(tile_text)
     if isinstance(got, str):
@@ -222,7 +226,7 @@ def _placed(who: str, halves: tuple[int, int], side: str, ends: list[int], bad) 
     if m:
         number = int(m.group(2))
         if m.group(1) == "@" and not tile.matches(number):
-            bad(Code.BAD_END, "side", f"{tile} has no {number} to go on {side}")
+            bad(Code.BAD_END, "side", gettext("{tile} has no {number} to go on {side}", tile=tile, number=number, side=side))
             return None
         if not ends:
             ends[:] = list(halves)
@@ -232,7 +236,8 @@ def _placed(who: str, halves: tuple[int, int], side: str, ends: list[int], bad) 
             ends[:] = [-1, -1]      # (an arm, or an end of the line by its number: left and right not followed)
         return MoveEntry(who, tile, number if m.group(1) == "@" else None, arm=number if m.group(1) == ">" else None)
     if side not in ("", "lead") and side not in _SIDES:
-        bad(Code.BAD_MOVE, "side", f"{side!r} is no side (left, right, @N, >N, draw, pass or nothing)")
+        bad(Code.BAD_MOVE, "side", gettext("{side} is no side (left, right, @N, >N, draw, pass or nothing)",
+                                          side=repr(side)))
         return None
     if not ends:
         ends[:] = list(halves)
@@ -249,7 +254,8 @@ def _placed(who: str, halves: tuple[int, int], side: str, ends: list[int], bad) 
     if ends[at] < 0:                # (not followed: the replayer finds where it goes)
         return MoveEntry(who, tile)
     if not tile.matches(ends[at]):
-        bad(Code.TILE_NO_MATCH, "side", f"{tile} does not fit the {side} end, which shows {ends[at]}")
+        bad(Code.TILE_NO_MATCH, "side", gettext("{tile} does not fit the {side} end, which shows {number}", tile=tile,
+                                                side=side, number=ends[at]))
         return None
     other = ends[1 - at]
     end = ends[at] if tile.matches(other) and other != ends[at] else None

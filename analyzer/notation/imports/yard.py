@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ...i18n import N_, gettext
 from ...record import Game, MoveEntry
 from ...rules.codes import Code
 from ...rules.options import VariantError
@@ -52,11 +53,12 @@ def stream_yard(text: str, source: str = "<yard>", variant: str | None = None,
             if not problems:
                 yield Streamed(game, where, number)
     if not found and not problems:
-        problems.add(Code.NO_GAME, "no share code found (a line such as 10040P.L9)", 1, 1)
+        problems.add(Code.NO_GAME, gettext("no share code found (a line such as 10040P.L9)"), 1, 1)
     problems.check()
-    return ("no hand is in a share code: each is written with the tiles it plays, and ? for the rest",
-            "a tile drawn is never shown: draws ?", "the match (the set's score, the hand's number in it) "
-            "is not in the code: each hand is a game of its own")
+    return (gettext("no hand is in a share code: each is written with the tiles it plays, and ? for the rest"),
+            gettext("a tile drawn is never shown: draws ?"),
+            gettext("the match (the set's score, the hand's number in it) is not in the code: each hand is a game of "
+                    "its own"))
 
 
 def _header(code: str, line: int, at: int, problems: Problems) -> tuple[int, int, int, int] | None:
@@ -65,23 +67,26 @@ def _header(code: str, line: int, at: int, problems: Problems) -> tuple[int, int
         problems.add(Code.SYNTAX, message, line, at + k + 1)
 
     if len(code) < 5:
-        bad(len(code), f"the code {code!r} ends after {len(code)} characters, inside its header of five (the version 1, "
-                       "the seat that posed, the seat that shared it, the seats, the format)")
+        bad(len(code), gettext("the code {code} ends after {n} characters, inside its header of five (the version 1, "
+                               "the seat that posed, the seat that shared it, the seats, the format)", code=repr(code),
+                               n=len(code)))
         return None
     digits = [int(c) if c.isdigit() else None for c in code[:5]]
     if code[0] != "1":
-        bad(0, f"version {code[0]!r}: only version 1 of the share code is known")
+        bad(0, gettext("version {version}: only version 1 of the share code is known", version=repr(code[0])))
         return None
     seats = digits[3]
     if seats is None or not 2 <= seats <= 4:
-        bad(3, f"the seats are {code[3]!r}, not 2, 3 or 4")
+        bad(3, gettext("the seats are {seats}, not 2, 3 or 4", seats=repr(code[3])))
         return None
-    for k, what in ((1, "the seat that posed"), (2, "the seat that shared the hand")):
+    for k, what in ((1, N_("the seat that posed")), (2, N_("the seat that shared the hand"))):
         if digits[k] is None or digits[k] >= seats:
-            bad(k, f"{what} is {code[k]!r}, not a seat 0 to {seats - 1}")
+            bad(k, gettext("{what} is {value}, not a seat 0 to {last}", what=gettext(what), value=repr(code[k]),
+                           last=seats - 1))
             return None
     if digits[4] is None or digits[4] >= len(SET_FORMATS):
-        bad(4, f"the set's format is {code[4]!r}, not 0 to {len(SET_FORMATS) - 1} ({', '.join(SET_FORMATS)})")
+        bad(4, gettext("the set's format is {value}, not 0 to {last} ({formats})", value=repr(code[4]),
+                       last=len(SET_FORMATS) - 1, formats=', '.join(SET_FORMATS)))
         return None
     return digits[1], digits[2], seats, digits[4]
 
@@ -97,20 +102,23 @@ def _steps(code: str, line: int, at: int, problems: Problems) -> list[tuple[str,
             k += 1
             continue
         if c not in "PLR0123":
-            problems.add(Code.SYNTAX, f"{c!r} is no step (X, D, P, L, R, or an arm 0 to 3 then a tile)", line, at + k + 1)
+            problems.add(Code.SYNTAX, gettext("{step} is no step (X, D, P, L, R, or an arm 0 to 3 then a tile)",
+                                                  step=repr(c)), line, at + k + 1)
             return steps
         if k + 1 >= len(code):
-            problems.add(Code.SYNTAX, f"the code ends after the step {c!r}, before its tile", line, at + k + 2)
+            problems.add(Code.SYNTAX, gettext("the code ends after the step {step}, before its tile", step=repr(c)),
+                         line, at + k + 2)
             return steps
         index = TILE_CHARS.find(code[k + 1])
         if index < 0:
-            problems.add(Code.BAD_TILE, f"{code[k + 1]!r} stands for no tile (0-9 and a-r: [0-0] to [6-6])", line,
+            problems.add(Code.BAD_TILE, gettext("{text} stands for no tile (0-9 and a-r: [0-0] to [6-6])",
+                                                    text=repr(code[k + 1])), line,
                          at + k + 2)
             return steps
         steps.append((c, _TILES[index], k))
         k += 2
     if not steps:
-        problems.add(Code.SYNTAX, "the code has its header and no step", line, at + len(code) + 1)
+        problems.add(Code.SYNTAX, gettext("the code has its header and no step"), line, at + len(code) + 1)
     return steps
 
 
@@ -147,20 +155,21 @@ def _hand(code: str, line: int, at: int, problems: Problems, variant: str | None
         size, _line = dealt_size(name, chosen, seats)
     except VariantError as exc:         # (a draw in a code of three seats: the cut-throat game of three never draws)
         where = at + draws[2] + 1 if draws is not None and variant is None else at + 1
-        problems.add(Code.UNKNOWN_VARIANT, f"no variant plays this code: {exc}", line, where)
+        problems.add(Code.UNKNOWN_VARIANT, gettext("no variant plays this code: {reason}", reason=exc), line, where)
         return None, ()
     moves, places = _moves(steps, names, poser, line, at, problems)
     if len(problems.found) > before:
         return None, ()
 
     def too_many(k: int, player: str) -> None:
-        problems.add(Code.DEAL_SIZE, f"{player} plays more than the {size} tiles dealt", line, at + steps[k][2] + 1)
+        problems.add(Code.DEAL_SIZE, gettext("{player} plays more than the {size} tiles dealt", player=player, size=size),
+                     line, at + steps[k][2] + 1)
     hands = dealt_hands(names, moves, size, too_many)
     tags = {"Event": "yard-dominoes share code", "Variant": name}
     if chosen:
         tags["Rules"] = rules_text(chosen)
     tags |= {"Players": ", ".join(names), "Lead": names[poser]}
-    comment = f"shared by {names[sharer]}; the set's format: {SET_FORMATS[fmt]}"
+    comment = gettext("shared by {player}; the set's format: {format}", player=names[sharer], format=SET_FORMATS[fmt])
     game = Game(tags=tags, players=names, hands=hands, moves=numbered(moves, seats), comments=[comment])
     return game, places
 
@@ -175,7 +184,8 @@ def _moves(steps: list, names: tuple[str, ...], poser: int, line: int, at: int, 
     ends: list[int] = []
     for c, tile, k in steps:
         player = names[seat]
-        places.append(f"line {line}, column {at + k + 1} (the code's character {k + 1})")
+        places.append(gettext("line {line}, column {column} (the code's character {n})", line=line, column=at + k + 1,
+                              n=k + 1))
         if c == "X":
             moves.append(MoveEntry(player, None))
         elif c == "D":
@@ -184,16 +194,18 @@ def _moves(steps: list, names: tuple[str, ...], poser: int, line: int, at: int, 
             moves.append(MoveEntry(player, tile, arm=int(c) + 1))
         elif c == "P" or not ends:
             if c != "P" or ends:
-                problems.add(Code.BAD_MOVE, "a hand is posed once, by its first tile" if ends else
-                             f"the first tile is the pose (P), not {c!r}", line, at + k + 1)
+                problems.add(Code.BAD_MOVE, gettext("a hand is posed once, by its first tile") if ends else
+                             gettext("the first tile is the pose (P), not {step}", step=repr(c)), line, at + k + 1)
                 return moves, tuple(places)
             ends[:] = [tile.low, tile.high]
             moves.append(MoveEntry(player, tile))
         else:
             entry = _play(tile, c, ends, player)
             if entry is None:
-                problems.add(Code.TILE_NO_MATCH, f"{tile} does not fit the {'left' if c == 'L' else 'right'} end, "
-                             f"which shows {ends[0 if c == 'L' else 1]}", line, at + k + 1)
+                problems.add(Code.TILE_NO_MATCH, (gettext("{tile} does not fit the left end, which shows {number}",
+                                                          tile=tile, number=ends[0]) if c == 'L' else
+                                                  gettext("{tile} does not fit the right end, which shows {number}",
+                                                          tile=tile, number=ends[1])), line, at + k + 1)
                 return moves, tuple(places)
             moves.append(entry)
         if c != "D":
