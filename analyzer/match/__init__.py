@@ -603,8 +603,9 @@ class SheetBudget:
         if current_meter() is not None:
             return check_decided_result(rep, limit)
         if self.took >= self.seconds:
-            return self._cut(rep, f"the record's games before it took the time such checks may take "
-                                  f"({self.seconds:g} s of CPU, a safety net beside their budget of steps)")
+            return self._cut(rep, gettext("the record's games before it took the time such checks may take "
+                                          "({seconds} s of CPU, a safety net beside their budget of steps)",
+                                          seconds=number(round(self.seconds))))
         before = _Before(rep)
         start = time.process_time()
         with metered(float("inf") if self.spent < self.steps else self.game_steps, remember=True) as meter:
@@ -616,20 +617,22 @@ class SheetBudget:
                 self.spent += meter.spent
                 self.took += time.process_time() - start
         before.restore(rep)
-        return self._cut(rep, f"the record's games before it took the budget of such checks ({self.steps:,} steps), "
-                              f"and this one needs more than the {self.game_steps:,} each later game gets")
+        return self._cut(rep, gettext("the record's games before it took the budget of such checks ({steps} steps), "
+                                      "and this one needs more than the {game_steps} each later game gets",
+                                      steps=number(self.steps), game_steps=number(self.game_steps)))
 
     def _cut(self, rep: Replay, why: str) -> Replay:
         """``rep`` as replayed, its check over the deals cut for the reason ``why``: the info that says so."""
         self.cut.append(rep)
         unsure = [d for d in rep.end_diagnostics if d.details.get("unsure")]
         rep.end_diagnostics[:] = [d for d in rep.end_diagnostics if not d.details.get("unsure")]
-        shown = (" The moves do not show that the hand is over (a hand they do not show may hold a tile that could "
-                 "be laid), and no deal was sought that ends it." if unsure else "")
+        shown = (" " + gettext("The moves do not show that the hand is over (a hand they do not show may hold a tile "
+                               "that could be laid), and no deal was sought that ends it.") if unsure else "")
         rep.end_diagnostics.append(_diag(
-            rep, Code.DEALS_CHECK_STOPPED, f"the deals this game's moves allow were not searched: {why}. Its moves "
-            f"are checked; whether some deal fits them, and the winner and points of its Result tag, are not.{shown} "
-            "A file of this game alone is checked in full.", None, "info", steps=self.game_steps, budget=self.steps))
+            rep, Code.DEALS_CHECK_STOPPED, gettext(
+                "the deals this game's moves allow were not searched: {why}. Its moves are checked; whether some deal "
+                "fits them, and the winner and points of its Result tag, are not.{shown} A file of this game alone is "
+                "checked in full.", why=why, shown=shown), None, "info", steps=self.game_steps, budget=self.steps))
         rep.__dict__.pop("diagnostics", None)
         return rep
 
