@@ -304,7 +304,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
 
         kinds = [k for k, os_ in ((True, playing_o), (False, stuck_o)) if os_]   # the other's hands: fitting or not
         end_with: frozenset | None = None      # the kinds of the other's hands the mover's ended hands end with
-        # The mover's hands by the tiles of theirs that fit the open ends (all that their moves and their ending the
+        # The mover's hands by their tiles that fit the open ends (all that their moves and their ending the
         # game depend on): each class's moves asked once.
         group: dict[int, tuple] = {}           # tiles that fit -> (ends the game?, its moves or None)
         of_hand: list[tuple] = []              # each alive hand's class, in order
