@@ -35,6 +35,7 @@ from ..search.core import cfr_wasm
 from .game import side0_value
 from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued,
                      ranges_of_deals, run_slots)
+from .walk import BEST, CFR, EVAL, WalkState, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
            "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
@@ -269,45 +270,7 @@ def _finish_children(t: PublicTree) -> None:
 
 
 # -- the iteration (the reference; ``_cfr_kernel.c`` does the same) ---------------------------------------------
-class _State:
-    def __init__(self, t: PublicTree, forced: tuple[int, int] | None):
-        self.t = t
-        self.regret = [0.0] * t.size
-        self.avg = [0.0] * t.size
-        self.forced = forced          # (information set, move): that set plays that move
-        self.nh = (len(t.hands[0]), len(t.hands[1]))
-
-
-def _current(st: _State, i: int, width: int) -> list[float]:
-    """Information set ``i``'s strategy by regret matching+ (its forced move where it is the forced one)."""
-    t = st.t
-    s, legal = t.slot[i], t.legal
-    if st.forced is not None and st.forced[0] == i:
-        return [1.0 if a == st.forced[1] else 0.0 for a in range(width)]
-    pos = [st.regret[s + a] if legal[s + a] and st.regret[s + a] > 0 else 0.0 for a in range(width)]
-    total = sum(pos)
-    if total > 0:
-        return [x / total for x in pos]
-    count = sum(legal[s:s + width])
-    return [1.0 / count if legal[s + a] else 0.0 for a in range(width)]
-
-
-def _average(st: _State, i: int, width: int) -> list[float]:
-    t = st.t
-    s, legal = t.slot[i], t.legal
-    if st.forced is not None and st.forced[0] == i:
-        return [1.0 if a == st.forced[1] else 0.0 for a in range(width)]
-    total = sum(st.avg[s:s + width])
-    if total > 0:
-        return [st.avg[s + a] / total for a in range(width)]
-    count = sum(legal[s:s + width])
-    return [1.0 / count if legal[s + a] else 0.0 for a in range(width)]
-
-
-CFR, BEST, EVAL = 0, 1, 2
-
-
-def _walk(st: _State, n: int, p: int, own: list[float], opp: list[float], mode: int, it: int) -> list[float]:
+def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mode: int, it: int) -> list[float]:
     """Player ``p``'s counterfactual value of each of his hands at node ``n`` (for him: the maximiser's values
     negated for the minimiser), ``opp`` the other's reach of each hand, ``own`` his (CFR: for the average).
     ``mode``: CFR (update ``p``'s regrets and average; the other plays his current strategy), BEST (``p``
@@ -321,53 +284,14 @@ def _walk(st: _State, n: int, p: int, own: list[float], opp: list[float], mode: 
         r = opp[theirs[d]]
         if r:
             v[mine[d]] += sgn * t.term_value[k] * r
-    mover = t.player[n]
-    if mover < 0:
-        return v
-    kids = t.child[t.child_at[n]:t.child_at[n + 1]]
-    width = len(kids)
-    sets = range(t.iset_at[n], t.iset_at[n + 1])
-    if mover == p:
-        strat = {i: (_current if mode == CFR else _average)(st, i, width) for i in sets}
-        vals = []
-        for a, c in enumerate(kids):
-            reach = [0.0] * st.nh[p]
-            for i in sets:
-                reach[t.iset_hand[i]] = own[t.iset_hand[i]] * strat[i][a]
-            vals.append(_walk(st, c, p, reach, opp, mode, it))
-        for i in sets:
-            h, s = t.iset_hand[i], t.slot[i]
-            if mode == BEST:
-                if st.forced is not None and st.forced[0] == i:
-                    best = vals[st.forced[1]][h]
-                else:
-                    best = max(vals[a][h] for a in range(width) if t.legal[s + a])
-                v[h] += best
-                continue
-            here = sum(strat[i][a] * vals[a][h] for a in range(width))
-            v[h] += here
-            if mode == CFR and not (st.forced is not None and st.forced[0] == i):
-                for a in range(width):
-                    if t.legal[s + a]:
-                        st.regret[s + a] = max(0.0, st.regret[s + a] + vals[a][h] - here)
-                        st.avg[s + a] += it * own[h] * strat[i][a]
-        return v
-    for a, c in enumerate(kids):
-        reach = [0.0] * st.nh[1 - p]
-        for i in sets:
-            h = t.iset_hand[i]
-            reach[h] = opp[h] * (_current(st, i, width) if mode == CFR else _average(st, i, width))[a]
-        sub = _walk(st, c, p, own, reach, mode, it)
-        for h in range(len(v)):
-            v[h] += sub[h]
-    return v
+    return walk_moves(st, n, p, own, opp, v, mode, it, _walk)
 
 
 class _PyRun:
     """The Python iteration over a tree (the reference for the kernel)."""
 
     def __init__(self, t: PublicTree, forced: tuple[int, int] | None):
-        self.st = _State(t, forced)
+        self.st = WalkState(t, forced)
         self.it = 0
 
     def iterate(self, count: int) -> None:

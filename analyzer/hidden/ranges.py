@@ -25,6 +25,7 @@ from typing import Sequence
 
 from ..position import Position, mask_pips
 from .game import leaf_facts
+from .walk import BEST, CFR, EVAL, WalkState, walk_moves
 
 __all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs", "run_slots"]
 
@@ -228,34 +229,43 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     kids_of: list[list[int]] = []
     ticks = [0]
 
-    known: dict = {}
+    known: dict = {}                # the facts of a finished hand (all but the pips) -> {pips by seat: value}
+    tables: dict = {}               # those facts and each player's pip classes -> where its table starts
 
     def terminal(n: int, ends: tuple[list[int], list[int]], played: list[int]) -> None:
         """Node ``n``'s terminal hands of each player, by pip class, and its table of values (a finished hand's facts
-        asked of the position once, then only their pips changed: the value depends on the hands by them alone)."""
+        asked of the position once, then only their pips changed: the value depends on the hands by them alone; nodes
+        with the same facts and classes share one table)."""
         classes: list[dict[int, int]] = [{}, {}]
         for q in (0, 1):
             gone = mask_pips(played[q])
+            by_pips, pq = classes[q], pips[q]
+            hands_out, classes_out = t.term_hand[q], t.term_class[q]
             for h in ends[q]:
-                left = pips[q][h] - gone
-                k = classes[q].get(left)
+                left = pq[h] - gone
+                k = by_pips.get(left)
                 if k is None:
-                    k = classes[q][left] = len(classes[q])
-                t.term_hand[q].append(h)
-                t.term_class[q].append(k)
+                    k = by_pips[left] = len(by_pips)
+                hands_out.append(h)
+                classes_out.append(k)
         pos.hands[seats[0]] = masks[0][ends[0][0]] & ~played[0]
         pos.hands[seats[1]] = masks[1][ends[1][0]] & ~played[1]
         facts = leaf_facts(pos)
         base = (facts.termination, facts.seat, facts.counts, facts.leader, facts.last_tile, facts.ends_before)
-        t.table_at[n] = len(t.table)
+        key = (base, tuple(classes[0]), tuple(classes[1]))
+        at = tables.get(key)
+        if at is None:
+            at = tables[key] = len(t.table)
+            values = known.setdefault(base, {})
+            for a in classes[0]:
+                for b in classes[1]:
+                    by_seat = (a, b) if seats[0] == 0 else (b, a)
+                    got = values.get(by_seat)
+                    if got is None:
+                        got = values[by_seat] = sign * rules.value(replace(facts, pips=by_seat, hands=None)) * t.norm
+                    t.table.append(got)
+        t.table_at[n] = at
         t.width[n] = len(classes[1])
-        for a in classes[0]:
-            for b in classes[1]:
-                by_seat = (a, b) if seats[0] == 0 else (b, a)
-                got = known.get((base, by_seat))
-                if got is None:
-                    got = known[(base, by_seat)] = sign * rules.value(replace(facts, pips=by_seat, hands=None)) * t.norm
-                t.table.append(got)
 
     def build(alive: tuple[list[int], list[int]], played: list[int]) -> int:
         ticks[0] += 1
@@ -277,74 +287,97 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
             t.alive[r].extend(alive[r])
             t.term_at[r].append(len(t.term_hand[r]))
         fit = every if pos.ends is None else match[pos.ends[0]] | match[pos.ends[1]]
-        rest = (lambda r, h: masks[r][h] & ~played[r])
-        stuck_o = [o for o in alive[q] if not rest(q, o) & fit]
-        playing_o = [o for o in alive[q] if rest(q, o) & fit]
+        mp, mq, gone_p, gone_q = masks[p], masks[q], ~played[p], ~played[q]
+        stuck_o, playing_o = [], []
+        for o in alive[q]:
+            (playing_o if mq[o] & gone_q & fit else stuck_o).append(o)
         asked: dict[tuple[int, bool], list] = {}
 
         def legal(mine: int, other_fits: bool) -> list:
             key = (mine & fit, other_fits)
             got = asked.get(key)
             if got is None:
-                other = rest(q, (playing_o if other_fits else stuck_o)[0])
+                other = mq[(playing_o if other_fits else stuck_o)[0]] & gone_q
                 pos.hands[seat], pos.hands[1 - seat] = mine, other
                 got = asked[key] = pos.legal_moves()
             return got
 
-        legal_of: dict[int, list] = {}
-        ended: tuple[list[int], list[int]] = ([], [])
         kinds = [k for k, os_ in ((True, playing_o), (False, stuck_o)) if os_]   # the other's hands: fitting or not
         end_with: frozenset | None = None      # the kinds of the other's hands the mover's ended hands end with
+        # The mover's hands by their tiles that fit the open ends (all that their moves and their ending the
+        # game depend on): each class's moves asked once.
+        group: dict[int, tuple] = {}           # tiles that fit -> (ends the game?, its moves or None)
+        of_hand: list[tuple] = []              # each alive hand's class, in order
         for h in alive[p] if kinds else ():
-            mine = rest(p, h)
-            got = {k: legal(mine, k) for k in kinds}
-            over = frozenset(k for k in kinds if not got[k])
-            going = [got[k] for k in kinds if got[k]]
-            if any(g != going[0] for g in going):
-                raise ValueError("a hand's moves depend on the other hand's")
-            if over:
-                if end_with is not None and over != end_with:
-                    raise ValueError("the hands that end the game differ in whom they end it with")
-                end_with = over
-                ended[p].append(h)
-            if going:
-                legal_of[h] = going[0]
+            mine = mp[h] & gone_p
+            g = group.get(mine & fit)
+            if g is None:
+                got = [legal(mine, k) for k in kinds]
+                going = [x for x in got if x]
+                if len(going) > 1 and going[1] != going[0]:
+                    raise ValueError("a hand's moves depend on the other hand's")
+                if len(going) < len(got):
+                    over = frozenset(k for k, x in zip(kinds, got) if not x)
+                    if end_with is not None and over != end_with:
+                        raise ValueError("the hands that end the game differ in whom they end it with")
+                    end_with = over
+                g = group[mine & fit] = (len(going) < len(got), going[0] if going else None)
+            of_hand.append((h, g))
+        ended: tuple[list[int], list[int]] = ([], [])
+        ended[p].extend(h for h, g in of_hand if g[0])
         if ended[p]:
-            ended[q].extend(o for o in alive[q] if bool(rest(q, o) & fit) in end_with)
+            ended[q].extend(alive[q] if len(end_with) == 2 else playing_o if True in end_with else stuck_o)
             terminal(n, ended, played)
-        if not legal_of:
+        going_hands = [(h, g) for h, g in of_hand if g[1] is not None]
+        if not going_hands:
             return n
         public: list = []
-        seen_moves: set = set()
-        for moves in legal_of.values():
-            for m in moves:
-                if m not in seen_moves:
-                    seen_moves.add(m)
-                    public.append(m)
+        index: dict = {}
+        rows: dict[int, tuple] = {}             # a class (by id) -> (its moves' indices, its row of ``legal``)
+        for _, g in going_hands:
+            if id(g) not in rows:
+                for m in g[1]:
+                    if m not in index:
+                        index[m] = len(public)
+                        public.append(m)
+                rows[id(g)] = [index[m] for m in g[1]]
         t.player[n] = p
         t.moves[n] = public
         width = len(public)
-        for h, moves in legal_of.items():
+        for key, at in rows.items():
+            row = array("b", bytes(width))
+            for a in at:
+                row[a] = 1
+            rows[key] = (at, row)
+        subs: list[list[int]] = [[] for _ in range(width)]
+        with_ended = [False] * width           # whether a hand that ends the game (with some of the other's) moves so
+        for h, g in going_hands:
+            at, row = rows[id(g)]
             t.iset_hand.append(h)
             t.slot.append(t.size)
             t.size += width
-            ms = set(moves)
-            t.legal.extend(1 if m in ms else 0 for m in public)
+            t.legal.extend(row)
+            for a in at:
+                subs[a].append(h)
+                if g[0]:
+                    with_ended[a] = True
         kids = []
-        ended_set = set(ended[p])
-        for m in public:
-            sub = [h for h, moves in legal_of.items() if m in moves]
+        others_by_bit: dict[int, list[int]] = {}
+        for a, m in enumerate(public):
+            sub = subs[a]
             bit = m.tile.bit if m.tile is not None else 0
             if bit:
-                others = [o for o in alive[q] if not masks[q][o] & bit]
-            elif end_with is not None and any(h in ended_set for h in sub):    # (a move of hands that end the
-                #   game with some of the other's: it is one with the rest alone)
-                others = [o for o in alive[q] if bool(rest(q, o) & fit) not in end_with]
+                others = others_by_bit.get(bit)
+                if others is None:
+                    others = others_by_bit[bit] = [o for o in alive[q] if not mq[o] & bit]
+            elif end_with is not None and with_ended[a]:    # (a move of hands that end the game with some of the
+                #   other's: it is one with the rest alone)
+                others = [] if len(end_with) == 2 else stuck_o if True in end_with else playing_o
             else:
                 others = alive[q]
             child_alive = (sub, others) if p == 0 else (others, sub)
-            pos.hands[seat] = rest(p, sub[0])
-            pos.hands[1 - seat] = rest(q, others[0]) if others else 0
+            pos.hands[seat] = mp[sub[0]] & gone_p
+            pos.hands[1 - seat] = mq[others[0]] & gone_q if others else 0
             pos.push(m)
             played[p] |= bit
             kids.append(build(child_alive, played))
@@ -374,35 +407,7 @@ def _weighted_pairs(masks, weight) -> float:
 
 
 # -- the iteration (the reference: terminal values summed over the disjoint pairs one by one) ---------------------
-CFR, BEST, EVAL = 0, 1, 2
-
-
-class _RangeState:
-    def __init__(self, t: RangeTree, forced: tuple[int, int] | None):
-        self.t = t
-        self.regret = [0.0] * t.size
-        self.avg = [0.0] * t.size
-        self.forced = forced
-        self.nh = (len(t.masks[0]), len(t.masks[1]))
-
-
-def _strategy(st: _RangeState, i: int, width: int, current: bool) -> list[float]:
-    t = st.t
-    s, legal = t.slot[i], t.legal
-    if st.forced is not None and st.forced[0] == i:
-        return [1.0 if a == st.forced[1] else 0.0 for a in range(width)]
-    if current:
-        xs = [st.regret[s + a] if legal[s + a] and st.regret[s + a] > 0 else 0.0 for a in range(width)]
-    else:
-        xs = st.avg[s:s + width]
-    total = sum(xs)
-    if total > 0:
-        return [x / total for x in xs]
-    count = sum(legal[s:s + width])
-    return [1.0 / count if legal[s + a] else 0.0 for a in range(width)]
-
-
-def _walk(st: _RangeState, n: int, p: int, own: list[float], opp: list[float], mode: int, it: int) -> list[float]:
+def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mode: int, it: int) -> list[float]:
     """As :func:`analyzer.hidden.cfr._walk`, over hands: player ``p``'s counterfactual value of each hand at ``n``."""
     t = st.t
     v = [0.0] * st.nh[p]
@@ -420,50 +425,14 @@ def _walk(st: _RangeState, n: int, p: int, own: list[float], opp: list[float], m
             if r and not hm & t.masks[q][o]:
                 cell = kh * w + ko if p == 0 else ko * w + kh
                 v[h] += sgn * t.table[t.table_at[n] + cell] * r
-    mover = t.player[n]
-    if mover < 0:
-        return v
-    kids = t.child[t.child_at[n]:t.child_at[n + 1]]
-    width = len(kids)
-    sets = range(t.iset_at[n], t.iset_at[n + 1])
-    if mover == p:
-        strat = {i: _strategy(st, i, width, mode == CFR) for i in sets}
-        vals = []
-        for a, c in enumerate(kids):
-            reach = [0.0] * st.nh[p]
-            for i in sets:
-                reach[t.iset_hand[i]] = own[t.iset_hand[i]] * strat[i][a]
-            vals.append(_walk(st, c, p, reach, opp, mode, it))
-        for i in sets:
-            h, s = t.iset_hand[i], t.slot[i]
-            forced = st.forced is not None and st.forced[0] == i
-            if mode == BEST:
-                v[h] += vals[st.forced[1]][h] if forced else max(vals[a][h] for a in range(width) if t.legal[s + a])
-                continue
-            here = sum(strat[i][a] * vals[a][h] for a in range(width) if t.legal[s + a])
-            v[h] += here
-            if mode == CFR and not forced:
-                for a in range(width):
-                    if t.legal[s + a]:
-                        st.regret[s + a] = max(0.0, st.regret[s + a] + vals[a][h] - here)
-                        st.avg[s + a] += it * own[h] * strat[i][a]
-        return v
-    for a, c in enumerate(kids):
-        reach = [0.0] * st.nh[q]
-        for i in sets:
-            h = t.iset_hand[i]
-            reach[h] = opp[h] * _strategy(st, i, width, mode == CFR)[a]
-        sub = _walk(st, c, p, own, reach, mode, it)
-        for h in range(len(v)):
-            v[h] += sub[h]
-    return v
+    return walk_moves(st, n, p, own, opp, v, mode, it, _walk)
 
 
 class RangePyRun:
     """The Python iteration over a :class:`RangeTree` (the reference for the kernel)."""
 
     def __init__(self, t: RangeTree, forced: tuple[int, int] | None):
-        self.st = _RangeState(t, forced)
+        self.st = WalkState(t, forced)
         self.it = 0
 
     def _root(self, p: int, mode: int) -> list[float]:

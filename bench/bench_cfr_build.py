@@ -1,0 +1,106 @@
+"""The range tree's building (``analyzer.hidden.ranges.build_ranges``) on the CFR+ study's decisions, against another
+source tree in the same run (issue 85: the build is in Python, and its seconds come out of a decision's budget).
+
+The decisions are ``bench_cfr_study.py``'s (seed 85): of each random game of block for two, the first decision with a
+choice where the larger hand holds ``--size`` tiles, ``--decisions`` of them. Each tree builds every decision's range
+tree in a process of its own, ``--rounds`` times alternating with the other (the best CPU seconds of each kept), and
+says what it built: its public nodes, its table's entries, and a digest of every array a run reads (each node's table
+of values read through ``table_at``, so two trees that store their tables differently but value every node alike have
+the same digest). Columns: the deals, the nodes, the table's entries (before/this), the CPU seconds of each and their
+ratio, and whether both built the same tree.
+
+    nice -n 10 python3 bench/bench_cfr_build.py --before DIR [--decisions 6] [--size 3] [--rounds 2]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+
+
+def worker(decisions: int, size: int, seed: int) -> None:
+    """Build each decision's tree with the analyzer on ``sys.path`` (the tree under test); one JSON line each."""
+    import hashlib
+    import time
+    from array import array
+
+    from analyzer.analysis.fair import _decision_points
+    from analyzer.generate import random_game
+    from analyzer.hidden import public_ranges
+    from analyzer.hidden.ranges import build_ranges
+    from analyzer.replay import replay
+    from analyzer.rules.variants import find_variant
+
+    variant = find_variant("block", {"players": "2"})
+    found = 0
+    for g in range(400):
+        if found >= decisions:
+            break
+        rep = replay(random_game(variant, seed * 100_003 + g))
+        for k, seat, moves in _decision_points(rep, [0, 1]):
+            pos = rep.position_at(k)
+            if len(moves) < 2 or moves != pos.legal_moves() or max(pos.count(0), pos.count(1)) != size:
+                continue
+            pos, ranges = public_ranges(rep, k)
+            start = time.process_time()
+            t = build_ranges(variant, pos, pos.turn, (ranges[pos.turn], ranges[1 - pos.turn]))
+            took = time.process_time() - start
+            digest = hashlib.sha256()
+            for a in (*t.cmasks, t.player, t.child_at, t.child, *t.played, *t.alive_at, *t.alive, *t.term_at,
+                      *t.term_hand, *t.term_class, t.width, t.iset_at, t.iset_hand, t.slot, t.legal):
+                digest.update(a.tobytes())
+            for n in range(t.nodes):
+                rows = max(t.term_class[0][t.term_at[0][n]:t.term_at[0][n + 1]], default=-1) + 1
+                digest.update(array("d", t.table[t.table_at[n]:t.table_at[n] + rows * t.width[n]]).tobytes())
+            digest.update(repr((t.weight, t.norm, t.size, t.deals, t.moves)).encode())
+            print(json.dumps({"deals": t.deals, "nodes": t.nodes, "table": len(t.table), "seconds": took,
+                              "digest": digest.hexdigest()}), flush=True)
+            found += 1
+            break
+
+
+def run(tree: Path, args) -> list[dict]:
+    code = (f"import sys; sys.path.insert(0, {str(tree)!r}); sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            f"import bench_cfr_build as b; b.worker({args.decisions}, {args.size}, {args.seed})")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", type=Path, required=True, help="the other source tree (its cores built)")
+    ap.add_argument("--decisions", type=int, default=6)
+    ap.add_argument("--size", type=int, default=3, help="the larger hand's tiles")
+    ap.add_argument("--rounds", type=int, default=2, help="alternating runs of each tree (the best kept)")
+    ap.add_argument("--seed", type=int, default=85)
+    args = ap.parse_args()
+    trees = {"before": args.before.resolve(), "this": HERE}
+    print(f"range tree build, block for two, {args.size} tiles a hand, seed {args.seed}, load "
+          f"{os.getloadavg()[0]:.1f}; before = {trees['before']}; best of {args.rounds} alternating runs (CPU s)")
+    best: dict[str, list[dict]] = {}
+    for _ in range(args.rounds):
+        for name, tree in trees.items():
+            got = run(tree, args)
+            if name not in best:
+                best[name] = got
+            else:
+                for old, new in zip(best[name], got):
+                    old["seconds"] = min(old["seconds"], new["seconds"])
+    print(f"{'deals':>8} {'nodes':>7} {'table before/this':>18} {'before s':>9} {'this s':>7} {'ratio':>6} same tree")
+    for b, t in zip(best["before"], best["this"]):
+        print(f"{b['deals']:>8,} {b['nodes']:>7,} {b['table']:>9,}/{t['table']:<8,} {b['seconds']:>9.2f} "
+              f"{t['seconds']:>7.2f} {b['seconds'] / t['seconds']:>5.2f}x {'yes' if b['digest'] == t['digest'] else 'NO'}")
+    total = [sum(r["seconds"] for r in best[k]) for k in ("before", "this")]
+    ratios = [b["seconds"] / t["seconds"] for b, t in zip(best["before"], best["this"])]
+    print(f"in all: before {total[0]:.2f} s, this {total[1]:.2f} s ({total[0] / total[1]:.2f}x); by decision median "
+          f"{statistics.median(ratios):.2f}x")
+
+
+if __name__ == "__main__":
+    main()
