@@ -426,3 +426,29 @@ def test_the_cases_and_the_exclusions_count_what_listing_counts(seed, family, da
         for h, holder in enumerate(view.holders):
             held = Counter(t for w in listed for t in tiles_of(w[h], rep.initial.max_pip))
             assert {t: p for t, p in probs[holder].items() if p} == {t: Fraction(c, len(listed)) for t, c in held.items()}
+
+
+def test_kozels_new_deal_counted_by_rooms_is_its_placements_listed():
+    """Kozel's new deal (five doubles or six tiles of one number in a hand: a hand played held fewer) judged on the
+    doubles each hand holds is counted by the rooms the doubles leave (``DoublesFirst._by_rooms``), not by
+    listing the up to 4^7 placements of the unseen doubles; the count must be the listing's, sum for sum, from the
+    public view and the players', at the deal, the lead and once passes have voided hands (the bundled match
+    with its hands written ``?``: games 2 and 9)."""
+    from analyzer.inference.placements import DoublesFirst
+    from analyzer.match import replay_record
+
+    from conftest import RECORDS
+
+    text = (RECORDS / "match-kozel.dom").read_text(encoding="utf-8")
+    handless = "\n".join(f"{line[0]}: ?" if line[:3] in ("A: ", "B: ", "C: ", "D: ") and "[" in line else line
+                         for line in text.splitlines())
+    games = replay_record(parse(handless))
+    voided = 0
+    for game, seen, viewer in ((8, 0, None), (8, 1, None), (8, 1, 2), (8, 2, 0), (1, 8, None), (1, 9, 1)):
+        base = worlds_at(games[game], seen, viewer)._base
+        assert isinstance(base, DoublesFirst)
+        by_rooms = base._by_rooms()
+        listed = sum(ways for *_, ways in base._placed())
+        assert by_rooms is not None and base.count == by_rooms == listed > 0, (game, seen, viewer)
+        voided += any(base._allowed[i] & 0b1111 != 0b1111 for i in base.doubles)
+    assert voided        # (a pass voided a hand of some double)

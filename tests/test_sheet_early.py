@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from analyzer.analysis import analyze_replay
 from analyzer.analysis import sheets
 from analyzer.analysis.settings import FairRun, FairSettings
-from analyzer.analysis.dealvalues import CPU_BUDGET, DealsSummary
+from analyzer.analysis.dealvalues import CPU_BUDGET, DealsSummary, FairCut
 from analyzer.analysis.sheets import WORLD_SHARE, fair_budget, finite, schedule, sheet_analyze, written_replay
 from analyzer.cli import main
 from analyzer.cli.options import SECONDS
@@ -28,7 +28,7 @@ from analyzer.generate import random_game
 from analyzer.inference.sheet import SheetDeal, sheet_deals
 from analyzer.i18n import use
 from analyzer.pipeline import Options
-from analyzer.render.verdicts import sheet_deals_words
+from analyzer.render.verdicts import fair_cut_words, fair_note_words, sheet_deals_words
 from analyzer.server import api, library
 from analyzer.replay import replay
 from analyzer.schemas import schema
@@ -218,6 +218,11 @@ def test_the_budgets_reach_a_sheets_text_and_json(monkeypatch):
                                                "--jobs", "1", "--json", "records/sheet-partnership.dom"]).stdout)
     free = free["games"][0]
     assert free["deals"]["analysed"] == 2 and "cut_short" not in free["deals"]
+    cut = free["fair_cut"]          # (the fair cut a value in the JSON, its words only in the text)
+    assert {k: cut[k] for k in ("reason", "seconds", "hands", "deals")} == \
+           {"reason": "cpu-budget", "seconds": 0, "hands": 1, "deals": 20} and cut["seconds_per_deal"] > 0
+    assert "CPU budget" not in free["fair_note"]
+    jsonschema.validate(cut, {**{k: v for k, v in schema().items() if k != "oneOf"}, "$ref": "#/$defs/fair_cut"})
 
 
 def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
@@ -225,13 +230,20 @@ def test_the_fair_verdicts_budget_cuts_worlds_then_hands_and_says_so():
     a costly one (12 s a deal) over fewer worlds a decision (never fewer than 20, grown no
     further) and then fewer hands, within the budget, the words naming both; no budget, no cut."""
     asked = FairSettings(worlds=200, max_worlds=800, exact_below=1000)
-    assert fair_budget(asked, 8, 0.005, 120) == (asked, 8, "")
-    assert fair_budget(asked, 8, 3.0, None) == (asked, 8, "")
-    cut, hands, words = fair_budget(asked, 8, 12.0, 120)    # (a world some 3 s: WORLD_SHARE of a deal's values)
+    assert fair_budget(asked, 8, 0.005, 120) == (asked, 8, None)
+    assert fair_budget(asked, 8, 3.0, None) == (asked, 8, None)
+    cut, hands, said = fair_budget(asked, 8, 12.0, 120)     # (a world some 3 s: WORLD_SHARE of a deal's values)
     assert (cut.worlds, cut.max_worlds, cut.exact_below, hands) == (20, 20, 20, 2)
     assert hands * cut.worlds * 12.0 * WORLD_SHARE <= 120
-    assert words == "the fair verdicts' CPU budget of 120 s (a deal's values some 12.00 s): 2 hands a player, each " \
-                    "decision over 20 deals"
+    assert said == FairCut(CPU_BUDGET, 120, 12.0, 2, 20)    # (a value: the words are render's)
+    assert fair_cut_words(said) == "the fair verdicts' CPU budget of 120 s (a deal's values some 12.00 s): 2 hands " \
+                                   "a player, each decision over 20 deals"
+    assert fair_note_words(None, None) is None and fair_note_words("x", None) == "x"
+    assert fair_note_words("x", said) == f"x; {fair_cut_words(said)}"
+    with use("es"):
+        assert fair_cut_words(dataclasses.replace(said, hands=1)) == (
+            "el presupuesto de CPU de los veredictos justos, 120 s (los valores de un reparto, unos 12,00 s): "
+            "1 mano por jugador, cada decisión sobre 20 repartos")
     cut, hands, _ = fair_budget(asked, 8, 0.4, 120)        # (the worlds alone cut: 160 s planned)
     assert (cut.worlds, cut.max_worlds, hands) == (150, 150, 8)
     few = FairSettings(worlds=4, max_worlds=4, exact_below=4)   # (--max-deals 4: never more worlds than asked)

@@ -89,7 +89,7 @@ def _inference_step() -> dict:
 
 
 def test_every_key_of_the_glossary_is_written_where_it_says():
-    from analyzer.analysis import Decision
+    from analyzer.analysis import Decision, GameAnalysis
     from analyzer.analysis.dealvalues import DealsSummary
     from analyzer.analysis.fair import FairDecision, FairValue
     from analyzer.archive.mistakes import Mistake
@@ -98,6 +98,7 @@ def test_every_key_of_the_glossary_is_written_where_it_says():
 
     written = {"decision": codec.keys(Decision), "fair_verdict": codec.keys(FairDecision),
                "fair_value": codec.keys(FairValue), "deals": codec.keys(DealsSummary),
+               "analysis": codec.keys(GameAnalysis),
                "mistake": tuple(f.name for f in dataclasses.fields(Mistake)),
                "problem": tuple(f.name for f in dataclasses.fields(Problem)), "inference_step": _inference_step()}
     defs = schema()["$defs"]

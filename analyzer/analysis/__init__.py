@@ -17,7 +17,7 @@ from ..search.block import Solver, SolverError, core_note, principal_line
 from ..search.alphabeta import proven_best
 from ..search.core import TABLE_MB, SearchBudget
 from ..tiles import Move
-from .dealvalues import DealsSummary, OverDeals
+from .dealvalues import DealsSummary, FairCut, OverDeals
 from ..rules.codes import Code
 from ..diagnostics import Severity
 from ..rules.modes import Count, Layout
@@ -241,6 +241,8 @@ class GameAnalysis:
     fair_note: str | None = field(default=None, metadata=_FAIR)
     fair_error: str | None = field(default=None, metadata=_FAIR)
     fair_critical: Decision | None = field(default=None, metadata=_FAIR)
+    # a sheet's fair verdicts planned down to their CPU budget (``analysis.sheets.fair_budget``): to what, and why
+    fair_cut: FairCut | None = field(default=None, metadata=key(when="fair", read=False, omit_none=True))
     lines: tuple[dict, ...] = field(default=(), metadata=key(when="lines"))   # best continuations, when asked for
     fair: bool = field(default=False, metadata=key(flag=True))
     deals_found: object | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))

@@ -8,7 +8,7 @@ from typing import NamedTuple
 from ..codec import key
 from ..i18n import gettext, ngettext, number
 
-__all__ = ["OverDeals", "OverHands", "DealsSummary", "DealsResult", "WorkCut", "CPU_BUDGET", "hands_words"]
+__all__ = ["OverDeals", "OverHands", "DealsSummary", "DealsResult", "WorkCut", "FairCut", "CPU_BUDGET", "hands_words"]
 
 
 def hands_words(hands: int, drawn: int, different: int) -> str:
@@ -113,6 +113,21 @@ class WorkCut:
     deals: int
     seconds: float
     seconds_per_deal: float
+
+
+@dataclass(frozen=True)
+class FairCut:
+    """Where the fair verdicts of a sheet were planned down to fit their CPU budget, and to what: ``reason`` a code
+    (:data:`CPU_BUDGET`: ``hands`` hands a player over the fair analysis's worlds would have passed it, the one
+    cause there is), ``seconds`` the budget in CPU seconds, ``seconds_per_deal`` what a deal's values cost (the
+    measure the plan was made from), ``hands`` the hands a player is judged in and ``deals`` the deals (worlds)
+    each decision is judged over, as cut. A value, never words: ``render.verdicts.fair_cut_words`` says it."""
+
+    reason: str
+    seconds: float
+    seconds_per_deal: float
+    hands: int
+    deals: int
 
 
 class DealsResult(NamedTuple):

@@ -37,7 +37,7 @@ from ..workers import pool_options
 from ..search.tree import SearchLimit
 from . import (Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, renewed)
-from .dealvalues import CPU_BUDGET, DealsResult, DealsSummary, OverDeals, OverHands, WorkCut, hands_words
+from .dealvalues import CPU_BUDGET, DealsResult, DealsSummary, FairCut, OverDeals, OverHands, WorkCut, hands_words
 from .fair import (FairDecision, FairRun, FairSettings, WorldSearch, dealt_position, early_looks, fair_analyze,
                    solve_dealt)
 from .fairstats import GROWTH, Z95, early_z, look_z, looks, needed, paired_gap, significant, student, value_summary
@@ -717,23 +717,21 @@ def hand_looks(hands: int) -> tuple[int, ...]:
 
 
 def fair_budget(settings: FairSettings, hands: int, per_deal: float | None,
-                seconds: float | None = FAIR_SECONDS) -> tuple[FairSettings, int, str]:
+                seconds: float | None = FAIR_SECONDS) -> tuple[FairSettings, int, FairCut | None]:
     """The fair ``settings`` and ``hands`` a player of a sheet is judged with under a CPU budget of ``seconds``
     (None: none), planned from ``per_deal``, the CPU a deal's values cost (every decision valued once; a world of
     each player's decisions costs the fair analysis some :data:`WORLD_SHARE` of it, so judging ``hands`` hands a
     player over ``worlds`` worlds costs some ``hands * worlds * per_deal * WORLD_SHARE``): where that passes it, the worlds a decision first cut to fit it (at
     least :data:`LEAST_WORLDS`, grown no further, solved exactly no more often), then the hands (at least one); and
-    the words saying so ("" where nothing was cut)."""
+    the cut as a value (:class:`FairCut`; None where nothing was cut)."""
     if seconds is None or not per_deal or hands * settings.worlds * per_deal * WORLD_SHARE <= seconds:
-        return settings, hands, ""
+        return settings, hands, None
     per_deal_fair = per_deal * WORLD_SHARE
     worlds = min(settings.worlds, max(LEAST_WORLDS, int(seconds / (hands * per_deal_fair))))   # (never more than asked)
     cut_hands = max(1, min(hands, int(seconds / (worlds * per_deal_fair))))
     settings = replace(settings, worlds=worlds, max_worlds=None if settings.max_worlds is None else worlds,
                        exact_below=min(settings.exact_below, worlds))
-    return settings, cut_hands, (f"the fair verdicts' CPU budget of {seconds:.0f} s (a deal's values some "
-                                 f"{per_deal:.2f} s): {cut_hands:,} hand{'s' * (cut_hands != 1)} a player, each "
-                                 f"decision over {worlds:,} deals")
+    return settings, cut_hands, FairCut(CPU_BUDGET, seconds, round(per_deal, 4), cut_hands, worlds)
 
 
 def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = FairSettings(), run: FairRun = FairRun(),
@@ -749,7 +747,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     decisions alone. ``run``: the hands judged in ``run.workers`` processes (None: at most 2) made by ``run.pool``;
     ``run.progress(done, total)``: the hands judged so far, and the most there may be (which only shrinks).
     ``seconds``: the CPU the verdicts are planned to (:func:`fair_budget`, from the CPU a deal's values cost: the
-    note says where it cut the hands and worlds); None: no bound."""
+    result's ``fair_cut`` says where it cut the hands and worlds); None: no bound."""
     analysis = replace(analysis, fair=True)         # (the analysis given is left as it was)
     seed, seats, progress = settings.seed, settings.seats, run.progress
     points = settings.thresholds.points
@@ -758,8 +756,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
                                                    why=analysis.stopped or gettext("the sheet's deals are not known")))
     found = analysis.deals_found or sheet_deals(rep, analysis.deals.max_deals, seed)    # (read back: found again)
     settings, capped = bounded(settings, analysis.deals.max_deals)
-    settings, hands, costly = fair_budget(settings, hands, analysis.deals.seconds_per_deal, seconds)
-    capped = "; ".join(w for w in (capped, costly) if w)
+    settings, hands, cut = fair_budget(settings, hands, analysis.deals.seconds_per_deal, seconds)
     deals = list(found.deals)
     rng = random.Random(seed * 7919 + 1)
     units: dict[int, list[tuple[int, int]]] = {}      # per seat: (a deal of the hand, the deals it stands for), or
@@ -858,7 +855,7 @@ def sheet_fair(rep: Replay, analysis: GameAnalysis, settings: FairSettings = Fai
     return replace(analysis, decisions=decisions, to_move=renewed(analysis.to_move, new),
                    critical=renewed(analysis.critical, new),
                    fair_critical=max(graded, key=lambda d: (d.fair.loss, -d.index)) if graded else None,
-                   fair_seats=tuple(rep.players[s] for s in spread),
+                   fair_seats=tuple(rep.players[s] for s in spread), fair_cut=cut,
                    fair_note=(gettext("the moves of {players}, each judged by what he could know in every hand he "
                                       "may have held over the deals analysed, and averaged over those hands",
                                       players=names) + "; " + ", ".join(parts)

@@ -17,7 +17,7 @@ from typing import Iterator
 from ..diagnostics import DominoError
 from ..position import mask_pips
 from ..rules.lead import heaviest_of
-from ..tiles import Tile
+from ..tiles import Tile, tile_set
 from .meter import WORLD_STEPS, current_meter
 
 __all__ = ["InferenceUnsupported", "HEAVY_STATES", "Placements", "HeaviestFirst", "DoublesFirst", "Cases"]
@@ -366,15 +366,40 @@ def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: i
 class DoublesFirst:
     """A :class:`Placements` for rules on the doubles dealt only: the unseen doubles placed every way the
     rules allow, and for each the other tiles by the program in the room it leaves (a world is drawn
-    by drawing that placement with the weight of the worlds completing it: exact, no rejection)."""
+    by drawing that placement with the weight of the worlds completing it: exact, no rejection).
+
+    Where the rule looks at how many doubles each hand holds and nothing else (a forced new deal for so many
+    doubles, no leader to place, and no hand shown so many tiles of one number that a double placed could make
+    it a new deal's suit: Kozel), the count is counted, not listed: the doubles placed one by one into
+    the rooms left (:meth:`_by_rooms`: the ways of reaching each room, whichever doubles went where), each room
+    the rule allows times the other tiles' ways in it, as the listing sums them placement by placement. The
+    placements themselves (``options``) are listed where weights, draws or a listing ask.
+
+    A known limit, listed or counted alike: a new deal's suit (Kozel: six tiles of one number) is judged on the
+    tiles in view once the doubles are placed, not on the whole hand, so deals whose other tiles make such a hand
+    are kept (some 0.25% of the deals drawn at the lead of game 9 of records/match-kozel.dom with its hands ``?``)."""
 
     def __init__(self, view, allows, base: Placements):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
         self.doubles = [i for i, t in enumerate(view.unseen) if t.is_double]
         self.rest = [i for i, t in enumerate(view.unseen) if not t.is_double]
         self._tallies: dict[tuple[int, ...], Placements] = {}
-        self.options: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []    # (placed, room left, ways)
-        meter = current_meter()
+        self._view, self._judge, self._base = view, allows, base
+        self._options: list[tuple[tuple[int, ...], tuple[int, ...], int]] | None = None
+        counted = self._by_rooms()
+        self.count = counted if counted is not None else sum(ways for *_, ways in self.options)
+
+    @property
+    def options(self) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+        """Each placement of the unseen doubles the rule allows: (the holders' masks with it, the room left, the
+        worlds completing it)."""
+        if self._options is None:
+            self._options = self._placed()
+        return self._options
+
+    def _placed(self) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+        options: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+        meter, allows, base = current_meter(), self._judge, self._base
 
         def place(k: int, room: tuple[int, ...], world: list[int]) -> None:
             if k == len(self.doubles):
@@ -383,7 +408,7 @@ class DoublesFirst:
                 known = self._tallies.get(room)          # a room the other tiles cannot fill: not judged again
                 ways = self.tally(room).count if (known is None or known.count) and allows(world) else 0
                 if ways:
-                    self.options.append((tuple(world), room, ways))
+                    options.append((tuple(world), room, ways))
                 return
             i = self.doubles[k]
             for h, after in base.steps(i, room):
@@ -391,8 +416,49 @@ class DoublesFirst:
                 place(k + 1, after, world)
                 world[h] &= ~self.unseen[i].bit
 
-        place(0, view.room, list(view.fixed))
-        self.count = sum(ways for *_, ways in self.options)
+        place(0, self.room, list(self._view.fixed))
+        return options
+
+    def _by_rooms(self) -> int | None:
+        """The count where the rule on whole hands judges a placement of the doubles by how many each hand then
+        holds alone (see the class), else None: a forced new deal (``redeal`` doubles or more in a hand) and no
+        leader, and in no hand ``suit`` tiles of one number in view once the doubles are placed (its fixed and
+        played tiles of the number, and its double where it may go there), so that the suit's judgment, made on
+        those, never finds one. The same sum as the listing's, grouped by the room each placement leaves."""
+        view = self._view
+        whole = view.whole
+        if whole is None or whole.leader is not None or whole.redeal is None:
+            return None
+        dealing, tiles = whole.redeal, tile_set(whole.max_pip)
+        most = dealing.redeal - 1 if dealing.redeal else None      # (the most doubles a hand may hold)
+        held = []                                   # the doubles each hand holds before any is placed
+        for h in range(view.players):
+            shown = view.fixed[h] | view.played[h]
+            held.append(sum(1 for t in tiles if t.is_double and t.bit & shown))
+            if dealing.suit:                        # (of the doubles, only [n-n] is of the number n)
+                room = self.room[h] and (most is None or held[h] < most)
+                may = {self.unseen[i].high for i in self.doubles if room and self._allowed[i] >> h & 1}
+                if any(sum(1 for t in tiles if t.matches(n) and t.bit & shown) + (n in may) >= dealing.suit
+                       for n in range(whole.max_pip + 1)):
+                    return None
+        meter, base = current_meter(), self._base
+        layer = {self.room: 1}
+        for i in self.doubles:
+            after: dict[tuple[int, ...], int] = {}
+            for room, ways in layer.items():
+                if meter is not None:
+                    meter.charge()
+                for _, left in base.steps(i, room):
+                    after[left] = after.get(left, 0) + ways
+            layer = after
+        count = 0
+        for room, ways in layer.items():
+            if most is not None and any(held[h] + self.room[h] - room[h] > most for h in range(view.players)):
+                continue                            # (a hand dealt enough doubles for a new deal)
+            if meter is not None:
+                meter.charge(WORLD_STEPS)
+            count += ways * self.tally(room).count
+        return count
 
     def tally(self, room) -> Placements:             # the program of the other tiles in ``room``
         if room not in self._tallies:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from ..analysis import NO_EXTRA_WORDS, Decision, GameAnalysis, Grading
 from ..analysis.gradecounts import CLASSES, tally
 from ..i18n import gettext, language
-from .verdicts import alternative_marks, bounds_text, holds_groups, sure_value, void_numbers
+from .verdicts import alternative_marks, bounds_text, fair_note_words, holds_groups, sure_value, void_numbers
 from ..diagnostics import Diagnostic
 from ..rules.codes import Code
 from ..position import Position, tiles_of
@@ -780,7 +780,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         stopped=analysis.stopped if analysis else None,
         assumption=_assumption(analysis),
         analysed=analysed, layout="line" if start.layout is None else getattr(variant, "layout", "arms"),
-        fair_note=analysis.fair_note if analysis else None,
+        fair_note=fair_note_words(analysis.fair_note, analysis.fair_cut) if analysis else None,
         fair_critical=analysis.fair_critical.index + 1 if analysis and analysis.fair_critical else None,
         to_move=_decision(analysis.to_move) if analysis and analysis.to_move else None,
         to_move_player=analysis.to_move.player if analysis and analysis.to_move else None,

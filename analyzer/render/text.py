@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (OVER_HANDS, sheet_deals_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, tied_words)
 from ..rules.codes import Code
 from ..i18n import N_, decimal, gettext, ngettext
@@ -383,8 +383,9 @@ def analysis_text(number: int, result) -> str:
         lines.append(f"Deals: {sheet_deals_words(deals)}")
         lines.append(f"Result: {deals.result_words()}")
         lines.append(SHEET_KEY)
-    if result.fair_note:
-        lines.append(f"Fair analysis: {result.fair_note}")
+    fair_note = fair_note_words(result.fair_note, getattr(result, "fair_cut", None))
+    if fair_note:
+        lines.append(f"Fair analysis: {fair_note}")
     text = _text(lines) + "".join(_decision_text(d, result) for d in result.decisions)
     if getattr(result, "to_move", None) is not None:     # the record stops at a decision
         d = result.to_move

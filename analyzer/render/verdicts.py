@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -103,6 +103,26 @@ def sheet_deals_words(deals) -> str:
     how many were analysed, and where the work stopped short, if it did (:func:`cut_words`)."""
     words = deals.words()
     return words if deals.cut is None else f"{words}; {cut_words(deals.cut)}"
+
+
+def fair_cut_words(cut) -> str:
+    """``the fair verdicts' CPU budget of 120 s (a deal's values some 12.00 s): 2 hands a player, each decision over
+    20 deals``: how a sheet's fair verdicts were planned down to their CPU budget (``cut``, an
+    ``analysis.dealvalues.FairCut``: its one cause, ``analysis.dealvalues.CPU_BUDGET``), the one wording of the
+    text and the page."""
+    return gettext("the fair verdicts' CPU budget of {seconds} s (a deal's values some {per_deal} s): {hands}, "
+                   "each decision over {deals}", seconds=number(round(cut.seconds)),
+                   per_deal=decimal(cut.seconds_per_deal),
+                   hands=ngettext("{n} hand a player", "{n} hands a player", cut.hands),
+                   deals=ngettext("{n} deal", "{n} deals", cut.deals))
+
+
+def fair_note_words(note: str | None, cut) -> str | None:
+    """A game's fair note (``note``, ``GameAnalysis.fair_note``) with how its fair verdicts were planned down to
+    their CPU budget after it, where they were (``cut``, its ``fair_cut``: :func:`fair_cut_words`)."""
+    if cut is None:
+        return note
+    return f"{note}; {fair_cut_words(cut)}" if note else fair_cut_words(cut)
 
 
 def deals_words(deals: int, analysed: int | None = None) -> str:

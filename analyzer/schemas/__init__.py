@@ -15,7 +15,8 @@ VERSION = 4       # the schema's version: a change of a field's name, type or me
 #                   still written beside them, deprecated, gone in 5: ``codec.key(retired=...)``, docs/glossary.md;
 #                   in 4 too, a sheet's ``deals.cut``, the sentence saying where its values stopped, is the object
 #                   ``deals.cut_short``, the sentence still written beside it, deprecated, gone in 5:
-#                   ``codec.key(retired_write=...)``)
+#                   ``codec.key(retired_write=...)``; and the fair verdicts' budget cut, English words at the end of
+#                   ``fair_note`` before, the object ``fair_cut``)
 
 
 def schema() -> dict:

@@ -34,7 +34,7 @@ from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, St
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
 from ..render.text import fair_text, view_words
-from ..render.verdicts import OVER_HANDS, sheet_deals_words, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
+from ..render.verdicts import OVER_HANDS, fair_cut_words, sheet_deals_words, alternative_marks, how_words, loss_range_words, open_verdict, over_text, verdict_word
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..rules.modes import Termination
@@ -215,6 +215,8 @@ def _told_how(analysis) -> dict:
     if isinstance(data.get("deals"), dict) and analysis.deals is not None:
         deals = analysis.deals
         data["deals"]["words"] = f"Deals: {sheet_deals_words(deals)}. Result: {deals.result_words()}."
+    if isinstance(data.get("fair_cut"), dict) and analysis.fair_cut is not None:
+        data["fair_cut"]["words"] = fair_cut_words(analysis.fair_cut)
     return data
 
 
