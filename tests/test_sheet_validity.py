@@ -171,6 +171,15 @@ def test_a_lead_no_deal_allows_is_still_an_error():
     assert f"{first.player} must lead" in found[0].message and "fisher" in found[0].message
 
 
+def test_a_deal_thrown_in_stays_one_where_the_hand_of_doubles_is_written_unknown():
+    """The property test's find (2026-11-27): a South American deal thrown in for C's five doubles, C's hand written
+    ``?``. The other three hands are written, so C's is the rest of the set and the deal is still thrown in; it was
+    read as a game with no known result, and the next game's lead (the next player after the last leader) was left
+    unchecked."""
+    record = read(RECORDS / "match-south-american-redeal-natural.dom")
+    assert_the_truth_is_allowed(record, as_sheet(record, {"C"}, False))
+
+
 @pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())

@@ -759,8 +759,8 @@ def stream_match(games: Iterable[Game], variant: Variant | str | None = None, so
         played = (game, req, chosen.match.worth(state), number, entry)
         if rep.redealt:
             # the tiles were dealt again: the game counts for nothing and the same player leads the new deal
-            rep.end_diagnostics.append(_diag(rep, Code.REDEAL_GAME, "the tiles are dealt again; this game does "
-                                             "not count", "Redeal", severity="info"))
+            rep.end_diagnostics.append(_diag(rep, Code.REDEAL_GAME, gettext("the tiles are dealt again; this game does "
+                                                                          "not count"), "Redeal", severity="info"))
             rep.__dict__.pop("diagnostics", None)
             entry.score = _shown(chosen, rep, state, known)
             rep.match = entry

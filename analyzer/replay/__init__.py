@@ -105,7 +105,7 @@ class Replay:
     def redealt(self) -> bool:
         """The game is dealt again: marked so (``[Redeal "C"]``), or a deal with no moves where a hand
         holds the doubles for a new deal (the record goes on with the next deal). It counts for nothing."""
-        return "Redeal" in self.game.tags or redeal_inferred(self.game, self.variant)
+        return "Redeal" in self.game.tags or redeal_inferred(self.game, self.variant, self.initial)
 
     @property
     def deal_ok(self) -> bool:
@@ -433,14 +433,18 @@ class _Replayer(HandEnding, WhistIrregularities, Placing):
         return [], pending[1]
 
 
-def redeal_inferred(game: Game, variant: Variant) -> bool:
+def redeal_inferred(game: Game, variant: Variant, initial: Position | None = None) -> bool:
     """A game with a whole deal and no moves, without a Redeal tag, in which a hand holds the doubles
     for a new deal (000: "Wenn ein Spieler fünf oder mehr Doppelsteine bekommen hat, werden die Steine
-    zusammengeworfen und es wird noch einmal gegeben"): it reads as dealt again."""
+    zusammengeworfen und es wird noch einmal gegeben"): it reads as dealt again. A hand written ``?`` counts
+    where the deal replayed (``initial``) knows it all the same: the rest of the set, every other hand written."""
     if game.moves or "Redeal" in game.tags or len(game.hands) != variant.players:
         return False
-    return any(hand.tiles is not None and not hand.unknown and variant.dealing.redeal_due(set(hand.tiles))
-               for hand in game.hands)
+    if any(hand.tiles is not None and not hand.unknown and variant.dealing.redeal_due(set(hand.tiles))
+           for hand in game.hands):
+        return True
+    return (initial is not None and len(initial.hands) == variant.players and not any(initial.hidden)
+            and any(variant.dealing.redeal_due_mask(hand) for hand in initial.hands))
 
 
 def _withdraw_missed(steps: list[Step], call: MoveEntry) -> None:
