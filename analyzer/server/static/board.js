@@ -404,6 +404,8 @@ function setWords(el, text) {
 
 function showPosition(body) {
   var seq = ++state.seq;
+  // the board last asked for by its game and step (null: by the cursor or along a line), until it is drawn
+  state.pendingStep = body.step !== undefined && !body.line ? {game: body.game || 0, step: body.step} : null;
   if (!body.line) { state.mine = false; }
   if (body.step === undefined || body.line) { state.asked = null; }
   // the analysis's best move there, drawn on the table by the server (one drawing: domino diagram's)
@@ -412,6 +414,7 @@ function showPosition(body) {
   return api("position", request(body)).then(function (r) {
     if (seq !== state.seq) { return; }
     state.asked = null;
+    state.pendingStep = null;
     // a board asked by the cursor: where the analysis names a best there, asked again with it
     if (r.ok && body.step === undefined && !body.line && bestAt(r.data.game, r.data.step)) {
       return showPosition({game: r.data.game, step: r.data.step});
@@ -669,8 +672,11 @@ function analyse(more) {
     status(_("analysed"));
     drawValues();
     drawReview();
-    var p = state.position;             // the board again, with the analysis's best move drawn on it
-    if (p && !p.variation && bestAt(p.game, p.step) !== (p.best || null)) { showPosition({game: p.game, step: p.step}); }
+    // the board again, with the analysis's best move drawn on it: the one asked for where a board is still on
+    // its way (asked again, now with the best move), else the one drawn
+    var p = state.pendingStep || state.position;
+    if (state.pendingStep) { showPosition(state.pendingStep); }
+    else if (p && !p.variation && bestAt(p.game, p.step) !== (p.best || null)) { showPosition({game: p.game, step: p.step}); }
     if (phone()) { tab("values", true); }
   });
 }

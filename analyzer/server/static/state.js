@@ -14,7 +14,7 @@ export var TEMPLATE = '[Event "new game"]\n[Variant "partnership"]\n[Players "A,
   "A: ?\nB: ?\nC: ?\nD: ?\n";
 export var state = {
   path: null, name: "<board>", token: null, saved: "", game: 0, step: null,
-  position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0,
+  position: null, validation: null, analysis: null, analysed: null, job: null, seq: 0, pendingStep: null,
   focusMoves: false,      // the next board drawn puts the focus on its first move (a new record: board.js)
   problem: null           // the position of the problem open (problems.js): the board's text while it is
 };
