@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,7 @@ uvicorn = pytest.importorskip("uvicorn")
 expect = pytest.importorskip("playwright.sync_api").expect
 
 
-from conftest import BOARD_TOKEN, RECORDS, ROOT, SEED_DEAL, SEED_HANDS, served_board  # noqa: E402
+from conftest import BOARD_TOKEN, RECORDS, ROOT, SEED_DEAL, SEED_HANDS, served_board, settled  # noqa: E402
 
 AUTH = {"Authorization": f"Bearer {BOARD_TOKEN}"}
 
@@ -397,6 +398,53 @@ def test_a_variation_is_kept_apart_and_written_on_request(board, width, viewport
     expect(page.locator("#entered")).to_contain_text("no form for a variation")
     expect(page.locator("#status")).to_have_text(re.compile(r"^valid"))
     assert errors == []
+
+
+def _until(page, done, what: str, seconds: float = 60) -> None:
+    """Wait (the page's events handled meanwhile) until ``done()`` holds: a request the test holds has come."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"not asked within {seconds} s: {what}"
+        page.wait_for_timeout(50)
+
+
+@pytest.mark.slow
+def test_a_board_asked_for_while_the_analysis_ends_is_the_one_shown(board, browser):
+    """A move stepped to while the review's analysis is on its way: when the analysis ends, the board shown is the
+    one asked for last, never the one drawn before it. (Under load the Russian board's test stopped at move 12 of 15:
+    the analysis's end asked again for the board drawn, and that answer superseded the one on its way.) Both answers
+    are held here, so the order is the slow machine's every time."""
+    open_, _ = board
+    held: dict[str, list] = {"analyze": [], "position": []}
+
+    def hold_the_step(route):
+        body = json.loads(route.request.post_data)
+        if body.get("step") == 6 and not held["position"]:
+            held["position"].append(route)
+        else:
+            route.continue_()
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        context.route("**/api/analyze", lambda route: held["analyze"].append(route))
+        context.route("**/api/position", hold_the_step)
+        page, errors = open_("variant-french.dom", context=context)
+        page.wait_for_function("() => window.DominoBoard !== undefined")
+        _until(page, lambda: held["analyze"], "the review's analysis, asked for on opening")
+        expect(page.locator("#stepinfo")).to_have_text(re.compile(r"the deal of"))     # the review opens at the deal
+        settled(page)
+        page.evaluate("window.DominoBoard.at(0, 3)")
+        expect(page.locator("#stepinfo")).to_have_text(re.compile(r"after move 3 of"))
+        page.evaluate("() => { window.DominoBoard.at(0, 6); }")     # (not awaited: its answer is held)
+        _until(page, lambda: held["position"], "move 6's board, on its way")
+        held["analyze"].pop().continue_()
+        expect(page.locator("#status")).to_have_text("analysed", timeout=120_000)
+        held["position"].pop().continue_()
+        expect(page.locator("#stepinfo")).to_have_text(re.compile(r"after move 6 of"))
+        settled(page)
+        expect(page.locator("#stepinfo")).to_have_text(re.compile(r"after move 6 of"))
+        assert errors == []
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("width,viewport", WIDTHS)
