@@ -401,11 +401,12 @@ def test_a_variation_is_kept_apart_and_written_on_request(board, width, viewport
 
 
 def _until(page, done, what: str, seconds: float = 60) -> None:
-    """Wait (the page's events handled meanwhile) until ``done()`` holds: a request the test holds has come."""
+    """Wait, a frame at a time (the page's events handled meanwhile), until ``done()`` holds: a request the test
+    holds has come."""
     deadline = time.monotonic() + seconds
     while not done():
         assert time.monotonic() < deadline, f"not asked within {seconds} s: {what}"
-        page.wait_for_timeout(50)
+        settled(page)
 
 
 @pytest.mark.slow
