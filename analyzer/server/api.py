@@ -260,9 +260,11 @@ def analysis_call(data: dict, cap: int) -> dict:
 def _seconds(data: dict, key: str, default: float | None) -> float | None:
     """A sheet's CPU budget, ``data[key]``: whole seconds, 0 or more, or null (no budget), as ``--values-seconds``
     and ``--fair-seconds`` take it (absent: ``default``)."""
-    if key not in data or data[key] is None:
-        return default if key not in data else None
+    if key not in data:
+        return default
     value = data[key]
+    if value is None:
+        return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ApiError(f'"{key}" is whole CPU seconds, 0 or more, or null for no budget, or left out')
     return value
