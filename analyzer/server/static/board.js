@@ -674,7 +674,7 @@ function analyse(more) {
     drawReview();
     // the board again, with the analysis's best move drawn on it: the one asked for where a board is still on
     // its way (asked again, now with the best move), else the one drawn
-    var p = state.pendingStep || state.position;
+    var p = state.position;
     if (state.pendingStep) { showPosition(state.pendingStep); }
     else if (p && !p.variation && bestAt(p.game, p.step) !== (p.best || null)) { showPosition({game: p.game, step: p.step}); }
     if (phone()) { tab("values", true); }
