@@ -188,11 +188,10 @@ def test_a_usage_error_is_in_the_language_chosen():
 COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", "incomplete", "unchecked-lead",
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
                  "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
-#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a sheet's deals that
-#: cannot be, the tool's own failures; an unreadable file's reason as the system gives it); their lines are left out of the
-#: pseudo-language's check, every other diagnostic's message is in the catalogue
-ENGLISH_CODES = {"internal", "internal-error", "cluster-lost",
-                 "unwritable", "no-deal", "notation"}
+#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": ``notation``, a rule of the reader that
+#: failed on its text, its exception's words); their lines are left out of the pseudo-language's check, every other
+#: diagnostic's message is in the catalogue
+ENGLISH_CODES = {"notation"}
 DIAGNOSTIC = re.compile(r"^\s*\S+?(?::\d+(?::\d+)?)?: (error|warning|info)\[([a-z0-9-]+)\] ", re.M)
 
 

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..diagnostics import Diagnostic
+from ..i18n import gettext
 from ..rules.codes import Code
 from ..pipeline import LOST, record_problem, worker_died
 from .task import process
@@ -107,8 +108,8 @@ def cluster_lost(label: str, why: str) -> dict:
     """The result of a record that was not worked out because the cluster was lost (``why``); it is
     not cached, so a re-run with the same cache works it out."""
     return record_problem(label, Diagnostic(
-        "error", LOST, f"not worked out: {why}; the records done before are kept (and cached with --cache): "
-        "run again to finish the rest", source=label))
+        "error", LOST, gettext("not worked out: {why}; the records done before are kept (and cached with --cache): "
+                               "run again to finish the rest", why=why), source=label))
 
 
 def on_cluster(address, todo, options, ahead: int = 4):
@@ -207,7 +208,7 @@ def _on_client(client, address, first, todo, options, ahead):
             try:
                 result = future.result()
             except KilledWorker:
-                result = worker_died(source.label, "each Dask worker")
+                result = worker_died(source.label, gettext("each Dask worker"))
             except Exception as exc:
                 if future.status != "error":
                     lost.append(_why_lost(address, exc))
@@ -245,12 +246,14 @@ def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.
             lost.append(_why_lost(address, exc))
             return []
         if client.status != "running":
-            lost.append(f"the Dask scheduler at {address} was lost mid-run (the client is {client.status})")
+            lost.append(gettext("the Dask scheduler at {address} was lost mid-run (the client is {status})",
+                                address=address, status=client.status))
             return []
         try:                            # (bounded: a scheduler whose process is frozen never answers)
             workers = len(client.nthreads(callback_timeout=most))
         except TimeoutError:
-            lost.append(f"the Dask scheduler at {address} has not answered for {most:g} s")
+            lost.append(gettext("the Dask scheduler at {address} has not answered for {seconds} s", address=address,
+                                seconds=f"{most:g}"))
             return []
         except Exception as exc:
             lost.append(_why_lost(address, exc))
@@ -258,8 +261,8 @@ def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.
         now = time.monotonic()
         alone = None if workers else alone if alone is not None else now
         if alone is not None and now - alone >= most:
-            lost.append(f"the Dask scheduler at {address} has had no worker for {most:g} s "
-                        "(the workers died or cannot reach it)")
+            lost.append(gettext("the Dask scheduler at {address} has had no worker for {seconds} s (the workers died or "
+                                "cannot reach it)", address=address, seconds=f"{most:g}"))
             return []
 
 
@@ -268,13 +271,14 @@ def task_failed(label: str, exc: Exception) -> dict:
     returns every failure of the analyser as a result): its arguments or its result could not be
     carried, say. That record's ``internal-error``; the rest of the archive goes on."""
     return record_problem(label, Diagnostic(
-        "error", Code.INTERNAL_ERROR, f"the task of this record failed on its Dask worker ({type(exc).__name__}: "
-        f"{exc}); the rest of the archive was done; please report it", source=label))
+        "error", Code.INTERNAL_ERROR, gettext("the task of this record failed on its Dask worker ({kind}: {error}); "
+                                              "the rest of the archive was done; please report it",
+                                              kind=type(exc).__name__, error=exc), source=label))
 
 
 def _why_lost(address: str, exc: Exception) -> str:
     """What a user is told of a cluster lost under a run, from the exception that showed it."""
-    return f"the Dask scheduler at {address} was lost mid-run ({_reason(exc)})"
+    return gettext("the Dask scheduler at {address} was lost mid-run ({reason})", address=address, reason=_reason(exc))
 
 
 def _reason(exc: Exception) -> str:

@@ -11,7 +11,7 @@ import click
 from .errors import clean_errors
 from .options import force_option, variant_option
 from ..diagnostics import Severity
-from ..i18n import N_, gettext, ngettext, number
+from ..i18n import N_, gettext, ngettext, number, system_reason
 from .language import TranslatedCommand
 
 __all__ = ["import_command"]
@@ -257,7 +257,8 @@ def _read(file: str) -> str:
             with open(file, "rb") as handle:
                 data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise click.ClickException(f"{file}: cannot be read ({exc.strerror or exc})") from None
+        raise click.ClickException(gettext("{path}: cannot be read ({why})", path=file,
+                                           why=system_reason(exc))) from None
     if len(data) > MAX_RECORD_BYTES:
         raise click.ClickException(f"{file}: {too_large(None, MAX_RECORD_BYTES)}")
     text, problem = decode(data, file)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
 
+from ..i18n import gettext
 from ..position import tiles_of
 from ..tiles import Tile
 from .boneyard import DrawView
@@ -155,7 +156,7 @@ class TableWorlds:
         """One world drawn uniformly (as the base view draws it; without drawing, a mask per holder, the
         table's tiles in the table's holder)."""
         if not self.count:
-            raise NoWorld("no world fits what the viewer has seen")
+            raise NoWorld(gettext("no world fits what the viewer has seen"))
         pick = rng.randrange(self.count)
         for _, worlds in self._parts:
             if pick < worlds.count:

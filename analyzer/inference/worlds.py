@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..diagnostics import DominoError
+from ..i18n import gettext
 from ..position import Position, mask_of, tiles_of
 from ..rules.lead import LeadGame, Revealed, dealt_leaders, highest_leads, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
@@ -212,7 +213,7 @@ class Worlds:
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
-            raise NoWorld("no world fits what the viewer has seen")
+            raise NoWorld(gettext("no world fits what the viewer has seen"))
         while True:                      # (a world without a tile that fits is drawn again: still uniform)
             world = self._base.sample(rng, self.view.fixed)
             if self._kept(world):
@@ -271,12 +272,13 @@ def fitting(pos: Position, variant) -> int:
     return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
 
 
-def _line(step) -> str:
-    return f" (line {step.entry.pos.line})" if step.entry.pos.line else ""
-
-
 def describe_step(rep, step) -> str:
-    return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
+    """A move as a reason names it, in the active language: ``move 3 (C [3-5] (line 13))``."""
+    if step.entry.pos.line:
+        return gettext("move {number} ({player} {move} (line {line}))", number=step.index + 1,
+                       player=step.entry.player, move=step.entry.text, line=step.entry.pos.line)
+    return gettext("move {number} ({player} {move})", number=step.index + 1, player=step.entry.player,
+                   move=step.entry.text)
 
 
 def moves_again(rep, seen: int) -> tuple[int, int] | None:

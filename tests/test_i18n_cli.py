@@ -1,0 +1,128 @@
+"""The command line's last English words in the catalogue (issue 83): a sheet's moves that fit no deal, the system's
+reason a file cannot be read, the tool's own failures, a retired option's note, ``analyze --fair``'s fair lines,
+``replay --view``'s matrix, ``equity``'s model and making of a table, ``variants -v``'s options and a few usage errors.
+The pseudo-language (``--lang qps``: every translated message marked ``⟦...⟧``) shows that no English word is left
+outside a mark; a few lines in Russian and Spanish show the words themselves."""
+import errno
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer import i18n
+from analyzer.cli import main
+from conftest import ROOT
+from test_i18n import covered, unmarked_words
+
+
+def _qps(*args):
+    return CliRunner().invoke(main, ["--lang", "qps", *args], prog_name="domino")
+
+
+# ---- the system's reason a file cannot be read ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "ENAMETOOLONG", "ELOOP", "EROFS",
+                                  "ENOSPC", "EDQUOT", "EIO", "EMFILE", "ENFILE", "EEXIST", "EBUSY", "EFBIG"])
+def test_the_systems_reason_is_the_systems_words_in_english_and_the_catalogues_in_another_language(name):
+    code = getattr(errno, name)
+    error = OSError(code, os.strerror(code), "x.dom")
+    assert i18n.system_reason(error) == os.strerror(code)
+    for lang in i18n.LANGUAGES:
+        with i18n.use(lang):
+            words = i18n.system_reason(error)
+        assert words and words != os.strerror(code), (lang, name)
+    with i18n.use("qps"):
+        assert i18n.system_reason(error) == f"⟦{os.strerror(code)}⟧"
+
+
+def test_the_systems_reason_is_found_by_the_exceptions_class_too_and_a_reason_unknown_is_the_systems():
+    with i18n.use("es"):
+        assert i18n.system_reason(FileNotFoundError("gone")) == "no existe el archivo o carpeta"
+        assert i18n.system_reason(PermissionError("no")) == "permiso denegado"
+        assert i18n.system_reason(OSError(errno.EXDEV, "Invalid cross-device link")) == "Invalid cross-device link"
+
+
+def test_a_missing_record_file_is_said_in_the_catalogue(tmp_path):
+    """A file named that is gone when it is read (a dangling link: it exists as a name, not as a file)."""
+    link = tmp_path / "gone.dom"
+    link.symlink_to(tmp_path / "nowhere" / "gone.dom")
+    result = _qps("validate", str(link))
+    assert result.exit_code == 1 and "⟦No such file or directory⟧" in result.output, result.output
+    assert unmarked_words(covered(result.output.replace(str(link), "x"))) == [], result.output
+    ru = CliRunner().invoke(main, ["--lang", "ru", "validate", str(link)], prog_name="domino").output
+    assert "файл не читается: нет такого файла или папки" in ru
+    english = CliRunner().invoke(main, ["validate", str(link)], prog_name="domino").output
+    assert "cannot read the file: No such file or directory" in english
+
+
+def test_a_command_that_meets_the_systems_refusal_says_it_in_the_language(tmp_path):
+    """``import``'s file and the error a command ends on (``cli.errors``): the path kept, the reason translated."""
+    from analyzer.cli.errors import _said
+
+    with i18n.use("pt_BR"):
+        said = _said(PermissionError(errno.EACCES, "Permission denied", "/srv/x.dom")).format_message()
+        assert said == "/srv/x.dom: permissão negada"
+        said = _said(IsADirectoryError(errno.EISDIR, "Is a directory", "records")).format_message()
+        assert said == "records: é uma pasta"
+    with i18n.use("qps"):
+        said = _said(KeyError("boom")).format_message()
+    assert said.startswith("⟦internal error (KeyError: ") and unmarked_words(said.replace("'boom'", " ")) == []
+
+
+# ---- the tool's own failures ------------------------------------------------------------------------------------
+
+def test_the_tools_own_failures_are_in_the_catalogue():
+    """``internal-error`` (the analyser failed, a worker died, a task failed on a Dask worker), ``cluster-lost``
+    and the reader's ``internal``: their sentences marked, what the exception says kept."""
+    from analyzer.archive.cluster import _why_lost, cluster_lost, task_failed
+    from analyzer.pipeline import internal_error, worker_died
+
+    with i18n.use("qps"):
+        messages = [internal_error("x.dom", ValueError("boom"))["error"]["message"],
+                    worker_died("x.dom")["error"]["message"],
+                    task_failed("x.dom", ValueError("boom"))["error"]["message"],
+                    cluster_lost("x.dom", _why_lost("tcp://host:8786", RuntimeError("gone")))["error"]["message"]]
+    for message in messages:
+        assert message.startswith("⟦"), message
+        assert unmarked_words(message.replace("ValueError: boom", " ").replace("RuntimeError: gone", " ")) == [], \
+            message
+    with i18n.use("ru"):
+        assert "анализатор сбился на этой записи (ValueError: boom)" in internal_error(
+            "x.dom", ValueError("boom"))["error"]["message"]
+
+
+# ---- a sheet's moves that fit no deal ------------------------------------------------------------------------
+
+def test_a_sheet_no_deal_fits_is_said_in_the_catalogue():
+    """``no-deal`` at the move after which no deal is left (tests/test_sheets.py's altered sheets: their moves
+    replay without an error, but no deal fits them), its sentence and the move it names marked."""
+    from analyzer.match import replay_record
+    from analyzer.record import Record
+    from test_sheets import contradicted_sheets
+
+    found = [(variant, sheet) for variant, sheet, _rep, problem in contradicted_sheets() if problem.step is not None]
+    assert found
+    for variant, sheet in found[:3]:
+        with i18n.use("qps"):
+            errors = [d for d in replay_record(Record([sheet]), variant)[0].errors]
+        assert [d.code for d in errors] == ["no-deal"], errors
+        assert errors[0].message.startswith("⟦") and unmarked_words(errors[0].message) == [], errors[0].message
+    with i18n.use("ru"):
+        message = replay_record(Record([found[0][1]]), found[0][0])[0].errors[0].message
+    assert "ход " in message and "раздача" in message, message
+
+
+def test_a_result_no_deal_gives_is_said_in_the_catalogue(tmp_path):
+    """``result-mismatch`` where a sheet's moves allow deals but none gives the written result
+    (records/sheet-partnership.dom with B/D's win written): the deals' results in the words of the language."""
+    text = (ROOT / "records" / "sheet-partnership.dom").read_text(encoding="utf-8")
+    result_path = tmp_path / "result.dom"
+    result_path.write_text(text.replace('[Result "A/C 12 domino"]', '[Result "B/D 30 domino"]'), encoding="utf-8")
+    result = _qps("validate", str(result_path))
+    assert "error[result-mismatch] ⟦the record states" in result.output, result.output
+    text = re.sub(r'"[^"]*"', " ", result.output.replace(str(result_path), "x"))
+    assert unmarked_words(covered(text)) == [], result.output
+    es = CliRunner().invoke(main, ["--lang", "es", "validate", str(result_path)], prog_name="domino").output
+    assert ('el registro declara "B/D 30 domino" pero ningún reparto que admite la planilla lo da: los 6 repartos '
+            "que admiten sus jugadas terminan con A dominando (dominó), ganando A/C 11 a 15") in es, es
