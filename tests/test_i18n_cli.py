@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from analyzer import i18n
 from analyzer.cli import main
 from conftest import ROOT
-from test_i18n import covered, unmarked_words
+from test_i18n import _outside_record, covered, unmarked_words
 
 
 def _qps(*args):
@@ -126,3 +126,115 @@ def test_a_result_no_deal_gives_is_said_in_the_catalogue(tmp_path):
     es = CliRunner().invoke(main, ["--lang", "es", "validate", str(result_path)], prog_name="domino").output
     assert ('el registro declara "B/D 30 domino" pero ningún reparto que admite la planilla lo da: los 6 repartos '
             "que admiten sus jugadas terminan con A dominando (dominó), ganando A/C 11 a 15") in es, es
+
+
+# ---- a retired option's note, the commands' own usage errors -------------------------------------------------------
+
+def test_a_retired_options_note_is_in_the_catalogue():
+    """``--worlds`` (now ``--decision-deals``): the one line its old name prints, in the language chosen."""
+    result = _qps("analyze", "--worlds", "3", "records/seed2.dom")      # (then a usage error: no --fair)
+    assert "⟦note: --worlds is deprecated: write --decision-deals" in result.output, result.output
+    assert unmarked_words(result.output) == [], result.output
+    es = CliRunner().invoke(main, ["--lang", "es", "analyze", "--worlds", "3", "records/seed2.dom"],
+                            prog_name="domino").output
+    assert "nota: --worlds está obsoleta: escriba --decision-deals (el mismo significado)" in es, es
+
+
+@pytest.mark.parametrize("args", [["stats", "--by", "month", "--fair", "records/seed2.dom"],
+                                  ["stats", "--counts", "records/seed2.dom"],
+                                  ["stats", "--skip", "2", "records/seed2.dom"],
+                                  ["train", "--player", "A", "--json", "out.json", "records/seed2.dom"],
+                                  ["equity", "--score", "60"],
+                                  ["equity", "--score", "60,-5"],
+                                  ["equity", "--score", "100,35"],
+                                  ["equity", "--score", "1,2,3"],
+                                  ["analyze", "--fair", "--max-decision-deals", "3", "records/seed2.dom"],
+                                  ["analyze", "--values-seconds", "-3", "records/seed2.dom"],
+                                  ["analyze", "--values-seconds", "1.5", "records/seed2.dom"],
+                                  ["validate", "--rule", "=x", "records/seed2.dom"]])
+def test_the_commands_own_usage_errors_are_in_the_catalogue(args):
+    result = _qps(*args)
+    assert result.exit_code == 2 and "⟦Error: ⟦" in result.output, result.output
+    text = re.sub(r"'[^'\n]*'|--[\w-]+|\b\d[\d,.-]*\b", " ", result.output)
+    assert unmarked_words(text) == [], result.output
+
+
+# ---- analyze --fair, replay --view, equity, variants -v -------------------------------------------------------------
+
+def test_analyze_fairs_text_on_a_sheet_is_all_in_the_catalogue():
+    """records/sheet-partnership.dom (every hand unknown) with --fair: the deals and the result, the key to its
+    numbers, the fair note, each decision's hindsight and fair lines (by what the mover knew over the hands he may
+    have held; a fair best over sampled deals with its gap), the alternatives' fair columns and spread, the reasons
+    and the critical moves."""
+    result = _qps("analyze", "--fair", "--decision-deals", "4", "records/sheet-partnership.dom")
+    assert result.exit_code == 0, result.output
+    for words in ("⟦Deals: ", "⟦Reading: ", "⟦by what D knew", "⟦fair (C's view, ", "⟦spread ", "⟦fair  "):
+        assert words in result.output, (words, result.output)
+    text = re.sub(r" \[[a-z-]+\]$", "", result.output, flags=re.M)        # (a reason's code)
+    assert unmarked_words(covered(text)) == [], text
+    ru = CliRunner().invoke(main, ["--lang", "ru", "analyze", "--fair", "--decision-deals", "4",
+                                  "records/sheet-partnership.dom"],
+                            prog_name="domino").output
+    assert "по тому, что знал D (честный анализ по" in ru and "реальная ошибка в 2 из 2 оценённых рук" in ru, ru
+
+
+def test_replay_views_matrix_of_who_may_hold_what_is_in_the_catalogue():
+    """``replay --view``: the deals the viewer cannot tell apart, the holders (the boneyard in the language), the
+    tiles and each hand's void numbers."""
+    result = _qps("replay", "--view", "A", "records/draw-one-view.dom")
+    assert result.exit_code == 0 and "⟦deals: " in result.output and "⟦boneyard⟧" in result.output, result.output
+    assert unmarked_words(_outside_record(result.output)) == [], result.output
+    es = CliRunner().invoke(main, ["--lang", "es", "replay", "--view", "A", "records/draw-one-view.dom"],
+                            prog_name="domino").output
+    assert re.search(r"repartos: 48\.695\.302\.656\.000\n +B +pozo +fichas\n", es), es
+
+
+def test_equitys_model_is_in_the_catalogue():
+    """The model's policy sentence (a table keeps it in English: said in the language when shown)."""
+    result = _qps("equity")
+    assert result.exit_code == 0 and "⟦model: ⟦each player plays by what he knows" in result.output, result.output
+    assert unmarked_words(result.output) == [], result.output
+    pt = CliRunner().invoke(main, ["--lang", "pt_BR", "equity"], prog_name="domino").output
+    assert "modelo: cada jogador joga pelo que sabe" in pt and "em 16 distribuições" in pt, pt
+
+
+def test_equitys_policies_are_each_in_the_catalogue():
+    """Every policy a table states, said in the language; one this version does not state, as it is written."""
+    from analyzer.analysis.fairplay import FAIR_POLICY, FairPlayer
+    from analyzer.cli.equity import policy_words
+    from analyzer.equity import boneyard, model
+
+    with i18n.use("qps"):
+        for policy in (model.POLICY, model.POLICY_EACH, boneyard.POLICY, boneyard.POLICY_EACH):
+            assert policy_words(policy) == f"⟦{policy}⟧"
+        assert policy_words(FairPlayer(worlds=1200).policy) == "⟦" + FAIR_POLICY.format(n="1,200") + "⟧"
+        assert policy_words("an older table's own words") == "an older table's own words"
+
+
+def test_variants_verbose_is_in_the_catalogue():
+    """``variants -v``: each rule option's help and each family's description in the language; the option's key,
+    its values and the presets' settings as a user types them."""
+    result = _qps("variants", "-v")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("\n      ⟦") >= 80, result.output                 # (every option's help)
+    text = re.sub(r"^  (?!--rule)[^⟦\n]*$|--rule \S+", " ", result.output, flags=re.M)
+    assert unmarked_words(text) == [], text
+    ru = CliRunner().invoke(main, ["--lang", "ru", "variants", "-v"], prog_name="domino").output
+    assert "именованная система: задаёт умолчания остальных опций" in ru
+
+
+def test_making_an_equity_table_says_so_in_the_language():
+    """The prompt before a table is made (none is shipped for a variant's options) and its progress lines."""
+    result = _qps("equity", "--rule", "target=37")
+    assert result.exit_code == 2 and "⟦no table is shipped for partnership (target=37)" in result.output, \
+        result.output
+    assert unmarked_words(re.sub(r"--[\w-]+|\$\w+", " ", result.output)) == [], result.output
+    from analyzer.equity import compute_table
+    from analyzer.equity.model import HandPlayers
+    from analyzer.rules import find_variant
+
+    said = []
+    with i18n.use("qps"):
+        compute_table(find_variant("partnership", {"target": "20"}), 50, 0, HandPlayers(), progress=said.append)
+    assert said and all(line.startswith("⟦") for line in said), said
+    assert unmarked_words(" ".join(said).replace("holder:[6-6]:forced", " ")) == [], said

@@ -47,8 +47,8 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
     to_file = output not in (None, "-")
     if to_file:
         if file != "-" and os.path.exists(file) and os.path.exists(output) and os.path.samefile(file, output):
-            raise click.UsageError(f"-o {output} is the input {file}: the record would overwrite the move log it is "
-                                   "made from; name another file")
+            raise click.UsageError(gettext("-o {output} is the input {file}: the record would overwrite the move log it "
+                                           "is made from; name another file", output=output, file=file))
         output_target(output, [], "-o", "record", force)
     text = _read(file)
     source = file if file != "-" else "<stdin>"
