@@ -176,6 +176,8 @@ def test_analyze_fairs_text_on_a_sheet_is_all_in_the_catalogue():
                                   "records/sheet-partnership.dom"],
                             prog_name="domino").output
     assert "по тому, что знал D (честный анализ по" in ru and "реальная ошибка в 2 из 2 оценённых рук" in ru, ru
+    assert "Допущение: значения по раздачам, которые допускает запись счёта" in ru, ru
+    assert re.search(r"при всех открытых руках \(задним числом\) теряет \d+,\d\d в среднем", ru), ru   # (Babel's decimals)
 
 
 def test_replay_views_matrix_of_who_may_hold_what_is_in_the_catalogue():

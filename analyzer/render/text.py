@@ -8,7 +8,7 @@ from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
 from .verdicts import (OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
-                       how_words, gap_words, open_verdict, tied_words)
+                       how_words, gap_words, open_verdict, signed_decimal, tied_words)
 from ..rules.codes import Code
 from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
@@ -36,12 +36,6 @@ def _marks(d, alt) -> str:
 
 def _text(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
-
-
-def signed_decimal(value: float, digits: int = 2) -> str:
-    """A decimal with its sign, as the active language writes it (``+1.25``, ``-0.50``; ``+1,25`` in Spanish)."""
-    shown = decimal(value, digits)
-    return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
 
 
 def signed(v: int | None) -> str:

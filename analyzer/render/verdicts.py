@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -153,10 +153,21 @@ def _named(o, analysed: int | None, sign: str, shape: str) -> str:
     if o.min == o.max:
         return (gettext("{value} in each of {deals}", value=f"{o.min:{sign}d}", deals=deals) if o.deals > 1 else
                 gettext("{value} in {deals}", value=f"{o.min:{sign}d}", deals=deals))
-    ci = (gettext("95% interval {low} to {high}; ", low=f"{o.ci95[0]:{sign}.2f}", high=f"{o.ci95[1]:{sign}.2f}")
+    ci = (gettext("95% interval {low} to {high}; ", low=_decimal(o.ci95[0], sign), high=_decimal(o.ci95[1], sign))
           if o.ci95 is not None and o.ci95[0] != o.ci95[1] else "")
-    return shape.format(mean=f"{o.mean:{sign}.2f}", ci=ci, low=f"{o.min:{sign}d}", high=f"{o.max:{sign}d}",
+    return shape.format(mean=_decimal(o.mean, sign), ci=ci, low=f"{o.min:{sign}d}", high=f"{o.max:{sign}d}",
                         deals=deals)
+
+
+def _decimal(value: float, sign: str = "") -> str:
+    """A value with two decimals as the active language writes them (``sign`` "+": signed, ``+1.25``)."""
+    return signed_decimal(value) if sign == "+" else decimal(value)
+
+
+def signed_decimal(value: float, digits: int = 2) -> str:
+    """A decimal with its sign, as the active language writes it (``+1.25``, ``-0.50``; ``+1,25`` in Spanish)."""
+    shown = decimal(value, digits)
+    return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
 
 
 def hindsight_best_words(d) -> str:
@@ -175,10 +186,10 @@ def hindsight_best_words(d) -> str:
         return gettext("best on average {move}", move=best.move)
     a = min(others, key=lambda a: a.over_deals.gap)
     o = a.over_deals
-    ci = " " + gettext("(95% interval {low} to {high})", low=f"{o.gap_ci[0]:.2f}", high=f"{o.gap_ci[1]:.2f}") \
+    ci = " " + gettext("(95% interval {low} to {high})", low=decimal(o.gap_ci[0]), high=decimal(o.gap_ci[1])) \
         if o.gap_ci[0] != o.gap_ci[1] else ""
     return gettext("best on average {move}, ahead of {other} by {gap}{ci} over the {deals} both could be played in",
-                   move=best.move, other=a.move, gap=f"{o.gap:.2f}", ci=ci, deals=deals_words(o.shared))
+                   move=best.move, other=a.move, gap=decimal(o.gap), ci=ci, deals=deals_words(o.shared))
 
 
 def verdict_word(d) -> str | None:
@@ -209,8 +220,8 @@ def gap_words(d, say=str) -> str:
     if not gaps or getattr(d.fair, "tied", None):
         return ""
     gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
-    ci = f" [{lo:.2f}, {hi:.2f}]" if lo != hi else ""
-    return ", " + gettext("ahead of {move} by {gap}{ci} over the same deals", move=say(move), gap=f"{gap:.2f}", ci=ci)
+    ci = f" [{decimal(lo)}, {decimal(hi)}]" if lo != hi else ""
+    return ", " + gettext("ahead of {move} by {gap}{ci} over the same deals", move=say(move), gap=decimal(gap), ci=ci)
 
 
 def fair_best_words(fair, say=str) -> str:
