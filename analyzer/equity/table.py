@@ -30,7 +30,7 @@ from itertools import product
 from operator import add
 from typing import Callable, Mapping, NamedTuple
 
-from ..i18n import gettext, ngettext, number
+from ..i18n import ngettext, number
 from ..rules import HandResult, MatchState, Variant
 from ..rules.lead import requirement
 from ..rules.modes import MatchKind
