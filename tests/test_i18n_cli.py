@@ -240,3 +240,13 @@ def test_making_an_equity_table_says_so_in_the_language():
         compute_table(find_variant("partnership", {"target": "20"}), 50, 0, HandPlayers(), progress=said.append)
     assert said and all(line.startswith("⟦") for line in said), said
     assert unmarked_words(" ".join(said).replace("holder:[6-6]:forced", " ")) == [], said
+
+
+def test_a_clusters_refusal_before_any_work_is_in_the_catalogue(monkeypatch):
+    """``--scheduler`` with a wait the environment sets wrong: the error before any work, in the language (the
+    setting as the user wrote it)."""
+    monkeypatch.setenv("DOMINO_WORKER_WAIT", "abc")
+    result = _qps("validate", "--scheduler", "tcp://127.0.0.1:1", "records/seed2.dom")
+    assert result.exit_code == 1 and "⟦Error: ⟦DOMINO_WORKER_WAIT='abc': give the seconds" in result.output, \
+        result.output
+    assert unmarked_words(result.output.replace("DOMINO_WORKER_WAIT='abc'", " ")) == [], result.output

@@ -54,12 +54,13 @@ def _greet(address: str, seconds: float = 10) -> None:
         try:
             thread.submit(asyncio.run, hello()).result()
         except (OSError, TimeoutError) as exc:
-            raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: "
-                                     f"{str(exc) or 'no answer in %g s' % seconds}") from None
+            raise ClusterUnavailable(gettext("cannot reach the Dask scheduler at {address}: {why}", address=address,
+                                             why=str(exc) or gettext("no answer in {seconds} s",
+                                                                     seconds=f"{seconds:g}"))) from None
         except Exception as exc:        # it answered, but not as Dask does (a web page, another protocol)
-            raise ClusterUnavailable(f"{address} is not a Dask scheduler (it answered the greeting with "
-                                     f"{type(exc).__name__}); its address is printed by `dask scheduler`, "
-                                     f"tcp://HOST:8786 by default") from None
+            raise ClusterUnavailable(gettext("{address} is not a Dask scheduler (it answered the greeting with "
+                                             "{kind}); its address is printed by `dask scheduler`, tcp://HOST:8786 "
+                                             "by default", address=address, kind=type(exc).__name__)) from None
 
 
 def _same_code(client, address: str) -> None:
@@ -70,16 +71,18 @@ def _same_code(client, address: str) -> None:
     try:
         there = client.run(source_digest, callback_timeout=wait)
     except TimeoutError:                # (bounded: a frozen scheduler never answers)
-        raise ClusterUnavailable(f"the Dask scheduler at {address} has not answered for {wait:g} s") from None
+        raise ClusterUnavailable(gettext("the Dask scheduler at {address} has not answered for {seconds} s",
+                                         address=address, seconds=f"{wait:g}")) from None
     except (OSError, CancelledError) as exc:      # the scheduler, not the workers' code
-        raise ClusterUnavailable(f"lost the Dask scheduler at {address} before any work: "
-                                 f"{_reason(exc)}") from None
+        raise ClusterUnavailable(gettext("lost the Dask scheduler at {address} before any work: {reason}",
+                                         address=address, reason=_reason(exc))) from None
     except Exception as exc:        # a worker without this function: another version
         there = {"a worker": f"another version ({exc})"}
     other = sorted(f"{worker}: {code}" for worker, code in there.items() if code != here)
     if other:
-        raise ClusterUnavailable(f"the workers of {address} run other code of domino-analyzer than this "
-                                 f"machine ({here}): {'; '.join(other)}; install the same on every worker")
+        raise ClusterUnavailable(gettext("the workers of {address} run other code of domino-analyzer than this "
+                                         "machine ({here}): {workers}; install the same on every worker",
+                                         address=address, here=here, workers="; ".join(other)))
 
 
 # how long a run waits for a Dask worker (at the start, and whenever every worker has left mid-run) and
@@ -99,8 +102,8 @@ def worker_wait() -> float:
     except ValueError:
         seconds = float("nan")
     if not 0 < seconds < float("inf"):
-        raise ClusterUnavailable(f"{WAIT_ENV}={text!r}: give the seconds to wait for a Dask worker or an answer "
-                                 "of the scheduler, a number above 0")
+        raise ClusterUnavailable(gettext("{setting}: give the seconds to wait for a Dask worker or an answer of the "
+                                         "scheduler, a number above 0", setting=f"{WAIT_ENV}={text!r}"))
     return seconds
 
 
@@ -132,15 +135,16 @@ def on_cluster(address, todo, options, ahead: int = 4):
     try:
         from distributed import Client
     except ImportError:
-        raise ClusterUnavailable("running on a cluster needs dask.distributed: "
-                                 "pip install 'domino-analyzer[cluster]'") from None
+        raise ClusterUnavailable(gettext("running on a cluster needs dask.distributed: "
+                                         "pip install 'domino-analyzer[cluster]'")) from None
     worker_wait()                       # (a bad setting is an error before any work)
     _greet(address)
     with _dask_quiet():
         try:
             client = Client(address, timeout="5s")
         except (OSError, TimeoutError) as exc:
-            raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            raise ClusterUnavailable(gettext("cannot reach the Dask scheduler at {address}: {why}", address=address,
+                                             why=exc)) from None
         with client:
             _same_code(client, address)
             _some_worker(client, address)
@@ -154,9 +158,9 @@ def _some_worker(client, address: str) -> None:
     try:
         client.wait_for_workers(1, timeout=wait)
     except (OSError, TimeoutError):
-        raise ClusterUnavailable(f"the Dask scheduler at {address} has no worker (none joined in "
-                                 f"{wait:g} s): start one with `dask worker {address}`, or check that "
-                                 "the workers can reach the scheduler") from None
+        raise ClusterUnavailable(gettext("the Dask scheduler at {address} has no worker (none joined in {seconds} "
+                                         "s): start one with `dask worker {address}`, or check that the workers can "
+                                         "reach the scheduler", address=address, seconds=f"{wait:g}")) from None
 
 
 def _on_client(client, address, first, todo, options, ahead):
@@ -167,7 +171,8 @@ def _on_client(client, address, first, todo, options, ahead):
     try:                                # (bounded: a frozen scheduler never answers)
         window = ahead * max(1, sum(client.nthreads(callback_timeout=wait).values()))
     except TimeoutError:
-        raise ClusterUnavailable(f"the Dask scheduler at {address} has not answered for {wait:g} s") from None
+        raise ClusterUnavailable(gettext("the Dask scheduler at {address} has not answered for {seconds} s",
+                                         address=address, seconds=f"{wait:g}")) from None
     futures: dict = {}
     suspects: list[tuple[int, Source]] = []
     lost: list[str] = []                # why the cluster was lost (once it is)
