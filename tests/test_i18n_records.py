@@ -153,3 +153,23 @@ def test_a_kozel_sheet_written_with_russian_words_validates_in_russian(tmp_path)
     messages = _catalogue("ru")
     valid = messages.get("valid").string
     assert outputs[1].count(f": {valid}\n") == 3, outputs[1]            # (its three games)
+
+
+def test_a_strength_band_and_why_none_is_given_are_in_the_language():
+    """The luck and skill table of an index: a band's name as the catalogue says it (its code stays in the JSON),
+    why none is given in the language (no calibration for the variant, a single game)."""
+    from analyzer import i18n
+    from analyzer.archive.stats import PlayerRow
+    from analyzer.equity.bands import band_names, strength_band
+    from analyzer.render.index import ArchiveIndex, build_index, render_index
+
+    messages = _catalogue("ru")
+    with i18n.use("ru"):
+        given = PlayerRow("Аня", 2, 4, band="expert", band_note="x")
+        none = strength_band(1.5, (0.25, 2.75), 30, 3, None)       # (no calibration)
+        one = strength_band(None, None, 1, 1, None)                 # (one game)
+        index = render_index(build_index([], [], ArchiveIndex("Архив", [], [given], "1", skill=([given], [given]),
+                                                              bands=band_names())))
+    assert f">{messages.get('expert').string}</td>" in index and ">expert<" not in index
+    assert none.why == messages.get("no calibration of the bands for this variant").string and none.name is None
+    assert one.why == messages.get("never from one game").string

@@ -151,7 +151,11 @@ def _write_index(paths, rows, tallies: dict, target: str, summary, scale: str, b
     names = ", ".join(given)
     title = gettext("Archive: {names}", names=names)
     shelf = os.path.basename(book[0]) if book and book[1] else None
-    write_index(ArchiveIndex(title, rows, players, str(summary), skill, shelf), target)
+    bands = None
+    if skill is not None:
+        from ..equity.bands import band_names       # (the bands' words: loaded where the luck and skill table is)
+        bands = band_names()
+    write_index(ArchiveIndex(title, rows, players, str(summary), skill, shelf, bands), target)
     if not quiet:
         click.echo(ngettext("wrote {target} and {n} record page", "wrote {target} and {n} record pages", rows.pages,
                             target=target))

@@ -52,7 +52,7 @@ from .model import mode_requirement, searcher
 
 __all__ = ["BANDS", "EDGE_RATES", "RATES", "PolicySample", "PolicyHand", "Calibration", "Band", "play_policy",
            "play_policy_hand", "policy_searches", "policy_text", "calibrate",
-           "load_calibration", "calibration_for", "calibration_name", "strength_band", "band_word", "Z95"]
+           "load_calibration", "calibration_for", "calibration_name", "strength_band", "band_word", "band_names", "Z95"]
 
 BANDS = ("expert", "advanced", "intermediate", "beginner")
 #: a band's name as a person reads it (the code, ``BANDS``, stays English in the JSON)
@@ -337,6 +337,11 @@ def _read(path: str) -> Calibration | None:
 def band_word(band: str | None) -> str | None:
     """The band ``band`` (one of :data:`BANDS`, or None) in the active language."""
     return gettext(BAND_WORDS[band]) if band in BAND_WORDS else band
+
+
+def band_names() -> dict[str, str]:
+    """Every band's name by its code (:data:`BANDS`), in the active language."""
+    return {band: gettext(BAND_WORDS[band]) for band in BANDS}
 
 
 def strength_band(mean: float | None, ci95: tuple[float, float] | None, decisions: int, games: int,

@@ -46,7 +46,6 @@ def environment() -> Environment:
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["gap"] = lambda d: gap_words(d, move_words)
     env.filters["plural"] = plural
-    env.filters["band"] = band_words
     # a sheet without hands: a value and a loss over the deals it allows, how a fair verdict over hands was reached
     env.filters.update(over=over_text, loss_range=loss_range_words, how=how_words, hindsight_best=hindsight_best_words,
                        sheet_deals=sheet_deals_words)
@@ -57,12 +56,6 @@ def environment() -> Environment:
     env.globals["tile_symbols"] = tile_symbols
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}   # (the page's data: compact)
     return env
-
-
-def band_words(band: str | None) -> str | None:
-    """A strength band's name (a code of ``equity.bands.BANDS``) in the active language."""
-    from ..equity.bands import band_word            # (the bands' module: loaded where a luck and skill table is)
-    return band_word(band)
 
 
 def html_gettext(message: str, /, **params) -> Markup:
