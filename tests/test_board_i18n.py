@@ -130,12 +130,14 @@ def test_the_servers_refusal_of_a_malformed_request_is_in_its_language(tmp_path)
         broken = client.post("/api/validate", content=b"{not json", headers={"Content-Type": "application/json",
                                                                              "Accept-Language": "pt-BR,pt;q=0.9"})
         plain = client.post("/api/validate", content=b"{not json", headers={"Content-Type": "application/json"})
+        nowhere = client.get("/api/nothing", headers={"Accept-Language": "es-CU, en;q=0.5"})
     assert english.status_code == russian.status_code == spanish.status_code == broken.status_code == 400
     assert english.json() == {"error": 'give the record as "text", a string'}
     assert russian.json() == {"error": 'передайте запись как "text", строкой'}
     assert spanish.json() == {"error": '"game" es un número entero de al menos 0, o se omite'}
     assert broken.json() == {"error": "o corpo do pedido não é JSON (envie um objeto JSON)"}
     assert plain.json() == {"error": "the request body is not JSON (send a JSON object)"}
+    assert nowhere.status_code == 404 and nowhere.json() == {"error": "no existe esa página"}
 
 
 # ---- in the browser -------------------------------------------------------------------------------------------

@@ -146,9 +146,12 @@ async def _watched(request: Request, workers: Workers, job: str, name: str, repl
             raise Cancelled("the client went away")
 
 
-async def _http_error(_request, exc: HTTPException):
-    message = {404: "no such page", 405: "this address takes another method (the API takes POST)",
-               413: f"the request is larger than {MAX_BODY // 1024} KB"}.get(exc.status_code, exc.detail)
+async def _http_error(request, exc: HTTPException):
+    with use(_accepted(request)):           # (the browser's language: a request refused has no "lang" read)
+        message = {404: gettext("no such page"),
+                   405: gettext("this address takes another method (the API takes POST)"),
+                   413: gettext("the request is larger than {size} KB", size=MAX_BODY // 1024)
+                   }.get(exc.status_code, exc.detail)
     return _error(message, exc.status_code)
 
 
