@@ -173,3 +173,27 @@ def test_a_strength_band_and_why_none_is_given_are_in_the_language():
     assert f">{messages.get('expert').string}</td>" in index and ">expert<" not in index
     assert none.why == messages.get("no calibration of the bands for this variant").string and none.name is None
     assert one.why == messages.get("never from one game").string
+
+
+def test_the_anki_cards_words_are_all_in_the_catalogue():
+    """The front and back of a problem's Anki card (``train -o deck.apkg``) in the pseudo-language: every fixed word
+    marked (the problem page's own messages); what is left is the record's (its title, moves, file), and in Spanish
+    the card says the catalogue's words."""
+    from analyzer import i18n
+    from analyzer.render.problems import anki_fields
+    from test_i18n_report import _problems, _words as page_words
+
+    with i18n.use("qps"):
+        front, back = anki_fields(_problems()[0])       # (its view made in the language, as train makes it)
+    assert "⟦" in front and "⟦" in back
+    assert page_words(front + back, ("Seed", "seed1.dom")) == []
+    with i18n.use("es"):
+        front, back = anki_fields(_problems()[0])
+    messages = _catalogue("es")
+    question = messages.get("{player} to play: what do you play?").string.format(player="C")
+    assert question in front and messages.get("best").string in back
+    record = ("Seed", "lets D go out with [2-6]")         # (the problem's title and its reason, written out in English)
+    shown = front + back
+    for kept in record:
+        shown = shown.replace(kept, " ")
+    assert leftovers(shown, "es", "seed1.dom") == []
