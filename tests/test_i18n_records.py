@@ -197,3 +197,28 @@ def test_the_anki_cards_words_are_all_in_the_catalogue():
     for kept in record:
         shown = shown.replace(kept, " ")
     assert leftovers(shown, "es", "seed1.dom") == []
+
+
+def test_a_trends_undated_and_eventless_periods_are_in_the_language():
+    """A game without a date and one without an Event tag: their periods (``undated``, ``(no event)``: the codes the
+    JSON keeps) on the trend page and in ``stats``' text as the catalogue says them, the page's title too."""
+    from analyzer import i18n
+    from analyzer.archive.league import NO_EVENT, UNDATED, period_names, period_rows, periods_table
+    from analyzer.render.trend import render_trend
+    from test_club_stats_page import _results
+
+    results = _results()
+    results[0]["games"][0]["date"] = "????.??.??"
+    results[1]["games"][0].pop("event")
+    messages = _catalogue("es")
+    with i18n.use("es"):
+        months, events = period_rows(results, "month"), period_rows(results, "event")
+        assert {UNDATED} <= {r.period for r in months.rows} and {NO_EVENT} <= {r.period for r in events.rows}
+        by_month = render_trend(months, messages.get("Club statistics by month").string, period_names())
+        by_event = render_trend(events, messages.get("Club statistics by event").string, period_names())
+        text = periods_table(events)
+    undated, no_event = messages.get("undated").string, messages.get("(no event)").string
+    assert f"<td>{undated}</td>" in by_month and ">undated<" not in by_month
+    assert f"<td>{no_event}</td>" in by_event and "(no event)" not in by_event
+    assert f"<title>{no_event}: " in by_event                        # (a point of the plot named by its period)
+    assert no_event in text and "(no event)" not in text
