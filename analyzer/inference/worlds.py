@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..diagnostics import DominoError
+from ..i18n import gettext
 from ..position import Position, mask_of, tiles_of
 from ..rules.lead import LeadGame, Revealed, dealt_leaders, highest_leads, requirement, reveals, weighs_whole_hands
 from ..rules.policies import Dealing, LeadRequirement, Opening
@@ -212,7 +213,7 @@ class Worlds:
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         """One world drawn uniformly (a mask per holder)."""
         if not self.count:
-            raise NoWorld("no world fits what the viewer has seen")
+            raise NoWorld(gettext("no world fits what the viewer has seen"))
         while True:                      # (a world without a tile that fits is drawn again: still uniform)
             world = self._base.sample(rng, self.view.fixed)
             if self._kept(world):
