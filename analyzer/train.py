@@ -310,7 +310,7 @@ def anki_deck(found: list[Problem], player: str, path: str) -> int:
         templates=[{"name": "Problem", "qfmt": "{{Question}}",
                     "afmt": "{{FrontSide}}<hr id=answer>{{Answer}}"}],
         sort_field_index=2)
-    deck = genanki.Deck(2_059_400_110 + sum(map(ord, player_key(player))), f"domino: {player}'s problems")
+    deck = genanki.Deck(2_059_400_110 + sum(map(ord, player_key(player))), gettext("domino: {player}'s problems", player=player))
     for problem in found:
         question, answer = anki_fields(problem)
         key = f"{problem.source}#{problem.game}#{problem.step}"

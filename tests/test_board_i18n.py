@@ -120,6 +120,26 @@ def test_the_server_serves_the_catalogue_and_makes_its_words_in_the_requests_lan
     assert "error" not in spanish
 
 
+def test_the_servers_refusal_of_a_malformed_request_is_in_its_language(tmp_path):
+    """A request the board refuses (a bug's, never the page's): its message in the request's language, its status
+    as before; a body that is not JSON (no "lang" to read) in the browser's, Accept-Language's."""
+    with board_client([str(tmp_path)]) as client:
+        english = client.post("/api/validate", json={"text": 3})
+        russian = client.post("/api/validate", json={"text": 3, "lang": "ru"})
+        spanish = client.post("/api/position", json={"text": "", "game": -1, "lang": "es"})
+        broken = client.post("/api/validate", content=b"{not json", headers={"Content-Type": "application/json",
+                                                                             "Accept-Language": "pt-BR,pt;q=0.9"})
+        plain = client.post("/api/validate", content=b"{not json", headers={"Content-Type": "application/json"})
+        nowhere = client.get("/api/nothing", headers={"Accept-Language": "es-CU, en;q=0.5"})
+    assert english.status_code == russian.status_code == spanish.status_code == broken.status_code == 400
+    assert english.json() == {"error": 'give the record as "text", a string'}
+    assert russian.json() == {"error": 'передайте запись как "text", строкой'}
+    assert spanish.json() == {"error": '"game" es un número entero de al menos 0, o se omite'}
+    assert broken.json() == {"error": "o corpo do pedido não é JSON (envie um objeto JSON)"}
+    assert plain.json() == {"error": "the request body is not JSON (send a JSON object)"}
+    assert nowhere.status_code == 404 and nowhere.json() == {"error": "no existe esa página"}
+
+
 # ---- in the browser -------------------------------------------------------------------------------------------
 
 #: the visible text and labels of the page outside the pseudo-language's marks (innermost first: a message may
@@ -176,8 +196,8 @@ def _open(browser, served, name, viewport, lang=None, locale=None, answers=None)
 def test_a_pseudo_language_board_shows_no_english_word_outside_the_catalogues_marks(browser, served):
     """Every word the board shows, in the pseudo-language: the board, its review and values (a finished record is
     analysed on opening), the new-record and set-up forms and the problem panel; what is left outside a mark is the
-    record's own text (names, tags, moves) or the analysis's words carried as they came (its reasons, the values'
-    legend: the pipeline's, docs/i18n.md)."""
+    record's own text (names, tags, moves): the analysis's words (its reasons, the values' legend, the table's
+    drawing's label) are the pipeline's, made in the page's language, marked too."""
     from playwright.sync_api import expect
 
     record = (RECORDS / "seed2.dom").read_text(encoding="utf-8")
@@ -195,11 +215,13 @@ def test_a_pseudo_language_board_shows_no_english_word_outside_the_catalogues_ma
         page.click("#problemsbutton")
         expect(page.locator("#problemerror")).to_be_visible()
         shown = page.evaluate(UNMARKED)
-        # the analysis's own words the page carries as they came (the pipeline's, not the page's)
+        # the analysis's own words (its reasons, the values' legend) came marked too, in the page's language
         analysis = answers[-1].json()
-        carried = " ".join([*analysis["explained"]["legends"], *(r["sentence"] for g in analysis["games"]
-                                                                 for d in g["decisions"] for r in d.get("reasons", []))])
-        kept = _words(record) | _words(carried) | {"pass"}
+        assert all(legend.startswith("⟦") for legend in analysis["explained"]["legends"])
+        reasons = [r["sentence"] for g in analysis["games"] for d in g["decisions"] for r in d.get("reasons", [])]
+        assert reasons and all(r.startswith("⟦") for r in reasons)
+        assert page.locator("#valueslegend").inner_text().startswith("⟦Points of the hand")
+        kept = _words(record) | {"pass"}
         # (a diagnostic's severity and code, error[tile-no-match], stay as they are in every language)
         left = {(where, word) for where, text in shown if where != "code" for word in _words(text) - kept}
         assert not left, sorted(left)[:20]

@@ -214,7 +214,7 @@ def test_the_page_and_the_deck_give_the_match_winning_chances(match_runs):
         (out / "collection.anki2").write_bytes(deck.read("collection.anki2"))
     with sqlite3.connect(out / "collection.anki2") as db:
         backs = [fields for (fields,) in db.execute("select flds from notes")]
-    assert sum("MWC" in fields for fields in backs) == sum(p["scale"] == "match" for p in problems["problems"])
+    assert sum("match-winning chance" in fields for fields in backs) == sum(p["scale"] == "match" for p in problems["problems"])
 
 
 @pytest.mark.slow

@@ -446,11 +446,17 @@ def _points(c: _Case):
             dict(player=who, tiles=(str(reply.move.tile),))
 
 
+#: a hand's bonus by its name in ``HandResult.bonuses`` (the rules' code), as a reason says it; the games' own words
+#: (capicú, dominao, chuchazo, milo) are the same in every language, and a name not here is said as it is
+BONUS_WORDS = {"capicúa doubled": N_("capicúa doubled"), "salida": N_("the salida"), "eggs": N_("the eggs")}
+
+
 def _bonus(c: _Case):
     lost = _bonuses(c.best, c.us) - _bonuses(c.played, c.us)
     if lost:
         yield "bonus-lost", gettext("gives up {bonuses}, which the best line earns",
-                                    bonuses=", ".join(f"{n} ({p})" for n, p in sorted(lost))), {}
+                                    bonuses=", ".join(f"{gettext(BONUS_WORDS[n]) if n in BONUS_WORDS else n} ({p})"
+                                                      for n, p in sorted(lost))), {}
 
 
 def _left_tiles(c: _Case):

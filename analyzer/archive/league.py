@@ -34,10 +34,18 @@ from ..i18n import N_, gettext
 from .stats import aligned, csv_text, player_key, rate_cell
 
 __all__ = ["PeriodRow", "Periods", "Versus", "Partners", "HeadToHead", "period_rows", "head_to_head", "game_date",
-           "in_range", "periods_table", "periods_csv", "head_to_head_table", "head_to_head_csv", "UNDATED", "NO_EVENT"]
+           "in_range", "periods_table", "periods_csv", "head_to_head_table", "head_to_head_csv", "UNDATED", "NO_EVENT",
+           "period_names"]
 
 UNDATED = "undated"
 NO_EVENT = "(no event)"
+
+
+def period_names() -> dict[str, str]:
+    """The periods that are no month or event of the records (:data:`UNDATED`, :data:`NO_EVENT`: their codes stay
+    English in the JSON and CSV) by how a person reads them, in the active language."""
+    return {UNDATED: gettext("undated"), NO_EVENT: gettext("(no event)")}
+
 
 _DATE = re.compile(r"(\d{4}|\?{4})[.-](\d{2}|\?\?)[.-](\d{2}|\?\?)")
 
@@ -343,7 +351,7 @@ def periods_table(periods: Periods) -> str:
                           str(r.points_conceded), str(r.decisions), rate_cell(r.accuracy, r.accuracy_low,
                                                                                r.accuracy_high),
                           rate_cell(r.error_rate, r.error_low, r.error_high)])
-        shown = gettext("undated") if period == UNDATED else period
+        shown = period_names().get(period, period)
         out += [gettext(_PERIOD[periods.by], period=shown) if periods.by in _PERIOD else f"{periods.by} {shown}",
                 *aligned(cells), ""]
     return "\n".join(out + [gettext(PERIODS_NOTE)]) + "\n"

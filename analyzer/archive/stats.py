@@ -61,7 +61,7 @@ import csv
 import io
 from dataclasses import asdict, dataclass, field
 
-from ..i18n import N_, decimal, gettext
+from ..i18n import N_, decimal, gettext, ngettext
 
 __all__ = ["PlayerRow", "PlayerTally", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "aligned",
            "rate_cell", "COLUMNS", "SKILL_COLUMNS"]
@@ -382,10 +382,12 @@ def _fill_skill(row: PlayerRow, skill: _Skill, calibrations: dict, scale: str, s
     row.error_basis = " and ".join(sorted(skill.bases)) or None
     open_rate = skill.open_errors
     if open_rate.losses:
-        why = "" if len(skill.variants) == 1 else "games of several variants"
+        why = "" if len(skill.variants) == 1 else gettext("games of several variants")
         band = strength_band(open_rate.mean, open_rate.ci95, len(open_rate.losses), skill.decided_games, calibration)
-        row.band, row.band_note = band.name, (why or band.why or
-                                              f"from {band.decisions} decisions (open hands) in {band.games} games")
+        row.band, row.band_note = band.name, (why or band.why or gettext(
+            "from {decisions} (open hands) in {games}",
+            decisions=ngettext("{n} decision", "{n} decisions", band.decisions),
+            games=ngettext("{n} game", "{n} games", band.games)))
     if scale == "match":
         if skill.mwc_hands:
             row.mwc_luck = round(skill.mwc_luck, 4)
@@ -475,6 +477,7 @@ SKILL_NOTE = N_("result: his side's points of each hand less the other side's (a
 
 def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
     """The luck and error rate of each row as aligned lines (with ``scale="match"`` in MWC too), and the note."""
+    from ..equity.bands import band_word            # (its words: the bands' module, loaded where a table is made)
     head = ["", gettext("hands"), gettext("result"), gettext("luck"), gettext("adjusted"), gettext("draws' luck"),
             gettext("decisions"), gettext("error rate (95%)"), gettext("band")]
     if scale == "match":
@@ -483,7 +486,7 @@ def skill_table(rows: list[PlayerRow], scale: str = "points") -> list[str]:
     for r in rows:
         line = [r.player, str(r.luck_hands), _dash(r.result), _dash(r.luck), _dash(r.adjusted), _dash(r.draw_luck),
                 str(r.error_decisions),
-                rate_cell(r.error_rate, r.error_low, r.error_high), r.band or "-"]
+                rate_cell(r.error_rate, r.error_low, r.error_high), band_word(r.band) or "-"]
         if scale == "match":
             line += [_dash(r.mwc_luck), str(r.mwc_error_decisions),
                      rate_cell(r.mwc_error_rate, r.mwc_error_low, r.mwc_error_high)]

@@ -9,7 +9,7 @@ import click
 from .errors import clean_errors
 from .options import (PATHS, fair_only, fair_options, fair_settings, force_option, output_options, passes_option,
                       run_options, scale_option, search_options, thresholds_option, variant_option)
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext
 from .language import TranslatedCommand
 
 __all__ = ["report"]
@@ -108,12 +108,13 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
             echo_errors(result)
         elif single:
             games, invalid = len(result["games"]), sum(not g["valid"] for g in result["games"])
-            click.echo(f"wrote {target}: {games} game{'s' * (games != 1)}"
-                       + (f", {invalid} with errors (shown in the page)" if invalid else ""))
+            click.echo(ngettext("wrote {target}: {n} game", "wrote {target}: {n} games", games, target=target)
+                       + (ngettext(", {n} with errors (shown in the page)", ", {n} with errors (shown in the page)",
+                                   invalid) if invalid else ""))
     if not single:
         with rows:
-            title = _write_index(paths, rows, tallies, targets[-1], summary, scale, book, quiet or jsonl)
-        _write_book(book, title, quiet or jsonl)
+            names = _write_index(paths, rows, tallies, targets[-1], summary, scale, book, quiet or jsonl)
+        _write_book(book, names, quiet or jsonl)
     finish(summary, quiet or single, err=jsonl)
 
 
@@ -143,18 +144,24 @@ def _tallies(scale: str) -> dict:
 
 def _write_index(paths, rows, tallies: dict, target: str, summary, scale: str, book, quiet: bool) -> str:
     """Write the archive's index to ``target`` from its ``rows`` (``render.index.IndexRows``) and players'
-    ``tallies``, linking the book of problems where there is one; its title is returned (the book's is made
-    from it)."""
+    ``tallies``, linking the book of problems where there is one; the names of the archive its title gives are
+    returned (the book's title gives them too)."""
     from ..render.index import ArchiveIndex, write_index
     players = tallies["player"].rows()
     skill = (tallies["player"].rows(scale), tallies["pair"].rows(scale)) if scale == "match" else None
     given = (p if not os.path.isabs(p) else os.path.basename(os.path.normpath(p)) for p in paths)
-    title = f"Archive: {', '.join(given)}"
+    names = ", ".join(given)
+    title = gettext("Archive: {names}", names=names)
     shelf = os.path.basename(book[0]) if book and book[1] else None
-    write_index(ArchiveIndex(title, rows, players, str(summary), skill, shelf), target)
+    bands = None
+    if skill is not None:
+        from ..equity.bands import band_names       # (the bands' words: loaded where the luck and skill table is)
+        bands = band_names()
+    write_index(ArchiveIndex(title, rows, players, str(summary), skill, shelf, bands), target)
     if not quiet:
-        click.echo(f"wrote {target} and {rows.pages} record pages")
-    return title
+        click.echo(ngettext("wrote {target} and {n} record page", "wrote {target} and {n} record pages", rows.pages,
+                            target=target))
+    return names
 
 
 def _book_target(targets: list[str], inputs, force: bool) -> tuple[str, list]:
@@ -178,12 +185,13 @@ def _in_book(book: tuple[str, list] | None, result: dict) -> tuple[str, list] | 
     return None if found is None else (book[0], book[1] + found)
 
 
-def _write_book(book: tuple[str, list] | None, title: str, quiet: bool) -> None:
+def _write_book(book: tuple[str, list] | None, names: str, quiet: bool) -> None:
     """Write the book of problems (the page ``domino train --html`` writes, asking first) when there is one."""
     if not book or not book[1]:
         return
     from ..render.problems import render_problems
     from ..render.page import write_page
-    write_page(render_problems(book[1], "", book=f"Problems: {title.removeprefix('Archive: ')}"), book[0])
+    write_page(render_problems(book[1], "", book=gettext("Problems: {names}", names=names)), book[0])
     if not quiet:
-        click.echo(f"wrote {book[0]}: a book of {len(book[1])} problem{'s' * (len(book[1]) != 1)} with their solutions")
+        click.echo(ngettext("wrote {path}: a book of {n} problem with its solution",
+                            "wrote {path}: a book of {n} problems with their solutions", len(book[1]), path=book[0]))

@@ -176,7 +176,7 @@ def _league(results: list[dict], by: str, as_json: bool, as_csv: bool, page: str
             from ..render.page import write_page
             from ..render.trend import render_head_to_head
 
-            write_page(render_head_to_head(h2h, "Club statistics: head to head"), page)
+            write_page(render_head_to_head(h2h, gettext("Club statistics: head to head")), page)
         if as_json:
             return json.dumps(to_data(h2h), indent=2) + "\n"
         return league.head_to_head_csv(h2h) if as_csv else league.head_to_head_table(h2h)
@@ -187,7 +187,8 @@ def _league(results: list[dict], by: str, as_json: bool, as_csv: bool, page: str
         from ..render.page import write_page
         from ..render.trend import render_trend
 
-        write_page(render_trend(periods, f"Club statistics by {by}"), page)
+        title = gettext("Club statistics by event") if by == "event" else gettext("Club statistics by month")
+        write_page(render_trend(periods, title, league.period_names()), page)
     if as_json:
         return json.dumps(to_data(periods), indent=2) + "\n"
     return league.periods_csv(periods) if as_csv else league.periods_table(periods)
@@ -217,8 +218,9 @@ def _mistakes(results: list[dict], most: int, skip: int, player: str | None, sit
         from ..render.page import write_page
         from ..render.trend import render_mistakes
 
-        write_page(render_mistakes(found, "Club statistics: the biggest mistakes"
-                                   + (f" of {player}" if player else "")), page)
+        title = (gettext("Club statistics: the biggest mistakes of {player}", player=player) if player
+                 else gettext("Club statistics: the biggest mistakes"))
+        write_page(render_mistakes(found, title), page)
     if as_json:
         return json.dumps(to_data(found), indent=2) + "\n"
     return mistakes_table(found)

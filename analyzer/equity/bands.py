@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..i18n import N_, decimal, gettext
 from ..position import mask_of
 from ..rules import LeadRequirement, Variant
 from ..rules.mechanics import position_for
@@ -51,9 +52,12 @@ from .model import mode_requirement, searcher
 
 __all__ = ["BANDS", "EDGE_RATES", "RATES", "PolicySample", "PolicyHand", "Calibration", "Band", "play_policy",
            "play_policy_hand", "policy_searches", "policy_text", "calibrate",
-           "load_calibration", "calibration_for", "calibration_name", "strength_band", "Z95"]
+           "load_calibration", "calibration_for", "calibration_name", "strength_band", "band_word", "band_names", "Z95"]
 
 BANDS = ("expert", "advanced", "intermediate", "beginner")
+#: a band's name as a person reads it (the code, ``BANDS``, stays English in the JSON)
+BAND_WORDS = {"expert": N_("expert"), "advanced": N_("advanced"), "intermediate": N_("intermediate"),
+              "beginner": N_("beginner")}
 EDGE_RATES = (0.05, 0.15, 0.35)        # the policies whose error rates are the edges between the bands
 RATES = (0.0, *EDGE_RATES, 1.0)        # the policies measured
 Z95 = 1.96
@@ -330,6 +334,16 @@ def _read(path: str) -> Calibration | None:
         return Calibration.from_dict(json.load(fh))
 
 
+def band_word(band: str | None) -> str | None:
+    """The band ``band`` (one of :data:`BANDS`, or None) in the active language."""
+    return gettext(BAND_WORDS[band]) if band in BAND_WORDS else band
+
+
+def band_names() -> dict[str, str]:
+    """Every band's name by its code (:data:`BANDS`), in the active language."""
+    return {band: gettext(BAND_WORDS[band]) for band in BANDS}
+
+
 def strength_band(mean: float | None, ci95: tuple[float, float] | None, decisions: int, games: int,
                   calibration: Calibration | None) -> Band:
     """The band of a player whose ``decisions`` (from ``games`` games) lost ``mean`` points on average,
@@ -340,19 +354,20 @@ def strength_band(mean: float | None, ci95: tuple[float, float] | None, decision
     0 to 0) prove no band, where losses are small and rare (Cut Throat: the policy that errs wherever it
     can loses 0.174 points a decision on average)."""
     if games < 2:
-        return Band(None, decisions, games, "never from one game")
+        return Band(None, decisions, games, gettext("never from one game"))
     if calibration is None:
-        return Band(None, decisions, games, "no calibration of the bands for this variant")
+        return Band(None, decisions, games, gettext("no calibration of the bands for this variant"))
     if mean is None or ci95 is None:
-        return Band(None, decisions, games, "too few decisions for an interval")
+        return Band(None, decisions, games, gettext("too few decisions for an interval"))
     band = calibration.band_of(mean)
     edge = calibration.sample(EDGE_RATES[min(BANDS.index(band), len(EDGE_RATES) - 1)])
     half = max((ci95[1] - ci95[0]) / 2, edge.half(decisions))
     if half > calibration.max_half + 1e-12:
-        return Band(None, decisions, games,
-                    f"the interval (+-{half:.2f}) is wider than +-{calibration.max_half:.2f}: more decisions needed")
+        return Band(None, decisions, games, gettext("the interval (+-{half}) is wider than +-{most}: more decisions "
+                                                    "needed", half=decimal(half), most=decimal(calibration.max_half)))
     reach = {abs(BANDS.index(calibration.band_of(end)) - BANDS.index(band)) for end in ci95}
     if max(reach) > 1:
-        return Band(None, decisions, games, f"the interval ({ci95[0]:.2f} to {ci95[1]:.2f}) reaches beyond the bands "
-                    f"next to {band}: more decisions needed")
+        return Band(None, decisions, games, gettext("the interval ({low} to {high}) reaches beyond the bands next "
+                                                    "to {band}: more decisions needed", low=decimal(ci95[0]),
+                                                    high=decimal(ci95[1]), band=band_word(band)))
     return Band(band, decisions, games)

@@ -41,6 +41,7 @@ from functools import cached_property
 from typing import Callable, Iterator
 
 from ..diagnostics import DominoError
+from ..i18n import gettext
 from ..position import mask_pips, tiles_of
 from ..rules.facts import HandFacts, HandResult
 from ..rules.kozel import KozelBlock, KozelScoring
@@ -395,7 +396,7 @@ class _Build:
         view = worlds.view
         n = len(rep.players)
         if n != rep.variant.players or not worlds.count:
-            raise InferenceUnsupported("the deals are not counted here")
+            raise InferenceUnsupported(gettext("the deals are not counted here"))
         self.rep, self.worlds, self.view, self.n = rep, worlds, view, n
         _, _, owner = view.places()
         self.seat_of = tuple(o if o < n else -1 for o in owner)      # each holder's player (-1: sleepers, boneyard)

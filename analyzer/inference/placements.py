@@ -15,6 +15,7 @@ import random
 from typing import Iterator
 
 from ..diagnostics import DominoError
+from ..i18n import gettext
 from ..position import mask_pips
 from ..rules.lead import heaviest_of
 from ..tiles import Tile, tile_set
@@ -323,7 +324,7 @@ class HeaviestFirst(Placements):
             ways = super().ways(i, state[:self.k])
             self.decided.add((i, state))
         elif len(self._ways) > HEAVY_STATES:
-            raise InferenceUnsupported("too many deals to weigh the heaviest hand")
+            raise InferenceUnsupported(gettext("too many deals to weigh the heaviest hand"))
         else:
             ways = sum(self.ways(i + 1, after) for _, after in self.steps(i, state))
         self._ways[(i, state)] = ways

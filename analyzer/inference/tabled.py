@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
 
-from ..i18n import gettext
+from ..i18n import gettext, number
 from ..position import tiles_of
 from ..tiles import Tile
 from .boneyard import DrawView
@@ -71,9 +71,10 @@ def counted_tables(unseen: tuple[Tile, ...], size: int, counts: dict[int, int], 
     def walk(i: int, room: int) -> None:
         steps[0] += 1
         if steps[0] > 100 * MOST_TABLES or len(found) > MOST_TABLES:
-            raise InferenceUnsupported(
-                f"the tiles on the table are known only by counts, and they can be more than {MOST_TABLES:,} sets of "
-                "tiles: too many to list; name the tiles on the table (the Line tag), or give more of their counts")
+            raise InferenceUnsupported(gettext(
+                "the tiles on the table are known only by counts, and they can be more than {most} sets of tiles: "
+                "too many to list; name the tiles on the table (the Line tag), or give more of their counts",
+                most=number(MOST_TABLES)))
         if any(need[x] < 0 or need[x] > left[x] for x in need) or room > len(unseen) - i:
             return
         if room == 0:
@@ -198,8 +199,8 @@ def table_view(rep, base: View) -> TableView:
     from ..notation.setup import read_setup
     setup, _ = read_setup(rep.game)
     if base.must is not None:
-        raise InferenceUnsupported("the tiles on the table are known only by counts, and a player moves again: "
-                                   "such worlds are not listed yet")
+        raise InferenceUnsupported(gettext("the tiles on the table are known only by counts, and a player moves "
+                                           "again: such worlds are not listed yet"))
     fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(View)}
     ends = tuple(setup.ends)
     if isinstance(base, DrawView):        # the table a place of its own; the others as the draw view has them

@@ -77,6 +77,7 @@ class ArchiveIndex:
     summary: str                 # the run's closing line (``analyzer.archive.summary.Summary``)
     skill: tuple[list, list] | None = None     # ``report --scale match``: rows per player and per pair (luck, error rate)
     book: str | None = None      # the book of problems beside the index (its file name), where there is one
+    bands: dict[str, str] | None = None     # the strength bands' names (``equity.bands.band_names``) by their codes
 
 
 def page_names(labels: list[str]) -> list[str]:

@@ -35,15 +35,16 @@ def anki_fields(problem) -> tuple[str, str]:
     return str(front), str(back)
 
 
-_FRONT = """{% if image %}<img src="{{ image }}" alt="the position">{% endif %}
-<p>{{ p.title }}, game {{ p.game }}, move {{ p.step + 1 }}</p>
-<p><b>{{ p.question }}</b></p>"""
+_FRONT = """{% from "problem.html.j2" import where %}{% if image %}<img src="{{ image }}" alt="{{
+_("the position as {player} saw it: his hand, the table, the others' tiles face down", player=p.player) }}">{% endif %}
+<p>{{ where(p) }}</p>
+<p><b>{% if p.played %}{{ _("{player} to play: what do you play?", player=p.player) }}{% else %}{{ p.question }}{% endif
+%}</b></p>"""
 
-_BACK = """<p>Best: <b>{{ p.best }}</b>; played: {{ p.played }} (fair loss {% if p.scale == "match" %}{{
-"%.2f%%"|format(100 * p.loss) }} MWC{% else %}{{ "%.2f"|format(p.loss) }}{% endif %}, {{ p.cls }}, {{ p.verdict }})</p>
+_BACK = """{% from "problem.html.j2" import played_verdict, signed_dec %}<p>{{ played_verdict(p) }}</p>
 {% if p.view %}<p>{{ p.view }}</p>{% endif %}
-<ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ "%+.2f"|format(a.fair) }} [{{ "%+.2f"|format(a.ci95[0]) }},
-{{ "%+.2f"|format(a.ci95[1]) }}]{% if p.scale == "match" and a.mwc is not none %}, {{ "%.1f%%"|format(100 * a.mwc) }}
-MWC{% endif %}{% if a.best %} best{% endif %}{% if a.played %} played{% endif %}</li>{% endfor %}</ul>
-{% if p.line %}<p>Best line: {{ p.line|join(" ") }}</p>{% endif %}
-{% if p.why %}<p>Why the move played lost, every hand open: {{ p.why|join("; ") }}.</p>{% endif %}"""
+<ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ signed_dec(a.fair) }} [{{ signed_dec(a.ci95[0]) }}, {{
+signed_dec(a.ci95[1]) }}]{% if p.scale == "match" and a.mwc is not none %}, {{ _("{percent}% of match-winning chance", percent=(100 * a.mwc)|dec(1))
+}}{% endif %}{% if a.best %} {{ _("best") }}{% endif %}{% if a.played %} {{ _("played") }}{% endif %}</li>{% endfor %}</ul>
+{% if p.line %}<p>{{ _("Best line, every hand open: {line}", line=p.line|join(" ")) }}</p>{% endif %}
+{% if p.why %}<p>{{ _("Why the move played lost, every hand open: {reasons}.", reasons=p.why|join("; ")) }}</p>{% endif %}"""

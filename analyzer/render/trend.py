@@ -49,14 +49,16 @@ def _y(percent: float) -> float:
     return round(TOP + (HEIGHT - TOP - BOTTOM) * (1 - percent / 100), 1)
 
 
-def trend_plots(periods) -> list[TrendPlot]:
+def trend_plots(periods, names: dict[str, str] | None = None) -> list[TrendPlot]:
     """A plot for each player with an accuracy in some period, players as first met; the x axis holds every
     period of the archive but ``undated`` (a player's missing periods left as gaps in his points, the line
-    joining those he has)."""
+    joining those he has); ``names``: the periods that are no month or event of the records (``(no event)``) by
+    how a person reads them (``league.period_names``)."""
+    names = names or {}
     order = [p for p in dict.fromkeys(r.period for r in periods.rows) if p != "undated"]
     n = len(order)
     step = max(1, -(-n // MOST_LABELS))
-    labels = tuple((_x(k, n), p) for k, p in enumerate(order) if k % step == 0 or k == n - 1)
+    labels = tuple((_x(k, n), names.get(p, p)) for k, p in enumerate(order) if k % step == 0 or k == n - 1)
     grid = tuple((_y(v), f"{v}%") for v in (0, 25, 50, 75, 100))
     plots = []
     for player in dict.fromkeys(r.player for r in periods.rows):
@@ -65,7 +67,8 @@ def trend_plots(periods) -> list[TrendPlot]:
                        _y(r.accuracy_low if r.accuracy_low is not None else r.accuracy),
                        _y(r.accuracy_high if r.accuracy_high is not None else r.accuracy), r.period,
                        ngettext("{period}: {accuracy}% {ci}of {n} decision",
-                                "{period}: {accuracy}% {ci}of {n} decisions", r.decisions, period=r.period,
+                                "{period}: {accuracy}% {ci}of {n} decisions", r.decisions,
+                                period=names.get(r.period, r.period),
                                 accuracy=f"{r.accuracy:g}",
                                 ci=f"[{r.accuracy_low:g}, {r.accuracy_high:g}] " if r.accuracy_low is not None else ""))
             for r in periods.rows if r.player == player and r.period in order and r.accuracy is not None)
@@ -74,11 +77,12 @@ def trend_plots(periods) -> list[TrendPlot]:
     return plots
 
 
-def render_trend(periods, title: str) -> str:
-    """The page: a plot a player, then the table of every period's rows (``periods``: a ``league.Periods``)."""
+def render_trend(periods, title: str, names: dict[str, str] | None = None) -> str:
+    """The page: a plot a player, then the table of every period's rows (``periods``: a ``league.Periods``;
+    ``names``: the periods that are no month or event by how a person reads them, ``league.period_names``)."""
     css, script = static_text("trend.css"), ""
     page = environment().get_template("trend.html.j2")
-    return page.render(title=title, periods=periods, plots=trend_plots(periods), css=css,
+    return page.render(title=title, periods=periods, plots=trend_plots(periods, names), names=names or {}, css=css,
                        csp=content_policy(css, script), version=__version__, width=WIDTH, height=HEIGHT,
                        left=LEFT, right=WIDTH - RIGHT, bottom=HEIGHT - BOTTOM)
 

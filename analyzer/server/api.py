@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import uuid
 
-from ..i18n import negotiate
+from ..i18n import gettext, negotiate, number
 from ..inference.memo import DealMemo, remembering
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled
@@ -54,22 +54,24 @@ def language(data: dict) -> str:
 def _text(data: dict) -> str:
     text = data.get("text")
     if not isinstance(text, str):
-        raise ApiError('give the record as "text", a string')
+        raise ApiError(gettext('give the record as "text", a string'))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise ApiError(f'"text" holds a character no file can hold (a lone surrogate at {exc.start})') from None
+        raise ApiError(gettext('"text" holds a character no file can hold (a lone surrogate at {place})',
+                               place=exc.start)) from None
     return text
 
 
 def _rules(data: dict) -> tuple[str | None, dict[str, str]]:
     variant = data.get("variant")
     if variant is not None and not isinstance(variant, str):
-        raise ApiError('"variant" is a name (see `domino variants`) or null')
+        raise ApiError(gettext('"variant" is a name (see `domino variants`) or null'))
     rules = data.get("rules") or {}
     if not isinstance(rules, dict) or not all(isinstance(k, str) and isinstance(v, (str, int))
                                               for k, v in rules.items()):
-        raise ApiError('"rules" is an object of option names and values, like {"players": "2"}')
+        raise ApiError(gettext('"rules" is an object of option names and values, like {example}',
+                              example='{"players": "2"}'))
     return variant or None, {k: str(v) for k, v in rules.items()}
 
 
@@ -79,8 +81,15 @@ def _int(data: dict, key: str, default=None, low: int = 0, high: int | None = No
     if value is None and default is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
-        bound = f" from {low} to {high:,}" if high is not None else f" of at least {low}"
-        raise ApiError(f'"{key}" is a whole number{bound}' + ("" if default is None else ", or left out"))
+        if high is not None:
+            told = (gettext('"{key}" is a whole number from {low} to {high}', key=key, low=low, high=number(high))
+                    if default is None else
+                    gettext('"{key}" is a whole number from {low} to {high}, or left out', key=key, low=low,
+                            high=number(high)))
+        else:
+            told = (gettext('"{key}" is a whole number of at least {low}', key=key, low=low) if default is None else
+                    gettext('"{key}" is a whole number of at least {low}, or left out', key=key, low=low))
+        raise ApiError(told)
     return value
 
 
@@ -92,7 +101,7 @@ def _label(data: dict) -> str:
 def _moves(data: dict, key: str = "line") -> list[str] | None:
     line = data.get(key)
     if line is not None and not (isinstance(line, list) and all(isinstance(m, str) for m in line)):
-        raise ApiError(f'"{key}" is a list of moves like "B [0-1]"')
+        raise ApiError(gettext('"{key}" is a list of moves like "B [0-1]"', key=key))
     return line
 
 
@@ -107,12 +116,12 @@ def _position(data):
     cursor = data.get("cursor")
     if cursor is not None:
         if not isinstance(cursor, dict):
-            raise ApiError('"cursor" is {"line": N, "column": N}')
+            raise ApiError(gettext('"cursor" is {example}', example='{"line": N, "column": N}'))
         cursor = (_int(cursor, "line", 1, 1), _int(cursor, "column", 1, 1))
     line = _moves(data)
     best = data.get("best")
     if best is not None and not isinstance(best, str):
-        raise ApiError('"best" is the move the analysis names best there, like "[2-3]@2", or null')
+        raise ApiError(gettext('"best" is the move the analysis names best there, like "[2-3]@2", or null'))
     return position_data(doc, _int(data, "game", 0), _int(data, "step", None), cursor, line, _int(data, "along", 0), best)
 
 
@@ -121,7 +130,7 @@ def _enter(data):
     move = data.get("move")
     player = data.get("player")
     if not isinstance(move, str) or (player is not None and not isinstance(player, str)):
-        raise ApiError('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name')
+        raise ApiError(gettext('give the move as "move" ("[3-6]@6", "pass", "draws [2-5]") and "player" as a name'))
     return enter_move(doc, _int(data, "game", 0), move, player, _int(data, "step", None))
 
 
@@ -129,7 +138,8 @@ def _variation(data):
     doc = _record(data)
     line = _moves(data)
     if not line:
-        raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and where it starts as "step"')
+        raise ApiError(gettext('give the variation as "line", a list of moves like "B [0-1]", and where it starts as '
+                                 '"step"'))
     return write_variation(doc, _int(data, "game", 0), _int(data, "step", 0), line)
 
 
@@ -137,7 +147,8 @@ def _branch(data):
     doc = _record(data)
     line = _moves(data)
     if line is None:
-        raise ApiError('give the variation as "line", a list of moves like "B [0-1]", and how many of them as "along"')
+        raise ApiError(gettext('give the variation as "line", a list of moves like "B [0-1]", and how many of them as '
+                                 '"along"'))
     return branch_text(doc, _int(data, "game", 0), _int(data, "step", 0), line, _int(data, "along", 0))
 
 
@@ -145,7 +156,7 @@ def _result(data):
     doc = _record(data)
     chosen = data.get("result")
     if chosen is not None and not isinstance(chosen, str):
-        raise ApiError('"result" is a result as a Result tag states it ("A/C 1 blocked"), or left out')
+        raise ApiError(gettext('"result" is a result as a Result tag states it ("A/C 1 blocked"), or left out'))
     return result_entry(doc, _int(data, "game", 0), chosen)
 
 
@@ -167,15 +178,16 @@ def _new(data):
     variant, rules = _rules(data)
     players, hands = data.get("players"), data.get("hands")
     if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
-        raise ApiError('"players" is a list of names in play order, or null')
+        raise ApiError(gettext('"players" is a list of names in play order, or null'))
     if hands is not None and not isinstance(hands, list):
-        raise ApiError('"hands" is a list, one a player: null or {"tiles": [[low, high], ...], "unknown": N}')
+        raise ApiError(gettext('"hands" is a list, one a player: null or {example}',
+                              example='{"tiles": [[low, high], ...], "unknown": N}'))
     event, lead = data.get("event"), data.get("lead") or None
     if (event is not None and not isinstance(event, str)) or (lead is not None and not isinstance(lead, str)):
-        raise ApiError('"event" and "lead" are strings')
+        raise ApiError(gettext('"event" and "lead" are strings'))
     starter = data.get("starter")
     if starter is not None and not isinstance(starter, list):
-        raise ApiError('"starter" is the tile turned up to open the line, [low, high], or null')
+        raise ApiError(gettext('"starter" is the tile turned up to open the line, [low, high], or null'))
     return new_record(variant, rules, NewGame(players, hands, event, lead, starter))
 
 
@@ -239,8 +251,8 @@ def _decision_deals(data: dict) -> tuple[int, int | None]:
     first = _int(data, "decision_deals", 200, 2, 10_000)
     most = _int(data, "max_decision_deals", None, 2, MAX_DECISION_DEALS)
     if most is not None and most < first:
-        raise ApiError(f'"max_decision_deals" ({most}) is fewer than the {first} deals drawn first '
-                       '("decision_deals")')
+        raise ApiError(gettext('"max_decision_deals" ({most}) is fewer than the {first} deals drawn first '
+                               '("decision_deals")', most=number(most), first=number(first)))
     return first, most
 
 
@@ -266,7 +278,7 @@ def _seconds(data: dict, key: str, default: float | None) -> float | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ApiError(f'"{key}" is whole CPU seconds, 0 or more, or null for no budget, or left out')
+        raise ApiError(gettext('"{key}" is whole CPU seconds, 0 or more, or null for no budget, or left out', key=key))
     return value
 
 
@@ -301,7 +313,7 @@ class FileRoutes:
     def save_file(self, data):
         token = data.get("token")
         if token is not None and not isinstance(token, str):
-            raise ApiError('"token" is the token the file was opened with, or null for a new file')
+            raise ApiError(gettext('"token" is the token the file was opened with, or null for a new file'))
         return self.files.save(data.get("path"), _text(data), token)
 
     def routes(self) -> dict:

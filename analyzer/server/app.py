@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..i18n import LANGUAGES, PSEUDO, use
+from ..i18n import LANGUAGES, PSEUDO, gettext, negotiate, use
 from .api import ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer, job_name, language
 from .catalogue import board_catalogue
 from .library import BoardError, NODE_LIMIT
@@ -48,11 +48,11 @@ async def _body(request: Request) -> dict:
     try:
         data = json.loads((await request.body()).decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise ApiError("the request body is not JSON (send a JSON object)") from None
+        raise ApiError(gettext("the request body is not JSON (send a JSON object)")) from None
     except RecursionError:
-        raise ApiError("the request body nests its JSON too deeply (send a flat JSON object)") from None
+        raise ApiError(gettext("the request body nests its JSON too deeply (send a flat JSON object)")) from None
     if not isinstance(data, dict):
-        raise ApiError("the request body must be a JSON object")
+        raise ApiError(gettext("the request body must be a JSON object"))
     return data
 
 
@@ -62,10 +62,10 @@ def _same_origin(request: Request) -> None:
     asking the board first, which it refuses), and a request whose ``Origin`` is another site."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        raise ApiError("send the request as JSON (Content-Type: application/json)", 415)
+        raise ApiError(gettext("send the request as JSON (Content-Type: application/json)"), 415)
     origin = request.headers.get("origin")
     if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host", ""):
-        raise ApiError("a request from another site's page is refused", 403)
+        raise ApiError(gettext("a request from another site's page is refused"), 403)
 
 
 def _api(handler, watches: bool = False):
@@ -73,9 +73,12 @@ def _api(handler, watches: bool = False):
     error the library raises becomes its status and message."""
     async def endpoint(request: Request):
         try:
-            _same_origin(request)
-            data = await _body(request)
-            answer = await (handler(data, request) if watches else handler(data))
+            # (a refusal before the request's "lang" is read speaks the browser's language, Accept-Language's)
+            with use(_accepted(request)):
+                _same_origin(request)
+                data = await _body(request)
+            with use(language(data)):
+                answer = await (handler(data, request) if watches else handler(data))
             return JSONResponse(answer, headers=HEADERS)
         except HTTPException:
             raise
@@ -83,6 +86,13 @@ def _api(handler, watches: bool = False):
             status, answer = error_answer(exc, request.url.path)
             return JSONResponse(answer, status_code=status, headers=HEADERS)
     return endpoint
+
+
+def _accepted(request: Request) -> str:
+    """The language of the browser's ``Accept-Language`` (its tags in order, weights aside), as
+    :func:`analyzer.i18n.negotiate` picks it; English without one."""
+    header = request.headers.get("accept-language", "")[:200]
+    return negotiate([tag.split(";")[0].strip() for tag in header.split(",") if tag.strip()])
 
 
 def _spoken(handler, data):
@@ -136,9 +146,12 @@ async def _watched(request: Request, workers: Workers, job: str, name: str, repl
             raise Cancelled("the client went away")
 
 
-async def _http_error(_request, exc: HTTPException):
-    message = {404: "no such page", 405: "this address takes another method (the API takes POST)",
-               413: f"the request is larger than {MAX_BODY // 1024} KB"}.get(exc.status_code, exc.detail)
+async def _http_error(request, exc: HTTPException):
+    with use(_accepted(request)):           # (the browser's language: a request refused has no "lang" read)
+        message = {404: gettext("no such page"),
+                   405: gettext("this address takes another method (the API takes POST)"),
+                   413: gettext("the request is larger than {size} KB", size=MAX_BODY // 1024)
+                   }.get(exc.status_code, exc.detail)
     return _error(message, exc.status_code)
 
 
@@ -183,13 +196,13 @@ class _Board:
     async def cancel(self, data):
         job = data.get("job")
         if not isinstance(job, str):
-            raise ApiError('give the analysis to cancel as "job"')
+            raise ApiError(gettext('give the analysis to cancel as "job"'))
         return {"cancelled": self.workers.cancel(job)}
 
     async def progress(self, data):
         job = data.get("job")
         if not isinstance(job, str):
-            raise ApiError('give the analysis as "job"')
+            raise ApiError(gettext('give the analysis as "job"'))
         done = self.workers.progress(job)
         return {"job": job, "running": done is not None, **{k: (done or {}).get(k) for k in
                                                               ("phase", "game", "games", "done", "total")}}

@@ -20,7 +20,7 @@ from ..analysis.gradecounts import grade_counts
 from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
-from ..i18n import N_, gettext, language
+from ..i18n import N_, gettext, language, ngettext, number
 # (the deals of a sheet, loaded with the board and its workers, not by the first request on a sheet: the match's
 # replay asks for them lazily, as the command line's start-up wants)
 from ..inference.sheet import listing
@@ -177,18 +177,33 @@ def explained(document: dict, analyses=None) -> dict:
             return view_words(d["player"], d["side"], sides, each) if "player" in d and "side" in d else None
         views.append([view(d) for d in g.get("decisions", [])])
         to_move.append(view(g["to_move"]) if isinstance(g.get("to_move"), dict) else None)
-        whose = ("each decision's values are its mover's against the rest (+: he gains)" if each or not sides else
-                 f"values are for {sides[0]} (+: {sides[0]} ahead"
-                 + (f"; {', '.join(sides[1:])} want{'s' if len(sides) == 2 else ''} them low)" if len(sides) > 1 else ")"))
-        legends.append(f"Points of the hand with best play from the position on ({whose}). A loss is the points a "
-                       "move gives away against the best. A fair value is the mean over the deals the mover could "
-                       "not tell apart, with its 95% interval; \"200 of 3,060 deals, sampled\": 200 of them drawn "
-                       "at random and each solved with all hands open, \"exact\": every one of them solved."
-                       # what the values assume, in the analysis's own words (a Jamaican hand's +1 / -1: a hand is
-                       # worth a fixed number of points, so the values only say who wins)
-                       + (f" The values assume: {g['note']}" if g.get("note") else ""))
+        legends.append(values_legend(sides, each, g.get("note")))
     more = {} if analyses is None else {"grades": to_data(grade_counts(analyses))}
     return {**document, "explained": {"legends": legends, "views": views, "to_move": to_move, **more}}
+
+
+def values_legend(sides: list[str], each: bool, note: str | None) -> str:
+    """The legend of a game's values on the board, in the active language: their unit, whose they are and which
+    way (``sides``: the game's sides; ``each``: each player for himself), what a loss and a fair value are and how a
+    fair value was reached (``how_words``' words, as the board shows them), and what the values assume (the game's
+    ``note``, in the analysis's own words: a Jamaican hand's +1 / -1, a hand worth a fixed number of points, so the
+    values only say who wins)."""
+    if each or not sides:
+        whose = gettext("each decision's values are its mover's against the rest (+: he gains)")
+    elif len(sides) == 1:
+        whose = gettext("values are for {side} (+: {side} ahead)", side=sides[0])
+    else:
+        whose = ngettext("values are for {side} (+: {side} ahead; {others} wants them low)",
+                         "values are for {side} (+: {side} ahead; {others} want them low)", len(sides) - 1,
+                         side=sides[0], others=", ".join(sides[1:]))
+    legend = gettext('Points of the hand with best play from the position on ({whose}). A loss is the points a move '
+                     'gives away against the best. A fair value is the mean over the deals the mover could not tell '
+                     'apart, with its 95% interval; "{sampled}": {drawn} of them drawn at random and each solved with '
+                     'all hands open, "{every}": every one of them solved.', whose=whose, drawn=number(200),
+                     sampled=gettext("open-hands mean of {n} of {total} deals, sampled", n=number(200),
+                                     total=number(3060)),
+                     every=gettext("all {n} deals, open-hands mean", n=number(480)))
+    return legend + (" " + gettext("The values assume: {note}", note=note) if note else "")
 
 
 def _told_how(analysis) -> dict:
@@ -333,7 +348,7 @@ def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, curs
     seated = len(rep.players) == rep.variant.players == pos.n        # (a text still being typed may not be)
     moving = outcome is None and rep.deal_ok and seated
     legal = _legal(rep, pos, voids) if moving else []
-    drawing = table_svg(view, f"the table of {rep.title}")
+    drawing = table_svg(view, gettext("the table of {title}", title=rep.title))
     marked = None
     if best is not None and moving and variation is None and shown == step:
         after = pos.copy()
@@ -343,8 +358,9 @@ def position_data(doc: BoardRecord, game: int = 0, step: int | None = None, curs
             laid = None
         if laid is not None:
             marked = best
-            drawing = table_svg(board_view(after, voids, laid), f"the table of {rep.title}, with the best move, {best}, "
-                                "laid and marked", best=True)
+            drawing = table_svg(board_view(after, voids, laid), gettext(
+                "the table of {title}, with the best move, {best}, laid and marked", title=rep.title, best=best),
+                best=True)
     seats = lead_seats(rep, pos) if moving else None
     if moving and not pos.history and step == 0 and variation is None:
         seats, legal = _open_leads(rep, seats, legal)

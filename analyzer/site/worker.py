@@ -43,7 +43,7 @@ _browser_python()
 from ..search.core import CORE, CORE_BINDING, cores_text  # noqa: E402
 from ..server import library, setups  # noqa: E402
 from ..inference.memo import remembering  # noqa: E402
-from ..i18n import use  # noqa: E402
+from ..i18n import gettext, use  # noqa: E402
 from ..server.api import (DEALS, ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call,  # noqa: E402
                           current_keys, error_answer, language)
 from ..server.files import Roots  # noqa: E402
@@ -144,7 +144,7 @@ class SiteApi:
         """``(status, answer)`` for the request ``data`` to ``route``, as the server would answer it."""
         try:
             if not isinstance(data, dict):
-                raise ApiError("the request body must be a JSON object")
+                raise ApiError(gettext("the request body must be a JSON object"))
             with use(language(data)):            # (the page's language: the pipeline's words made in it)
                 return self._answer_in(route, data, progress)
         except Exception as exc:  # each error its status and message (api.error_answer), never a traceback
@@ -166,7 +166,7 @@ class SiteApi:
             return 200, self._answer(data, progress)
         if route == "site":
             return 200, site_info()
-        raise ApiError("no such page", 404)
+        raise ApiError(gettext("no such page"), 404)
 
     def call(self, route: str, body: str, progress: Callable[[str], None] | None = None) -> str:
         """:meth:`answer` with JSON in and out (what the worker's JavaScript hands over): ``{"status", "data"}``;
@@ -174,7 +174,7 @@ class SiteApi:
         try:
             data = json.loads(body)
         except (ValueError, RecursionError):
-            status, answer = 400, {"error": "the request body is not JSON (send a JSON object)"}
+            status, answer = 400, {"error": gettext("the request body is not JSON (send a JSON object)")}
         else:
             told = (lambda step: progress(json.dumps(step))) if progress is not None else None
             status, answer = self.answer(route, data, told)
