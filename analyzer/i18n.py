@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from functools import cache
 
 __all__ = ["LANGUAGES", "PSEUDO", "N_", "ngettext_mark", "gettext", "ngettext", "plural_form", "number", "decimal", "use", "activate", "language",
-           "negotiate", "translation", "html_lang"]
+           "negotiate", "translation", "html_lang", "system_reason"]
 
 #: the languages with a catalogue (besides English, the code's own)
 LANGUAGES = ("es", "pt_BR", "ru")
@@ -51,6 +51,23 @@ def N_(message: str) -> str:       # noqa: N802 (gettext's name for a message ma
     return message
 
 
+#: the system's reasons a file cannot be read or written (an ``OSError``'s errno), in the C library's words (as
+#: ``os.strerror`` gives them in English), translated by the catalogue
+_SYSTEM_REASONS = {
+    "ENOENT": N_("No such file or directory"), "EACCES": N_("Permission denied"),
+    "EPERM": N_("Operation not permitted"), "EISDIR": N_("Is a directory"), "ENOTDIR": N_("Not a directory"),
+    "ENAMETOOLONG": N_("File name too long"), "ELOOP": N_("Too many levels of symbolic links"),
+    "EROFS": N_("Read-only file system"), "ENOSPC": N_("No space left on device"),
+    "EDQUOT": N_("Disk quota exceeded"), "EIO": N_("Input/output error"), "EMFILE": N_("Too many open files"),
+    "ENFILE": N_("Too many open files in system"), "EEXIST": N_("File exists"),
+    "EBUSY": N_("Device or resource busy"), "ETXTBSY": N_("Text file busy"), "EFBIG": N_("File too large"),
+    "ENXIO": N_("No such device or address"), "ENODEV": N_("No such device"),
+}
+#: the same by the exception's class, for an ``OSError`` made without an errno
+_SYSTEM_CLASSES = {"FileNotFoundError": "ENOENT", "PermissionError": "EACCES", "IsADirectoryError": "EISDIR",
+                   "NotADirectoryError": "ENOTDIR", "FileExistsError": "EEXIST"}
+
+
 def ngettext_mark(singular: str, plural: str) -> tuple[str, str]:
     """A message with plural forms marked for the catalogue (its form picked later, where it is shown)."""
     return singular, plural
@@ -76,6 +93,25 @@ def plural_form(singular: str, plural: str, n: int) -> str:
     they are (for a caller that fills them in itself, like click)."""
     active = _ACTIVE.get()[1]
     return (singular if n == 1 else plural) if active is None else active.ngettext(singular, plural, n)
+
+
+def system_reason(error: OSError) -> str:
+    """Why the system refused a file (``error``: an ``OSError``, its errno or its class), in the active language:
+    ``No such file or directory``, ``Permission denied``, ``Is a directory``... as the system says them in English
+    (its ``strerror``), the catalogue's words in another language; a reason the catalogue has no words for is the
+    system's own (in English)."""
+    import errno as _errno
+
+    name = _errno.errorcode.get(error.errno) if isinstance(error.errno, int) else None
+    name = name if name in _SYSTEM_REASONS else _SYSTEM_CLASSES.get(type(error).__name__)
+    if name is None:
+        for cls in type(error).__mro__:
+            if cls.__name__ in _SYSTEM_CLASSES:
+                name = _SYSTEM_CLASSES[cls.__name__]
+                break
+    if name is None or (language() == "en" and error.strerror):
+        return error.strerror or str(error)           # (English: the system's own words, as it gave them)
+    return gettext(_SYSTEM_REASONS[name])
 
 
 def language() -> str:

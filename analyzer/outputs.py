@@ -19,6 +19,8 @@ import stat
 import tempfile
 from collections.abc import Iterable
 
+from .i18n import gettext, system_reason
+
 from .i18n import N_
 
 __all__ = ["OutputError", "write_atomic", "GENERATOR", "KINDS", "replaceable", "clear_damaged"]
@@ -147,7 +149,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str], *, 
         temp = None
         made.clear()
     except OSError as exc:
-        error = OutputError(f"{shown}: cannot be written ({exc.strerror or exc})")
+        error = OutputError(gettext("{path}: cannot be written ({why})", path=shown, why=system_reason(exc)))
         error.errno = exc.errno
         raise error from None
     finally:

@@ -188,15 +188,18 @@ def internal_error(label: str, exc: Exception) -> dict:
 
 
 def _internal(label: str, exc: Exception) -> Diagnostic:
-    return Diagnostic("error", Code.INTERNAL_ERROR, f"the analyser failed on this record ({type(exc).__name__}: "
-                                                    f"{exc}); please report it", source=label)
+    return Diagnostic("error", Code.INTERNAL_ERROR, gettext("the analyser failed on this record ({kind}: {error}); "
+                                                            "please report it", kind=type(exc).__name__, error=exc),
+                      source=label)
 
 
-def worker_died(label: str, where: str = "the worker process") -> dict:
-    """The result of a record whose worker died on it (again): an ``internal-error`` of that record alone."""
+def worker_died(label: str, where: str | None = None) -> dict:
+    """The result of a record whose worker died on it (again): an ``internal-error`` of that record alone
+    (``where``: the worker's words, the worker process by default)."""
     return record_problem(label, Diagnostic(
-        "error", Code.INTERNAL_ERROR, f"{where} working on this record died (out of memory, or a crash of the "
-        "analyser); the rest of the archive was done; please report it", source=label))
+        "error", Code.INTERNAL_ERROR, gettext("{where} working on this record died (out of memory, or a crash of the "
+                                              "analyser); the rest of the archive was done; please report it",
+                                              where=where or gettext("the worker process")), source=label))
 
 
 # ---- one record, step by step ---------------------------------------------------------------------

@@ -8,8 +8,9 @@ other command on bundled records and test data (``replay``, ``stats`` with ``--m
 ``equity``, ``tournament``, ``variants``, ``import``, ``new``, ``diagram``), broken records among them for the
 diagnostics. What they leave out stays as written or is listed in docs/i18n.md as not yet translated: a record's own
 text (its tags, names, comments and the notation's ``pass``, ``draws``, ``muggins``), a diagnostic's place, severity
-and code, the diagnostics of :data:`ENGLISH_CODES`, a variant's description and its options' help. They do not
-cover the report page (tests/test_i18n_report.py does), the board or the site."""
+and code, the diagnostics of :data:`ENGLISH_CODES`. They do not cover the report page (tests/test_i18n_report.py does),
+the board or the site; tests/test_i18n_cli.py covers ``analyze --fair``, ``replay --view``, ``equity``'s model,
+``variants -v``, the system's reasons a file cannot be read and the tool's own failures."""
 import re
 
 import pytest
@@ -188,11 +189,10 @@ def test_a_usage_error_is_in_the_language_chosen():
 COVERED_CODES = {"deal-size", "deal-missing", "deal-duplicate", "deal-foreign", "incomplete", "unchecked-lead",
                  "turn-order", "tile-not-held", "tile-already-played", "tile-no-match", "end-mismatch", "false-pass",
                  "play-after-end", "ambiguous-end", "tile-foreign", "match-end", "match-over"}
-#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": an importer's, a sheet's deals that
-#: cannot be, the tool's own failures; an unreadable file's reason as the system gives it); their lines are left out of the
-#: pseudo-language's check, every other diagnostic's message is in the catalogue
-ENGLISH_CODES = {"internal", "internal-error", "cluster-lost",
-                 "unwritable", "no-deal", "notation"}
+#: the diagnostics whose messages are still English (docs/i18n.md, "Not yet": ``notation``, a rule of the reader that
+#: failed on its text, its exception's words); their lines are left out of the pseudo-language's check, every other
+#: diagnostic's message is in the catalogue
+ENGLISH_CODES = {"notation"}
 DIAGNOSTIC = re.compile(r"^\s*\S+?(?::\d+(?::\d+)?)?: (error|warning|info)\[([a-z0-9-]+)\] ", re.M)
 
 
@@ -252,8 +252,7 @@ def _outside_record(text: str) -> str:
 
 #: each command's text output on bundled records and test data (broken ones among them, for the diagnostics), and
 #: what of it stays as written beyond the record's text: a tournament's standings rows (the players' names as the
-#: file writes them), a variant's description line (the catalogue's, left in English: docs/i18n.md) and its options
-#: as the user types them (``--rule target=N``)
+#: file writes them) and a variant's options as the user types them (``--rule target=N``)
 COMMAND_OUTPUTS = {
     "replay": (["replay", "records/seed1.dom", "records/errors.dom", "records/variant-draw.dom",
                 "records/variant-cross.dom", "records/match-kozel.dom", "records/match-all-fives-4.dom"], None),

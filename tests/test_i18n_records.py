@@ -38,9 +38,10 @@ def _catalogue(code: str, domain: str = "analyzer"):
 
 def _words(text: str) -> set[str]:
     """The words of four letters or more of ``text``, as written (a tag's name kept in a translation, ``Game``,
-    is not the word ``game``), its placeholders, markup, options (``--move``), codes (``[tiles-kept]``) and JSON
-    keys (``"best"``) left out."""
-    return set(re.findall(r"[A-Za-zÀ-ÿ]{4,}", re.sub(r"\{[^}]*\}|<[^>]*>|--?[\w-]+|\[[a-z]+(-[a-z]+)*\]|\"[a-z_]+\"", " ", text)))
+    is not the word ``game``), its placeholders, markup, options (``--move``), a rule option's setting as a user
+    types it (``score=game``), codes (``[tiles-kept]``) and JSON keys (``"best"``) left out."""
+    return set(re.findall(r"[A-Za-zÀ-ÿ]{4,}", re.sub(r"\{[^}]*\}|<[^>]*>|--?[\w-]+|[\w-]+=[\w-]+|\[[a-z]+(-[a-z]+)*\]|"
+                                                    r"\"[a-z_]+\"", " ", text)))
 
 
 @cache

@@ -24,7 +24,7 @@ from ..rules.modes import Count, Layout
 from .grades import Grading, Thresholds, on_scale
 from .reasons import Reason, explain, shown_facts, walk_line
 from ..codec import key
-from ..i18n import decimal, gettext, ngettext, number
+from ..i18n import N_, decimal, gettext, ngettext, number
 
 __all__ = ["Grading", "Thresholds", "NO_EXTRA_WORDS", "AnalysisSettings", "Alternative", "Decision", "GameAnalysis", "Played", "analyze", "analyze_replay",
            "int_solver_plays", "searcher_for", "searches_for", "alternative_text", "hand_value"]
@@ -782,9 +782,9 @@ def _to_move(rep: Replay, mover, side: int, pos: Position, scored: int) -> Decis
 
 
 #: what the alternative ``no extra tile`` is, in words a newcomer reads (the analysis text says it where offered)
-NO_EXTRA_WORDS = ("in the draw game the player who leads with his highest double may at once lay "
-                  "a second tile that matches it (the same number on one half), so he moves twice; \"no extra tile\" "
-                  "is his choice to lay none, and the next player moves")
+NO_EXTRA_WORDS = N_("in the draw game the player who leads with his highest double may at once lay "
+                    "a second tile that matches it (the same number on one half), so he moves twice; \"no extra tile\" "
+                    "is his choice to lay none, and the next player moves")
 
 
 def alternative_text(move: Move) -> str:

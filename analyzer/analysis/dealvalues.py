@@ -182,8 +182,8 @@ class DealsSummary:
         deals end otherwise: the one writer of a sheet's result (text, page, board)."""
         if self.one_result is not None:
             return gettext("{result}, in every deal analysed", result=self.one_result)
-        return gettext("not the same in every deal: {results}", results="; ".join(
-            gettext("{result} in {n}", result=text, n=number(n)) for text, n in self.results))
+        each = [gettext("{result} in {n}", result=text, n=number(n)) for text, n in self.results]
+        return gettext("not the same in every deal: {results}", results="; ".join(each))
 
     def words(self) -> str:
         """``1,128 deals allowed (all analysed)``, the line's opening in the text and the page."""

@@ -15,6 +15,7 @@ import random
 from typing import Callable, Sequence
 
 from ..equity.model import Choice
+from ..i18n import N_
 from ..inference import Worlds, worlds_at
 from ..record import Game, HandEntry, MoveEntry
 from ..replay import MatchTerms, Replay, replay
@@ -53,6 +54,13 @@ def hand_record(choice: Choice) -> Game:
                 moves=[MoveEntry(names[s], m.tile, m.end if m.tile is not None else None) for s, m in choice.played])
 
 
+#: the fair-play policy in words (its ``{n}``: the deals a decision values), marked for the catalogue
+FAIR_POLICY = N_("each player plays by what he knows: at each decision with a choice, every legal move valued with "
+                 "all hands open in {n} deals he cannot tell apart (drawn uniformly by the fair analysis's inference; "
+                 "all of them where there are no more), the move with the highest mean for his side played (then the "
+                 "most deals won, then the first in move order, as the fair analysis picks its best)")
+
+
 class FairPlayer:
     """The fair-play policy (see the module): ``worlds`` deals a decision, drawn with a generator seeded by
     ``seed``, the deal and the moves so far (a decision's worlds do not depend on the hands simulated before
@@ -71,10 +79,8 @@ class FairPlayer:
 
     @property
     def policy(self) -> str:
-        return (f"each player plays by what he knows: at each decision with a choice, every legal move valued with "
-                f"all hands open in {self.worlds} deals he cannot tell apart (drawn uniformly by the fair analysis's "
-                f"inference; all of them where there are no more), the move with the highest mean for his side played "
-                f"(then the most deals won, then the first in move order, as the fair analysis picks its best)")
+        """The policy in words, in English (a table's data: ``policy_words`` says it in the active language)."""
+        return FAIR_POLICY.format(n=self.worlds)
 
     def __call__(self, choice: Choice) -> Move:
         rep = replay(hand_record(choice), choice.variant, terms=MatchTerms(choice.requirement))

@@ -80,6 +80,7 @@ from typing import Sequence
 
 from . import OnScale, Thresholds
 from ..codec import key
+from ..i18n import gettext
 
 __all__ = ["FairThresholds", "FairValue", "Spread", "percentile", "PERCENTILES", "Z95", "fair_verdict",
            "value_summary", "significant", "looks", "look_z", "EARLY_ALPHA", "EARLY_LOOKS", "early_z", "student",
@@ -182,7 +183,8 @@ class FairThresholds:
         if cls is None or cls == by_points:
             return None
         chance = lambda values: sum(v > 0 for v in values) / n      # noqa: E731
-        return f"the chance to win: {chance(played):.0%} against {chance(best):.0%} for the best"
+        return gettext("the chance to win: {played} against {best} for the best", played=f"{chance(played):.0%}",
+                       best=f"{chance(best):.0%}")
 
 
 PERCENTILES = (0, 10, 25, 50, 75, 90, 100)     # the spread of a fair value: min, deciles, quartiles, median, max

@@ -396,8 +396,8 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                    to_move=next((d for d in gathered if d.index == len(rep.steps)), None),
                    critical=max(losses, key=lambda d: (d.loss_over.mean, -d.index)) if losses else None,
                    analysed_steps=0,         # (no running value with every hand open: each deal has its own)
-                   note=("values over the deals the sheet allows: each deal's exact values with every hand open, "
-                         "then their mean, least and most"))
+                   note=gettext("values over the deals the sheet allows: each deal's exact values with every hand "
+                                "open, then their mean, least and most"))
 
 
 def _gather_one(got: dict, rows: list, full: bool) -> None:

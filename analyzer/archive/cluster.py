@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..diagnostics import Diagnostic
+from ..i18n import gettext
 from ..rules.codes import Code
 from ..pipeline import LOST, record_problem, worker_died
 from .task import process
@@ -53,12 +54,13 @@ def _greet(address: str, seconds: float = 10) -> None:
         try:
             thread.submit(asyncio.run, hello()).result()
         except (OSError, TimeoutError) as exc:
-            raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: "
-                                     f"{str(exc) or 'no answer in %g s' % seconds}") from None
+            raise ClusterUnavailable(gettext("cannot reach the Dask scheduler at {address}: {why}", address=address,
+                                             why=str(exc) or gettext("no answer in {seconds} s",
+                                                                     seconds=f"{seconds:g}"))) from None
         except Exception as exc:        # it answered, but not as Dask does (a web page, another protocol)
-            raise ClusterUnavailable(f"{address} is not a Dask scheduler (it answered the greeting with "
-                                     f"{type(exc).__name__}); its address is printed by `dask scheduler`, "
-                                     f"tcp://HOST:8786 by default") from None
+            raise ClusterUnavailable(gettext("{address} is not a Dask scheduler (it answered the greeting with "
+                                             "{kind}); its address is printed by `dask scheduler`, tcp://HOST:8786 "
+                                             "by default", address=address, kind=type(exc).__name__)) from None
 
 
 def _same_code(client, address: str) -> None:
@@ -69,16 +71,18 @@ def _same_code(client, address: str) -> None:
     try:
         there = client.run(source_digest, callback_timeout=wait)
     except TimeoutError:                # (bounded: a frozen scheduler never answers)
-        raise ClusterUnavailable(f"the Dask scheduler at {address} has not answered for {wait:g} s") from None
+        raise ClusterUnavailable(gettext("the Dask scheduler at {address} has not answered for {seconds} s",
+                                         address=address, seconds=f"{wait:g}")) from None
     except (OSError, CancelledError) as exc:      # the scheduler, not the workers' code
-        raise ClusterUnavailable(f"lost the Dask scheduler at {address} before any work: "
-                                 f"{_reason(exc)}") from None
+        raise ClusterUnavailable(gettext("lost the Dask scheduler at {address} before any work: {reason}",
+                                         address=address, reason=_reason(exc))) from None
     except Exception as exc:        # a worker without this function: another version
         there = {"a worker": f"another version ({exc})"}
     other = sorted(f"{worker}: {code}" for worker, code in there.items() if code != here)
     if other:
-        raise ClusterUnavailable(f"the workers of {address} run other code of domino-analyzer than this "
-                                 f"machine ({here}): {'; '.join(other)}; install the same on every worker")
+        raise ClusterUnavailable(gettext("the workers of {address} run other code of domino-analyzer than this "
+                                         "machine ({here}): {workers}; install the same on every worker",
+                                         address=address, here=here, workers="; ".join(other)))
 
 
 # how long a run waits for a Dask worker (at the start, and whenever every worker has left mid-run) and
@@ -98,8 +102,8 @@ def worker_wait() -> float:
     except ValueError:
         seconds = float("nan")
     if not 0 < seconds < float("inf"):
-        raise ClusterUnavailable(f"{WAIT_ENV}={text!r}: give the seconds to wait for a Dask worker or an answer "
-                                 "of the scheduler, a number above 0")
+        raise ClusterUnavailable(gettext("{setting}: give the seconds to wait for a Dask worker or an answer of the "
+                                         "scheduler, a number above 0", setting=f"{WAIT_ENV}={text!r}"))
     return seconds
 
 
@@ -107,8 +111,8 @@ def cluster_lost(label: str, why: str) -> dict:
     """The result of a record that was not worked out because the cluster was lost (``why``); it is
     not cached, so a re-run with the same cache works it out."""
     return record_problem(label, Diagnostic(
-        "error", LOST, f"not worked out: {why}; the records done before are kept (and cached with --cache): "
-        "run again to finish the rest", source=label))
+        "error", LOST, gettext("not worked out: {why}; the records done before are kept (and cached with --cache): "
+                               "run again to finish the rest", why=why), source=label))
 
 
 def on_cluster(address, todo, options, ahead: int = 4):
@@ -131,15 +135,16 @@ def on_cluster(address, todo, options, ahead: int = 4):
     try:
         from distributed import Client
     except ImportError:
-        raise ClusterUnavailable("running on a cluster needs dask.distributed: "
-                                 "pip install 'domino-analyzer[cluster]'") from None
+        raise ClusterUnavailable(gettext("running on a cluster needs dask.distributed: "
+                                         "pip install 'domino-analyzer[cluster]'")) from None
     worker_wait()                       # (a bad setting is an error before any work)
     _greet(address)
     with _dask_quiet():
         try:
             client = Client(address, timeout="5s")
         except (OSError, TimeoutError) as exc:
-            raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            raise ClusterUnavailable(gettext("cannot reach the Dask scheduler at {address}: {why}", address=address,
+                                             why=exc)) from None
         with client:
             _same_code(client, address)
             _some_worker(client, address)
@@ -153,9 +158,9 @@ def _some_worker(client, address: str) -> None:
     try:
         client.wait_for_workers(1, timeout=wait)
     except (OSError, TimeoutError):
-        raise ClusterUnavailable(f"the Dask scheduler at {address} has no worker (none joined in "
-                                 f"{wait:g} s): start one with `dask worker {address}`, or check that "
-                                 "the workers can reach the scheduler") from None
+        raise ClusterUnavailable(gettext("the Dask scheduler at {address} has no worker (none joined in {seconds} "
+                                         "s): start one with `dask worker {address}`, or check that the workers can "
+                                         "reach the scheduler", address=address, seconds=f"{wait:g}")) from None
 
 
 def _on_client(client, address, first, todo, options, ahead):
@@ -166,7 +171,8 @@ def _on_client(client, address, first, todo, options, ahead):
     try:                                # (bounded: a frozen scheduler never answers)
         window = ahead * max(1, sum(client.nthreads(callback_timeout=wait).values()))
     except TimeoutError:
-        raise ClusterUnavailable(f"the Dask scheduler at {address} has not answered for {wait:g} s") from None
+        raise ClusterUnavailable(gettext("the Dask scheduler at {address} has not answered for {seconds} s",
+                                         address=address, seconds=f"{wait:g}")) from None
     futures: dict = {}
     suspects: list[tuple[int, Source]] = []
     lost: list[str] = []                # why the cluster was lost (once it is)
@@ -207,7 +213,7 @@ def _on_client(client, address, first, todo, options, ahead):
             try:
                 result = future.result()
             except KilledWorker:
-                result = worker_died(source.label, "each Dask worker")
+                result = worker_died(source.label, gettext("each Dask worker"))
             except Exception as exc:
                 if future.status != "error":
                     lost.append(_why_lost(address, exc))
@@ -245,12 +251,14 @@ def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.
             lost.append(_why_lost(address, exc))
             return []
         if client.status != "running":
-            lost.append(f"the Dask scheduler at {address} was lost mid-run (the client is {client.status})")
+            lost.append(gettext("the Dask scheduler at {address} was lost mid-run (the client is {status})",
+                                address=address, status=client.status))
             return []
         try:                            # (bounded: a scheduler whose process is frozen never answers)
             workers = len(client.nthreads(callback_timeout=most))
         except TimeoutError:
-            lost.append(f"the Dask scheduler at {address} has not answered for {most:g} s")
+            lost.append(gettext("the Dask scheduler at {address} has not answered for {seconds} s", address=address,
+                                seconds=f"{most:g}"))
             return []
         except Exception as exc:
             lost.append(_why_lost(address, exc))
@@ -258,8 +266,8 @@ def _done(client, address: str, futures: dict, lost: list[str], poll: float = 1.
         now = time.monotonic()
         alone = None if workers else alone if alone is not None else now
         if alone is not None and now - alone >= most:
-            lost.append(f"the Dask scheduler at {address} has had no worker for {most:g} s "
-                        "(the workers died or cannot reach it)")
+            lost.append(gettext("the Dask scheduler at {address} has had no worker for {seconds} s (the workers died or "
+                                "cannot reach it)", address=address, seconds=f"{most:g}"))
             return []
 
 
@@ -268,13 +276,14 @@ def task_failed(label: str, exc: Exception) -> dict:
     returns every failure of the analyser as a result): its arguments or its result could not be
     carried, say. That record's ``internal-error``; the rest of the archive goes on."""
     return record_problem(label, Diagnostic(
-        "error", Code.INTERNAL_ERROR, f"the task of this record failed on its Dask worker ({type(exc).__name__}: "
-        f"{exc}); the rest of the archive was done; please report it", source=label))
+        "error", Code.INTERNAL_ERROR, gettext("the task of this record failed on its Dask worker ({kind}: {error}); "
+                                              "the rest of the archive was done; please report it",
+                                              kind=type(exc).__name__, error=exc), source=label))
 
 
 def _why_lost(address: str, exc: Exception) -> str:
     """What a user is told of a cluster lost under a run, from the exception that showed it."""
-    return f"the Dask scheduler at {address} was lost mid-run ({_reason(exc)})"
+    return gettext("the Dask scheduler at {address} was lost mid-run ({reason})", address=address, reason=_reason(exc))
 
 
 def _reason(exc: Exception) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, Iterable
 
 from ..diagnostics import Diagnostic
-from ..i18n import N_, gettext
+from ..i18n import N_, gettext, system_reason
 from ..rules.codes import Code
 from ..notation import MAX_RECORD_BYTES, too_large
 from ..notation.text import decode
@@ -66,7 +66,7 @@ class RecordFile:
         except OSError as error:
             if error.errno == errno.ENXIO:          # a socket: it cannot be opened at all
                 return self._problem(gettext("not a regular file but a socket"))
-            return self._problem(error.strerror or str(error))
+            return self._problem(system_reason(error))
         with os.fdopen(fd, "rb") as handle:
             kind = os.fstat(fd).st_mode
             if not stat.S_ISREG(kind):
@@ -78,7 +78,7 @@ class RecordFile:
             try:
                 data = handle.read(self.limit + 1)
             except OSError as error:
-                return self._problem(error.strerror or str(error))
+                return self._problem(system_reason(error))
             if len(data) > self.limit:          # (it grew since its size was looked at)
                 return self._problem(too_large(None, self.limit))
             return Source(self.label, data)

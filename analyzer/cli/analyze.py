@@ -7,7 +7,7 @@ import click
 from .errors import clean_errors
 from .options import (PATHS, fair_only, fair_options, fair_settings, force_option, output_options, passes_option,
                       run_options, scale_option, search_options, thresholds_option, variant_option)
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext
 from .language import TranslatedCommand
 
 __all__ = ["analyze"]
@@ -179,7 +179,8 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
         for rep in run.replays if len(inputs) == 1 else ():
             for name in seats:
                 if name not in rep.players:
-                    raise click.BadParameter(f"{name!r} is not a player of {rep.title} ({', '.join(rep.players)})",
+                    raise click.BadParameter(gettext("{name} is not a player of {title} ({players})", name=repr(name),
+                                                     title=rep.title, players=", ".join(rep.players)),
                                              param_hint="--seat")
 
         def bar(number: int, run=run) -> WorldsBar:
@@ -251,7 +252,9 @@ def _write_graphs(graph_path: str, analyses: list, quiet: bool, inputs: list, fo
             data = buffer.getvalue()
         write_atomic(path, data, make_folder=True)
         if not quiet:
-            click.echo(f"wrote the tree of game {k} to {path} ({graph.number_of_nodes()} positions)", err=True)
+            click.echo(ngettext("wrote the tree of game {number} to {path} ({n} position)",
+                                "wrote the tree of game {number} to {path} ({n} positions)", graph.number_of_nodes(),
+                                number=k, path=path), err=True)
 
 
 def _numbered(path: str, k: int) -> str:

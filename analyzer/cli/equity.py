@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import click
 
@@ -23,10 +24,10 @@ def _score(_ctx, _param, text):
     except ValueError:
         scores = ()
     if len(scores) < 2:
-        raise click.BadParameter(f"write the sides' scores as A,B (e.g. 60,35; individual players A,B,C...), "
-                                 f"not {text!r}") from None
+        raise click.BadParameter(gettext("write the sides' scores as A,B (e.g. 60,35; individual players A,B,C...), "
+                                         "not {text}", text=repr(text))) from None
     if min(scores) < 0:
-        raise click.BadParameter(f"scores are not negative: {text!r}")
+        raise click.BadParameter(gettext("scores are not negative: {text}", text=repr(text)))
     return scores
 
 
@@ -79,25 +80,31 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
         raise click.UsageError(str(exc)) from None
     why = supported(v)
     if why:
-        raise click.UsageError(f"no MWC table: {why}")
+        raise click.UsageError(gettext("no MWC table: {why}", why=why))
     if output is not None:              # (before the simulation: minutes)
         from .output import output_target
         output_target(output, [], "-o", "table", force)
     table = None if hands else load_table(v)
     if table is None and not hands and table_problem(v):
-        raise click.ClickException(f"{table_problem(v)} (--simulate N makes a new one)")
-    named = f"{v.name} {'(' + v.rules_text + ')' if v.rules_text else '(defaults)'}"
+        raise click.ClickException(gettext("{problem} (--simulate N makes a new one)", problem=table_problem(v)))
+    named = f"{v.name} " + (f"({v.rules_text})" if v.rules_text else gettext("(defaults)"))
     if table is None:
         n = hands or 4000
         took = simulation_seconds(v, n, seed, view=AgainstTheRest)
         if not hands and not yes:
-            raise click.UsageError(
-                f"no table is shipped for {named}: making one simulates {n:,} hands in each lead mode and solves the "
-                f"match: about {_duration(took)} of CPU on this machine (more to solve the match, and longer while the machine is busy); add --yes "
-                f"to make it (Ctrl-C stops it; -o FILE keeps it for later runs: see $DOMINO_TABLES), or --simulate N "
-                f"for a rougher one sooner")
-        click.echo(f"simulating {n:,} hands in each lead mode of {named} and solving the match: about "
-                   f"{_duration(took)} of CPU (Ctrl-C stops it)...", err=True)
+            raise click.UsageError(ngettext(
+                "no table is shipped for {variant}: making one simulates {n} hand in each lead mode and solves the "
+                "match: about {time} of CPU on this machine (more to solve the match, and longer while the machine is "
+                "busy); add --yes to make it (Ctrl-C stops it; -o FILE keeps it for later runs: see $DOMINO_TABLES), "
+                "or --simulate N for a rougher one sooner",
+                "no table is shipped for {variant}: making one simulates {n} hands in each lead mode and solves the "
+                "match: about {time} of CPU on this machine (more to solve the match, and longer while the machine is "
+                "busy); add --yes to make it (Ctrl-C stops it; -o FILE keeps it for later runs: see $DOMINO_TABLES), "
+                "or --simulate N for a rougher one sooner", n, variant=named, time=_duration(took)))
+        click.echo(ngettext("simulating {n} hand in each lead mode of {variant} and solving the match: about {time} of "
+                            "CPU (Ctrl-C stops it)...", "simulating {n} hands in each lead mode of {variant} and solving "
+                            "the match: about {time} of CPU (Ctrl-C stops it)...", n, variant=named,
+                            time=_duration(took)), err=True)
         table = compute_table(v, n, seed, HandPlayers(view=AgainstTheRest),
                               progress=lambda text: click.echo(f"  {text}", err=True))
     data = table.as_dict()
@@ -106,18 +113,21 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
             write_table(table, output)
         except OSError as exc:      # (an OutputError: its text names the file)
             raise click.ClickException(str(exc)) from None
-        shipped = f"the shipped name is {table_name(v)[:-len('.json')]}.mwc, its compact form"
+        shipped = gettext("the shipped name is {name}, its compact form", name=table_name(v)[:-len('.json')] + ".mwc")
         if data.get("values") == SOLVED_ON_LOAD:
-            click.echo(f"wrote the table's model to {output} (its {data['positions']:,} positions are solved when "
-                       f"it is loaded; {shipped})", err=True)
+            click.echo(ngettext("wrote the table's model to {path} (its {n} position is solved when it is loaded; "
+                                "{shipped})", "wrote the table's model to {path} (its {n} positions are solved when "
+                                "it is loaded; {shipped})", data['positions'], path=output, shipped=shipped), err=True)
         else:
-            click.echo(f"wrote {data['positions']:,} positions to {output} ({shipped})", err=True)
+            click.echo(ngettext("wrote {n} position to {path} ({shipped})", "wrote {n} positions to {path} ({shipped})",
+                                data['positions'], path=output, shipped=shipped), err=True)
     summary = {k: data[k] for k in ("variant", "rules", "target", "kind", "hands_per_mode", "standard_error",
                                     "positions", "seconds") if k in data}
     summary["policy"] = table.model.policy
     if score is not None and len(score) != v.seating.sides:
-        raise click.BadParameter(f"{v.name} has {v.seating.sides} sides: give {v.seating.sides} scores, not "
-                                 f"{len(score)}", param_hint="--score")
+        raise click.BadParameter(ngettext("{variant} has {n} sides: give {n} scores, not {given}",
+                                          "{variant} has {n} sides: give {n} scores, not {given}", v.seating.sides,
+                                          variant=v.name, given=len(score)), param_hint="--score")
     if score is not None and table.individual:
         _individual(v, table, score, (bootstrap, seed), as_json, summary, data)
         return
@@ -145,13 +155,26 @@ def equity(variant, rules, hands, seed, output, force, score, bootstrap, as_json
                                       second=decimal(s['se_side1_leading'], 4)))
 
 
+def policy_words(policy: str) -> str:
+    """A hand model's policy (a table's ``policy``: English, as the table keeps it) in the active language: the
+    policies this version states (``equity.model``'s, ``equity.boneyard``'s, the fair play's); another (a table of
+    an older version) as it is written."""
+    from ..analysis.fairplay import FAIR_POLICY
+    from ..equity import boneyard, model
+
+    if policy in (model.POLICY, model.POLICY_EACH, boneyard.POLICY, boneyard.POLICY_EACH):
+        return gettext(policy)
+    found = re.fullmatch(re.escape(FAIR_POLICY).replace(re.escape("{n}"), r"(\d+)"), policy)
+    return gettext(FAIR_POLICY, n=number(int(found.group(1)))) if found else policy
+
+
 def _duration(seconds: float) -> str:
     """A time said as a person would: seconds to a minute, then minutes, then hours."""
     if seconds < 90:
-        return f"{max(1, round(seconds))} s"
+        return gettext("{n} s", n=number(max(1, round(seconds))))
     if seconds < 5400:
-        return f"{round(seconds / 60)} minutes"
-    return f"{seconds / 3600:.1f} hours"
+        return ngettext("{n} minute", "{n} minutes", round(seconds / 60))
+    return gettext("{n} hours", n=decimal(seconds / 3600, 1))
 
 
 def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary: dict, data: dict) -> None:
@@ -162,8 +185,8 @@ def _individual(v, table, score: tuple, resample: tuple, as_json: bool, summary:
 
     target = v.match.target
     if v.match.kind == MatchKind.CUTTHROAT and (all(score) or (max(score) >= target and 0 in score)):
-        raise click.BadParameter(f"{','.join(map(str, score))} is no running score of a match to {target} while someone "
-                                 f"has 0", param_hint="--score")
+        raise click.BadParameter(gettext("{score} is no running score of a match to {target} while someone has 0",
+                                         score=','.join(map(str, score)), target=target), param_hint="--score")
     # each player to lead as the winner of the last game that was won (what decides the lead after a drawn one)
     positions = [MatchPosition(MatchState(score, (0,) * len(score), 1, last=s), ("side", s)) for s in range(len(score))]
     summary["score"] = {"scores": list(score), "mwc_each_leading": [[round(p, 6) for p in table.chances(at)]
@@ -191,8 +214,9 @@ def _at(table, state: MatchState, side: int) -> float:
 
     v = table.variant
     if v.match.kind in (MatchKind.POINTS, MatchKind.BAD) and any(s >= v.match.target for s in state.scores):
-        raise click.BadParameter(f"{state.scores[0]},{state.scores[1]} is a finished match (target "
-                                 f"{v.match.target})", param_hint="--score")
+        raise click.BadParameter(gettext("{score} is a finished match (target {target})",
+                                         score=f"{state.scores[0]},{state.scores[1]}", target=v.match.target),
+                                 param_hint="--score")
     return round(table.chance(MatchPosition(state, ("side", side))), 6)
 
 
@@ -203,7 +227,7 @@ def _describe(v, table, summary: dict, data: dict) -> None:
     click.echo(ngettext("{variant} {rules}: match to {target} ({kind}), {n} position",
                         "{variant} {rules}: match to {target} ({kind}), {n} positions", data['positions'],
                         variant=v.name, rules=rules, target=v.match.target, kind=v.match.kind))
-    click.echo(gettext("model: {policy}", policy=table.model.policy))
+    click.echo(gettext("model: {policy}", policy=policy_words(table.model.policy)))
     for mode, e in summary["standard_error"].items():
         params = {"mode": mode, "hands": ngettext("{n} hand", "{n} hands", e['hands']),
                   "value": signed_decimal(e['mean']), "se": decimal(e['mean_se']),

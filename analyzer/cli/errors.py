@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..diagnostics import DominoError
+from ..i18n import gettext, system_reason
 
 __all__ = ["clean_errors"]
 
@@ -39,6 +40,10 @@ def _said(exc: Exception) -> click.ClickException:
     if isinstance(exc, ClusterUnavailable):
         return click.ClickException(str(exc))
     if isinstance(exc, OSError):
-        where = f"{exc.filename}: " if exc.filename else ""
-        return click.ClickException(f"{where}{exc.strerror or exc}")
-    return click.ClickException(f"internal error ({type(exc).__name__}: {exc}); please report it")
+        if exc.filename is None and not exc.strerror:     # (one of the tool's own: its words are made already)
+            return click.ClickException(str(exc))
+        if exc.filename is None:
+            return click.ClickException(system_reason(exc))
+        return click.ClickException(gettext("{path}: {why}", path=exc.filename, why=system_reason(exc)))
+    return click.ClickException(gettext("internal error ({kind}: {error}); please report it",
+                                        kind=type(exc).__name__, error=exc))

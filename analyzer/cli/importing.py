@@ -11,7 +11,7 @@ import click
 from .errors import clean_errors
 from .options import force_option, variant_option
 from ..diagnostics import Severity
-from ..i18n import N_, gettext, ngettext, number
+from ..i18n import N_, gettext, ngettext, number, system_reason
 from .language import TranslatedCommand
 
 __all__ = ["import_command"]
@@ -47,8 +47,8 @@ def import_command(format, file, output, force, variant, rules):     # noqa: A00
     to_file = output not in (None, "-")
     if to_file:
         if file != "-" and os.path.exists(file) and os.path.exists(output) and os.path.samefile(file, output):
-            raise click.UsageError(f"-o {output} is the input {file}: the record would overwrite the move log it is "
-                                   "made from; name another file")
+            raise click.UsageError(gettext("-o {output} is the input {file}: the record would overwrite the move log it "
+                                           "is made from; name another file", output=output, file=file))
         output_target(output, [], "-o", "record", force)
     text = _read(file)
     source = file if file != "-" else "<stdin>"
@@ -257,7 +257,8 @@ def _read(file: str) -> str:
             with open(file, "rb") as handle:
                 data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise click.ClickException(f"{file}: cannot be read ({exc.strerror or exc})") from None
+        raise click.ClickException(gettext("{path}: cannot be read ({why})", path=file,
+                                           why=system_reason(exc))) from None
     if len(data) > MAX_RECORD_BYTES:
         raise click.ClickException(f"{file}: {too_large(None, MAX_RECORD_BYTES)}")
     text, problem = decode(data, file)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..search.core import MAX_TABLE_MB, NODE_LIMIT, TABLE_MB
-from ..i18n import N_
+from ..i18n import N_, gettext, number
 
 __all__ = ["PATHS", "variant_option", "output_options", "run_options", "passes_option", "thresholds_option",
            "jobs_option", "search_options", "fair_options", "fair_only", "rule_pairs", "scale_option", "force_option",
@@ -36,8 +36,9 @@ class _Seconds(click.ParamType):
         if text.isascii() and text.isdigit():
             return int(text)
         if text.startswith("-") and text[1:].isdigit():
-            self.fail(f"{text} is negative: a budget is 0 seconds or more (or none)", param, ctx)
-        self.fail(f"{text!r} is not a number of seconds: write whole seconds in digits (60), or none", param, ctx)
+            self.fail(gettext("{value} is negative: a budget is 0 seconds or more (or none)", value=text), param, ctx)
+        self.fail(gettext("{value} is not a number of seconds: write whole seconds in digits (60), or none",
+                          value=repr(text)), param, ctx)
 
 
 #: the type of ``--values-seconds`` and ``--fair-seconds``
@@ -68,9 +69,10 @@ class Renamed(click.Option):
     def handle_parse_result(self, ctx, opts, args):
         if self._retired_dest in opts:
             if self.name in opts:
-                raise click.UsageError(f"{self.retired} is the former name of {self.opts[-1]}: give one of them", ctx)
-            click.echo(f"note: {self.retired} is deprecated: write {self.opts[-1]} (the same meaning); the old name "
-                       "goes in the next version", err=True)
+                raise click.UsageError(gettext("{old} is the former name of {new}: give one of them", old=self.retired,
+                                               new=self.opts[-1]), ctx)
+            click.echo(gettext("note: {old} is deprecated: write {new} (the same meaning); the old name goes in the next "
+                               "version", old=self.retired, new=self.opts[-1]), err=True)
             opts = {**opts, self.name: opts[self._retired_dest]}
         return super().handle_parse_result(ctx, opts, args)
 
@@ -104,7 +106,7 @@ def rule_pairs(_ctx, _param, pairs) -> dict[str, str]:
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise click.BadParameter(f"write KEY=VALUE, not {pair!r}", param_hint="--rule")
+            raise click.BadParameter(gettext("write KEY=VALUE, not {pair}", pair=repr(pair)), param_hint="--rule")
         out[key.strip()] = value.strip()
     return out
 
@@ -169,7 +171,8 @@ def _thresholds(_ctx, _param, text: str) -> str:
 
 def _table_mb(ctx, param, value: float) -> float:
     if not (1 <= value <= MAX_TABLE_MB):         # (also catches nan, which no comparison holds for)
-        raise click.BadParameter(f"{value} is not a size from 1 to {MAX_TABLE_MB:,} MB")
+        raise click.BadParameter(gettext("{value} is not a size from 1 to {most} MB", value=value,
+                                         most=number(MAX_TABLE_MB)))
     return value
 
 
@@ -289,7 +292,8 @@ def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:
 def max_worlds_check(worlds: int | None, max_worlds: int | None, first: str = "--decision-deals") -> None:
     """A usage error for a ``--max-decision-deals`` below the deals drawn first (``first``: the option that gives them)."""
     if worlds and max_worlds is not None and max_worlds < worlds:
-        raise click.BadParameter(f"{max_worlds} is fewer than the {worlds} deals drawn first ({first})",
+        raise click.BadParameter(gettext("{most} is fewer than the {n} deals drawn first ({option})", most=max_worlds,
+                                         n=worlds, option=first),
                                  param_hint="--max-decision-deals")
 
 

@@ -128,7 +128,9 @@ def _written(result: dict, write) -> dict:
     try:
         write()
     except OutputError as exc:
-        diag = Diagnostic("error", Code.UNWRITABLE, f"the page was not written: {exc}", source=result["source"])
+        from ..i18n import gettext
+        diag = Diagnostic("error", Code.UNWRITABLE, gettext("the page was not written: {why}", why=exc),
+                          source=result["source"])
         return {**result, "error": record_problem(result["source"], diag)["error"]}
     return result
 

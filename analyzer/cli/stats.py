@@ -106,15 +106,16 @@ def stats(paths, variant, rules, thresholds, as_json, as_csv, fair_worlds, seed,
     fair_only(fair_worlds is not None)      # --seed alone is a usage error, as for analyze and report
     league = by in ("month", "event", "head-to-head")
     if league and (fair_worlds is not None or scale != "points"):
-        raise click.UsageError(f"--by {by} counts and grades with every hand open: --fair and --scale match are "
-                               "for --by player or pair")
+        raise click.UsageError(gettext("--by {by} counts and grades with every hand open: --fair and --scale match "
+                                       "are for --by player or pair", by=by))
     if counts and by not in ("month", "event"):
-        raise click.UsageError("--counts: with --by month or --by event")
+        raise click.UsageError(gettext("--counts: with --by month or --by event"))
     if page is not None and most is None and (not league or counts):
-        raise click.UsageError("--page: with --by month or --by event (without --counts: it plots the accuracy) or "
-                               "--by head-to-head")
+        raise click.UsageError(gettext("--page: with --by month or --by event (without --counts: it plots the "
+                                       "accuracy) or --by head-to-head"))
     if start is not None and end is not None and start > end:
-        raise click.BadParameter(f"{end:%Y-%m-%d} is before --from {start:%Y-%m-%d}", param_hint="--to")
+        raise click.BadParameter(gettext("{end} is before --from {start}", end=f"{end:%Y-%m-%d}",
+                                         start=f"{start:%Y-%m-%d}"), param_hint="--to")
     if most is not None:
         options = options_for("analyze", variant, rules, thresholds, max_nodes, insert_passes=insert_passes,
                               table_mb=table_mb, triage=False)
@@ -199,11 +200,11 @@ def _mistakes_only(most: int | None, by: str, as_csv: bool, counts: bool, fair_w
     if most is None:
         for name, option in (("skip", "--skip"), ("player", "--player"), ("site_url", "--site")):
             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
-                raise click.BadParameter("is a setting of --mistakes N: add it", param_hint=option)
+                raise click.BadParameter(gettext("is a setting of --mistakes N: add it"), param_hint=option)
         return
     if by != "player" or as_csv or counts or fair_worlds is not None or scale != "points":
-        raise click.UsageError("--mistakes lists moves, graded with every hand open: not with --by, --csv, --counts, "
-                               "--fair or --scale match")
+        raise click.UsageError(gettext("--mistakes lists moves, graded with every hand open: not with --by, --csv, "
+                                       "--counts, --fair or --scale match"))
 
 
 def _mistakes(results: list[dict], most: int, skip: int, player: str | None, site: str, as_json: bool,

@@ -30,8 +30,8 @@ class _TrainCommand(TranslatedCommand):
             old = arg[len("--json="):] if arg.startswith("--json=") else (
                 args[k + 1] if arg == "--json" and k + 1 < len(args) and args[k + 1].lower().endswith(".json") else None)
             if old is not None:
-                raise click.UsageError(f"--json is a flag (print the problems as JSON); --json FILE is no more: "
-                                       f"write -o {old or 'FILE.json'} for the file", ctx=ctx)
+                raise click.UsageError(gettext("--json is a flag (print the problems as JSON); --json FILE is no more: "
+                                               "write -o {path} for the file", path=old or "FILE.json"), ctx=ctx)
         return super().parse_args(ctx, args)
 
 

@@ -6,7 +6,7 @@ import click
 
 from .errors import clean_errors
 from .options import PATHS, force_option, output_options, passes_option, run_options, variant_option
-from ..i18n import N_
+from ..i18n import N_, gettext, ngettext
 from .language import TranslatedCommand
 
 __all__ = ["validate"]
@@ -89,7 +89,8 @@ def _write_repaired(repaired: dict, out_path: str) -> None:
 
     games = repaired.get("games", 0)
     if not games:
-        click.echo(f"nothing written to {out_path}: no game could be repaired", err=True)
+        click.echo(gettext("nothing written to {path}: no game could be repaired", path=out_path), err=True)
         return
     write_atomic(out_path, repaired["text"], make_folder=True)
-    click.echo(f"wrote {out_path} with {games} repaired game{'s' * (games != 1)}", err=True)
+    click.echo(ngettext("wrote {path} with {n} repaired game", "wrote {path} with {n} repaired games", games,
+                        path=out_path), err=True)

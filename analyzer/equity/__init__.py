@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
+from ..i18n import ngettext
 from ..outputs import clear_damaged, write_atomic
 from ..rules import HandResult, MatchScoring, MatchState, Variant, find_variant
 from ..rules.variants import find_family
@@ -383,7 +384,8 @@ def compute_table(variant: Variant, hands: int = 4000, seed: int = 0, players: H
         if mode in model.modes:
             continue
         if progress:
-            progress(f"simulating {hands} hands in lead mode {mode}")
+            progress(ngettext("simulating {n} hand in lead mode {mode}", "simulating {n} hands in lead mode {mode}",
+                              hands, mode=mode))
         model.modes[mode] = simulate_mode(variant, mode, hands, seed, players)
         for o in model.modes[mode].outcomes:          # the modes the next hands are led in
             for token in (o.next, o.next[1] if o.next[0] == "match" else o.next):

@@ -33,6 +33,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
+from ..i18n import N_
 from ..position import mask_of
 from ..rules import HandFacts, HandResult, Variant
 from ..rules.facts import hand_facts
@@ -45,12 +46,12 @@ from ..tiles import Move
 __all__ = ["POLICY", "POLICY_EACH", "NODE_LIMIT", "SimulatedHand", "covers", "deal_with_boneyard", "play_hand",
            "play_out", "hand_searcher", "bound_move"]
 
-POLICY = ("best play with all hands open and the boneyard order known: each random deal and boneyard order "
+POLICY = N_("best play with all hands open and the boneyard order known: each random deal and boneyard order "
           "solved exactly (the general search) and played move by move along the best move (the first best move "
           "in move order where several are equal); every score claimed, no Muggins; a decision past the node "
           "limit plays the move with the best proven bound")
 
-POLICY_EACH = ("each player for himself against the rest, all hands open and the boneyard order known: at each "
+POLICY_EACH = N_("each player for himself against the rest, all hands open and the boneyard order known: at each "
                "choice the mover plays his best move when all the others play against him (the exact search of "
                "his own view, his points of the hand to come less theirs; the first best move in move order where "
                "several are equal); every score claimed, no Muggins; a decision past the node limit plays the "

@@ -34,6 +34,7 @@ from itertools import product
 from operator import mul
 from typing import Callable
 
+from ..i18n import gettext, ngettext, number
 from ..rules import HandResult, MatchState, Variant
 from ..rules.kozel import FENCE, KozelMatch
 from .model import HandModel, Outcome, mode_of, lead_token
@@ -272,12 +273,14 @@ def solve_kozel(variant: Variant, model: HandModel, progress: Callable[[str], No
     for done, (i, j) in enumerate(opened):
         solve_cell(i, j)
         if progress is not None and done % 5000 == 4999:
-            progress(f"{done + 1} of {n * n} cells solved")
+            progress(ngettext("{done} of {n} cell solved", "{done} of {n} cells solved", n * n,
+                              done=number(done + 1)))
     fences = sorted(product(range(t.cap + 1), repeat=2), key=lambda c: -(c[0] + c[1]))
     for sweep in range(100_000):
         change = max((solve_cell(i, j) for i, j in fences), default=0.0)
         if progress is not None:
-            progress(f"sweep {sweep + 1} of the cells of two fences: the largest change {change:.1e}")
+            progress(gettext("sweep {number} of the cells of two fences: the largest change {change}",
+                             number=number(sweep + 1), change=f"{change:.1e}"))
         if change < tol:
             break
     return t, values

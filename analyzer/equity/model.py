@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, NamedTuple, Protocol
 
+from ..i18n import N_
 from ..position import mask_of, tiles_of
 from ..rules.facts import hand_facts
 from ..rules import HandFacts, HandResult, LeadRequirement, Variant
@@ -45,9 +46,9 @@ __all__ = ["Outcome", "ModeSample", "HandModel", "POLICY", "POLICY_EACH", "Choic
            "mode_requirement", "policy_of", "simulate_mode", "play_chosen",
            "deal", "dealt_position", "searcher", "HandPlayers", "FinishedHand"]
 
-POLICY = ("best play with all hands open: each random deal solved exactly and played along its principal "
+POLICY = N_("best play with all hands open: each random deal solved exactly and played along its principal "
           "variation (the first best move in move order where several are equal)")
-POLICY_EACH = ("each player for himself against the rest, all hands open: every mover plays his best move when all "
+POLICY_EACH = N_("each player for himself against the rest, all hands open: every mover plays his best move when all "
                "the others play against him (the first in move order where several are equal)")
 
 # a lead token, relative to the side that led the hand just played:

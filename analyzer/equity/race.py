@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import Callable
 
+from ..i18n import gettext, number
 from ..rules import HandResult, Variant
 from ..rules.modes import MatchKind
 from ..search.core import PURE_ENV, race_wasm
@@ -214,7 +215,8 @@ def _ask(variant: Variant, grid: tuple, box: tuple, step: int, cells: bytearray,
             raise ValueError(f"{variant.name}: the match goes on at {key}, off the race's grid")
         answers[c] = g
         if progress is not None and c % 1_000_000 == 0 and c:
-            progress(f"asked the match code about the new totals up to cell {c:,} of {len(answers):,}")
+            progress(gettext("asked the match code about the new totals up to cell {cell} of {n}", cell=number(c),
+                             n=number(len(answers))))
     flat = array("d", [x for chances in terminals for x in chances])
     return answers, flat
 
@@ -668,8 +670,9 @@ def solve_race(variant: Variant, model: HandModel, arrays: RaceArrays | None = N
     loop.close(leads, a.grid, a.box, a.starts, a.offsets, a.next_lead, a.answers, loops)
     values = array("d", [1.0 / a.sides]) * (len(active) * a.sides)
     if progress is not None:
-        progress(f"solving {sum(active):,} positions ({len(a.probs):,} results, {a.asked:,} answers of the match "
-                 f"code; {sum(loops):,} of them solved first)")
+        progress(gettext("solving {positions} positions ({results} results, {answers} answers of the match code; "
+                         "{first} of them solved first)", positions=number(sum(active)), results=number(len(a.probs)),
+                         answers=number(a.asked), first=number(sum(loops))))
     if any(loops):
         loop.sweep(a.sides, leads, a.grid, a.box, a.starts, a.probs, a.offsets, a.next_lead, a.answers, a.terminals,
                    loops, values, tol, 100_000)

@@ -30,6 +30,7 @@ from itertools import product
 from operator import add
 from typing import Callable, Mapping, NamedTuple
 
+from ..i18n import ngettext, number
 from ..rules import HandResult, MatchState, Variant
 from ..rules.lead import requirement
 from ..rules.modes import MatchKind
@@ -286,7 +287,8 @@ def _walk(variant: Variant, model: HandModel, reach: Reach, terminal: Callable,
         else:                           # a match that can never move on from here: drawn
             edges.append((_drawn(zero), array("l"), array("d"), 1.0))
         if progress is not None and len(edges) % 5000 == 0:
-            progress(f"{len(edges)} of {len(order)} positions expanded")
+            progress(ngettext("{done} of {n} position expanded", "{done} of {n} positions expanded", len(order),
+                              done=number(len(edges))))
     return order, edges
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..i18n import gettext
 from ..position import Position, mask_of, tiles_of
 from ..rules.mechanics import position_for, turn_up, turned_up
 from ..tiles import Tile
@@ -59,11 +60,13 @@ def worlds_at(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fal
     """The worlds of :func:`view_at`; :class:`NoWorld` (naming the last move seen) when there are none."""
     worlds = view_at(rep, seen, viewer, record=record).worlds()
     if not worlds.count:
-        where = "the deal" if seen == 0 else describe_step(rep, rep.steps[seen - 1])
+        where = gettext("the deal") if seen == 0 else describe_step(rep, rep.steps[seen - 1])
         step = rep.steps[seen - 1] if seen else None
-        proofs = "a pass or a draw" if rep.variant.drawing is not None else "a pass"
-        raise NoWorld(f"no deal agrees with the record up to {where}: the tiles left cannot be placed in the "
-                      f"hands without contradicting {proofs}", None if step is None else step.index,
+        raise NoWorld(gettext("no deal agrees with the record up to {where}: the tiles left cannot be placed in the "
+                              "hands without contradicting a pass or a draw", where=where)
+                      if rep.variant.drawing is not None else
+                      gettext("no deal agrees with the record up to {where}: the tiles left cannot be placed in the "
+                              "hands without contradicting a pass", where=where), None if step is None else step.index,
                       None if step is None else step.entry.pos.line or None)
     return worlds
 

@@ -25,6 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator
 
+from ..i18n import gettext
 from ..position import mask_of, tiles_of
 
 from ..tiles import Tile
@@ -203,9 +204,15 @@ def _unplayable(rep, tile: Tile, seat: int, at: int, events: list[tuple[int, int
     """The error for a tile played by a player who, by his passes and draws, cannot have held it."""
     step = rep.steps[at]
     proof = max((e for e, fit in events if e < at and fit & tile.bit), default=None)
-    why = (f", but {rep.players[seat]}'s {'draw' if rep.steps[proof].move.draw else 'pass'} at "
-           f"{describe_step(rep, rep.steps[proof])} proved that hand held no tile that could be laid then, and no "
-           "later draw of it can have brought it"
-           if proof is not None else "")
-    return NoWorld(f"{rep.players[seat]} plays {tile} at {describe_step(rep, step)}{why}: no deal agrees with the "
-                   "record", step.index, step.entry.pos.line or None)
+    words = {"player": rep.players[seat], "tile": tile, "move": describe_step(rep, step)}
+    if proof is None:
+        text = gettext("{player} plays {tile} at {move}: no deal agrees with the record", **words)
+    elif rep.steps[proof].move.draw:
+        text = gettext("{player} plays {tile} at {move}, but {player}'s draw at {proof} proved that hand held no tile "
+                       "that could be laid then, and no later draw of it can have brought it: no deal agrees with the "
+                       "record", proof=describe_step(rep, rep.steps[proof]), **words)
+    else:
+        text = gettext("{player} plays {tile} at {move}, but {player}'s pass at {proof} proved that hand held no tile "
+                       "that could be laid then, and no later draw of it can have brought it: no deal agrees with the "
+                       "record", proof=describe_step(rep, rep.steps[proof]), **words)
+    return NoWorld(text, step.index, step.entry.pos.line or None)

@@ -1,6 +1,7 @@
 """The view of a game without draws: the hands as dealt, the sleepers, and what each move seen shows."""
 from __future__ import annotations
 
+from ..i18n import gettext
 from ..position import Position, mask_of, tiles_of
 from ..rules.modes import Turns
 from .worlds import (PUBLIC, NoWorld, View, describe_step, fitting, laid_at_start, lead_revealed, moves_again,
@@ -26,7 +27,8 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
         # Hungarian (004): a player plays as many tiles as he can, so when the turn passes after his
         # play he held no tile that could be laid then
         if runs and last is not None and last.seat != step.seat and last.move.is_play and fit:
-            passes.append((last.seat, fit, f"the end of {rep.players[last.seat]}'s run before {describe_step(rep, step)}"))
+            passes.append((last.seat, fit, gettext("the end of {player}'s run before {move}",
+                                                   player=rep.players[last.seat], move=describe_step(rep, step))))
             lacks[last.seat] |= fit
 
     for move, seat, *_ in initial.history:   # a game set up from a position: its line, laid as by these seats
@@ -38,13 +40,15 @@ def block_view(rep, seen: int, viewer: int | None = PUBLIC, *, record: bool = Fa
         if move.tile is not None:
             if lacks[seat] & move.tile.bit:
                 proof = next(what for s_, mask, what in passes if s_ == seat and mask & move.tile.bit)
-                raise NoWorld(f"{rep.players[seat]} plays {move.tile} at {describe_step(rep, step)}, but {proof} proved that hand "
-                              "held no tile that could be played then: no deal agrees with the record", step.index,
+                raise NoWorld(gettext("{player} plays {tile} at {move}, but {proof} proved that hand held no tile that "
+                                      "could be played then: no deal agrees with the record", player=rep.players[seat],
+                                      tile=move.tile, move=describe_step(rep, step), proof=proof), step.index,
                               step.entry.pos.line or None)
             played[seat] |= move.tile.bit
             counts[seat] -= 1
         elif fit:
-            passes.append((seat, fit, f"{rep.players[seat]}'s pass at {describe_step(rep, step)}"))
+            passes.append((seat, fit, gettext("{player}'s pass at {move}", player=rep.players[seat],
+                                              move=describe_step(rep, step))))
             lacks[seat] |= fit
         last = step
     if runs and last is not None and seen < len(rep.steps) and rep.steps[seen].seat is not None \

@@ -19,6 +19,7 @@ import math
 import random
 from dataclasses import dataclass, replace
 
+from ..i18n import gettext, ngettext, number
 from ..position import mask_of
 from ..record import StatedResult
 from ..rules.facts import HandFacts, HandResult, hand_facts
@@ -433,8 +434,9 @@ def sheet_deals(rep, max_deals: int = MAX_DEALS, seed: int = 0, list_limit: int 
         if ending.agrees(ending.result(world)):
             kept.append(world)
     if not kept:
-        raise NoWorld(f"the record states \"{ending.stated}\" but none of the {tries:,} deals drawn from the "
-                      f"{total:,} its moves allow gives it", None, _result_line(rep))
+        raise NoWorld(gettext("the record states \"{stated}\" but none of the {n} deals drawn from the {total} its "
+                              "moves allow gives it", stated=ending.stated, n=number(tries), total=number(total)),
+                      None, _result_line(rep))
     share = len(kept) / tries
     half = 1.96 * math.sqrt(share * (1 - share) / tries)
     interval = (max(1, int(total * max(0.0, share - half))), min(total, math.ceil(total * (share + half))))
@@ -451,10 +453,16 @@ def _no_result(rep, results, listed: Listing) -> str:
     """Why the written result fits no deal: the results the deals give, by winner and ending, their points
     from least to most."""
     words = _spans(rep, [r for r in results if r is not None])
-    over = f"end {'; or '.join(words)}" if words else "leave the hand unfinished"
-    count = listed.worlds.count
-    return (f"the record states \"{listed.ending.stated}\" but no deal the sheet allows gives it: the {count:,} "
-            f"deal{'s' * (count != 1)} its moves allow {over}")
+    count, stated = listed.worlds.count, listed.ending.stated
+    if not words:
+        return ngettext("the record states \"{stated}\" but no deal the sheet allows gives it: the {n} deal its moves "
+                        "allow leaves the hand unfinished", "the record states \"{stated}\" but no deal the sheet "
+                        "allows gives it: the {n} deals its moves allow leave the hand unfinished", count,
+                        stated=stated)
+    return ngettext("the record states \"{stated}\" but no deal the sheet allows gives it: the {n} deal its moves "
+                    "allow ends {results}", "the record states \"{stated}\" but no deal the sheet allows gives it: "
+                    "the {n} deals its moves allow end {results}", count, stated=stated,
+                    results=gettext("; or ").join(words))
 
 
 def first_contradiction(rep, list_limit: int = LIST_LIMIT, listed: Listing | None = None) -> NoWorld | None:
@@ -484,7 +492,7 @@ def _first_without(rep) -> NoWorld:
     """The first move after which no deal agrees with the record (there is none after the last)."""
     low, high = 0, len(rep.steps)            # deals after ``low`` moves, none after ``high``
     if not high:
-        return NoWorld("no deal agrees with the record's deal and lead", None, None)
+        return NoWorld(gettext("no deal agrees with the record's deal and lead"), None, None)
     while high - low > 1:
         mid = (low + high) // 2
         try:
@@ -501,29 +509,37 @@ def _first_without(rep) -> NoWorld:
 def _contradiction(rep, before: int, step) -> str:
     """What the move ``step`` (after ``before`` moves with deals left) contradicts, in words."""
     seat = step.seat
-    name = rep.players[seat] if seat is not None else "the player"
+    name = rep.players[seat] if seat is not None else gettext("the player")
     where = describe_step(rep, step)
     try:
         worlds = worlds_at(rep, before, PUBLIC, record=True)
     except (NoWorld, InferenceUnsupported):
         worlds = None
     if worlds is None or seat is None:
-        return f"no deal agrees with the record once {where} is played"
+        return gettext("no deal agrees with the record once {move} is played", move=where)
     probs = worlds.probabilities().get(rep.players[seat], {})
     pos = rep.position_at(before)
     move = step.move
     if move is not None and move.tile is not None and not move.draw:
         holders = [h for h, held in worlds.probabilities().items() if held.get(move.tile, 0) > 0 and h != name]
-        places = " or ".join(f"{h}'s hand" if h in rep.players else f"the {h}" for h in holders)
-        return (f"{name} plays {move.tile} at {where}, but every deal the sheet allows up to then puts it in "
-                f"{places or 'another hand'}")
+        places = gettext(" or ").join(gettext("{player}'s hand", player=h) if h in rep.players else
+                                      gettext("the boneyard") if h == "boneyard" else gettext("the sleepers")
+                                      if h == "sleepers" else h for h in holders)
+        return gettext("{player} plays {tile} at {move}, but every deal the sheet allows up to then puts it in "
+                       "{places}", player=name, tile=move.tile, move=where, places=places or gettext("another hand"))
     fit = [t for t in rep.variant.dealing.tiles if pos.ends is not None and pos.placements(t)]
     sure = [t for t in fit if probs.get(t, 0) == 1]
-    numbers = " and ".join(str(n) for n in sorted(set(pos.ends or ())))
-    verb = "draws" if move is not None and move.draw else "passes"
+    words = {"player": name, "numbers": gettext(" and ").join(str(n) for n in sorted(set(pos.ends or ()))),
+             "move": where}
+    draws = move is not None and move.draw
     if sure:
-        return (f"{name} {verb} on {numbers} at {where}, but every deal the sheet allows up to then gives him "
-                f"{', '.join(str(t) for t in sure)}")
-    maybe = [t for t in fit if probs.get(t, 0) > 0]
-    return (f"{name} {verb} on {numbers} at {where}, but every deal the sheet allows up to then gives him one of "
-            f"{', '.join(str(t) for t in maybe) or 'the tiles that fit'}: the tiles left cannot be placed otherwise")
+        tiles = ", ".join(str(t) for t in sure)
+        return (gettext("{player} draws on {numbers} at {move}, but every deal the sheet allows up to then gives him "
+                        "{tiles}", tiles=tiles, **words) if draws else
+                gettext("{player} passes on {numbers} at {move}, but every deal the sheet allows up to then gives him "
+                        "{tiles}", tiles=tiles, **words))
+    tiles = ", ".join(str(t) for t in fit if probs.get(t, 0) > 0) or gettext("the tiles that fit")
+    return (gettext("{player} draws on {numbers} at {move}, but every deal the sheet allows up to then gives him one "
+                    "of {tiles}: the tiles left cannot be placed otherwise", tiles=tiles, **words) if draws else
+            gettext("{player} passes on {numbers} at {move}, but every deal the sheet allows up to then gives him one "
+                    "of {tiles}: the tiles left cannot be placed otherwise", tiles=tiles, **words))

@@ -272,12 +272,13 @@ def fitting(pos: Position, variant) -> int:
     return mask_of(t for t in variant.dealing.tiles if pos.placements(t))
 
 
-def _line(step) -> str:
-    return f" (line {step.entry.pos.line})" if step.entry.pos.line else ""
-
-
 def describe_step(rep, step) -> str:
-    return f"move {step.index + 1} ({step.entry.player} {step.entry.text}{_line(step)})"
+    """A move as a reason names it, in the active language: ``move 3 (C [3-5] (line 13))``."""
+    if step.entry.pos.line:
+        return gettext("move {number} ({player} {move} (line {line}))", number=step.index + 1,
+                       player=step.entry.player, move=step.entry.text, line=step.entry.pos.line)
+    return gettext("move {number} ({player} {move})", number=step.index + 1, player=step.entry.player,
+                   move=step.entry.text)
 
 
 def moves_again(rep, seen: int) -> tuple[int, int] | None:

@@ -1395,8 +1395,8 @@ def replay_record(record, variant: Variant | str | None = None, *, rules: dict[s
         empty = replay(Game(), variant, record.source, rules=rules)
         empty.notation.extend(record.errors)
         empty.deal_diagnostics.clear()
-        empty.end_diagnostics[:] = [Diagnostic("error", Code.NO_GAME, "no game found: a record needs a deal "
-                                               "(\"A: [0-5] ...\") or a move list", None, None, record.source)]
+        empty.end_diagnostics[:] = [Diagnostic("error", Code.NO_GAME, gettext(
+            "no game found: a record needs a deal (\"A: [0-5] ...\") or a move list"), None, None, record.source)]
         replays.append(empty)
     return replays
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from ..diagnostics import Diagnostic, NotationError
-from ..i18n import decimal, gettext, ngettext
+from ..i18n import decimal, gettext, ngettext, system_reason
 from ..rules.codes import Code
 from ..record import Record
 from .reader import parse
@@ -48,11 +48,13 @@ def read(path: str | os.PathLike, limit: int = MAX_RECORD_BYTES) -> Record:
             size = os.fstat(handle.fileno()).st_size
             data = handle.read(limit + 1) if size <= limit else b""
     except OSError as error:
-        raise NotationError([Diagnostic("error", Code.UNREADABLE, f"cannot read the record: "
-                                        f"{error.strerror or error}", source=source)]) from error
+        raise NotationError([Diagnostic("error", Code.UNREADABLE, gettext("cannot read the record: {why}",
+                                                                          why=system_reason(error)),
+                                        source=source)]) from error
     if size > limit or len(data) > limit:        # (the second: a file that grew, or one whose size says nothing)
-        return Record(source=source, errors=[Diagnostic("error", Code.UNREADABLE, "cannot read the record: "
-                                                        + too_large(size if size > limit else None, limit),
+        return Record(source=source, errors=[Diagnostic("error", Code.UNREADABLE, gettext(
+                                                        "cannot read the record: {why}",
+                                                        why=too_large(size if size > limit else None, limit)),
                                                         source=source)])
     text, problem = decode(data, source)
     if problem is not None:         # binary, UTF-16, Latin-1...: no game, one clear error

@@ -957,7 +957,7 @@ def parse(text: str, source: str = "<record>") -> Record:
     except UnexpectedInput:             # the text stops inside something that cannot be dropped
         pass
     except Exception as exc:  # noqa: BLE001 - parse() promises diagnostics, never an exception
-        record.errors.append(Diagnostic("error", Code.INTERNAL, f"the reader failed: {exc!r}",
+        record.errors.append(Diagnostic("error", Code.INTERNAL, gettext("the reader failed: {error}", error=repr(exc)),
                                         source=source))
     finally:
         _CURRENT_LOG.reset(token)

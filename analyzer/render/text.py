@@ -8,9 +8,10 @@ from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
 from .verdicts import (OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
-                       how_words, gap_words, open_verdict, tied_words)
+                       how_words, gap_words, open_verdict, signed_decimal, tied_words)
 from ..rules.codes import Code
-from ..i18n import N_, decimal, gettext, ngettext
+from ..analysis.grades import grade_word
+from ..i18n import N_, decimal, gettext, ngettext, number
 
 __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alternative_order", "inference_text", "hands_line", "replay_text", "analysis_text", "fair_text", "worst_lines", "spread_text",
            "repair_text", "validation_text", "no_game"]
@@ -18,6 +19,8 @@ __all__ = ["match_scale_text", "signed", "point_of_view", "view_words", "alterna
 
 #: the grades' words, as the text shows them (upper case: the grade of the move played)
 GRADES = {"inaccuracy": N_("INACCURACY"), "mistake": N_("MISTAKE"), "blunder": N_("BLUNDER")}
+#: how a fair verdict was reached (its ``method``), as the fair critical move says it
+FAIR_METHODS = {"exact": N_("exact"), "sampled": N_("sampled"), "exact-hidden": N_("exact under hidden information")}
 #: an alternative's marks (:func:`~analyzer.render.verdicts.alternative_marks`), in the catalogue
 MARKS = (N_("played"),)
 
@@ -33,12 +36,6 @@ def _marks(d, alt) -> str:
 
 def _text(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
-
-
-def signed_decimal(value: float, digits: int = 2) -> str:
-    """A decimal with its sign, as the active language writes it (``+1.25``, ``-0.50``; ``+1,25`` in Spanish)."""
-    shown = decimal(value, digits)
-    return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
 
 
 def signed(v: int | None) -> str:
@@ -167,37 +164,53 @@ def replay_text(number: int, rep: Replay, inferred: dict | None = None, view: st
 # ---- analysis -------------------------------------------------------------------------------------
 
 #: What each number of a sheet's analysis is, said once above its decisions.
-SHEET_KEY = ("Reading: a move's value is its mean over the deals in which its player could play it, of those it was "
+SHEET_KEY = N_("Reading: a move's value is its mean over the deals in which its player could play it, of those it was "
              "valued in (\"mean of 448 of the 1,000 deals\"; a move told apart from the best on average is not valued "
              "in the deals drawn after), so two moves' means may stand on different deals: the best on average is "
              "told apart from another by their gap over the deals both could be played in. The 95% interval is the "
              "mean's (where the deals are a sample); least and most, the lowest and the highest value in those "
              "deals. The one verdict of a move (in capitals) is the fair one: REAL, UNCERTAIN (graded by what he "
-             "knew, but not a real mistake in every hand judged) or HINDSIGHT ONLY.")
+             "knew, but not a real mistake in every hand judged) or HINDSIGHT ONLY.")  # noqa: E501
 
 def fair_text(d) -> str:
     """The fair verdict of a decision (``analyze --fair``)."""
     f = d.fair
     how = how_words(f)
-    mark = {"real": "  REAL " + (f.cls or "").upper(), "uncertain": f"  {f.cls} by what he knew, not significant",
-            "hindsight": "  hindsight only", "none": ""}[f.verdict]
+    if f.verdict == "real":
+        mark = "  " + gettext("REAL {grade}", grade=_grade(f.cls) if f.cls else "")
+    elif f.verdict == "uncertain":
+        mark = "  " + gettext("{grade} by what he knew, not significant", grade=grade_word(f.cls))
+    else:
+        mark = "  " + gettext("hindsight only") if f.verdict == "hindsight" else ""
     if mark and f.verdict in ("real", "uncertain") and getattr(f, "cause", None):
-        mark += f" (graded by {f.cause}, not by the points)"
+        mark += " " + gettext("(graded by {cause}, not by the points)", cause=f.cause)
     if getattr(d, "loss_over", None) is not None:
         mark = ""                   # (a sheet: its one verdict word is on the decision's line)
-    verdict = tied_words(f) or f"best {f.best}{gap_words(d)}"
+    verdict = tied_words(f) or gettext("best {move}{gap}", move=f.best, gap=gap_words(d))
     if f.method == OVER_HANDS:          # (a sheet: its one verdict word is on the decision's line)
         h = f.over_hands
-        ci = f"95% interval {decimal(h.ci95[0])} to {decimal(h.ci95[1])}; " if h.ci95 is not None else ""
-        best = f"best {f.best} in every hand; " if f.best else ""
-        loss = (f"loses {decimal(f.loss)} on average ({ci}least {decimal(h.min)}, most {decimal(h.max)} by the hand)"
-                if h.min != h.max else f"loses {decimal(f.loss)} in every hand")
-        hands = "the one hand" if h.judged == 1 else f"{h.judged} {'different ' * (h.drawn not in (None, h.judged))}hands"
-        return _text([f"    by what {f.view} knew (the fair analysis over {how}): {best}{loss}; a real mistake in "
-                      f"{h.real} of the {hands} judged"])
+        ci = (gettext("95% interval {low} to {high}; ", low=decimal(h.ci95[0]), high=decimal(h.ci95[1]))
+              if h.ci95 is not None else "")
+        best = gettext("best {move} in every hand; ", move=f.best) if f.best else ""
+        loss = (gettext("loses {loss} on average ({ci}least {low}, most {high} by the hand)", loss=decimal(f.loss),
+                        ci=ci, low=decimal(h.min), high=decimal(h.max))
+                if h.min != h.max else gettext("loses {loss} in every hand", loss=decimal(f.loss)))
+        if h.judged == 1:
+            real = gettext("a real mistake in {real} of the one hand judged", real=number(h.real))
+        elif h.drawn not in (None, h.judged):
+            real = ngettext("a real mistake in {real} of the {n} different hand judged",
+                            "a real mistake in {real} of the {n} different hands judged", h.judged,
+                            real=number(h.real))
+        else:
+            real = ngettext("a real mistake in {real} of the {n} hand judged",
+                            "a real mistake in {real} of the {n} hands judged", h.judged, real=number(h.real))
+        return _text(["    " + gettext("by what {player} knew (the fair analysis over {how}): {best}{loss}; {real}",
+                                       player=f.view, how=how, best=best, loss=loss, real=real)])
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
-        return _text([f"    fair ({f.view}'s view, {how}): {verdict}; {d.played} played is one of them{mark}"])
-    return _text([f"    fair ({f.view}'s view, {how}): {verdict}; loss {decimal(f.loss)}{mark}"])
+        return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; {move} played is one of them{mark}",
+                                       player=f.view, how=how, verdict=verdict, move=d.played, mark=mark)])
+    return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; loss {loss}{mark}", player=f.view,
+                                   how=how, verdict=verdict, loss=decimal(f.loss), mark=mark)])
 
 
 def worst_lines(d, whose: str = "") -> list[str]:
@@ -206,11 +219,17 @@ def worst_lines(d, whose: str = "") -> list[str]:
     w = getattr(d.fair, "worst", None)
     if w is None:
         return []
-    where = f"move {d.index + 1}"
-    rest = (f"; {'boneyard' if w.ordered else 'sleepers'} {' '.join(map(str, w.rest))}" if w.rest else "")
-    return [f"Worst deal for {d.player}'s {d.played} ({where}, line {d.line}): loses {w.gap} against {d.fair.best} "
-            f"({signed(w.played_value)} instead of {signed(w.best_value)}{' for ' + whose if whose else ''})",
-            "  hands: " + "; ".join(f"{name} {' '.join(map(str, tiles)) or '-'}" for name, tiles in w.hands) + rest]
+    tiles = " ".join(map(str, w.rest))
+    rest = ("; " + (gettext("boneyard {tiles}", tiles=tiles) if w.ordered else gettext("sleepers {tiles}", tiles=tiles))
+            if w.rest else "")
+    words = {"player": d.player, "move": d.played, "number": d.index + 1, "line": d.line, "gap": w.gap,
+             "best": d.fair.best, "played": signed(w.played_value), "value": signed(w.best_value)}
+    head = (gettext("Worst deal for {player}'s {move} (move {number}, line {line}): loses {gap} against {best} "
+                    "({played} instead of {value} for {whose})", whose=whose, **words) if whose else
+            gettext("Worst deal for {player}'s {move} (move {number}, line {line}): loses {gap} against {best} "
+                    "({played} instead of {value})", **words))
+    hands = "; ".join(f"{name} {' '.join(map(str, tiles)) or '-'}" for name, tiles in w.hands)
+    return [head, "  " + gettext("hands: {hands}", hands=hands) + rest]
 
 
 def spread_text(fair) -> str:
@@ -219,7 +238,8 @@ def spread_text(fair) -> str:
     if s is None:
         return ""
     q1, q3 = s.as_dict()["p25"], s.as_dict()["p75"]
-    return f"  spread {signed(s.low)}..{signed(s.high)}, middle half {signed(q1)}..{signed(q3)}"
+    return "  " + gettext("spread {low}..{high}, middle half {q1}..{q3}", low=signed(s.low), high=signed(s.high),
+                          q1=signed(q1), q3=signed(q3))
 
 
 def alternative_order(alt, side: int) -> tuple[bool, float]:
@@ -244,8 +264,8 @@ def _fair_columns(alt, holder: str) -> str:
     if getattr(alt, "fair", None) is None:
         return ""
     lo, hi = alt.fair.ci95
-    return (f"  fair {signed_decimal(alt.fair.mean):>7}" + (f" [{signed_decimal(lo)}, {signed_decimal(hi)}]" if lo != hi
-                                                            else "")
+    return ("  " + gettext("fair {value}", value=f"{signed_decimal(alt.fair.mean):>7}")
+            + (f" [{signed_decimal(lo)}, {signed_decimal(hi)}]" if lo != hi else "")
             + f"  {chance_text(holder, alt.fair.p_win)}".rstrip() + spread_text(alt.fair))
 
 
@@ -253,13 +273,14 @@ def _to_move_text(d, holder: str, view: str) -> str:
     """The decision a record stops at (``[Result "*"]``): what the player to move should play now (``view``:
     its :func:`point_of_view`)."""
     best = ", ".join(a.move for a in d.alternatives if a.best)
-    lines = [f"To move at the end of the record: {d.player} ({view})"
-             + (f"; best {best}" if best else "; no value with every hand open")
+    lines = [gettext("To move at the end of the record: {player} ({view})", player=d.player, view=view)
+             + "; " + (gettext("best {move}{gap}", move=best, gap="") if best else
+                       gettext("no value with every hand open"))
              + (f" ({signed(d.best_value)})" if d.best_value is not None else "")]
     if d.fair is not None:
         f = d.fair
-        how = how_words(f)
-        lines.append(f"    fair ({f.view}'s view, {how}): {tied_words(f) or 'best ' + f.best}")
+        lines.append("    " + gettext("fair ({player}'s view, {how}): {verdict}", player=f.view, how=how_words(f),
+                                      verdict=tied_words(f) or gettext("best {move}{gap}", move=f.best, gap="")))
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
         lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}  "
                      f"{_marks(d, alt)}".rstrip())
@@ -288,22 +309,24 @@ def view_words(player: str, side: int, sides, perspective: bool) -> str:
 def _decision_text(d, result) -> str:
     where = gettext("move {number}", number=d.index + 1) + ", "
     if d.unsolved:                # the search ran past the node limit: the others are bounded
-        verdict = f"{d.unsolved} of {len(d.alternatives)} moves not valued exactly (the node limit)"
+        verdict = ngettext("{unsolved} of {n} move not valued exactly (the node limit)",
+                           "{unsolved} of {n} moves not valued exactly (the node limit)", len(d.alternatives),
+                           unsolved=number(d.unsolved))
         if d.loss:
-            verdict += f"; loss {d.loss}" + (f"  {d.cls.upper()}" if d.cls else "")
+            verdict += "; " + gettext("loss {loss}", loss=d.loss) + (f"  {_grade(d.cls)}" if d.cls else "")
         elif d.loss == 0:
-            verdict += "; best, proven by the bounds"
+            verdict += "; " + gettext("best, proven by the bounds")
         elif d.least_loss:
-            verdict += f"; loss at least {d.least_loss}"
+            verdict += "; " + gettext("loss at least {loss}", loss=d.least_loss)
     elif getattr(d, "loss_over", None) is not None:     # a sheet: its values over the deals it allows
         analysed = result.deals.analysed if getattr(result, "deals", None) is not None else None
         hindsight = hindsight_best_words(d)
-        verdict = (f"with every hand open (hindsight) it loses {loss_range_words(d.loss_over, analysed)}"
-                   + (f"; {hindsight}" if hindsight else ""))
+        verdict = (gettext("with every hand open (hindsight) it loses {loss}",
+                           loss=loss_range_words(d.loss_over, analysed)) + (f"; {hindsight}" if hindsight else ""))
         word = verdict_word(d)
         verdict += f"  {word.upper()}" if word else ""
     elif d.loss is None:          # a hand is hidden: nothing is known of the move with every hand open
-        verdict = "no value with every hand open"
+        verdict = gettext("no value with every hand open")
     elif getattr(d, "fair", None) is not None:     # the fair verdict follows: this one is hindsight's
         verdict = open_verdict(d)
     else:
@@ -312,7 +335,8 @@ def _decision_text(d, result) -> str:
     best = "" if getattr(d, "fair", None) is not None else " " + gettext("best {value};", value=signed(d.best_value))
     if getattr(d, "loss_over", None) is not None:
         played = next((a for a in d.alternatives if a.played and a.over_deals is not None), None)
-        value, best = ("?" if played is None else f"{played.over_deals.mean:+.2f} on average"), ""
+        value, best = ("?" if played is None else gettext("{value} on average",
+                                                          value=signed_decimal(played.over_deals.mean))), ""
     else:
         value = signed(d.played_value)
     text = _text(["  " + where + gettext("{player} (line {line}; {view}): played {move} = {value};", player=d.player,
@@ -373,19 +397,19 @@ def analysis_text(number: int, result) -> str:
     if any(a.move == "no extra tile" for d in result.decisions for a in d.alternatives):
         from ..analysis import NO_EXTRA_WORDS     # (start-up: validate loads no analysis)
 
-        lines.append(f"The extra tile: {NO_EXTRA_WORDS}.")
+        lines.append(gettext("The extra tile: {words}.", words=gettext(NO_EXTRA_WORDS)))
     if result.values:
         deal = result.values[0]
         lines.append(gettext("Value of the deal with best play: {value}",
                              value=signed(deal) if deal is not None else gettext("not computed (see the note below)")))
     deals = getattr(result, "deals", None)
     if deals is not None:
-        lines.append(f"Deals: {sheet_deals_words(deals)}")
-        lines.append(f"Result: {deals.result_words()}")
-        lines.append(SHEET_KEY)
+        lines.append(gettext("Deals: {deals}", deals=sheet_deals_words(deals)))
+        lines.append(gettext("Result: {result}", result=deals.result_words()))
+        lines.append(gettext(SHEET_KEY))
     fair_note = fair_note_words(result.fair_note, getattr(result, "fair_cut", None))
     if fair_note:
-        lines.append(f"Fair analysis: {fair_note}")
+        lines.append(gettext("Fair analysis: {note}", note=fair_note))
     text = _text(lines) + "".join(_decision_text(d, result) for d in result.decisions)
     if getattr(result, "to_move", None) is not None:     # the record stops at a decision
         d = result.to_move
@@ -394,9 +418,10 @@ def analysis_text(number: int, result) -> str:
     if result.critical and getattr(result.critical, "loss_over", None) is not None and result.critical.loss is None:
         c = result.critical
         best = hindsight_best_words(c)          # ("best" only where told apart from the others)
-        lines.append(f"Critical move: {c.player} {c.played}, move {c.index + 1}"
-                     + f" (line {c.line}, column {c.column}): with every hand open (hindsight) it loses "
-                     + loss_range_words(c.loss_over, deals.analysed if deals is not None else None)
+        lines.append(gettext("Critical move: {player} {move}, move {number} (line {line}, column {column}): with every "
+                             "hand open (hindsight) it loses {loss}", player=c.player, move=c.played,
+                             number=c.index + 1, line=c.line, column=c.column,
+                             loss=loss_range_words(c.loss_over, deals.analysed if deals is not None else None))
                      + (f"; {best}" if best else ""))
     elif result.critical:
         c = result.critical
@@ -415,11 +440,18 @@ def analysis_text(number: int, result) -> str:
     if result.fair_critical is not None:
         c = result.fair_critical
         word = verdict_word(c)
-        lines.append(f"Fair critical move: {c.player} {c.played}, move {c.index + 1}"
-                     + f" (line {c.line}): loses {c.fair.loss:.2f} on "
-                     + (f"average over {how_words(c.fair)}" if c.fair.method == OVER_HANDS else
-                        f"average over {c.fair.worlds:,} deals ({c.fair.method})")
-                     + f"; best was {fair_best_words(c.fair)}; verdict: {word or 'not graded'}")
+        words = {"player": c.player, "move": c.played, "number": c.index + 1, "line": c.line,
+                 "loss": decimal(c.fair.loss), "best": fair_best_words(c.fair),
+                 "verdict": word or gettext("not graded")}
+        lines.append(gettext("Fair critical move: {player} {move}, move {number} (line {line}): loses {loss} on average "
+                             "over {how}; best was {best}; verdict: {verdict}", how=how_words(c.fair), **words)
+                     if c.fair.method == OVER_HANDS else
+                     ngettext("Fair critical move: {player} {move}, move {number} (line {line}): loses {loss} on "
+                              "average over {n} deal ({method}); best was {best}; verdict: {verdict}",
+                              "Fair critical move: {player} {move}, move {number} (line {line}): loses {loss} on "
+                              "average over {n} deals ({method}); best was {best}; verdict: {verdict}", c.fair.worlds,
+                              method=gettext(FAIR_METHODS[c.fair.method]) if c.fair.method in FAIR_METHODS else
+                              c.fair.method, **words))
     for d in result.decisions:
         whose = d.player if result.perspective or not result.sides else result.sides[0]
         lines += worst_lines(d, whose) if getattr(d, "fair", None) is not None else []

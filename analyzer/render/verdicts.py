@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -153,10 +153,21 @@ def _named(o, analysed: int | None, sign: str, shape: str) -> str:
     if o.min == o.max:
         return (gettext("{value} in each of {deals}", value=f"{o.min:{sign}d}", deals=deals) if o.deals > 1 else
                 gettext("{value} in {deals}", value=f"{o.min:{sign}d}", deals=deals))
-    ci = (gettext("95% interval {low} to {high}; ", low=f"{o.ci95[0]:{sign}.2f}", high=f"{o.ci95[1]:{sign}.2f}")
+    ci = (gettext("95% interval {low} to {high}; ", low=_decimal(o.ci95[0], sign), high=_decimal(o.ci95[1], sign))
           if o.ci95 is not None and o.ci95[0] != o.ci95[1] else "")
-    return shape.format(mean=f"{o.mean:{sign}.2f}", ci=ci, low=f"{o.min:{sign}d}", high=f"{o.max:{sign}d}",
+    return shape.format(mean=_decimal(o.mean, sign), ci=ci, low=f"{o.min:{sign}d}", high=f"{o.max:{sign}d}",
                         deals=deals)
+
+
+def _decimal(value: float, sign: str = "") -> str:
+    """A value with two decimals as the active language writes them (``sign`` "+": signed, ``+1.25``)."""
+    return signed_decimal(value) if sign == "+" else decimal(value)
+
+
+def signed_decimal(value: float, digits: int = 2) -> str:
+    """A decimal with its sign, as the active language writes it (``+1.25``, ``-0.50``; ``+1,25`` in Spanish)."""
+    shown = decimal(value, digits)
+    return shown if shown.startswith(("-", "\N{MINUS SIGN}")) else "+" + shown
 
 
 def hindsight_best_words(d) -> str:
@@ -175,10 +186,10 @@ def hindsight_best_words(d) -> str:
         return gettext("best on average {move}", move=best.move)
     a = min(others, key=lambda a: a.over_deals.gap)
     o = a.over_deals
-    ci = " " + gettext("(95% interval {low} to {high})", low=f"{o.gap_ci[0]:.2f}", high=f"{o.gap_ci[1]:.2f}") \
+    ci = " " + gettext("(95% interval {low} to {high})", low=decimal(o.gap_ci[0]), high=decimal(o.gap_ci[1])) \
         if o.gap_ci[0] != o.gap_ci[1] else ""
     return gettext("best on average {move}, ahead of {other} by {gap}{ci} over the {deals} both could be played in",
-                   move=best.move, other=a.move, gap=f"{o.gap:.2f}", ci=ci, deals=deals_words(o.shared))
+                   move=best.move, other=a.move, gap=decimal(o.gap), ci=ci, deals=deals_words(o.shared))
 
 
 def verdict_word(d) -> str | None:
@@ -209,8 +220,8 @@ def gap_words(d, say=str) -> str:
     if not gaps or getattr(d.fair, "tied", None):
         return ""
     gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
-    ci = f" [{lo:.2f}, {hi:.2f}]" if lo != hi else ""
-    return ", " + gettext("ahead of {move} by {gap}{ci} over the same deals", move=say(move), gap=f"{gap:.2f}", ci=ci)
+    ci = f" [{decimal(lo)}, {decimal(hi)}]" if lo != hi else ""
+    return ", " + gettext("ahead of {move} by {gap}{ci} over the same deals", move=say(move), gap=decimal(gap), ci=ci)
 
 
 def fair_best_words(fair, say=str) -> str:
@@ -255,11 +266,11 @@ def open_verdict(d) -> str:
     """The open-hands half of a decision's line, where a fair verdict follows it: labelled as hindsight, so
     that the one "best" a reader sees is the fair one."""
     if d.loss is None:
-        return "no value with every hand open"
+        return gettext("no value with every hand open")
     if not d.loss:
-        return "with every hand open (hindsight) it is best too"
-    return (f"with every hand open (hindsight) best {d.best_value:+d}, loss {d.loss}"
-            + (f" {d.cls.upper()}" if d.cls else ""))
+        return gettext("with every hand open (hindsight) it is best too")
+    return (gettext("with every hand open (hindsight) best {value}, loss {loss}", value=f"{d.best_value:+d}",
+                    loss=d.loss) + (f" {grade_word(d.cls).upper()}" if d.cls else ""))
 
 
 @dataclass(frozen=True)
@@ -315,21 +326,34 @@ def holds_lines(worlds: int, holds: dict[str, dict[str, float]], viewer: str | N
     chances on one row; ``-`` cannot hold, ``100%`` surely holds), then each hand's void numbers. The viewer's
     own hand is left out: he knows it."""
     holders = [h for h in holds if h != viewer]
-    lines = [f"deals: {worlds:,}"]
+    lines = [gettext("deals: {n}", n=number(worlds))]
     groups = holds_groups(holds, holders)
     if not groups:
         return lines
     cells = [[_cell(p) for p in g.chances] for g in groups]
-    width = max(len(h) for h in holders)
+    names = [holder_words(h) for h in holders]
+    width = max(len(h) for h in names)
     width = max(width, max(len(c) for row in cells for c in row), 4)
-    lines.append("  ".join(h.rjust(width) for h in holders) + "   tiles")
+    lines.append("  ".join(h.rjust(width) for h in names) + "   " + gettext("tiles"))
     for group, row in zip(groups, cells):
         shown = " ".join(group.tiles)
         lines.append("  ".join(c.rjust(width) for c in row) + f"   {shown}")
     voids = void_numbers(holds, holders)
     if voids:
-        lines.append("void: " + "; ".join(f"{h} has no {' and no '.join(map(str, ns))}" for h, ns in voids.items()))
+        lines.append(gettext("void: {voids}", voids="; ".join(
+            gettext("{player} has no {numbers}", player=holder_words(h), numbers=gettext(" and no ").join(map(str, ns)))
+            for h, ns in voids.items())))
     return lines
+
+
+def holder_words(holder: str) -> str:
+    """A holder of the inference's (``analyzer.inference``: a player's name, ``boneyard``, ``sleepers``, ``A's
+    draws``) as the text shows it, in the active language (a player's name as written)."""
+    if holder in ("boneyard", "sleepers"):
+        return gettext(holder)
+    if holder.endswith("'s draws"):
+        return gettext("{player}'s draws", player=holder[:-len("'s draws")])
+    return holder
 
 
 def _cell(p: float) -> str:

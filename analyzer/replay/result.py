@@ -187,7 +187,8 @@ def results_words(results: Sequence[HandResult], variant: Variant, players: Sequ
         low = min(spans[key], key=lambda r: r.points)
         high = max(r.points for r in spans[key])
         said = result_sentence(low, low, variant, players, ", ", clause=True)
-        words.append(said + (f" to {high}" if high != low.points and low.winner is not None else ""))
+        words.append(gettext("{result} to {points}", result=said, points=high)
+                     if high != low.points and low.winner is not None else said)
     return tuple(words)
 
 

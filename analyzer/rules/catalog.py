@@ -62,13 +62,13 @@ def catalog_text(verbose: bool = False) -> str:
         lines.append(gettext("{name}  (rule text: {text})", name=v['name'], text=v['rule_text']))
         if v["sources"]:
             lines.append("  " + gettext("sources: {sources}", sources='; '.join(v['sources'])))
-        lines.append(f"  {v['description']}")
+        lines.append(f"  {gettext(v['description'])}")
         if v["aliases"]:
             lines.append("  " + gettext("aliases: {aliases}", aliases=', '.join(v['aliases'])))
         for o in v["options"]:
             allowed = "|".join(o["values"]) if o["values"] else "N"
             lines.append(f"  --rule {o['key']}={allowed}  " + gettext("(default {value})", value=o['default'])
-                         + (f"\n      {o['help']}" if verbose else ""))
+                         + (f"\n      {gettext(o['help'])}" if verbose else ""))
         if verbose and v["presets"]:
             for name, opts in v["presets"].items():
                 lines.append(f"  {name}: " + ", ".join(f"{k}={x}" for k, x in opts.items()))

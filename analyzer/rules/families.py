@@ -112,15 +112,15 @@ def caben_match(value: str) -> dict:
 
 #: The house rules' options of the partnership and Cuban games (docs/variants.md names their sources).
 HOUSE_OPTIONS = (
-    OptionSpec("salida", "0", "a double lead that the next player cannot answer (a pass) pays this to the leading "
-               "side at once, whoever wins the hand, and may end the match on the spot (\"salida vale 20\"; 0: "
-               "nothing)", kind="int"),
-    OptionSpec("salida-pays", "passed-double", "when the salida is paid: for a double lead the next player passes "
-               "(passed-double), or (lead-wins, issue 67's reading) to the side that led whenever it wins the hand, "
-               "whatever its lead", values=("passed-double", "lead-wins")),
-    OptionSpec("no-caben", "no", "yes: a hand's points that would take a side past the target are not scored and the "
-               "match goes on (\"no caben\"); cap: the score stops at the target, which wins; no: every point "
-               "counts (\"de caballero\")", values=("no", "yes", "cap")),
+    OptionSpec("salida", "0", N_("a double lead that the next player cannot answer (a pass) pays this to the leading "
+                  "side at once, whoever wins the hand, and may end the match on the spot (\"salida vale 20\"; 0: "
+                  "nothing)"), kind="int"),
+    OptionSpec("salida-pays", "passed-double", N_("when the salida is paid: for a double lead the next player passes "
+                  "(passed-double), or (lead-wins, issue 67's reading) to the side that led whenever it wins the hand, "
+                  "whatever its lead"), values=("passed-double", "lead-wins")),
+    OptionSpec("no-caben", "no", N_("yes: a hand's points that would take a side past the target are not scored and the "
+                  "match goes on (\"no caben\"); cap: the score stops at the target, which wins; no: every point "
+                  "counts (\"de caballero\")"), values=("no", "yes", "cap")),
 )
 
 
@@ -163,72 +163,72 @@ PARTNERSHIP = Family(
        "(Great Lakes, Doscientos, Quinientos, South American, Milo, Venezuelan, Dominican, Brasília)"),
     "000_3c92c1f714ce882e.txt",
     (
-        OptionSpec("system", "standard", "a named system: sets the other options' defaults",
+        OptionSpec("system", "standard", N_("a named system: sets the other options' defaults"),
                    values=tuple(PARTNERSHIP_SYSTEMS)),
-        OptionSpec("score", "losers", "the winners score the losers' pips, all pips left (partner's too; "
-                   "on a block all four hands), or Milo's 1 point (2 when the last tile leaves both ends equal)",
+        OptionSpec("score", "losers", N_("the winners score the losers' pips, all pips left (partner's too; "
+                      "on a block all four hands), or Milo's 1 point (2 when the last tile leaves both ends equal)"),
                    values=("losers", "all", "milo")),
-        OptionSpec("lead", "rotate", "who leads later games: the next player after the last leader, the "
-                   "winning side, the winner (on a block the winners' player with fewer pips), or always the "
-                   "[6-6] holder with it", values=("rotate", "winners", "winner-lowest", "six-six")),
-        OptionSpec("first", "six-six", "the first game of a match: the [6-6] holder leads it, or the lead "
-                   "is drawn (any tile; the highest tile of the SeatDraw tag leads, anyone without it)",
+        OptionSpec("lead", "rotate", N_("who leads later games: the next player after the last leader, the "
+                      "winning side, the winner (on a block the winners' player with fewer pips), or always the "
+                      "[6-6] holder with it"), values=("rotate", "winners", "winner-lowest", "six-six")),
+        OptionSpec("first", "six-six", N_("the first game of a match: the [6-6] holder leads it, or the lead "
+                      "is drawn (any tile; the highest tile of the SeatDraw tag leads, anyone without it)"),
                    values=("six-six", "draw")),
-        OptionSpec("open", "any", "the lead: any tile, or a double unless the leading side has none",
+        OptionSpec("open", "any", N_("the lead: any tile, or a double unless the leading side has none"),
                    values=("any", "double")),
-        OptionSpec("redeal", "0", "a player dealt this many doubles may have the tiles dealt again (0: never)",
+        OptionSpec("redeal", "0", N_("a player dealt this many doubles may have the tiles dealt again (0: never)"),
                    kind="int", values=("0", "4", "5", "7")),
-        OptionSpec("tie", "draw", "a blocked hand with equal pips: a draw (no score), the leading side "
-                   "wins, the side with more tiles wins, the side that played last wins, the side that played "
-                   "last loses, the hand is replayed, or each side scores its own pips",
+        OptionSpec("tie", "draw", N_("a blocked hand with equal pips: a draw (no score), the leading side "
+                      "wins, the side with more tiles wins, the side that played last wins, the side that played "
+                      "last loses, the hand is replayed, or each side scores its own pips"),
                    values=("draw", "leader", "more-tiles", "last", "last-loses", "replay", "own-pips")),
-        OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips, or (Doscientos) by "
-                   "the player who played last or the next player, whoever has fewer, or (last) by the side of "
-                   "the player who laid the last tile, whatever the pips, or (player: Venezuelan) by the side of "
-                   "the single player with the fewest pips, or (last-or-left: the Dominican rule of dominoesonline.com) "
-                   "by the player who played last or the one who played before, whoever has fewer",
+        OptionSpec("block", "team", N_("a blocked hand is won by the side with fewer pips, or (Doscientos) by "
+                      "the player who played last or the next player, whoever has fewer, or (last) by the side of "
+                      "the player who laid the last tile, whatever the pips, or (player: Venezuelan) by the side of "
+                      "the single player with the fewest pips, or (last-or-left: the Dominican rule of dominoesonline.com) "
+                      "by the player who played last or the one who played before, whoever has fewer"),
                    values=("team", "last-or-right", "last", "player", "last-or-left")),
-        OptionSpec("divide", "1", "divide each score by 10, rounding down, but at least 1", kind="int",
+        OptionSpec("divide", "1", N_("divide each score by 10, rounding down, but at least 1"), kind="int",
                    values=("1", "10")),
-        OptionSpec("target", "100", "points (or, with match=games, games) that win the match; 0: no end",
+        OptionSpec("target", "100", N_("points (or, with match=games, games) that win the match; 0: no end"),
                    kind="int"),
-        OptionSpec("blank", "0", "what [0-0] counts in the losers' hands (Great Lakes: 50)", kind="int",
+        OptionSpec("blank", "0", N_("what [0-0] counts in the losers' hands (Great Lakes: 50)"), kind="int",
                    values=("0", "50")),
-        OptionSpec("capicu", "no", "going out with a tile that fits both ends (capicú) or with a double that fits "
-                   "both ends (dominao; not [0-0]) pays 100 (yes: Quinientos) or 25 (the Dominican capicúa); or "
-                   "(double: the Cuban and Venezuelan houses) going out with a tile that is no double and fits both "
-                   "ends scores the hand's points twice; double-any: a double that fits both ends too (a Venezuelan "
-                   "house, teamocuba.com)", values=("no", "yes", "25", "double", "double-any")),
-        OptionSpec("capicu-points", "0", "what a capicú or dominao pays where the capicu value pays a bonus (yes, 25), "
-                   "when a house pays another (a Dominican app: 30); 0: the value's own", kind="int"),
-        OptionSpec("chuchazo", "no", "Quinientos: 100 for going out with [0-0] (any: whatever the ends; "
-                   "one-end: only when one end only is 0)", values=("no", "any", "one-end")),
-        OptionSpec("first-wins", "no", "Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
-                   "(none for a blocked game)", kind="bool"),
-        OptionSpec("pass-bonus", "no", "yes: 20 for the first play that makes the next player pass, 10 later, 20 "
-                   "for a blocking play; scores rounded down to tens (the text \"Domino mit Partner\", Puerto Rico); dominican: 25 for a play "
-                   "that all three others pass, 25 when the player after the leader passes a double lead, 50 a lead "
-                   "that is no double", values=("no", "yes", "dominican")),
-        OptionSpec("pass-points", "25", "with pass-bonus=dominican: what a play all three others pass and a double lead "
-                   "the next player passes pay (a lead that is no double: twice as much); a house may pay 30",
+        OptionSpec("capicu", "no", N_("going out with a tile that fits both ends (capicú) or with a double that fits "
+                      "both ends (dominao; not [0-0]) pays 100 (yes: Quinientos) or 25 (the Dominican capicúa); or "
+                      "(double: the Cuban and Venezuelan houses) going out with a tile that is no double and fits both "
+                      "ends scores the hand's points twice; double-any: a double that fits both ends too (a Venezuelan "
+                      "house, teamocuba.com)"), values=("no", "yes", "25", "double", "double-any")),
+        OptionSpec("capicu-points", "0", N_("what a capicú or dominao pays where the capicu value pays a bonus (yes, 25), "
+                      "when a house pays another (a Dominican app: 30); 0: the value's own"), kind="int"),
+        OptionSpec("chuchazo", "no", N_("Quinientos: 100 for going out with [0-0] (any: whatever the ends; "
+                      "one-end: only when one end only is 0)"), values=("no", "any", "one-end")),
+        OptionSpec("first-wins", "no", N_("Quinientos: 100/75/50/25 to the winners of games 1-4 of the match "
+                      "(none for a blocked game)"), kind="bool"),
+        OptionSpec("pass-bonus", "no", N_("yes: 20 for the first play that makes the next player pass, 10 later, 20 "
+                      "for a blocking play; scores rounded down to tens (the text \"Domino mit Partner\", Puerto Rico); dominican: 25 for a play "
+                      "that all three others pass, 25 when the player after the leader passes a double lead, 50 a lead "
+                      "that is no double"), values=("no", "yes", "dominican")),
+        OptionSpec("pass-points", "25", N_("with pass-bonus=dominican: what a play all three others pass and a double lead "
+                      "the next player passes pay (a lead that is no double: twice as much); a house may pay 30"),
                    kind="int"),
         *HOUSE_OPTIONS,
-        OptionSpec("minutes", "0", "the match also ends on time: the hand that ends after this many minutes of the "
-                   "match (the Clock tag of each game) is the last, and the higher score wins (Brasília: 30; 0: no "
-                   "time limit)", kind="int"),
-        OptionSpec("match", "points", "the match is won by points, or (South American) by games won, only "
-                   "if the other side has won min-games", values=("points", "games")),
-        OptionSpec("min-games", "5", "with match=games: the games the losers must have won, else the match "
-                   "is drawn", kind="int"),
-        OptionSpec("blank-count", "everywhere", "with blank=50: [0-0] counts 50 wherever pips are counted, also "
-                   "when a block is decided and when the fewest pips choose the next leader (everywhere), or "
-                   "only in the winners' score (score)",
+        OptionSpec("minutes", "0", N_("the match also ends on time: the hand that ends after this many minutes of the "
+                      "match (the Clock tag of each game) is the last, and the higher score wins (Brasília: 30; 0: no "
+                      "time limit)"), kind="int"),
+        OptionSpec("match", "points", N_("the match is won by points, or (South American) by games won, only "
+                      "if the other side has won min-games"), values=("points", "games")),
+        OptionSpec("min-games", "5", N_("with match=games: the games the losers must have won, else the match "
+                      "is drawn"), kind="int"),
+        OptionSpec("blank-count", "everywhere", N_("with blank=50: [0-0] counts 50 wherever pips are counted, also "
+                      "when a block is decided and when the fewest pips choose the next leader (everywhere), or "
+                      "only in the winners' score (score)"),
                    values=("everywhere", "score")),
-        OptionSpec("hand-over", "no", "Doscientos: the player whose turn it is to lead may hand the lead to their "
-                   "partner, who leads any tile; the record says so with the tag LeadFrom (the giver)",
+        OptionSpec("hand-over", "no", N_("Doscientos: the player whose turn it is to lead may hand the lead to their "
+                      "partner, who leads any tile; the record says so with the tag LeadFrom (the giver)"),
                    kind="bool"),
-        OptionSpec("must-redeal", "no", "with redeal=N: a hand with N doubles must be dealt again (South "
-                   "American), so playing it is an error; no: they may ask for it (a warning)", kind="bool"),
+        OptionSpec("must-redeal", "no", N_("with redeal=N: a hand with N doubles must be dealt again (South "
+                      "American), so playing it is an error; no: they may ask for it (a warning)"), kind="bool"),
     ),
     _build_partnership,
     aliases=("partner", "partners", "domino-mit-partner", "partnerdomino", "partnership-domino", "doscientos",
@@ -265,21 +265,21 @@ WHIST = Family(
        "Caribbean 200 as options), five or six players in turn"),
     "001_4be6f7a33fc501ce.txt",
     (
-        OptionSpec("score", "bad", "bad points (each side writes its own pips, to 100, fewer wins), good "
-                   "points (the side with fewer pips writes the difference, to 100), or Caribbean (the winners "
-                   "score all pips left, to 200; a tied block does not count)", values=("bad", "good", "caribbean")),
-        OptionSpec("target", "100", "points that end the match (Caribbean: 200)", kind="int"),
-        OptionSpec("players", "4", "people in the match: with 5 or 6, four play each hand and the others sit "
-                   "out in turn", kind="int", values=("4", "5", "6")),
-        OptionSpec("seat-lead", "highest", "with the SeatDraw tag (§3): the highest tile drawn leads the first "
-                   "game, or (after-highest, as the whist cut) the next player", values=("highest", "after-highest")),
-        OptionSpec("progression", "no", "§12, four or five players with the SeatDraw tag: the matches of the "
-                   "record form a progression: four: the highest draw partners the second, then the third, then the "
-                   "lowest; five: the five rounds of the scheme, one pausing each match; the player who would lead "
-                   "next keeps the lead", kind="bool"),
-        OptionSpec("double-lead", "crosswise", "§6, both ends equal: a tile goes on the end nearer its player, or to "
-                   "their right; a double lead lies across the line, which runs from the leader to their partner as after "
-                   "a single lead (crosswise), or its ends are the line's, toward the opponents (lengthwise)",
+        OptionSpec("score", "bad", N_("bad points (each side writes its own pips, to 100, fewer wins), good "
+                      "points (the side with fewer pips writes the difference, to 100), or Caribbean (the winners "
+                      "score all pips left, to 200; a tied block does not count)"), values=("bad", "good", "caribbean")),
+        OptionSpec("target", "100", N_("points that end the match (Caribbean: 200)"), kind="int"),
+        OptionSpec("players", "4", N_("people in the match: with 5 or 6, four play each hand and the others sit "
+                      "out in turn"), kind="int", values=("4", "5", "6")),
+        OptionSpec("seat-lead", "highest", N_("with the SeatDraw tag (§3): the highest tile drawn leads the first "
+                      "game, or (after-highest, as the whist cut) the next player"), values=("highest", "after-highest")),
+        OptionSpec("progression", "no", N_("§12, four or five players with the SeatDraw tag: the matches of the "
+                      "record form a progression: four: the highest draw partners the second, then the third, then the "
+                      "lowest; five: the five rounds of the scheme, one pausing each match; the player who would lead "
+                      "next keeps the lead"), kind="bool"),
+        OptionSpec("double-lead", "crosswise", N_("§6, both ends equal: a tile goes on the end nearer its player, or to "
+                      "their right; a double lead lies across the line, which runs from the leader to their partner as after "
+                      "a single lead (crosswise), or its ends are the line's, toward the opponents (lengthwise)"),
                    values=("crosswise", "lengthwise")),
     ),
     _build_whist,
@@ -303,10 +303,10 @@ JAMAICAN = Family(
        "(a loss resets to 0-0, a draw makes the next game worth more)"),
     "002_4689fe785f06d323.txt",
     (
-        OptionSpec("mode", "tournament", "tournament: the [6-6] holder must lead it in the first game; "
-                   "informal: they lead any tile", values=("tournament", "informal")),
-        OptionSpec("target", "6", "wins in a row that win the match", kind="int"),
-        OptionSpec("playoff", "no", "at 1-1 a play-off game instead of a reset; its winner leads 2-0",
+        OptionSpec("mode", "tournament", N_("tournament: the [6-6] holder must lead it in the first game; "
+                      "informal: they lead any tile"), values=("tournament", "informal")),
+        OptionSpec("target", "6", N_("wins in a row that win the match"), kind="int"),
+        OptionSpec("playoff", "no", N_("at 1-1 a play-off game instead of a reset; its winner leads 2-0"),
                    kind="bool"),
     ),
     _build_jamaican,
@@ -334,18 +334,18 @@ CHIVA = Family(
     N_("Chiva (Shutout, Puerto Rico): partners, the lower side wins a block, 4 wins in a row take the match, "
        "the winners' lowest player leads next; for 2 or 3 players a draw game with 7 tiles each"),
     "002_4689fe785f06d323.txt",
-    (OptionSpec("target", "4", "wins in a row that win the match (3 players: wins, provided another player "
-                "has none)", kind="int"),
-     OptionSpec("players", "4", "4 (partners), or 2 or 3 each for themselves, 7 tiles each, drawing from the "
-                "boneyard until they can play or it is empty; default: as many as the record names",
+    (OptionSpec("target", "4", N_("wins in a row that win the match (3 players: wins, provided another player "
+                   "has none)"), kind="int"),
+     OptionSpec("players", "4", N_("4 (partners), or 2 or 3 each for themselves, 7 tiles each, drawing from the "
+                   "boneyard until they can play or it is empty; default: as many as the record names"),
                 kind="int", values=("4", "2", "3")),
-     OptionSpec("draw-lead", "jamaican", "after a drawn game as in the Jamaican partner game (the text \"Karibisches Domino\": \"ähnlich dem "
-                "jamaikanischen Spiel\", whose differences leave drawn games alone): the side with points leads "
-                "(3 players: the winner of the last game won), with none the [6-6] holder (2 or 3 players: when "
-                "it lies in the boneyard, the holder of the highest double dealt); or (six-six) the [6-6] holder "
-                "always", values=("jamaican", "six-six")),
-     OptionSpec("draw-worth", "yes", "a drawn game makes the next one worth a point more, as in the Jamaican game "
-                "(for two or three too); no: a drawn game changes nothing", kind="bool")),
+     OptionSpec("draw-lead", "jamaican", N_("after a drawn game as in the Jamaican partner game (the text \"Karibisches Domino\": \"ähnlich dem "
+                   "jamaikanischen Spiel\", whose differences leave drawn games alone): the side with points leads "
+                   "(3 players: the winner of the last game won), with none the [6-6] holder (2 or 3 players: when "
+                   "it lies in the boneyard, the holder of the highest double dealt); or (six-six) the [6-6] holder "
+                   "always"), values=("jamaican", "six-six")),
+     OptionSpec("draw-worth", "yes", N_("a drawn game makes the next one worth a point more, as in the Jamaican game "
+                   "(for two or three too); no: a drawn game changes nothing"), kind="bool")),
     _build_chiva,
     aliases=("shutout",),
 )
@@ -386,19 +386,19 @@ CUTTHROAT = Family(
        "first to 6 wins while someone still has 0"),
     "002_4689fe785f06d323.txt",
     (
-        OptionSpec("players", "4", "2 (14 tiles each), 3 (9 each, [0-0] set aside) or 4 (7 each); "
-                   "default: as many as the record names", kind="int", values=("2", "3", "4")),
-        OptionSpec("target", "6", "points that win, provided someone still has 0", kind="int"),
-        OptionSpec("mode", "tournament", "the first game: the [6-6] holder leads it (tournament) or any tile "
-                   "(informal)", values=("tournament", "informal")),
-        OptionSpec("draw", "no", "two players with 7 tiles each, the other 14 a boneyard: a player who cannot "
-                   "play draws until they can or it is empty; the first game is opened by the holder of the "
-                   "highest double dealt, with it", kind="bool"),
-        OptionSpec("draw-worth", "yes", "as in the partner game, a drawn game makes the next one worth a point "
-                   "more (after it the winner of the last game that was won leads; at 0 the [6-6] holder); "
-                   "no: a drawn game changes nothing", kind="bool"),
-        OptionSpec("reset-lead", "six-six", "once everybody has won a game and the scores go back to 0, the "
-                   "[6-6] holder leads (as at 0-0 in the partner game), or the winner of that game",
+        OptionSpec("players", "4", N_("2 (14 tiles each), 3 (9 each, [0-0] set aside) or 4 (7 each); "
+                      "default: as many as the record names"), kind="int", values=("2", "3", "4")),
+        OptionSpec("target", "6", N_("points that win, provided someone still has 0"), kind="int"),
+        OptionSpec("mode", "tournament", N_("the first game: the [6-6] holder leads it (tournament) or any tile "
+                      "(informal)"), values=("tournament", "informal")),
+        OptionSpec("draw", "no", N_("two players with 7 tiles each, the other 14 a boneyard: a player who cannot "
+                      "play draws until they can or it is empty; the first game is opened by the holder of the "
+                      "highest double dealt, with it"), kind="bool"),
+        OptionSpec("draw-worth", "yes", N_("as in the partner game, a drawn game makes the next one worth a point "
+                      "more (after it the winner of the last game that was won leads; at 0 the [6-6] holder); "
+                      "no: a drawn game changes nothing"), kind="bool"),
+        OptionSpec("reset-lead", "six-six", N_("once everybody has won a game and the scores go back to 0, the "
+                      "[6-6] holder leads (as at 0-0 in the partner game), or the winner of that game"),
                    values=("six-six", "winner")),
     ),
     _build_cutthroat,
@@ -440,19 +440,19 @@ BLOCK = Family(
        "the highest double opens; the lower pair wins a block"),
     "003_00cd45980cfaffe5.txt",
     (
-        OptionSpec("out", "one", "the hand ends when one player is out, or (strict) when both players of a "
-                   "pair are out", values=("one", "pair")),
-        OptionSpec("score", "pips", "1 point a game, the opponents' pips, or the opponents' pips with the "
-                   "difference on a block", values=("game", "pips", "difference")),
-        OptionSpec("target", "100", "points that win the match (100 or 121; with score=game no end)", kind="int"),
-        OptionSpec("players", "4", "two pairs, or two players each for themselves (the common computer form); "
-                   "default: as many as the record names", kind="int", values=("4", "2")),
-        OptionSpec("hand", "6", "tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
-                   "play, nobody draws", kind="int"),
-        OptionSpec("lead", "double", "who opens a hand: the holder of the highest double dealt, with it (the text \"Regeln für Domino\"); "
-                   "anyone, with any tile (any: OpenSpiel's block dominoes, whose logs never lead the highest "
-                   "double); or the first game's leader drawn, the highest tile of the SeatDraw tag leading any "
-                   "tile, anyone later (draw)", values=("double", "any", "draw")),
+        OptionSpec("out", "one", N_("the hand ends when one player is out, or (strict) when both players of a "
+                      "pair are out"), values=("one", "pair")),
+        OptionSpec("score", "pips", N_("1 point a game, the opponents' pips, or the opponents' pips with the "
+                      "difference on a block"), values=("game", "pips", "difference")),
+        OptionSpec("target", "100", N_("points that win the match (100 or 121; with score=game no end)"), kind="int"),
+        OptionSpec("players", "4", N_("two pairs, or two players each for themselves (the common computer form); "
+                      "default: as many as the record names"), kind="int", values=("4", "2")),
+        OptionSpec("hand", "6", N_("tiles each (default 6 for two pairs, 7 for two players); the rest stay out of "
+                      "play, nobody draws"), kind="int"),
+        OptionSpec("lead", "double", N_("who opens a hand: the holder of the highest double dealt, with it (the text \"Regeln für Domino\"); "
+                      "anyone, with any tile (any: OpenSpiel's block dominoes, whose logs never lead the highest "
+                      "double); or the first game's leader drawn, the highest tile of the SeatDraw tag leading any "
+                      "tile, anyone later (draw)"), values=("double", "any", "draw")),
     ),
     _build_block,
     aliases=("block-game", "blockdomino", "sleepers", "block7", "block-2"),
@@ -493,20 +493,20 @@ DRAW = Family(
        "(doubles once)"),
     "004_7f794f5b50a6005c.txt",
     (
-        OptionSpec("players", "2", "2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
-                   "as the record names", kind="int", values=("2", "3", "4", "5", "6")),
-        OptionSpec("draw", "until", "a player who cannot play draws until they can (the text \"Domino, Grundregel\"), or draws one tile "
-                   "and passes if it does not fit (the text \"Regeln für Domino\"); one also sets keep=0, extra=no, doubles=full",
+        OptionSpec("players", "2", N_("2 (8 tiles each), 3 or 4 (5 each), 5 or 6 (4 each); default: as many "
+                      "as the record names"), kind="int", values=("2", "3", "4", "5", "6")),
+        OptionSpec("draw", "until", N_("a player who cannot play draws until they can (the text \"Domino, Grundregel\"), or draws one tile "
+                      "and passes if it does not fit (the text \"Regeln für Domino\"); one also sets keep=0, extra=no, doubles=full"),
                    values=("until", "one")),
-        OptionSpec("keep", "2", "tiles that stay in the boneyard (the text \"Domino, Grundregel\": 2; draw=one: 0)", kind="int",
+        OptionSpec("keep", "2", N_("tiles that stay in the boneyard (the text \"Domino, Grundregel\": 2; draw=one: 0)"), kind="int",
                    values=("2", "0")),
-        OptionSpec("extra", "yes", "the opener may add a matching tile right after the double (the text \"Domino, Grundregel\")",
+        OptionSpec("extra", "yes", N_("the opener may add a matching tile right after the double (the text \"Domino, Grundregel\")"),
                    kind="bool"),
-        OptionSpec("doubles", "once", "a blocked hand is won by the fewest pips, a double counting one half "
-                   "(the text \"Domino, Grundregel\") or both", values=("once", "full")),
-        OptionSpec("target", "0", "points (one a game) that win the match; 0: no end", kind="int"),
-        OptionSpec("hand", "8", "tiles each (default 8 for two players, 5 for three or four, 4 for five or six; "
-                   "most computer logs of the two-player game deal 7)", kind="int"),
+        OptionSpec("doubles", "once", N_("a blocked hand is won by the fewest pips, a double counting one half "
+                      "(the text \"Domino, Grundregel\") or both"), values=("once", "full")),
+        OptionSpec("target", "0", N_("points (one a game) that win the match; 0: no end"), kind="int"),
+        OptionSpec("hand", "8", N_("tiles each (default 8 for two players, 5 for three or four, 4 for five or six; "
+                      "most computer logs of the two-player game deal 7)"), kind="int"),
     ),
     _build_draw,
     aliases=("draw-game", "grundregel", "ziehspiel", "talon"),
@@ -532,9 +532,9 @@ HUNGARIAN = Family(
        "a player plays as long as they can; the pips left are bad points; the first past 100 loses"),
     "004_7f794f5b50a6005c.txt",
     (
-        OptionSpec("players", "2", "2 (12 tiles each), 3 (8) or 4 (6); default: as many as the record names",
+        OptionSpec("players", "2", N_("2 (12 tiles each), 3 (8) or 4 (6); default: as many as the record names"),
                    kind="int", values=("2", "3", "4")),
-        OptionSpec("limit", "100", "the bad points a player must pass to lose the match", kind="int"),
+        OptionSpec("limit", "100", N_("the bad points a player must pass to lose the match"), kind="int"),
     ),
     _build_hungarian,
     aliases=("ungarisch", "ungarisches-domino", "hungarian-domino"),
@@ -570,20 +570,20 @@ def _build_fives(threes: bool):
 
 
 _FIVES_OPTIONS = (
-    OptionSpec("players", "2", "2, 3 or 4, each for themselves; default: as many as the record names", kind="int",
+    OptionSpec("players", "2", N_("2, 3 or 4, each for themselves; default: as many as the record names"), kind="int",
                values=("2", "3", "4")),
-    OptionSpec("draw", "one", "the draw game of the text \"Regeln für Domino\" with 5 tiles each: a player who cannot play draws one tile "
-               "and passes if it does not fit (one), or draws until they can (until); or no drawing: a block game "
-               "with 6 tiles each and the rest sleepers (no)", values=("one", "until", "no")),
-    OptionSpec("target", "100", "points that win the match (the text \"Regeln für Domino\": \"am häufigsten bis zu 100\")", kind="int"),
-    OptionSpec("hand", "5", "tiles each (default 5 when drawing, 6 with draw=no; pubs deal 9 to two players)",
+    OptionSpec("draw", "one", N_("the draw game of the text \"Regeln für Domino\" with 5 tiles each: a player who cannot play draws one tile "
+                  "and passes if it does not fit (one), or draws until they can (until); or no drawing: a block game "
+                  "with 6 tiles each and the rest sleepers (no)"), values=("one", "until", "no")),
+    OptionSpec("target", "100", N_("points that win the match (the text \"Regeln für Domino\": \"am häufigsten bis zu 100\")"), kind="int"),
+    OptionSpec("hand", "5", N_("tiles each (default 5 when drawing, 6 with draw=no; pubs deal 9 to two players)"),
                kind="int"),
-    OptionSpec("lead", "double", "the holder of the highest double opens with it (the text \"Regeln für Domino\"), or anyone leads any tile "
-               "(pubs)", values=("double", "any")),
-    OptionSpec("award", "yes", "at the end of the hand the winner scores each loser's pips less their own, rounded "
-               "up to five (the text \"Regeln für Domino\"), or nothing beyond the points scored during play (no: pubs)", kind="bool"),
-    OptionSpec("keep", "0", "tiles of the stock that are never drawn (the text \"Regeln für Domino\": every tile may be drawn; 2: Muggins as "
-               "Foster's Hoyle states it, the last two tiles of the stock stay there)", kind="int", values=("0", "2")),
+    OptionSpec("lead", "double", N_("the holder of the highest double opens with it (the text \"Regeln für Domino\"), or anyone leads any tile "
+                  "(pubs)"), values=("double", "any")),
+    OptionSpec("award", "yes", N_("at the end of the hand the winner scores each loser's pips less their own, rounded "
+                  "up to five (the text \"Regeln für Domino\"), or nothing beyond the points scored during play (no: pubs)"), kind="bool"),
+    OptionSpec("keep", "0", N_("tiles of the stock that are never drawn (the text \"Regeln für Domino\": every tile may be drawn; 2: Muggins as "
+                  "Foster's Hoyle states it, the last two tiles of the stock stay there)"), kind="int", values=("0", "2")),
 )
 
 ALL_FIVES = Family(
@@ -604,8 +604,8 @@ ALL_FIVES_THREES = Family(
        "the number of fives plus the number of threes)"),
     "003_00cd45980cfaffe5.txt",
     _FIVES_OPTIONS + (
-        OptionSpec("count", "sum", "a multiple of five or three scores the ends' sum, or (pub) the number of "
-                   "fives plus the number of threes (15 scores 3 + 5 = 8)", values=("sum", "pub")),
+        OptionSpec("count", "sum", N_("a multiple of five or three scores the ends' sum, or (pub) the number of "
+                      "fives plus the number of threes (15 scores 3 + 5 = 8)"), values=("sum", "pub")),
     ),
     _build_fives(True),
     aliases=("alle-fuenfer-und-dreier", "fives-and-threes", "fives-threes", "5s-and-3s", "threes-and-fives",
@@ -628,7 +628,7 @@ FRENCH = Family(
        "with a 0 go on its four sides, then each arm takes its double before it goes on; the pips left are bad "
        "points (doubled for a hand holding a double); the match ends when someone reaches 100, the lowest wins"),
     "002_4689fe785f06d323.txt",
-    (OptionSpec("target", "100", "the bad points that end the match (the lowest total wins)", kind="int"),),
+    (OptionSpec("target", "100", N_("the bad points that end the match (the lowest total wins)"), kind="int"),),
     _build_french,
     aliases=("franzoesisch", "franzoesisches-domino", "french-domino"),
 )
@@ -653,14 +653,14 @@ CROSS = Family(
        "double-nine cross, where every later double branches into two new arms"),
     "003_00cd45980cfaffe5.txt",
     (
-        OptionSpec("sleepers", "draw", "while a side of the spinner is empty, a player who cannot fill it draws "
-                   "from the sleepers until they can, or passes once they are gone (draw); or nobody draws and the "
-                   "sleepers stay out of play, as in the block game (no). Once the four sides are filled nobody "
-                   "draws", values=("draw", "no")),
-        OptionSpec("set", "6", "the double-six set (6 tiles each, 4 sleepers) or the double-nine cross (9: 7 "
-                   "tiles each, 27 sleepers; every double laid on an arm lies crosswise and opens two new arms)",
+        OptionSpec("sleepers", "draw", N_("while a side of the spinner is empty, a player who cannot fill it draws "
+                      "from the sleepers until they can, or passes once they are gone (draw); or nobody draws and the "
+                      "sleepers stay out of play, as in the block game (no). Once the four sides are filled nobody "
+                      "draws"), values=("draw", "no")),
+        OptionSpec("set", "6", N_("the double-six set (6 tiles each, 4 sleepers) or the double-nine cross (9: 7 "
+                      "tiles each, 27 sleepers; every double laid on an arm lies crosswise and opens two new arms)"),
                    kind="int", values=("6", "9")),
-        OptionSpec("target", "100", "points that win the match", kind="int"),
+        OptionSpec("target", "100", N_("points that win the match"), kind="int"),
     ),
     _build_cross,
     aliases=("kreuzdomino", "kreuz", "cross-domino", "spinner", "double-nine-cross", "doppel-neun-kreuzdomino"),

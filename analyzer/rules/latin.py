@@ -77,25 +77,25 @@ CUBAN = Family(
        "score the losers' pips; to 100"),
     "cuban",
     (
-        OptionSpec("first", "highest-double", "who opens the first hand of a match: the holder of the highest double "
-                   "dealt, with it (Kelley), or a player chosen by lot with any tile (draw: the SeatDraw tag, anyone "
-                   "without it)", values=("highest-double", "draw")),
-        OptionSpec("lead", "rotate", "who leads the later hands: the next player after the last leader (rotate), "
-                   "either player of the side that won (winners), the player who went out or, after a block, the "
-                   "winners' player with fewer pips (winner), or the holder of the highest double dealt with it, "
-                   "every hand (highest-double)", values=("rotate", "winners", "winner", "highest-double")),
-        OptionSpec("block", "team", "a blocked hand is won by the side with fewer pips (team), or by the side of "
-                   "the single player with the fewest (player)", values=("team", "player")),
-        OptionSpec("tie", "draw", "a block with equal counts: nobody scores (draw), the side that led the hand "
-                   "wins (leader), the side of the player who blocked wins (last)", values=("draw", "leader", "last")),
-        OptionSpec("score", "losers", "the winners score the losers' pips (losers), every pip left, their own "
-                   "too (all), or the losers' pips after a domino and the difference of the two sides after a block "
-                   "(difference)", values=("losers", "all", "difference")),
-        OptionSpec("target", "100", "points that win the match (Kelley: most often 100; 50, 101, 150 and 200 are "
-                   "played too)", kind="int"),
-        OptionSpec("capicu", "no", "the houses' capicúa: going out with a tile that is no double and fits both ends "
-                   "scores the hand's points twice (double); or a bonus for going out with a tile that fits both ends "
-                   "(25, or yes: 100); double-any: a capicúa made with a double that fits both ends is doubled too",
+        OptionSpec("first", "highest-double", N_("who opens the first hand of a match: the holder of the highest double "
+                      "dealt, with it (Kelley), or a player chosen by lot with any tile (draw: the SeatDraw tag, anyone "
+                      "without it)"), values=("highest-double", "draw")),
+        OptionSpec("lead", "rotate", N_("who leads the later hands: the next player after the last leader (rotate), "
+                      "either player of the side that won (winners), the player who went out or, after a block, the "
+                      "winners' player with fewer pips (winner), or the holder of the highest double dealt with it, "
+                      "every hand (highest-double)"), values=("rotate", "winners", "winner", "highest-double")),
+        OptionSpec("block", "team", N_("a blocked hand is won by the side with fewer pips (team), or by the side of "
+                      "the single player with the fewest (player)"), values=("team", "player")),
+        OptionSpec("tie", "draw", N_("a block with equal counts: nobody scores (draw), the side that led the hand "
+                      "wins (leader), the side of the player who blocked wins (last)"), values=("draw", "leader", "last")),
+        OptionSpec("score", "losers", N_("the winners score the losers' pips (losers), every pip left, their own "
+                      "too (all), or the losers' pips after a domino and the difference of the two sides after a block "
+                      "(difference)"), values=("losers", "all", "difference")),
+        OptionSpec("target", "100", N_("points that win the match (Kelley: most often 100; 50, 101, 150 and 200 are "
+                      "played too)"), kind="int"),
+        OptionSpec("capicu", "no", N_("the houses' capicúa: going out with a tile that is no double and fits both ends "
+                      "scores the hand's points twice (double); or a bonus for going out with a tile that fits both ends "
+                      "(25, or yes: 100); double-any: a capicúa made with a double that fits both ends is doubled too"),
                    values=("no", "double", "25", "yes", "double-any")),
         *HOUSE_OPTIONS,
     ),
@@ -115,12 +115,12 @@ KOZEL = Family(
        "reaches 101 loses"),
     "kozel",
     (
-        OptionSpec("eggs", "yes", "a fish: the higher remainder loses and is charged it, equal remainders are eggs "
-                   "carried to the next loser (yes); or each team is charged its own and nobody wins (no)",
+        OptionSpec("eggs", "yes", N_("a fish: the higher remainder loses and is charged it, equal remainders are eggs "
+                      "carried to the next loser (yes); or each team is charged its own and nobody wins (no)"),
                    kind="bool"),
-        OptionSpec("limit", "101", "the record that loses the game (101, or 50)", kind="int"),
-        OptionSpec("zero-lead", "one-one", "while both records are 0 the [1-1] holder leads it (one-one), or, as the "
-                   "app sometimes allows, the player who went out or the fisher leads as later (winner)",
+        OptionSpec("limit", "101", N_("the record that loses the game (101, or 50)"), kind="int"),
+        OptionSpec("zero-lead", "one-one", N_("while both records are 0 the [1-1] holder leads it (one-one), or, as the "
+                      "app sometimes allows, the player who went out or the fisher leads as later (winner)"),
                    values=("one-one", "winner")),
     ),
     _build_kozel,
