@@ -786,7 +786,7 @@ def build_game(rep: Replay, analysis: GameAnalysis | None, number: int = 1, tria
         to_move_player=analysis.to_move.player if analysis and analysis.to_move else None,
         deals=getattr(analysis, "deals", None), deals_error=getattr(analysis, "deals_error", None),
         grading=getattr(analysis, "grading", None),
-        extra_tile=NO_EXTRA_WORDS if analysis and any(a.move == "no extra tile" for d in analysis.decisions
+        extra_tile=gettext(NO_EXTRA_WORDS) if analysis and any(a.move == "no extra tile" for d in analysis.decisions
                                                       for a in d.alternatives) else None)
 
 
