@@ -14,11 +14,17 @@ is the same record with its hands written (the baseline: its exact values, no fa
 script and in each ``--against`` tree, one after the other in the same run. The table gives the wall seconds and
 the CPU seconds of the process and its workers, and the ratio of each sheet's wall time to its written record's in
 the same tree (the machine is shared: ratios are steadier than seconds). A run past ``--timeout`` is shown ``>T``
-(its CPU then not counted: the process is killed).
+(the process and its workers killed; their CPU until then counted). ``--keep DIR`` writes the files analysed into DIR (to profile one).
+
+The CPU seconds are those of every process the command started, however it ended: this script makes itself the
+"subreaper" of its children (Linux ``PR_SET_CHILD_SUBREAPER``), so a process orphaned by its parent (a fork server
+and the workers it forked, left to end after the command has exited) is handed to this script, which waits for
+it; the CPU of a process is counted (``RUSAGE_CHILDREN``) only once it has been waited for.
 """
 from __future__ import annotations
 
 import argparse
+import ctypes
 import dataclasses
 import os
 import resource
@@ -70,6 +76,30 @@ def find(family: str, size: int, seed: int, tries: int):
     return None
 
 
+def adopt_orphans() -> None:
+    """Make this process the subreaper of its descendants (Linux): an orphan is handed to it, not to init."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)      # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def reap(group: int, deadline: float) -> None:
+    """Wait for every child left (the orphans handed to this process), killing the group ``group`` at ``deadline``."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            if time.perf_counter() > deadline:
+                try:
+                    os.killpg(group, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.02)
+
+
 def timed(tree: Path, path: Path, jobs: int, timeout: float) -> tuple[float, float, bool]:
     """(wall seconds, CPU seconds of the process and its workers, finished) of ``analyze`` in ``tree``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -85,6 +115,7 @@ def timed(tree: Path, path: Path, jobs: int, timeout: float) -> tuple[float, flo
         proc.wait()
         done = False
     wall = time.perf_counter() - start
+    reap(proc.pid, start + timeout + 10)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done
 
@@ -99,7 +130,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tries", type=int, default=300, help="seeds tried for a sheet in a size's band")
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--keep", default=None, help="a folder to write the files analysed into (made if missing)")
     args = ap.parse_args()
+    adopt_orphans()
     if args.all:
         families, sizes = ["book", *FAMILIES], [100, 1000, 10000]
     else:
@@ -116,7 +149,9 @@ def main() -> None:
                     rows.append([family, f"~{size:,}", "none found"] + [""] * (2 * len(trees)))
                     continue
                 game, sheet, count = found
-                written, blank = Path(tmp) / f"{family}-{size}.dom", Path(tmp) / f"{family}-{size}-sheet.dom"
+                folder = Path(args.keep) if args.keep else Path(tmp)
+                folder.mkdir(parents=True, exist_ok=True)
+                written, blank = folder / f"{family}-{size}.dom", folder / f"{family}-{size}-sheet.dom"
                 written.write_text(write(Record([game])), encoding="utf-8")
                 blank.write_text(write(Record([sheet])), encoding="utf-8")
                 row = [family, f"~{size:,}", f"{count:,}"]

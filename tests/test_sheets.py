@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from analyzer.analysis import analyze_replay
+from analyzer.analysis import AnalysisSettings, analyze_replay
 from analyzer.analysis.settings import FairRun
 from analyzer.analysis.sheets import sheet_analyze, written_game
 from analyzer.inference import NoWorld, worlds_at
@@ -178,6 +178,31 @@ def test_the_values_over_the_deals_are_the_mean_least_and_most_of_each_deals_own
             assert decision.loss_over.mean == pytest.approx(sum(losses) / len(losses), abs=1e-4)
             assert (decision.loss_over.min, decision.loss_over.max) == (min(losses), max(losses))
     assert checked >= 3
+
+
+@pytest.mark.slow
+def test_a_cuban_sheets_free_lead_is_valued_in_each_deal_as_the_record_with_that_deal_written_values_it():
+    """The Cuban double-nine's free lead needs more than the fair worlds' 2 million positions in most deals (here
+    in both deals the sheet allows); the record with a deal written values it (its search's limit is the double-nine
+    deal's, ``Variant.search_scale``), so the sheet does too: each lead's mean is over both deals, that of their
+    written records' values (before, every lead was left out of the sheet's means, past the limit)."""
+    game = random_game("cuban", 22)
+    sheet = dataclasses.replace(game, hands=tuple(h if i < 2 else dataclasses.replace(h, tiles=None, unknown=0)
+                                                  for i, h in enumerate(game.hands)))       # (C and D: ?)
+    rep = replay(sheet, "cuban")
+    found = sheet_deals(rep)
+    assert found.count == 2 and found.exact
+    got = sheet_analyze(rep, run=FairRun(workers=1), seconds=None)
+    per_deal = [analyze_replay(replay(written_game(rep, d), "cuban"), AnalysisSettings(steps=frozenset({0})))
+                for d in found.deals]
+    lead = next(d for d in got.decisions if d.index == 0)
+    assert len(lead.alternatives) == 10
+    for alt in lead.alternatives:
+        values = [a.value for in_deal in per_deal for a in in_deal.decisions[0].alternatives if a.move == alt.move]
+        assert len(values) == 2 and None not in values
+        assert alt.over_deals.deals == 2
+        assert alt.over_deals.mean == pytest.approx(sum(values) / 2, abs=1e-4)
+        assert (alt.over_deals.min, alt.over_deals.max) == (min(values), max(values))
 
 
 def test_a_written_result_no_deal_gives_is_an_error_at_the_result_tag():

@@ -34,6 +34,7 @@ from ..inference.sheet import MAX_DEALS, SheetDeal, SheetDeals, sheet_deals
 from ..position import tiles_of
 from ..replay import Replay, replay
 from ..workers import pool_options
+from ..search.core import SearchBudget, exact_node_limit
 from ..search.tree import SearchLimit
 from . import (Alternative, AnalysisSettings, Decision, GameAnalysis, Thresholds, alternative_text, analyze_replay,
                int_solver_plays, renewed)
@@ -174,7 +175,7 @@ def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list
             valued = None
         if valued == []:
             continue                # (none of the moves in contention is his to play here)
-        search = WorldSearch(budget, valued)
+        search = WorldSearch(written_budget(rep, budget), valued)
         rows = _past_limit(rep, template, [deals[at].hands for at in members], seat, search)
         for at, row in zip(members, rows):
             if row is None:
@@ -188,6 +189,16 @@ def _batch_rows(rep: Replay, k: int, deals: list[SheetDeal], budget, legal: list
             played = next(v for m, v in row if m == same)
             out[at] = (alternative_text(same), values, best - sign * played)
     return out
+
+
+def written_budget(rep: Replay, budget: SearchBudget) -> SearchBudget:
+    """``budget`` with the node limit of a deal written into the record and analysed (``block.Solver``'s default:
+    :func:`~analyzer.search.core.exact_node_limit`, larger for a double-nine deal) where it names none: the batch of
+    deals (``WorldsSolver``'s default is the fair worlds' ``NODE_LIMIT``) values each deal as the written record does
+    (the Cuban double-nine's free leads, past 2 million positions in most deals, were left out of the sheet's means)."""
+    if budget.node_limit is not None:
+        return budget
+    return replace(budget, node_limit=exact_node_limit(rep.variant))
 
 
 def _past_limit(rep: Replay, template, hands: list, seat: int, search: WorldSearch) -> list:

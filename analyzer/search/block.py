@@ -22,7 +22,7 @@ from ..position import Position
 from ..rules.policies import HandFacts
 from ..rules.variants import Variant
 from ..tiles import Move
-from .core import (NODE_LIMIT, PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, filled,
+from .core import (PY_ENTRY_BYTES, TABLE_MB, SearchLimit, check_table_mb, compiled_core, exact_node_limit, filled,
                    resolve)
 from .alphabeta import INF, Proven, bound_decision, fold_child, gc_paused, hand_leader, mtdf, pushed
 from .blockdeal import CoreDeal, IntDeal, SolverError, compiled_plays, core_scores
@@ -85,7 +85,7 @@ class Solver:
     def __init__(self, variant: Variant, tt: MutableMapping | None = None, *, max_deals: int = 4,
                  table_mb: float = TABLE_MB, core: str | None = None, node_limit: int | None = None) -> None:
         check_table_mb(table_mb)
-        self.node_limit = NODE_LIMIT * getattr(variant, "search_scale", 1) if node_limit is None else node_limit
+        self.node_limit = exact_node_limit(variant, node_limit)
         self.nodes = 0
         self.variant = variant
         self.tt = {} if tt is None else tt

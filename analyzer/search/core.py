@@ -66,7 +66,7 @@ try:
 except ImportError:  # pragma: no cover - a machine without a C compiler
     _draw = None
 
-__all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
+__all__ = ["NODE_LIMIT", "SearchLimit", "SearchBudget", "CORE", "ARMS_CORE", "PURE_ENV", "TABLE_MB", "MAX_TABLE_MB", "check_table_mb", "exact_node_limit", "ENTRY_BYTES", "ARMS_ENTRY_BYTES", "PY_ENTRY_BYTES",
            "DRAW_CORE", "CORE_BINDING", "ARMS_BINDING", "DRAW_BINDING", "DRAW_ENTRY_BYTES", "compiled_core", "arms_core", "draw_core", "resolve", "resolve_arms",
            "resolve_draw", "race_wasm", "cfr_wasm", "cores_text", "pure_python_note", "installed_with_cores", "filled", "weak_method"]
 
@@ -82,6 +82,13 @@ TABLE_MB = 128
 
 #: The largest table a search takes, in megabytes: a tebibyte (a table grows to its bound as it fills).
 MAX_TABLE_MB = 1 << 20
+
+
+def exact_node_limit(variant, node_limit: int | None = None) -> int:
+    """The node limit of the exact search of one decision with every hand open (``block.Solver``'s): ``node_limit``
+    where the caller names one, else :data:`NODE_LIMIT` times the variant's ``search_scale`` (a deal larger than the
+    double-six's: Cuban double-nine, whose free leads need up to some 10 million positions)."""
+    return NODE_LIMIT * getattr(variant, "search_scale", 1) if node_limit is None else node_limit
 
 
 def check_table_mb(table_mb: float) -> None:
