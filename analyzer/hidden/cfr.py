@@ -8,8 +8,9 @@ flattens it into arrays (:class:`PublicTree`): at each node the deals that end t
 values, the player to move, the public moves, and one information set per hand of his that reaches the node,
 with the moves that hand may make.
 
-:func:`solve` runs CFR+ (regret matching+, alternating updates, the average strategy weighted by iteration)
-on those arrays, with a probability vector over each player's hands at every node (the *range*), so an
+:func:`solve` runs Discounted CFR (regret matching, alternating updates, each player's positive regrets discounted
+by t^1.5 / (t^1.5 + 1) after his walk of iteration t and his negative ones halved, the average strategy weighted by
+t^2; docs/hidden.md says why not CFR+) on those arrays, with a probability vector over each player's hands at every node (the *range*), so an
 iteration costs in proportion to the public tree and the deals alive at its nodes, not to the deals times the
 tree. Every few iterations it computes the **exact best response** of each player against the other's average
 strategy (the same walk with a max over moves at the responder's information sets): the maximiser's best
@@ -35,7 +36,7 @@ from ..search.core import cfr_wasm
 from .game import side0_value
 from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued,
                      ranges_of_deals, run_slots)
-from .walk import BEST, CFR, EVAL, WalkState, walk_moves
+from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
            "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
@@ -287,19 +288,12 @@ def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mod
     return walk_moves(st, n, p, own, opp, v, mode, it, _walk)
 
 
-class _PyRun:
+class _PyRun(ReferenceRun):
     """The Python iteration over a tree (the reference for the kernel)."""
 
-    def __init__(self, t: PublicTree, forced: tuple[int, int] | None):
-        self.st = WalkState(t, forced)
-        self.it = 0
-
-    def iterate(self, count: int) -> None:
+    def _root(self, p: int, mode: int) -> list[float]:
         st = self.st
-        for _ in range(count):
-            self.it += 1
-            for p in (0, 1):
-                _walk(st, 0, p, [1.0] * st.nh[p], [1.0] * st.nh[1 - p], CFR, self.it)
+        return _walk(st, 0, p, [1.0] * st.nh[p], [1.0] * st.nh[1 - p], mode, self.it)
 
     def bracket(self) -> tuple[float, float]:
         st = self.st
@@ -352,19 +346,30 @@ class CfrResult:
         return self.upper - self.lower
 
 
-def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
-          max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10) -> CfrResult:
-    """CFR+ on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
-    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured every ``every`` iterations (and the interval between
-    measurements grows with the run, so measuring costs a bounded share). ``forced``: (information set, move),
-    a set held to one move (a move's value). ``compiled``: the kernel (None: where built)."""
+def start_run(t, forced: tuple[int, int] | None = None, compiled: bool | None = None):
+    """A run over ``t`` (a :class:`PublicTree` or a :class:`RangeTree`): the kernel's where it is built (``compiled``
+    None or True; True: RuntimeError where it is not), else the Python reference's. ``forced``: (information set,
+    move), a set held to one move."""
     module = kernel() if compiled in (None, True) else None
     if compiled and module is None:
         raise RuntimeError("the compiled CFR+ kernel is not built")
     if isinstance(t, RangeTree):
-        run = RangeCRun(t, forced, module) if module is not None else RangePyRun(t, forced)
+        return RangeCRun(t, forced, module) if module is not None else RangePyRun(t, forced)
+    return _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+
+
+def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
+          max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None) -> CfrResult:
+    """CFR+ on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
+    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured every ``every`` iterations (and the interval between
+    measurements grows with the run, so measuring costs a bounded share). ``forced``: (information set, move),
+    a set held to one move (a move's value). ``compiled``: the kernel (None: where built). ``run``: a run of
+    :func:`start_run` over ``t`` to go on with (``forced`` is then held by :meth:`force`: its regrets are the new
+    solve's warm start)."""
+    if run is None:
+        run = start_run(t, forced, compiled)
     else:
-        run = _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+        run.force(*(forced if forced is not None else (-1, -1)))
     start = time.process_time()         # (CPU seconds: a loaded machine stops a run no earlier than an idle one)
     done = 0
     low, up = run.bracket()
@@ -376,7 +381,7 @@ def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tup
         low, up = run.bracket()
         step = max(step, done // 4)
     return CfrResult(low, up, done, time.process_time() - start, up - low <= tol, tuple(run.hand_values()),
-                     tuple(run.average()), module is not None)
+                     tuple(run.average()), not isinstance(run, (_PyRun, RangePyRun)))
 
 
 #: The default precision of a decision's values: the bracket of each value, per deal that gives the mover his
@@ -396,7 +401,8 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     move's value (the game with the mover's actual hand held to that move), each a certified bracket no wider
     than ``tol`` points per deal of his hand where ``closed``, within ``budget`` seconds for all the solves (the tree's
     building too: :class:`analyzer.hidden.ranges.BuildTooLong` past it). The values are the brackets' midpoints
-    (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets). The tree is over the players' hands
+    (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets). The moves are solved one after the other on
+    the run that solved the game (:meth:`force`: the regrets it ends with are each move's warm start). The tree is over the players' hands
     (:mod:`.ranges`) where the deals are every disjoint pair of them and the scoring counts pips, else over the deals
     (or with ``by_deals``)."""
     from .decision import HiddenDecision
@@ -424,15 +430,16 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     moves = pos.legal_moves()
     i = t.find(0, h)
     spent = time.process_time() - start
+    run = start_run(t, None, compiled)
     whole = solve(t, tol=width, budget=max(0.0, budget - spent) / (len(moves) + 1 if len(moves) > 1 else 1),
-                  compiled=compiled)
+                  run=run)
     results = [whole]
     if len(moves) > 1 and i >= 0:
         forced = []
         at = [t.moves[0].index(m) for m in moves]
         for j, (m, k) in enumerate(zip(moves, at)):
             left = max(0.0, budget - (time.process_time() - start))
-            got = solve(t, tol=width, budget=left / (len(moves) - j), forced=(i, k), compiled=compiled)
+            got = solve(t, tol=width, budget=left / (len(moves) - j), forced=(i, k), run=run)
             forced.append((m, got))
             results.append(got)
         s = t.slot[i]
