@@ -19,7 +19,8 @@ pytest.importorskip("scipy")
 from analyzer.analysis.hiddenfair import contradicted  # noqa: E402
 from analyzer.cli import main  # noqa: E402
 from analyzer.hidden import HiddenDecision, TooLarge, build_game, hidden_decision, solve_game  # noqa: E402
-from analyzer.hidden.cfr import _CRun, _PyRun, build_tree, cfr_decision, kernel, solve, start_run  # noqa: E402
+from analyzer.hidden.cfr import (_CRun, _PyRun, build_tree, cfr_decision, kernel, next_step, solve,  # noqa: E402
+                                 start_run)
 from analyzer.hidden.lp import forced_value  # noqa: E402
 from analyzer.inference import worlds_at  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
@@ -113,6 +114,16 @@ def test_the_kernel_runs_the_python_walk():
         for run in (py, c):
             with pytest.raises(ValueError, match="not legal"):
                 run.force(at, illegal[0] if illegal else t.child_at[1] - t.child_at[0])
+
+
+@given(st.integers(1, 10**6), st.floats(0, 1e3), st.one_of(st.none(), st.tuples(st.integers(0, 10**6),
+                                                                                  st.floats(0, 1e3))),
+       st.floats(0, 1), st.integers(1, 20))
+def test_the_next_bracket_comes_after_at_least_every_and_at_most_as_many_again(done, width, before, tol, every):
+    """However the bracket narrowed (or did not), the next is measured after at least ``every`` iterations and at
+    most as many again as were run (so measuring costs a bounded share and a run never jumps far past its close)."""
+    step = next_step(done, width, before, tol, every)
+    assert every <= step <= max(every, done)
 
 
 @pytest.mark.parametrize("compiled", COMPILED)
