@@ -83,7 +83,8 @@ def main() -> None:
         ratio = b["seconds"] / t["seconds"] if b["seconds"] and t["seconds"] else float("nan")
         print(f"{t['deals']:>9,} | {cells(b)} | {cells(t)} | {ratio:>6.2f}x {'yes' if overlap(b, t) else 'NO':>5}")
     done = [(b, t) for b, t in zip(before, this) if b["seconds"] and t["seconds"]]
-    print(f"total CPU s: before {sum(b['seconds'] for b, _ in done):.1f}, this {sum(t['seconds'] for _, t in done):.1f}; "
+    print(f"total CPU s: before {sum(b['seconds'] for b, _ in done):.1f}, "
+          f"this {sum(t['seconds'] for _, t in done):.1f}; "
           f"closed: before {sum(b['closed'] for b in before)}/{len(before)}, this {sum(t['closed'] for t in this)}"
           f"/{len(this)}")
 

@@ -4,8 +4,8 @@
  *   legal, size, alive_at0, alive0, alive_at1, alive1, forced_set, forced_move)``: a run over a flattened public tree
  *   (the arrays of cfr.py's ``PublicTree``: 32-bit ints, ``term_value`` doubles, ``legal`` bytes; copied), with
  *   information set ``forced_set`` held to its move ``forced_move`` (-1: none). Its methods:
- *   ``iterate(count)`` (CFR+ iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on,
- *   -1: none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
+ *   ``iterate(count)`` (iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on, -1:
+ *   none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
  *   best responses against the averages), ``hand_values()`` (each maximiser's hand's weighted value with both
  *   playing their averages, a list) and ``average()`` (the average strategy's sums by slot, a list).
  *   ``iterate`` and ``bracket`` release the GIL while they run. The pure-Python twin is cfr.py's ``_PyRun``.

@@ -1,5 +1,6 @@
-/* The CFR iteration (Discounted CFR: ``cfr_iterate``) as a kernel: analyzer/hidden/cfr.py's ``_walk`` and analyzer/hidden/ranges.py's in plain C, no
- * Python (see ``_cfr_kernel.h``). One walk serves both forms of the tree: a form values its terminals at a node
+/* The CFR iteration (Discounted CFR: ``cfr_iterate``) as a kernel: analyzer/hidden/cfr.py's ``_walk`` and
+ * analyzer/hidden/ranges.py's in plain C, no Python (see ``_cfr_kernel.h``).
+ * One walk serves both forms of the tree: a form values its terminals at a node
  * (``deal_node``, ``range_node``) and hands the node's moves to ``walk_moves``, which recurses through the form's own
  * ``node``. The walk touches only the hands alive at a node (``alive``), not every hand: a value vector is read and
  * written only there, so an iteration costs in proportion to the public tree and the hands (or deals) ending at its
@@ -147,8 +148,8 @@ void cfr_free(CfrWalk *w) {
 }
 
 /* Information set ``i``'s strategy over its legal moves (its slots ``lat[i]`` on) into the run's ``strat``: by
- * regret matching (``current``: the positive regrets) or its average, uniform where either is all zero, its forced move where it is the
- * forced set. */
+ * regret matching (``current``: the positive regrets) or its average, uniform where either is all zero, its forced
+ * move where it is the forced set. */
 static void strategy(CfrWalk *w, int32_t i, int current) {
     int32_t j0 = w->lat[i], j1 = w->lat[i + 1];
     double *out = w->strat;
@@ -181,10 +182,10 @@ static void reach_by(const CfrWalk *w, int32_t c, const double *from, double *re
         reach[w->by_hand[k]] = from[w->by_hand[k]] * w->strat[w->by_slot[k]];
 }
 
-/* Information set ``i``'s average strategy gains its strategy weighted by the iteration's square and ``reach`` (its
+/* Information set ``i``'s average strategy gains its strategy weighted by the iteration's cube and ``reach`` (its
  * hand's). */
 static void average_add(CfrWalk *w, int32_t i, double reach) {
-    double t = (double)w->it * (double)w->it;
+    double t = (double)w->it * (double)w->it * (double)w->it;
     for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) w->avg[j] += t * reach * w->strat[j];
 }
 

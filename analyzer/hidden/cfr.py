@@ -10,7 +10,8 @@ with the moves that hand may make.
 
 :func:`solve` runs Discounted CFR (regret matching, alternating updates, each player's positive regrets discounted
 by t^1.5 / (t^1.5 + 1) after his walk of iteration t and his negative ones halved, the average strategy weighted by
-t^2; docs/hidden.md says why not CFR+) on those arrays, with a probability vector over each player's hands at every node (the *range*), so an
+t^3; docs/hidden.md says why not CFR+) on those arrays,
+with a probability vector over each player's hands at every node (the *range*), so an
 iteration costs in proportion to the public tree and the deals alive at its nodes, not to the deals times the
 tree. Every few iterations it computes the **exact best response** of each player against the other's average
 strategy (the same walk with a max over moves at the responder's information sets): the maximiser's best
@@ -375,9 +376,9 @@ def next_step(done: int, width: float, before: tuple[int, float] | None, tol: fl
 def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
           max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None) -> CfrResult:
     """CFR+ on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
-    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured after ``every`` iterations, then as
-    :func:`next_step` says (where the bracket's narrowing says it closes; else a quarter of the iterations done: measuring
-    costs a bounded share). ``forced``: (information set, move),
+    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured after ``every`` iterations,
+    then as :func:`next_step` says (where the bracket's narrowing says it closes; else a quarter of the iterations
+    done: measuring costs a bounded share). ``forced``: (information set, move),
     a set held to one move (a move's value). ``compiled``: the kernel (None: where built). ``run``: a run of
     :func:`start_run` over ``t`` to go on with (``forced`` is then held by :meth:`force`: its regrets are the new
     solve's warm start)."""
@@ -454,7 +455,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     run = start_run(t, None, compiled)
     iterations = 0
     todo = list(range(len(targets)))
-    for _ in range(2):          # (a second pass gives what the solves that closed left of the budget to those that did not)
+    for _ in range(2):          # (a second pass: what the solves that closed left of the budget, to those that did not)
         for j, x in enumerate(todo):
             left = max(0.0, budget - (time.process_time() - start))
             got = solve(t, tol=width, budget=left / (len(todo) - j), forced=targets[x], run=run)

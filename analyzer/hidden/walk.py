@@ -71,8 +71,9 @@ class ReferenceRun:
 
 
 def strategy(st: WalkState, i: int, width: int, current: bool) -> list[float]:
-    """Information set ``i``'s strategy over its node's ``width`` moves: by regret matching (``current``: the positive regrets) or its
-    average, uniform over its legal moves where either is all zero, its forced move where it is the forced set."""
+    """Information set ``i``'s strategy over its node's ``width`` moves: by regret matching (``current``: the positive
+    regrets) or its average, uniform over its legal moves where either is all zero, its forced move where it is the
+    forced set."""
     t = st.t
     s, legal = t.slot[i], t.legal
     if st.forced is not None and st.forced[0] == i:
@@ -133,7 +134,7 @@ def walk_moves(st: WalkState, n: int, p: int, own: list[float], opp: list[float]
             for a in range(width):
                 if t.legal[s + a]:
                     st.regret[s + a] += vals[a][h] - here
-                    st.avg[s + a] += it * it * own[h] * strat[i][a]
+                    st.avg[s + a] += it * it * it * own[h] * strat[i][a]
     return v
 
 
