@@ -40,8 +40,8 @@ from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree
                      ranges_of_deals, run_slots)
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
-__all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
-           "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
+__all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
+           "cfr_decision", "BuildTooLong", "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
 
 # The one pick of the CFR+ kernel's binding: the CPython extension, else (in Pyodide) the kernel's WebAssembly module,
 # else none (the Python iteration).
@@ -375,11 +375,11 @@ def next_step(done: int, width: float, before: tuple[int, float] | None, tol: fl
 
 def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
           max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None) -> CfrResult:
-    """CFR+ on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
+    """Discounted CFR on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
     ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured after ``every`` iterations,
     then as :func:`next_step` says (where the bracket's narrowing says it closes; else a quarter of the iterations
-    done: measuring costs a bounded share). ``forced``: (information set, move),
-    a set held to one move (a move's value). ``compiled``: the kernel (None: where built). ``run``: a run of
+    done: measuring costs a bounded share). ``forced``: (information set, move), a set held to one move (a move's
+    value). ``compiled``: the kernel (None: where built). ``run``: a run of
     :func:`start_run` over ``t`` to go on with (``forced`` is then held by :meth:`force`: its regrets are the new
     solve's warm start)."""
     if run is None:
