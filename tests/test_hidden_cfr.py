@@ -19,7 +19,8 @@ pytest.importorskip("scipy")
 from analyzer.analysis.hiddenfair import contradicted  # noqa: E402
 from analyzer.cli import main  # noqa: E402
 from analyzer.hidden import HiddenDecision, TooLarge, build_game, hidden_decision, solve_game  # noqa: E402
-from analyzer.hidden.cfr import _CRun, _PyRun, build_tree, cfr_decision, kernel, solve  # noqa: E402
+from analyzer.hidden.cfr import (_CRun, _PyRun, build_tree, cfr_decision, kernel, next_step, solve,  # noqa: E402
+                                 start_run)
 from analyzer.hidden.lp import forced_value  # noqa: E402
 from analyzer.inference import worlds_at  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
@@ -98,6 +99,55 @@ def test_the_kernel_runs_the_python_walk():
                 assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
                 assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
                 assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
+        # a set held to its move on a run that solved the game (a decision's warm start): the same again
+        py, c = _PyRun(t, None), _CRun(t, None, kernel())
+        py.iterate(5)
+        c.iterate(5)
+        py.force(*forced)
+        c.force(*forced)
+        for _ in range(3):
+            py.iterate(2)
+            c.iterate(2)
+            assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
+            assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+        illegal = [a for a in range(t.child_at[1] - t.child_at[0]) if not t.legal[t.slot[at] + a]]
+        for run in (py, c):
+            with pytest.raises(ValueError, match="not legal"):
+                run.force(at, illegal[0] if illegal else t.child_at[1] - t.child_at[0])
+
+
+@given(st.integers(1, 10**6), st.floats(0, 1e3), st.one_of(st.none(), st.tuples(st.integers(0, 10**6),
+                                                                                  st.floats(0, 1e3))),
+       st.floats(0, 1), st.integers(1, 20))
+def test_the_next_bracket_comes_after_at_least_every_and_at_most_as_many_again(done, width, before, tol, every):
+    """However the bracket narrowed (or did not), the next is measured after at least ``every`` iterations and at
+    most as many again as were run (so measuring costs a bounded share and a run never jumps far past its close)."""
+    step = next_step(done, width, before, tol, every)
+    assert every <= step <= max(every, done)
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_a_move_solved_on_the_games_run_has_the_lps_value_in_its_bracket(compiled):
+    """Each move of the mover's hand held on the run that solved the game (its regrets the warm start, as
+    ``cfr_decision`` solves a decision's moves): its bracket holds the LP's value of the game with that move fixed, and
+    closes on it."""
+    deals = block_deals(2, 2)
+    pos = max(deals, key=lambda d: len(d.legal_moves()))
+    mover = pos.turn
+    t = build_tree(BLOCK, deals, mover)
+    game = build_game(BLOCK, deals, mover)
+    node = game.infosets[0][game.index[0][(mover, (("hand", pos.hands[mover]),))]]
+    i = t.find(0, t.hands[0].index(pos.hands[mover]))
+    tol = 1e-7 if compiled else 1e-4
+    run = start_run(t, None, compiled)
+    whole = solve(t, tol=tol, budget=600, run=run)
+    assert whole.closed
+    for m in pos.legal_moves():
+        got = solve(t, tol=tol, budget=600, forced=(i, t.moves[0].index(m)), run=run)
+        exact = forced_value(game, node, node.moves.index(m))
+        assert got.closed and got.lower - ROUNDING <= exact <= got.upper + ROUNDING, m
+        assert got.value == pytest.approx(exact, abs=tol)
+        assert exact <= whole.upper + ROUNDING          # (no move is worth more than the game to the maximiser)
 
 
 @pytest.mark.slow

@@ -653,6 +653,10 @@ class _CfrCalls:
         self.run.iterate(count)
         self.calls.append({"op": "iterate", "count": count})
 
+    def force(self, forced_set, forced_move):
+        self.run.force(forced_set, forced_move)
+        self.calls.append({"op": "force", "set": forced_set, "move": forced_move})
+
     def bracket(self):
         got = self.run.bracket()
         self.calls.append({"op": "bracket", "got": _bits(got, 8)})
@@ -706,7 +710,8 @@ def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> 
     """``count`` random positions of the block game for two (1 or 2 tiles a hand, a few moves in, a sleeper or two
     unseen), each solved as the fair analysis solves it, on both forms of the tree: over the deals (every disjoint pair
     of the players' possible hands, now and then weighted at random) and over the hands (each hand weighing 1), the
-    game or a move of the mover's hand held to one legal move (a forced set), CFR+ run until its bracket closes to a
+    game or a move of the mover's hand held to one legal move (a forced set; now and then after the game's solve on the
+    same run, as a decision's moves are solved), CFR run until its bracket closes to a
     width drawn at random or a count of iterations drawn from ``most``: every call on the extension's runs, with its
     answer."""
     from analyzer.hidden import cfr
@@ -731,8 +736,15 @@ def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> 
                     i = tree.iset_at[0]
                     legal = [a for a in range(tree.child_at[1] - tree.child_at[0]) if tree.legal[tree.slot[i] + a]]
                     forced = (i, rng.choice(legal))
-                got = cfr.solve(tree, tol=tol, budget=600, forced=forced, max_iterations=limit, compiled=True,
-                                every=rng.choice([1, 10]))
+                every = rng.choice([1, 10])
+                if forced is not None and rng.random() < 0.5:     # (as a decision: the game first, then the move on
+                    run = cfr.start_run(tree, None, compiled=True)  # the same run, its regrets the warm start)
+                    cfr.solve(tree, tol=tol, budget=600, max_iterations=limit, every=every, run=run)
+                    got = cfr.solve(tree, tol=tol, budget=600, forced=forced, max_iterations=limit, every=every,
+                                    run=run)
+                else:
+                    got = cfr.solve(tree, tol=tol, budget=600, forced=forced, max_iterations=limit, compiled=True,
+                                    every=every)
                 recorder.runs[-1]["iterations"] = got.iterations
     return recorder.runs
 
@@ -762,6 +774,9 @@ def run_cfr_native(runs: list[dict], module) -> list:
         for c in r["calls"]:
             if c["op"] == "iterate":
                 run.iterate(c["count"])
+                got.append(None)
+            elif c["op"] == "force":
+                run.force(c["set"], c["move"])
                 got.append(None)
             else:
                 got.append([struct.pack("<d", v).hex() for v in getattr(run, c["op"])()])
@@ -832,5 +847,6 @@ def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_rand
     assert wasm[len(runs):] == refused
     assert {r["range"] for r in runs} == {0, 1}
     assert any(r["forced"][0] >= 0 for r in runs) and any(r["forced"][0] < 0 for r in runs)
+    assert any(c["op"] == "force" and c["set"] >= 0 for r in runs for c in r["calls"])   # (warm starts too)
     iterations = [r["iterations"] for r in runs]
     assert sum(iterations) > 20_000 and len(set(iterations)) > 20       # (real runs, of many lengths)

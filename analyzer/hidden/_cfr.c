@@ -4,7 +4,8 @@
  *   legal, size, alive_at0, alive0, alive_at1, alive1, forced_set, forced_move)``: a run over a flattened public tree
  *   (the arrays of cfr.py's ``PublicTree``: 32-bit ints, ``term_value`` doubles, ``legal`` bytes; copied), with
  *   information set ``forced_set`` held to its move ``forced_move`` (-1: none). Its methods:
- *   ``iterate(count)`` (CFR+ iterations), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
+ *   ``iterate(count)`` (iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on, -1:
+ *   none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
  *   best responses against the averages), ``hand_values()`` (each maximiser's hand's weighted value with both
  *   playing their averages, a list) and ``average()`` (the average strategy's sums by slot, a list).
  *   ``iterate`` and ``bracket`` release the GIL while they run. The pure-Python twin is cfr.py's ``_PyRun``.
@@ -142,6 +143,18 @@ static PyObject *run_iterate(RunObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *run_force(RunObject *self, PyObject *args) {
+    int forced_set, forced_move;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ii", &forced_set, &forced_move)) return NULL;
+    const char *err = NULL;
+    int kind = cfr_force(&self->run.w, forced_set, forced_move, &err);
+    if (kind != K_OK) {
+        kernel_raise(kind, err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *run_bracket(RunObject *self, PyObject *noargs) {
     if (!ready(self)) return NULL;
     double up, low;
@@ -188,6 +201,8 @@ static PyObject *run_average(RunObject *self, PyObject *noargs) {
 
 static PyMethodDef run_methods[] = {
     {"iterate", (PyCFunction)run_iterate, METH_VARARGS, "Run CFR+ iterations."},
+    {"force", (PyCFunction)run_force, METH_VARARGS,
+     "Hold an information set to a move from now on (-1: none), the regrets kept, the average begun again."},
     {"bracket", (PyCFunction)run_bracket, METH_NOARGS, "The certified (lower, upper) of the game value."},
     {"hand_values", (PyCFunction)run_hand_values, METH_NOARGS,
      "Each maximiser's hand's value under the averages (times its weight)."},

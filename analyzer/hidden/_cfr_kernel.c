@@ -1,5 +1,6 @@
-/* The CFR+ iteration as a kernel: analyzer/hidden/cfr.py's ``_walk`` and analyzer/hidden/ranges.py's in plain C, no
- * Python (see ``_cfr_kernel.h``). One walk serves both forms of the tree: a form values its terminals at a node
+/* The CFR iteration (Discounted CFR: ``cfr_iterate``) as a kernel: analyzer/hidden/cfr.py's ``_walk`` and
+ * analyzer/hidden/ranges.py's in plain C, no Python (see ``_cfr_kernel.h``).
+ * One walk serves both forms of the tree: a form values its terminals at a node
  * (``deal_node``, ``range_node``) and hands the node's moves to ``walk_moves``, which recurses through the form's own
  * ``node``. The walk touches only the hands alive at a node (``alive``), not every hand: a value vector is read and
  * written only there, so an iteration costs in proportion to the public tree and the hands (or deals) ending at its
@@ -49,6 +50,16 @@ static int check_node(const CfrMoves *t, int32_t n, const char **err) {
     return K_OK;
 }
 
+/* Whether ``move`` is legal in information set ``set`` (K_VALUE where not; a set out of range holds nothing). */
+static int forced_legal(const CfrWalk *w, int32_t set, int32_t move, const char **err) {
+    if (set >= 0 && set < w->m.iset_at[w->m.nodes]) {
+        int32_t found = 0;
+        for (int32_t j = w->lat[set]; j < w->lat[set + 1]; j++) found |= w->lmove[j] == move;
+        if (!found) return fail(err, K_VALUE, "the forced move is not legal in its information set");
+    }
+    return K_OK;
+}
+
 /* The legal moves of ``m``'s information sets, each one's alone (not a slot per public move of its node): into
  * ``w``'s ``lat``, ``lmove`` and, by move, ``by_at``, ``by_slot``, ``by_hand``; the forced move checked legal. */
 static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
@@ -90,12 +101,7 @@ static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
     w->lat[nisets] = j;
     w->by_at[nchild] = k;
     free(cur);
-    if (w->forced_set >= 0 && w->forced_set < nisets) {
-        int32_t i = w->forced_set, found = 0;
-        for (int32_t jj = w->lat[i]; jj < w->lat[i + 1]; jj++) found |= w->lmove[jj] == w->forced_move;
-        if (!found) return fail(err, K_VALUE, "the forced move is not legal in its information set");
-    }
-    return K_OK;
+    return forced_legal(w, w->forced_set, w->forced_move, err);
 }
 
 /* The shared state of a run over ``m`` set up: its depth, its information sets' legal moves, its regrets, averages
@@ -142,8 +148,8 @@ void cfr_free(CfrWalk *w) {
 }
 
 /* Information set ``i``'s strategy over its legal moves (its slots ``lat[i]`` on) into the run's ``strat``: by
- * regret matching+ (``current``) or its average, uniform where either is all zero, its forced move where it is the
- * forced set. */
+ * regret matching (``current``: the positive regrets) or its average, uniform where either is all zero, its forced
+ * move where it is the forced set. */
 static void strategy(CfrWalk *w, int32_t i, int current) {
     int32_t j0 = w->lat[i], j1 = w->lat[i + 1];
     double *out = w->strat;
@@ -176,9 +182,11 @@ static void reach_by(const CfrWalk *w, int32_t c, const double *from, double *re
         reach[w->by_hand[k]] = from[w->by_hand[k]] * w->strat[w->by_slot[k]];
 }
 
-/* Information set ``i``'s average strategy gains its strategy weighted by the iteration and ``reach`` (its hand's). */
+/* Information set ``i``'s average strategy gains its strategy weighted by the iteration's cube and ``reach`` (its
+ * hand's). */
 static void average_add(CfrWalk *w, int32_t i, double reach) {
-    for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) w->avg[j] += (double)w->it * reach * w->strat[j];
+    double t = (double)w->it * (double)w->it * (double)w->it;
+    for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) w->avg[j] += t * reach * w->strat[j];
 }
 
 /* Node ``n``'s moves in ``p``'s walk (its terminal values already in ``v``): each child walked with the reach its
@@ -227,10 +235,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
         for (int32_t j = j0; j < j1; j++) here += st[j] * va[j];
         v[h] += here;
         if (mode == MODE_CFR && i != w->forced_set) {
-            for (int32_t j = j0; j < j1; j++) {
-                double r = w->regret[j] + va[j] - here;
-                w->regret[j] = r > 0 ? r : 0.0;
-            }
+            for (int32_t j = j0; j < j1; j++) w->regret[j] += va[j] - here;
             average_add(w, i, own[h]);
         }
     }
@@ -252,11 +257,34 @@ static double walk_root(CfrWalk *w, int p, int mode) {
     return total;
 }
 
+int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, const char **err) {
+    int kind = forced_legal(w, forced_set, forced_move, err);
+    if (kind != K_OK) return kind;
+    w->forced_set = forced_set;
+    w->forced_move = forced_move;
+    memset(w->avg, 0, sizeof(double) * ((size_t)w->nlegal + 1));
+    w->it = 0;
+    return K_OK;
+}
+
+/* Player ``p``'s regrets discounted at the end of his walk of iteration ``it`` (Discounted CFR with alpha 1.5, beta 0):
+ * a positive one kept by it^1.5 / (it^1.5 + 1), a negative one halved; every set of his, walked or not. */
+static void discount(CfrWalk *w, int p) {
+    const CfrMoves *t = &w->m;
+    double a = (double)w->it * __builtin_sqrt((double)w->it), keep = a / (a + 1.0);
+    for (int32_t n = 0; n < t->nodes; n++)
+        if (t->player[n] == p)
+            for (int32_t j = w->lat[t->iset_at[n]]; j < w->lat[t->iset_at[n + 1]]; j++)
+                w->regret[j] *= w->regret[j] > 0 ? keep : 0.5;
+}
+
 void cfr_iterate(CfrWalk *w, int64_t count) {
     for (int64_t k = 0; k < count; k++) {
         w->it++;
-        walk_root(w, 0, MODE_CFR);
-        walk_root(w, 1, MODE_CFR);
+        for (int p = 0; p < 2; p++) {
+            walk_root(w, p, MODE_CFR);
+            discount(w, p);
+        }
     }
 }
 
@@ -391,13 +419,44 @@ static int64_t subset_row(const RangeRun *run, const int *at, int m, uint32_t su
     return offset + rank;
 }
 
+/* Where either player has at most this many terminal hands at a node, its terminal values are summed pair by pair
+ * (``range_pairs``), not by inclusion-exclusion: most such nodes are a player's going out, where his one hand (every
+ * tile of it played) meets each of the other's, and the pairs are then fewer than the subsets' rows. */
+#define PAIRWISE 4
+
+/* Node ``n``'s terminal values of player ``p``'s hands against ``opp`` (the other's reach), added to ``v``, pair by
+ * pair: for each of his terminal hands, the sum over the other's terminal hands sharing no tile with it. */
+static void range_pairs(RangeRun *run, int32_t n, int p, const double *opp, double *v) {
+    const RangeTree *t = &run->t;
+    int q = 1 - p;
+    double sgn = p == 0 ? 1.0 : -1.0;
+    const double *table = t->table + t->table_at[n];
+    int32_t w = t->width[n];
+    for (int32_t k = t->term_at[p][n]; k < t->term_at[p][n + 1]; k++) {
+        int32_t h = t->term_hand[p][k], kh = t->term_class[p][k], mh = t->mask[p][h];
+        double total = 0.0;
+        for (int32_t j = t->term_at[q][n]; j < t->term_at[q][n + 1]; j++) {
+            int32_t o = t->term_hand[q][j], ko = t->term_class[q][j];
+            double r = opp[o];
+            if (r == 0.0 || (t->mask[q][o] & mh)) continue;
+            total += (p == 0 ? table[kh * w + ko] : table[ko * w + kh]) * r;
+        }
+        v[h] += sgn * total;
+    }
+}
+
 /* Node ``n``'s terminal values of player ``p``'s hands against ``opp`` (the other's reach), added to ``v``: for each
- * of his terminal hands, the sum over the other's terminal hands disjoint from it, by inclusion-exclusion. */
+ * of his terminal hands, the sum over the other's terminal hands disjoint from it, by inclusion-exclusion (pair by
+ * pair where either side has few: ``range_pairs``). */
 static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, double *v) {
     const RangeTree *t = &run->t;
     int q = 1 - p;
     int32_t a0 = t->term_at[p][n], a1 = t->term_at[p][n + 1], b0 = t->term_at[q][n], b1 = t->term_at[q][n + 1];
     if (a0 == a1 || b0 == b1) return;
+    if (a1 - a0 <= PAIRWISE || b1 - b0 <= PAIRWISE) {
+        range_pairs(run, n, p, opp, v);
+        return;
+    }
     if (++run->gen == INT32_MAX) {
         memset(run->stamp, 0, sizeof(int32_t) * (size_t)run->subsets);
         memset(run->wstamp, 0, sizeof(int32_t) * (size_t)run->subsets * (size_t)run->classes);

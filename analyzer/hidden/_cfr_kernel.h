@@ -1,4 +1,4 @@
-/* The CFR+ iteration over a flattened public tree as a kernel (``_cfr_kernel.c``): analyzer/hidden/cfr.py's
+/* The CFR iteration over a flattened public tree as a kernel (``_cfr_kernel.c``): analyzer/hidden/cfr.py's
  * ``_walk`` and analyzer/hidden/ranges.py's in plain C, with a flat interface (arrays and integers in, numbers out)
  * and no Python. Two bindings call it: the CPython extension ``analyzer.hidden._cfr`` (``_cfr.c``) and the standalone
  * WebAssembly module ``_cfr.wasm`` (``_cfr_wasm.c``). Two forms of the tree, one walk: over deals (``CfrTree``, cfr.py's
@@ -109,7 +109,13 @@ int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_m
 int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t forced_move, const char **err);
 /* Frees a run set up by either. */
 void cfr_free(CfrWalk *w);
-/* ``count`` CFR+ iterations (alternating updates, the average weighted by iteration). */
+/* The run's information set ``forced_set`` held to ``forced_move`` from now on (-1: none), its regrets kept (a warm
+ * start), its average strategy and iteration count begun again; K_VALUE where the move is not legal there. */
+int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, const char **err);
+/* ``count`` iterations of Discounted CFR (Brown and Sandholm 2019; alpha 1.5, beta 0, gamma 3): alternating updates,
+ * each player's positive regrets discounted by t^1.5 / (t^1.5 + 1) after his walk of iteration t and his negative ones
+ * halved, the average strategy weighted by t^3. Any regret minimiser serves: the brackets come from exact best
+ * responses. */
 void cfr_iterate(CfrWalk *w, int64_t count);
 /* The value for the maximiser when player ``p`` answers best the other's average strategy. */
 double cfr_best(CfrWalk *w, int p);

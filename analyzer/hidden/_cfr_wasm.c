@@ -65,6 +65,15 @@ EXPORT(cfr_delete) void cfr_delete(WasmRun *r) {
 EXPORT(cfr_error_kind) int cfr_error_kind(WasmRun *r) { return r->err_kind; }
 EXPORT(cfr_error_text) const char *cfr_error_text(WasmRun *r) { return r->err_text; }
 
+/* Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept (``cfr_force``): 0,
+ * or the error's kind (its text in ``cfr_error_text``; the run is as before). */
+EXPORT(cfr_force_at) int cfr_force_at(WasmRun *r, int forced_set, int forced_move) {
+    const char *err = NULL;
+    int kind = cfr_force(&r->run.w, forced_set, forced_move, &err);
+    if (kind != K_OK) r->err_text = err;
+    return kind;
+}
+
 EXPORT(cfr_iterate_at) void cfr_iterate_at(WasmRun *r, double count) { cfr_iterate(&r->run.w, (int64_t)count); }
 
 /* The certified bracket: ``out[0]`` the lower bound, ``out[1]`` the upper. */

@@ -8,8 +8,10 @@ flattens it into arrays (:class:`PublicTree`): at each node the deals that end t
 values, the player to move, the public moves, and one information set per hand of his that reaches the node,
 with the moves that hand may make.
 
-:func:`solve` runs CFR+ (regret matching+, alternating updates, the average strategy weighted by iteration)
-on those arrays, with a probability vector over each player's hands at every node (the *range*), so an
+:func:`solve` runs Discounted CFR (regret matching, alternating updates, each player's positive regrets discounted
+by t^1.5 / (t^1.5 + 1) after his walk of iteration t and his negative ones halved, the average strategy weighted by
+t^3; docs/hidden.md says why not CFR+) on those arrays,
+with a probability vector over each player's hands at every node (the *range*), so an
 iteration costs in proportion to the public tree and the deals alive at its nodes, not to the deals times the
 tree. Every few iterations it computes the **exact best response** of each player against the other's average
 strategy (the same walk with a max over moves at the responder's information sets): the maximiser's best
@@ -25,6 +27,7 @@ bit), else here in Python (the tested reference: the two agree to rounding). :da
 """
 from __future__ import annotations
 
+import math
 import time
 from array import array
 from dataclasses import dataclass
@@ -35,10 +38,10 @@ from ..search.core import cfr_wasm
 from .game import side0_value
 from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued,
                      ranges_of_deals, run_slots)
-from .walk import BEST, CFR, EVAL, WalkState, walk_moves
+from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
-__all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "cfr_supported", "kernel", "cfr_decision", "BuildTooLong",
-           "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
+__all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
+           "cfr_decision", "BuildTooLong", "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
 
 # The one pick of the CFR+ kernel's binding: the CPython extension, else (in Pyodide) the kernel's WebAssembly module,
 # else none (the Python iteration).
@@ -287,19 +290,12 @@ def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mod
     return walk_moves(st, n, p, own, opp, v, mode, it, _walk)
 
 
-class _PyRun:
+class _PyRun(ReferenceRun):
     """The Python iteration over a tree (the reference for the kernel)."""
 
-    def __init__(self, t: PublicTree, forced: tuple[int, int] | None):
-        self.st = WalkState(t, forced)
-        self.it = 0
-
-    def iterate(self, count: int) -> None:
+    def _root(self, p: int, mode: int) -> list[float]:
         st = self.st
-        for _ in range(count):
-            self.it += 1
-            for p in (0, 1):
-                _walk(st, 0, p, [1.0] * st.nh[p], [1.0] * st.nh[1 - p], CFR, self.it)
+        return _walk(st, 0, p, [1.0] * st.nh[p], [1.0] * st.nh[1 - p], mode, self.it)
 
     def bracket(self) -> tuple[float, float]:
         st = self.st
@@ -352,31 +348,58 @@ class CfrResult:
         return self.upper - self.lower
 
 
-def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
-          max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10) -> CfrResult:
-    """CFR+ on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
-    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured every ``every`` iterations (and the interval between
-    measurements grows with the run, so measuring costs a bounded share). ``forced``: (information set, move),
-    a set held to one move (a move's value). ``compiled``: the kernel (None: where built)."""
+def start_run(t, forced: tuple[int, int] | None = None, compiled: bool | None = None):
+    """A run over ``t`` (a :class:`PublicTree` or a :class:`RangeTree`): the kernel's where it is built (``compiled``
+    None or True; True: RuntimeError where it is not), else the Python reference's. ``forced``: (information set,
+    move), a set held to one move."""
     module = kernel() if compiled in (None, True) else None
     if compiled and module is None:
         raise RuntimeError("the compiled CFR+ kernel is not built")
     if isinstance(t, RangeTree):
-        run = RangeCRun(t, forced, module) if module is not None else RangePyRun(t, forced)
+        return RangeCRun(t, forced, module) if module is not None else RangePyRun(t, forced)
+    return _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+
+
+def next_step(done: int, width: float, before: tuple[int, float] | None, tol: float, every: int) -> int:
+    """The iterations to run before the next bracket, ``done`` run and the bracket ``width`` wide (``before``: the
+    iterations and width at the bracket before, None: none): where the bracket narrowed since, the iterations its
+    narrowing's rate (a power of the iterations, taken between 1 and 3) says it needs to reach ``tol``, and 5% more,
+    at least a sixteenth of those done and at most as many again; else a quarter of those done. At least ``every``."""
+    grow = max(every, done // 4)
+    if before is None or tol <= 0 or not 0 < width < before[1] or before[0] >= done:
+        return grow
+    rate = min(3.0, max(1.0, math.log(before[1] / width) / math.log(done / before[0])))
+    more = 1.05 * done * (width / tol) ** (1 / rate) - done      # (inf where tol is next to nothing)
+    return max(every, done // 16, math.ceil(more) if more < done else done)
+
+
+def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
+          max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None) -> CfrResult:
+    """Discounted CFR on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
+    ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured after ``every`` iterations,
+    then as :func:`next_step` says (where the bracket's narrowing says it closes; else a quarter of the iterations
+    done: measuring costs a bounded share). ``forced``: (information set, move), a set held to one move (a move's
+    value). ``compiled``: the kernel (None: where built). ``run``: a run of
+    :func:`start_run` over ``t`` to go on with (``forced`` is then held by :meth:`force`: its regrets are the new
+    solve's warm start)."""
+    if run is None:
+        run = start_run(t, forced, compiled)
     else:
-        run = _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+        run.force(*(forced if forced is not None else (-1, -1)))
     start = time.process_time()         # (CPU seconds: a loaded machine stops a run no earlier than an idle one)
     done = 0
     low, up = run.bracket()
     step = max(1, every)
+    before = None
     while up - low > tol and done < max_iterations and time.process_time() - start < budget:
         count = min(step, max_iterations - done)
         run.iterate(count)
         done += count
         low, up = run.bracket()
-        step = max(step, done // 4)
+        step = next_step(done, up - low, before, tol, max(1, every))
+        before = (done, up - low)
     return CfrResult(low, up, done, time.process_time() - start, up - low <= tol, tuple(run.hand_values()),
-                     tuple(run.average()), module is not None)
+                     tuple(run.average()), not isinstance(run, (_PyRun, RangePyRun)))
 
 
 #: The default precision of a decision's values: the bracket of each value, per deal that gives the mover his
@@ -396,7 +419,10 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     move's value (the game with the mover's actual hand held to that move), each a certified bracket no wider
     than ``tol`` points per deal of his hand where ``closed``, within ``budget`` seconds for all the solves (the tree's
     building too: :class:`analyzer.hidden.ranges.BuildTooLong` past it). The values are the brackets' midpoints
-    (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets). The tree is over the players' hands
+    (``HiddenDecision.bounds`` and ``move_bounds`` hold the brackets). The moves are solved one after the other on
+    the run that solved the game (:meth:`force`: the regrets it ends with are each move's warm start), each with an even
+    share of what is left of ``budget``; what the solves that closed leave goes to a second solve of each that did not
+    (the narrower of its two brackets kept: both hold the value). The tree is over the players' hands
     (:mod:`.ranges`) where the deals are every disjoint pair of them and the scoring counts pips, else over the deals
     (or with ``by_deals``)."""
     from .decision import HiddenDecision
@@ -423,19 +449,27 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     width = tol * reach
     moves = pos.legal_moves()
     i = t.find(0, h)
-    spent = time.process_time() - start
-    whole = solve(t, tol=width, budget=max(0.0, budget - spent) / (len(moves) + 1 if len(moves) > 1 else 1),
-                  compiled=compiled)
-    results = [whole]
-    if len(moves) > 1 and i >= 0:
-        forced = []
-        at = [t.moves[0].index(m) for m in moves]
-        for j, (m, k) in enumerate(zip(moves, at)):
+    split = len(moves) > 1 and i >= 0
+    targets = [None] + ([(i, t.moves[0].index(m)) for m in moves] if split else [])
+    results: list[CfrResult | None] = [None] * len(targets)
+    run = start_run(t, None, compiled)
+    iterations = 0
+    todo = list(range(len(targets)))
+    for _ in range(2):          # (a second pass: what the solves that closed left of the budget, to those that did not)
+        for j, x in enumerate(todo):
             left = max(0.0, budget - (time.process_time() - start))
-            got = solve(t, tol=width, budget=left / (len(moves) - j), forced=(i, k), compiled=compiled)
-            forced.append((m, got))
-            results.append(got)
+            got = solve(t, tol=width, budget=left / (len(todo) - j), forced=targets[x], run=run)
+            iterations += got.iterations
+            if results[x] is None or got.width < results[x].width:      # (each bracket holds the value)
+                results[x] = got
+        todo = [x for x in todo if not results[x].closed]
+        if not todo or time.process_time() - start >= budget:
+            break
+    whole = results[0]
+    if split:
+        forced = list(zip(moves, results[1:]))
         s = t.slot[i]
+        at = [k for _, k in targets[1:]]
         total = sum(whole.average[s + k] for k in at)
         strategy = tuple((m, whole.average[s + k] / total if total > 0 else 1.0 / len(moves))
                          for m, k in zip(moves, at))
@@ -451,5 +485,5 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
         mover, count, sign * whole.value, tuple((m, sign * r.value) for m, r in forced), strategy, reach,
         t.infosets, t.nodes, float(hand_value), method="cfr", bounds=side0(whole.lower, whole.upper),
         move_bounds=tuple((m, *side0(r.lower, r.upper)) for m, r in forced),
-        closed=all(r.closed for r in results), iterations=sum(r.iterations for r in results),
+        closed=all(r.closed for r in results), iterations=iterations,
         seconds=round(time.process_time() - start, 3), memory=t.memory())

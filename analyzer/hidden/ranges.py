@@ -25,7 +25,7 @@ from typing import Sequence
 
 from ..position import Position, mask_pips
 from .game import leaf_facts
-from .walk import BEST, CFR, EVAL, WalkState, walk_moves
+from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs", "run_slots"]
 
@@ -428,22 +428,12 @@ def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mod
     return walk_moves(st, n, p, own, opp, v, mode, it, _walk)
 
 
-class RangePyRun:
+class RangePyRun(ReferenceRun):
     """The Python iteration over a :class:`RangeTree` (the reference for the kernel)."""
-
-    def __init__(self, t: RangeTree, forced: tuple[int, int] | None):
-        self.st = WalkState(t, forced)
-        self.it = 0
 
     def _root(self, p: int, mode: int) -> list[float]:
         t = self.st.t
         return _walk(self.st, 0, p, list(t.weight[p]), list(t.weight[1 - p]), mode, self.it)
-
-    def iterate(self, count: int) -> None:
-        for _ in range(count):
-            self.it += 1
-            for p in (0, 1):
-                self._root(p, CFR)
 
     def bracket(self) -> tuple[float, float]:
         w = self.st.t.weight
@@ -474,6 +464,9 @@ class CompiledRun:
 
     def iterate(self, count: int) -> None:
         self.run.iterate(count)
+
+    def force(self, forced_set: int, forced_move: int) -> None:
+        self.run.force(forced_set, forced_move)
 
     def bracket(self) -> tuple[float, float]:
         return self.run.bracket()

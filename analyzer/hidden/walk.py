@@ -7,9 +7,11 @@ arrays for their moves and information sets (``player``, ``child_at``, ``child``
 """
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from typing import Callable
 
-__all__ = ["CFR", "BEST", "EVAL", "WalkState", "strategy", "walk_moves"]
+__all__ = ["CFR", "BEST", "EVAL", "WalkState", "ReferenceRun", "discount", "force", "strategy", "walk_moves"]
 
 #: The walk's modes: CFR (update the walker's regrets and average; the other plays his current strategy), BEST (the
 #: walker answers best, the other plays his average) or EVAL (both their averages).
@@ -28,9 +30,50 @@ class WalkState:
         self.nh = (len(t.hands[0]), len(t.hands[1]))
 
 
+def force(st: WalkState, forced: tuple[int, int] | None) -> None:
+    """``st``'s information set ``forced[0]`` held to its move ``forced[1]`` from now on (None or a set of -1: none),
+    its regrets kept (a warm start), its average strategy begun again (the kernel's ``cfr_force``); ValueError where
+    the move is not legal there."""
+    t = st.t
+    if forced is not None and 0 <= forced[0] < len(t.iset_hand):
+        i, a = forced
+        n = bisect_right(t.iset_at, i) - 1           # (the node of set i)
+        if not (0 <= a < t.child_at[n + 1] - t.child_at[n] and t.legal[t.slot[i] + a]):
+            raise ValueError("the forced move is not legal in its information set")
+    st.forced = forced if forced is not None and forced[0] >= 0 else None
+    st.avg = [0.0] * len(st.avg)
+
+
+class ReferenceRun:
+    """What the Python runs of both forms share: their state and iteration count, and :meth:`force`."""
+
+    def __init__(self, t, forced: tuple[int, int] | None):
+        self.st = WalkState(t, forced)
+        self.it = 0
+
+    def _root(self, p: int, mode: int) -> list:
+        """Player ``p``'s walk from the root (each form's)."""
+        raise NotImplementedError
+
+    def iterate(self, count: int) -> None:
+        """``count`` iterations (the kernel's ``cfr_iterate``)."""
+        for _ in range(count):
+            self.it += 1
+            for p in (0, 1):
+                self._root(p, CFR)
+                discount(self.st, p, self.it)
+
+    def force(self, forced_set: int, forced_move: int) -> None:
+        """Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept, the average
+        and the iteration count begun again (the kernel's ``force``)."""
+        force(self.st, (forced_set, forced_move))
+        self.it = 0
+
+
 def strategy(st: WalkState, i: int, width: int, current: bool) -> list[float]:
-    """Information set ``i``'s strategy over its node's ``width`` moves: by regret matching+ (``current``) or its
-    average, uniform over its legal moves where either is all zero, its forced move where it is the forced set."""
+    """Information set ``i``'s strategy over its node's ``width`` moves: by regret matching (``current``: the positive
+    regrets) or its average, uniform over its legal moves where either is all zero, its forced move where it is the
+    forced set."""
     t = st.t
     s, legal = t.slot[i], t.legal
     if st.forced is not None and st.forced[0] == i:
@@ -90,6 +133,22 @@ def walk_moves(st: WalkState, n: int, p: int, own: list[float], opp: list[float]
         if mode == CFR and not forced:
             for a in range(width):
                 if t.legal[s + a]:
-                    st.regret[s + a] = max(0.0, st.regret[s + a] + vals[a][h] - here)
-                    st.avg[s + a] += it * own[h] * strat[i][a]
+                    st.regret[s + a] += vals[a][h] - here
+                    st.avg[s + a] += it * it * it * own[h] * strat[i][a]
     return v
+
+
+def discount(st: WalkState, p: int, it: int) -> None:
+    """Player ``p``'s regrets discounted at the end of his walk of iteration ``it`` (Discounted CFR, alpha 1.5, beta 0:
+    a positive one kept by it^1.5 / (it^1.5 + 1), a negative one halved), every set of his (the kernel's
+    ``discount``)."""
+    t = st.t
+    a = it * math.sqrt(it)
+    keep = a / (a + 1.0)
+    for n, mover in enumerate(t.player):
+        if mover == p:
+            width = t.child_at[n + 1] - t.child_at[n]
+            for i in range(t.iset_at[n], t.iset_at[n + 1]):
+                for j in range(t.slot[i], t.slot[i] + width):
+                    if t.legal[j]:
+                        st.regret[j] *= keep if st.regret[j] > 0 else 0.5

@@ -1,6 +1,7 @@
 """The CFR+ kernel of the hidden-information solver over its WebAssembly module (``analyzer/hidden/_cfr.wasm``), for
 Python in the browser (Pyodide): the same Python API as the CPython extension ``analyzer.hidden._cfr`` (``Run`` over a
-tree of deals, ``RangeRun`` over a tree of hands, each with ``iterate``, ``bracket``, ``hand_values`` and ``average``),
+tree of deals, ``RangeRun`` over a tree of hands, each with ``iterate``, ``force``, ``bracket``, ``hand_values`` and
+``average``),
 each call one crossing into the module. :mod:`analyzer.hidden.cfr` takes it where the extension is missing, from
 :func:`analyzer.search.core.cfr_wasm` (``js.dominoKernels.cfr``), as the match tables take :mod:`~analyzer.search.wasmrace`.
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import struct
 
-from .wasm import KernelHandle, WasmModule
+from .wasm import KINDS, KernelHandle, WasmModule
 
 __all__ = ["Run", "RangeRun", "load"]
 
@@ -90,6 +91,14 @@ class _Run(KernelHandle):
     def iterate(self, count: int) -> None:
         """``count`` CFR+ iterations."""
         self._m.x.cfr_iterate_at(self._d, float(count))
+
+    def force(self, forced_set: int, forced_move: int) -> None:
+        """Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept, the average
+        begun again; the extension's error where the move is not legal there."""
+        m = self._m
+        kind = m.x.cfr_force_at(self._d, forced_set, forced_move)
+        if kind:
+            raise KINDS.get(kind, ValueError)(m.text(m.x.cfr_error_text(self._d)))
 
     def bracket(self) -> tuple[float, float]:
         """The certified ``(lower, upper)`` of the game value."""
