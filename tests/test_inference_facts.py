@@ -565,3 +565,22 @@ def test_kozels_count_is_its_deals_listed_less_those_dealt_again(seed, data):
     weights = worlds._weights()
     for i, tile in enumerate(view.unseen):
         assert weights[i] == [sum(1 for w in kept if w[h] & tile.bit) for h in range(len(view.room))]
+
+
+def test_a_kozel_sheet_counts_its_deals_without_those_dealt_again():
+    """The sheet's count by how the hand ends (``inference.count.count_deals``: what ``validate`` and ``analyze``
+    read past the listing) leaves out the deals Kozel deals again as the listing does: the hand above stopped
+    after 19 moves, A's hand written and the others ``?``, counted, equals the deals the replayer accepts."""
+    from analyzer.inference.count import count_deals
+    from analyzer.inference.sheet import _Ending
+
+    game = parse(SUITED).games[0]
+    hidden = tuple(dataclasses.replace(h, tiles=None, unknown=0) if h.player != "A" else h for h in game.hands)
+    cut = dataclasses.replace(game, hands=hidden, moves=game.moves[:19],
+                              tags={k: v for k, v in game.tags.items() if k != "Result"})
+    rep = replay(cut, KOZEL)
+    full = replay(game, KOZEL)
+    ref = Reference(replay(dataclasses.replace(cut, hands=game.hands), KOZEL))     # (the deals written in its place)
+    agreed = [deal for deal in played_deals(full, 19, 0) if ref.agrees(deal + (0,), (), 19)]
+    worlds = worlds_at(rep, len(rep.steps), record=True)
+    assert count_deals(rep, worlds, _Ending(rep, worlds)).total == worlds.count == len(agreed) > 0
