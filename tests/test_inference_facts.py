@@ -583,4 +583,6 @@ def test_a_kozel_sheet_counts_its_deals_without_those_dealt_again():
     ref = Reference(replay(dataclasses.replace(cut, hands=game.hands), KOZEL))     # (the deals written in its place)
     agreed = [deal for deal in played_deals(full, 19, 0) if ref.agrees(deal + (0,), (), 19)]
     worlds = worlds_at(rep, len(rep.steps), record=True)
-    assert count_deals(rep, worlds, _Ending(rep, worlds)).total == worlds.count == len(agreed) > 0
+    counted = count_deals(rep, worlds, _Ending(rep, worlds))
+    assert counted.total == worlds.count == len(agreed) > 0
+    assert sum(ways for _, ways in counted.results) == len(agreed)      # (each deal counted by how its hand ends)
