@@ -387,7 +387,12 @@ class DoublesFirst:
     over those cases (:meth:`completions`: signed programs, each with the tiles of the number that hand holds
     fixed); where no hand may reach one, the plain program, at the rooms method's speed. A world is drawn from
     the plain program of its placement, drawn again while a hand holds a suit (uniform over the rest); listed,
-    such a world is left out."""
+    such a world is left out.
+
+    A known limit: past :data:`SUIT_EVENTS` such (hand, number) pairs (``exact`` False: the public view early in
+    a hand whose hands are all unknown, where every hand may reach a suit of every number) the cases are too
+    many, and the suit is judged on the tiles in view once the doubles are placed, not on the whole hand: deals
+    whose other tiles make a suit are kept there (a few in 1,000)."""
 
     def __init__(self, view, allows, base: Placements):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
