@@ -365,8 +365,8 @@ def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: i
 
 
 # The most (hand, number) pairs that may still make a new deal's suit for which DoublesFirst counts the suit's cases
-# exactly (a hand's view of Kozel at its lead: 9 to 12, some 30 ms a view; the public view of a hand whose hands
-# are all unknown: 28, minutes).
+# exactly (records/match-kozel.dom: a seat's view at the lead, 9 to 12 pairs, a few ms a count; the public view of
+# a hand whose hands are all unknown, after 5 moves 16, some 0.08 s; at its lead 28, 3-5 s).
 SUIT_EVENTS = 14
 
 
@@ -416,6 +416,7 @@ class DoublesFirst:
         self._kept: dict[tuple, list[tuple[int, tuple[int, ...]]]] = {}
         self._ways: dict[tuple, int] = {}
         self._counts: dict[tuple, int] = {}
+        self._size = max((view.fixed[h] | view.played[h]).bit_count() + view.room[h] for h in range(view.players))
         self._can = {(h, n): tuple(j for j, i in enumerate(self.rest) if self.unseen[i].matches(n)
                                    and self._allowed[i] >> h & 1) for h, n in self._events}
         counted = self._by_rooms()
@@ -471,6 +472,9 @@ class DoublesFirst:
                 if any(sum(1 for t in tiles if t.matches(n) and t.bit & shown) + (n in may) >= dealing.suit
                        for n in range(whole.max_pip + 1)):
                     return None
+        if self._events and (most is None or (2 * (most + 1) > whole.max_pip + 1
+                                              and most + self.suit > self._size)):
+            return self._by_cases(most, held)
         numbers = {n for _, n in self._events}      # (the doubles whose holder a suit's judgment asks)
         meter, base = current_meter(), self._base
         layer: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {(self.room, ()): 1}
@@ -495,6 +499,37 @@ class DoublesFirst:
             for tile, h in zip(marked, where):
                 world[h] |= tile.bit
             count += ways * self.ways(room, world)
+        return count
+
+    def _by_cases(self, most: int | None, held: list[int]) -> int:
+        """The count of :meth:`_by_rooms` where a hand may reach a suit, by inclusion and exclusion over every
+        unseen tile at once, the doubles among them: every placement, less those in which a hand holds a suit or
+        ``most + 1`` doubles, plus those in which two hands do, and so on (:func:`_alike_cases`); a hand holds one
+        of them at most and two hands never hold the doubles for a new deal both (the caller checks the rule's
+        numbers), so the cases are few, and each is the plain program's count."""
+        view, unseen, allowed, room = self._view, self.unseen, self._allowed, self.room
+        needs = []                                  # (hand, number, tiles still needed, tiles it may hold)
+        if most is not None:                        # (the doubles, as a number of their own past the last)
+            for h in range(view.players):
+                can = tuple(i for i in self.doubles if allowed[i] >> h & 1)
+                need = most + 1 - held[h]
+                if need <= 0:
+                    return 0
+                if len(can) >= need and room[h] >= need:
+                    needs.append((h, view.whole.max_pip + 1, need, can))
+        for h, n in self._events:
+            need = self.suit - ((view.fixed[h] | view.played[h]) & self._masks[n]).bit_count()
+            if need <= 0:
+                return 0
+            can = tuple(i for i, t in enumerate(unseen) if t.bit & self._masks[n] and allowed[i] >> h & 1)
+            if len(can) >= need and room[h] >= need:
+                needs.append((h, n, need, can))
+        meter, count = current_meter(), 0
+        for mix, sign in _alike_cases(tuple(allowed), room, tuple(needs)).items():
+            if sign:
+                if meter is not None:
+                    meter.charge(WORLD_STEPS)
+                count += sign * self._counted(mix)
         return count
 
     def tally(self, room) -> Placements:             # the program of the other tiles in ``room``
@@ -551,28 +586,22 @@ class DoublesFirst:
         key = (room, needs)
         known = self._ways.get(key)
         if known is None:
-            alike: dict[tuple[int, ...], int] = {}     # (a count asks only how many tiles each set of holders takes)
-            for allowed, sign in _cases(self._plain, room, needs).items():
-                mix = tuple(sorted(allowed))
-                alike[mix] = alike.get(mix, 0) + sign
-            known = self._ways[key] = sum(sign * self._count(room, mix) for mix, sign in alike.items() if sign)
+            known = 0
+            for mix, sign in _alike_cases(self._plain, room, needs).items():
+                if sign:
+                    known += sign * self._counted(mix)
+            self._ways[key] = known
         return known
 
     def _count(self, room, allowed) -> int:
-        """The plain program's count, asked by what it depends on: how many tiles each set of holders may
-        take (a tile one holder alone may take only fills its room)."""
-        left, mix = list(room), []
-        for mask in allowed:
-            if mask and not mask & (mask - 1):
-                left[mask.bit_length() - 1] -= 1
-            else:
-                mix.append(mask)
-        if min(left) < 0:
+        return self._counted(_alike(room, allowed))
+
+    def _counted(self, mix) -> int:
+        if mix is None:
             return 0
-        key = (tuple(left), tuple(sorted(mix)))
-        known = self._counts.get(key)
+        known = self._counts.get(mix)
         if known is None:
-            known = self._counts[key] = _Classes(key[1], key[0]).count
+            known = self._counts[mix] = _Classes(mix[1], mix[0]).count
         return known
 
     def _suited(self, world) -> bool:
@@ -639,6 +668,55 @@ def _cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) -> dict[
 
     add(0, list(plain), 0, 0, 1)
     return terms
+
+
+def _alike(room, allowed) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """What the plain program's count asks of tiles ``allowed`` into ``room``: the room left once each tile that
+    one holder alone may take is in it, and how many of the others each set of holders may take (sorted); None:
+    those tiles overfill a holder."""
+    left, mix = list(room), []
+    for mask in allowed:
+        if mask and not mask & (mask - 1):
+            left[mask.bit_length() - 1] -= 1
+        else:
+            mix.append(mask)
+    return None if min(left, default=0) < 0 else (tuple(left), tuple(sorted(mix)))
+
+
+def _alike_cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) -> dict:
+    """:func:`_cases` summed as counts ask them (:func:`_alike`: the signed number of programs of each), made a
+    class of alike tiles at a time: the tiles of a case's number that have the same holders in the program so far
+    and are of the same later cases' numbers are alike, and ``k`` of ``g`` such tiles in the hand are
+    ``comb(g, k)`` programs of one count."""
+    out: dict = {}
+    later = [set(can) for *_, can in needs]
+
+    def add(k: int, allowed: list[int], hands: int, numbers: int, weight: int) -> None:
+        mix = _alike(room, allowed)
+        if mix is None:
+            return                                  # (and so every program it is a part of)
+        out[mix] = out.get(mix, 0) + weight
+        for e in range(k, len(needs)):
+            h, n, need, can = needs[e]
+            if hands >> h & 1 or numbers >> n & 1:
+                continue
+            groups: dict[tuple, list[int]] = {}
+            for j in can:
+                groups.setdefault((allowed[j],) + tuple(j in later[f] for f in range(e + 1, len(needs))), []).append(j)
+            sizes = [len(g) for g in groups.values()]
+            for counts in itertools.product(*(range(g + 1) for g in sizes)):
+                if not need <= sum(counts) <= room[h]:
+                    continue
+                case, ways = list(allowed), 1
+                for group, c in zip(groups.values(), counts):
+                    ways *= math.comb(len(group), c)
+                    for x, j in enumerate(group):
+                        case[j] = case[j] & (1 << h) if x < c else case[j] & ~(1 << h)
+                if all(case[j] for j in can):
+                    add(e + 1, case, hands | 1 << h, numbers | 1 << n, -weight * ways)
+
+    add(0, list(plain), 0, 0, 1)
+    return out
 
 
 def _suits(view, suit: int) -> list[tuple[int, int]]:
