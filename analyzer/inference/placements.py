@@ -385,7 +385,10 @@ class DoublesFirst:
     that may still reach it (:func:`_suits`: its tiles of the number shown, played and placed, and the unseen
     ones it may hold, within its room) is a case the other tiles' ways leave out, by inclusion and exclusion
     over those cases (:meth:`completions`: signed programs, each with the tiles of the number that hand holds
-    fixed); where no hand may reach one, the plain program, at the rooms method's speed. A world is drawn from
+    fixed); where no hand may reach one, the plain program, at the rooms method's speed. The count itself makes
+    those cases over every unseen tile at once (:meth:`_by_cases`: the doubles for a new deal a case of their own,
+    alike tiles counted as one); the placements listed (draws, weights, the count by how a hand ends) make them
+    over the other tiles of each placement of the doubles. A world is drawn from
     the plain program of its placement, drawn again while a hand holds a suit (uniform over the rest); listed,
     such a world is left out.
 
