@@ -413,8 +413,7 @@ class DoublesFirst:
         self.exact = len(self._events) <= SUIT_EVENTS
         if not self.exact:
             self._events = []
-        self._masks = [sum(t.bit for t in tile_set(whole.max_pip) if t.matches(n)) for n in range(whole.max_pip + 1)
-                       ] if self._events else []
+        self._masks = dealing.number_masks if self._events else ()
         self._plain = tuple(self._allowed[i] for i in self.rest)
         self._kept: dict[tuple, list[tuple[int, tuple[int, ...]]]] = {}
         self._ways: dict[tuple, int] = {}
@@ -730,15 +729,17 @@ def _suits(view, suit: int) -> list[tuple[int, int]]:
     tiles a hand, of the 7 tiles of a number): :meth:`DoublesFirst.completions` counts on it, so other rules
     raise :class:`InferenceUnsupported`."""
     whole = view.whole
-    tiles = tile_set(whole.max_pip)
+    masks = whole.redeal.number_masks
     size = max((view.fixed[h] | view.played[h]).bit_count() + view.room[h] for h in range(view.players))
     out = []
     for h in range(view.players):
         shown = view.fixed[h] | view.played[h]
-        for n in range(whole.max_pip + 1):
-            have = sum(1 for t in tiles if t.matches(n) and t.bit & shown)
-            may = sum(1 for t, a in zip(view.unseen, view.allowed) if t.matches(n) and a >> h & 1)
-            if have + min(may, view.room[h]) >= suit:
+        may = 0                                     # the unseen tiles it may hold
+        for t, a in zip(view.unseen, view.allowed):
+            if a >> h & 1:
+                may |= t.bit
+        for n, mask in enumerate(masks):
+            if (shown & mask).bit_count() + min((may & mask).bit_count(), view.room[h]) >= suit:
                 out.append((h, n))
     if out and (2 * suit <= size + 1 or 2 * suit <= whole.max_pip + 1):
         raise InferenceUnsupported("a new deal's suit that a hand may hold twice")
