@@ -692,6 +692,8 @@ def _alike_cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) ->
     ``comb(g, k)`` programs of one count."""
     out: dict = {}
     later = [set(can) for *_, can in needs]
+    # each case's tiles with the later cases' numbers they are of (alike only where those are the same)
+    marks = [{j: tuple(j in later[f] for f in range(e + 1, len(needs))) for j in needs[e][3]} for e in range(len(needs))]
 
     def add(k: int, allowed: list[int], hands: int, numbers: int, weight: int) -> None:
         mix = _alike(room, allowed)
@@ -703,11 +705,13 @@ def _alike_cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) ->
             if hands >> h & 1 or numbers >> n & 1:
                 continue
             groups: dict[tuple, list[int]] = {}
+            mark = marks[e]
             for j in can:
-                groups.setdefault((allowed[j],) + tuple(j in later[f] for f in range(e + 1, len(needs))), []).append(j)
+                groups.setdefault((allowed[j], mark[j]), []).append(j)
             sizes = [len(g) for g in groups.values()]
+            most = room[h]
             for counts in itertools.product(*(range(g + 1) for g in sizes)):
-                if not need <= sum(counts) <= room[h]:
+                if not need <= sum(counts) <= most:
                     continue
                 case, ways = list(allowed), 1
                 for group, c in zip(groups.values(), counts):
