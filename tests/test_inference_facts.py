@@ -452,3 +452,137 @@ def test_kozels_new_deal_counted_by_rooms_is_its_placements_listed():
         assert by_rooms is not None and base.count == by_rooms == listed > 0, (game, seen, viewer)
         voided += any(base._allowed[i] & 0b1111 != 0b1111 for i in base.doubles)
     assert voided        # (a pass voided a hand of some double)
+
+
+# -- Kozel's new deal judged on the whole hand (issue 80, item 2) --------------------------------
+KOZEL = find_variant("kozel")
+# a generated Kozel hand (analyzer.generate.random_hand): A holds five tiles of 1, B four of 6 ([6-6] is D's)
+SUITED = """[Variant "kozel"]
+[Players "A, B, C, D"]
+[Lead "D"]
+[Result "B/D 17 domino"]
+
+A: [0-1] [1-2] [1-3] [1-4] [1-5] [2-2] [4-4]
+B: [0-6] [1-1] [1-6] [2-5] [3-6] [5-5] [5-6]
+C: [0-3] [2-3] [2-6] [3-4] [3-5] [4-5] [4-6]
+D: [0-0] [0-2] [0-4] [0-5] [2-4] [3-3] [6-6]
+
+1. D [0-2]
+2. A [2-2] B [2-5] C [3-5] D [0-4]
+3. A [4-4] B [3-6] C [3-4] D [6-6]
+4. A [1-3] B [0-6] C [0-3] D [3-3]
+5. A [0-1] B pass C [2-3] D [2-4]
+6. A [1-4] B [1-6] C [4-6] D [0-0]
+7. A pass B pass C [4-5] D [0-5]@5
+"""
+
+
+def played_deals(rep, seen: int, viewer: int):
+    """Every deal ``viewer`` cannot rule out by his hand and the tiles played in the first ``seen`` moves: each
+    other hand its tiles played and any of the tiles left to its size (a deal in which a hand did not hold a tile
+    it played fails the replay anyway)."""
+    n, max_pip = len(rep.players), rep.initial.max_pip
+    played = [0] * n
+    for step in rep.steps[:seen]:
+        if step.move is not None and step.move.tile is not None:
+            played[step.seat] |= step.move.tile.bit
+    own = rep.initial.hands[viewer]
+    left = mask_of(rep.variant.dealing.tiles) & ~own
+    for s in range(n):
+        if s != viewer:
+            left &= ~played[s]
+    size = rep.variant.dealing.hand_size
+
+    def fill(s: int, rest: list, dealt: list):
+        if s == n:
+            yield tuple(dealt)
+        elif s == viewer:
+            yield from fill(s + 1, rest, dealt + [own])
+        else:
+            for chosen in itertools.combinations(rest, size - played[s].bit_count()):
+                yield from fill(s + 1, [t for t in rest if t not in chosen], dealt + [played[s] | mask_of(chosen)])
+
+    yield from fill(0, list(tiles_of(left, max_pip)), [])
+
+
+def test_kozels_new_deal_for_a_suit_is_judged_on_the_whole_hand():
+    """Kozel deals again when a hand holds six tiles or more of one number (docs/variants.md; the deal's check,
+    ``Dealing.redeal_due``, calls such a hand an error): of the deals A cannot tell apart after 19 moves of a
+    generated hand, those that give B (four of 6 played or in view) or C a sixth tile of a number are no deals
+    of this hand. The count, each tile's probability and the listing are the replayed deals' (each written into
+    the record and replayed: the replayer judges the new deal), and a drawn world is never one dealt again."""
+    rep = record(SUITED, KOZEL)
+    ref = Reference(rep)
+    agreed = [deal for deal in played_deals(rep, 19, 0) if ref.agrees(deal + (0,), (), 19)]
+    suited = [deal for deal in played_deals(rep, 19, 0) if any(KOZEL.dealing.redeal_due_mask(m) for m in deal)]
+    assert agreed and suited               # (the rule bites here: deals the other facts leave are dealt again)
+    worlds = worlds_at(rep, 19, 0)
+    assert worlds.count == len(agreed)
+    view = worlds.view
+    listed = {view.deal(world) for world in worlds}
+    assert listed == set(agreed)
+    probs = worlds.probabilities()
+    for s, name in enumerate(rep.players):
+        now = Counter(t for deal in agreed for t in tiles_of(deal[s] & ~view.played[s], 6))
+        assert {t: p for t, p in probs[name].items() if p} == {t: Fraction(c, len(agreed)) for t, c in now.items()}
+    rng = random.Random(5)
+    drawn = Counter(view.deal(worlds.sample(rng)) for _ in range(40 * len(agreed)))
+    assert set(drawn) <= set(agreed)
+    # uniform: chi-square over the deals, 40 draws expected each, below its 0.1% point (df 189: about 256)
+    expected = 40
+    chi2 = sum((drawn[deal] - expected) ** 2 / expected for deal in agreed)
+    assert chi2 < 256, chi2
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), data=st.data())
+def test_kozels_count_is_its_deals_listed_less_those_dealt_again(seed, data):
+    """Random Kozel hands whose deal gives a hand five tiles of one number (where a sixth can bite), from any
+    view at any step with few enough deals: the count, the listing and each tile's weight equal those of the
+    deals the facts on single tiles allow (the plain program, itself checked against the replay above) with
+    every deal that gives a hand five doubles or six tiles of one number taken out."""
+    from analyzer.inference import view_at
+    from analyzer.inference.worlds import Worlds
+
+    rng = random.Random(seed)
+    while True:
+        game = random_hand(KOZEL, rng)[0]
+        if any(Dealing.longest_suit(hand.tiles) >= 5 for hand in game.hands):
+            break
+    rep = replay(game, KOZEL)
+    viewer = data.draw(st.sampled_from([None, 0, 1, 2, 3]))
+    for seen in range(len(rep.steps) + 1):
+        view = view_at(rep, seen, viewer)
+        plain = Worlds(dataclasses.replace(view, whole=None))
+        if plain.count <= 3_000:
+            break
+    else:
+        return
+    kept = [w for w in plain if not any(KOZEL.dealing.redeal_due_mask(m) for m in view.deal(w))]
+    worlds = Worlds(view)
+    assert worlds.count == len(kept)
+    assert sorted(worlds) == sorted(kept)
+    weights = worlds._weights()
+    for i, tile in enumerate(view.unseen):
+        assert weights[i] == [sum(1 for w in kept if w[h] & tile.bit) for h in range(len(view.room))]
+
+
+def test_a_kozel_sheet_counts_its_deals_without_those_dealt_again():
+    """The sheet's count by how the hand ends (``inference.count.count_deals``: what ``validate`` and ``analyze``
+    read past the listing) leaves out the deals Kozel deals again as the listing does: the hand above stopped
+    after 19 moves, A's hand written and the others ``?``, counted, equals the deals the replayer accepts."""
+    from analyzer.inference.count import count_deals
+    from analyzer.inference.sheet import _Ending
+
+    game = parse(SUITED).games[0]
+    hidden = tuple(dataclasses.replace(h, tiles=None, unknown=0) if h.player != "A" else h for h in game.hands)
+    cut = dataclasses.replace(game, hands=hidden, moves=game.moves[:19],
+                              tags={k: v for k, v in game.tags.items() if k != "Result"})
+    rep = replay(cut, KOZEL)
+    full = replay(game, KOZEL)
+    ref = Reference(replay(dataclasses.replace(cut, hands=game.hands), KOZEL))     # (the deals written in its place)
+    agreed = [deal for deal in played_deals(full, 19, 0) if ref.agrees(deal + (0,), (), 19)]
+    worlds = worlds_at(rep, len(rep.steps), record=True)
+    counted = count_deals(rep, worlds, _Ending(rep, worlds))
+    assert counted.total == worlds.count == len(agreed) > 0
+    assert sum(ways for _, ways in counted.results) == len(agreed)      # (each deal counted by how its hand ends)

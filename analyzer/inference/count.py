@@ -462,10 +462,11 @@ class _Build:
             if isinstance(base, Cases):
                 for part in base.parts:
                     parts.append(_Part(sign, programme(v.unseen, part.allowed, v.room, v.fixed), v.fixed))
-            elif isinstance(base, DoublesFirst):
+            elif isinstance(base, DoublesFirst):         # (whole: less the deals with a suit, by its signed cases)
                 for placed, room, _ in base.options:
                     tally = base.tally(room)
-                    parts.append(_Part(sign, programme(tally.unseen, tally.allowed, room, placed), placed))
+                    for case, allowed in (base.completions(room, placed) if whole else [(1, tally.allowed)]):
+                        parts.append(_Part(sign * case, programme(tally.unseen, allowed, room, placed), placed))
             elif isinstance(base, HeaviestFirst):
                 keep = None
                 if whole:

@@ -10,6 +10,7 @@ heaviest first (the heaviest hand leads: Hungarian). A ``view`` here is an
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Iterator
@@ -364,29 +365,63 @@ def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: i
     return out
 
 
+# The most (hand, number) pairs that may still make a new deal's suit for which DoublesFirst counts the suit's cases
+# exactly (records/match-kozel.dom: a seat's view at the lead, 9 to 12 pairs, a few ms a count; the public view of
+# a hand whose hands are all unknown, after 5 moves 16, some 0.08 s; at its lead 28, 3-5 s).
+SUIT_EVENTS = 14
+
+
 class DoublesFirst:
     """A :class:`Placements` for rules on the doubles dealt only: the unseen doubles placed every way the
     rules allow, and for each the other tiles by the program in the room it leaves (a world is drawn
-    by drawing that placement with the weight of the worlds completing it: exact, no rejection).
+    by drawing that placement with the weight of the worlds completing it).
 
     Where the rule looks at how many doubles each hand holds and nothing else (a forced new deal for so many
-    doubles, no leader to place, and no hand shown so many tiles of one number that a double placed could make
-    it a new deal's suit: Kozel), the count is counted, not listed: the doubles placed one by one into
+    doubles, no leader to place: Kozel), the count is counted, not listed: the doubles placed one by one into
     the rooms left (:meth:`_by_rooms`: the ways of reaching each room, whichever doubles went where), each room
     the rule allows times the other tiles' ways in it, as the listing sums them placement by placement. The
     placements themselves (``options``) are listed where weights, draws or a listing ask.
 
-    A known limit, listed or counted alike: a new deal's suit (Kozel: six tiles of one number) is judged on the
-    tiles in view once the doubles are placed, not on the whole hand, so deals whose other tiles make such a hand
-    are kept (some 0.25% of the deals drawn at the lead of game 9 of records/match-kozel.dom with its hands ``?``)."""
+    A new deal's suit (Kozel: six tiles or more of one number in a hand) is judged on the whole hand: a hand
+    that may still reach it (:func:`_suits`: its tiles of the number shown, played and placed, and the unseen
+    ones it may hold, within its room) is a case the other tiles' ways leave out, by inclusion and exclusion
+    over those cases (:meth:`completions`: signed programs, each with the tiles of the number that hand holds
+    fixed); where no hand may reach one, the plain program, at the rooms method's speed. The count itself makes
+    those cases over every unseen tile at once (:meth:`_by_cases`: the doubles for a new deal a case of their own,
+    alike tiles counted as one); the placements listed (draws, weights, the count by how a hand ends) make them
+    over the other tiles of each placement of the doubles. A world is drawn from
+    the plain program of its placement, drawn again while a hand holds a suit (uniform over the rest); listed,
+    such a world is left out.
+
+    A known limit: past :data:`SUIT_EVENTS` such (hand, number) pairs (``exact`` False: the public view early in
+    a hand whose hands are all unknown, where every hand may reach a suit of every number) the cases are too
+    many, and the suit is judged on the tiles in view once the doubles are placed, not on the whole hand: deals
+    whose other tiles make a suit are kept there (a few in 1,000)."""
 
     def __init__(self, view, allows, base: Placements):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
         self.doubles = [i for i, t in enumerate(view.unseen) if t.is_double]
         self.rest = [i for i, t in enumerate(view.unseen) if not t.is_double]
-        self._tallies: dict[tuple[int, ...], Placements] = {}
+        self._tallies: dict[tuple, Placements] = {}
         self._view, self._judge, self._base = view, allows, base
         self._options: list[tuple[tuple[int, ...], tuple[int, ...], int]] | None = None
+        whole = view.whole
+        dealing = whole.redeal if whole is not None else None
+        self.suit = dealing.suit if dealing is not None else 0
+        self._events = _suits(view, self.suit) if self.suit else []
+        # past SUIT_EVENTS hands and numbers that may make a suit (hands not known early in the hand) the cases
+        # are too many: the suit judged on the tiles in view once the doubles are placed, as :meth:`_placed` does
+        self.exact = len(self._events) <= SUIT_EVENTS
+        if not self.exact:
+            self._events = []
+        self._masks = dealing.number_masks if self._events else ()
+        self._plain = tuple(self._allowed[i] for i in self.rest)
+        self._kept: dict[tuple, list[tuple[int, tuple[int, ...]]]] = {}
+        self._ways: dict[tuple, int] = {}
+        self._counts: dict[tuple, int] = {}
+        self._size = max((view.fixed[h] | view.played[h]).bit_count() + view.room[h] for h in range(view.players))
+        self._can = {(h, n): tuple(j for j, i in enumerate(self.rest) if self.unseen[i].matches(n)
+                                   and self._allowed[i] >> h & 1) for h, n in self._events}
         counted = self._by_rooms()
         self.count = counted if counted is not None else sum(ways for *_, ways in self.options)
 
@@ -406,8 +441,7 @@ class DoublesFirst:
             if k == len(self.doubles):
                 if meter is not None:           # (the hands judged whole: a deal's worth of steps)
                     meter.charge(WORLD_STEPS)
-                known = self._tallies.get(room)          # a room the other tiles cannot fill: not judged again
-                ways = self.tally(room).count if (known is None or known.count) and allows(world) else 0
+                ways = self.ways(room, world) if self.tally(room).count and allows(world) else 0
                 if ways:
                     options.append((tuple(world), room, ways))
                 return
@@ -423,9 +457,8 @@ class DoublesFirst:
     def _by_rooms(self) -> int | None:
         """The count where the rule on whole hands judges a placement of the doubles by how many each hand then
         holds alone (see the class), else None: a forced new deal (``redeal`` doubles or more in a hand) and no
-        leader, and in no hand ``suit`` tiles of one number in view once the doubles are placed (its fixed and
-        played tiles of the number, and its double where it may go there), so that the suit's judgment, made on
-        those, never finds one. The same sum as the listing's, grouped by the room each placement leaves."""
+        leader. The same sum as the listing's, grouped by the room each placement leaves and by where the
+        doubles of the numbers a hand may hold a suit of went (:meth:`ways`)."""
         view = self._view
         whole = view.whole
         if whole is None or whole.leader is not None or whole.redeal is None:
@@ -436,46 +469,164 @@ class DoublesFirst:
         for h in range(view.players):
             shown = view.fixed[h] | view.played[h]
             held.append(sum(1 for t in tiles if t.is_double and t.bit & shown))
-            if dealing.suit:                        # (of the doubles, only [n-n] is of the number n)
+            if not self.exact:                      # (the suit in view: judged by the listing, see __init__)
                 room = self.room[h] and (most is None or held[h] < most)
                 may = {self.unseen[i].high for i in self.doubles if room and self._allowed[i] >> h & 1}
                 if any(sum(1 for t in tiles if t.matches(n) and t.bit & shown) + (n in may) >= dealing.suit
                        for n in range(whole.max_pip + 1)):
                     return None
+        if self._events and (most is None or (2 * (most + 1) > whole.max_pip + 1
+                                              and most + self.suit > self._size)):
+            return self._by_cases(most, held)
+        numbers = {n for _, n in self._events}      # (the doubles whose holder a suit's judgment asks)
         meter, base = current_meter(), self._base
-        layer = {self.room: 1}
+        layer: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {(self.room, ()): 1}
         for i in self.doubles:
-            after: dict[tuple[int, ...], int] = {}
-            for room, ways in layer.items():
+            mark = self.unseen[i].high in numbers
+            after: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+            for (room, where), ways in layer.items():
                 if meter is not None:
                     meter.charge()
-                for _, left in base.steps(i, room):
-                    after[left] = after.get(left, 0) + ways
+                for h, left in base.steps(i, room):
+                    key = (left, where + (h,) if mark else where)
+                    after[key] = after.get(key, 0) + ways
             layer = after
+        marked = [self.unseen[i] for i in self.doubles if self.unseen[i].high in numbers]
         count = 0
-        for room, ways in layer.items():
+        for (room, where), ways in layer.items():
             if most is not None and any(held[h] + self.room[h] - room[h] > most for h in range(view.players)):
                 continue                            # (a hand dealt enough doubles for a new deal)
             if meter is not None:
                 meter.charge(WORLD_STEPS)
-            count += ways * self.tally(room).count
+            world = list(view.fixed)
+            for tile, h in zip(marked, where):
+                world[h] |= tile.bit
+            count += ways * self.ways(room, world)
+        return count
+
+    def _by_cases(self, most: int | None, held: list[int]) -> int:
+        """The count of :meth:`_by_rooms` where a hand may reach a suit, by inclusion and exclusion over every
+        unseen tile at once, the doubles among them: every placement, less those in which a hand holds a suit or
+        ``most + 1`` doubles, plus those in which two hands do, and so on (:func:`_alike_cases`); a hand holds one
+        of them at most and two hands never hold the doubles for a new deal both (the caller checks the rule's
+        numbers), so the cases are few, and each is the plain program's count."""
+        view, unseen, allowed, room = self._view, self.unseen, self._allowed, self.room
+        needs = []                                  # (hand, number, tiles still needed, tiles it may hold)
+        if most is not None:                        # (the doubles, as a number of their own past the last)
+            for h in range(view.players):
+                can = tuple(i for i in self.doubles if allowed[i] >> h & 1)
+                need = most + 1 - held[h]
+                if need <= 0:
+                    return 0
+                if len(can) >= need and room[h] >= need:
+                    needs.append((h, view.whole.max_pip + 1, need, can))
+        for h, n in self._events:
+            need = self.suit - ((view.fixed[h] | view.played[h]) & self._masks[n]).bit_count()
+            if need <= 0:
+                return 0
+            can = tuple(i for i, t in enumerate(unseen) if t.bit & self._masks[n] and allowed[i] >> h & 1)
+            if len(can) >= need and room[h] >= need:
+                needs.append((h, n, need, can))
+        meter, count = current_meter(), 0
+        for mix, sign in _alike_cases(tuple(allowed), room, tuple(needs)).items():
+            if sign:
+                if meter is not None:
+                    meter.charge(WORLD_STEPS)
+                count += sign * self._counted(mix)
         return count
 
     def tally(self, room) -> Placements:             # the program of the other tiles in ``room``
-        if room not in self._tallies:
-            self._tallies[room] = Placements(tuple(self.unseen[i] for i in self.rest),
-                                         tuple(self._allowed[i] for i in self.rest), room)
-        return self._tallies[room]
+        return self._program(room, self._plain)
+
+    def _program(self, room, allowed) -> Placements:
+        key = (room, allowed)
+        if key not in self._tallies:
+            self._tallies[key] = Placements(tuple(self.unseen[i] for i in self.rest), allowed, room)
+        return self._tallies[key]
+
+    def _needs(self, room, world) -> tuple | None:
+        """The cases of :meth:`completions` once the doubles are placed: (hand, number, tiles of it still needed,
+        the other tiles of it the hand may hold) for each hand that may still reach a suit; None: a hand holds one
+        in view already."""
+        view, needs = self._view, []
+        for h, n in self._events:
+            need = self.suit - ((world[h] | view.played[h]) & self._masks[n]).bit_count()
+            if need <= 0:
+                return None
+            can = self._can[h, n]
+            if len(can) >= need and room[h] >= need:
+                needs.append((h, n, need, can))
+        return tuple(needs)
+
+    def completions(self, room, world) -> list[tuple[int, tuple[int, ...]]]:
+        """The other tiles' ways into ``room`` once the doubles are placed (``world``: the masks with them) that
+        leave no hand a new deal's suit, as signed programs (sign, the holders each of those tiles may go to):
+        every way, less those in which one hand reaches a suit, plus those in which two do, and so on (by
+        inclusion and exclusion over the hands that may reach one, :func:`_suits`). A hand reaching ``suit``
+        tiles of a number holds exactly some set of its unseen tiles of that number, ``suit`` less its tiles of
+        the number in view or more: one program for each set, those tiles put in the hand and the number's other
+        tiles kept out of it."""
+        if not self._events:
+            return [(1, self._plain)]
+        needs = self._needs(room, world)
+        if needs is None:
+            return []                               # (a hand already holds a suit in view: no way at all)
+        key = (room, needs)
+        known = self._kept.get(key)
+        if known is None:
+            terms = _cases(self._plain, room, needs)
+            known = self._kept[key] = [(sign, allowed) for allowed, sign in terms.items()
+                                       if sign and self._count(room, allowed)]
+        return known
+
+    def ways(self, room, world) -> int:
+        """The worlds completing the placement of the doubles ``world`` that leaves ``room``."""
+        if not self._events:
+            return self.tally(room).count
+        needs = self._needs(room, world)
+        if needs is None:
+            return 0
+        key = (room, needs)
+        known = self._ways.get(key)
+        if known is None:
+            known = 0
+            for mix, sign in _alike_cases(self._plain, room, needs).items():
+                if sign:
+                    known += sign * self._counted(mix)
+            self._ways[key] = known
+        return known
+
+    def _count(self, room, allowed) -> int:
+        return self._counted(_alike(room, allowed))
+
+    def _counted(self, mix) -> int:
+        if mix is None:
+            return 0
+        known = self._counts.get(mix)
+        if known is None:
+            known = self._counts[mix] = _Classes(mix[1], mix[0]).count
+        return known
+
+    def _suited(self, world) -> bool:
+        """Whether a hand of ``world`` (a whole world: every tile placed) holds a new deal's suit."""
+        view = self._view
+        for h, n in self._events:
+            if ((world[h] | view.played[h]) & self._masks[n]).bit_count() >= self.suit:
+                return True
+        return False
 
     def weights(self) -> list[list[int]]:
         weights = [[0] * len(self.room) for _ in self.unseen]
-        rooms: dict[tuple[int, ...], int] = {}
+        rooms: dict[tuple, int] = {}
         for world, room, ways in self.options:
             for i in self.doubles:
                 weights[i][next(h for h, mask in enumerate(world) if mask & self.unseen[i].bit)] += ways
-            rooms[room] = rooms.get(room, 0) + 1
-        for room, times in rooms.items():
-            for j, row in enumerate(self.tally(room).weights()):
+            for sign, allowed in self.completions(room, world):
+                rooms[room, allowed] = rooms.get((room, allowed), 0) + sign
+        for (room, allowed), times in rooms.items():
+            if not times:
+                continue
+            for j, row in enumerate(self._program(room, allowed).weights()):
                 for h, w in enumerate(row):
                     weights[self.rest[j]][h] += times * w
         return weights
@@ -486,11 +637,118 @@ class DoublesFirst:
             pick -= ways
             if pick < 0:
                 break
-        return self.tally(room).sample(rng, world)
+        while True:                                 # (a world with a suit drawn again: uniform over the rest)
+            drawn = self.tally(room).sample(rng, world)
+            if not self._events or not self._suited(drawn):
+                return drawn
 
     def each(self, fixed=None) -> Iterator[tuple[int, ...]]:
         for world, room, _ in self.options:
-            yield from self.tally(room).each(world)
+            for drawn in self.tally(room).each(world):
+                if not self._events or not self._suited(drawn):
+                    yield drawn
+
+
+def _cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) -> dict[tuple[int, ...], int]:
+    """The signed programs of :meth:`DoublesFirst.completions` (the holders each tile may go to: the sign its
+    program's ways are added with), from ``needs`` (:meth:`DoublesFirst._needs`)."""
+    terms: dict[tuple[int, ...], int] = {plain: 1}
+
+    def add(k: int, allowed: list[int], hands: int, numbers: int, sign: int) -> None:
+        for e in range(k, len(needs)):
+            h, n, need, can = needs[e]
+            if hands >> h & 1 or numbers >> n & 1:
+                continue                            # (one hand, one suit; one number, one hand: see _suits)
+            for size in range(need, min(len(can), room[h]) + 1):
+                for chosen in itertools.combinations(can, size):
+                    case = list(allowed)
+                    for j in can:
+                        case[j] = case[j] & (1 << h) if j in chosen else case[j] & ~(1 << h)
+                    if any(case[j] == 0 for j in can):
+                        continue                    # (a tile two cases put in two hands)
+                    terms[tuple(case)] = terms.get(tuple(case), 0) - sign
+                    add(e + 1, case, hands | 1 << h, numbers | 1 << n, -sign)
+
+    add(0, list(plain), 0, 0, 1)
+    return terms
+
+
+def _alike(room, allowed) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """What the plain program's count asks of tiles ``allowed`` into ``room``: the room left once each tile that
+    one holder alone may take is in it, and how many of the others each set of holders may take (sorted); None:
+    those tiles overfill a holder."""
+    left, mix = list(room), []
+    for mask in allowed:
+        if mask and not mask & (mask - 1):
+            left[mask.bit_length() - 1] -= 1
+        else:
+            mix.append(mask)
+    return None if min(left, default=0) < 0 else (tuple(left), tuple(sorted(mix)))
+
+
+def _alike_cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) -> dict:
+    """:func:`_cases` summed as counts ask them (:func:`_alike`: the signed number of programs of each), made a
+    class of alike tiles at a time: the tiles of a case's number that have the same holders in the program so far
+    and are of the same later cases' numbers are alike, and ``k`` of ``g`` such tiles in the hand are
+    ``comb(g, k)`` programs of one count."""
+    out: dict = {}
+    later = [set(can) for *_, can in needs]
+    # each case's tiles with the later cases' numbers they are of (alike only where those are the same)
+    marks = [{j: tuple(j in later[f] for f in range(e + 1, len(needs))) for j in needs[e][3]} for e in range(len(needs))]
+
+    def add(k: int, allowed: list[int], hands: int, numbers: int, weight: int) -> None:
+        mix = _alike(room, allowed)
+        if mix is None:
+            return                                  # (and so every program it is a part of)
+        out[mix] = out.get(mix, 0) + weight
+        for e in range(k, len(needs)):
+            h, n, need, can = needs[e]
+            if hands >> h & 1 or numbers >> n & 1:
+                continue
+            groups: dict[tuple, list[int]] = {}
+            mark = marks[e]
+            for j in can:
+                groups.setdefault((allowed[j], mark[j]), []).append(j)
+            sizes = [len(g) for g in groups.values()]
+            most = room[h]
+            for counts in itertools.product(*(range(g + 1) for g in sizes)):
+                if not need <= sum(counts) <= most:
+                    continue
+                case, ways = list(allowed), 1
+                for group, c in zip(groups.values(), counts):
+                    ways *= math.comb(len(group), c)
+                    for x, j in enumerate(group):
+                        case[j] = case[j] & (1 << h) if x < c else case[j] & ~(1 << h)
+                if all(case[j] for j in can):
+                    add(e + 1, case, hands | 1 << h, numbers | 1 << n, -weight * ways)
+
+    add(0, list(plain), 0, 0, 1)
+    return out
+
+
+def _suits(view, suit: int) -> list[tuple[int, int]]:
+    """The (hand, number) pairs where the hand may hold ``suit`` tiles of the number once dealt whole: its tiles
+    of the number in view (held or played) and the unseen ones it may hold, within its room, reach ``suit``
+    (none: the suit cannot bite, and the count is the plain one). A hand holds one suit at most and a number
+    makes one at most where ``2 * suit`` passes the hand's size plus one and the number's tiles (Kozel: 6 of 7
+    tiles a hand, of the 7 tiles of a number): :meth:`DoublesFirst.completions` counts on it, so other rules
+    raise :class:`InferenceUnsupported`."""
+    whole = view.whole
+    masks = whole.redeal.number_masks
+    size = max((view.fixed[h] | view.played[h]).bit_count() + view.room[h] for h in range(view.players))
+    out = []
+    for h in range(view.players):
+        shown = view.fixed[h] | view.played[h]
+        may = 0                                     # the unseen tiles it may hold
+        for t, a in zip(view.unseen, view.allowed):
+            if a >> h & 1:
+                may |= t.bit
+        for n, mask in enumerate(masks):
+            if (shown & mask).bit_count() + min((may & mask).bit_count(), view.room[h]) >= suit:
+                out.append((h, n))
+    if out and (2 * suit <= size + 1 or 2 * suit <= whole.max_pip + 1):
+        raise InferenceUnsupported("a new deal's suit that a hand may hold twice")
+    return out
 
 
 class Cases:

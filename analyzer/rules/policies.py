@@ -126,6 +126,11 @@ class Dealing:
             return False                                        # their doubles alone, the others not yet placed)
         return any((hand & m).bit_count() >= self.suit for m in _suit_masks(self.max_pip))
 
+    @property
+    def number_masks(self) -> tuple[int, ...]:
+        """The tiles of each number, 0 to ``max_pip``, as masks of their bits (a double in its number's)."""
+        return _suit_masks(self.max_pip)
+
     def redeal_problem(self, hand: set[Tile] | frozenset[Tile] | None) -> str | None:
         """Why a game marked as re-dealt for this hand's doubles may not be (None: it may)."""
         if not self.redeal:

@@ -48,7 +48,7 @@ from ..server.api import (DEALS, ROUTES, ApiError, FileRoutes, analysis_call, an
                           current_keys, error_answer, language)
 from ..server.files import Roots  # noqa: E402
 
-__all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "site_budget", "site_info"]
+__all__ = ["SiteApi", "BROWSER_BUDGET", "SERVER_BUDGET", "SITE_SECONDS", "site_budget", "site_info"]
 
 #: The fair analysis's budget in the browser, where the page does not say: the deals drawn first for each
 #: decision, the most it is given where its best is not told apart, the deals below which a decision is solved
@@ -63,6 +63,15 @@ BROWSER_BUDGET = {"decision_deals": 10, "max_decision_deals": 10, "exact_below":
 #: browser): the server's and the command line's (the fair analysis's defaults of ``server.api.analysis_call``, each
 #: search at most ``library.NODE_LIMIT`` positions), so the page's verdicts are ``domino analyze``'s.
 SERVER_BUDGET = {"max_nodes": library.NODE_LIMIT}
+
+
+#: The CPU budgets of a sheet without hands in the page (a request that names its own keeps them): the deals' values
+#: 15 s and the fair verdicts 30 s, not the command line's 60 s and 120 s (``--values-seconds``, ``--fair-seconds``),
+#: which a browser tab spends with nothing to show. Under Pyodide the compiled search runs at some 1.5-2x native
+#: (docs/site.md), so 15 s is about the 10 s a handless sheet's values are meant to take natively (issue 80); the fair
+#: verdicts, asked for on their own, get twice that. Where a budget cuts the work the page says where (the sheet's
+#: ``deals.words``, its ``fair_cut.words``), and More deals goes on.
+SITE_SECONDS = {"values_seconds": 15, "fair_seconds": 30}
 
 
 def site_budget() -> dict:
@@ -129,7 +138,7 @@ class SiteApi:
 
     def _analysis(self, data: dict, progress: Callable[[dict], None] | None) -> dict:
         fair = bool(data.get("fair"))
-        data = {**{k: v for k, v in self.budget.items() if k != "max_nodes"}, **current_keys(data)}
+        data = {**SITE_SECONDS, **{k: v for k, v in self.budget.items() if k != "max_nodes"}, **current_keys(data)}
         kwargs = analysis_call(data, self.budget["max_nodes"] if fair else library.NODE_LIMIT)
         kwargs["progress"] = progress
         return library.analyze_document(**kwargs)

@@ -46,6 +46,8 @@ export function drawValues() {
   if (here.branch) { note.push(_("The values where the variation begins (Analyse values the position shown).")); }
   // a sheet without hands: the deals its record allows and the result they give, in the server's words
   if (g.deals && g.deals.words) { note.push(g.deals.words); }
+  // where the fair verdicts' CPU budget cut their hands and deals, in the server's words (its fair_cut)
+  if (g.fair_cut && g.fair_cut.words) { note.push(g.fair_cut.words.charAt(0).toUpperCase() + g.fair_cut.words.slice(1) + "."); }
   if (g.deals_error) { note.push(_("No deal fits the sheet: {why}.", {why: g.deals_error})); }
   var side = g.perspective ? g.perspective : g.sides[0] ? _("values for {side}", {side: g.sides[0]}) : _("values for the first side");
   note.push(g.deals ? _("{values}, over the deals the sheet allows.", {values: side.charAt(0).toUpperCase() + side.slice(1)}) : side + ".");
