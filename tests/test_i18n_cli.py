@@ -151,7 +151,8 @@ def test_a_retired_options_note_is_in_the_catalogue():
                                   ["analyze", "--fair", "--max-decision-deals", "3", "records/seed2.dom"],
                                   ["analyze", "--values-seconds", "-3", "records/seed2.dom"],
                                   ["analyze", "--values-seconds", "1.5", "records/seed2.dom"],
-                                  ["validate", "--rule", "=x", "records/seed2.dom"]])
+                                  ["validate", "--rule", "=x", "records/seed2.dom"],
+                                  ["site"], ["serve", "--token", "short"]])
 def test_the_commands_own_usage_errors_are_in_the_catalogue(args):
     result = _qps(*args)
     assert result.exit_code == 2 and "⟦Error: ⟦" in result.output, result.output
@@ -250,3 +251,4 @@ def test_a_clusters_refusal_before_any_work_is_in_the_catalogue(monkeypatch):
     assert result.exit_code == 1 and "⟦Error: ⟦DOMINO_WORKER_WAIT='abc': give the seconds" in result.output, \
         result.output
     assert unmarked_words(result.output.replace("DOMINO_WORKER_WAIT='abc'", " ")) == [], result.output
+

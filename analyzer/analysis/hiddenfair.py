@@ -23,6 +23,7 @@ from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, To
                       public_hands, public_ranges, within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, cfr_decision, cfr_supported
 from ..inference import InferenceUnsupported, NoWorld
+from ..i18n import gettext
 from ..replay import Replay
 from ..tiles import Move
 from . import alternative_text
@@ -63,8 +64,8 @@ def hidden_unavailable() -> str | None:
     except (ImportError, ValueError):
         found = False
     if not found:
-        return ("no exact values under hidden information: they need scipy (pip install 'domino-analyzer[hidden]'); "
-                "every decision is sampled with open hands")
+        return gettext("no exact values under hidden information: they need scipy (pip install "
+                       "'domino-analyzer[hidden]'); every decision is sampled with open hands")
     return None
 
 

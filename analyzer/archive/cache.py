@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
+from ..i18n import gettext, system_reason
 from ..outputs import clear_damaged
 from .inputs import InputError
 
@@ -127,8 +128,8 @@ class Cache:
                     raise first
                 self._write(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
             except OSError as exc:
-                self.broken = (f"the cache {self.directory} cannot be written ({exc.strerror or exc}): "
-                               "the run goes on without caching")
+                self.broken = gettext("the cache {folder} cannot be written ({reason}): the run goes on without "
+                                      "caching", folder=self.directory, reason=system_reason(exc))
                 if self.warn is not None:
                     self.warn(self.broken)
 

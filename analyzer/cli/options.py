@@ -286,7 +286,7 @@ def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:
 
     why = hidden_unavailable()
     if why is not None:
-        click.echo(f"--exact-hidden: {why}.", err=True)
+        click.echo(gettext("--exact-hidden: {reason}.", reason=why), err=True)
 
 
 def max_worlds_check(worlds: int | None, max_worlds: int | None, first: str = "--decision-deals") -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from .errors import clean_errors
-from ..i18n import N_
+from ..i18n import N_, gettext
 from .language import TranslatedCommand
 
 __all__ = ["serve"]
@@ -41,16 +41,17 @@ def serve(paths, host, port, token, allow_hosts):
         from ..server import serve as run
         from ..server.files import FileRefused
     except ImportError as exc:
-        raise click.ClickException(f"the board needs Starlette and uvicorn: pip install 'domino-analyzer[board]' "
-                                   f"({exc})") from None
+        raise click.ClickException(gettext("the board needs Starlette and uvicorn: pip install "
+                                           "'domino-analyzer[board]' ({reason})", reason=exc)) from None
     if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
-        raise click.BadParameter("give a token of at least 8 characters, no blank", param_hint="--token")
+        raise click.BadParameter(gettext("give a token of at least 8 characters, no blank"), param_hint="--token")
 
     def started(url: str) -> None:
-        click.echo(f"the board: {url}  (Ctrl-C stops it)", err=True)
+        click.echo(gettext("the board: {url}  (Ctrl-C stops it)", url=url), err=True)
     try:
         run(list(paths), Listening(host, port, token, tuple(allow_hosts)), started=started)
     except FileRefused as exc:
         raise click.ClickException(str(exc)) from None
     except PortUnavailable as exc:         # a usage error (exit 2): another --port, or --port 0 for a free one
-        raise click.BadParameter(f"{exc}; give another port, or 0 for a free one", param_hint="--port") from None
+        raise click.BadParameter(gettext("{reason}; give another port, or 0 for a free one", reason=exc),
+                                 param_hint="--port") from None

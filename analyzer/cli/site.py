@@ -6,7 +6,7 @@ import pathlib
 import click
 
 from .errors import clean_errors
-from ..i18n import N_
+from ..i18n import N_, decimal, gettext, ngettext, number
 from .language import TranslatedCommand
 
 __all__ = ["site"]
@@ -47,10 +47,10 @@ def site(out, pyodide, force, record, move, base, link):
         try:
             found = read_fragment(link)
         except LinkError as exc:
-            raise click.ClickException(f"the link opens nothing: {exc}") from None
+            raise click.ClickException(gettext("the link opens nothing: {reason}", reason=exc)) from None
         click.echo(found.text, nl=False)
         if found.game is not None:
-            click.echo(f"(at {found.move()})", err=True)
+            click.echo(gettext("(at {move})", move=found.move()), err=True)
         return
     if record is not None:
         game = step = None
@@ -63,11 +63,12 @@ def site(out, pyodide, force, record, move, base, link):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise click.ClickException(f"{record} is not UTF-8 text (byte {exc.start}): no record") from None
+            raise click.ClickException(gettext("{path} is not UTF-8 text (byte {byte}): no record", path=record,
+                                                 byte=number(exc.start))) from None
         click.echo(base + make_fragment(text, game, step))
         return
     if not out:
-        raise click.UsageError("give the folder to build in (-o DIR), or --link FILE, or --read LINK")
+        raise click.UsageError(gettext("give the folder to build in (-o DIR), or --link FILE, or --read LINK"))
     from ..site.build import SiteError, build_site
 
     try:
@@ -75,9 +76,14 @@ def site(out, pyodide, force, record, move, base, link):
     except SiteError as exc:
         raise click.ClickException(str(exc)) from None
     python = built.sizes.get("python/domino.zip", 0)
-    click.echo(f"{built.folder}: the board as a static site, {len(built.sizes)} files, "
-               f"{built.total / 1048576:.1f} MB (Pyodide {built.pyodide}: "
-               f"{sum(v for k, v in built.sizes.items() if k.startswith('pyodide/')) / 1048576:.1f} MB; "
-               f"the project's Python: {python / 1048576:.1f} MB; a first visit downloads "
-               f"{built.first_visit / 1048576:.1f} MB, the equity tables only when read). Serve it, e.g. "
-               f"python3 -m http.server -d {built.folder}")
+    mb = 1048576
+    click.echo(ngettext(
+        "{folder}: the board as a static site, {n} file, {total} MB (Pyodide {version}: {pyodide} MB; the "
+        "project's Python: {python} MB; a first visit downloads {first} MB, the equity tables only when read). "
+        "Serve it, e.g. python3 -m http.server -d {folder}",
+        "{folder}: the board as a static site, {n} files, {total} MB (Pyodide {version}: {pyodide} MB; the "
+        "project's Python: {python} MB; a first visit downloads {first} MB, the equity tables only when read). "
+        "Serve it, e.g. python3 -m http.server -d {folder}", len(built.sizes),
+        folder=built.folder, total=decimal(built.total / mb, 1), version=built.pyodide,
+        pyodide=decimal(sum(v for k, v in built.sizes.items() if k.startswith("pyodide/")) / mb, 1),
+        python=decimal(python / mb, 1), first=decimal(built.first_visit / mb, 1)))
