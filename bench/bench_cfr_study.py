@@ -32,11 +32,13 @@ largest, and the signed mean (mover-signed: below 0, the fair value is worse for
 drawn at random (with replacement; what a sampled fair verdict shows); the deals (median, most); the solver's
 seconds a decision (median, most: CPU seconds, the deals listed, the tree built and every value's solve), its
 iterations (median) and its arrays' memory (median, most); then the same seconds and memory over every decision
-tried, the open ones too (``all s``, ``all MB``).
+tried, the open ones too (``all s``, ``all MB``), and the open ones' widest bracket (points a deal of the mover's
+hand: how far from closed they stopped; median, most). ``--by-hands`` adds a line a size and smaller hand (``3/2``:
+the larger hand 3 tiles, the smaller 2).
 
     nice -n 10 python3 bench/bench_cfr_study.py [--decisions 10] [--sizes 1,2,3] [--games 400] [--seed 85]
         [--budget SECONDS] [--rows FILE.jsonl]
-    python3 bench/bench_cfr_study.py --table FILE.jsonl
+    python3 bench/bench_cfr_study.py --table FILE.jsonl [--by-hands]
 """
 from __future__ import annotations
 
@@ -168,22 +170,26 @@ def run(args, path: Path) -> None:
             out.flush()
 
 
-def table(rows: list[dict]) -> None:
-    """The table of saved rows: a line a size (and seed)."""
+def table(rows: list[dict], by_hands: bool = False) -> None:
+    """The table of saved rows: a line a size (and seed); with ``by_hands``, a line a size and smaller hand (3/2:
+    the larger hand 3 tiles, the smaller 2)."""
     for seed in sorted({r["seed"] for r in rows}):
         print(f"block for two, CFR+ {'kernel' if kernel() is not None else 'in Python (no kernel built)'}, seed {seed}")
         print(f"{'tiles':>5} {'games':>6} {'found':>5} {'beyond':>6} {'solved':>6} {'open':>4} {'budget s':>8} "
               f"{'best set':>8} {'named':>9} {'fair loses':>10} {'mean/max loss':>13} {'|fair-exact| mean/max':>21} "
               f"{'signed':>6} {'cover':>5} {'deals med/max':>14} {'s med/max':>11} {'iter':>6} {'MB med/max':>11} "
-              f"{'all s med/max':>13} {'all MB med/max':>14}")
+              f"{'all s med/max':>13} {'all MB med/max':>14} {'open width med/max':>18}")
         for size in sorted({r["size"] for r in rows if r["seed"] == seed}):
             mine = [r for r in rows if r["seed"] == seed and r["size"] == size]
             found = [r for r in mine if r["kind"] == "decision"]
             tried = max([r["tried"] for r in mine if r["kind"] == "games"] + [r["game"] + 1 for r in found])
-            print_row(size, tried, found)
+            print_row(f"{size}", tried, found)
+            if by_hands:
+                for small in sorted({min(r["tiles"]) for r in found}, reverse=True):
+                    print_row(f"{size}/{small}", tried, [r for r in found if min(r["tiles"]) == small])
 
 
-def print_row(size: int, tried: int, found: list[dict]) -> None:
+def print_row(size: str, tried: int, found: list[dict]) -> None:
     """One size's line: every comparison over the endgames whose brackets closed (``solved``) alone."""
     got = [g for g in found if g["status"] == "solved"]
     beyond = sum(g["status"] == "beyond" for g in found)
@@ -196,10 +202,12 @@ def print_row(size: int, tried: int, found: list[dict]) -> None:
     if timed:
         times = [g["time"] for g in timed]
         mbs = [g.get("memory", 0) / 1e6 for g in timed]
+        widths = [g["width"] for g in found if g.get("width") is not None]
         every = (f" {statistics.median(times):>6.1f}/{max(times):<6.1f} "
-                 f"{statistics.median(mbs):>6.1f}/{max(mbs):<6.1f}")
+                 f"{statistics.median(mbs):>6.1f}/{max(mbs):<7.1f}" +
+                 (f" {statistics.median(widths):>8.3f}/{max(widths):<8.3f}" if widths else ""))
     if not got:
-        print(head + every)
+        print(f"{head:<{len(head) + 125}}" + every)
         return
     loses = [g["loss"] for g in got if g["loss"] > PRECISION]
     gaps = [x for g in got for x in g["gaps"]]
@@ -230,11 +238,12 @@ def main() -> None:
                     help="the JSON-lines file the rows go to, and a run stopped goes on from (default: a new "
                          "temporary file)")
     ap.add_argument("--table", type=Path, default=None, metavar="FILE", help="print the table of FILE's rows alone")
+    ap.add_argument("--by-hands", action="store_true", help="a line of the table a size and smaller hand too")
     args = ap.parse_args()
     if args.table is not None:
         if not args.table.exists():
             ap.error(f"{args.table}: no such file")
-        table(load(args.table))
+        table(load(args.table), args.by_hands)
         return
     path = args.rows
     if path is None:
@@ -243,7 +252,7 @@ def main() -> None:
         path = Path(tempfile.mkstemp(prefix="cfr-study-", suffix=".jsonl")[1])
         print(f"rows: {path}", file=sys.stderr)
     run(args, path)
-    table(load(path))
+    table(load(path), args.by_hands)
 
 
 if __name__ == "__main__":
