@@ -201,7 +201,7 @@ def print_row(size: str, tried: int, found: list[dict]) -> None:
     every = ""
     if timed:
         times = [g["time"] for g in timed]
-        mbs = [g.get("memory", 0) / 1e6 for g in timed]
+        mbs = [g["memory"] / 1e6 for g in timed if "memory" in g] or [0.0]      # ("too long": no tree to weigh)
         widths = [g["width"] for g in found if g.get("width") is not None]
         every = (f" {statistics.median(times):>6.1f}/{max(times):<6.1f} "
                  f"{statistics.median(mbs):>6.1f}/{max(mbs):<7.1f}" +
@@ -221,7 +221,8 @@ def print_row(size: str, tried: int, found: list[dict]) -> None:
           f"{statistics.mean(loses) if loses else 0:>6.2f}/{max(loses) if loses else 0:<6.2f} "
           f"{statistics.mean(map(abs, gaps)):>10.2f}/{max(map(abs, gaps)):<10.2f} {statistics.mean(gaps):>6.2f} "
           f"{100 * sum(g['covered'] for g in got) / moves:>4.0f}% {statistics.median(deals):>7.0f}/{max(deals):<6} "
-          f"{statistics.median(times):>5.1f}/{max(times):<5.1f} {statistics.median(g['iterations'] for g in got):>6.0f} "
+          f"{statistics.median(times):>5.1f}/{max(times):<5.1f} "
+          f"{statistics.median(g['iterations'] for g in got):>6.0f} "
           f"{statistics.median(mb):>5.1f}/{max(mb):<5.1f}" + every)
 
 
