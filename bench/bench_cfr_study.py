@@ -1,34 +1,49 @@
 """The fair verdict (the open-hands mean) against the exact game value under hidden information, by the tiles in hand
 (issue 85), in the block game for two, with the CFR+ solver's time and memory.
 
-Random games (``analyzer.generate.random_game``, seeded) are replayed; of each, the first decision with a choice
-where the larger hand holds exactly H tiles is an endgame of size H (H = 1, 2, 3 by default), up to
-``--decisions`` a size. Each is solved by the public-tree CFR+ solver (``analyzer.hidden.cfr.cfr_decision``, its
-brackets closed to 0.001 points a deal of the mover's hand, within ``hiddenfair.cfr_budget`` CPU seconds: 20 up to
-3 tiles, 200 at 4) over every deal the public record allows, as each player's possible hands
-(``hidden.public_ranges``: no deal listed), where there are at most ``--max-deals`` deals (default: no bound; those
-with more are counted, ``beyond``, and left out). Each legal move is valued twice, per deal that gives the mover his hand:
+Random games (``analyzer.generate.random_game``, seeded: game ``g`` of seed ``s`` is ``random_game(s * 100003 + g)``)
+are replayed; of each, the first decision with a choice where the larger hand holds exactly H tiles is an endgame of
+size H (H = 1, 2, 3 by default), up to ``--decisions`` a size, drawn from at most ``--games`` games a size (few games
+reach a choice at one tile: the table says how many were tried). Each is solved by the public-tree CFR+ solver
+(``analyzer.hidden.cfr.cfr_decision``, its brackets closed to 0.001 points a deal of the mover's hand, within
+``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 200 at 4) over every
+deal the public record allows, as each player's possible hands (``hidden.public_ranges``: no deal listed), where
+there are at most ``--max-deals`` deals (default: no bound; those with more are counted, ``beyond``, and left out).
+Each legal move of a solved decision is valued twice, per deal that gives the mover his hand:
 
 - **fair**: the mean of the move's open-hands value (``TreeSearch.values``) over the deals the mover cannot tell
   apart (what ``analyze --fair --exact-hand 0`` computes, every deal solved);
 - **exact**: the solver's (``HiddenDecision.hand_values``: both play their best by what they know).
 
-Columns: the endgames found, those past the deal bound (``beyond``), those solved (every bracket closed within the
-solver's CPU budget; the other columns are over these alone); ``best set``: the fair best moves (equal
+Each decision's row is written to ``--rows`` (JSON lines, one a decision, as it finishes) and the table is made from
+that file: a run stopped at any point keeps what finished, and the same command run again goes on where it stopped
+(the games whose rows are in the file are skipped); ``--table FILE`` prints the table of saved rows alone. A
+decision whose brackets did not close within the budget (``open``) or whose tree took longer to build (``too long``)
+has a row too, its solver's figures but no comparison: it is counted, never dropped.
+
+Columns: the games tried, the endgames found, those past the deal bound (``beyond``), those solved (every bracket
+closed within the solver's CPU budget; the columns after ``open`` are over these alone), those not closed
+(``open``: the bracket not closed or the tree not built in the budget); ``best set``: the fair best moves (equal
 means) hold an exact best (its exact loss within 0.002, the brackets' precision); ``named``: a unique fair best is
 an exact best; ``fair loses``: the endgames where following the fair best loses (exact loss above 0.002), the mean
 loss where it does and the largest (points a deal of his hand); ``|fair-exact|``: a move's value gap, mean and
 largest, and the signed mean (mover-signed: below 0, the fair value is worse for the mover than the game value);
-``cover``: the share of moves whose exact value lies in the 95% interval of the mean of 200 of the mover's deals drawn
-at random (with replacement; what a sampled fair verdict shows); the deals (median, most); the solver's seconds a
-decision (median, most: CPU seconds, the deals listed, the tree built and every value's solve), its iterations (median) and its arrays' memory
-(median, most).
+``cover``: the share of moves whose exact value lies in the 95% interval of the mean of 200 of the mover's deals
+drawn at random (with replacement; what a sampled fair verdict shows); the deals (median, most); the solver's
+seconds a decision (median, most: CPU seconds, the deals listed, the tree built and every value's solve), its
+iterations (median) and its arrays' memory (median, most); then the same seconds and memory over every decision
+tried, the open ones too (``all s``, ``all MB``), and the open ones' widest bracket (points a deal of the mover's
+hand: how far from closed they stopped; median, most). ``--by-hands`` adds a line a size and smaller hand (``3/2``:
+the larger hand 3 tiles, the smaller 2).
 
     nice -n 10 python3 bench/bench_cfr_study.py [--decisions 10] [--sizes 1,2,3] [--games 400] [--seed 85]
+        [--budget SECONDS] [--rows FILE.jsonl]
+    python3 bench/bench_cfr_study.py --table FILE.jsonl [--by-hands]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -52,59 +67,163 @@ PRECISION = 2e-3        # two values closer than this are not told apart (each b
 DRAWN = 200             # the deals a sampled fair verdict draws first (``settings.WORLDS``)
 
 
-def endgames(variant, size: int, games: int, seed: int, most: int):
-    """The first decision with a choice where the larger hand holds ``size`` tiles, of each random game, at most
-    ``most``: (replay, step, seat)."""
-    count = 0
-    for g in range(games):
-        rep = replay(random_game(variant, seed * 100_003 + g))
-        for k, seat, moves in _decision_points(rep, [0, 1]):
-            pos = rep.position_at(k)
-            if len(moves) < 2 or moves != pos.legal_moves() or max(pos.count(0), pos.count(1)) != size:
-                continue
-            yield rep, k, seat
-            count += 1
-            break
-        if count >= most:
-            return
+def endgame(variant, size: int, seed: int, game: int):
+    """The first decision with a choice where the larger hand holds ``size`` tiles, of random game ``game``:
+    (replay, step, seat), or None where the game has none."""
+    rep = replay(random_game(variant, seed * 100_003 + game))
+    for k, seat, moves in _decision_points(rep, [0, 1]):
+        pos = rep.position_at(k)
+        if len(moves) < 2 or moves != pos.legal_moves() or max(pos.count(0), pos.count(1)) != size:
+            continue
+        return rep, k, seat
+    return None
 
 
-def one(rep, k: int, seat: int, limit: int, rng: random.Random) -> dict | None:
-    """Both verdicts of one endgame (None: more deals than ``limit``)."""
+def one(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random) -> dict:
+    """Both verdicts of one endgame, a row: ``status`` "beyond" (more deals than ``limit``), "too long" (the tree
+    not built within ``budget``), "open" (a bracket not closed within it: the solver's figures alone) or "solved"."""
     start = time.process_time()
     pos, ranges = public_ranges(rep, k)
-    if limit and len(ranges[0]) * len(ranges[1]) > limit and worlds_at(rep, k).count > limit:
-        return None
-    most = max(pos.count(0), pos.count(1))
-    solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=cfr_budget(most))
+    hands = [len(ranges[0]), len(ranges[1])]
+    tiles = [pos.count(0), pos.count(1)]
+    if limit and hands[0] * hands[1] > limit and worlds_at(rep, k).count > limit:
+        return {"status": "beyond", "hands": hands, "tiles": tiles}
+    most = max(tiles)
+    try:
+        solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=budget)
+    except BuildTooLong:
+        return {"status": "too long", "hands": hands, "tiles": tiles, "time": time.process_time() - start}
     took = time.process_time() - start            # (CPU seconds: the machine's load left out)
+    row = {"hands": hands, "tiles": tiles, "deals": solved.deals, "time": took, "iterations": solved.iterations,
+           "memory": solved.memory, "moves": len(solved.moves)}
+    if not solved.closed:
+        widths = [(hi - lo) / solved.reach for _, lo, hi in solved.move_bounds or ()]
+        if solved.bounds:
+            widths.append((solved.bounds[1] - solved.bounds[0]) / solved.reach)
+        return {"status": "open", **row, "width": max(widths, default=None)}
     sign = 1 if rep.variant.seating.teams[seat] == 0 else -1
     exact = {m: sign * v for m, v in solved.hand_values()}          # (mover-signed from here)
     search = TreeSearch(rep.variant)
-    rows, total = [], 0
+    rows = []
     mine = pos.hands[seat]
     for other in ranges[1 - seat]:                # (the deals of the mover's hand: the other's hands sharing no tile)
         if not other & mine:
             deal = pos.copy()
             deal.hands[1 - seat] = other
-            rows.append((1, {m: sign * v for m, v in search.values(deal)}))
-            total += 1
-    fair = {m: sum(w * r[m] for w, r in rows) / total for m in exact}
+            rows.append({m: sign * v for m, v in search.values(deal)})
+    fair = {m: sum(r[m] for r in rows) / len(rows) for m in exact}
     top, best_exact = max(fair.values()), max(exact.values())
     best_set = [m for m in fair if fair[m] >= top - 1e-9]
     loss = {m: best_exact - exact[m] for m in exact}
     followed = best_set[0]          # (the fair best; of equal ones, the first: the analysis names them tied)
-    drawn = [rng.choices(rows, weights=[w for w, _ in rows])[0][1] for _ in range(DRAWN)]
+    drawn = rng.choices(rows, k=DRAWN)
     covered = 0
     for m in exact:
         values = [r[m] for r in drawn]
         half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
         covered += abs(statistics.mean(values) - exact[m]) <= half
-    return {"set": any(loss[m] <= PRECISION for m in best_set), "unique": len(best_set) == 1,
-            "named": len(best_set) == 1 and loss[best_set[0]] <= PRECISION, "loss": loss[followed],
-            "gaps": [fair[m] - exact[m] for m in exact], "covered": covered, "moves": len(exact),
-            "deals": solved.deals, "time": took, "iterations": solved.iterations, "memory": solved.memory,
-            "closed": solved.closed}
+    return {"status": "solved", **row, "set": any(loss[m] <= PRECISION for m in best_set),
+            "unique": len(best_set) == 1, "named": len(best_set) == 1 and loss[best_set[0]] <= PRECISION,
+            "loss": loss[followed], "gaps": [fair[m] - exact[m] for m in exact], "covered": covered,
+            "fair_time": time.process_time() - start - took}
+
+
+def load(path: Path) -> list[dict]:
+    """The rows saved in ``path`` (a last line cut short by a run stopped while writing it is left out)."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def run(args, path: Path) -> None:
+    """Find and value the endgames of every size asked, each row appended to ``path`` as it finishes; the games
+    whose rows are there already are skipped."""
+    variant = find_variant("block", {"players": "2"})
+    saved = load(path)
+    with path.open("a") as out:
+        for size in map(int, args.sizes.split(",")):
+            mine = [r for r in saved if r.get("seed") == args.seed and r.get("size") == size]
+            done = {r["game"] for r in mine if r["kind"] == "decision"}
+            found = len(done)
+            budget = args.budget if args.budget is not None else cfr_budget(size)
+            game = 0
+            while game < args.games and found < args.decisions:
+                if game not in done:
+                    at = endgame(variant, size, args.seed, game)
+                    if at is not None:
+                        rep, k, seat = at
+                        row = one(rep, k, seat, args.max_deals, budget, random.Random(f"{args.seed}:{size}:{game}"))
+                        out.write(json.dumps({"kind": "decision", "seed": args.seed, "size": size, "game": game,
+                                              "step": k, "seat": seat, "budget": budget, **row}) + "\n")
+                        out.flush()
+                        found += 1
+                        print(f"  size {size} game {game} step {k}: {row['status']}"
+                              f"{' %.1f s' % row['time'] if 'time' in row else ''}", file=sys.stderr, flush=True)
+                game += 1
+            out.write(json.dumps({"kind": "games", "seed": args.seed, "size": size, "tried": game}) + "\n")
+            out.flush()
+
+
+def table(rows: list[dict], by_hands: bool = False) -> None:
+    """The table of saved rows: a line a size (and seed); with ``by_hands``, a line a size and smaller hand (3/2:
+    the larger hand 3 tiles, the smaller 2)."""
+    for seed in sorted({r["seed"] for r in rows}):
+        print(f"block for two, CFR+ {'kernel' if kernel() is not None else 'in Python (no kernel built)'}, seed {seed}")
+        print(f"{'tiles':>5} {'games':>6} {'found':>5} {'beyond':>6} {'solved':>6} {'open':>4} {'budget s':>8} "
+              f"{'best set':>8} {'named':>9} {'fair loses':>10} {'mean/max loss':>13} {'|fair-exact| mean/max':>21} "
+              f"{'signed':>6} {'cover':>5} {'deals med/max':>14} {'s med/max':>11} {'iter':>6} {'MB med/max':>11} "
+              f"{'all s med/max':>13} {'all MB med/max':>14} {'open width med/max':>18}")
+        for size in sorted({r["size"] for r in rows if r["seed"] == seed}):
+            mine = [r for r in rows if r["seed"] == seed and r["size"] == size]
+            found = [r for r in mine if r["kind"] == "decision"]
+            tried = max([r["tried"] for r in mine if r["kind"] == "games"] + [r["game"] + 1 for r in found])
+            print_row(f"{size}", tried, found)
+            if by_hands:
+                for small in sorted({min(r["tiles"]) for r in found}, reverse=True):
+                    print_row(f"{size}/{small}", tried, [r for r in found if min(r["tiles"]) == small])
+
+
+def print_row(size: str, tried: int, found: list[dict]) -> None:
+    """One size's line: every comparison over the endgames whose brackets closed (``solved``) alone."""
+    got = [g for g in found if g["status"] == "solved"]
+    beyond = sum(g["status"] == "beyond" for g in found)
+    unsolved = sum(g["status"] in ("open", "too long") for g in found)
+    budgets = sorted({g["budget"] for g in found})
+    head = (f"{size:>5} {tried:>6} {len(found):>5} {beyond:>6} {len(got):>6} {unsolved:>4} "
+            f"{'/'.join(f'{b:g}' for b in budgets):>8}")
+    timed = [g for g in found if "time" in g]
+    every = ""
+    if timed:
+        times = [g["time"] for g in timed]
+        mbs = [g["memory"] / 1e6 for g in timed if "memory" in g] or [0.0]      # ("too long": no tree to weigh)
+        widths = [g["width"] for g in found if g.get("width") is not None]
+        every = (f" {statistics.median(times):>6.1f}/{max(times):<6.1f} "
+                 f"{statistics.median(mbs):>6.1f}/{max(mbs):<7.1f}" +
+                 (f" {statistics.median(widths):>8.3f}/{max(widths):<8.3f}" if widths else ""))
+    if not got:
+        print(f"{head:<{len(head) + 125}}" + every)
+        return
+    loses = [g["loss"] for g in got if g["loss"] > PRECISION]
+    gaps = [x for g in got for x in g["gaps"]]
+    moves = sum(g["moves"] for g in got)
+    unique = sum(g["unique"] for g in got)
+    mb = [g["memory"] / 1e6 for g in got]
+    times = [g["time"] for g in got]
+    deals = [g["deals"] for g in got]
+    print(head + f" {sum(g['set'] for g in got):>3}/{len(got):<4} "
+          f"{sum(g['named'] for g in got):>4}/{unique:<4} {len(loses):>4} {100 * len(loses) / len(got):>4.0f}% "
+          f"{statistics.mean(loses) if loses else 0:>6.2f}/{max(loses) if loses else 0:<6.2f} "
+          f"{statistics.mean(map(abs, gaps)):>10.2f}/{max(map(abs, gaps)):<10.2f} {statistics.mean(gaps):>6.2f} "
+          f"{100 * sum(g['covered'] for g in got) / moves:>4.0f}% {statistics.median(deals):>7.0f}/{max(deals):<6} "
+          f"{statistics.median(times):>5.1f}/{max(times):<5.1f} "
+          f"{statistics.median(g['iterations'] for g in got):>6.0f} "
+          f"{statistics.median(mb):>5.1f}/{max(mb):<5.1f}" + every)
 
 
 def main() -> None:
@@ -114,48 +233,27 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="random games a size (at most)")
     ap.add_argument("--seed", type=int, default=85)
     ap.add_argument("--max-deals", type=int, default=0, help="leave out decisions with more deals (0: none)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="the solver's CPU seconds a decision (default: analyze --fair's, 20 up to 3 tiles, 200 at 4)")
+    ap.add_argument("--rows", type=Path, default=None,
+                    help="the JSON-lines file the rows go to, and a run stopped goes on from (default: a new "
+                         "temporary file)")
+    ap.add_argument("--table", type=Path, default=None, metavar="FILE", help="print the table of FILE's rows alone")
+    ap.add_argument("--by-hands", action="store_true", help="a line of the table a size and smaller hand too")
     args = ap.parse_args()
-    variant = find_variant("block", {"players": "2"})
-    print(f"block for two, CFR+ {'kernel' if kernel() is not None else 'in Python (no kernel built)'}, "
-          f"{f'at most {args.max_deals:,} deals' if args.max_deals else 'every decision'}, seed {args.seed}")
-    print(f"{'tiles':>5} {'found':>5} {'beyond':>6} {'solved':>6} {'best set':>8} {'named':>9} {'fair loses':>10} "
-          f"{'mean/max loss':>13} {'|fair-exact| mean/max':>21} {'signed':>6} {'cover':>5} {'deals med/max':>14} "
-          f"{'s med/max':>11} {'iter':>6} {'MB med/max':>11}")
-    for size in map(int, args.sizes.split(",")):
-        rng = random.Random(args.seed * 7 + size)
-        got, beyond = [], 0
-        for rep, k, seat in endgames(variant, size, args.games, args.seed, args.decisions):
-            try:
-                row = one(rep, k, seat, args.max_deals, rng)
-            except BuildTooLong:
-                row = {"closed": False}
-            if row is None:
-                beyond += 1
-            else:
-                got.append(row)
-        print_row(size, got, beyond)
-
-
-def print_row(size: int, found: list[dict], beyond: int) -> None:
-    """One size's line: every comparison over the endgames whose brackets closed (``solved``) alone."""
-    got = [g for g in found if g["closed"]]
-    if not got:
-        print(f"{size:>5} {len(found) + beyond:>5} {beyond:>6} {0:>6}")
+    if args.table is not None:
+        if not args.table.exists():
+            ap.error(f"{args.table}: no such file")
+        table(load(args.table), args.by_hands)
         return
-    loses = [g["loss"] for g in got if g["loss"] > PRECISION]
-    gaps = [x for g in got for x in g["gaps"]]
-    moves = sum(g["moves"] for g in got)
-    unique = sum(g["unique"] for g in got)
-    mb = [g["memory"] / 1e6 for g in got]
-    times = [g["time"] for g in got]
-    deals = [g["deals"] for g in got]
-    print(f"{size:>5} {len(found) + beyond:>5} {beyond:>6} {len(got):>6} {sum(g['set'] for g in got):>3}/{len(got):<4} "
-          f"{sum(g['named'] for g in got):>4}/{unique:<4} {len(loses):>4} {100 * len(loses) / len(got):>4.0f}% "
-          f"{statistics.mean(loses) if loses else 0:>6.2f}/{max(loses) if loses else 0:<6.2f} "
-          f"{statistics.mean(map(abs, gaps)):>10.2f}/{max(map(abs, gaps)):<10.2f} {statistics.mean(gaps):>6.2f} "
-          f"{100 * sum(g['covered'] for g in got) / moves:>4.0f}% {statistics.median(deals):>7.0f}/{max(deals):<6} "
-          f"{statistics.median(times):>5.1f}/{max(times):<5.1f} {statistics.median(g['iterations'] for g in got):>6.0f} "
-          f"{statistics.median(mb):>5.1f}/{max(mb):<5.1f}")
+    path = args.rows
+    if path is None:
+        import tempfile
+
+        path = Path(tempfile.mkstemp(prefix="cfr-study-", suffix=".jsonl")[1])
+        print(f"rows: {path}", file=sys.stderr)
+    run(args, path)
+    table(load(path), args.by_hands)
 
 
 if __name__ == "__main__":
