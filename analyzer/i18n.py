@@ -149,6 +149,13 @@ def decimal(value: float, digits: int = 2) -> str:
                           decimal_quantization=True)
 
 
+def figure(value: float, shown=lambda x: f"{x:g}") -> str:
+    """A float with the digits ``shown`` gives it (by default ``:g``'s: ``66.7``, ``0.25``, ``12``), as the active
+    language writes decimals (``66,7`` in Spanish, Portuguese and Russian)."""
+    text = shown(value)
+    return decimal(value, len(text.partition(".")[2])) if "e" not in text else text
+
+
 @cache
 def translation(code: str):
     """The translation of ``code`` (one of :data:`LANGUAGES`, or :data:`PSEUDO`), read from its ``.po`` with

@@ -265,7 +265,7 @@ def test_the_club_pages_speak_russian():
     assert "Игрок против игрока" in pages["h2h"] and "<td>ошибка</td>" in pages["mistakes"]
     assert "Ходит C: чем вы сходите?" in pages["problems"] and "1 задача" in pages["book"]
     # the trend's points counted in the three forms (12 decisions a month each: "из 12 решений")
-    assert re.search(r"<title>2026-01: [\d.]+% \[[\d., ]+\] из 12 решений</title>", pages["trend"])
+    assert re.search(r"<title>2026-01: [\d,]+% \[[\d,; ]+\] из 12 решений</title>", pages["trend"])
 
 
 # ---- a report page's fair, match and layout words -----------------------------------------------------------

@@ -61,7 +61,7 @@ import csv
 import io
 from dataclasses import asdict, dataclass, field
 
-from ..i18n import N_, decimal, gettext, ngettext
+from ..i18n import N_, decimal, figure, gettext, ngettext
 
 __all__ = ["PlayerRow", "PlayerTally", "player_key", "player_rows", "rows_csv", "rows_table", "csv_text", "aligned",
            "rate_cell", "COLUMNS", "SKILL_COLUMNS"]
@@ -498,7 +498,4 @@ def _dash(value, shown=lambda x: f"{x:g}") -> str:
     """A cell's number as the language writes it (``-`` for None; a float with the digits ``shown`` gives it)."""
     if value is None:
         return "-"
-    if isinstance(value, float):
-        shown = shown(value)
-        return decimal(value, len(shown.partition(".")[2])) if "e" not in shown else shown
-    return str(value)
+    return figure(value, shown) if isinstance(value, float) else str(value)

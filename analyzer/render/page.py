@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 
 from .. import __version__
 from ..analysis.grades import grade_word
-from ..i18n import LANGUAGES, N_, decimal, gettext, html_lang, language, ngettext_mark, number, plural_form
+from ..i18n import LANGUAGES, N_, decimal, figure, gettext, html_lang, language, ngettext_mark, number, plural_form
 from ..outputs import write_atomic
 from .diagram import PIP_LAYOUT  # noqa: F401  (the pips' places: the page's tiles draw them too)
 from .model import GameReport, MoveView, ReportModel, move_words, signed
@@ -46,6 +46,7 @@ def environment() -> Environment:
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["gap"] = lambda d: gap_words(d, move_words)
     env.filters["plural"] = plural
+    env.filters["figure"] = lambda x: figure(x) if isinstance(x, float) else x
     # a sheet without hands: a value and a loss over the deals it allows, how a fair verdict over hands was reached
     env.filters.update(over=over_text, loss_range=loss_range_words, how=how_words, hindsight_best=hindsight_best_words,
                        sheet_deals=sheet_deals_words)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import __version__
-from ..i18n import ngettext
+from ..i18n import figure, gettext, ngettext
 from .page import content_policy, environment, static_text
 
 __all__ = ["TrendPlot", "trend_plots", "render_trend", "render_head_to_head", "render_mistakes"]
@@ -69,8 +69,9 @@ def trend_plots(periods, names: dict[str, str] | None = None) -> list[TrendPlot]
                        ngettext("{period}: {accuracy}% {ci}of {n} decision",
                                 "{period}: {accuracy}% {ci}of {n} decisions", r.decisions,
                                 period=names.get(r.period, r.period),
-                                accuracy=f"{r.accuracy:g}",
-                                ci=f"[{r.accuracy_low:g}, {r.accuracy_high:g}] " if r.accuracy_low is not None else ""))
+                                accuracy=figure(r.accuracy),
+                                ci=gettext("[{low}, {high}]", low=figure(r.accuracy_low), high=figure(r.accuracy_high)) + " "
+                                if r.accuracy_low is not None else ""))
             for r in periods.rows if r.player == player and r.period in order and r.accuracy is not None)
         if points:
             plots.append(TrendPlot(player, points, " ".join(f"{p.x},{p.y}" for p in points), labels, grid))

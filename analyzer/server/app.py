@@ -158,7 +158,8 @@ async def _http_error(request, exc: HTTPException):
 async def _failure(request, exc: Exception):
     # the traceback goes to the server's log (the terminal it runs in), never to the client
     _log.error("internal error on %s", request.url.path, exc_info=exc)
-    return _error(f"internal error ({type(exc).__name__}); please report it", 500)
+    with use(_accepted(request)):
+        return _error(gettext("internal error ({kind}); please report it", kind=type(exc).__name__), 500)
 
 
 class _Board:

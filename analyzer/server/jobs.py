@@ -43,7 +43,7 @@ def _serve(conn) -> None:
     with ``progress=True`` in the kwargs, ``("progress", data)`` as the function reports it, before."""
     import signal
 
-    from ..i18n import use
+    from ..i18n import gettext, use
     from ..inference.memo import DealMemo, remembering
     from . import library, setups
 
@@ -66,7 +66,9 @@ def _serve(conn) -> None:
         except library.BoardError as exc:
             conn.send(("error", str(exc)))
         except Exception as exc:  # a bug: a message, never a traceback
-            conn.send(("error", f"internal error ({type(exc).__name__}: {exc}); please report it"))
+            with use(spoken):
+                conn.send(("error", gettext("internal error ({kind}: {error}); please report it",
+                                            kind=type(exc).__name__, error=exc)))
 
 
 class _Worker:

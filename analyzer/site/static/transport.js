@@ -202,7 +202,7 @@
     var self = this;
     if (this.worker) { this.worker.terminate(); }
     Object.keys(this.pending).forEach(function (id) {
-      self.pending[id].resolve({status: 409, data: {error: "the analysis was cancelled", cancelled: true}});
+      self.pending[id].resolve({status: 409, data: {error: _("the analysis was cancelled"), cancelled: true}});
     });
     this.pending = {}; this.busy = null; this.progress = {};
     this.start();
