@@ -3,6 +3,7 @@ minimised and pinned in tests/data/bounded/. Each asserts what its input must pr
 places) and a bound on the work itself, never the clock (speed is measured in bench/)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -10,7 +11,9 @@ import pytest
 
 import analyzer.inference.count as count_module
 from analyzer.inference.count import picked
-from analyzer.inference.sheet import OUTCOME_DRAWS
+from analyzer.inference import NoWorld
+from analyzer.inference.sheet import OUTCOME_DRAWS, record_worlds, sheet_result
+from analyzer.match import DEALS_CHECKED
 from analyzer.match import replay_record
 from analyzer.notation import parse
 from analyzer.rules.modes import Termination
@@ -49,8 +52,26 @@ def test_a_sheet_s_deals_drawn_for_its_outcomes_walk_its_keys_once(monkeypatch):
         ("tile-no-match", 21, 28),                              # [1-5] on the ends 6 and 6
         ("play-after-end", 22, 20), ("play-after-end", 22, 28),  # the hand blocked: four plays after its end
         ("play-after-end", 23, 20), ("play-after-end", 23, 28)])
-    assert second.outcomes_drawn == OUTCOME_DRAWS and second.outcomes
-    assert all(o.result.termination == Termination.BLOCKED for o in second.outcomes)
+    # Kozel deals again a hand of five doubles or more or of six tiles of one number (docs/variants.md): every deal
+    # these moves allow is one, so no deal is left and no outcome drawn (before the suit was judged on the whole hand,
+    # issue 80, the 2,000 outcomes were drawn from deals the rule deals again)
+    assert second.outcomes_drawn == 0 and not second.outcomes
+    with pytest.raises(NoWorld):
+        record_worlds(second)
+    kozel = second.variant.dealing
+    plain = dataclasses.replace(second, variant=dataclasses.replace(
+        second.variant, dealing=dataclasses.replace(kozel, suit=0)))     # (the same moves, no new deal for a suit)
+    made.clear()
+    worlds, rng = record_worlds(plain), random.Random(5)
+    for _ in range(200):
+        world = worlds.sample(rng)
+        hands = [world[h] | worlds.view.played[h] for h in range(len(world))]
+        assert all(mask.bit_count() == 7 for mask in hands)
+        assert any(kozel.redeal_due_mask(mask) for mask in hands)
+    # the work, on the same moves without the new deal: the outcomes of OUTCOME_DRAWS deals drawn
+    found = sheet_result(plain, DEALS_CHECKED)
+    assert found.drawn == OUTCOME_DRAWS and found.outcomes
+    assert all(o.result.termination == Termination.BLOCKED for o in found.outcomes)
     # the work: each part's keys made a few times in all (the count, its endings, the keys kept for the draws), not
     # once a deal drawn (482,000 times before)
     parts = len({id(part) for part in made})
