@@ -265,7 +265,9 @@ def test_a_phone_click_on_a_move_keeps_the_focus_and_the_scroll(browser, served)
             button.click()
             expect(page.locator("#stepinfo")).to_contain_text(f"after move {k + 1} of {k + 1}")
             assert page.evaluate("document.activeElement.id") != "text"
-            assert page.evaluate("window.scrollY") == y
+            # (no scroll to the text, which lies far below; Chromium's scroll anchoring may move it by a pixel to
+            # keep the moves still where a line above them changes height: seen once in a full run)
+            assert abs(page.evaluate("window.scrollY") - y) <= 1
             # the moves stay where they were on screen
             assert abs(page.locator("#legal").evaluate("b => b.getBoundingClientRect().top") - top) < 200
         assert "1. D [6-6]" in page.input_value("#text")
