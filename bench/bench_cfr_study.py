@@ -174,7 +174,7 @@ def table(rows: list[dict], by_hands: bool = False) -> None:
     """The table of saved rows: a line a size (and seed); with ``by_hands``, a line a size and smaller hand (3/2:
     the larger hand 3 tiles, the smaller 2)."""
     for seed in sorted({r["seed"] for r in rows}):
-        print(f"block for two, CFR+ {'kernel' if kernel() is not None else 'in Python (no kernel built)'}, seed {seed}")
+        print(f"block for two, {'the compiled CFR kernel' if kernel() is not None else 'CFR in Python (no kernel built)'}, seed {seed}")
         print(f"{'tiles':>5} {'games':>6} {'found':>5} {'beyond':>6} {'solved':>6} {'open':>4} {'budget s':>8} "
               f"{'best set':>8} {'named':>9} {'fair loses':>10} {'mean/max loss':>13} {'|fair-exact| mean/max':>21} "
               f"{'signed':>6} {'cover':>5} {'deals med/max':>14} {'s med/max':>11} {'iter':>6} {'MB med/max':>11} "
