@@ -115,6 +115,35 @@ def test_a_record_analysed_gives_its_page(tmp_path):
     assert all(f"{r['period']}: {r['accuracy']:g}%" in html for r in rows if r["decisions"])
 
 
+def test_games_without_a_month_are_said_undated_not_unvalued():
+    """Every game undated (no Date tag, or ``????.??.??``), every player with decisions valued: the month page has
+    no month to plot and says so (with ``--by event`` as the way to plot them), not that nothing was valued; the
+    table still holds each player's row. In English and in Spanish."""
+    from analyzer import i18n
+    from analyzer.archive.league import UNDATED
+    from analyzer.render import trend
+
+    assert trend.UNDATED == UNDATED
+    results = _results()
+    for k, result in enumerate(results):
+        game = result["games"][0]
+        if k % 2:
+            game["date"] = "????.??.??"
+        else:
+            game.pop("date")
+    periods = period_rows(results, "month")
+    assert {r.period for r in periods.rows} == {UNDATED}
+    english = render_trend(periods, "Club")
+    assert "None of these games is dated" in english and "--by event" in english
+    assert "no accuracy to plot" not in english and "<section class=\"card plot\">" not in english
+    assert all(f"<td>{p}</td>" in english for p in PLAYERS[:7])
+    with i18n.use("es"):
+        spanish = render_trend(periods, "Club")
+    assert "Ninguna de estas partidas tiene fecha" in spanish and "None of these" not in spanish
+    dated = render_trend(period_rows(_results(), "month"), "Club")
+    assert "None of these games is dated" not in dated
+
+
 def _partnership_results() -> list[dict]:
     """Plain results of partnership games among the 8 players (seats 1+3 against 2+4), as the runner gives them."""
     out = []

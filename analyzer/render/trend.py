@@ -18,6 +18,7 @@ __all__ = ["TrendPlot", "trend_plots", "render_trend", "render_head_to_head", "r
 
 WIDTH, HEIGHT = 600, 200            # the plot's view box
 LEFT, RIGHT, TOP, BOTTOM = 60, 46, 12, 34           # room for the labels at a phone's larger type
+UNDATED = "undated"                 # the period of a game without a month (``league.UNDATED``: the data's code)
 MOST_LABELS = 6                     # the periods named under a plot (a phone's width holds about so many)
 
 
@@ -55,7 +56,7 @@ def trend_plots(periods, names: dict[str, str] | None = None) -> list[TrendPlot]
     joining those he has); ``names``: the periods that are no month or event of the records (``(no event)``) by
     how a person reads them (``league.period_names``)."""
     names = names or {}
-    order = [p for p in dict.fromkeys(r.period for r in periods.rows) if p != "undated"]
+    order = [p for p in dict.fromkeys(r.period for r in periods.rows) if p != UNDATED]
     n = len(order)
     step = max(1, -(-n // MOST_LABELS))
     labels = tuple((_x(k, n), names.get(p, p)) for k, p in enumerate(order) if k % step == 0 or k == n - 1)
@@ -83,7 +84,9 @@ def render_trend(periods, title: str, names: dict[str, str] | None = None) -> st
     ``names``: the periods that are no month or event by how a person reads them, ``league.period_names``)."""
     css, script = static_text("trend.css"), ""
     page = environment().get_template("trend.html.j2")
+    undated = bool(periods.rows) and all(r.period == UNDATED for r in periods.rows)
     return page.render(title=title, periods=periods, plots=trend_plots(periods, names), names=names or {}, css=css,
+                       undated=undated,
                        csp=content_policy(css, script), version=__version__, width=WIDTH, height=HEIGHT,
                        left=LEFT, right=WIDTH - RIGHT, bottom=HEIGHT - BOTTOM)
 
