@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game,
-                      public_hands, public_ranges, within_bound)
+                      public_hands, public_ranges, public_stock_down, within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, cfr_decision, cfr_supported
 from ..inference import InferenceUnsupported, NoWorld
 from ..i18n import gettext
@@ -71,9 +71,9 @@ def hidden_unavailable() -> str | None:
 
 def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int = CFR_HAND):
     """The position of the decision, the public deals with their weights and the solver that takes it ("cfr": the
-    block game for two with at most ``hand`` tiles a hand and :data:`CFR_DEALS` deals, each deal its hands' tile
-    masks, no weights; "lp": two players within the LP's bound, positions), else None (the legal moves must be the
-    position's own)."""
+    block game for two, or a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand and
+    :data:`CFR_DEALS` deals, each deal its hands' tile masks, weighted in the draw game (its worlds), else no weights;
+    "lp": two players within the LP's bound, positions), else None (the legal moves must be the position's own)."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
         return None
     pos = rep.position_at(k)
@@ -84,6 +84,15 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
     if not cfr and most > MAX_HAND:
         return None
     try:
+        if cfr and rep.variant.drawing is not None:
+            # a draw game for two with nothing left to draw: its deals listed, each weighing its worlds (else the LP)
+            try:
+                actual, hands, weights = public_stock_down(rep, k, CFR_DEALS)
+                return actual, hands, weights, "cfr"
+            except (TooLarge, ValueError):
+                if most > MAX_HAND:
+                    return None
+                cfr = False
         if cfr:
             # the tree over listed deals where they are few enough (faster there: 1.6 s against 2.9 s at 19,800
             # deals, the same values), else the tree over each player's possible hands, which lists none
@@ -133,7 +142,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                 if solver == "cfr-ranges":
                     got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget)
                 else:
-                    got = cfr_decision(rep.variant, actual, deals, masks=True, budget=budget)
+                    got = cfr_decision(rep.variant, actual, deals, weights, masks=True, budget=budget)
             except MemoryError:
                 notes.append(f"move {k + 1} not valued exactly under hidden information: out of memory")
                 continue
