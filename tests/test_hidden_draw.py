@@ -17,7 +17,8 @@ from click.testing import CliRunner
 pytest.importorskip("scipy")
 
 from analyzer.cli import main  # noqa: E402
-from analyzer.hidden import build_game, hidden_decision, public_game, public_stock_down, side0_value, solve_game  # noqa: E402
+from analyzer.hidden import (build_game, hidden_decision, public_game, public_stock_down, side0_value,  # noqa: E402
+                             solve_game)
 from analyzer.hidden.cfr import build_tree, cfr_decision, cfr_supported, kernel, solve  # noqa: E402
 from analyzer.hidden.ranges import pip_valued  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
