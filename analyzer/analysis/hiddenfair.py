@@ -20,7 +20,8 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game,
-                      public_hands, public_ranges, public_stock_down, within_bound)
+                      public_hands, public_ranges, public_stock_down, stock_down_positions,
+                      within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, cfr_decision, cfr_supported
 from ..inference import InferenceUnsupported, NoWorld
 from ..i18n import gettext
@@ -109,13 +110,26 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
                 except ValueError:
                     return None
                 return actual, ranges, None, "cfr-ranges"
-        deals, weights = public_game(rep, k, MAX_DEALS)
+        deals, weights = lp_deals(rep, k)
     except (TooLarge, NoWorld, InferenceUnsupported, ValueError):
         return None
     actual = next((d for d in deals if d.hands[seat] == pos.hands[seat]), None)
     if actual is None:
         return None
     return (actual, deals, weights, "lp") if within_bound(actual, len(deals)) else None
+
+
+def lp_deals(rep: Replay, k: int) -> tuple[list, list[int]]:
+    """The public deals of the decision at step ``k`` as the LP takes them (positions, weighted; at most
+    :data:`MAX_DEALS`): :func:`public_game`'s, or in a draw game with nothing left to draw whose worlds are too many
+    to list, the deals of its placements (:func:`public_stock_down`: the same deals, weighed alike)."""
+    try:
+        return public_game(rep, k, MAX_DEALS)
+    except TooLarge:
+        if rep.variant.drawing is None or rep.position_at(k).drawable():
+            raise
+        actual, hands, weights = public_stock_down(rep, k, MAX_DEALS)
+        return stock_down_positions(actual, hands), weights
 
 
 def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], hand: int = CFR_HAND,
@@ -157,7 +171,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             if not lp or not within_bound(actual, got.deals):
                 continue
             try:
-                deals, weights = public_game(rep, k, MAX_DEALS)      # (the LP takes positions)
+                deals, weights = lp_deals(rep, k)      # (the LP takes positions)
             except (TooLarge, NoWorld, InferenceUnsupported):
                 continue
             actual = next(d for d in deals if d.hands[seat] == actual.hands[seat])

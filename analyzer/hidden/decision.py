@@ -12,7 +12,7 @@ from .game import build_game
 from .lp import behaviour, forced_value, solve_game
 
 __all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge", "public_ranges",
-           "public_stock_down"]
+           "public_stock_down", "stock_down_positions"]
 
 #: The size bound (docs/hidden.md, bench/bench_hidden.py): at most this many deals for one decision, and
 #: every hand at most :data:`MAX_HAND` tiles; solved in seconds within it.
@@ -263,3 +263,17 @@ def public_stock_down(rep, seen: int, limit: int) -> tuple[Position, list[tuple[
     if tuple(pos.hands) not in found or any(pos.hidden):
         raise ValueError("the public deals' hands do not hold the record's own")
     return pos, list(found), list(found.values())
+
+
+def stock_down_positions(pos: Position, hands: Sequence[tuple[int, ...]]) -> list[Position]:
+    """The positions of :func:`public_stock_down`'s deals (``hands``: the tile masks by seat) from ``pos``, the
+    position of that moment in the actual deal: each a copy with the hands replaced and the tiles neither holds in
+    the boneyard (nothing is drawn from it any more: its order does not matter). What the LP takes."""
+    unseen = pos.pool | pos.hands[0] | pos.hands[1]
+    out = []
+    for h in hands:
+        p = pos.copy()
+        p.hands[0], p.hands[1] = h
+        p.pool = unseen & ~(h[0] | h[1])
+        out.append(p)
+    return out
