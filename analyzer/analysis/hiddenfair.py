@@ -1,6 +1,7 @@
 """The fair analysis's decisions valued exactly under hidden information (issues 53 and 85; docs/hidden.md).
 
-Where a decision of the block game for two has at most ``hand`` tiles in every hand (:data:`CFR_HAND` by default,
+Where a decision of the block game for two (or of a draw game for two with nothing left to draw: docs/hidden.md)
+has at most ``hand`` tiles in every hand (:data:`CFR_HAND` by default,
 ``analyze --exact-hand``), the public-tree CFR+ solver (:mod:`analyzer.hidden.cfr`) values it over every deal the
 public record allows, each value a certified bracket; where every bracket closes (:data:`analyzer.hidden.cfr.TOL`
 points a deal of the mover's hand) within its time budget, its values are the verdict. Where a decision of a
@@ -139,8 +140,8 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
     ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
     sampling), and the CFR+ solver's decisions whose brackets did not close (by step and seat: what they do
     certify still overrules a sampled verdict, :func:`contradicted`). The CFR+ solver takes block-for-two
-    decisions with at most ``hand`` tiles a hand; the LP (where ``lp``: scipy is there) the others within its
-    bound, and those the CFR+ solver did not close."""
+    decisions, and those of a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand; the
+    LP (where ``lp``: scipy is there) the others within its bound, and those the CFR+ solver did not close."""
     out: dict[tuple[int, int], HiddenDecision] = {}
     unclosed: dict[tuple[int, int], HiddenDecision] = {}
     notes: list[str] = []
