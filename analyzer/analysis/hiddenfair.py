@@ -1,6 +1,7 @@
 """The fair analysis's decisions valued exactly under hidden information (issues 53 and 85; docs/hidden.md).
 
-Where a decision of the block game for two has at most ``hand`` tiles in every hand (:data:`CFR_HAND` by default,
+Where a decision of the block game for two (or of a draw game for two with nothing left to draw: docs/hidden.md)
+has at most ``hand`` tiles in every hand (:data:`CFR_HAND` by default,
 ``analyze --exact-hand``), the public-tree CFR+ solver (:mod:`analyzer.hidden.cfr`) values it over every deal the
 public record allows, each value a certified bracket; where every bracket closes (:data:`analyzer.hidden.cfr.TOL`
 points a deal of the mover's hand) within its time budget, its values are the verdict. Where a decision of a
@@ -20,7 +21,8 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game,
-                      public_hands, public_ranges, within_bound)
+                      public_hands, public_ranges, public_stock_down, stock_down_positions,
+                      within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, cfr_decision, cfr_supported
 from ..inference import InferenceUnsupported, NoWorld
 from ..i18n import gettext
@@ -71,9 +73,9 @@ def hidden_unavailable() -> str | None:
 
 def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int = CFR_HAND):
     """The position of the decision, the public deals with their weights and the solver that takes it ("cfr": the
-    block game for two with at most ``hand`` tiles a hand and :data:`CFR_DEALS` deals, each deal its hands' tile
-    masks, no weights; "lp": two players within the LP's bound, positions), else None (the legal moves must be the
-    position's own)."""
+    block game for two, or a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand and
+    :data:`CFR_DEALS` deals, each deal its hands' tile masks, weighted in the draw game (its worlds), else no weights;
+    "lp": two players within the LP's bound, positions), else None (the legal moves must be the position's own)."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
         return None
     pos = rep.position_at(k)
@@ -84,6 +86,15 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
     if not cfr and most > MAX_HAND:
         return None
     try:
+        if cfr and rep.variant.drawing is not None:
+            # a draw game for two with nothing left to draw: its deals listed, each weighing its worlds (else the LP)
+            try:
+                actual, hands, weights = public_stock_down(rep, k, CFR_DEALS)
+                return actual, hands, weights, "cfr"
+            except (TooLarge, ValueError):
+                if most > MAX_HAND:
+                    return None
+                cfr = False
         if cfr:
             # the tree over listed deals where they are few enough (faster there: 1.6 s against 2.9 s at 19,800
             # deals, the same values), else the tree over each player's possible hands, which lists none
@@ -100,13 +111,26 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
                 except ValueError:
                     return None
                 return actual, ranges, None, "cfr-ranges"
-        deals, weights = public_game(rep, k, MAX_DEALS)
+        deals, weights = lp_deals(rep, k)
     except (TooLarge, NoWorld, InferenceUnsupported, ValueError):
         return None
     actual = next((d for d in deals if d.hands[seat] == pos.hands[seat]), None)
     if actual is None:
         return None
     return (actual, deals, weights, "lp") if within_bound(actual, len(deals)) else None
+
+
+def lp_deals(rep: Replay, k: int) -> tuple[list, list[int]]:
+    """The public deals of the decision at step ``k`` as the LP takes them (positions, weighted; at most
+    :data:`MAX_DEALS`): :func:`public_game`'s, or in a draw game with nothing left to draw whose worlds are too many
+    to list, the deals of its placements (:func:`public_stock_down`: the same deals, weighed alike)."""
+    try:
+        return public_game(rep, k, MAX_DEALS)
+    except TooLarge:
+        if rep.variant.drawing is None or rep.position_at(k).drawable():
+            raise
+        actual, hands, weights = public_stock_down(rep, k, MAX_DEALS)
+        return stock_down_positions(actual, hands), weights
 
 
 def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], hand: int = CFR_HAND,
@@ -116,8 +140,8 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
     ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
     sampling), and the CFR+ solver's decisions whose brackets did not close (by step and seat: what they do
     certify still overrules a sampled verdict, :func:`contradicted`). The CFR+ solver takes block-for-two
-    decisions with at most ``hand`` tiles a hand; the LP (where ``lp``: scipy is there) the others within its
-    bound, and those the CFR+ solver did not close."""
+    decisions, and those of a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand; the
+    LP (where ``lp``: scipy is there) the others within its bound, and those the CFR+ solver did not close."""
     out: dict[tuple[int, int], HiddenDecision] = {}
     unclosed: dict[tuple[int, int], HiddenDecision] = {}
     notes: list[str] = []
@@ -133,7 +157,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                 if solver == "cfr-ranges":
                     got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget)
                 else:
-                    got = cfr_decision(rep.variant, actual, deals, masks=True, budget=budget)
+                    got = cfr_decision(rep.variant, actual, deals, weights, masks=True, budget=budget)
             except MemoryError:
                 notes.append(f"move {k + 1} not valued exactly under hidden information: out of memory")
                 continue
@@ -148,7 +172,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             if not lp or not within_bound(actual, got.deals):
                 continue
             try:
-                deals, weights = public_game(rep, k, MAX_DEALS)      # (the LP takes positions)
+                deals, weights = lp_deals(rep, k)      # (the LP takes positions)
             except (TooLarge, NoWorld, InferenceUnsupported):
                 continue
             actual = next(d for d in deals if d.hands[seat] == actual.hands[seat])

@@ -12,13 +12,15 @@ the opponents' hands open.
 from __future__ import annotations
 
 from .decision import (MAX_DEALS, MAX_HAND, HiddenDecision, TooLarge, hidden_decision, public_deals, public_game,
-                       public_hands, public_ranges, within_bound)
+                       public_hands, public_ranges, public_stock_down, stock_down_positions,
+                       within_bound)
 from .game import HiddenGame, InfoSet, build_game, side0_value
 from .onesided import (ONE_SIDED_DEALS, ONE_SIDED_HAND, ONE_SIDED_TRIES, OneSidedDecision, mover_deals,
                        one_sided_decision, within_one_sided_bound)
 from .lp import HiddenUnavailable, SolvedGame, behaviour, best_response, solve_game
 
 __all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "public_ranges", "MAX_DEALS", "MAX_HAND", "within_bound",
+           "public_stock_down", "stock_down_positions",
            "TooLarge", "HiddenUnavailable", "HiddenGame", "InfoSet", "build_game", "side0_value", "SolvedGame", "solve_game", "behaviour",
            "best_response", "OneSidedDecision", "one_sided_decision", "mover_deals", "within_one_sided_bound",
            "ONE_SIDED_HAND", "ONE_SIDED_DEALS", "ONE_SIDED_TRIES"]

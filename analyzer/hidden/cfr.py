@@ -72,10 +72,14 @@ def cfr_core() -> tuple[str, str, str | None]:
 
 
 def cfr_supported(rules, pos: Position) -> bool:
-    """Whether the public-tree solver takes ``pos`` of ``rules``: two players, a plain line, no boneyard, no
-    points scored during play (the block game for two)."""
-    return (pos.n == 2 and not pos.draws and not pos.has_arms and getattr(rules, "play", None) is None
-            and getattr(rules, "drawing", None) is None and not pos.reveal and not pos.exposed)
+    """Whether the public-tree solver takes ``pos`` of ``rules``: two players, a plain line, no points scored during
+    play, and nothing left to draw (the block game for two; a draw game for two once its boneyard is empty or down
+    to the tiles the rules keep back, :meth:`drawable` 0: from there every move is public, as in the block game,
+    and the tiles nobody holds lie in the boneyard as sleepers do). A position with draws still to come is not
+    taken: a draw is a chance event only the drawer sees, which the public tree over fixed hands does not model
+    (docs/hidden.md)."""
+    return (pos.n == 2 and not pos.has_arms and getattr(rules, "play", None) is None
+            and (not pos.draws or not pos.drawable()) and not pos.reveal and not pos.exposed)
 
 
 @dataclass
@@ -157,7 +161,8 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
     pos = (deals[0] if base is None else base).copy()
     masks = [d.hands for d in deals] if base is None else deals
     if not cfr_supported(rules, pos):
-        raise ValueError("the public-tree solver plays the block game for two")
+        raise ValueError("the public-tree solver plays the block game for two (and a draw game for two with "
+                         "nothing left to draw)")
     seats = (first, 1 - first)
     weights = [1.0] * len(deals) if weights is None else list(weights)
     total = float(sum(weights))

@@ -11,7 +11,8 @@ from ..tiles import Move
 from .game import build_game
 from .lp import behaviour, forced_value, solve_game
 
-__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge", "public_ranges"]
+__all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "within_bound", "MAX_DEALS", "MAX_HAND", "TooLarge", "public_ranges",
+           "public_stock_down", "stock_down_positions"]
 
 #: The size bound (docs/hidden.md, bench/bench_hidden.py): at most this many deals for one decision, and
 #: every hand at most :data:`MAX_HAND` tiles; solved in seconds within it.
@@ -214,3 +215,65 @@ def public_game(rep, seen: int, limit: int = MAX_DEALS) -> tuple[list[Position],
         deals.append(pos)
         weights.append(weight)
     return deals, weights
+
+
+def public_stock_down(rep, seen: int, limit: int) -> tuple[Position, list[tuple[int, ...]], list[int]]:
+    """The deals the public record of the draw game for two ``rep`` allows after its first ``seen`` moves, once
+    nothing is left to draw (the boneyard empty, or down to the tiles the rules keep back), as :func:`public_game`
+    weighs them, but each as the hands' tile masks by seat, with the position after those moves in the actual deal.
+    With nothing left to draw the order of the boneyard no longer matters: a deal is the two hands, and it weighs as
+    many worlds as give them. Those are listed as the placements of the tiles (the dealt hands, each player's drawn
+    tiles, the boneyard), not as the worlds (every order of each player's draws and of the boneyard, a constant
+    count a placement: some 10 to 100 times fewer). The weights are per placement (a common factor of
+    :func:`public_game`'s). :class:`TooLarge` past ``limit`` deals or ``LISTED`` times it placements; ValueError
+    where a tile may still be drawn or the worlds are not a draw game's plain ones."""
+    from ..inference.boneyard import DrawWorlds
+    from ..inference.worlds import Worlds
+
+    pos = rep.position_at(seen)
+    if rep.variant.drawing is None or len(rep.players) != 2 or not pos.draws or pos.has_arms or pos.drawable():
+        raise ValueError("the deals of a draw game for two with nothing left to draw")
+    worlds = worlds_at(rep, seen)
+    if type(worlds) is not DrawWorlds:
+        raise ValueError("the draw game's worlds are not the plain placements of its tiles")
+    placements = worlds.count // worlds.orders
+    if placements > limit * LISTED:
+        raise TooLarge(f"{placements:,} placements of the tiles agree with the record here; the exact "
+                       f"hidden-information solver takes at most {limit:,} deals")
+    view = worlds.view
+    played = [0, 0]
+    for st in rep.steps[:seen]:
+        if st.move is not None and st.move.tile is not None and not st.move.draw:
+            played[st.seat] |= st.move.tile.bit
+    holder = [view.owner[h] if view.owner[h] < 2 else -1 for h in range(len(view.owner))]
+    found: dict[tuple[int, ...], int] = {}
+    for masks in Worlds.__iter__(worlds):        # (the placements; DrawWorlds lists each in its every order)
+        hands = [masks[0], masks[1]]
+        for h in range(2, len(masks)):
+            if holder[h] >= 0:
+                hands[holder[h]] |= masks[h]
+        key = (hands[0] & ~played[0], hands[1] & ~played[1])
+        if key in found:
+            found[key] += 1
+        elif len(found) >= limit:
+            raise TooLarge(f"more than {limit:,} distinct deals agree with the record here; the exact "
+                           f"hidden-information solver takes at most {limit:,}")
+        else:
+            found[key] = 1
+    if tuple(pos.hands) not in found or any(pos.hidden):
+        raise ValueError("the public deals' hands do not hold the record's own")
+    return pos, list(found), list(found.values())
+
+
+def stock_down_positions(pos: Position, hands: Sequence[tuple[int, ...]]) -> list[Position]:
+    """The positions of :func:`public_stock_down`'s deals (``hands``: the tile masks by seat) from ``pos``, the
+    position of that moment in the actual deal: each a copy with the hands replaced and the tiles neither holds in
+    the boneyard (nothing is drawn from it any more: its order does not matter). What the LP takes."""
+    unseen = pos.pool | pos.hands[0] | pos.hands[1]
+    out = []
+    for h in hands:
+        p = pos.copy()
+        p.hands[0], p.hands[1] = h
+        p.pool = unseen & ~(h[0] | h[1])
+        out.append(p)
+    return out

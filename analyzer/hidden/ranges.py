@@ -36,7 +36,8 @@ class BuildTooLong(ValueError):
 
 def pip_valued(rules) -> bool:
     """Whether a finished hand's value depends on the hands only through their pips (no tile counting other than its
-    pips: no [0-0] worth 50, no doubles counted once or doubled) and the turns alternate one move at a time."""
+    pips: no [0-0] worth 50, no doubles counted once or doubled, in the scoring or in the decision of a block: the
+    draw game's fewest pips count a double once) and the turns alternate one move at a time."""
     from ..rules.modes import Turns
 
     if getattr(rules, "turns", Turns.ONE) != Turns.ONE:
@@ -53,7 +54,7 @@ def pip_valued(rules) -> bool:
                 return False
         return True
 
-    return plain(rules.scoring)
+    return plain(rules.scoring) and plain(getattr(rules, "block", None))
 
 
 def disjoint_pairs(a: Sequence[int], b: Sequence[int]) -> int:

@@ -1,0 +1,278 @@
+"""The public-tree CFR solver on the draw game for two once nothing is left to draw (docs/hidden.md).
+
+Once the boneyard is down to the tiles the rules keep back (004, "Domino, Grundregel": "sind alle Steine bis auf
+zwei, die im Talon bleiben, gekauft"), every move left is public and the kept tiles lie as sleepers do; a blocked
+hand is won by the fewest pips, "wobei Pasche nur einfach gezählt werden". The solver is checked against the
+sequence-form LP (the existing exact mode) and against test_hidden's brute force over pure strategies, on deals of
+the double-three set; and on a generated record through ``analyze --fair``."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("scipy")
+
+from analyzer.cli import main  # noqa: E402
+from analyzer.hidden import (build_game, hidden_decision, public_game, public_stock_down, side0_value,  # noqa: E402
+                             solve_game)
+from analyzer.hidden.cfr import build_tree, cfr_decision, cfr_supported, kernel, solve  # noqa: E402
+from analyzer.hidden.ranges import pip_valued  # noqa: E402
+from analyzer.match import replay_record  # noqa: E402
+from analyzer.notation import read  # noqa: E402
+from analyzer.position import mask_of  # noqa: E402
+from analyzer.rules.facts import HandFacts  # noqa: E402
+from analyzer.rules.mechanics import position_for  # noqa: E402
+from analyzer.rules.variants import find_variant  # noqa: E402
+from analyzer.tiles import Move, Tile, tile_set  # noqa: E402
+from test_hidden import PURE_LIMIT, infosets, matrix_value, one_hot, pure_strategies  # noqa: E402
+
+DRAW = find_variant("draw", {"players": "2"})
+ROUNDING = 1e-9
+COMPILED = [False] + ([True] if kernel() is not None else [])
+LEAD, REPLY, THIRD = Tile(3, 3), Tile(2, 3), Tile(1, 3)
+
+
+def stock_down(a, b, yard, third: bool = False):
+    """The draw game for two of the double-three set: seat 0 dealt [3-3] and ``a``, seat 1 [2-3] and ``b``, the
+    boneyard ``yard`` (the two tiles it keeps); [3-3] led, [2-3] laid on it: seat 0 to move, nothing to draw (with
+    ``third``, seat 0 dealt [1-3] too and laid it on the 3: seat 1 to move)."""
+    pos = position_for(DRAW, [[LEAD, *a] + ([THIRD] if third else []), [REPLY, *b]], 0, max_pip=3)
+    pos.pool, pos.stock = mask_of(yard), len(yard)
+    pos.push(Move(LEAD, None))
+    pos.push(Move(REPLY, 3))
+    if third:
+        pos.push(Move(THIRD, 3))
+    assert pos.keep == 2 and pos.stock == 2 and pos.drawable() == 0 and pos.turn == (1 if third else 0)
+    return pos
+
+
+def every_deal(third: bool = False):
+    tiles = [t for t in tile_set(3) if t not in (LEAD, REPLY, THIRD)]
+    if not third:
+        tiles.append(THIRD)
+    out = []
+    for a in itertools.combinations(tiles, 2 if third else 3):
+        rest = [t for t in tiles if t not in a]
+        for b in itertools.combinations(rest, 3):
+            out.append(stock_down(a, b, [t for t in rest if t not in b], third))
+    return out
+
+
+def strategies(sets: dict, seat: int) -> int:
+    """How many pure strategies ``seat`` has (the product of his decisions' moves)."""
+    count = 1
+    for key, moves in sets.items():
+        if key[0] == seat:
+            count *= len(moves)
+    return count
+
+
+DEALS = every_deal()
+SMALL = every_deal(True)
+
+
+def test_a_blocked_draw_game_counts_a_double_once():
+    """004: the fewest pips win a blocked hand, a double counting once: [0-0] [1-1] [2-2] hold 6 pips, 3 counted,
+    against [0-1] [0-3]'s 4, so seat 0 wins the point; every pip counted, seat 1 would."""
+    hands = (mask_of([Tile(0, 0), Tile(1, 1), Tile(2, 2)]), mask_of([Tile(0, 1), Tile(0, 3)]))
+    blocked = HandFacts("blocked", 1, (6, 4), (3, 2), 0, hands=hands)
+    assert DRAW.value(blocked) == 1
+    assert find_variant("draw", {"players": "2", "doubles": "full"}).value(blocked) == -1
+    # so the range tree, which values a hand by its pips alone, does not take the draw game (its deal tree does)
+    assert pip_valued(DRAW) is False
+    assert pip_valued(find_variant("draw", {"players": "2", "doubles": "full"})) is True
+
+
+def test_the_solver_takes_a_draw_game_only_once_nothing_is_left_to_draw():
+    assert cfr_supported(DRAW, DEALS[0])
+    early = position_for(DRAW, [[LEAD, Tile(0, 1)], [REPLY, Tile(0, 2)]], 0, max_pip=3)
+    early.pool, early.stock = mask_of([Tile(0, 0), Tile(1, 1), Tile(2, 2)]), 3   # one tile still to draw
+    assert early.drawable() == 1 and not cfr_supported(DRAW, early)
+    with pytest.raises(ValueError, match="nothing left to draw"):
+        build_tree(DRAW, [early], 0)
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_the_bracket_holds_the_matrix_game_value_of_all_pure_strategies(compiled):
+    rng = random.Random(85)
+    checked = 0
+    for _ in range(200):
+        deals = rng.sample(SMALL, rng.randint(2, 3))
+        sets = infosets(deals)
+        if not 4 <= strategies(sets, 0) * strategies(sets, 1) <= PURE_LIMIT // 3:
+            continue
+        rows, cols = pure_strategies(sets, 0), pure_strategies(sets, 1)
+        matrix = [[_play(deals, lambda k, m, r=r, c=c: one_hot(r if k[0] == 0 else c)(k, m)) for c in cols]
+                  for r in rows]
+        exact = matrix_value(matrix)
+        got = solve(build_tree(DRAW, deals, 1), tol=1e-7, budget=60, compiled=compiled)
+        assert got.closed
+        assert got.lower - ROUNDING <= -exact <= got.upper + ROUNDING      # (seat 1 the maximiser: side 0's negated)
+        assert got.value == pytest.approx(-exact, abs=1e-6)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked >= 4
+
+
+def _play(deals, choose):
+    from test_hidden import play
+
+    return play(deals, choose, DRAW)
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_weighted_draw_deals_have_the_lps_value_in_the_bracket_and_each_moves_value(compiled):
+    """Deals weighing unlike (as a draw game's worlds do), seat 0 or seat 1 the maximiser: the game value and each
+    move's value of seat 0's actual hand equal the LP's to 1e-6, each in its certified bracket."""
+    rng = random.Random(7)
+    size = 1 if compiled else 3         # (the Python walk, the reference, is some hundred times slower)
+    for first, count in ((0, 24 // size), (1, 12 // size)):
+        deals = rng.sample(DEALS, count)
+        weights = [rng.randint(1, 6) for _ in deals]
+        lp = solve_game(build_game(DRAW, deals, first, weights))
+        got = solve(build_tree(DRAW, deals, first, weights), tol=1e-7, budget=60, compiled=compiled)
+        assert got.closed and got.lower - ROUNDING <= lp.value <= got.upper + ROUNDING
+        assert got.value == pytest.approx(lp.value, abs=1e-6)
+    deals = rng.sample(DEALS, 30 // size)
+    weights = [rng.randint(1, 6) for _ in deals]
+    for actual in deals[:3 if compiled else 1]:
+        if len(actual.legal_moves()) < 2:
+            continue
+        exact = hidden_decision(DRAW, actual, deals, weights)
+        got = cfr_decision(DRAW, actual, deals, weights, tol=1e-7, budget=60, compiled=compiled)
+        assert got.closed and got.method == "cfr"
+        assert got.value == pytest.approx(exact.value, abs=1e-6)
+        lo, up = got.bounds
+        assert lo - ROUNDING <= exact.value <= up + ROUNDING
+        for (m, v), (m2, low, high) in zip(exact.moves, got.move_bounds):
+            assert m == m2 and low - ROUNDING <= v <= high + ROUNDING
+            assert dict(got.moves)[m] == pytest.approx(v, abs=1e-6)
+        assert dict(got.hand_values())[exact.moves[0][0]] == pytest.approx(dict(exact.hand_values())[exact.moves[0][0]],
+                                                                           abs=1e-5)
+
+
+def test_a_finished_hands_value_is_the_rules():
+    """The tree's terminal values are the variant's own (side0_value, which asks the rules): with one deal, the
+    line of the first legal moves ends at the tree's node whose value is that finished hand's."""
+    kinds = set()
+    for pos in DEALS[::25]:
+        p = pos.copy()
+        while p.legal_moves():
+            p.push(p.legal_moves()[0])
+        t = build_tree(DRAW, [pos], 0)
+        n = 0
+        while t.player[n] >= 0:
+            n = t.child[t.child_at[n]]
+        assert list(t.term_value[t.term_at[n]:t.term_at[n + 1]]) == [side0_value(DRAW, p)]
+        kinds.add((p.outcome().termination, side0_value(DRAW, p)))
+    assert len(kinds) >= 3          # (blocks and dominoes, won either way)
+
+
+# -- a record --------------------------------------------------------------------------------------------------
+SEED = 9        # `new --variant draw --players 2 --seed 9`: the boneyard down to its two kept tiles at move 30, then
+#                 decisions with 3 and 4, 2 and 4, 1 and 3, 1 and 2, 1 and 1 tiles in hand
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    path = tmp_path_factory.mktemp("draw") / "draw.dom"
+    res = CliRunner().invoke(main, ["new", "--variant", "draw", "--players", "2", "--seed", str(SEED), "-o", str(path)])
+    assert res.exit_code == 0, res.output
+    return path
+
+
+def test_the_public_deals_once_nothing_is_left_to_draw_are_public_games_by_placements(record):
+    """Listed by the placements of the tiles, not by every order of the draws and the boneyard: the same deals, each
+    weighing the same share of the worlds."""
+    (rep,) = replay_record(read(record))
+    checked = 0
+    for k in range(len(rep.steps)):
+        pos = rep.position_at(k)
+        if pos.outcome() is not None or pos.drawable() or pos.count(0) + pos.count(1) > 5:
+            continue
+        actual, hands, weights = public_stock_down(rep, k, 1000)
+        deals, worlds = public_game(rep, k, 1000)
+        assert tuple(actual.hands) == tuple(pos.hands) and tuple(pos.hands) in hands
+        mine = dict(zip(hands, weights))
+        theirs = {tuple(d.hands): w for d, w in zip(deals, worlds)}
+        assert set(mine) == set(theirs)
+        ratio = sum(worlds) / sum(weights)
+        assert all(theirs[h] == pytest.approx(ratio * w) for h, w in mine.items())
+        checked += 1
+    assert checked >= 2
+    first = next(k for k in range(len(rep.steps)) if not rep.position_at(k).drawable())
+    with pytest.raises(ValueError):
+        public_stock_down(rep, first - 1, 1000)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(kernel() is None, reason="the CFR kernel is not built")
+def test_a_draw_game_records_last_decisions_are_valued_by_the_cfr_solver(record):
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--json", "--jobs", "1", str(record)])
+    assert res.exit_code == 0, res.output
+    game = json.loads(res.stdout)["games"][0]
+    (rep,) = replay_record(read(record))
+    solved = lp4 = 0
+    for d in game["decisions"]:
+        f, k = d["fair"], d["index"]
+        pos = rep.position_at(k)
+        if not f or pos.drawable() or max(pos.count(0), pos.count(1)) > 4:
+            continue
+        assert f["method"] == "exact-hidden" and f["estimates"] == "game value", k
+        if max(pos.count(0), pos.count(1)) == 4:     # (past the CFR solver's default: the LP, its deals listed by
+            assert f["hidden"]["solver"] == "lp"     # placements, 307 and 195 of them, where their worlds are too many)
+            lp4 += 1
+            continue
+        h = f["hidden"]
+        assert h["solver"] == "cfr"
+        deals, weights = public_game(rep, k, 1000)
+        assert h["deals"] == len(deals)
+        actual = next(x for x in deals if x.hands[pos.turn] == pos.hands[pos.turn])
+        exact = hidden_decision(rep.variant, actual, deals, weights)
+        low, up = h["bounds"]
+        assert up - low <= 1e-3 * h["reach"] + 1e-6
+        assert low - 1e-6 <= exact.value <= up + 1e-6
+        lp = {m: v for m, v in exact.moves}
+        for move, (lo, hi) in h["move_bounds"].items():
+            (v,) = [v for m, v in lp.items() if move == _text(m)]
+            assert lo - 1e-6 <= v <= hi + 1e-6
+        solved += 1
+    assert solved >= 3 and lp4 >= 1
+
+
+def _text(move):
+    from analyzer.analysis import alternative_text
+
+    return alternative_text(move)
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR kernel is not built")
+def test_past_three_tiles_the_lp_values_the_deals_of_the_placements_as_the_cfr_solver_does(record):
+    """With 3 and 4 tiles in hand (past the CFR solver's default) the LP takes the decision over the placements'
+    deals where the worlds are too many to list: its game value and each move's lie in the CFR solver's brackets over
+    the same deals as tile masks."""
+    from analyzer.analysis.hiddenfair import lp_deals
+
+    (rep,) = replay_record(read(record))
+    checked = 0
+    for k in range(len(rep.steps)):
+        pos = rep.position_at(k)
+        if (pos.outcome() is not None or pos.drawable() or max(pos.count(0), pos.count(1)) != 4
+                or len(pos.legal_moves()) < 2):
+            continue
+        deals, weights = lp_deals(rep, k)
+        actual = next(d for d in deals if d.hands[pos.turn] == pos.hands[pos.turn])
+        exact = hidden_decision(rep.variant, actual, deals, weights)
+        base, hands, counts = public_stock_down(rep, k, 1000)
+        got = cfr_decision(rep.variant, base, hands, counts, masks=True, tol=1e-6, budget=30)
+        assert got.closed
+        assert got.bounds[0] - 1e-9 <= exact.value <= got.bounds[1] + 1e-9
+        for (m, v), (m2, low, high) in zip(exact.moves, got.move_bounds):
+            assert m == m2 and low - 1e-9 <= v <= high + 1e-9
+        checked += 1
+    assert checked >= 1
