@@ -285,8 +285,13 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     one the sheet allows, or different ones chosen among an exact count, each interval takes the finite-population
     correction (``sqrt(1 - looked / count)``): a decision valued in every deal has its exact means, as where the
     deals are looked at once (fewer than ``4 * LEAST_LOOK``). ``seconds``: the CPU the values may take (None: no
-    bound); the deals of a look past it are not taken (the first deals analysed alone measure their cost), the
-    decisions not yet decided valued over the deals taken, and ``deals.cut`` says where it stopped (:class:`WorkCut`).
+    bound; the first deals analysed alone measure their cost), shared by the decisions where each is valued alone
+    (:func:`batched`: each one's CPU a deal measured on every look): where the next look of those still in question
+    does not fit what is left, the costliest are stopped where they are (:func:`_share`) and the others go on; where
+    not even the cheapest one's fits (or a deal's one task values them all: no decision's own cost is known), the
+    look takes the deals there is room for and every decision still in question stops there. A decision stopped
+    keeps its values over the deals it was valued in, each saying so (``OverDeals.stopped``), and ``deals.cut`` says
+    where the budget first stopped one and how many it stopped (:class:`WorkCut`).
     Where the record allows no deal, ``stopped`` and ``deals_error`` say why; where the inference does not list
     this family's deals, ``stopped`` says so by name. ``run``: the deals analysed in ``run.workers`` processes
     (None: at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and the most
