@@ -19,13 +19,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -33,31 +28,15 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "bench"))
 
 from analyzer.analysis import Thresholds  # noqa: E402
-from bench_sheet_sizes import adopt_orphans, reap  # noqa: E402
+from bench_sheet_sizes import adopt_orphans, timed  # noqa: E402
 
 
 def run(tree: Path, path: Path, jobs: int, timeout: float, extra: list[str]) -> tuple[float, float, dict | None]:
     """(wall s, CPU s of the process and its workers, the JSON's first game or None) of ``analyze`` in ``tree``."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--jobs", str(jobs), "--json", *extra,
-                                 str(path)], cwd=tree, env=env, stdout=out, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
-        try:
-            proc.wait(timeout=timeout)
-            done = True
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            done = False
-        wall = time.perf_counter() - start
-        reap(proc.pid, start + timeout + 10)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall, cpu, done = timed(tree, path, jobs, timeout, ("--json", *extra), out)
         out.seek(0)
         text = out.read()
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     try:
         game = json.loads(text)["games"][0] if done else None
     except (ValueError, KeyError, IndexError):
