@@ -64,8 +64,8 @@ class Options:
     #                                         (``fair_worlds()``: report; analyze --fair's own loop for them; stats no)
     max_deals: int = 1000                   # a sheet without hands: the most deals it allows analysed (else drawn)
     fair_hands: int = 8                     # ... and the most hands of a player judged fairly (else drawn)
-    values_seconds: float | None = 60.0     # ... the CPU its values may take (None: no bound; analysis.sheets.SECONDS)
-    fair_seconds: float | None = 120.0      # ... and its fair verdicts are planned to (analysis.sheets.FAIR_SECONDS)
+    values_seconds: float | None = 20.0     # ... the CPU its values may take (None: no bound; analysis.sheets.SECONDS)
+    fair_seconds: float | None = 20.0       # ... and its fair verdicts are planned to (analysis.sheets.FAIR_SECONDS)
     fair_hidden_only: bool = False          # the fair analysis for the games with a hidden hand only (asked for by
     #                                         those hands, not --fair: the other games keep their exact values)
     fair_exact_below: int = 1000            # enumerate every deal of a decision when there are at most this many

@@ -100,13 +100,15 @@ def reap(group: int, deadline: float) -> None:
             time.sleep(0.02)
 
 
-def timed(tree: Path, path: Path, jobs: int, timeout: float) -> tuple[float, float, bool]:
-    """(wall seconds, CPU seconds of the process and its workers, finished) of ``analyze`` in ``tree``."""
+def timed(tree: Path, path: Path, jobs: int, timeout: float, extra: tuple[str, ...] = (),
+          stdout=subprocess.DEVNULL) -> tuple[float, float, bool]:
+    """(wall seconds, CPU seconds of the process and its workers, finished) of ``analyze`` in ``tree`` (``extra``:
+    more of its options; ``stdout``: where its output goes)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--jobs", str(jobs), str(path)], cwd=tree,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "analyze", "--jobs", str(jobs), *extra, str(path)],
+                            cwd=tree, env=env, stdout=stdout, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         proc.wait(timeout=timeout)
         done = True

@@ -10,6 +10,7 @@ mean of each move over the deals it could be played in, of the move played's los
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 
 import jsonschema
@@ -22,13 +23,13 @@ from analyzer.analysis.settings import FairRun, FairSettings
 from analyzer.analysis.dealvalues import CPU_BUDGET, DealsSummary, FairCut
 from analyzer.analysis.sheets import WORLD_SHARE, fair_budget, finite, schedule, sheet_analyze, written_replay
 from analyzer.cli import main
-from analyzer.cli.options import SECONDS
+from analyzer.cli.options import SECONDS, fair_settings
 from analyzer.codec import from_data, to_data
 from analyzer.generate import random_game
 from analyzer.inference.sheet import SheetDeal, sheet_deals
 from analyzer.i18n import use
 from analyzer.pipeline import Options
-from analyzer.render.verdicts import fair_cut_words, fair_note_words, sheet_deals_words
+from analyzer.render.verdicts import fair_cut_words, fair_note_words, loss_range_words, sheet_deals_words
 from analyzer.server import api, library
 from analyzer.replay import replay
 from analyzer.schemas import schema
@@ -167,10 +168,11 @@ def test_the_values_cpu_budget_stops_the_looks_and_says_where():
     assert got.deals.analysed == 1 and got.deals.count == 78
     cut = got.deals.cut
     assert (cut.reason, cut.deals, cut.seconds) == (CPU_BUDGET, 1, 0) and cut.seconds_per_deal > 0
-    assert all(d.loss_over.looked == 1 for d in got.decisions)
+    assert all(d.loss_over.looked == 1 and d.loss_over.stopped == CPU_BUDGET for d in got.decisions)
+    assert cut.decisions == len(got.decisions) + (got.to_move is not None)      # (every one stopped there)
     data = to_data(got.deals)
     assert data["cut_short"] == {"reason": "cpu-budget", "deals": 1, "seconds": 0,
-                                 "seconds_per_deal": cut.seconds_per_deal}
+                                 "seconds_per_deal": cut.seconds_per_deal, "decisions": cut.decisions}
     assert data["cut"].startswith("stopped at 1 deals: the values' CPU budget of 0 s")     # (deprecated, version 4)
     jsonschema.validate(data, {**{k: v for k, v in schema().items() if k != "oneOf"}, "$ref": "#/$defs/deals"})
     assert from_data(DealsSummary, data) == got.deals
@@ -188,10 +190,12 @@ def test_the_values_cpu_budget_stops_the_looks_and_says_where():
 def test_the_budgets_defaults_are_the_analysiss():
     """The command line's and the pipeline's budgets default to the analysis's (written apart: ``--help`` and
     the pipeline's options load no analysis)."""
-    assert Options("analyze").values_seconds == sheets.SECONDS == SECONDS.convert("60", None, None)
-    assert Options("analyze").fair_seconds == sheets.FAIR_SECONDS == SECONDS.convert("120", None, None)
+    fair_settings_defaults = {k: p.default for k, p in inspect.signature(fair_settings).parameters.items()}
+    assert Options("analyze").values_seconds == sheets.SECONDS == SECONDS.convert("20", None, None)
+    assert Options("analyze").fair_seconds == sheets.FAIR_SECONDS == SECONDS.convert("20", None, None)
     params = {p.name: p for p in main.commands["analyze"].params}
-    assert (params["values_seconds"].default, params["fair_seconds"].default) == ("60", "120")
+    assert (params["values_seconds"].default, params["fair_seconds"].default) == ("20", "20")
+    assert (fair_settings_defaults["values_seconds"], fair_settings_defaults["fair_seconds"]) == (20, 20)
     assert SECONDS.convert("none", None, None) is None and SECONDS.convert("0", None, None) == 0
 
 
@@ -272,3 +276,45 @@ def test_the_boards_analysis_of_a_sheet_takes_its_budgets_and_says_where_it_stop
     assert game["deals"]["cut_short"]["deals"] == game["deals"]["analysed"] == 1
     assert "stopped at 1 deal: the values' CPU budget of 0 s" in game["deals"]["words"]
 
+
+
+def test_a_costly_decision_stopped_by_its_share_leaves_the_cheap_ones_their_early_stop(monkeypatch):
+    """The values' budget shared by the decisions (batched: each valued alone over some deals, its CPU measured):
+    one decision of a listed cut-throat sheet made costly (0.4 s of CPU a deal more, spent where it is valued) is
+    stopped where its next look no longer fits a budget of 1 s, at the first deal (analysed alone to measure the
+    cost), its values said stopped by the budget in the JSON (a value of the schema) and in the words; the cheap
+    decisions go on, and each comes to exactly what it comes to with no budget at all (the same deals, the same
+    early stop, the same values and intervals), some of them decided before the last deal."""
+    monkeypatch.setattr(sheets, "LEAST_LOOK", 5)          # (looks from 20 deals on: this sheet's 44 looked at in 4)
+    rep = _sheet("cutthroat", 13)
+    free = {d.index: d for d in sheet_analyze(rep, seed=2, run=FairRun(workers=1), seconds=None).decisions}
+    costly = max(free.values(), key=lambda d: (len(d.alternatives), -d.index)).index
+    plain = sheets._batch_rows
+
+    def rows(rep, k, deals, *args):
+        if k == costly:
+            start = sheets.time.process_time()
+            while sheets.time.process_time() - start < 0.4 * len(deals):
+                pass
+        return plain(rep, k, deals, *args)
+    monkeypatch.setattr(sheets, "_batch_rows", rows)
+    got = sheet_analyze(rep, seed=2, run=FairRun(workers=1), seconds=1)
+    cut = got.deals.cut
+    assert (cut.reason, cut.deals, cut.decisions) == (CPU_BUDGET, 1, 1) and got.deals.analysed == 44
+    shares = {d.index: d for d in got.decisions}
+    stopped = shares.pop(costly)
+    assert stopped.loss_over.looked == 1 and stopped.loss_over.stopped == CPU_BUDGET
+    assert all(a.over_deals.stopped == CPU_BUDGET and a.over_deals.looked == 1 for a in stopped.alternatives)
+    assert shares == {k: d for k, d in free.items() if k != costly}       # (the cheap ones as with no budget)
+    assert any(d.loss_over.looked < 44 for d in shares.values())         # (some decided before the last deal)
+    data = stopped.loss_over.as_dict()
+    assert data["stopped"] == "cpu-budget" and "stopped" not in next(iter(shares.values())).loss_over.as_dict()
+    jsonschema.validate(data, {**{k: v for k, v in schema().items() if k != "oneOf"}, "$ref": "#/$defs/over_deals"})
+    jsonschema.validate(to_data(got.deals), {**{k: v for k, v in schema().items() if k != "oneOf"},
+                                             "$ref": "#/$defs/deals"})
+    assert from_data(DealsSummary, to_data(got.deals)) == got.deals
+    words = sheet_deals_words(got.deals)
+    assert words.endswith("stopped 1 decision before it was decided, the costliest first, at 1 deal or more")
+    assert " 1 deal, where the values' CPU budget stopped it" in loss_range_words(stopped.loss_over)
+    with use("ru"):
+        assert "где его остановил бюджет процессора" in loss_range_words(stopped.loss_over)

@@ -351,7 +351,7 @@ def test_a_partial_folder_the_build_left_is_its_own_and_replaced_with_force(tmp_
 
 def test_the_sites_analysis_gives_a_sheet_the_pages_budgets_unless_the_request_names_its_own(tmp_path, monkeypatch):
     """The page's analysis of a sheet without hands is bounded by the site's budgets (``SITE_SECONDS``: values 15 s,
-    fair verdicts 30 s), not the command line's 60 s and 120 s; a request's own ``values_seconds`` and
+    fair verdicts 15 s), no larger than the command line's 20 s each; a request's own ``values_seconds`` and
     ``fair_seconds`` (null: no budget) are the request's, read as the server reads them."""
     from analyzer.server import library
     from analyzer.site.worker import SITE_SECONDS
@@ -361,7 +361,8 @@ def test_the_sites_analysis_gives_a_sheet_the_pages_budgets_unless_the_request_n
     api = SiteApi(str(tmp_path / "site"))
     assert api.answer("analyze", {"text": SEED})[0] == 200
     assert api.answer("analyze", {"text": SEED, "fair": True, "values_seconds": None, "fair_seconds": 5})[0] == 200
-    assert (asked[0].values_seconds, asked[0].fair_seconds) == (15, 30) == tuple(SITE_SECONDS.values())
-    assert library.AnalysisRequest().values_seconds == 60 and library.AnalysisRequest().fair_seconds == 120
+    assert (asked[0].values_seconds, asked[0].fair_seconds) == (15, 15) == tuple(SITE_SECONDS.values())
+    assert library.AnalysisRequest().values_seconds == 20 and library.AnalysisRequest().fair_seconds == 20
+    assert all(SITE_SECONDS[k] <= getattr(library.AnalysisRequest(), k) for k in SITE_SECONDS)
     assert (asked[1].values_seconds, asked[1].fair_seconds) == (None, 5)
     assert api.answer("analyze", {"text": SEED, "fair_seconds": -1})[0] == 400       # (the server's reading)

@@ -33,7 +33,9 @@ class OverDeals:
     the looks test it (the moves' own means may stand on different deals; the gap on the same ones). ``looked``: the
     deals the value was looked for in (its decision's, of which ``deals`` are those where the move could be
     played; fewer than the deals analysed where its decision was decided before the last look, or the move told
-    apart from the best and no longer valued); None where not said (the one deal of a sheet)."""
+    apart from the best and no longer valued); None where not said (the one deal of a sheet). ``stopped``: why its
+    decision was valued in no more deals before it was decided (:data:`CPU_BUDGET`: the values' CPU budget stopped
+    it, its costliest decisions first: ``looked`` is where), None where it was decided or valued in every deal."""
 
     mean: float
     min: int
@@ -44,6 +46,7 @@ class OverDeals:
     gap_ci: tuple[float, float] | None = None
     shared: int | None = None
     looked: int | None = None
+    stopped: str | None = None
 
     @property
     def told_apart(self) -> bool | None:
@@ -59,6 +62,8 @@ class OverDeals:
             out.update(gap=self.gap, gap_ci=list(self.gap_ci), shared=self.shared)
         if self.looked is not None:
             out["looked"] = self.looked
+        if self.stopped is not None:
+            out["stopped"] = self.stopped
         return out
 
     @classmethod
@@ -67,7 +72,8 @@ class OverDeals:
             return None
         ci, gap_ci = data.get("ci95"), data.get("gap_ci")
         return cls(data["mean"], data["min"], data["max"], data["deals"], None if ci is None else tuple(ci),
-                   data.get("gap"), None if gap_ci is None else tuple(gap_ci), data.get("shared"), data.get("looked"))
+                   data.get("gap"), None if gap_ci is None else tuple(gap_ci), data.get("shared"), data.get("looked"),
+                   data.get("stopped"))
 
 
 @dataclass(frozen=True)
@@ -106,13 +112,18 @@ class WorkCut:
     """Where the analysis of a sheet's values stopped short of the deals it planned, and why: ``reason`` a code
     (:data:`CPU_BUDGET`: the CPU budget ran out, the one cause there is; the deals ``--max-deals`` leaves out are
     the summary's ``max_deals``, and a decision decided early is no cut), ``deals`` the deals analysed when it
-    stopped, ``seconds`` the budget in CPU seconds, ``seconds_per_deal`` what a deal cost, as measured on the last
-    look before the stop. A value, never words: ``render.verdicts.cut_words`` says it."""
+    first stopped a decision, ``seconds`` the budget in CPU seconds, ``seconds_per_deal`` what a deal cost (every
+    decision still in question valued), as measured on the last look before that stop; ``decisions``: how many
+    decisions it stopped before they were decided (each its values' ``OverDeals.stopped``: the costliest first,
+    where the others' next look still fitted, at ``deals`` or more deals), None in a result written before it was
+    said (every decision not yet decided stopped at ``deals``). A value, never words: ``render.verdicts.cut_words``
+    says it."""
 
     reason: str
     deals: int
     seconds: float
     seconds_per_deal: float
+    decisions: int | None = field(default=None, metadata=key(omit_none=True))
 
 
 @dataclass(frozen=True)

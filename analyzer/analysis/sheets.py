@@ -55,8 +55,12 @@ HAND_LOOK = 8           # the fewest draws of a player's hands a first look judg
 CHUNK = 25              # deals a task analyses
 LEAST_LOOK = 50         # the fewest deals a look of a sheet's decisions is at (else one look at all of them)
 LEAST_SHARED = 10       # the fewest deals two moves could both be played in that tell them apart (else every deal)
-SECONDS = 60.0          # the CPU seconds a sheet's values may take (:func:`sheet_analyze`): the looks stop there
-FAIR_SECONDS = 120.0    # the CPU seconds its fair verdicts are planned to (:func:`sheet_fair`: hands and worlds cut)
+SECONDS = 20.0          # the CPU seconds a sheet's values may take (:func:`sheet_analyze`): the looks stop there,
+#                         the costliest decisions first; and
+FAIR_SECONDS = 20.0     # the CPU seconds its fair verdicts are planned to (:func:`sheet_fair`: hands and worlds cut):
+#                         each some 10 s of wall on two cores (issue 80: some 10 s for the values and 10 s for the
+#                         fair verdicts), the workers busy some 1.8 cores of 2 (the Cuban double-nine's 904 deals
+#                         took 108.5 s of CPU in 61.3 s, bench/timings/sheet-share-80.txt)
 LEAST_WORLDS = 20       # the fewest worlds a decision of a hand is judged over where the fair budget cuts them
 WORLD_SHARE = 0.25      # what a world of every player's decisions costs the fair analysis, of a deal's values (the
 #                         Cuban double-nine sheet of 904 deals: 15.5 s of CPU judging 6 hands a player over 20 worlds
@@ -281,8 +285,13 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     one the sheet allows, or different ones chosen among an exact count, each interval takes the finite-population
     correction (``sqrt(1 - looked / count)``): a decision valued in every deal has its exact means, as where the
     deals are looked at once (fewer than ``4 * LEAST_LOOK``). ``seconds``: the CPU the values may take (None: no
-    bound); the deals of a look past it are not taken (the first deals analysed alone measure their cost), the
-    decisions not yet decided valued over the deals taken, and ``deals.cut`` says where it stopped (:class:`WorkCut`).
+    bound; the first deals analysed alone measure their cost), shared by the decisions where each is valued alone
+    (:func:`batched`: each one's CPU a deal measured on every look): where the next look of those still in question
+    does not fit what is left, the costliest are stopped where they are (:func:`_share`) and the others go on; where
+    not even the cheapest one's fits (or a deal's one task values them all: no decision's own cost is known), the
+    look takes the deals there is room for and every decision still in question stops there. A decision stopped
+    keeps its values over the deals it was valued in, each saying so (``OverDeals.stopped``), and ``deals.cut`` says
+    where the budget first stopped one and how many it stopped (:class:`WorkCut`).
     Where the record allows no deal, ``stopped`` and ``deals_error`` say why; where the inference does not list
     this family's deals, ``stopped`` says so by name. ``run``: the deals analysed in ``run.workers`` processes
     (None: at most 2) made by ``run.pool``; ``run.progress(done, total)``: the deals analysed so far, and the most
@@ -320,6 +329,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                  "contenders": None, "z": z, "level": z, "seen": 0, "dropped": {}}
              for k in range(len(rep.steps) + 1)}
     active = set(state)                    # the decisions still in question
+    stopped: dict[int, int] = {}           # those the values' budget stopped: the deals they were valued in
     words: dict[str, int] = {}
     done, total = 0, len(order)
     batch, leads = batched(rep)
@@ -328,17 +338,25 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
     if pilot:                       # (the first deals alone, one a process: what a deal costs)
         planned.insert(0, workers)
     spent, per_deal, cut, whole = 0.0, None, None, None    # (whole: a deal's cost with every decision valued)
+    shared, costs = 0.0, {}         # (a deal's cost shared by the decisions, and each one's own: the batched path)
     _JOB.update(rep=rep, deals=order, settings=replace(settings, lines=False, reasons=False))   # (reasons: dealreasons)
     try:
         with ExitStack() as stack:
             held: list = []
             for size in planned:
                 if seconds is not None and per_deal is not None and size > done:
-                    room = int((seconds - spent) / max(per_deal, 1e-6))
-                    if room < size - done:
-                        cut = WorkCut(CPU_BUDGET, done + max(room, 0), seconds, round(per_deal, 4))
+                    left = seconds - spent
+                    kept = _share(active, costs, shared, left, size - done) if batch else set()
+                    if kept and kept != active:         # (the costliest stopped where they are: the others go on)
+                        stopped.update((k, done) for k in active - kept)
+                        cut = cut or WorkCut(CPU_BUDGET, done, seconds, round(per_deal, 4))
+                        active = kept
+                    room = int(left / max(per_deal, 1e-6))
+                    if not kept and room < size - done:    # (not one decision's look fits: all stop, a part taken)
+                        cut = cut or WorkCut(CPU_BUDGET, done + max(room, 0), seconds, round(per_deal, 4))
                         size = done + max(room, 0)
                         total = size
+                        stopped.update((k, size) for k in active)
                         if size <= done:
                             break
                 # (a task at most a share of the look a process: a costly sheet's few deals spread over them)
@@ -356,7 +374,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
 
                 each = None if progress is None else step
                 legal: dict[int, list] = {k: [] for k in leading}
-                cpu = 0.0
+                cpu, own = 0.0, {}
                 for took, got in _run(words_tasks, _timed_chunk, workers, run, each, stack, held):
                     cpu += took
                     for said, moves in got:
@@ -367,18 +385,22 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                 tasks = [("batch", lo, hi, k, legal[k][lo - done:hi - done] if k in leads else None,
                           state[k]["contenders"]) for k in (sorted(active) if batch else ()) for lo, hi in spans]
                 tasks += [("deal", lo, hi, None if len(asked) == len(state) else asked) for lo, hi in spans if asked]
+                words_cpu = cpu
                 for task, (took, got) in zip(tasks, _run(tasks, _timed_chunk, workers, run, each, stack, held)):
                     cpu += took
                     if task[0] == "batch":
+                        own[task[3]] = own.get(task[3], 0.0) + took
                         _gather_one(state[task[3]], got, task[5] is None)
                     else:
                         for rows, said in got:
                             words[said] = words.get(said, 0) + 1
                             _gather(state, rows, asked)
                 spent, per_deal = spent + cpu, cpu / (size - done)
+                shared = words_cpu / (size - done)
+                costs.update((k, took / (size - done)) for k, took in own.items())
                 whole = per_deal if whole is None else whole
                 done = size
-                if size == len(order) or cut:
+                if size == len(order) or set(stopped) >= active:     # (every deal, or all stopped by the budget)
                     break
                 if size not in early and size not in budget:
                     continue                # (the first deals alone: no look)
@@ -397,9 +419,12 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
         _JOB.clear()
     if progress is not None:
         progress(done, done)
-    gathered = _gathered(rep, state, thresholds, population)
+    gathered = [_budget_stopped(d) if d.index in stopped else d
+                for d in _gathered(rep, state, thresholds, population)]
     decisions = tuple(d for d in gathered if d.index < len(rep.steps))
     losses = [d for d in decisions if d.loss_over is not None and d.loss_over.mean > 1e-9]
+    if cut is not None:         # (the decisions it stopped that had a choice in some deal)
+        cut = replace(cut, decisions=sum(d.index in stopped for d in gathered))
     summary = replace(_summary(rep, found, max_deals, done), cut=cut, seconds_per_deal=whole)
     return replace(out, deals=replace(summary, results=tuple(DealsResult(*kv) for kv in
                                                              sorted(words.items(), key=lambda kv: -kv[1]))),
@@ -409,6 +434,31 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                    analysed_steps=0,         # (no running value with every hand open: each deal has its own)
                    note=gettext("values over the deals the sheet allows: each deal's exact values with every hand "
                                 "open, then their mean, least and most"))
+
+
+def _share(active: set, costs: dict, shared: float, left: float, deals: int) -> set:
+    """The decisions of ``active`` whose next look of ``deals`` deals fits the CPU seconds ``left``, each decision's
+    share of a deal (``costs``, measured on the last look: its batch tasks' CPU a deal) taken cheapest first, with
+    the cost a deal of what they share (``shared``: its result words and its leads' legal moves): every one where
+    they all fit, else the cheapest that do (none where not even the cheapest does). A decision not measured yet
+    (none has been) counts as the costliest measured."""
+    worst = max(costs.values(), default=0.0)
+    need, kept = shared * deals, set()
+    for k in sorted(active, key=lambda k: (costs.get(k, worst), k)):
+        need += costs.get(k, worst) * deals
+        if need > left:
+            break
+        kept.add(k)
+    return kept
+
+
+def _budget_stopped(decision: Decision) -> Decision:
+    """A decision the values' CPU budget stopped before it was decided: its values over the deals it was valued
+    in, each said so (``OverDeals.stopped``)."""
+    def cut(o: OverDeals | None) -> OverDeals | None:
+        return None if o is None else replace(o, stopped=CPU_BUDGET)
+    return replace(decision, loss_over=cut(decision.loss_over),
+                   alternatives=tuple(replace(a, over_deals=cut(a.over_deals)) for a in decision.alternatives))
 
 
 def _gather_one(got: dict, rows: list, full: bool) -> None:

@@ -193,12 +193,12 @@ def fair_options(f):
     and ``--hands`` and their CPU budgets ``--values-seconds`` and ``--fair-seconds`` (defaults: the analysis's
     ``sheets.SECONDS`` and ``FAIR_SECONDS``, written here so that ``--help`` loads no analysis; a test checks they
     agree)."""
-    f = click.option("--fair-seconds", type=SECONDS, default="120", show_default=True, metavar="N|none",
+    f = click.option("--fair-seconds", type=SECONDS, default="20", show_default=True, metavar="N|none",
                      help=N_("A sheet without hands: the CPU seconds its fair verdicts are planned to, from what a "
                              "deal's values cost: past them each decision is judged over fewer deals (at least 20), "
                              "then each player in fewer hands (at least one), and the output says so. 0: the least "
                              "(one hand a player); none: no budget."))(f)
-    f = click.option("--values-seconds", type=SECONDS, default="60", show_default=True, metavar="N|none",
+    f = click.option("--values-seconds", type=SECONDS, default="20", show_default=True, metavar="N|none",
                      help=N_("A sheet without hands: the CPU seconds its values over the deals may take; the "
                              "analysis stops taking deals there, each decision valued over those taken, and the "
                              "output says where it stopped. 0: the least (the first deals, one a process, that "
@@ -263,7 +263,7 @@ def fair_only(fair: bool) -> None:
 
 def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
                   scale: str, max_deals: int = 1000, hands: int = 8, exact_hand: int = 3,
-                  values_seconds: int | None = 60, fair_seconds: int | None = 120) -> dict:
+                  values_seconds: int | None = 20, fair_seconds: int | None = 20) -> dict:
     """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-decision-deals``
     against ``--decision-deals``, and ``--exact-hidden`` said once where it cannot be kept."""
     max_worlds_check(worlds, max_worlds)

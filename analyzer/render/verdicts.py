@@ -89,10 +89,20 @@ def tied_words(fair, say=str) -> str | None:
 OVER_HANDS = "over-hands"
 
 
-def cut_words(cut) -> str:
+def cut_words(cut, analysed: int | None = None) -> str:
     """``stopped at 57 deals: the values' CPU budget of 60 s (some 1.04 s a deal)``: where and why the analysis of
     a sheet's values stopped short (``cut``, an ``analysis.dealvalues.WorkCut``: its CPU budget ran out, the one
-    cause there is, ``analysis.dealvalues.CPU_BUDGET``), the one wording of the text, the page and the board."""
+    cause there is, ``analysis.dealvalues.CPU_BUDGET``), the one wording of the text, the page and the board; where
+    it stopped the costliest decisions and others went on (to ``analysed`` deals), ``the values' CPU budget of 20 s
+    (some 1.90 s a deal) stopped 2 decisions before they were decided, the costliest first, at 52 deals or more``
+    (each decision's values say where: :func:`over_text`)."""
+    if cut.decisions is not None and analysed is not None and analysed > cut.deals:
+        return ngettext("the values' CPU budget of {seconds} s (some {per_deal} s a deal) stopped {n} decision "
+                        "before it was decided, the costliest first, at {deals} or more",
+                        "the values' CPU budget of {seconds} s (some {per_deal} s a deal) stopped {n} decisions "
+                        "before they were decided, the costliest first, at {deals} or more",
+                        cut.decisions, seconds=number(round(cut.seconds)), per_deal=decimal(cut.seconds_per_deal),
+                        deals=deals_words(cut.deals))
     return ngettext("stopped at {n} deal: the values' CPU budget of {seconds} s (some {per_deal} s a deal)",
                     "stopped at {n} deals: the values' CPU budget of {seconds} s (some {per_deal} s a deal)",
                     cut.deals, seconds=number(round(cut.seconds)), per_deal=decimal(cut.seconds_per_deal))
@@ -102,7 +112,7 @@ def sheet_deals_words(deals) -> str:
     """The ``Deals:`` line of a sheet (``deals``, an ``analysis.dealvalues.DealsSummary``): how many it allows and
     how many were analysed, and where the work stopped short, if it did (:func:`cut_words`)."""
     words = deals.words()
-    return words if deals.cut is None else f"{words}; {cut_words(deals.cut)}"
+    return words if deals.cut is None else f"{words}; {cut_words(deals.cut, deals.analysed)}"
 
 
 def fair_cut_words(cut) -> str:
@@ -150,6 +160,8 @@ def loss_range_words(o, analysed: int | None = None) -> str:
 def _named(o, analysed: int | None, sign: str, shape: str) -> str:
     """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed)."""
     deals = deals_words(o.deals, getattr(o, "looked", None) or analysed)    # (of those it was looked for in)
+    if getattr(o, "stopped", None) is not None:      # (its decision stopped there by the values' CPU budget)
+        deals = gettext("{deals}, where the values' CPU budget stopped it", deals=deals)
     if o.min == o.max:
         return (gettext("{value} in each of {deals}", value=f"{o.min:{sign}d}", deals=deals) if o.deals > 1 else
                 gettext("{value} in {deals}", value=f"{o.min:{sign}d}", deals=deals))

@@ -66,12 +66,12 @@ SERVER_BUDGET = {"max_nodes": library.NODE_LIMIT}
 
 
 #: The CPU budgets of a sheet without hands in the page (a request that names its own keeps them): the deals' values
-#: 15 s and the fair verdicts 30 s, not the command line's 60 s and 120 s (``--values-seconds``, ``--fair-seconds``),
-#: which a browser tab spends with nothing to show. Under Pyodide the compiled search runs at some 1.5-2x native
-#: (docs/site.md), so 15 s is about the 10 s a handless sheet's values are meant to take natively (issue 80); the fair
-#: verdicts, asked for on their own, get twice that. Where a budget cuts the work the page says where (the sheet's
-#: ``deals.words``, its ``fair_cut.words``), and More deals goes on.
-SITE_SECONDS = {"values_seconds": 15, "fair_seconds": 30}
+#: 15 s and the fair verdicts 15 s, no more than the command line's 20 s each (``--values-seconds``,
+#: ``--fair-seconds``: some 10 s of wall each on two cores), as a browser tab computes in one process. Under Pyodide
+#: the compiled search runs at some 1.5-2x native (docs/site.md), so 15 s is about the 10 s a handless sheet's values
+#: and its fair verdicts are each meant to take natively (issue 80). Where a budget cuts the work the page says where
+#: (the sheet's ``deals.words``, its ``fair_cut.words``), and More deals goes on.
+SITE_SECONDS = {"values_seconds": 15, "fair_seconds": 15}
 
 
 def site_budget() -> dict:
