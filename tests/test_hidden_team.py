@@ -283,11 +283,19 @@ def test_two_player_games_are_refused():
 def test_a_real_games_public_deals_hold_the_actual_one_and_the_bound_refuses_past_its_limit():
     """A random partnership game's late decision: the public deals hold the actual deal, share what is public and
     give the mover other hands too; past the limit they are refused (TooLarge)."""
-    rep = next(r for r in (replay(random_game(PARTNERSHIP, 53 + g)) for g in range(20))
-               if all(r.position_at(len(r.steps) - 3).count(s) <= 2 for s in range(4)))
-    k = next(k for k in range(len(rep.steps)) if all(rep.position_at(k).count(s) <= 2 for s in range(4)))
+    def small(g):
+        rep = replay(random_game(PARTNERSHIP, 85 + g))
+        for k in range(len(rep.steps)):
+            pos = rep.position_at(k)
+            if all(pos.count(s) <= 2 for s in range(4)) and len(pos.legal_moves()) >= 2:
+                try:
+                    return rep, k, team_deals(rep, k)
+                except TooLarge:
+                    return None
+        return None
+
+    rep, k, deals = next(found for found in map(small, range(40)) if found and len(found[2]) > 20)
     actual = rep.position_at(k)
-    deals = team_deals(rep, k)
     assert actual.hands in [d.hands for d in deals]
     assert all(d.ends == actual.ends and d.turn == actual.turn for d in deals)
     assert len({d.hands[actual.turn] for d in deals}) > 1
