@@ -13,7 +13,7 @@ import random
 
 import pytest
 from test_hidden import matrix_value
-from test_hidden_onesided import PARTNERSHIP, brute_force, open_values, tiny_deals
+from test_hidden_onesided import PARTNERSHIP, brute_force, open_values, side_choices, tiny_deals
 
 from analyzer.generate import random_game
 from analyzer.hidden import (TEAM_DEALS, TooLarge, one_sided_decision, side0_value, team_deals, team_decision,
@@ -68,25 +68,9 @@ def public_game(seed: int, count: int, sizes=(2, 1, 1, 1), pool: int = 6, max_pi
 
 # -- the brute forces --------------------------------------------------------------------------------------
 def choices(deals) -> dict:
-    """Every decision with a choice, keyed by (seat, his hand at the start, the moves since): its moves."""
-    found: dict = {}
-
-    def walk(pos, hands, seen):
-        moves = pos.legal_moves()
-        if not moves:
-            return
-        if len(moves) > 1:
-            found.setdefault((pos.turn, hands[pos.turn], tuple(seen)), moves)
-        for move in moves:
-            pos.push(move)
-            seen.append(move)
-            walk(pos, hands, seen)
-            seen.pop()
-            pos.pop()
-
-    for pos in deals:
-        walk(pos.copy(), list(pos.hands), [])
-    return found
+    """Every decision with a choice, of any seat, keyed by (seat, his hand at the start, the moves since): its
+    moves."""
+    return side_choices(deals, range(4))
 
 
 def plans(sets: dict, seats) -> list[dict]:
@@ -207,8 +191,9 @@ def test_the_true_games_values_lie_in_every_moves_bracket(shape, seed):
         low, high = sorted((sign * lo, sign * up))
         maxmin, value, minmax = truth[move]
         assert low - 1e-9 <= maxmin <= value + 1e-7 and value <= minmax + 1e-7 and minmax <= high + 1e-9
-        if move is None:
+        if move is None:        # (the side's best pure plan plays some move; holding a move can only lower U)
             assert low == pytest.approx(max(sorted((sign * lo, sign * up))[0] for _, lo, up in got.moves))
+            assert high >= max(sorted((sign * lo, sign * up))[1] for _, lo, up in got.moves) - 1e-9
             continue
         assert low == pytest.approx(sign * open_plans(deals, ours, move), abs=1e-9)
         assert high == pytest.approx(sign * open_plans(deals, theirs, move), abs=1e-9)
