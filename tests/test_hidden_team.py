@@ -21,6 +21,7 @@ from analyzer.hidden import (TEAM_DEALS, TooLarge, one_sided_decision, side0_val
 from analyzer.replay import replay
 from analyzer.rules.mechanics import position_for
 from analyzer.rules.variants import find_variant
+from analyzer.search import TreeSearch
 from analyzer.tiles import Move, tile_set
 
 
@@ -160,6 +161,20 @@ def open_plans(deals, seats, held) -> float:
 SHAPES = [((2, 1, 2, 1), 7, 8), ((2, 2, 1, 2), 8, 8)]
 
 
+def open_held(deals) -> dict:
+    """Each move m of the mover's actual hand: the public game's mean open-hands value (every deal solved with every
+    hand open) with his hand held to m where he holds it, for side 0."""
+    search = TreeSearch(PARTNERSHIP)
+    mover = deals[0].turn
+    best = max if mover % 2 == 0 else min
+    out = {m: 0.0 for m in deals[0].legal_moves()}
+    for d in deals:
+        values = dict(search.values(d.copy()))
+        for m in out:
+            out[m] += (values[m] if d.hands[mover] == deals[0].hands[mover] else best(values.values())) / len(deals)
+    return out
+
+
 def _small(shape, seed: int) -> bool:
     sizes, pool, count = shape
     deals = public_game(seed, count, sizes, pool)
@@ -197,6 +212,20 @@ def test_the_true_games_values_lie_in_every_moves_bracket(shape, seed):
             continue
         assert low == pytest.approx(sign * open_plans(deals, ours, move), abs=1e-9)
         assert high == pytest.approx(sign * open_plans(deals, theirs, move), abs=1e-9)
+
+
+@pytest.mark.parametrize("shape, seed", GAMES)
+def test_the_open_hands_value_lies_in_every_moves_bracket_too(shape, seed):
+    """Each bound's answering side has every hand open, so the public game's open-hands value (the mover's hand held
+    to the move) lies in the bracket as well: a move told apart from another is ahead of it by the fair value over
+    every deal too (the bracket confirms that order, it cannot overturn it)."""
+    deals = game(shape, seed)
+    got = team_decision(PARTNERSHIP, deals[0], deals)
+    fair = open_held(deals)
+    assert all(lo - 1e-9 <= fair[m] <= up + 1e-9 for m, lo, up in got.moves)
+    sign = 1 if got.side == 0 else -1
+    best = got.best()
+    assert best is None or all(sign * (fair[best] - fair[m]) > 0 for m in fair if m != best)
 
 
 def test_some_tiny_games_are_not_trivial():
