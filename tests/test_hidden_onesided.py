@@ -59,10 +59,11 @@ def side_of(deals) -> tuple[int, int]:
     return tuple(sorted((deals[0].turn, (deals[0].turn + 2) % 4)))
 
 
-def side_choices(deals) -> dict:
-    """Every decision of the side with a choice, keyed by (seat, his hand at the start, the moves since)."""
+def side_choices(deals, seats=None) -> dict:
+    """Every decision of the side with a choice (of the players ``seats`` where given), keyed by (seat, his hand at
+    the start, the moves since): its moves."""
     found: dict = {}
-    side = side_of(deals)
+    side = side_of(deals) if seats is None else tuple(seats)
 
     def walk(pos, hands, seen):
         moves = pos.legal_moves()

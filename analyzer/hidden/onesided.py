@@ -12,14 +12,14 @@ Since the opponents know more than they would and the side less than with every 
 most the fair (open-hands) value of each move, and the side can guarantee it against any play of the
 opponents, whatever they know (docs/hidden.md, "The one-sided partnership bound").
 
-The search (:class:`_Search`) is a branch and bound over the side's strategies. Every deal's game tree is
+The search (:class:`StrategySearch`) is a branch and bound over the side's strategies. Every deal's game tree is
 built once (``legal_moves``, ``push``, ``pop``: the rules decide) and its nodes' values kept: an opponent's
 node the least of its children, a side node the child of its information set's move where one is chosen,
 else the best child (the side choosing per deal, with open hands: an upper bound). Choosing a move updates the
 values on the paths above the nodes of that information set only, and the mean of the deals' values bounds
 every strategy that completes the choices made. The deals that share an open information set (one the choices
 made may still lead to) are one part of the problem; parts sharing none are independent, and each is searched
-alone (:meth:`_Search.parts`), then the values added. In a part the search chooses the open information set
+alone (:meth:`StrategySearch.parts`), then the values added. In a part the search chooses the open information set
 nearest the decision that the choices made reach, tries each move best bound first, and leaves a branch whose
 bound is no better than the best strategy found; where no open information set is left, the bound is that
 strategy's exact value.
@@ -35,8 +35,8 @@ from ..tiles import Move
 from .decision import TooLarge
 from .game import side0_value
 
-__all__ = ["OneSidedDecision", "one_sided_decision", "mover_deals", "within_one_sided_bound", "ONE_SIDED_HAND",
-           "ONE_SIDED_DEALS", "ONE_SIDED_TRIES"]
+__all__ = ["OneSidedDecision", "StrategySearch", "one_sided_decision", "mover_deals", "within_one_sided_bound",
+           "ONE_SIDED_HAND", "ONE_SIDED_DEALS", "ONE_SIDED_TRIES"]
 
 #: The size bound (docs/hidden.md): every hand at most this many tiles, and at most ONE_SIDED_DEALS deals the
 #: mover cannot tell apart; a decision takes seconds within it
@@ -83,8 +83,10 @@ class _InfoSet:
         self.choice = -1                # the move chosen (its index), -1 while open
 
 
-class _Search:
-    """The deals' trees as flat arrays of nodes, their values (for the mover's side) and the branch and bound."""
+class StrategySearch:
+    """The deals' trees as flat arrays of nodes, their values (for the side of seat ``mover``: the side that commits to
+    a joint pure strategy, the other side answering each deal with open hands) and the branch and bound; ``sign`` turns
+    its values into side 0's. (:mod:`.team` runs it for either side of a partnership, over the public deals.)"""
 
     def __init__(self, rules, deals: Sequence[Position], weights: Sequence[float], mover: int, limit: int) -> None:
         teams = rules.seating.teams
@@ -172,6 +174,16 @@ class _Search:
                 self.sets[entry].choice = -1
 
     # -- the branch and bound ----------------------------------------------------------------------
+    def best_held(self, held: Sequence[int], k: int) -> float:
+        """:meth:`best` over every deal, the first move of each deal in ``held`` held to its ``k``th legal move
+        (those deals' roots replaced by their ``k``th child: a move of either side, whoever is to move there)."""
+        roots, keep = self.roots, set(held)
+        self.roots = [self.children[r][k] if d in keep else r for d, r in enumerate(roots)]
+        try:
+            return self.best(range(len(roots)))
+        finally:
+            self.roots = roots
+
     def mean(self, scope: Sequence[int]) -> float:
         """The deals ``scope``'s part of the mean (each deal's root value by its weight)."""
         return sum(self.weights[d] * self.value[self.roots[d]] for d in scope)
@@ -274,7 +286,7 @@ def one_sided_decision(rules, pos: Position, deals: Sequence[Position], weights:
     moves = pos.legal_moves()
     if not moves:
         raise ValueError("the hand is over: there is no decision to value")
-    search = _Search(rules, deals, weights or [1.0] * len(deals), mover, limit)
+    search = StrategySearch(rules, deals, weights or [1.0] * len(deals), mover, limit)
     root = search.index.get((mover, pos.hands[mover], ()))
     every = range(len(deals))
     if root is None:                    # one legal move: no choice
