@@ -17,6 +17,7 @@ import argparse
 import json
 import subprocess
 import sys
+from itertools import islice
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
@@ -25,7 +26,7 @@ HERE = Path(__file__).resolve().parents[1]
 def worker(decisions: int, size: int, seed: int) -> None:
     """Value each decision with the analyzer on ``sys.path`` (the tree under test); one JSON line each."""
     import analyzer  # noqa: F401  (the tree under test's, before bench_cfr_study puts this one on the path)
-    from bench_cfr_study import endgames
+    from bench_cfr_study import endgame
 
     from analyzer.analysis.hiddenfair import cfr_budget
     from analyzer.hidden import public_ranges
@@ -33,7 +34,8 @@ def worker(decisions: int, size: int, seed: int) -> None:
     from analyzer.rules.variants import find_variant
 
     variant = find_variant("block", {"players": "2"})
-    for rep, k, seat in endgames(variant, size, 400, seed, decisions):
+    found = (e for e in (endgame(variant, size, seed, g) for g in range(400)) if e is not None)
+    for rep, k, seat in islice(found, decisions):
         pos, ranges = public_ranges(rep, k)
         deals = len(ranges[0]) * len(ranges[1])
         try:

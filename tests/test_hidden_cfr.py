@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("scipy")
@@ -119,6 +119,7 @@ def test_the_kernel_runs_the_python_walk():
 @given(st.integers(1, 10**6), st.floats(0, 1e3), st.one_of(st.none(), st.tuples(st.integers(0, 10**6),
                                                                                   st.floats(0, 1e3))),
        st.floats(0, 1), st.integers(1, 20))
+@example(1, 1.0, (0, 2.0), 1.0, 1)      # (a bracket before any iteration: no rate to read off it)
 def test_the_next_bracket_comes_after_at_least_every_and_at_most_as_many_again(done, width, before, tol, every):
     """However the bracket narrowed (or did not), the next is measured after at least ``every`` iterations and at
     most as many again as were run (so measuring costs a bounded share and a run never jumps far past its close)."""

@@ -169,3 +169,35 @@ def test_without_scipy_the_option_asked_for_says_so_once_and_the_fair_analysis_g
     game = json.loads(res.stdout)["games"][0]
     methods = {d["fair"]["method"] for d in game["decisions"] if d["fair"]}
     assert methods <= {"exact", "sampled"} and methods
+
+
+def test_by_default_the_range_tree_takes_a_three_and_two_tile_decision_past_the_listed_deals_up_to_its_bound(
+        monkeypatch):
+    """Block for two (the generated game of seed 372, ``analyzer new --seed 372``): the decision of 3 and 2 tiles, past
+    the deals listed, goes to the range tree by default; the one before it, 3 and 3, does not (the option asks for
+    it); past CFR_RANGES_DEALS (a sheet's early decisions, the hands drawn from most of the set) neither does."""
+    from analyzer.analysis import hiddenfair
+    from analyzer.generate import random_game
+    from analyzer.hidden import public_ranges
+    from analyzer.hidden.ranges import disjoint_pairs
+    from analyzer.replay import replay
+    from analyzer.rules.variants import find_variant
+
+    rep = replay(random_game(find_variant("block", {"players": "2"}), 372))
+    seen, counts = {}, {}
+    for k, seat, moves in _decision_points(rep, [0, 1]):
+        pos = rep.position_at(k)
+        tiles = tuple(sorted((pos.count(0), pos.count(1)), reverse=True))
+        if len(moves) < 2 or tiles not in ((3, 3), (3, 2)) or tiles in seen:
+            continue
+        counts[tiles] = disjoint_pairs(*public_ranges(rep, k)[1])
+        got = hiddenfair.exact_deals(rep, k, seat, moves)
+        seen[tiles] = got[3] if got else None
+        assert hiddenfair.exact_deals(rep, k, seat, moves, hand=4)[3] == "cfr-ranges"
+        if tiles == (3, 2):
+            monkeypatch.setattr(hiddenfair, "CFR_RANGES_DEALS", counts[tiles] - 1)
+            assert hiddenfair.exact_deals(rep, k, seat, moves) is None
+            assert hiddenfair.exact_deals(rep, k, seat, moves, hand=4)[3] == "cfr-ranges"
+            monkeypatch.undo()
+    assert seen == {(3, 3): None, (3, 2): "cfr-ranges"}
+    assert all(hiddenfair.CFR_DEALS < n for n in counts.values())     # (neither listed: 775,200 and 116,280)

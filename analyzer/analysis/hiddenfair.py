@@ -24,6 +24,7 @@ from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, To
                       public_hands, public_ranges, public_stock_down, stock_down_positions,
                       within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, cfr_decision, cfr_supported
+from ..hidden.ranges import disjoint_pairs
 from ..inference import InferenceUnsupported, NoWorld
 from ..i18n import gettext
 from ..replay import Replay
@@ -32,8 +33,8 @@ from . import alternative_text
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
-__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "OPEN_MEAN", "GAME_VALUE", "HiddenVerdict", "contradicted",
-           "exact_deals", "exact_points", "hidden_verdict", "hidden_unavailable"]
+__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_SMALLER", "CFR_RANGES_DEALS", "OPEN_MEAN", "GAME_VALUE",
+           "HiddenVerdict", "contradicted", "exact_deals", "exact_points", "hidden_verdict", "hidden_unavailable"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
 #                                  in every world, or in the worlds drawn)
@@ -47,6 +48,10 @@ CFR_DEALS = 50_000               # ... over its deals listed where there are at 
 #                                  ``--exact-hand`` above CFR_HAND) over each player's possible hands (hidden.public_ranges: no deal listed, no count bounds it),
 #                                  where the deals are the pairs of those hands (not where the record shows facts of
 #                                  whole hands: then the decision is sampled)
+CFR_RANGES_SMALLER = 2           # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
+CFR_RANGES_DEALS = 120_000       # the smaller hand holds at most this many tiles and the deals are at most these (it
+#                                  closed all 49 such three-tile decisions of the study in 20 s, the most 7.4 s, the
+#                                  largest 116,280 deals; docs/hidden.md)
 
 
 def cfr_budget(most: int) -> float:
@@ -75,7 +80,10 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
     """The position of the decision, the public deals with their weights and the solver that takes it ("cfr": the
     block game for two, or a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand and
     :data:`CFR_DEALS` deals, each deal its hands' tile masks, weighted in the draw game (its worlds), else no weights;
-    "lp": two players within the LP's bound, positions), else None (the legal moves must be the position's own)."""
+    "cfr-ranges": past those deals in the block game, each seat's possible hands, with ``hand`` above
+    :data:`CFR_HAND`, or the smaller hand at most :data:`CFR_RANGES_SMALLER` tiles and at most
+    :data:`CFR_RANGES_DEALS` deals; "lp": two players within the LP's bound, positions), else None (the legal moves
+    must be the position's own)."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
         return None
     pos = rep.position_at(k)
@@ -102,14 +110,16 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
                 actual, hands = public_hands(rep, k, CFR_DEALS)
                 return actual, hands, None, "cfr"
             except TooLarge:
-                if hand <= CFR_HAND:
-                    # (by default: past 50,000 deals the range tree closed 5 of 15 three-tile decisions in its 20 s,
-                    # and a sheet's analysis took 3.2x the CPU for the same verdicts; --exact-hand 4 asks for it)
+                if hand <= CFR_HAND and min(pos.count(s) for s in range(2)) > CFR_RANGES_SMALLER:
+                    # (by default: past 50,000 deals with 3 tiles in both hands the range tree closed 18 of 47
+                    # three-tile decisions in its 20 s; --exact-hand 4 asks for it)
                     return None
                 try:
                     actual, ranges = public_ranges(rep, k)
                 except ValueError:
                     return None
+                if hand <= CFR_HAND and disjoint_pairs(*ranges) > CFR_RANGES_DEALS:
+                    return None     # (a sheet's early decision, the hands drawn from most of the set: not in 20 s)
                 return actual, ranges, None, "cfr-ranges"
         deals, weights = lp_deals(rep, k)
     except (TooLarge, NoWorld, InferenceUnsupported, ValueError):

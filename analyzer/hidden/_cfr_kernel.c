@@ -404,8 +404,8 @@ static int tiles_in(uint32_t mask, int *at) {
 }
 
 /* The row of the subset ``sub`` (a bit per entry of ``at``) of the tiles ``at``: the subsets ordered by size, then
- * by the combinatorial number system. Its size in ``*size``. */
-static int64_t subset_row(const RangeRun *run, const int *at, int m, uint32_t sub, int *size) {
+ * by the combinatorial number system (each hand's rows computed once, at the run's start: ``srow``). */
+static int64_t subset_row(const RangeRun *run, const int *at, int m, uint32_t sub) {
     int k = 0;
     int64_t rank = 0;
     for (int j = 0; j < m; j++)
@@ -415,8 +415,45 @@ static int64_t subset_row(const RangeRun *run, const int *at, int m, uint32_t su
         }
     int64_t offset = 0;
     for (int s = 0; s < k; s++) offset += run->choose[run->bits * (run->most + 1) + s];
-    *size = k;
     return offset + rank;
+}
+
+/* The tiles of player ``q``'s hand ``h`` not in ``played`` (his tiles played, compressed), a bit per tile of the hand
+ * (``stile``'s order): the subsets of those are the rows its sum reads. */
+static uint32_t free_tiles(const RangeRun *run, int q, int32_t h, uint32_t played) {
+    const int8_t *tiles = run->stile[q] + (size_t)h * RANGE_MOST;
+    int m = popcount32((uint32_t)run->t.mask[q][h]);
+    uint32_t out = 0;
+    for (int j = 0; j < m; j++)
+        if (!(played >> tiles[j] & 1)) out |= 1u << j;
+    return out;
+}
+
+/* Each hand's tiles and the rows of their subsets, into ``run`` (K_MEMORY where out of memory). */
+static int subset_rows(RangeRun *run, const char **err) {
+    const CfrMoves *m = &run->t.m;
+    for (int q = 0; q < 2; q++) {
+        int64_t total = 0;
+        run->srow_at[q] = calloc((size_t)m->nh[q] + 1, sizeof(int32_t));
+        run->stile[q] = calloc((size_t)m->nh[q] * RANGE_MOST + 1, sizeof(int8_t));
+        if (!run->srow_at[q] || !run->stile[q]) return fail(err, K_MEMORY, "out of memory");
+        for (int32_t h = 0; h < m->nh[q]; h++) {
+            run->srow_at[q][h] = (int32_t)total;
+            total += (int64_t)1 << popcount32((uint32_t)run->t.mask[q][h]);
+            if (total >= INT32_MAX) return fail(err, K_MEMORY, "out of memory");
+        }
+        run->srow_at[q][m->nh[q]] = (int32_t)total;
+        run->srow[q] = calloc((size_t)total + 1, sizeof(int32_t));
+        if (!run->srow[q]) return fail(err, K_MEMORY, "out of memory");
+        for (int32_t h = 0; h < m->nh[q]; h++) {
+            int at[32];
+            int k = tiles_in((uint32_t)run->t.mask[q][h], at);
+            for (int j = 0; j < k; j++) run->stile[q][(size_t)h * RANGE_MOST + j] = (int8_t)at[j];
+            for (uint32_t sub = 0; sub < (1u << k); sub++)
+                run->srow[q][run->srow_at[q][h] + sub] = (int32_t)subset_row(run, at, k, sub);
+        }
+    }
+    return K_OK;
 }
 
 /* Where either player has at most this many terminal hands at a node, its terminal values are summed pair by pair
@@ -463,7 +500,6 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
         run->gen = 1;
     }
     int32_t gen = run->gen, C = run->classes, cq = 0;
-    int at[32], size;
     int any = 0;
     for (int32_t k = b0; k < b1; k++) {
         int32_t o = t->term_hand[q][k];
@@ -472,15 +508,17 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
         any = 1;
         int32_t ko = t->term_class[q][k];
         if (ko + 1 > cq) cq = ko + 1;
-        int m = tiles_in((uint32_t)t->mask[q][o] & ~(uint32_t)t->played[q][n], at);
-        for (uint32_t sub = 0; sub < (1u << m); sub++) {
-            int64_t row = subset_row(run, at, m, sub, &size);
+        const int32_t *rows = run->srow[q] + run->srow_at[q][o];
+        uint32_t free_ = free_tiles(run, q, o, (uint32_t)t->played[q][n]);
+        for (uint32_t sub = free_;; sub = (sub - 1) & free_) {      /* (the subsets of its tiles not yet played) */
+            int64_t row = rows[sub];
             double *acc = run->acc + row * C;
             if (run->stamp[row] != gen) {
                 run->stamp[row] = gen;
                 for (int32_t c = 0; c < C; c++) acc[c] = 0.0;
             }
             acc[ko] += r;
+            if (!sub) break;
         }
     }
     if (!any) return;
@@ -489,11 +527,15 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
     int32_t w = t->width[n];
     for (int32_t k = a0; k < a1; k++) {
         int32_t h = t->term_hand[p][k], kh = t->term_class[p][k];
-        int m = tiles_in((uint32_t)t->mask[p][h] & ~(uint32_t)t->played[p][n], at);
+        const int32_t *rows = run->srow[p] + run->srow_at[p][h];
+        uint32_t free_ = free_tiles(run, p, h, (uint32_t)t->played[p][n]);
         double total = 0.0;
-        for (uint32_t sub = 0; sub < (1u << m); sub++) {
-            int64_t row = subset_row(run, at, m, sub, &size);
-            if (run->stamp[row] != gen) continue;
+        for (uint32_t sub = free_;; sub = (sub - 1) & free_) {
+            int64_t row = rows[sub];
+            if (run->stamp[row] != gen) {
+                if (!sub) break;
+                continue;
+            }
             int64_t cell = row * C + kh;          /* (the row's value for a hand of class kh, once a sum) */
             if (run->wstamp[cell] != gen) {
                 const double *acc = run->acc + row * C;
@@ -506,7 +548,8 @@ static void range_terminal(RangeRun *run, int32_t n, int p, const double *opp, d
                 run->wsum[cell] = part;
             }
             double part = run->wsum[cell];
-            total += size & 1 ? -part : part;
+            total += popcount32(sub) & 1 ? -part : part;
+            if (!sub) break;
         }
         v[h] += sgn * total;
     }
@@ -562,6 +605,13 @@ static void range_release(CfrWalk *w) {
     free(run->choose);
     free(run->wsum);
     free(run->wstamp);
+    for (int q = 0; q < 2; q++) {
+        free(run->srow_at[q]);
+        free(run->srow[q]);
+        free(run->stile[q]);
+        run->srow_at[q] = run->srow[q] = NULL;
+        run->stile[q] = NULL;
+    }
     run->acc = run->wsum = NULL;
     run->stamp = run->wstamp = NULL;
     run->choose = NULL;
@@ -622,7 +672,7 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
             if (c > run->most) run->most = c;
         }
     while (run->bits < 31 && (every >> run->bits)) run->bits++;
-    if (run->most > 8) return fail(err, K_VALUE, "a hand of more than 8 tiles");
+    if (run->most > RANGE_MOST) return fail(err, K_VALUE, "a hand of more than 8 tiles");
     for (int32_t n = 0; n < m->nodes; n++) {
         int kind = check_node(m, n, err);
         if (kind != K_OK) return kind;
@@ -660,6 +710,11 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
     if (!run->acc || !run->stamp || !run->wsum || !run->wstamp) {
         cfr_free(&run->w);
         return fail(err, K_MEMORY, "out of memory");
+    }
+    int kind = subset_rows(run, err);
+    if (kind != K_OK) {
+        cfr_free(&run->w);
+        return kind;
     }
     run->w.weight[0] = t->weight[0];
     run->w.weight[1] = t->weight[1];

@@ -70,6 +70,9 @@ typedef struct {
     CfrTree t;
 } CfrRun;
 
+/* The most tiles a hand of the range tree holds. */
+#define RANGE_MOST 8
+
 typedef struct {
     CfrWalk w;
     RangeTree t;
@@ -80,6 +83,9 @@ typedef struct {
     int32_t *stamp, gen;          /* the rows written in the current sum (``stamp[row] == gen``) */
     double *wsum;                 /* by subset and class of the hand: its row's value for such a hand (once a sum) */
     int32_t *wstamp;
+    int32_t *srow_at[2], *srow[2];   /* each hand's subsets' rows: hand h's ``srow[q][srow_at[q][h] + s]``, ``s`` a bit
+                                      * per tile of it (ascending: ``stile``), computed once */
+    int8_t *stile[2];             /* each hand's tiles (compressed positions, ascending), ``RANGE_MOST`` a hand */
 } RangeRun;
 
 /* The arrays a binding is given for each form, in this order (the extension's arguments' order): ``CFR_ITEMS`` and

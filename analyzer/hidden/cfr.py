@@ -371,7 +371,7 @@ def next_step(done: int, width: float, before: tuple[int, float] | None, tol: fl
     narrowing's rate (a power of the iterations, taken between 1 and 3) says it needs to reach ``tol``, and 5% more,
     at least a sixteenth of those done and at most as many again; else a quarter of those done. At least ``every``."""
     grow = max(every, done // 4)
-    if before is None or tol <= 0 or not 0 < width < before[1] or before[0] >= done:
+    if before is None or tol <= 0 or not 0 < width < before[1] or not 0 < before[0] < done:
         return grow
     rate = min(3.0, max(1.0, math.log(before[1] / width) / math.log(done / before[0])))
     more = 1.05 * done * (width / tol) ** (1 / rate) - done      # (inf where tol is next to nothing)

@@ -150,7 +150,7 @@ class RangeTree:
     def memory(self) -> int:
         """The bytes of the tree's arrays and of one run's (regrets, averages and two scratch arrays by legal move,
         with their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the
-        subsets of the terminal hands)."""
+        subsets of the terminal hands, and each hand's tiles and the rows of their subsets)."""
         arrays = (*self.cmasks, self.player, self.child_at, self.child, *self.played, *self.alive_at, *self.alive,
                   *self.term_at, *self.term_hand, *self.term_class, self.table_at, self.width, self.table, self.iset_at,
                   self.iset_hand, self.slot, self.legal)
@@ -160,8 +160,9 @@ class RangeTree:
         from math import comb
         subsets = sum(comb(bits, k) for k in range(most + 1))
         classes = max(list(self.width) + [1]) + 1
+        rows = sum(4 * (1 << m.bit_count()) + 12 for ms in self.cmasks for m in ms)
         return (sum(len(a) * a.itemsize for a in arrays) + 8 * vectors + run_slots(self)
-                + subsets * (8 * classes + 4))
+                + subsets * (8 * classes + 4) + rows)
 
     def depth(self) -> int:
         depth, stack = 0, [(0, 1)]
