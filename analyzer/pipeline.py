@@ -294,14 +294,15 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
         from .analysis.settings import FairRun
         from .analysis.sheets import sheet_analyze
 
-        from .analysis.dealreasons import sheet_reasons
+        from .analysis.dealreasons import REASONS_SHARE, sheet_reasons
 
         try:
             # (its reasons read over its deals: a sheet has no one line to read them off; one that allows one deal
             # is that deal's record, with its open-hands reasons)
             analysis = sheet_analyze(rep, options.analysis, max_deals=options.max_deals, seed=options.fair_seed,
                                      run=sheet or FairRun(), seconds=options.values_seconds)
-            return sheet_reasons(rep, analysis, options.budget, seed=options.fair_seed)
+            seconds = None if options.values_seconds is None else options.values_seconds * REASONS_SHARE
+            return sheet_reasons(rep, analysis, options.budget, seed=options.fair_seed, seconds=seconds)
         except ValueError as exc:
             return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
     try:

@@ -277,3 +277,18 @@ def test_a_count_of_deals_that_is_an_estimate_is_said_to_be_one():
                           "(Bob in 2)")
     (r,) = over_deals(read, 12_345, True, "sheet", "Ann", "[6-6]@6")
     assert r.sentence.startswith("in 2 of 3 deals drawn from the 12,345 the sheet allows")
+
+
+def test_a_sheets_reasons_stop_at_their_cpu_budget():
+    """The reading of a sheet's reasons is bounded (``seconds``: the command line gives it a share of the values'
+    budget): with no time left no deal is read and no move gets a reason over the deals; unbounded, the same move
+    gets its reasons, read over every deal where both moves could be played."""
+    moves, index = SHEETS[1]
+    rep = replay_record(parse(sheet(moves)))[0]
+    analysis = sheet_analyze(rep, AnalysisSettings())
+    d = next(d for d in analysis.decisions if d.index == index)
+    assert d.cls and not d.reasons
+    free = next(x for x in sheet_reasons(rep, analysis).decisions if x.index == index)
+    assert free.reasons and all(r.over.deals > 0 for r in free.reasons)
+    cut = next(x for x in sheet_reasons(rep, analysis, seconds=0).decisions if x.index == index)
+    assert not cut.reasons

@@ -16,10 +16,15 @@ not give its values (the search past the node limit, a line that does not end th
 there) is left out of the count. No reason is read off one deal as if it were the game.
 
 The reasons are added after the decision's open-hands ones (``Decision.reasons``): for every decision the fair
-verdict grades (a class of its own: ``FairDecision.cls``), and every graded move of a sheet."""
+verdict grades (a class of its own: ``FairDecision.cls``), and every graded move of a sheet. A sheet's reasons are
+read within a CPU budget (``seconds``: the command line gives them :data:`REASONS_SHARE` of the values' budget), the
+moves that lose the most first: a deal past it is not read (each reason's count says over how many deals it was
+read), and a move reached past it gets no reason over the deals (a Cuban double-nine deal's lead costs some 1.7 s to
+read, so its 20 deals alone would pass the values' whole budget)."""
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 
 from ..replay import Replay
@@ -31,10 +36,11 @@ from .outcomes import hand_leader
 from .readings import points_before
 from .reasons import Reason, explain, mover_sign, over_deals, shown_facts, walk_line
 
-__all__ = ["DEALS", "LISTED", "fair_reasons", "sheet_reasons", "deal_reasons"]
+__all__ = ["DEALS", "LISTED", "REASONS_SHARE", "fair_reasons", "sheet_reasons", "deal_reasons"]
 
 DEALS = 20      # the deals a fair verdict's reasons are read in: every one up to this many, else this many drawn
 LISTED = 5000   # drawn without repeats from the deals listed where there are at most this many, else each drawn alone
+REASONS_SHARE = 0.15    # a sheet's reasons' CPU budget, of its values' (--values-seconds): 3 s of the default 20 s
 
 
 def fair_reasons(rep: Replay, analysis: GameAnalysis, budget: SearchBudget = SearchBudget(), deals: int = DEALS,
@@ -68,27 +74,32 @@ def fair_reasons(rep: Replay, analysis: GameAnalysis, budget: SearchBudget = Sea
 
 
 def sheet_reasons(rep: Replay, analysis: GameAnalysis, budget: SearchBudget = SearchBudget(), deals: int = DEALS,
-                  seed: int = 0) -> GameAnalysis:
+                  seed: int = 0, seconds: float | None = None) -> GameAnalysis:
     """``analysis`` (a sheet's over the deals its record allows: ``analysis.sheets.sheet_analyze``, its deals in
     ``deals_found``) with the reasons of each graded move over those deals (see the module), against the best move on
     average; each deal searched within ``budget``. A sheet that allows one deal is that deal's record: its reasons are
-    the open-hands analysis's already."""
+    the open-hands analysis's already. ``seconds``: the CPU the reading may take (None: no bound), the moves that
+    lose the most on average read first; a deal past it is not read, and a move reached past it gets none."""
     found = analysis.deals_found
     if found is None or not found.deals or (found.count == 1 and found.exact):
         return analysis
     listed = list(found.deals)
+    deadline = None if seconds is None else time.process_time() + seconds
     new: dict[int, Decision] = {}
-    for d in analysis.decisions:
+    for d in sorted(analysis.decisions, key=lambda d: (-(d.loss_over.mean if d.loss_over is not None else 0.0),
+                                                       d.index)):
         best = next((a.move for a in d.alternatives if a.best), None)
         if not d.cls or d.reasons or best is None or best == d.played or d.index >= len(rep.steps) \
                 or d.played == "no extra tile":
             continue
+        if deadline is not None and time.process_time() >= deadline:
+            break
         rng = random.Random(seed * 1_000_003 + d.index)
         picked = listed if len(listed) <= deals else rng.sample(listed, deals)
         template, seat = rep.position_at(d.index), rep.steps[d.index].seat
         positions = [world_decision(rep, d.index, seat, deal.hands, deal.order, template) for deal in picked]
-        read = deal_reasons(rep, d, positions, best, budget)
-        drawn = len(picked) < found.count
+        read = deal_reasons(rep, d, positions, best, budget, deadline)
+        drawn = len(read) < found.count           # (a sample, or the budget stopped the reading short)
         extra = over_deals(read, found.count, drawn, "sheet", d.player, best, _side(rep, seat), not found.exact)
         if extra:
             new[id(d)] = replace(d, reasons=extra)
@@ -108,12 +119,13 @@ def _renewed(analysis: GameAnalysis, new: dict[int, Decision]) -> GameAnalysis:
 
 
 def deal_reasons(rep: Replay, d: Decision, positions: list, best: str,
-                 budget: SearchBudget = SearchBudget()) -> list[tuple[Reason, ...] | None]:
+                 budget: SearchBudget = SearchBudget(), deadline: float | None = None) -> list[tuple[Reason, ...] | None]:
     """The open-hands reasons of decision ``d`` (the move of step ``d.index``) in each of ``positions`` (the decision
     in each deal read, every hand open: ``fair.world_decision``; None: not known there), against the move ``best``:
     per deal the reasons :func:`reasons.explain` reads off its two lines, () where the move played loses nothing
     there, None where its lines could not be read (past the node limit; lines that do not give the deal's values; a
-    move not his to play there)."""
+    move not his to play there). ``deadline``: the process's CPU time (``time.process_time``) past which no more
+    deal is read (those read so far returned)."""
     k = d.index
     seat = rep.steps[k].seat
     variant = rep.variant
@@ -126,6 +138,8 @@ def deal_reasons(rep: Replay, d: Decision, positions: list, best: str,
     shared = None if int_solver_plays(variant) else world_searcher(rep, seat, budget)
     out: list[tuple[Reason, ...] | None] = []
     for pos in positions:
+        if deadline is not None and time.process_time() >= deadline:
+            break
         if pos is None or NO_EXTRA in pos.legal_moves():
             out.append(None)
             continue
