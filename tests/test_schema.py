@@ -120,7 +120,7 @@ def test_the_schema_names_every_key_a_sheets_values_write():
     ``as_dict`` may write, the gap to the best on average and the hands drawn included, is named in the schema."""
     from analyzer.analysis.dealvalues import OverDeals, OverHands
 
-    over = OverDeals(1.5, -3, 7, 40, (0.5, 2.5), 2.0, (0.1, 3.9), 12, 200)
+    over = OverDeals(1.5, -3, 7, 40, (0.5, 2.5), 2.0, (0.1, 3.9), 12, 200, "cpu-budget")
     assert set(over.as_dict()) == set(schema()["$defs"]["over_deals"]["properties"]) - {"words"}
     assert OverDeals.from_dict(over.as_dict()) == over
     hands = OverHands(2.0, (0.5, 3.5), 0.0, 4.0, 56, 7, 3, None, 8)
