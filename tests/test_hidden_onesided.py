@@ -210,13 +210,6 @@ def test_deals_not_of_the_movers_hand_are_refused():
         one_sided_decision(PARTNERSHIP, deals[0], [deals[0], other])
 
 
-def test_two_player_games_are_refused():
-    block = find_variant("block", {"players": "2"})
-    pos = position_for(block, [tile_set(2)[:3], tile_set(2)[3:6]], 0, max_pip=2)
-    with pytest.raises(ValueError, match="partnership"):
-        one_sided_decision(block, pos, [pos])
-
-
 def test_a_real_games_deals_are_the_movers_worlds():
     """A random partnership game's late decision: every deal gives the mover his hand and keeps what is
     public, and the actual deal is one of them; the bound is within the size bound there."""

@@ -287,11 +287,12 @@ def test_a_bracket_that_tells_the_best_apart_gives_it_no_certain_loss():
                 assert got.worse(move, best) and low > 0
 
 
-def test_two_player_games_are_refused():
+@pytest.mark.parametrize("decide", [team_decision, one_sided_decision], ids=["bracket", "one-sided"])
+def test_two_player_games_are_refused(decide):
     block = find_variant("block", {"players": "2"})
     pos = position_for(block, [tile_set(2)[:3], tile_set(2)[3:6]], 0, max_pip=2)
     with pytest.raises(ValueError, match="partnership"):
-        team_decision(block, pos, [pos])
+        decide(block, pos, [pos])
 
 
 def test_a_real_games_public_deals_hold_the_actual_one_and_the_bound_refuses_past_its_limit():

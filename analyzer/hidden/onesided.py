@@ -35,7 +35,7 @@ from ..tiles import Move
 from .decision import TooLarge
 from .game import side0_value
 
-__all__ = ["OneSidedDecision", "StrategySearch", "one_sided_decision", "mover_deals", "within_one_sided_bound",
+__all__ = ["OneSidedDecision", "StrategySearch", "check_partnership", "one_sided_decision", "mover_deals", "within_one_sided_bound",
            "ONE_SIDED_HAND", "ONE_SIDED_DEALS", "ONE_SIDED_TRIES"]
 
 #: The size bound (docs/hidden.md): every hand at most this many tiles, and at most ONE_SIDED_DEALS deals the
@@ -268,6 +268,17 @@ class StrategySearch:
         return floor
 
 
+def check_partnership(rules, pos: Position, deals: Sequence[Position], what: str) -> None:
+    """Refuse (``ValueError``, naming ``what``) a position that no partnership search here takes: a game without two
+    sides and a partner beside the mover, points scored during play, or no deal."""
+    if rules.seating.sides != 2 or pos.n < 3:
+        raise ValueError(f"{what} is for partnership games: two sides, a partner beside the mover")
+    if getattr(rules, "play", None) is not None:
+        raise ValueError(f"{what} values finished hands only, not points scored during play")
+    if not deals:
+        raise ValueError("no deal to solve")
+
+
 def one_sided_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequence[float] | None = None,
                        limit: int = ONE_SIDED_TRIES) -> OneSidedDecision:
     """The one-sided bound of the decision of the player to move in ``pos`` (a partnership game: two sides),
@@ -275,12 +286,7 @@ def one_sided_decision(rules, pos: Position, deals: Sequence[Position], weights:
     hand in ``pos`` (the deals he cannot tell apart, each of ``weights``, uniform if None). :class:`TooLarge`
     where the search tries more than ``limit`` choices."""
     mover = pos.turn
-    if rules.seating.sides != 2 or pos.n < 3:
-        raise ValueError("the one-sided bound is for partnership games: two sides, a partner beside the mover")
-    if getattr(rules, "play", None) is not None:
-        raise ValueError("the one-sided bound values finished hands only, not points scored during play")
-    if not deals:
-        raise ValueError("no deal to solve")
+    check_partnership(rules, pos, deals, "the one-sided bound")
     if any(d.hands[mover] != pos.hands[mover] or d.turn != mover for d in deals):
         raise ValueError("every deal must give the mover his hand, with him to move")
     moves = pos.legal_moves()

@@ -26,7 +26,7 @@ from typing import Sequence
 from ..position import Position
 from ..tiles import Move
 from .decision import TooLarge, public_deals
-from .onesided import ONE_SIDED_TRIES, StrategySearch
+from .onesided import ONE_SIDED_TRIES, StrategySearch, check_partnership
 
 __all__ = ["TeamDecision", "team_decision", "team_deals", "within_team_bound", "TEAM_DEALS", "TEAM_HAND", "TEAM_TRIES"]
 
@@ -93,12 +93,7 @@ def team_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequ
     if None; the mover's actual hand in some). :class:`TooLarge` where either search tries more than ``limit``
     choices."""
     mover = pos.turn
-    if rules.seating.sides != 2 or pos.n < 3:
-        raise ValueError("the partnership bracket is for partnership games: two sides, a partner beside the mover")
-    if getattr(rules, "play", None) is not None:
-        raise ValueError("the partnership bracket values finished hands only, not points scored during play")
-    if not deals:
-        raise ValueError("no deal to solve")
+    check_partnership(rules, pos, deals, "the partnership bracket")
     if any(d.turn != mover for d in deals):
         raise ValueError("every deal must have the mover to move")
     weights = list(weights) if weights is not None else [1.0] * len(deals)
