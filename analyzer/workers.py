@@ -12,12 +12,14 @@ import importlib
 import os
 import sys
 import threading
+import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
-__all__ = ["cores", "fork_is_safe", "pool_context", "pool_options"]
+__all__ = ["cores", "fork_is_safe", "pool_context", "pool_options", "worker_pool"]
 
 
 def cores() -> int:
@@ -75,3 +77,44 @@ def pool_options(module: str, name: str) -> dict:
 def _fill(module: str, name: str, values: dict) -> None:
     """In a worker not forked: the dict ``name`` of ``module`` as the process that made the pool filled it."""
     getattr(importlib.import_module(module), name).update(values)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a pool's worker: end it when the run that started it is gone (killed outright: the worker
+    would otherwise wait forever on a queue that its siblings keep open). A worker started by a fork
+    server (:func:`analyzer.workers.pool_context`) is the server's child: it ends when the server does
+    (which ends with the run) or the run is gone."""
+    first = os.getppid()
+
+    def watch():
+        while os.getppid() == first and (first == parent or _alive(parent)):
+            time.sleep(1)
+        os._exit(1)
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:         # (alive, another user's: not this run's, but no reason to end)
+        return True
+    return True
+
+
+def _start_worker(parent: int, initializer, initargs: tuple) -> None:
+    _watch_parent(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def worker_pool(max_workers: int, mp_context=None, initializer=None, initargs: tuple = ()) -> ProcessPoolExecutor:
+    """A process pool whose workers end when the run that started it is killed (``--jobs``, the worlds of
+    ``analyze --fair --jobs``, and of the board's analyses: a worker the board cancels is killed outright), each started safely (:func:`analyzer.workers.pool_context`: forked
+    only when this process runs no other thread) unless ``mp_context`` says how; ``initializer(*initargs)`` is
+    called in each worker as ``ProcessPoolExecutor`` calls it."""
+    from concurrent.futures import ProcessPoolExecutor     # (start-up: a run in this process needs no pool)
+
+    return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context or pool_context(),
+                               initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))

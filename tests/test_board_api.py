@@ -289,6 +289,75 @@ def test_an_analysis_can_be_cancelled(folder):
         assert quick.status_code == 200 and quick.json()["games"][0]["values"][0] == 18
 
 
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (its children, theirs, ...), by /proc: a worker's pool may be its children or a
+    fork server's."""
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            kids.setdefault(parent, []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        for kid in kids.get(todo.pop(), []):
+            if kid not in found:
+                found.add(kid)
+                todo.append(kid)
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_sheets_analysis_runs_on_the_boards_cores_and_its_cancel_ends_them_all(folder, monkeypatch):
+    """Issue 80: the board solves a sheet's deals in as many processes as the command line's ``--jobs`` gives (its
+    worker, which the server started, starts a pool of its own: a daemon could not), and a cancel ends the pool's
+    processes with the worker, none left at work; the next analysis of a sheet runs to its answer the same way."""
+    import threading
+
+    monkeypatch.setenv("PYTHON_CPU_COUNT", "2")        # (the board's cores, as --jobs counts them: two)
+    text = RECORDS.joinpath("sheet-kozel.dom").read_text(encoding="utf-8")      # (no budget: minutes of work)
+    with board_client([str(folder[0])]) as c:
+        workers = c.app.state.workers
+        answer = {}
+
+        def run():
+            answer["out"] = c.post("/api/analyze", json={"text": text, "job": "sheet", "values_seconds": None,
+                                                         "fair_seconds": None})
+        thread = threading.Thread(target=run)
+        thread.start()
+        seen: set[int] = set()
+
+        def pooled():
+            worker = workers._running.get("sheet")
+            if worker is not None and (workers.progress("sheet") or {}).get("phase") == "deals":
+                seen.update(_descendants(worker.process.pid))
+            return len(seen) >= 2 or not thread.is_alive()
+        wait_until(pooled, "the sheet's deals solved in a pool", every=0.2)
+        assert len(seen) >= 2, answer          # (the pool's processes, and a fork server's where it has one)
+        assert c.post("/api/cancel", json={"job": "sheet"}).json()["cancelled"]
+        thread.join(HANG_SECONDS)
+        assert answer["out"].status_code == 409 and answer["out"].json().get("cancelled")
+        wait_until(lambda: not any(_not_ended(pid) for pid in seen),
+                   "the pool's processes to end with the worker", seconds=30)
+        small = RECORDS.joinpath("sheet-partnership.dom").read_text(encoding="utf-8")    # (its moves allow 2 deals)
+        out = c.post("/api/analyze", json={"text": small})
+        assert out.status_code == 200, out.text
+        assert out.json()["games"][0]["deals"]["analysed"] == 2
+
+
+def _not_ended(pid: int) -> bool:
+    """Whether ``pid`` is a process not yet ended (a zombie has ended: its parent has not yet collected it)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_another_sites_page_cannot_use_the_board(client, folder):
     """A page of another site can send a form or text/plain without asking; the board refuses both, and
     a request that names another origin."""

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import analyzer.archive.runner as runner
+import analyzer.workers as workers
 from analyzer.cli import main
 from analyzer.workers import cores
 import pinned
@@ -59,12 +60,12 @@ def test_the_fair_analysis_solves_its_worlds_in_the_cores_by_default(monkeypatch
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("PYTHON_CPU_COUNT", "2")
     pools = []
-    real = runner.worker_pool
+    real = workers.worker_pool
 
     def counted(max_workers, **kwargs):
         pools.append(max_workers)
         return real(max_workers, **kwargs)
-    monkeypatch.setattr(runner, "worker_pool", counted)
+    monkeypatch.setattr(workers, "worker_pool", counted)
     fair = ["analyze", "records/seed2.dom", "--fair", "--decision-deals", "20", "--seat", "A", "--json"]
     default = cli(*fair)
     assert pools and set(pools) == {2}

@@ -29,7 +29,7 @@ from analyzer.generate import random_game
 from analyzer.inference.sheet import SheetDeal, sheet_deals
 from analyzer.i18n import use
 from analyzer.pipeline import Options
-from analyzer.render.verdicts import fair_cut_words, fair_note_words, loss_range_words, sheet_deals_words
+from analyzer.render.verdicts import fair_cut_words, fair_note_words, loss_range_words, over_text, sheet_deals_words
 from analyzer.server import api, library
 from analyzer.replay import replay
 from analyzer.schemas import schema
@@ -316,5 +316,7 @@ def test_a_costly_decision_stopped_by_its_share_leaves_the_cheap_ones_their_earl
     words = sheet_deals_words(got.deals)
     assert words.endswith("stopped 1 decision before it was decided, the costliest first, at 1 deal or more")
     assert " 1 deal, where the values' CPU budget stopped it" in loss_range_words(stopped.loss_over)
+    # (said once, with the decision's loss: each move's value is over the same deals)
+    assert all("CPU budget" not in over_text(a.over_deals) for a in stopped.alternatives)
     with use("ru"):
         assert "где его остановил бюджет процессора" in loss_range_words(stopped.loss_over)

@@ -10,21 +10,16 @@ options are unchanged is not redone."""
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import threading
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
 from .task import finish, process
-from ..workers import pool_context
+from ..workers import worker_pool
 from .inputs import RecordFile, Source
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
     from .cache import Cache        # (start-up: a run without --cache-dir loads no cache)
 
 __all__ = ["run", "Execution", "estimate_moves", "worker_pool", "progress_share"]
@@ -164,47 +159,6 @@ def _here(todo, options, progress, known: dict):
         else:
             result = process(source.label, source.data, options, step)
         yield i, result, seen[0]
-
-
-def _watch_parent(parent: int) -> None:
-    """In a pool's worker: end it when the run that started it is gone (killed outright: the worker
-    would otherwise wait forever on a queue that its siblings keep open). A worker started by a fork
-    server (:func:`analyzer.workers.pool_context`) is the server's child: it ends when the server does
-    (which ends with the run) or the run is gone."""
-    first = os.getppid()
-
-    def watch():
-        while os.getppid() == first and (first == parent or _alive(parent)):
-            time.sleep(1)
-        os._exit(1)
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:         # (alive, another user's: not this run's, but no reason to end)
-        return True
-    return True
-
-
-def _start_worker(parent: int, initializer, initargs: tuple) -> None:
-    _watch_parent(parent)
-    if initializer is not None:
-        initializer(*initargs)
-
-
-def worker_pool(max_workers: int, mp_context=None, initializer=None, initargs: tuple = ()) -> ProcessPoolExecutor:
-    """A process pool whose workers end when the run that started it is killed (``--jobs``, and the
-    worlds of ``analyze --fair --jobs``), each started safely (:func:`analyzer.workers.pool_context`: forked
-    only when this process runs no other thread) unless ``mp_context`` says how; ``initializer(*initargs)`` is
-    called in each worker as ``ProcessPoolExecutor`` calls it."""
-    from concurrent.futures import ProcessPoolExecutor     # (start-up: a run in this process needs no pool)
-
-    return ProcessPoolExecutor(max_workers=max_workers, mp_context=mp_context or pool_context(),
-                               initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
 
 
 def _in_pool(jobs, todo, options):

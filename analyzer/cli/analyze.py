@@ -154,7 +154,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     import dataclasses
 
     from ..archive import Summary
-    from ..archive.runner import worker_pool
+    from ..workers import worker_pool
     from ..codec import to_data
     from ..pipeline import analyze_entry, internal_error, judge_fairly, read, safely
     from ..render.text import analysis_text, draw_luck_text, match_scale_text, no_game

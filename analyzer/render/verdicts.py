@@ -147,20 +147,23 @@ def over_text(o, analysed: int | None = None) -> str:
     """A value over a sheet's deals, every number named: ``+6.12 (95% interval +4.07 to +8.17; least -30, most +42;
     mean of 448 of the 1,000 deals)``, the mean over the deals in which its player could play the move, the
     interval where the deals are a sample, the least and the most of those deals, and how many there are (of the
-    ``analysed``); ``+46 in each of 911 of the 1,000 deals`` where they all give the same."""
-    return _named(o, analysed, "+", gettext("{mean} ({ci}least {low}, most {high}; mean of {deals})"))
+    ``analysed``); ``+46 in each of 911 of the 1,000 deals`` where they all give the same. Where its decision was
+    stopped by the values' CPU budget, the decision's loss says so once (:func:`loss_range_words`), not each value."""
+    return _named(o, analysed, "+", gettext("{mean} ({ci}least {low}, most {high}; mean of {deals})"), stopped=False)
 
 
 def loss_range_words(o, analysed: int | None = None) -> str:
     """The loss of a move over a sheet's deals, every number named: ``36.17 on average (95% interval 34.69 to 37.64;
-    least 0, most 76; over 1,000 deals)``."""
+    least 0, most 76; over 1,000 deals)``; ``0 in 1 deal, where the values' CPU budget stopped it`` where the budget
+    stopped its decision there (the one place it is said: each move's value is over the same deals)."""
     return _named(o, analysed, "", gettext("{mean} on average ({ci}least {low}, most {high}; over {deals})"))
 
 
-def _named(o, analysed: int | None, sign: str, shape: str) -> str:
-    """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed)."""
+def _named(o, analysed: int | None, sign: str, shape: str, stopped: bool = True) -> str:
+    """An :class:`~analyzer.analysis.dealvalues.OverDeals` in words of ``shape`` (``sign`` "+": values signed;
+    ``stopped``: where the values' CPU budget stopped its decision, say so)."""
     deals = deals_words(o.deals, getattr(o, "looked", None) or analysed)    # (of those it was looked for in)
-    if getattr(o, "stopped", None) is not None:      # (its decision stopped there by the values' CPU budget)
+    if stopped and getattr(o, "stopped", None) is not None:      # (its decision stopped there by the values' CPU budget)
         deals = gettext("{deals}, where the values' CPU budget stopped it", deals=deals)
     if o.min == o.max:
         return (gettext("{value} in each of {deals}", value=f"{o.min:{sign}d}", deals=deals) if o.deals > 1 else

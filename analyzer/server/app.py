@@ -27,6 +27,7 @@ from .library import BoardError, NODE_LIMIT
 from .files import Roots
 from .guard import Gate, cookie_name, new_token
 from .jobs import Busy, Cancelled, Workers
+from ..workers import cores
 
 __all__ = ["create_app", "MAX_BODY", "CSP"]
 
@@ -191,7 +192,7 @@ class _Board:
         return await self._check(request, "repair", data)
 
     async def analyze(self, data, request):
-        kwargs = {**analysis_call(data, self.cap), "language": language(data)}
+        kwargs = {**analysis_call(data, self.cap), "language": language(data), "processes": cores()}
         return await _watched(request, self.workers, job_name(data)[0], "analyze_document", **kwargs)
 
     async def cancel(self, data):

@@ -48,6 +48,9 @@ def _serve(conn) -> None:
     from . import library, setups
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C reaches the whole process group: the server ends us
+    # Started as a daemon (the server's end ends it), it may still start processes of its own: an analysis's pool
+    # (library.analyze_document's processes, whose workers end when this one is killed: analyzer.workers.worker_pool)
+    multiprocessing.current_process().daemon = False
     settle()
     deals = DealMemo()               # the sheets' deals this worker listed, for its next check
     while True:

@@ -40,6 +40,7 @@ from ..rules.catalog import catalog
 from ..rules.modes import Termination
 from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
+from ..workers import worker_pool
 
 __all__ = ["BoardError", "BoardRecord", "AnalysisRequest", "NewGame", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
            "write_variation", "branch_text", "result_entry", "next_game", "variant_tags", "variants_data", "new_record", "record_files",
@@ -120,7 +121,7 @@ def validate_document(text: str, label: str, variant: str | None = None, rules: 
 
 
 def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(),
-                     progress: Callable[[dict], None] | None = None) -> dict:
+                     progress: Callable[[dict], None] | None = None, processes: int = 1) -> dict:
     """What ``domino analyze --json`` prints for ``doc`` with the options ``asked`` (:class:`AnalysisRequest`):
     the fair analysis too where asked or where a game of the text has a hand that is not known, as the
     command does; the record read and replayed once (``analyzer.pipeline``). ``progress`` is told how far
@@ -128,7 +129,9 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
     are valued with the hands open, then in a fair analysis ``{"phase": "deals", "game", "games", "done", "total"}`` as
     each game's deals are solved (game from 1; ``total`` None until they are listed, then the most deals
     there may still be, every decision not told apart counted at its budget: it only shrinks, so a bar
-    never grows while it fills, and ends equal to the deals solved)."""
+    never grows while it fills, and ends equal to the deals solved). ``processes``: the fair analysis's worlds (a
+    sheet's deals) are solved in that many processes (the board's: its cores, as ``--jobs``; 1: in this one, as the
+    static site's), which end when this one is killed (a cancel); the values are the same whatever the number."""
     text, label, fair, worlds, max_worlds = doc.text, doc.label, asked.fair, asked.decision_deals, asked.max_decision_deals
     options = _options("analyze", doc.variant, doc.rules or {}, max_nodes=asked.max_nodes, lines=asked.lines,
                        values_seconds=asked.values_seconds, fair_seconds=asked.fair_seconds)
@@ -147,12 +150,14 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
         raise BoardError(f"max_decision_deals: {max_worlds} is fewer than the {worlds} deals drawn first")
     run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=asked.seed, fair_exact_below=asked.exact_below,
                                       fair_max_worlds=max_worlds, fair_hidden_only=hidden_only)
+    pool = worker_pool if processes > 1 else None
     if progress is None:
-        result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=1).data())
+        result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=processes, pool=pool).data())
     else:
         moves = _progress_moves(progress, run)
         bar = _progress_bar(progress, len(run.replays))
-        result = safely(label, lambda: judge_fairly(analyse(run, moves), every_deal=True, workers=1, bar=bar).data())
+        result = safely(label, lambda: judge_fairly(analyse(run, moves), every_deal=True, workers=processes, pool=pool,
+                                                    bar=bar).data())
     summary.add(result)
     analyses = [analyze_entry(label, game, _told_how(run.analyses[k]))
                 for k, game in enumerate(result["games"][:run.judged])]

@@ -80,8 +80,9 @@ export function drawValues() {
   var said = {player: d.player, move: d.played};
   note.push(ahead ? (state.analysedAt ? _("The variation ends here: the value of each move {player} may make.", said) :
       _("The record ends here: the value of each move {player} may make.", said)) :
-    d.loss_over_deals ? ngettext("{player} played {move}, losing {loss} over the {n} deal", "{player} played {move}, losing {loss} over the {n} deals",
-      d.loss_over_deals.deals, Object.assign({loss: d.loss_over_deals.words}, said)) + cls + "." :
+    // (a sheet's loss words name its deals, and where the values' CPU budget stopped the decision: said once)
+    d.loss_over_deals ? _("{player} played {move}: with every hand open (hindsight) it loses {loss}",
+      Object.assign({loss: d.loss_over_deals.words}, said)) + cls + "." :
     fair ? (fairLoss && d.fair.loss > 0 ? _("{player} played {move}, losing {loss} points on average by what he could know",
         Object.assign({loss: d.fair.loss.toFixed(2)}, said)) + fairCls + "." :
       d.fair.best === d.played && !tied ? _("{player} played {move}, the best by what he could know", said) + fairCls + "." :
@@ -172,7 +173,7 @@ function gradeWords(d, fair) {
     return _("{grade}, losing {loss} points on average by what {player} could know", {grade: fairWord(d), loss: d.fair.loss.toFixed(2),
       player: d.player});
   }
-  return (d.loss_over_deals ? _("{grade}, losing {loss} points over the deals the sheet allows", {grade: gradeName(d["class"]), loss: d.loss_over_deals.words}) :
+  return (d.loss_over_deals ? _("{grade}: with every hand open (hindsight) it loses {loss}", {grade: gradeName(d["class"]), loss: d.loss_over_deals.words}) :
     ngettext("{grade}, losing {n} point with every hand open", "{grade}, losing {n} points with every hand open", d.loss, {grade: gradeName(d["class"])})) +
     (d.reasons && d.reasons.length ? ": " + d.reasons[0].sentence : "");      // (the first reason: docs/reasons.md)
 }
