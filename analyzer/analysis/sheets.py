@@ -329,7 +329,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                  "contenders": None, "z": z, "level": z, "seen": 0, "dropped": {}}
              for k in range(len(rep.steps) + 1)}
     active = set(state)                    # the decisions still in question
-    stopped: dict[int, int] = {}           # those the values' budget stopped: the deals they were valued in
+    stopped: set[int] = set()              # those the values' budget stopped (each keeps the deals it was valued in)
     words: dict[str, int] = {}
     done, total = 0, len(order)
     batch, leads = batched(rep)
@@ -348,7 +348,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                     left = seconds - spent
                     kept = _share(active, costs, shared, left, size - done) if batch else set()
                     if kept and kept != active:         # (the costliest stopped where they are: the others go on)
-                        stopped.update((k, done) for k in active - kept)
+                        stopped.update(active - kept)
                         cut = cut or WorkCut(CPU_BUDGET, done, seconds, round(per_deal, 4))
                         active = kept
                     room = int(left / max(per_deal, 1e-6))
@@ -356,7 +356,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                         cut = cut or WorkCut(CPU_BUDGET, done + max(room, 0), seconds, round(per_deal, 4))
                         size = done + max(room, 0)
                         total = size
-                        stopped.update((k, size) for k in active)
+                        stopped.update(active)
                         if size <= done:
                             break
                 # (a task at most a share of the look a process: a costly sheet's few deals spread over them)
@@ -400,7 +400,7 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                 costs.update((k, took / (size - done)) for k, took in own.items())
                 whole = per_deal if whole is None else whole
                 done = size
-                if size == len(order) or set(stopped) >= active:     # (every deal, or all stopped by the budget)
+                if size == len(order) or stopped >= active:     # (every deal, or all stopped by the budget)
                     break
                 if size not in early and size not in budget:
                     continue                # (the first deals alone: no look)
