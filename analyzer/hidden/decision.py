@@ -228,7 +228,6 @@ def public_stock_down(rep, seen: int, limit: int) -> tuple[Position, list[tuple[
     :func:`public_game`'s). :class:`TooLarge` past ``limit`` deals or ``LISTED`` times it placements; ValueError
     where a tile may still be drawn or the worlds are not a draw game's plain ones."""
     from ..inference.boneyard import DrawWorlds
-    from ..inference.worlds import Worlds
 
     pos = rep.position_at(seen)
     if rep.variant.drawing is None or len(rep.players) != 2 or not pos.draws or pos.has_arms or pos.drawable():
@@ -247,7 +246,7 @@ def public_stock_down(rep, seen: int, limit: int) -> tuple[Position, list[tuple[
             played[st.seat] |= st.move.tile.bit
     holder = [view.owner[h] if view.owner[h] < 2 else -1 for h in range(len(view.owner))]
     found: dict[tuple[int, ...], int] = {}
-    for masks in Worlds.__iter__(worlds):        # (the placements; DrawWorlds lists each in its every order)
+    for masks in worlds.placements():
         hands = [masks[0], masks[1]]
         for h in range(2, len(masks)):
             if holder[h] >= 0:

@@ -80,9 +80,14 @@ class DrawWorlds(Worlds):
             rng.shuffle(lists[h])
         return masks, self._order(lists)
 
+    def placements(self) -> Iterator:
+        """The placements of the tiles (a mask per slot holder), each once: a world of each, whatever its order
+        (each stands for :attr:`orders` worlds)."""
+        return super().__iter__()
+
     def __iter__(self) -> Iterator:
         view = self.view
-        for masks in super().__iter__():
+        for masks in self.placements():
             groups = range(view.players, len(masks))
             for lists in itertools.product(*(itertools.permutations(tiles_of(masks[h])) for h in groups)):
                 yield masks, self._order(list(masks[:view.players]) + [list(x) for x in lists])
