@@ -14,14 +14,17 @@ timed from the request to the answer:
   board N   the board with the machine's cores (the default): its worker solves the deals in a pool of them
   cli       ``python3 -m analyzer analyze --jobs N FILE`` as a whole process (the reference: the same budgets)
 
-Wall seconds, each the median of ``--runs`` (the three taken in turn, run after run); the machine's other load
-counts too, so read the ratios of one run.
+Wall seconds and, in brackets, the CPU seconds of the process and every process it started (this script is their
+subreaper: a pool's processes orphaned when their worker ends are waited for here), each the median of ``--runs``
+(the three taken in turn, run after run); the machine's other load counts too, so read the ratios of one run and
+the CPU.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -33,7 +36,7 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "bench"))
 
-from bench_sheet_sizes import find  # noqa: E402
+from bench_sheet_sizes import adopt_orphans, find, reap, timed  # noqa: E402
 from analyzer.notation import write  # noqa: E402
 from analyzer.record import Record  # noqa: E402
 from analyzer.workers import cores  # noqa: E402
@@ -60,17 +63,18 @@ print(json.dumps({"wall": wall, "status": out.status_code, "deals": (games[0].ge
 
 
 def board(path: Path, processes: int, folder: str) -> dict:
+    """The board's Analyse of ``path`` with ``processes`` cores: its wall seconds (the request's), status and error,
+    and ``cpu``, the CPU seconds of the whole process and every process it started (its workers, their pools)."""
     env = {**os.environ, "PYTHON_CPU_COUNT": str(processes)}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(HERE), str(path), folder], env=env, capture_output=True,
-                         text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def cli(path: Path, processes: int) -> float:
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "analyzer", "analyze", "--jobs", str(processes), str(path)], cwd=HERE,
-                   env={**os.environ, "PYTHONPATH": str(HERE)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(HERE), str(path), folder], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    out, _ = proc.communicate()
+    reap(proc.pid, time.perf_counter() + 30)      # (the pools' processes, orphaned as their worker was ended)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    got = json.loads(out.strip().splitlines()[-1])
+    got["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return got
 
 
 def main() -> None:
@@ -95,25 +99,28 @@ def main() -> None:
                 continue
             _, sheet, count = found
             sheets.append((f"{family}" + (f" ~{size:,}" if size else ""), sheet, count, family))
-    print(f"the board's Analyse of a handless sheet, wall s (median of {args.runs}); {n} cores; load "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'sheet':<22} {'deals':>7} | {'board 1':>8} {f'board {n}':>8} {f'cli -j {n}':>8} | {'1 / ' + str(n):>6} "
+    adopt_orphans()
+    print(f"the board's Analyse of a handless sheet, wall s and (CPU s of every process), median of {args.runs}; "
+          f"{n} cores; load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'sheet':<20} {'deals':>6} | {'board 1':>14} {f'board {n}':>14} {f'cli -j {n}':>14} | {'1 / ' + str(n):>6} "
           f"{'board/cli':>9}")
     with tempfile.TemporaryDirectory() as folder:
         for name, sheet, count, family in sheets:
             path = Path(folder) / f"{name.split()[0]}.dom"
             path.write_text(write(Record([sheet])), encoding="utf-8")
-            one, many, ref = [], [], []
+            runs = {"one": [], "many": [], "cli": []}
             for _ in range(args.runs):
-                a, b = board(path, 1, folder), board(path, n, folder)
-                if a["status"] != 200 or b["status"] != 200:
-                    print(f"{name}: the board answered {a['status']} / {b['status']}: {a['error']} {b['error']}",
-                          file=sys.stderr)
-                one.append(a["wall"])
-                many.append(b["wall"])
-                ref.append(cli(path, n))
-            o, m, r = statistics.median(one), statistics.median(many), statistics.median(ref)
-            print(f"{name:<22} {count:>7,} | {o:>8.1f} {m:>8.1f} {r:>8.1f} | {o / m:>5.2f}x {m / r:>8.2f}x")
+                for key, processes in (("one", 1), ("many", n)):
+                    got = board(path, processes, folder)
+                    if got["status"] != 200 or got.get("error"):
+                        print(f"{name}: the board answered {got['status']}: {got.get('error')}", file=sys.stderr)
+                    runs[key].append((got["wall"], got["cpu"]))
+                wall, cpu, _ = timed(HERE, path, n, 3600)
+                runs["cli"].append((wall, cpu))
+            med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in runs.items()}
+            cells = " ".join(f"{w:>6.1f} ({c:>5.1f})" for w, c in (med["one"], med["many"], med["cli"]))
+            print(f"{name:<20} {count:>6,} | {cells} | {med['one'][0] / med['many'][0]:>5.2f}x "
+                  f"{med['many'][0] / med['cli'][0]:>8.2f}x", flush=True)
 
 
 if __name__ == "__main__":
