@@ -116,7 +116,10 @@ def test_the_boards_analyse_on_a_sheet_shows_the_deals_and_every_players_moves_j
             expect(page.locator("#stepinfo")).to_contain_text("the deal" if at == 0 else f"after move {at} ")
             note = page.inner_text("#valuesnote")
             loss = OverDeals.from_dict(d["loss_over_deals"])
-            assert f"{d['player']} played {d['played']}, losing {loss_range_words(loss, deals.analysed)}" in note
+            said = f"{d['player']} played {d['played']}: with every hand open (hindsight) it loses " \
+                f"{loss_range_words(loss, deals.analysed)}"
+            assert said in note and f"{said} over the" not in note      # (its words name the deals: once)
+            assert "no value with every hand open" not in note.lower()    # (said just before: its hindsight)
             rows = dict(page.eval_on_selector_all("#valuerows tr[data-move]", "rows => rows.map(r => [r.dataset.move, "
                                                   "r.querySelector('.val').textContent])"))
             for alt in d["alternatives"]:

@@ -227,7 +227,8 @@ def _told_how(analysis) -> dict:
             d["fair"]["how"] = how_words(decision.fair)
             d["fair"]["text"] = fair_text(decision).strip()
             d["fair"]["verdict_word"] = verdict_word(decision)
-            d["fair"]["hindsight"] = open_verdict(decision) if decision.played else None
+            # (a sheet's move: its loss with every hand open is over the deals, in the note's own sentence already)
+            d["fair"]["hindsight"] = open_verdict(decision) if decision.played and decision.loss_over is None else None
             if decision.fair.method == OVER_HANDS:      # a sheet: the verdict over the hands he may have held
                 words = fair_text(decision).strip()
                 d["fair"]["words"] = words[:1].upper() + words[1:]
