@@ -463,6 +463,10 @@ class _Build:
                 for part in base.parts:
                     parts.append(_Part(sign, programme(v.unseen, part.allowed, v.room, v.fixed), v.fixed))
             elif isinstance(base, DoublesFirst):         # (whole: less the deals with a suit, by its signed cases)
+                if whole and not base.placed_whole:
+                    # (past SUIT_EVENTS pairs a placement's signed cases are too many: the caller estimates)
+                    raise CountTooLarge(f"{len(base._events)} (hand, number) pairs may still make a new deal's suit: "
+                                        "too many to count the deals by how their hand ends")
                 for placed, room, _ in base.options:
                     tally = base.tally(room)
                     for case, allowed in (base.completions(room, placed) if whole else [(1, tally.allowed)]):

@@ -201,13 +201,16 @@ class Worlds:
             return out
         count = self.count // self.orders
         weights = self._weights()
+        # (Kozel's suits past SUIT_EVENTS pairs: the weights are over the worlds whose suits are judged in view only,
+        # so each tile's are divided by their own sum: see DoublesFirst.weights)
+        rows = not getattr(self._base, "placed_whole", True)
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
             for h, w in enumerate(weights[i]):
                 if w:
                     name = names[owner[h]]
-                    out[name][tile] = out[name].get(tile, 0) + Fraction(w, count)
+                    out[name][tile] = out[name].get(tile, 0) + Fraction(w, sum(weights[i]) if rows else count)
         return out
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
