@@ -365,9 +365,11 @@ def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: i
     return out
 
 
-# The most (hand, number) pairs that may still make a new deal's suit for which DoublesFirst counts the suit's cases
-# exactly (records/match-kozel.dom: a seat's view at the lead, 9 to 12 pairs, a few ms a count; the public view of
-# a hand whose hands are all unknown, after 5 moves 16, some 0.08 s; at its lead 28, 3-5 s).
+# The most (hand, number) pairs that may still make a new deal's suit for which DoublesFirst makes the suit's cases
+# for each placement of the doubles (what draws, weights and the count by how a hand ends walk): past it (the public
+# view early in a hand whose hands are all unknown: up to 28 pairs, some 4,000 placements, half a minute of cases) a
+# placement's ways are the plain program's. The count itself is exact at any number (:meth:`DoublesFirst._by_cases`:
+# records/match-kozel.dom's public view at the deal, 28 pairs, about 0.6 s; bench/bench_kozel_count.py).
 SUIT_EVENTS = 14
 
 
@@ -393,10 +395,13 @@ class DoublesFirst:
     the plain program of its placement, drawn again while a hand holds a suit (uniform over the rest); listed,
     such a world is left out.
 
-    A known limit: past :data:`SUIT_EVENTS` such (hand, number) pairs (``exact`` False: the public view early in
-    a hand whose hands are all unknown, where every hand may reach a suit of every number) the cases are too
-    many, and the suit is judged on the tiles in view once the doubles are placed, not on the whole hand: deals
-    whose other tiles make a suit are kept there (a few in 1,000)."""
+    The count is exact at any number of such (hand, number) pairs (``exact``: counted whole). Past
+    :data:`SUIT_EVENTS` of them (``placed_whole`` False: the public view early in a hand whose hands are all
+    unknown, where every hand may reach a suit of every number) the cases made for each placement are too many,
+    so a placement's ways (``options``) are the plain program's, a suit judged on the tiles in view: a draw picks
+    a placement by them and is drawn again, placement and all, while a hand holds a suit (uniform over the rest);
+    the listing leaves such worlds out; each tile's weights are those of the worlds with the suit judged in view
+    (a few in 1,000 more than :attr:`count`), and the count by how the hand ends (:mod:`.count`) gives way."""
 
     def __init__(self, view, allows, base: Placements):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
@@ -714,11 +719,13 @@ def _alike_cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) ->
             h, n, need, can = needs[e]
             if hands >> h & 1 or numbers >> n & 1:
                 continue
+            bit = 1 << h
+            if sum(allowed[j] & bit for j in can) < need << h:
+                continue                            # (the cases before put too many of its tiles in other hands)
             groups: dict[tuple, list[int]] = {}
             mark = marks[e]
             for j in can:
                 groups.setdefault((allowed[j], mark[j]), []).append(j)
-            bit = 1 << h
             # a group of tiles the program so far keeps out of the hand gives none, one it puts there gives all
             bounds = [(len(g) if mask == bit else 0, len(g) if mask & bit else 0) for (mask, _), g in groups.items()]
             for counts, ways in _between(bounds, need, room[h]):
@@ -735,26 +742,29 @@ def _alike_cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) ->
 def _between(bounds: list[tuple[int, int]], low: int, high: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """How many tiles each group of alike tiles gives (``bounds``: the fewest and the most of each, the most its
     size or none) so that they give ``low`` to ``high`` in all: ``(counts, ways)``, ``ways`` the product of
-    ``comb(size, count)`` (made count by count, never past what the groups after can still give or take)."""
-    spare = [0] * (len(bounds) + 1)                 # the most the groups from i on can give
-    floor = [0] * (len(bounds) + 1)                 # the fewest they must
+    ``comb(size, count)``. Made by the tiles each group keeps back from its most, few where ``low`` is near what
+    the groups can give (a suit: six of a number's seven), never past what the groups after can still keep."""
+    most = [b for _, b in bounds]
+    free = [b - a for a, b in bounds]               # the tiles a group may keep back
+    spare = [0] * (len(bounds) + 1)                 # ... the groups from i on
     for i in range(len(bounds) - 1, -1, -1):
-        spare[i] = spare[i + 1] + bounds[i][1]
-        floor[i] = floor[i + 1] + bounds[i][0]
-    counts = [0] * len(bounds)
+        spare[i] = spare[i + 1] + free[i]
+    total = sum(most)
+    counts = list(most)
 
-    def give(i: int, got: int, ways: int):
-        if i == len(bounds):
-            yield tuple(counts), ways
+    def keep(i: int, fewest: int, fullest: int, ways: int):
+        # ``fewest`` to ``fullest`` tiles still to keep back from the groups from i on
+        if not fullest or i == len(bounds):
+            if fewest <= 0:
+                yield tuple(counts), ways
             return
-        least, most = bounds[i]
-        size = most if most else least
-        for c in range(max(least, low - got - spare[i + 1]), min(most, high - got - floor[i + 1]) + 1):
-            counts[i] = c
-            yield from give(i + 1, got + c, ways * math.comb(size, c))
+        for d in range(max(0, fewest - spare[i + 1]), min(free[i], fullest) + 1):
+            counts[i] = most[i] - d
+            yield from keep(i + 1, fewest - d, fullest - d, ways * math.comb(most[i], d))
+        counts[i] = most[i]
 
-    if floor[0] <= high and spare[0] >= low:
-        yield from give(0, 0, 1)
+    if total >= low and total - spare[0] <= high:
+        yield from keep(0, max(0, total - high), total - low, 1)
 
 
 def _suits(view, suit: int) -> list[tuple[int, int]]:
