@@ -522,7 +522,8 @@ def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False, states: int
     :func:`analyzer.inference.sheet.listing`) allows, each scored by ``ending`` (how the hand ends in a world, and
     whether that gives the written result); ``facts``: keyed so that each key's facts are its every deal's
     (:meth:`key_shape`); ``states``: the most states the programme may fill (None: :data:`STATES`). Raises
-    :class:`CountTooLarge` past them and :class:`InferenceUnsupported` where the worlds are none or the players
+    :class:`CountTooLarge` past them (and past Kozel's ``placements.SUIT_EVENTS``: hands all unknown early in a
+    hand, where a placement's cases of a new deal's suit are too many) and :class:`InferenceUnsupported` where the worlds are none or the players
     are not the game's."""
     build = _Build(rep, worlds, ending)
     shape = key_shape(rep.variant, rep.outcome is not None, build.heavy, facts)

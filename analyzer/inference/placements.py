@@ -369,7 +369,7 @@ def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: i
 # for each placement of the doubles (what draws, weights and the count by how a hand ends walk): past it (the public
 # view early in a hand whose hands are all unknown: up to 28 pairs, some 4,000 placements, half a minute of cases) a
 # placement's ways are the plain program's. The count itself is exact at any number (:meth:`DoublesFirst._by_cases`:
-# records/match-kozel.dom's public view at the deal, 28 pairs, about 0.6 s; bench/bench_kozel_count.py).
+# records/match-kozel.dom's public view at the deal, 28 pairs, 0.2-0.5 CPU s: bench/timings/kozel-count-80.txt).
 SUIT_EVENTS = 14
 
 
