@@ -74,7 +74,8 @@ def deals_by_bad_hands() -> int:
     for perm in itertools.permutations(range(7)):
         moved = np.zeros(len(hands), dtype=np.int64)
         for a, b in tiles:
-            moved |= ((hands >> bits[a, b].bit_length() - 1) & 1) << bits[tuple(sorted((perm[a], perm[b])))].bit_length() - 1
+            to = bits[tuple(sorted((perm[a], perm[b])))].bit_length() - 1
+            moved |= ((hands >> bits[a, b].bit_length() - 1) & 1) << to
         np.minimum(canon, moved, out=canon)
     classes, sizes = np.unique(canon, return_counts=True)
     t2 = sum(int(((hands & int(h)) == 0).sum()) for h in hands)
