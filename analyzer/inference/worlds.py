@@ -137,7 +137,9 @@ class Worlds:
 
     Rules on whole hands (:class:`WholeHands`) are no per-tile fact: where they look at the doubles
     only (a forced re-deal, the highest double dealt leading), :class:`DoublesFirst` counts, weighs, draws
-    and lists the worlds; the heaviest hand leading (Hungarian), :class:`HeaviestFirst`. Both are exact.
+    and lists the worlds; the heaviest hand leading (Hungarian), :class:`HeaviestFirst`. Both are exact (but for
+    each tile's weights where Kozel's hands may make a suit in more than ``placements.SUIT_EVENTS`` ways, the
+    public view early in a hand whose hands are all unknown: there a suit is judged on the tiles in view).
     """
 
     def __init__(self, view: View):
