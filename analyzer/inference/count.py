@@ -463,6 +463,10 @@ class _Build:
                 for part in base.parts:
                     parts.append(_Part(sign, programme(v.unseen, part.allowed, v.room, v.fixed), v.fixed))
             elif isinstance(base, DoublesFirst):         # (whole: less the deals with a suit, by its signed cases)
+                if whole and not base.placed_whole:
+                    # (past SUIT_EVENTS pairs a placement's signed cases are too many: the caller estimates)
+                    raise CountTooLarge(f"{len(base._events)} (hand, number) pairs may still make a new deal's suit: "
+                                        "too many to count the deals by how their hand ends")
                 for placed, room, _ in base.options:
                     tally = base.tally(room)
                     for case, allowed in (base.completions(room, placed) if whole else [(1, tally.allowed)]):
@@ -518,7 +522,8 @@ def count_deals(rep, worlds: Worlds, ending, *, facts: bool = False, states: int
     :func:`analyzer.inference.sheet.listing`) allows, each scored by ``ending`` (how the hand ends in a world, and
     whether that gives the written result); ``facts``: keyed so that each key's facts are its every deal's
     (:meth:`key_shape`); ``states``: the most states the programme may fill (None: :data:`STATES`). Raises
-    :class:`CountTooLarge` past them and :class:`InferenceUnsupported` where the worlds are none or the players
+    :class:`CountTooLarge` past them (and past Kozel's ``placements.SUIT_EVENTS``: hands all unknown early in a
+    hand, where a placement's cases of a new deal's suit are too many) and :class:`InferenceUnsupported` where the worlds are none or the players
     are not the game's."""
     build = _Build(rep, worlds, ending)
     shape = key_shape(rep.variant, rep.outcome is not None, build.heavy, facts)

@@ -365,9 +365,11 @@ def _merge_decided(layer: dict[tuple[int, ...], int], i: int, decided: set, k: i
     return out
 
 
-# The most (hand, number) pairs that may still make a new deal's suit for which DoublesFirst counts the suit's cases
-# exactly (records/match-kozel.dom: a seat's view at the lead, 9 to 12 pairs, a few ms a count; the public view of
-# a hand whose hands are all unknown, after 5 moves 16, some 0.08 s; at its lead 28, 3-5 s).
+# The most (hand, number) pairs that may still make a new deal's suit for which DoublesFirst makes the suit's cases
+# for each placement of the doubles (what draws, weights and the count by how a hand ends walk): past it (the public
+# view early in a hand whose hands are all unknown: up to 28 pairs, some 4,000 placements, half a minute of cases) a
+# placement's ways are the plain program's. The count itself is exact at any number (:meth:`DoublesFirst._by_cases`:
+# records/match-kozel.dom's public view at the deal, 28 pairs, 0.2-0.5 CPU s: bench/timings/kozel-count-80.txt).
 SUIT_EVENTS = 14
 
 
@@ -393,10 +395,13 @@ class DoublesFirst:
     the plain program of its placement, drawn again while a hand holds a suit (uniform over the rest); listed,
     such a world is left out.
 
-    A known limit: past :data:`SUIT_EVENTS` such (hand, number) pairs (``exact`` False: the public view early in
-    a hand whose hands are all unknown, where every hand may reach a suit of every number) the cases are too
-    many, and the suit is judged on the tiles in view once the doubles are placed, not on the whole hand: deals
-    whose other tiles make a suit are kept there (a few in 1,000)."""
+    The count is exact at any number of such (hand, number) pairs (``exact``: counted whole). Past
+    :data:`SUIT_EVENTS` of them (``placed_whole`` False: the public view early in a hand whose hands are all
+    unknown, where every hand may reach a suit of every number) the cases made for each placement are too many,
+    so a placement's ways (``options``) are the plain program's, a suit judged on the tiles in view: a draw picks
+    a placement by them and is drawn again, placement and all, while a hand holds a suit (uniform over the rest);
+    the listing leaves such worlds out; each tile's weights are those of the worlds with the suit judged in view
+    (a few in 1,000 more than :attr:`count`), and the count by how the hand ends (:mod:`.count`) gives way."""
 
     def __init__(self, view, allows, base: Placements):
         self.unseen, self.room, self._allowed = view.unseen, view.room, view.allowed
@@ -405,15 +410,16 @@ class DoublesFirst:
         self._tallies: dict[tuple, Placements] = {}
         self._view, self._judge, self._base = view, allows, base
         self._options: list[tuple[tuple[int, ...], tuple[int, ...], int]] | None = None
+        self._total: int | None = None              # (the options' ways summed: what a draw picks among)
         whole = view.whole
         dealing = whole.redeal if whole is not None else None
         self.suit = dealing.suit if dealing is not None else 0
         self._events = _suits(view, self.suit) if self.suit else []
-        # past SUIT_EVENTS hands and numbers that may make a suit (hands not known early in the hand) the cases
-        # are too many: the suit judged on the tiles in view once the doubles are placed, as :meth:`_placed` does
-        self.exact = len(self._events) <= SUIT_EVENTS
-        if not self.exact:
-            self._events = []
+        # past SUIT_EVENTS hands and numbers that may make a suit (hands not known early in the hand) the cases made
+        # for each placement of the doubles are too many: there a placement's ways are the plain program's, the
+        # count is made over every unseen tile at once (_by_cases) and a draw is drawn again while it holds a suit
+        self.placed_whole = len(self._events) <= SUIT_EVENTS
+        self._placing = self._events if self.placed_whole else []
         self._masks = dealing.number_masks if self._events else ()
         self._plain = tuple(self._allowed[i] for i in self.rest)
         self._kept: dict[tuple, list[tuple[int, tuple[int, ...]]]] = {}
@@ -421,14 +427,17 @@ class DoublesFirst:
         self._counts: dict[tuple, int] = {}
         self._size = max((view.fixed[h] | view.played[h]).bit_count() + view.room[h] for h in range(view.players))
         self._can = {(h, n): tuple(j for j, i in enumerate(self.rest) if self.unseen[i].matches(n)
-                                   and self._allowed[i] >> h & 1) for h, n in self._events}
+                                   and self._allowed[i] >> h & 1) for h, n in self._placing}
         counted = self._by_rooms()
+        # (exact: counted whole, by the rooms, or summed over placements each judged whole)
+        self.exact = counted is not None or self.placed_whole
         self.count = counted if counted is not None else sum(ways for *_, ways in self.options)
 
     @property
     def options(self) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
         """Each placement of the unseen doubles the rule allows: (the holders' masks with it, the room left, the
-        worlds completing it)."""
+        worlds completing it; where not :attr:`placed_whole`, the plain program's ways, a suit judged on the tiles
+        in view only)."""
         if self._options is None:
             self._options = self._placed()
         return self._options
@@ -469,16 +478,12 @@ class DoublesFirst:
         for h in range(view.players):
             shown = view.fixed[h] | view.played[h]
             held.append(sum(1 for t in tiles if t.is_double and t.bit & shown))
-            if not self.exact:                      # (the suit in view: judged by the listing, see __init__)
-                room = self.room[h] and (most is None or held[h] < most)
-                may = {self.unseen[i].high for i in self.doubles if room and self._allowed[i] >> h & 1}
-                if any(sum(1 for t in tiles if t.matches(n) and t.bit & shown) + (n in may) >= dealing.suit
-                       for n in range(whole.max_pip + 1)):
-                    return None
         if self._events and (most is None or (2 * (most + 1) > whole.max_pip + 1
                                               and most + self.suit > self._size)):
             return self._by_cases(most, held)
-        numbers = {n for _, n in self._events}      # (the doubles whose holder a suit's judgment asks)
+        if not self.placed_whole:
+            return None                             # (the placements' ways would leave suits out of hand: not exact)
+        numbers = {n for _, n in self._placing}     # (the doubles whose holder a suit's judgment asks)
         meter, base = current_meter(), self._base
         layer: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {(self.room, ()): 1}
         for i in self.doubles:
@@ -549,7 +554,7 @@ class DoublesFirst:
         the other tiles of it the hand may hold) for each hand that may still reach a suit; None: a hand holds one
         in view already."""
         view, needs = self._view, []
-        for h, n in self._events:
+        for h, n in self._placing:
             need = self.suit - ((world[h] | view.played[h]) & self._masks[n]).bit_count()
             if need <= 0:
                 return None
@@ -566,7 +571,7 @@ class DoublesFirst:
         tiles of a number holds exactly some set of its unseen tiles of that number, ``suit`` less its tiles of
         the number in view or more: one program for each set, those tiles put in the hand and the number's other
         tiles kept out of it."""
-        if not self._events:
+        if not self._placing:
             return [(1, self._plain)]
         needs = self._needs(room, world)
         if needs is None:
@@ -581,7 +586,7 @@ class DoublesFirst:
 
     def ways(self, room, world) -> int:
         """The worlds completing the placement of the doubles ``world`` that leaves ``room``."""
-        if not self._events:
+        if not self._placing:
             return self.tally(room).count
         needs = self._needs(room, world)
         if needs is None:
@@ -616,6 +621,8 @@ class DoublesFirst:
         return False
 
     def weights(self) -> list[list[int]]:
+        """Each tile's worlds in each holder: exact where :attr:`placed_whole`; past it, over the worlds whose suits
+        are judged on the tiles in view only (a few in 1,000 more than :attr:`count`: divide by a tile's row)."""
         weights = [[0] * len(self.room) for _ in self.unseen]
         rooms: dict[tuple, int] = {}
         for world, room, ways in self.options:
@@ -632,15 +639,22 @@ class DoublesFirst:
         return weights
 
     def sample(self, rng: random.Random, fixed=None) -> tuple[int, ...]:
-        pick = rng.randrange(self.count)
-        for world, room, ways in self.options:
-            pick -= ways
-            if pick < 0:
-                break
-        while True:                                 # (a world with a suit drawn again: uniform over the rest)
-            drawn = self.tally(room).sample(rng, world)
-            if not self._events or not self._suited(drawn):
-                return drawn
+        options = self.options
+        if self._total is None:
+            self._total = sum(ways for *_, ways in options)
+        total = self._total
+        while True:
+            pick = rng.randrange(total)
+            for world, room, ways in options:
+                pick -= ways
+                if pick < 0:
+                    break
+            while True:                             # (a world with a suit drawn again: uniform over the rest)
+                drawn = self.tally(room).sample(rng, world)
+                if not self._events or not self._suited(drawn):
+                    return drawn
+                if not self.placed_whole:           # (the placement drawn again too: its ways held such worlds)
+                    break
 
     def each(self, fixed=None) -> Iterator[tuple[int, ...]]:
         for world, room, _ in self.options:
@@ -705,25 +719,52 @@ def _alike_cases(plain: tuple[int, ...], room: tuple[int, ...], needs: tuple) ->
             h, n, need, can = needs[e]
             if hands >> h & 1 or numbers >> n & 1:
                 continue
+            bit = 1 << h
+            if sum(allowed[j] & bit for j in can) < need << h:
+                continue                            # (the cases before put too many of its tiles in other hands)
             groups: dict[tuple, list[int]] = {}
             mark = marks[e]
             for j in can:
                 groups.setdefault((allowed[j], mark[j]), []).append(j)
-            sizes = [len(g) for g in groups.values()]
-            most = room[h]
-            for counts in itertools.product(*(range(g + 1) for g in sizes)):
-                if not need <= sum(counts) <= most:
-                    continue
-                case, ways = list(allowed), 1
+            # a group of tiles the program so far keeps out of the hand gives none, one it puts there gives all
+            bounds = [(len(g) if mask == bit else 0, len(g) if mask & bit else 0) for (mask, _), g in groups.items()]
+            for counts, ways in _between(bounds, need, room[h]):
+                case = list(allowed)
                 for group, c in zip(groups.values(), counts):
-                    ways *= math.comb(len(group), c)
                     for x, j in enumerate(group):
-                        case[j] = case[j] & (1 << h) if x < c else case[j] & ~(1 << h)
-                if all(case[j] for j in can):
-                    add(e + 1, case, hands | 1 << h, numbers | 1 << n, -weight * ways)
+                        case[j] = case[j] & bit if x < c else case[j] & ~bit
+                add(e + 1, case, hands | bit, numbers | 1 << n, -weight * ways)
 
     add(0, list(plain), 0, 0, 1)
     return out
+
+
+def _between(bounds: list[tuple[int, int]], low: int, high: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """How many tiles each group of alike tiles gives (``bounds``: the fewest and the most of each, the most its
+    size or none) so that they give ``low`` to ``high`` in all: ``(counts, ways)``, ``ways`` the product of
+    ``comb(size, count)``. Made by the tiles each group keeps back from its most, few where ``low`` is near what
+    the groups can give (a suit: six of a number's seven), never past what the groups after can still keep."""
+    most = [b for _, b in bounds]
+    free = [b - a for a, b in bounds]               # the tiles a group may keep back
+    spare = [0] * (len(bounds) + 1)                 # ... the groups from i on
+    for i in range(len(bounds) - 1, -1, -1):
+        spare[i] = spare[i + 1] + free[i]
+    total = sum(most)
+    counts = list(most)
+
+    def keep(i: int, fewest: int, fullest: int, ways: int):
+        # ``fewest`` to ``fullest`` tiles still to keep back from the groups from i on
+        if not fullest or i == len(bounds):
+            if fewest <= 0:
+                yield tuple(counts), ways
+            return
+        for d in range(max(0, fewest - spare[i + 1]), min(free[i], fullest) + 1):
+            counts[i] = most[i] - d
+            yield from keep(i + 1, fewest - d, fullest - d, ways * math.comb(most[i], d))
+        counts[i] = most[i]
+
+    if total >= low and total - spare[0] <= high:
+        yield from keep(0, max(0, total - high), total - low, 1)
 
 
 def _suits(view, suit: int) -> list[tuple[int, int]]:

@@ -137,7 +137,9 @@ class Worlds:
 
     Rules on whole hands (:class:`WholeHands`) are no per-tile fact: where they look at the doubles
     only (a forced re-deal, the highest double dealt leading), :class:`DoublesFirst` counts, weighs, draws
-    and lists the worlds; the heaviest hand leading (Hungarian), :class:`HeaviestFirst`. Both are exact.
+    and lists the worlds; the heaviest hand leading (Hungarian), :class:`HeaviestFirst`. Both are exact (but for
+    each tile's weights where Kozel's hands may make a suit in more than ``placements.SUIT_EVENTS`` ways, the
+    public view early in a hand whose hands are all unknown: there a suit is judged on the tiles in view).
     """
 
     def __init__(self, view: View):
@@ -201,13 +203,16 @@ class Worlds:
             return out
         count = self.count // self.orders
         weights = self._weights()
+        # (Kozel's suits past SUIT_EVENTS pairs: the weights are over the worlds whose suits are judged in view only,
+        # so each tile's are divided by their own sum: see DoublesFirst.weights)
+        rows = not getattr(self._base, "placed_whole", True)
         for i, tile in enumerate(view.unseen):
             if tile.bit & view.gone:
                 continue
             for h, w in enumerate(weights[i]):
                 if w:
                     name = names[owner[h]]
-                    out[name][tile] = out[name].get(tile, 0) + Fraction(w, count)
+                    out[name][tile] = out[name].get(tile, 0) + Fraction(w, sum(weights[i]) if rows else count)
         return out
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
