@@ -17,6 +17,8 @@ It can
   (:func:`overruled`): the best is the certified one where there is one, else the moves no other is surely better
   than are not told apart, and the verdict is "none" (no loss, no class), as where an open CFR+ bracket contradicts a
   two-player verdict (:func:`.hiddenfair.contradicted`).
+
+Where it certifies the fair best, the best is told apart, whatever the deals drawn said.
 """
 from __future__ import annotations
 
@@ -124,8 +126,12 @@ def team_bracket(rep: Replay, k: int, seat: int, team: TeamDecision, fair_best: 
 def overruled(fair, bracket: TeamBracket, side: int, means: dict[str, float]):
     """The fair verdict ``fair`` (a ``FairDecision``) with ``bracket``: where the bracket overturns its best, not
     called best: the certified best named instead, else the moves no other is surely better than, first by the
-    mean (``means``: each move's fair mean, side 0's), not told apart; and no verdict (no loss, no class)."""
+    mean (``means``: each move's fair mean, side 0's), not told apart; and no verdict (no loss, no class). Where it
+    certifies the fair best, that best is told apart (the moves the deals drawn did not tell from it are no longer
+    named with it)."""
     if bracket.overturned is None:
+        if bracket.certified is not None and bracket.certified == fair.best:
+            return replace(fair, tied=(), team=bracket)     # (told apart by the bracket, if not by the deals drawn)
         return replace(fair, team=bracket)
     sign = 1 if side == 0 else -1
     worse = bracket.surely_worse(side)
