@@ -82,14 +82,14 @@ def team_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]],
                 seconds: float = TEAM_SECONDS) -> tuple[dict[tuple[int, int], TeamDecision], int]:
     """The decision points (step, seat, legal moves) of a partnership block game within the bracket's size bound,
     each bracketed: ``{(step, seat): TeamDecision}``, and how many within the bound got none (the search past its
-    tries or ``seconds`` of CPU). None where the game is not one the bracket takes."""
+    tries or ``seconds`` of CPU); none in a game the bracket does not take (:func:`analyzer.hidden.team_supported`)."""
     out: dict[tuple[int, int], TeamDecision] = {}
     gave_up = 0
     rules = rep.variant
     for k, seat, moves in points:
         pos = rep.position_at(k)
         if (not team_supported(rules, pos) or pos.turn != seat or list(moves) != pos.legal_moves()
-                or len(moves) < 2 or any(pos.hidden[s] for s in (seat,))
+                or len(moves) < 2 or pos.hidden[seat]
                 or any(pos.count(s) > TEAM_HAND for s in range(pos.n))):
             continue
         try:
