@@ -159,6 +159,8 @@ def test_the_text_says_why_the_fair_best_is_not_called_best(overturned):
     assert ("by what the players could know, [0-4]@4 is surely better than [0-4]@0, whatever the partners agree: "
             "[0-4]@0, the best by the open-hands mean, is not called best (the partnership bracket over 45 public "
             "deals)") in text
+    head = next(line for line in text.splitlines() if line.strip().startswith("fair (B's view"))
+    assert head.endswith("best [0-4]@4; no verdict on the move played") and "ahead of" not in head
     line = next(line for line in text.splitlines() if line.strip().startswith("[0-4]@4"))
     assert "hidden-information bracket [+4.00, +4.00]" in line and "certified best" in line
 
@@ -222,6 +224,7 @@ def test_the_page_shows_the_brackets_and_why_the_fair_best_is_not_called_best(op
     caption = shown.locator("table.alts caption").inner_text()
     assert ("by what the players could know, [0-4] on the 4 is surely better than [0-4] on the 0, whatever the "
             "partners agree") in caption
+    assert "best: [0-4] on the 4; no verdict on the move played." in caption and "it is best" not in caption
     assert shown.locator("td.fair .team-range").count() == 2
     assert shown.locator("td.fair .team-range").first.is_visible()
     row = shown.locator("table.alts tbody tr", has=page.locator(".certified-badge"))

@@ -208,6 +208,9 @@ def fair_text(d) -> str:
                                        player=f.view, how=how, best=best, loss=loss, real=real)])
     team = team_words(f)
     team = ["    " + team] if team else []
+    if getattr(getattr(f, "team", None), "overturned", None) is not None:     # (no verdict: the bracket says why)
+        return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; no verdict on the move played",
+                                       player=f.view, how=how, verdict=verdict)] + team)
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
         return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; {move} played is one of them{mark}",
                                        player=f.view, how=how, verdict=verdict, move=d.played, mark=mark)] + team)

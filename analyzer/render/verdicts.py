@@ -262,6 +262,8 @@ def gap_words(d, say=str) -> str:
     best = d.fair.best
     gaps = [(a.fair.gap, a.fair.gap_ci, a.move) for a in d.alternatives
             if a.move != best and getattr(a.fair, "gap", None) is not None]
+    if getattr(getattr(d.fair, "team", None), "overturned", None) is not None:
+        return ""                   # (the gaps are to the fair best the partnership bracket overturned)
     if not gaps or getattr(d.fair, "tied", None):
         return ""
     gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
