@@ -230,3 +230,11 @@ def test_the_page_shows_the_brackets_and_why_the_fair_best_is_not_called_best(op
     row = shown.locator("table.alts tbody tr", has=page.locator(".certified-badge"))
     assert row.count() == 1 and row.locator(".certified-badge").inner_text() == "certified best"
     assert seen.errors == []
+
+
+def test_the_bracket_reads_back_from_its_json(overturned):
+    """The fair verdict with its bracket written as data reads back to the same value (the typed results' codec)."""
+    from analyzer.analysis.fair import FairDecision
+
+    _, _, d = overturned
+    assert codec.from_data(FairDecision, json.loads(json.dumps(codec.to_data(d.fair)))).team == d.fair.team
