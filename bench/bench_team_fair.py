@@ -12,6 +12,10 @@ seconds of each kept: a busy spell on the shared machine slows both alike. A row
 seconds without and with (their ratio, with/without), the decisions bracketed, those whose best the bracket certifies
 and those whose fair best it overturns; the last row sums every record. The fair verdicts other than the bracket's
 are checked to be the same both ways, bar the overturned ones.
+
+``--bracket-only``: the brackets alone (``analysis.teamfair.team_points`` over every decision of every seat, as
+``fair_analyze`` calls it), their CPU seconds a record, the least of ``--rounds``; on a loaded machine the whole
+analyses' ratio is noisy, and this is the part the bracket adds.
 """
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
 from analyzer.analysis import AnalysisSettings, analyze_replay  # noqa: E402
-from analyzer.analysis.fair import GROWTH, FairRun, FairSettings, fair_analyze  # noqa: E402
+from analyzer.analysis.fair import GROWTH, FairRun, FairSettings, _decision_points, fair_analyze  # noqa: E402
+from analyzer.analysis.teamfair import team_points  # noqa: E402
 from analyzer.notation import read  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 
@@ -86,11 +91,37 @@ def counts(analyses) -> tuple[int, int, int, list[str]]:
     return bracketed, certified, overturned, verdicts
 
 
+def brackets_only(found, rounds: int) -> None:
+    """The brackets' own CPU seconds a record (every decision of every seat), with the decisions bracketed."""
+    print("| record | games | bracket CPU s | decisions bracketed | past the limits | most s a game |")
+    print("|---|---:|---:|---:|---:|---:|")
+    total = [0, 0.0, 0, 0]
+    for path, reps in found:
+        best, most, bracketed, gave_up = float("inf"), 0.0, 0, 0
+        for _ in range(rounds):
+            seconds, most, bracketed, gave_up = 0.0, 0.0, 0, 0
+            for rep in reps:
+                start = time.process_time()
+                got, given_up = team_points(rep, _decision_points(rep, list(range(len(rep.players)))))
+                spent = time.process_time() - start
+                seconds, most = seconds + spent, max(most, spent)
+                bracketed, gave_up = bracketed + len(got), gave_up + given_up
+            best = min(best, seconds)
+        print(f"| {path.name} | {len(reps)} | {best:.3f} | {bracketed} | {gave_up} | {most:.3f} |")
+        for i, v in enumerate((len(reps), best, bracketed, gave_up)):
+            total[i] += v
+    print(f"| all | {total[0]} | {total[1]:.3f} | {total[2]} | {total[3]} | |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--only", default=None)
+    parser.add_argument("--bracket-only", action="store_true")
     args = parser.parse_args()
+    if args.bracket_only:
+        brackets_only(records(args.only), args.rounds)
+        return
     print("| record | games | CPU s without | with | with / without | bracketed | certified best | fair best "
           "overturned |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
