@@ -19,7 +19,8 @@ from test_hidden_team import choices, true_game
 from analyzer import codec
 from analyzer.analysis import analyze_replay
 from analyzer.analysis.fair import FairRun, FairSettings, _decision_points, fair_analyze
-from analyzer.analysis.teamfair import TeamBracket, TeamMove, team_points
+from analyzer.analysis import alternative_text
+from analyzer.analysis.teamfair import TeamBracket, TeamMove, team_bracket, team_points
 from analyzer.generate import random_game
 from analyzer.hidden import TEAM_DEALS, TEAM_HAND, TooLarge, team_deals
 from analyzer.notation import read
@@ -124,6 +125,13 @@ def test_the_certified_best_is_the_best_of_the_true_team_game(seed):
             if move != best:
                 assert truth[best][0] >= truth[move][2] - 1e-9      # its maxmin at least their minmax
                 assert truth[best][1] > truth[move][1] + 1e-9       # and its value above theirs
+        if k < len(rep.steps):      # what the move played surely loses is at most what it loses in the true game
+            played = rep.steps[k].move
+            said = team_bracket(rep, k, seat, team, alternative_text(best), alternative_text(played))
+            lost = (truth[best][1] - truth[played][1]) / team.reach
+            assert (said.least_loss or 0.0) <= lost + 1e-3
+            if played != best and team.worse(played, best):
+                assert said.least_loss is not None and said.least_loss > 0
         checked += 1
     assert checked >= 1
 
@@ -163,6 +171,7 @@ def test_the_text_says_why_the_fair_best_is_not_called_best(overturned):
     assert head.endswith("best [0-4]@4; no verdict on the move played") and "ahead of" not in head
     line = next(line for line in text.splitlines() if line.strip().startswith("[0-4]@4"))
     assert "hidden-information bracket [+4.00, +4.00]" in line and "certified best" in line
+    assert "; the move played surely loses at least 6.40 against [0-4]@4" in text      # (10.40 against 4.00)
 
 
 def test_the_text_says_a_certified_best():

@@ -881,7 +881,8 @@ def _teamed(decision: Decision, rep: Replay, plan: _Plan) -> Decision:
     fair = decision.fair
     if plan.team is None or fair is None:
         return decision
-    got = team_bracket(rep, plan.k, plan.seat, plan.team, fair.best)
+    played = None if plan.k == len(rep.steps) else decision.played
+    got = team_bracket(rep, plan.k, plan.seat, plan.team, fair.best, played)
     means = {alt.move: alt.fair.mean for alt in decision.alternatives if alt.fair is not None}
     return replace(decision, fair=overruled(fair, got, decision.side, means))
 

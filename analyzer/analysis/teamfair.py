@@ -57,13 +57,17 @@ class TeamBracket:
     wholly above every other's for the mover (the best under hidden information, whatever the partners agree), else
     None; ``overturned``: the fair analysis's best by the open-hands mean where another move's bracket lies wholly
     above its own (then not called best: :func:`overruled`), with ``better``, the move surely better than it (the
-    one of the highest lower bound)."""
+    one of the highest lower bound); ``least_loss``: what the move played surely loses, whatever the partners agree,
+    per deal of his hand (another move's lower bound above its upper one, the most such gap), where it is above 0
+    (:func:`least_loss`), and ``against``, that other move."""
 
     deals: int
     moves: tuple[TeamMove, ...]
     certified: str | None = field(default=None, metadata=key(omit_none=True))
     overturned: str | None = field(default=None, metadata=key(omit_none=True))
     better: str | None = field(default=None, metadata=key(omit_none=True))
+    least_loss: float | None = field(default=None, metadata=key(omit_none=True))
+    against: str | None = field(default=None, metadata=key(omit_none=True))
 
     def mine(self, side: int) -> dict[str, tuple[float, float]]:
         """Each move's bracket for the mover's ``side`` (low, high: higher is better for him)."""
@@ -76,6 +80,18 @@ class TeamBracket:
         mine = self.mine(side)
         return frozenset(m for m, (_, up) in mine.items()
                          if any(low > up + EPS for other, (low, _) in mine.items() if other != m))
+
+
+def least_loss(bracket: TeamBracket, side: int, move: str) -> tuple[float, str] | None:
+    """What ``move`` surely loses for the mover's ``side`` (whatever the partners agree): the most by which another
+    move's lower bound lies above its upper bound (the best move is worth at least the other's lower bound, and
+    ``move`` at most its upper one), with that other move; None where no other move's bracket lies above it."""
+    mine = bracket.mine(side)
+    if move not in mine:
+        return None
+    gaps = [(low - mine[move][1], other) for other, (low, _) in mine.items() if other != move]
+    gap, other = max(gaps, default=(0.0, None))
+    return (round(gap, 4), other) if gap > EPS and other is not None else None
 
 
 def team_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]],
@@ -105,15 +121,20 @@ def team_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]],
     return out, gave_up
 
 
-def team_bracket(rep: Replay, k: int, seat: int, team: TeamDecision, fair_best: str) -> TeamBracket:
-    """The brackets of the decision of ``seat`` at step ``k`` on the fair values' scale, with the certified best
-    and, where another move is surely better than the fair analysis's best ``fair_best``, that contradiction."""
+def team_bracket(rep: Replay, k: int, seat: int, team: TeamDecision, fair_best: str,
+                 played: str | None = None) -> TeamBracket:
+    """The brackets of the decision of ``seat`` at step ``k`` on the fair values' scale, with the certified best,
+    what the move ``played`` surely loses (None: the record stops at the decision) and, where another move is surely
+    better than the fair analysis's best ``fair_best``, that contradiction."""
     offset = points_before(rep, k, seat, False)
     moves = tuple(TeamMove(alternative_text(m), round(lo + offset, 4), round(up + offset, 4))
                   for m, lo, up in team.hand_moves())
     best = team.best()
     certified = None if best is None else alternative_text(best)
     got = TeamBracket(team.deals, moves, certified)
+    lost = None if played is None else least_loss(got, team.side, played)
+    if lost is not None:
+        got = replace(got, least_loss=lost[0], against=lost[1])
     mine = got.mine(team.side)
     if fair_best not in mine:
         return got

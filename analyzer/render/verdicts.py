@@ -59,6 +59,15 @@ def team_words(fair, say=str) -> str | None:
     team = getattr(fair, "team", None)
     if team is None:
         return None
+    words = _team_verdict(team, say)
+    if getattr(team, "least_loss", None) is not None:
+        words += "; " + gettext("the move played surely loses at least {loss} against {move}",
+                                loss=decimal(team.least_loss), move=say(team.against))
+    return words
+
+
+def _team_verdict(team, say) -> str:
+    """:func:`team_words`' first part: what the bracket says of the best."""
     n = number(team.deals)
     if team.overturned is not None:
         return gettext("by what the players could know, {better} is surely better than {worse}, whatever the partners "
