@@ -48,6 +48,7 @@ from ..codec import key
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
+from .teamfair import TeamBracket, overruled, team_bracket, team_points
 from .hiddenfair import (GAME_VALUE, METHOD as HIDDEN, OPEN_MEAN, HiddenVerdict, contradicted, exact_points,
                          hidden_unavailable, hidden_verdict)
 from .fairstats import (EARLY_LOOKS, GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, early_z, fair_verdict,
@@ -110,6 +111,9 @@ class FairDecision:
     hidden: dict | None = field(default=None, metadata=key(omit_none=True))   # "exact-hidden": the solver's
                               # figures (``hiddenfair.HiddenVerdict.summary``); a sampled verdict an open CFR+
                               # bracket contradicts: those figures and ``contradicts`` (why no verdict is given)
+    team: TeamBracket | None = field(default=None, metadata=key(omit_none=True))   # a partnership block game's
+                              # small endgame: each move's certified bracket under hidden information, the best
+                              # it certifies, the fair best it overturns (``analysis.teamfair``)
     estimates: str | None = field(default=None, metadata=key(omit_none=True))   # what the values are: the
                               # "open-hands mean" over the deals ("exact", "sampled") or the "game value" under
                               # hidden information ("exact-hidden"); ``hiddenfair.OPEN_MEAN``, ``GAME_VALUE``
@@ -201,6 +205,8 @@ class _Plan:
     valued: dict = field(default_factory=dict)     # part -> the moves its worlds were valued for (as ``contenders``)
     bracket: object = None    # an open CFR+ decision of the same point (``hidden.HiddenDecision``, not closed): its
     #                           certified brackets overrule a sampled verdict they contradict (``_checked``)
+    team: object = None       # a partnership decision's bracket (``hidden.TeamDecision``): beside the fair verdict,
+    #                           which it overrules where it contradicts its best (``_teamed``)
 
     def chunk(self, part: int, size: int | None = None) -> list:
         """The worlds of task ``part`` when ``size`` worlds are solved (default ``self.size``; a pool's
@@ -609,8 +615,16 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     if settings.exact_hidden and not individual:        # (the LP without scipy: sampled; the command says so once)
         hidden, failed, unclosed = exact_points(rep, points, settings.exact_hand, hidden_unavailable() is None)
         notes += [failed] if failed else []
+    teams: dict = {}
+    if settings.exact_hidden and settings.team and not individual and variant.seating.sides == 2 and variant.players > 2:
+        teams, gave_up = team_points(rep, points)
+        if gave_up:
+            notes.append(ngettext("{n} decision small enough for the partnership bracket under hidden information "
+                                  "has none: its search ran past its limits",
+                                  "{n} decisions small enough for the partnership bracket under hidden information "
+                                  "have none: its search ran past its limits", gave_up))
     try:
-        _list_worlds(plans, rep, points, settings, hidden, unclosed)
+        _list_worlds(plans, rep, points, settings, hidden, unclosed, teams)
     except NoWorld as exc:
         out = replace(out, fair_note=gettext("the fair analysis stops: {why}", why=exc), fair_error=str(exc))
     except InferenceUnsupported as exc:
@@ -657,14 +671,16 @@ def _first_notes(rep: Replay, chosen: list[int]) -> list[str]:
 
 
 def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, list[Move]]], settings: FairSettings,
-                 hidden: dict, unclosed: dict | None = None) -> None:
+                 hidden: dict, unclosed: dict | None = None, teams: dict | None = None) -> None:
     """The plan of each decision point, added to ``plans``: the exact solver's where ``hidden`` has it (by
     step and seat), else every world listed where there are at most ``settings.exact_below``, else
     ``settings.worlds`` drawn with ``settings.seed`` (a decision without a world raises ``NoWorld``, the plans
     before it kept); ``unclosed``: by step and seat, a CFR+ decision whose brackets did not close, kept with the
-    plan (what it certifies checks the sampled verdict)."""
+    plan (what it certifies checks the sampled verdict); ``teams``: by step and seat, a partnership decision's
+    bracket (``hidden.TeamDecision``), kept with the plan."""
     seed = settings.seed
     unclosed = unclosed or {}
+    teams = teams or {}
     for k, seat, moves in points:
         every = worlds_at(rep, k, seat)
         if (k, seat) in hidden:
@@ -672,10 +688,11 @@ def _list_worlds(plans: list[_Plan], rep: Replay, points: list[tuple[int, int, l
         elif every.count <= settings.exact_below:
             listed = list(every)
             plans.append(_Plan(k, seat, moves, every, "exact", listed, len(listed), seed,
-                               bracket=unclosed.get((k, seat))))
+                               bracket=unclosed.get((k, seat)), team=teams.get((k, seat))))
         else:
             first = (*early_looks(settings), settings.worlds)[0]
-            plans.append(_Plan(k, seat, moves, every, "sampled", None, first, seed, bracket=unclosed.get((k, seat))))
+            plans.append(_Plan(k, seat, moves, every, "sampled", None, first, seed, bracket=unclosed.get((k, seat)),
+                               team=teams.get((k, seat))))
 
 
 def _grade_plans(base: GameAnalysis, rep: Replay, plans: list[_Plan], sampled: tuple[list, list],
@@ -828,17 +845,18 @@ def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresh
         for alt in decision.alternatives))
     n = len(per_world)
     if k == len(rep.steps):         # nothing played yet (the record stops here): only what is best
-        return _checked(replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best), 0.0,
-                                                            None, "none", count, tied=tied, estimates=OPEN_MEAN)),
-                        rep, plan, None)
+        return _teamed(_checked(replace(decision, fair=FairDecision(rep.players[seat], n, method,
+                                                                    alternative_text(best), 0.0, None, "none", count,
+                                                                    tied=tied, estimates=OPEN_MEAN)),
+                                rep, plan, None), rep, plan)
     played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
     shared = len(table[played])             # (the worlds the move played was valued in: all, or the first ones)
     mine = [sign * v for v in table[best][:shared]], [sign * v for v in table[played]]
     loss, cls, verdict = fair_verdict(*mine, exact, thresholds, decision.cls, z)
-    return _checked(replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best),
-                                                        round(float(loss), 4), cls, verdict, count, tied=tied,
-                                                        cause=thresholds.cause(*mine), estimates=OPEN_MEAN)),
-                    rep, plan, played)
+    return _teamed(_checked(replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best),
+                                                                round(float(loss), 4), cls, verdict, count, tied=tied,
+                                                                cause=thresholds.cause(*mine), estimates=OPEN_MEAN)),
+                            rep, plan, played), rep, plan)
 
 
 def _checked(decision: Decision, rep: Replay, plan: _Plan, played: Move | None) -> Decision:
@@ -855,6 +873,18 @@ def _checked(decision: Decision, rep: Replay, plan: _Plan, played: Move | None) 
     summary = hidden_verdict(rep, plan.k, plan.seat, solved, decision.cls, FairThresholds()).summary
     return replace(decision, fair=replace(fair, loss=0.0, cls=None, verdict="none", cause=None,
                                           hidden={**summary, "contradicts": why}))
+
+
+def _teamed(decision: Decision, rep: Replay, plan: _Plan) -> Decision:
+    """``decision`` with its partnership bracket (``plan.team``) beside its fair verdict, which the bracket overrules
+    where another move is surely better than its best (:func:`teamfair.overruled`)."""
+    fair = decision.fair
+    if plan.team is None or fair is None:
+        return decision
+    played = None if plan.k == len(rep.steps) else decision.played
+    got = team_bracket(rep, plan.k, plan.seat, plan.team, fair.best, played)
+    means = {alt.move: alt.fair.mean for alt in decision.alternatives if alt.fair is not None}
+    return replace(decision, fair=overruled(fair, got, decision.side, means))
 
 
 def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: FairThresholds) -> Decision:

@@ -27,7 +27,8 @@ class FairSettings:
     graded. ``budget``: each world's search. ``results``: also each alternative's result in each world (the match
     scale reads them). ``exact_hidden``: a small decision of a two-player game valued exactly under hidden
     information (:mod:`analyzer.analysis.hiddenfair`); ``exact_hand``: the block game for two's by the CFR+ solver
-    where no hand has more tiles. ``steps``: the decisions judged, by the index of their step (None: every one; a
+    where no hand has more tiles; ``team``: with ``exact_hidden``, a small endgame of a partnership block game gets
+    its bracket under hidden information beside the fair verdict (:mod:`analyzer.analysis.teamfair`). ``steps``: the decisions judged, by the index of their step (None: every one; a
     sheet's hands judged again for the decisions still in question, ``analysis.sheets``)."""
 
     worlds: int = WORLDS
@@ -40,6 +41,7 @@ class FairSettings:
     results: bool = False
     exact_hidden: bool = False
     exact_hand: int = 3
+    team: bool = True
     steps: frozenset[int] | None = None
 
     def __post_init__(self):

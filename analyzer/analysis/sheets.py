@@ -746,7 +746,8 @@ def _judge_hand(task: tuple) -> tuple[dict, frozenset]:
     written = written_replay(rep, deals[at])
     base = GameAnalysis(written.title, written.players,
                         tuple(written.side_name(s) for s in range(written.variant.seating.sides)))
-    got = fair_analyze(written, base, settings=replace(settings, seats=(rep.players[seat],), steps=steps),
+    # (no partnership bracket: a hand drawn for a sheet is one of many, and its verdicts are read over all of them)
+    got = fair_analyze(written, base, settings=replace(settings, seats=(rep.players[seat],), steps=steps, team=False),
                        run=FairRun(workers=1))
     decided = [d for d in got.decisions + ((got.to_move,) if got.to_move is not None else ())
                if d.fair is not None and d.player == rep.players[seat]]

@@ -18,7 +18,8 @@ from .decision import (MAX_DEALS, MAX_HAND, HiddenDecision, TooLarge, hidden_dec
 from .game import HiddenGame, InfoSet, build_game, side0_value
 from .onesided import (ONE_SIDED_DEALS, ONE_SIDED_HAND, ONE_SIDED_TRIES, OneSidedDecision, mover_deals,
                        one_sided_decision, within_one_sided_bound)
-from .team import TEAM_DEALS, TEAM_HAND, TEAM_TRIES, TeamDecision, team_deals, team_decision, within_team_bound
+from .team import (TEAM_DEALS, TEAM_HAND, TEAM_TRIES, TeamDecision, team_deals, team_decision, team_supported,
+                   within_team_bound)
 from .lp import HiddenUnavailable, SolvedGame, behaviour, best_response, solve_game
 
 __all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "public_hands", "public_ranges", "MAX_DEALS", "MAX_HAND", "within_bound",
@@ -26,4 +27,4 @@ __all__ = ["HiddenDecision", "hidden_decision", "public_deals", "public_game", "
            "TooLarge", "HiddenUnavailable", "HiddenGame", "InfoSet", "build_game", "side0_value", "SolvedGame", "solve_game", "behaviour",
            "best_response", "OneSidedDecision", "one_sided_decision", "mover_deals", "within_one_sided_bound",
            "ONE_SIDED_HAND", "ONE_SIDED_DEALS", "ONE_SIDED_TRIES", "TeamDecision", "team_decision", "team_deals",
-           "within_team_bound", "TEAM_DEALS", "TEAM_HAND", "TEAM_TRIES"]
+           "team_supported", "within_team_bound", "TEAM_DEALS", "TEAM_HAND", "TEAM_TRIES"]

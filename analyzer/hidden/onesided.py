@@ -26,6 +26,7 @@ strategy's exact value.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -106,6 +107,7 @@ class StrategySearch:
         self.log: list[tuple[int, float] | int] = []     # what to undo: (node, old value), or a set's index
         self.tried = 0
         self.limit = limit
+        self.deadline: float | None = None      # a CPU time (``time.process_time``) past which it gives up (TooLarge)
 
     # -- the trees ---------------------------------------------------------------------------------
     def _build(self, pos: Position, dealt: list[int], history: tuple, parent: int) -> int:
@@ -262,6 +264,8 @@ class StrategySearch:
             self.tried += 1
             if self.tried > self.limit:
                 raise TooLarge(f"the one-sided bound tried {self.limit:,} choices of the mover's side and gave up")
+            if self.deadline is not None and time.process_time() > self.deadline:
+                raise TooLarge("the one-sided search ran past its CPU time and gave up")
             mark = self.choose(at, k)
             floor = max(floor, self.best(deals, floor))
             self.undo(mark)

@@ -20,6 +20,7 @@ actual hand, no move since) to it in both searches (docs/hidden.md, "The partner
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -28,7 +29,8 @@ from ..tiles import Move
 from .decision import TooLarge, public_deals
 from .onesided import ONE_SIDED_TRIES, StrategySearch, check_partnership
 
-__all__ = ["TeamDecision", "team_decision", "team_deals", "within_team_bound", "TEAM_DEALS", "TEAM_HAND", "TEAM_TRIES"]
+__all__ = ["TeamDecision", "team_decision", "team_deals", "team_supported", "within_team_bound", "TEAM_DEALS", "TEAM_HAND",
+           "TEAM_TRIES"]
 
 #: The size bound (docs/hidden.md): at most TEAM_DEALS public deals and every hand at most TEAM_HAND tiles
 TEAM_DEALS = 2_000
@@ -47,7 +49,9 @@ class TeamDecision:
     with the mover's actual hand held to the move); ``reach``: the weight of the public deals that give the mover his
     actual hand (what :meth:`loss` divides by: a loss is per deal of his hand, as the two-player solvers' are);
     ``infosets``: the information sets with a choice of the mover's side and of the opponents'; ``nodes``: the
-    deals' tree nodes (one tree a side); ``searched``: the choices both searches tried; ``side``: the mover's side."""
+    deals' tree nodes (one tree a side); ``searched``: the choices both searches tried; ``side``: the mover's side;
+    ``rest``: the part of the mean (side 0's) of the public deals that do not give the mover his hand, each valued with
+    every hand open (what :meth:`hand_moves` takes off)."""
 
     mover: int
     side: int
@@ -58,6 +62,15 @@ class TeamDecision:
     infosets: tuple[int, int]
     nodes: int
     searched: int
+    rest: float = 0.0
+
+    def hand_moves(self) -> tuple[tuple[Move, float, float], ...]:
+        """Each move's bracket on the scale of the fair values (per deal of the mover's hand, side 0's): the whole
+        game's ``(lower, upper)`` less :attr:`rest`, divided by :attr:`reach`. The same map for every move, so two
+        moves' brackets compare as the whole game's do; and the mean open-hands value of the move over the deals of
+        his hand (the fair value with every such deal solved) lies in it, since the whole game's open-hands mean
+        lies in the whole game's bracket (docs/hidden.md, "The partnership bracket")."""
+        return tuple((m, (lo - self.rest) / self.reach, (up - self.rest) / self.reach) for m, lo, up in self.moves)
 
     def _mine(self) -> dict[Move, tuple[float, float]]:
         """Each move's bracket for the mover's side (lower, upper)."""
@@ -87,11 +100,12 @@ class TeamDecision:
 
 
 def team_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequence[float] | None = None,
-                  limit: int = TEAM_TRIES) -> TeamDecision:
+                  limit: int = TEAM_TRIES, seconds: float | None = None) -> TeamDecision:
     """The bracket of the decision of the player to move in ``pos`` (a partnership block game) over ``deals``: every
     deal the public record allows (positions of the same moment, every hand filled in, each of ``weights``, uniform
     if None; the mover's actual hand in some). :class:`TooLarge` where either search tries more than ``limit``
-    choices."""
+    choices, or where the decision takes more than ``seconds`` of CPU time (None: no bound; the trees are built
+    before the first look at the clock, at most :data:`TEAM_DEALS` deals' in the fair analysis)."""
     mover = pos.turn
     check_partnership(rules, pos, deals, "the partnership bracket")
     if any(d.turn != mover for d in deals):
@@ -106,8 +120,16 @@ def team_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequ
         raise ValueError("the hand is over: there is no decision to value")
     teams = rules.seating.teams
     opponent = next(s for s in range(pos.n) if teams[s] != teams[mover])
+    deadline = None if seconds is None else time.process_time() + seconds
     ours = StrategySearch(rules, deals, weights, mover, limit)        # the side's plan, open-handed opponents: L
+    ours.deadline = deadline
+    if deadline is not None and time.process_time() > deadline:
+        raise TooLarge(f"the partnership bracket's trees took more than its {seconds:g} CPU s")
     theirs = StrategySearch(rules, deals, weights, opponent, limit)   # the opponents' plan, the side open-handed: U
+    theirs.deadline = deadline
+    # (before any choice each root's value is its deal's open-hands value: the part of the deals without his hand)
+    kept = set(held)
+    rest = ours.sign * sum(ours.weights[d] * ours.value[r] for d, r in enumerate(ours.roots) if d not in kept)
     # (each search's best is for its own side; its sign turns it into side 0's)
     try:
         lows = [ours.sign * ours.best_held(held, k) for k in range(len(moves))]
@@ -122,7 +144,7 @@ def team_decision(rules, pos: Position, deals: Sequence[Position], weights: Sequ
     total = float(sum(weights))
     reach = sum(weights[d] for d in held) / total
     return TeamDecision(mover, teams[mover], len(deals), reach, bounds, out, (len(ours.sets), len(theirs.sets)),
-                        len(ours.kind) + len(theirs.kind), ours.tried + theirs.tried)
+                        len(ours.kind) + len(theirs.kind), ours.tried + theirs.tried, rest)
 
 
 def team_deals(rep, seen: int, limit: int = TEAM_DEALS) -> list[Position]:
@@ -131,6 +153,13 @@ def team_deals(rep, seen: int, limit: int = TEAM_DEALS) -> list[Position]:
     if rep.variant.drawing is not None:
         raise ValueError("the partnership bracket is for block games (no boneyard)")
     return public_deals(rep, seen, limit)
+
+
+def team_supported(rules, pos: Position) -> bool:
+    """Whether the bracket takes a decision of ``pos`` under ``rules`` at all (:func:`.onesided.check_partnership`'s
+    games: two sides, a partner beside the mover, no points scored during play; a block game), whatever its size."""
+    return (rules.drawing is None and rules.seating.sides == 2 and pos.n >= 3
+            and getattr(rules, "play", None) is None)
 
 
 def within_team_bound(pos: Position, deals: int) -> bool:

@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (team_range, team_words, OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, signed_decimal, tied_words)
 from ..rules.codes import Code
 from ..analysis.grades import grade_word
@@ -206,11 +206,16 @@ def fair_text(d) -> str:
                             "a real mistake in {real} of the {n} hands judged", h.judged, real=number(h.real))
         return _text(["    " + gettext("by what {player} knew (the fair analysis over {how}): {best}{loss}; {real}",
                                        player=f.view, how=how, best=best, loss=loss, real=real)])
+    team = team_words(f)
+    team = ["    " + team] if team else []
+    if getattr(getattr(f, "team", None), "overturned", None) is not None:     # (no verdict: the bracket says why)
+        return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; no verdict on the move played",
+                                       player=f.view, how=how, verdict=verdict)] + team)
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
         return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; {move} played is one of them{mark}",
-                                       player=f.view, how=how, verdict=verdict, move=d.played, mark=mark)])
+                                       player=f.view, how=how, verdict=verdict, move=d.played, mark=mark)] + team)
     return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; loss {loss}{mark}", player=f.view,
-                                   how=how, verdict=verdict, loss=decimal(f.loss), mark=mark)])
+                                   how=how, verdict=verdict, loss=decimal(f.loss), mark=mark)] + team)
 
 
 def worst_lines(d, whose: str = "") -> list[str]:
@@ -269,6 +274,13 @@ def _fair_columns(alt, holder: str) -> str:
             + f"  {chance_text(holder, alt.fair.p_win)}".rstrip() + spread_text(alt.fair))
 
 
+def _team_column(d, alt) -> str:
+    """An alternative's bracket under hidden information (a partnership decision's: ``analysis.teamfair``), on the
+    fair values' scale, or nothing."""
+    got = team_range(getattr(d, "fair", None), alt.move)
+    return "  " + gettext("hidden-information bracket {range}", range=got) if got else ""
+
+
 def _to_move_text(d, holder: str, view: str) -> str:
     """The decision a record stops at (``[Result "*"]``): what the player to move should play now (``view``:
     its :func:`point_of_view`)."""
@@ -281,8 +293,10 @@ def _to_move_text(d, holder: str, view: str) -> str:
         f = d.fair
         lines.append("    " + gettext("fair ({player}'s view, {how}): {verdict}", player=f.view, how=how_words(f),
                                       verdict=tied_words(f) or gettext("best {move}{gap}", move=f.best, gap="")))
+        team = team_words(f)
+        lines += ["    " + team] if team else []
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
-        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}  "
+        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}{_team_column(d, alt)}  "
                      f"{_marks(d, alt)}".rstrip())
     return _text(lines)
 
@@ -355,7 +369,8 @@ def _decision_text(d, result) -> str:
                          f"{marks}".rstrip())
             continue
         lines.append(f"      {alt.move:<10} {_value_text(alt):>{width}}"
-                     f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}  {marks}")
+                     f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}"
+                     f"{_team_column(d, alt)}  {marks}")
         if getattr(alt, "line", None) is not None:
             lines.append("          " + gettext("line: {moves}", moves=", ".join(alt.line)))
     return text + _text(lines) + reasons_text(d)

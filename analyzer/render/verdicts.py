@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal", "CERTIFIED", "team_words", "team_range",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -21,6 +21,9 @@ HINDSIGHT = N_("hindsight's pick")
 TIED = N_("not told apart")
 #: The mark of a sheet's moves whose values over the deals (hindsight) do not tell apart from the best on average.
 HINDSIGHT_TIED = N_("not told apart by hindsight")
+#: The mark of the move a partnership decision's bracket certifies the best under hidden information
+#: (``analysis.teamfair``): whatever the partners agree, no other move can be as good.
+CERTIFIED = N_("certified best")
 #: A chance this close to 0 or 1 reads as nearly certain.
 NEARLY = 0.1
 #: The method of a fair verdict valued exactly under hidden information (``analysis.hiddenfair.METHOD``).
@@ -46,6 +49,45 @@ def how_words(fair) -> str:
     if fair.method == "exact":
         return gettext("all {n} deals, open-hands mean", n=number(fair.worlds))
     return gettext("open-hands mean of {n} of {total} deals, sampled", n=number(fair.worlds), total=number(fair.total))
+
+
+def team_words(fair, say=str) -> str | None:
+    """What a partnership decision's bracket under hidden information (``fair.team``, an
+    ``analysis.teamfair.TeamBracket``) says of its fair verdict, in a player's words (each move said by ``say``):
+    that another move is surely better than the fair best (which is then not called best), that a move is surely the
+    best, or that it tells no move apart; None without a bracket."""
+    team = getattr(fair, "team", None)
+    if team is None:
+        return None
+    words = _team_verdict(team, say)
+    if getattr(team, "least_loss", None) is not None:
+        words += "; " + gettext("the move played surely loses at least {loss} against {move}",
+                                loss=decimal(team.least_loss), move=say(team.against))
+    return words
+
+
+def _team_verdict(team, say) -> str:
+    """:func:`team_words`' first part: what the bracket says of the best."""
+    n = number(team.deals)
+    if team.overturned is not None:
+        return gettext("by what the players could know, {better} is surely better than {worse}, whatever the partners "
+                       "agree: {worse}, the best by the open-hands mean, is not called best (the partnership bracket "
+                       "over {n} public deals)", better=say(team.better), worse=say(team.overturned), n=n)
+    if team.certified is not None:
+        return gettext("by what the players could know, {move} is surely the best, whatever the partners agree "
+                       "(the partnership bracket over {n} public deals)", move=say(team.certified), n=n)
+    return gettext("by what the players could know, the partnership bracket over {n} public deals tells no move "
+                   "surely the best", n=n)
+
+
+def team_range(fair, move: str) -> str | None:
+    """A move's bracket under hidden information, ``[+2.0, +3.5]`` (side 0's values on the fair values' scale), or
+    None where the decision has none."""
+    team = getattr(fair, "team", None)
+    got = next((m for m in team.moves if m.move == move), None) if team is not None else None
+    if got is None:
+        return None
+    return f"[{signed_decimal(got.low)}, {signed_decimal(got.high)}]"
 
 
 def chance_holder(d, sides: list[str], individual: bool) -> str:
@@ -232,6 +274,8 @@ def gap_words(d, say=str) -> str:
     best = d.fair.best
     gaps = [(a.fair.gap, a.fair.gap_ci, a.move) for a in d.alternatives
             if a.move != best and getattr(a.fair, "gap", None) is not None]
+    if getattr(getattr(d.fair, "team", None), "overturned", None) is not None:
+        return ""                   # (the gaps are to the fair best the partnership bracket overturned)
     if not gaps or getattr(d.fair, "tied", None):
         return ""
     gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
@@ -272,6 +316,9 @@ def alternative_marks(d, alt) -> list[str]:
         marks.append(TIED)            # (no move of them is the best: the deals do not tell them apart)
     elif alt.move == fair.best and not tied:
         marks.append(BEST)
+    team = getattr(fair, "team", None)
+    if team is not None and team.certified == alt.move:
+        marks.append(CERTIFIED)       # (under hidden information, whatever the partners agree)
     elif alt.best and not any(a.best and a.move in (tied or (fair.best,)) for a in d.alternatives):
         marks.append(HINDSIGHT)       # (where hindsight agrees with the verdict, its pick needs no mark)
     return marks
