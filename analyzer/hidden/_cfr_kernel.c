@@ -257,11 +257,12 @@ static double walk_root(CfrWalk *w, int p, int mode) {
     return total;
 }
 
-int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, const char **err) {
+int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, int keep, const char **err) {
     int kind = forced_legal(w, forced_set, forced_move, err);
     if (kind != K_OK) return kind;
     w->forced_set = forced_set;
     w->forced_move = forced_move;
+    if (keep) return K_OK;
     memset(w->avg, 0, sizeof(double) * ((size_t)w->nlegal + 1));
     w->it = 0;
     return K_OK;

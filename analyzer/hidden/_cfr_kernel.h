@@ -116,8 +116,9 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
 /* Frees a run set up by either. */
 void cfr_free(CfrWalk *w);
 /* The run's information set ``forced_set`` held to ``forced_move`` from now on (-1: none), its regrets kept (a warm
- * start), its average strategy and iteration count begun again; K_VALUE where the move is not legal there. */
-int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, const char **err);
+ * start), its average strategy and iteration count begun again (``keep``: kept too, the run going on); K_VALUE where
+ * the move is not legal there. */
+int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, int keep, const char **err);
 /* ``count`` iterations of Discounted CFR (Brown and Sandholm 2019; alpha 1.5, beta 0, gamma 3): alternating updates,
  * each player's positive regrets discounted by t^1.5 / (t^1.5 + 1) after his walk of iteration t and his negative ones
  * halved, the average strategy weighted by t^3. Any regret minimiser serves: the brackets come from exact best
