@@ -60,6 +60,10 @@ struct CfrWalk {
     double *regret, *avg;         /* by slot */
     double *strat, *vals;         /* scratch: a strategy and the children's values by slot */
     double *buf;                  /* scratch: per depth, a value vector of each player and a reach vector of each */
+    int64_t *sstamp;              /* by information set: its player's regrets' version (``ver``) when its current
+                                     strategy was put in ``strat`` (0: not there): a strategy is computed once an
+                                     iteration, not once a walk */
+    int64_t ver[2];               /* each player's regrets' version (one more after each change of them) */
     int32_t depth;                /* the tree's depth (nodes on the longest path) */
     int32_t forced_set, forced_move;   /* an information set held to one move (-1: none) */
     int64_t it;                   /* iterations run */
