@@ -49,10 +49,9 @@ CFR_DEALS = 50_000               # ... over its deals listed where there are at 
 #                                  where the deals are the pairs of those hands (not where the record shows facts of
 #                                  whole hands: then the decision is sampled)
 CFR_RANGES_SMALLER = 3           # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
-CFR_RANGES_DEALS = 250_000       # the smaller hand holds at most this many tiles (every hand of CFR_HAND) and the deals
-#                                  are at most these (the study's three-tile decisions up to 207,025 deals closed in
-#                                  20 s, those with both hands drawn from the whole pool, 371,280 deals and more, not;
-#                                  docs/hidden.md)
+CFR_RANGES_DEALS = 240_000       # the smaller hand holds at most this many tiles (every hand of CFR_HAND) and the deals
+#                                  are at most these (all 66 such three-tile decisions of the study closed in 20 s, the
+#                                  most 17.7 s; of the 34 with more, 247,520 deals and up, 2; docs/hidden.md)
 
 
 def cfr_budget(most: int) -> float:
