@@ -174,8 +174,9 @@ def test_without_scipy_the_option_asked_for_says_so_once_and_the_fair_analysis_g
 def test_by_default_the_range_tree_takes_a_three_and_two_tile_decision_past_the_listed_deals_up_to_its_bound(
         monkeypatch):
     """Block for two (the generated game of seed 372, ``analyzer new --seed 372``): the decision of 3 and 2 tiles, past
-    the deals listed, goes to the range tree by default; the one before it, 3 and 3, does not (the option asks for
-    it); past CFR_RANGES_DEALS (a sheet's early decisions, the hands drawn from most of the set) neither does."""
+    the deals listed, goes to the range tree by default; the one before it, 3 and 3, with both hands drawn from the
+    whole pool (775,200 deals), does not (the option asks for it), though a 3-and-3 decision within CFR_RANGES_DEALS
+    would; past CFR_RANGES_DEALS (a sheet's early decisions, the hands drawn from most of the set) neither does."""
     from analyzer.analysis import hiddenfair
     from analyzer.generate import random_game
     from analyzer.hidden import public_ranges
@@ -194,6 +195,10 @@ def test_by_default_the_range_tree_takes_a_three_and_two_tile_decision_past_the_
         got = hiddenfair.exact_deals(rep, k, seat, moves)
         seen[tiles] = got[3] if got else None
         assert hiddenfair.exact_deals(rep, k, seat, moves, hand=4)[3] == "cfr-ranges"
+        if tiles == (3, 3):         # (both hands of 3 are no bar: the deals are)
+            monkeypatch.setattr(hiddenfair, "CFR_RANGES_DEALS", counts[tiles])
+            assert hiddenfair.exact_deals(rep, k, seat, moves)[3] == "cfr-ranges"
+            monkeypatch.undo()
         if tiles == (3, 2):
             monkeypatch.setattr(hiddenfair, "CFR_RANGES_DEALS", counts[tiles] - 1)
             assert hiddenfair.exact_deals(rep, k, seat, moves) is None

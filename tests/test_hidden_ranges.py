@@ -63,6 +63,18 @@ def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
                 assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
                 assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
                 assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
+        # a set held to its move on the game's run, its average and count kept (``cfr_decision``'s first move): the
+        # same again
+        py, c = RangePyRun(t, None), RangeCRun(t, None, kernel())
+        py.iterate(4)
+        c.iterate(4)
+        py.force(*forced, True)
+        c.force(*forced, True)
+        for _ in range(2):
+            py.iterate(2)
+            c.iterate(2)
+            assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
+            assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
 
 
 @pytest.mark.parametrize("compiled", [False] + ([True] if kernel() is not None else []))

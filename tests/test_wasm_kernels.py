@@ -653,9 +653,9 @@ class _CfrCalls:
         self.run.iterate(count)
         self.calls.append({"op": "iterate", "count": count})
 
-    def force(self, forced_set, forced_move):
-        self.run.force(forced_set, forced_move)
-        self.calls.append({"op": "force", "set": forced_set, "move": forced_move})
+    def force(self, forced_set, forced_move, keep=False):
+        self.run.force(forced_set, forced_move, keep)
+        self.calls.append({"op": "force", "set": forced_set, "move": forced_move, "keep": int(keep)})
 
     def bracket(self):
         got = self.run.bracket()
@@ -776,7 +776,7 @@ def run_cfr_native(runs: list[dict], module) -> list:
                 run.iterate(c["count"])
                 got.append(None)
             elif c["op"] == "force":
-                run.force(c["set"], c["move"])
+                run.force(c["set"], c["move"], c.get("keep", 0))
                 got.append(None)
             else:
                 got.append([struct.pack("<d", v).hex() for v in getattr(run, c["op"])()])

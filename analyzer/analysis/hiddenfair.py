@@ -48,10 +48,10 @@ CFR_DEALS = 50_000               # ... over its deals listed where there are at 
 #                                  ``--exact-hand`` above CFR_HAND) over each player's possible hands (hidden.public_ranges: no deal listed, no count bounds it),
 #                                  where the deals are the pairs of those hands (not where the record shows facts of
 #                                  whole hands: then the decision is sampled)
-CFR_RANGES_SMALLER = 2           # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
-CFR_RANGES_DEALS = 120_000       # the smaller hand holds at most this many tiles and the deals are at most these (it
-#                                  closed all 49 such three-tile decisions of the study in 20 s, the most 7.4 s, the
-#                                  largest 116,280 deals; docs/hidden.md)
+CFR_RANGES_SMALLER = 3           # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
+CFR_RANGES_DEALS = 240_000       # the smaller hand holds at most this many tiles (every hand of CFR_HAND) and the deals
+#                                  are at most these (all 66 such three-tile decisions of the study closed in 20 s, the
+#                                  most 17.7 s; of the 34 with more, 247,520 deals and up, 2; docs/hidden.md)
 
 
 def cfr_budget(most: int) -> float:
@@ -111,9 +111,7 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
                 return actual, hands, None, "cfr"
             except TooLarge:
                 if hand <= CFR_HAND and min(pos.count(s) for s in range(2)) > CFR_RANGES_SMALLER:
-                    # (by default: past 50,000 deals with 3 tiles in both hands the range tree closed 18 of 47
-                    # three-tile decisions in its 20 s; --exact-hand 4 asks for it)
-                    return None
+                    return None     # (by default none: CFR_RANGES_SMALLER is CFR_HAND)
                 try:
                     actual, ranges = public_ranges(rep, k)
                 except ValueError:

@@ -144,10 +144,10 @@ static PyObject *run_iterate(RunObject *self, PyObject *args) {
 }
 
 static PyObject *run_force(RunObject *self, PyObject *args) {
-    int forced_set, forced_move;
-    if (!ready(self) || !PyArg_ParseTuple(args, "ii", &forced_set, &forced_move)) return NULL;
+    int forced_set, forced_move, keep = 0;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ii|p", &forced_set, &forced_move, &keep)) return NULL;
     const char *err = NULL;
-    int kind = cfr_force(&self->run.w, forced_set, forced_move, &err);
+    int kind = cfr_force(&self->run.w, forced_set, forced_move, keep, &err);
     if (kind != K_OK) {
         kernel_raise(kind, err);
         return NULL;

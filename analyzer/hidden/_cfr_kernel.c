@@ -124,7 +124,9 @@ static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced
     w->strat = calloc((size_t)w->nlegal + 1, sizeof(double));
     w->vals = calloc((size_t)w->nlegal + 1, sizeof(double));
     w->buf = calloc(per * ((size_t)w->depth + 2) + 1, sizeof(double));
-    if (!w->regret || !w->avg || !w->strat || !w->vals || !w->buf) {
+    w->sstamp = calloc((size_t)m->iset_at[m->nodes] + 1, sizeof(int64_t));
+    w->ver[0] = w->ver[1] = 1;
+    if (!w->regret || !w->avg || !w->strat || !w->vals || !w->buf || !w->sstamp) {
         cfr_free(w);
         return fail(err, K_MEMORY, "out of memory");
     }
@@ -138,6 +140,8 @@ void cfr_free(CfrWalk *w) {
     free(w->strat);
     free(w->vals);
     free(w->buf);
+    free(w->sstamp);
+    w->sstamp = NULL;
     free(w->lat);
     free(w->lmove);
     free(w->by_at);
@@ -170,9 +174,23 @@ static void strategy(CfrWalk *w, int32_t i, int current) {
     for (int32_t j = j0; j < j1; j++) out[j] = 1.0 / (j1 - j0);
 }
 
-/* Each information set's strategy at node ``n``. */
+/* Each information set's strategy at node ``n`` (the current one computed once for each version of its player's
+ * regrets: the other player's walk of an iteration reads the one the first computed). */
 static void strategies(CfrWalk *w, int32_t n, int current) {
-    for (int32_t i = w->m.iset_at[n]; i < w->m.iset_at[n + 1]; i++) strategy(w, i, current);
+    int32_t i0 = w->m.iset_at[n], i1 = w->m.iset_at[n + 1];
+    if (!current) {
+        for (int32_t i = i0; i < i1; i++) {
+            strategy(w, i, 0);
+            w->sstamp[i] = 0;
+        }
+        return;
+    }
+    int64_t ver = w->ver[w->m.player[n]];
+    if (i0 < i1 && w->sstamp[i0] == ver) return;        /* (a node's sets are computed together) */
+    for (int32_t i = i0; i < i1; i++) {
+        strategy(w, i, 1);
+        w->sstamp[i] = ver;
+    }
 }
 
 /* The reach ``from`` leaves to the child at ``c`` (an index of ``child``) of the mover's hands whose move it is: into
@@ -257,11 +275,13 @@ static double walk_root(CfrWalk *w, int p, int mode) {
     return total;
 }
 
-int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, const char **err) {
+int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, int keep, const char **err) {
     int kind = forced_legal(w, forced_set, forced_move, err);
     if (kind != K_OK) return kind;
     w->forced_set = forced_set;
     w->forced_move = forced_move;
+    w->ver[0]++, w->ver[1]++;          /* (the forced set's strategy changed) */
+    if (keep) return K_OK;
     memset(w->avg, 0, sizeof(double) * ((size_t)w->nlegal + 1));
     w->it = 0;
     return K_OK;
@@ -276,6 +296,7 @@ static void discount(CfrWalk *w, int p) {
         if (t->player[n] == p)
             for (int32_t j = w->lat[t->iset_at[n]]; j < w->lat[t->iset_at[n + 1]]; j++)
                 w->regret[j] *= w->regret[j] > 0 ? keep : 0.5;
+    w->ver[p]++;
 }
 
 void cfr_iterate(CfrWalk *w, int64_t count) {

@@ -60,6 +60,10 @@ struct CfrWalk {
     double *regret, *avg;         /* by slot */
     double *strat, *vals;         /* scratch: a strategy and the children's values by slot */
     double *buf;                  /* scratch: per depth, a value vector of each player and a reach vector of each */
+    int64_t *sstamp;              /* by information set: its player's regrets' version (``ver``) when its current
+                                     strategy was put in ``strat`` (0: not there): a strategy is computed once an
+                                     iteration, not once a walk */
+    int64_t ver[2];               /* each player's regrets' version (one more after each change of them) */
     int32_t depth;                /* the tree's depth (nodes on the longest path) */
     int32_t forced_set, forced_move;   /* an information set held to one move (-1: none) */
     int64_t it;                   /* iterations run */
@@ -116,8 +120,9 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
 /* Frees a run set up by either. */
 void cfr_free(CfrWalk *w);
 /* The run's information set ``forced_set`` held to ``forced_move`` from now on (-1: none), its regrets kept (a warm
- * start), its average strategy and iteration count begun again; K_VALUE where the move is not legal there. */
-int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, const char **err);
+ * start), its average strategy and iteration count begun again (``keep``: kept too, the run going on); K_VALUE where
+ * the move is not legal there. */
+int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, int keep, const char **err);
 /* ``count`` iterations of Discounted CFR (Brown and Sandholm 2019; alpha 1.5, beta 0, gamma 3): alternating updates,
  * each player's positive regrets discounted by t^1.5 / (t^1.5 + 1) after his walk of iteration t and his negative ones
  * halved, the average strategy weighted by t^3. Any regret minimiser serves: the brackets come from exact best

@@ -65,11 +65,11 @@ EXPORT(cfr_delete) void cfr_delete(WasmRun *r) {
 EXPORT(cfr_error_kind) int cfr_error_kind(WasmRun *r) { return r->err_kind; }
 EXPORT(cfr_error_text) const char *cfr_error_text(WasmRun *r) { return r->err_text; }
 
-/* Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept (``cfr_force``): 0,
+/* Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept (``cfr_force``; ``keep``: the average too): 0,
  * or the error's kind (its text in ``cfr_error_text``; the run is as before). */
-EXPORT(cfr_force_at) int cfr_force_at(WasmRun *r, int forced_set, int forced_move) {
+EXPORT(cfr_force_at) int cfr_force_at(WasmRun *r, int forced_set, int forced_move, int keep) {
     const char *err = NULL;
-    int kind = cfr_force(&r->run.w, forced_set, forced_move, &err);
+    int kind = cfr_force(&r->run.w, forced_set, forced_move, keep, &err);
     if (kind != K_OK) r->err_text = err;
     return kind;
 }

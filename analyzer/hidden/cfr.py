@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import time
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..position import Position
@@ -379,28 +379,36 @@ def next_step(done: int, width: float, before: tuple[int, float] | None, tol: fl
 
 
 def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
-          max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None) -> CfrResult:
+          max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None,
+          keep: bool = False, floor: float = -math.inf, cap: float = math.inf) -> CfrResult:
     """Discounted CFR on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
     ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured after ``every`` iterations,
     then as :func:`next_step` says (where the bracket's narrowing says it closes; else a quarter of the iterations
     done: measuring costs a bounded share). ``forced``: (information set, move), a set held to one move (a move's
     value). ``compiled``: the kernel (None: where built). ``run``: a run of
     :func:`start_run` over ``t`` to go on with (``forced`` is then held by :meth:`force`: its regrets are the new
-    solve's warm start)."""
+    solve's warm start; ``keep``: its average and iteration count too, the run going on). ``floor`` and ``cap``: a
+    lower and an upper bound of the value known from elsewhere (certified: a move's value is at most the game's, the
+    game's at least each move's), the bracket narrowed to them."""
     if run is None:
         run = start_run(t, forced, compiled)
     else:
-        run.force(*(forced if forced is not None else (-1, -1)))
+        run.force(*(forced if forced is not None else (-1, -1)), keep)
     start = time.process_time()         # (CPU seconds: a loaded machine stops a run no earlier than an idle one)
     done = 0
-    low, up = run.bracket()
+
+    def measured() -> tuple[float, float]:
+        lo, hi = run.bracket()
+        return max(lo, floor), min(hi, cap)
+
+    low, up = measured()
     step = max(1, every)
     before = None
     while up - low > tol and done < max_iterations and time.process_time() - start < budget:
         count = min(step, max_iterations - done)
         run.iterate(count)
         done += count
-        low, up = run.bracket()
+        low, up = measured()
         step = next_step(done, up - low, before, tol, max(1, every))
         before = (done, up - low)
     return CfrResult(low, up, done, time.process_time() - start, up - low <= tol, tuple(run.hand_values()),
@@ -460,13 +468,35 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     run = start_run(t, None, compiled)
     iterations = 0
     todo = list(range(len(targets)))
-    for _ in range(2):          # (a second pass: what the solves that closed left of the budget, to those that did not)
+    for round_ in range(2):     # (a second pass: what the solves that closed left of the budget, to those that did not)
         for j, x in enumerate(todo):
             left = max(0.0, budget - (time.process_time() - start))
-            got = solve(t, tol=width, budget=left / (len(todo) - j), forced=targets[x], run=run)
+            keep = False
+            if x == 0:          # the game: at least each move's value
+                floor, cap = max([r.lower for r in results[1:] if r is not None], default=-math.inf), math.inf
+            else:               # a move: at most the game's
+                floor, cap = -math.inf, results[0].upper
+                # the move the game's solve plays most goes on with its average (the game's, nearly that move at the
+                # set already): its bracket starts near the game's
+                keep = round_ == 0 and x == order[0]
+            got = solve(t, tol=width, budget=left / (len(todo) - j), forced=targets[x], run=run, keep=keep,
+                        floor=floor, cap=cap)
             iterations += got.iterations
             if results[x] is None or got.width < results[x].width:      # (each bracket holds the value)
                 results[x] = got
+            if x == 0 and split:
+                s0 = t.slot[i]
+                played = [got.average[s0 + k] for _, k in targets[1:]]
+                order = sorted(range(1, len(targets)), key=lambda y: -played[y - 1])
+                todo[1:] = [y for y in order if y in todo[1:]]
+        # the game's value is at least each move's, a move's at most the game's: each bracket narrowed by the others
+        low = max(r.lower for r in results)
+        if low > results[0].lower:
+            results[0] = replace(results[0], lower=low, closed=results[0].upper - low <= width)
+        for x in range(1, len(results)):
+            if results[x].upper > results[0].upper:
+                results[x] = replace(results[x], upper=results[0].upper,
+                                     closed=results[0].upper - results[x].lower <= width)
         todo = [x for x in todo if not results[x].closed]
         if not todo or time.process_time() - start >= budget:
             break

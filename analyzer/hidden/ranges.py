@@ -467,8 +467,8 @@ class CompiledRun:
     def iterate(self, count: int) -> None:
         self.run.iterate(count)
 
-    def force(self, forced_set: int, forced_move: int) -> None:
-        self.run.force(forced_set, forced_move)
+    def force(self, forced_set: int, forced_move: int, keep: bool = False) -> None:
+        self.run.force(forced_set, forced_move, keep)
 
     def bracket(self) -> tuple[float, float]:
         return self.run.bracket()

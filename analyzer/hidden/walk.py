@@ -30,10 +30,10 @@ class WalkState:
         self.nh = (len(t.hands[0]), len(t.hands[1]))
 
 
-def force(st: WalkState, forced: tuple[int, int] | None) -> None:
+def force(st: WalkState, forced: tuple[int, int] | None, keep: bool = False) -> None:
     """``st``'s information set ``forced[0]`` held to its move ``forced[1]`` from now on (None or a set of -1: none),
-    its regrets kept (a warm start), its average strategy begun again (the kernel's ``cfr_force``); ValueError where
-    the move is not legal there."""
+    its regrets kept (a warm start), its average strategy begun again (``keep``: kept too; the kernel's
+    ``cfr_force``); ValueError where the move is not legal there."""
     t = st.t
     if forced is not None and 0 <= forced[0] < len(t.iset_hand):
         i, a = forced
@@ -41,7 +41,8 @@ def force(st: WalkState, forced: tuple[int, int] | None) -> None:
         if not (0 <= a < t.child_at[n + 1] - t.child_at[n] and t.legal[t.slot[i] + a]):
             raise ValueError("the forced move is not legal in its information set")
     st.forced = forced if forced is not None and forced[0] >= 0 else None
-    st.avg = [0.0] * len(st.avg)
+    if not keep:
+        st.avg = [0.0] * len(st.avg)
 
 
 class ReferenceRun:
@@ -63,11 +64,12 @@ class ReferenceRun:
                 self._root(p, CFR)
                 discount(self.st, p, self.it)
 
-    def force(self, forced_set: int, forced_move: int) -> None:
+    def force(self, forced_set: int, forced_move: int, keep: bool = False) -> None:
         """Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept, the average
-        and the iteration count begun again (the kernel's ``force``)."""
-        force(self.st, (forced_set, forced_move))
-        self.it = 0
+        and the iteration count begun again (``keep``: kept too, the run going on; the kernel's ``force``)."""
+        force(self.st, (forced_set, forced_move), keep)
+        if not keep:
+            self.it = 0
 
 
 def strategy(st: WalkState, i: int, width: int, current: bool) -> list[float]:

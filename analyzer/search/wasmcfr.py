@@ -92,11 +92,12 @@ class _Run(KernelHandle):
         """``count`` CFR+ iterations."""
         self._m.x.cfr_iterate_at(self._d, float(count))
 
-    def force(self, forced_set: int, forced_move: int) -> None:
+    def force(self, forced_set: int, forced_move: int, keep: bool = False) -> None:
         """Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept, the average
-        begun again; the extension's error where the move is not legal there."""
+        and the iteration count begun again (``keep``: kept too); the extension's error where the move is not legal
+        there."""
         m = self._m
-        kind = m.x.cfr_force_at(self._d, forced_set, forced_move)
+        kind = m.x.cfr_force_at(self._d, forced_set, forced_move, int(bool(keep)))
         if kind:
             raise KINDS.get(kind, ValueError)(m.text(m.x.cfr_error_text(self._d)))
 
