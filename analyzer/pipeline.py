@@ -311,8 +311,9 @@ def analyse_game(rep, options: Options, progress=None, searches: dict | None = N
         return GameAnalysis(rep.title, rep.players, (), stopped=f"the analysis could not run: {exc}")
 
 
-def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> RecordRun:
-    """The open-hands analysis of every game (``progress(moves)`` as moves are valued). On the match scale,
+def analyse(run: RecordRun, progress: Callable[[int], None] | None = None, sheet=None) -> RecordRun:
+    """The open-hands analysis of every game (``progress(moves)`` as moves are valued; a sheet's deals analysed as
+    ``sheet`` says, a :func:`sheet_run`: default in this process alone). On the match scale,
     a game whose grading reads its principal variations' results (:func:`results_wanted`) has them played
     out at once by the search that valued it, whose tables hold its positions (``run.results``); with
     ``luck_each``, a game of individual players has its deal played out by the hand model's policy so too, which
@@ -326,8 +327,8 @@ def analyse(run: RecordRun, progress: Callable[[int], None] | None = None) -> Re
         if wanted[k] or each:
             from .analysis import searches_for
             searches = searches_for(rep.variant, o.max_nodes, o.table_mb)
-        # (one worker for a sheet's deals: here is perhaps a worker of a pool already)
-        analysis = analyse_game(rep, o, progress, searches, sheet_run(1))
+        # (by default one worker for a sheet's deals: here is perhaps a worker of a pool already)
+        analysis = analyse_game(rep, o, progress, searches, sheet or sheet_run(1))
         run.analyses.append(analysis)
         if searches is not None and analysis.values:
             from .analysis.outcomes import policy_result, principal_results

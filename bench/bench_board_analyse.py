@@ -12,7 +12,8 @@ timed from the request to the answer:
   board 1   the board with one core (``PYTHON_CPU_COUNT=1``): the deals solved in its worker alone, as every board
             did before (``analyze_document``'s worlds in one process)
   board N   the board with the machine's cores (the default): its worker solves the deals in a pool of them
-  cli       ``python3 -m analyzer analyze --jobs N FILE`` as a whole process (the reference: the same budgets)
+  cli       ``python3 -m analyzer analyze --jobs N --lines FILE`` as a whole process (the reference: the same budgets,
+            the lines the page asks for too)
 
 Wall seconds and, in brackets, the CPU seconds of the process and every process it started (this script is their
 subreaper: a pool's processes orphaned when their worker ends are waited for here), each the median of ``--runs``
@@ -115,7 +116,7 @@ def main() -> None:
                     if got["status"] != 200 or got.get("error"):
                         print(f"{name}: the board answered {got['status']}: {got.get('error')}", file=sys.stderr)
                     runs[key].append((got["wall"], got["cpu"]))
-                wall, cpu, _ = timed(HERE, path, n, 3600)
+                wall, cpu, _ = timed(HERE, path, n, 3600, ("--lines",))     # (as the page asks: lines on)
                 runs["cli"].append((wall, cpu))
             med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in runs.items()}
             cells = " ".join(f"{w:>6.1f} ({c:>5.1f})" for w, c in (med["one"], med["many"], med["cli"]))

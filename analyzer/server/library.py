@@ -29,7 +29,7 @@ from ..notation import parse, write
 from ..notation.setup import is_setup
 from ..notation.writer import rewrite, write_closing, write_comment
 from ..pipeline import (Options, again, analyse, analyze_entry, check_rules, judge_fairly, process, read_text,
-                        run_record, safely, validation_json)
+                        run_record, safely, sheet_run, validation_json)
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, StatedResult
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
@@ -156,8 +156,8 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
     else:
         moves = _progress_moves(progress, run)
         bar = _progress_bar(progress, len(run.replays))
-        result = safely(label, lambda: judge_fairly(analyse(run, moves), every_deal=True, workers=processes, pool=pool,
-                                                    bar=bar).data())
+        result = safely(label, lambda: judge_fairly(analyse(run, moves, sheet_run(processes, pool)), every_deal=True,
+                                                    workers=processes, pool=pool, bar=bar).data())
     summary.add(result)
     analyses = [analyze_entry(label, game, _told_how(run.analyses[k]))
                 for k, game in enumerate(result["games"][:run.judged])]
