@@ -417,6 +417,8 @@ def sheet_analyze(rep: Replay, settings: AnalysisSettings = AnalysisSettings(), 
                     break
     finally:
         _JOB.clear()
+    if batch and costs:     # (a deal with every decision valued: each one's cost a deal over the most deals it was
+        whole = shared + sum(costs.values())        # valued in, not the pilot's one deal a process: Cuban's vary 3x)
     if progress is not None:
         progress(done, done)
     gathered = [_budget_stopped(d) if d.index in stopped else d
