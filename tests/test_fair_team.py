@@ -231,11 +231,15 @@ def test_the_page_shows_the_brackets_and_why_the_fair_best_is_not_called_best(op
     page, seen = open_page(path, f"#g1-m{d.index + 1}")
     shown = page.locator("#g1 section.detail:not([hidden])")
     caption = shown.locator("table.alts caption").inner_text()
-    assert ("by what the players could know, [0-4] on the 4 is surely better than [0-4] on the 0, whatever the "
+    assert ("By what the players could know, [0-4] on the 4 is surely better than [0-4] on the 0, whatever the "
             "partners agree") in caption
     assert "best: [0-4] on the 4; no verdict on the move played." in caption and "it is best" not in caption
     assert shown.locator("td.fair .team-range").count() == 2
     assert shown.locator("td.fair .team-range").first.is_visible()
+    page.set_viewport_size({"width": 390, "height": 844})          # (a phone: the bracket wraps under its value)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    table = shown.locator("table.alts").bounding_box()
+    assert table["x"] + table["width"] <= 390 + 0.5, table
     row = shown.locator("table.alts tbody tr", has=page.locator(".certified-badge"))
     assert row.count() == 1 and row.locator(".certified-badge").inner_text() == "certified best"
     assert seen.errors == []

@@ -31,6 +31,11 @@ __all__ = ["environment", "render_html", "with_css", "write_report", "write_page
 
 
 @cache
+
+def _sentence(words: str | None) -> str | None:
+    """``words`` begun as a sentence (its first letter upper case, in any script)."""
+    return words[:1].upper() + words[1:] if words else words
+
 def environment() -> Environment:
     """The Jinja environment: packaged templates, autoescaping on, undefined names are errors."""
     env = Environment(loader=PackageLoader("analyzer", "render/templates"), autoescape=True,
@@ -45,7 +50,7 @@ def environment() -> Environment:
     env.filters["tied"] = lambda fair: tied_words(fair, move_words)
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["gap"] = lambda d: gap_words(d, move_words)
-    env.filters["team"] = lambda fair: team_words(fair, move_words)
+    env.filters["team"] = lambda fair: _sentence(team_words(fair, move_words))     # (after a sentence: its own)
     env.filters["team_range"] = team_range
     env.filters["plural"] = plural
     env.filters["figure"] = lambda x: figure(x) if isinstance(x, float) else x
