@@ -17,9 +17,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from in_tree import in_tree  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -66,10 +68,7 @@ def worker(decisions: int, size: int, seed: int) -> None:
 
 
 def run(tree: Path, args) -> list[dict]:
-    code = (f"import sys; sys.path.insert(0, {str(tree)!r}); sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-            f"import bench_cfr_build as b; b.worker({args.decisions}, {args.size}, {args.seed})")
-    out = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
+    return in_tree(tree, "bench_cfr_build", f"worker({args.decisions}, {args.size}, {args.seed})")
 
 
 def main() -> None:

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from itertools import islice
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from in_tree import in_tree  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -50,10 +52,7 @@ def worker(decisions: int, size: int, seed: int) -> None:
 
 
 def run(tree: Path, args) -> list[dict]:
-    code = (f"import sys; sys.path.insert(0, {str(tree)!r}); sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-            f"import bench_cfr_speed as b; b.worker({args.decisions}, {args.size}, {args.seed})")
-    out = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
+    return in_tree(tree, "bench_cfr_speed", f"worker({args.decisions}, {args.size}, {args.seed})")
 
 
 def overlap(a: dict, b: dict) -> bool:

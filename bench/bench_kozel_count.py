@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from in_tree import in_tree  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[1]
 # (game, moves seen): 28, 28, 26, 24, 22, 20, 16 and 16 (hand, number) pairs
@@ -90,10 +92,7 @@ def every(before: Path) -> None:
 
 
 def run(tree: Path, repeat: int, raised: bool, call: str | None = None) -> list[dict]:
-    code = (f"import sys; sys.path.insert(0, {str(tree)!r}); sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-            f"import bench_kozel_count as b; b.{call or f'worker({repeat}, {raised})'}")
-    out = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
+    return in_tree(tree, "bench_kozel_count", call or f"worker({repeat}, {raised})")
 
 
 def main() -> None:
