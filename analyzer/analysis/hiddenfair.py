@@ -33,7 +33,7 @@ from . import alternative_text
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
-__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_SMALLER", "CFR_RANGES_DEALS", "OPEN_MEAN", "GAME_VALUE",
+__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "OPEN_MEAN", "GAME_VALUE",
            "HiddenVerdict", "contradicted", "exact_deals", "exact_points", "hidden_verdict", "hidden_unavailable"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
@@ -48,9 +48,8 @@ CFR_DEALS = 50_000               # ... over its deals listed where there are at 
 #                                  ``--exact-hand`` above CFR_HAND) over each player's possible hands (hidden.public_ranges: no deal listed, no count bounds it),
 #                                  where the deals are the pairs of those hands (not where the record shows facts of
 #                                  whole hands: then the decision is sampled)
-CFR_RANGES_SMALLER = 3           # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
-CFR_RANGES_DEALS = 240_000       # the smaller hand holds at most this many tiles (every hand of CFR_HAND) and the deals
-#                                  are at most these (all 66 such three-tile decisions of the study closed in 20 s, the
+CFR_RANGES_DEALS = 240_000       # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
+#                                  the deals are at most these (all 66 such three-tile decisions of the study closed in 20 s, the
 #                                  most 17.7 s; of the 34 with more, 247,520 deals and up, 2; docs/hidden.md)
 
 
@@ -81,8 +80,7 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
     block game for two, or a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand and
     :data:`CFR_DEALS` deals, each deal its hands' tile masks, weighted in the draw game (its worlds), else no weights;
     "cfr-ranges": past those deals in the block game, each seat's possible hands, with ``hand`` above
-    :data:`CFR_HAND`, or the smaller hand at most :data:`CFR_RANGES_SMALLER` tiles and at most
-    :data:`CFR_RANGES_DEALS` deals; "lp": two players within the LP's bound, positions), else None (the legal moves
+    :data:`CFR_HAND`, or at most :data:`CFR_RANGES_DEALS` deals; "lp": two players within the LP's bound, positions), else None (the legal moves
     must be the position's own)."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
         return None
@@ -110,8 +108,6 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
                 actual, hands = public_hands(rep, k, CFR_DEALS)
                 return actual, hands, None, "cfr"
             except TooLarge:
-                if hand <= CFR_HAND and min(pos.count(s) for s in range(2)) > CFR_RANGES_SMALLER:
-                    return None     # (by default none: CFR_RANGES_SMALLER is CFR_HAND)
                 try:
                     actual, ranges = public_ranges(rep, k)
                 except ValueError:

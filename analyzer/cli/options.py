@@ -224,7 +224,9 @@ def fair_options(f):
                              "(both players playing their best by what they know) where it is small enough: in the "
                              "block game for two every hand at most --exact-hand tiles; else every hand at most 4 "
                              "tiles and at most 700 deals the record allows (needs scipy); not with --scale match. "
-                             "Else, or with --no-exact-hidden, the mean over open-hands deals."))(f)
+                             "Else, or with --no-exact-hidden, the mean over open-hands deals. In a partnership "
+                             "block game, every hand at most 2 tiles and at most 2,000 deals, each move also gets "
+                             "a certified bracket of its value under hidden information."))(f)
     f = click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
                      help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))(f)
     f = click.option("--exact-below", type=click.IntRange(1, COUNT), default=1000, show_default=True, metavar="N",
