@@ -187,6 +187,23 @@ def test_the_text_says_a_certified_best():
                 f"agree (the partnership bracket over {d.fair.team.deals} public deals)") in text
 
 
+def test_the_board_says_the_bracket_once_and_hindsight_does_not_agree_with_a_fair_loss():
+    """Game 109, move 26: B's [0-4]@0 is best with every hand open but loses 6.40 by what he could know, and the
+    bracket certifies [0-4]@4. The board's data say the bracket once (its own sentence, not again inside the fair
+    line: the note joins them) and the hindsight half does not call the move "best too"; the text neither."""
+    from analyzer.server.library import _told_how
+
+    rep = game(109)
+    got = analysed(rep, FairSettings(exact_hidden=True), steps={25})
+    d = next(d for d in decisions(got) if d.index == 25)
+    assert d.loss == 0 and d.fair.loss > 0 and d.fair.team.certified == "[0-4]@4"
+    data = next(x for x in _told_how(got)["decisions"] if x["index"] == 25)["fair"]
+    assert "[0-4]@4 is surely the best" in data["team_words"] and "surely" not in data["text"]
+    assert data["hindsight"] == "with every hand open (hindsight) it is best"
+    line = next(line for line in analysis_text(1, got).splitlines() if line.strip().startswith("move 26,"))
+    assert line.endswith("with every hand open (hindsight) it is best")
+
+
 def test_the_json_writes_the_brackets_keys_and_the_schema_names_them(tmp_path):
     """``analyze --fair --json``: the overturned decision's team object with every key ``TeamBracket`` writes; the
     schema names every key of it and of a move's bracket, and accepts the document."""

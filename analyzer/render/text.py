@@ -172,8 +172,9 @@ SHEET_KEY = N_("Reading: a move's value is its mean over the deals in which its 
              "deals. The one verdict of a move (in capitals) is the fair one: REAL, UNCERTAIN (graded by what he "
              "knew, but not a real mistake in every hand judged) or HINDSIGHT ONLY.")  # noqa: E501
 
-def fair_text(d) -> str:
-    """The fair verdict of a decision (``analyze --fair``)."""
+def fair_text(d, team: bool = True) -> str:
+    """The fair verdict of a decision (``analyze --fair``); ``team``: with the line of its partnership bracket
+    (:func:`team_words`), which the board says in a sentence of its own."""
     f = d.fair
     how = how_words(f)
     if f.verdict == "real":
@@ -206,7 +207,7 @@ def fair_text(d) -> str:
                             "a real mistake in {real} of the {n} hands judged", h.judged, real=number(h.real))
         return _text(["    " + gettext("by what {player} knew (the fair analysis over {how}): {best}{loss}; {real}",
                                        player=f.view, how=how, best=best, loss=loss, real=real)])
-    team = team_words(f)
+    team = team_words(f) if team else None
     team = ["    " + team] if team else []
     if getattr(getattr(f, "team", None), "overturned", None) is not None:     # (no verdict: the bracket says why)
         return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; no verdict on the move played",

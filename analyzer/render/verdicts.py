@@ -330,7 +330,10 @@ def open_verdict(d) -> str:
     if d.loss is None:
         return gettext("no value with every hand open")
     if not d.loss:
-        return gettext("with every hand open (hindsight) it is best too")
+        fair = getattr(d, "fair", None)
+        if fair is not None and (fair.best == d.played or d.played in fair.tied):
+            return gettext("with every hand open (hindsight) it is best too")
+        return gettext("with every hand open (hindsight) it is best")    # (where the fair verdict finds a loss)
     return (gettext("with every hand open (hindsight) best {value}, loss {loss}", value=f"{d.best_value:+d}",
                     loss=d.loss) + (f" {grade_word(d.cls).upper()}" if d.cls else ""))
 

@@ -225,7 +225,7 @@ def _told_how(analysis) -> dict:
     for d, decision in shown:
         if isinstance(d.get("fair"), dict) and decision.fair is not None:
             d["fair"]["how"] = how_words(decision.fair)
-            d["fair"]["text"] = fair_text(decision).strip()
+            d["fair"]["text"] = fair_text(decision, team=False).strip()     # (its bracket: "team_words")
             d["fair"]["verdict_word"] = verdict_word(decision)
             # (a sheet's move: its loss with every hand open is over the deals, in the note's own sentence already)
             d["fair"]["hindsight"] = open_verdict(decision) if decision.played and decision.loss_over is None else None
