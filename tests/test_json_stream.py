@@ -49,21 +49,33 @@ def test_the_streamed_document_is_the_one_written_whole_before(command, monkeypa
         check(json.loads(result.stdout))
 
 
+#: bundled records of every kind the summary counts: games with errors (a syntax error, a wrong lead, the book's slip
+#: in a table), valid ones (matches, a partnership game, an all-fives game); the test adds a record that cannot be read
+ASSEMBLED = ("errors-syntax.dom", "errors.dom", "errors-lead-tile.dom", "seed1-table.txt", "seed2.dom", "match-milo.dom",
+             "match-french.dom", "variant-all-fives.dom", "my-game.dom")
+
+
 @pytest.mark.slow
-def test_analyze_json_of_the_bundled_records_is_their_jsonl_assembled(monkeypatch):
-    """The document of every bundled record, streamed, is the one built from their ``--jsonl`` lines (each
-    record's result as it was) the way the document was built whole: each game of a record without a record
-    error, with the summary of all the results, ``json.dumps(indent=2)``."""
-    monkeypatch.chdir(ROOT)
+def test_analyze_json_of_bundled_records_is_their_jsonl_assembled(tmp_path, monkeypatch):
+    """The document of a folder of bundled records (:data:`ASSEMBLED`), streamed, is the one built from their
+    ``--jsonl`` lines (each record's result as it was) the way the document was built whole: each game of a record
+    without a record error, with the summary of all the results, ``json.dumps(indent=2)``."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for name in ASSEMBLED:
+        (folder / name).write_bytes((ROOT / "records" / name).read_bytes())
+    (folder / "utf16.dom").write_bytes("[Players \"A, B\"]\n".encode("utf-16"))     # (a record error: not UTF-8)
+    monkeypatch.chdir(tmp_path)
     lines = cli("analyze", "records", "--jsonl", "--jobs", "1").stdout.splitlines()
     results = [json.loads(line) for line in lines]
-    assert len(results) == len(list((ROOT / "records").glob("*.dom"))) + len(list((ROOT / "records").glob("*.txt")))
+    assert len(results) == len(ASSEMBLED) + 1
     summary, games = Summary(), []
     for result in results:
         summary.add(result)
         if not result["error"]:
             games += [{"file": result["source"], **g["analysis"], "valid": g["valid"], "diagnostics": g["diagnostics"]}
                       for g in result["games"]]
+    assert any(r["error"] for r in results) and any(not g["valid"] for g in games) and any(g["valid"] for g in games)
     expected = json.dumps({"games": games, "summary": summary.as_dict()}, indent=2) + "\n"
     assert cli("analyze", "records", "--json", "--jobs", "1").stdout == expected
 
