@@ -29,15 +29,16 @@ from in_tree import in_tree  # noqa: E402
 HERE = Path(__file__).resolve().parents[1]
 
 
-def worker(decisions: int, size: int, seed: int, python: bool = False) -> None:
+def worker(decisions: int, size: int, seed: int, python: bool = False, budget: float | None = None) -> None:
     """Build each decision's tree with the analyzer on ``sys.path`` (the tree under test); one JSON line each (with
-    ``python``: a line of the Python build's, then one of the compiled build's)."""
+    ``python``: a line of the Python build's, then one of the compiled build's; the Python build stopped past
+    ``budget`` CPU seconds, its line then without a tree)."""
     import time
 
     from analyzer.analysis.fair import _decision_points
     from analyzer.generate import random_game
     from analyzer.hidden import public_ranges
-    from analyzer.hidden.ranges import build_ranges
+    from analyzer.hidden.ranges import BuildTooLong, build_ranges
     from analyzer.replay import replay
     from analyzer.rules.variants import find_variant
 
@@ -54,8 +55,14 @@ def worker(decisions: int, size: int, seed: int, python: bool = False) -> None:
             pos, ranges = public_ranges(rep, k)
             for compiled in ((False, True) if python else (None,)):
                 kw = {} if compiled is None else {"compiled": compiled}
+                if compiled is False and budget is not None:
+                    kw["budget"] = budget
                 start = time.process_time()
-                t = build_ranges(variant, pos, pos.turn, (ranges[pos.turn], ranges[1 - pos.turn]), **kw)
+                try:
+                    t = build_ranges(variant, pos, pos.turn, (ranges[pos.turn], ranges[1 - pos.turn]), **kw)
+                except BuildTooLong:
+                    print(json.dumps({"seconds": None, "budget": budget}), flush=True)
+                    continue
                 took = time.process_time() - start
                 print(json.dumps(_described(t, took)), flush=True)
             found += 1
@@ -85,7 +92,8 @@ def run(tree: Path, args) -> list[dict]:
 
 def run_both(args) -> dict[str, list[dict]]:
     """This tree's Python and compiled builds of each decision, in one process."""
-    got = in_tree(HERE, "bench_cfr_build", f"worker({args.decisions}, {args.size}, {args.seed}, python=True)")
+    got = in_tree(HERE, "bench_cfr_build",
+                  f"worker({args.decisions}, {args.size}, {args.seed}, python=True, budget={args.python_budget})")
     return {"python": got[0::2], "compiled": got[1::2]}
 
 
@@ -93,6 +101,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", type=Path, help="the other source tree (its cores built)")
     ap.add_argument("--python", action="store_true", help="this tree's Python build against its compiled build")
+    ap.add_argument("--python-budget", type=float, help="with --python: the Python build stopped past these CPU s")
     ap.add_argument("--decisions", type=int, default=6)
     ap.add_argument("--size", type=int, default=3, help="the larger hand's tiles")
     ap.add_argument("--rounds", type=int, default=2, help="alternating runs of each tree (the best kept)")
@@ -129,15 +138,23 @@ def _keep_best(best: dict, name: str, got: list[dict]) -> None:
 
 
 def _table(best: dict) -> None:
-    print(f"{'deals':>8} {'nodes':>7} {'table before/this':>18} {'before s':>9} {'this s':>7} {'ratio':>6} same tree")
+    """The table of each decision, before against this (a build stopped past its budget: ``>S`` seconds)."""
+    print(f"{'deals':>8} {'nodes':>9} {'table before/this':>20} {'before s':>9} {'this s':>7} {'ratio':>7} same tree")
     for b, t in zip(best["before"], best["this"]):
-        print(f"{b['deals']:>8,} {b['nodes']:>7,} {b['table']:>9,}/{t['table']:<8,} {b['seconds']:>9.3f} "
-              f"{t['seconds']:>7.3f} {b['seconds'] / max(t['seconds'], 1e-6):>5.1f}x "
+        if b["seconds"] is None:
+            print(f"{t['deals']:>8,} {t['nodes']:>9,} {'-':>10}/{t['table']:<9,} {'>' + format(b['budget'], '.0f'):>9} "
+                  f"{t['seconds']:>7.3f} {'>' + format(b['budget'] / max(t['seconds'], 1e-6), '.0f') + 'x':>7} -")
+            continue
+        print(f"{b['deals']:>8,} {b['nodes']:>9,} {b['table']:>10,}/{t['table']:<9,} {b['seconds']:>9.3f} "
+              f"{t['seconds']:>7.3f} {b['seconds'] / max(t['seconds'], 1e-6):>6.1f}x "
               f"{'yes' if b['digest'] == t['digest'] else 'NO'}")
-    total = [sum(r["seconds"] for r in best[k]) for k in ("before", "this")]
-    ratios = [b["seconds"] / max(t["seconds"], 1e-6) for b, t in zip(best["before"], best["this"])]
-    print(f"in all: before {total[0]:.2f} s, this {total[1]:.2f} s ({total[0] / total[1]:.2f}x); by decision median "
-          f"{statistics.median(ratios):.2f}x")
+    pairs = [(b, t) for b, t in zip(best["before"], best["this"]) if b["seconds"] is not None]
+    if not pairs:
+        return
+    total = [sum(r["seconds"] for r in side) for side in zip(*pairs)]
+    ratios = [b["seconds"] / max(t["seconds"], 1e-6) for b, t in pairs]
+    print(f"in all (the {len(pairs)} both built): before {total[0]:.2f} s, this {total[1]:.2f} s "
+          f"({total[0] / max(total[1], 1e-6):.1f}x); by decision median {statistics.median(ratios):.1f}x")
 
 
 if __name__ == "__main__":
