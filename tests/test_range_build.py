@@ -52,7 +52,7 @@ def random_position(rng: random.Random, most: int = 4):
     sleeper or two); now and then a lead restricted to some tiles."""
     rules = rng.choice(RULES)
     while True:
-        max_pip = rng.choice([3, 4, 5, 6])
+        max_pip = rng.choice([3, 4, 5, 6, 9])       # (the double-9 set: tiles past the 32nd bit)
         tiles = list(tile_set(max_pip))
         rng.shuffle(tiles)
         size = rng.choice([s for s in (1, 1, 2, 2, 3, 4) if s <= most])

@@ -123,7 +123,8 @@ class RangeTree:
     compressed tile numbering (bit ``i``: the ``i``-th tile any hand holds) the kernel uses; ``weight[p]``: each hand's
     weight at the root (a deal weighs the product of its hands' weights; 1 each: every deal the record allows alike);
     ``norm``: 1 over the deals' total weight. Nodes in preorder, node ``n``: ``player[n]`` (0, 1, or -1: nothing more
-    to play), its moves ``child[child_at[n]:child_at[n+1]]`` (the nodes) and ``moves[n]`` (the moves);
+    to play), its moves ``child[child_at[n]:child_at[n+1]]`` (the nodes) and ``moves[n]`` (the moves, a list of
+    :class:`Move`; of a compiled build, made when a node's are asked for);
     ``played[p][n]`` (compressed) the tiles ``p`` has played since the root; each player's hands alive
     ``alive[p][alive_at[p][n]:alive_at[p][n+1]]``; its terminal hands ``term_hand[p][term_at[p][n]:...]`` with their
     pip class ``term_class`` (the game ends there for every disjoint pair of a terminal hand of each), the value of a
@@ -138,7 +139,7 @@ class RangeTree:
     player: array
     child_at: array
     child: array
-    moves: list[list]
+    moves: Sequence[list]
     played: tuple[array, array]
     alive_at: tuple[array, array]
     alive: tuple[array, array]
@@ -461,10 +462,13 @@ def compiled_build_supports(rules, pos: Position, first: int, hands, module=None
     state = (pos.max_pip, first, pos.turn, ends[0], ends[1], pos.passes, int(bool(history)),
              int(bool(history) and history[-1][0].tile is not None), history[-1][1] if history else -1,
              tiles[0][1] if tiles else -1, lt[0].tile.index if lt else -1, lt[1] if lt else -1, before[0], before[1],
-             opening & 0xFFFFFFFF, opening >> 32, 1 if rules.seating.teams[first] == 0 else -1)
-    if opening >> 64:
-        return None
+             _int32(opening & 0xFFFFFFFF), _int32(opening >> 32), 1 if rules.seating.teams[first] == 0 else -1)
     return state, sc.ints()
+
+
+def _int32(half: int) -> int:
+    """32 bits of a mask as a signed 32-bit int (as the kernel reads them back)."""
+    return half - (1 << 32) if half >> 31 else half
 
 
 class _Moves:
