@@ -442,12 +442,13 @@ def compiled_build_supports(rules, pos: Position, first: int, hands, module=None
     :func:`compiled_kernel`'s), or not the plain line game for two (a position of exactly the plain line, two open ends
     or none yet, no exposed tiles, no tile hidden, a tile on two equal ends laid on the first, a double-9 set at most),
     or a finished hand's value that ``analyzer.search.scoring.describe`` does not compile to ints or that reads a hand
-    other than by its pips (a [0-0] or doubles counted apart: :func:`pip_valued` already refuses those)."""
+    other than by its pips (a [0-0] or doubles counted apart: :func:`pip_valued` already refuses those), or hands
+    holding more than 31 tiles between them (the compressed masks are 32-bit ints)."""
     module = module if module is not None else _KERNEL
     if (module is None or not hasattr(module, "build") or type(pos) is not Position or pos.n != 2
             or pos.max_pip > 9 or pos.exposed or pos.reveal is not None or pos.crosswise or pos.equal_side
             or any(pos.hidden) or not pip_valued(rules)
-            or any(m >> 64 for ms in hands for m in ms)):
+            or _union(hands).bit_count() > 31):
         return None
     sc = describe(rules)
     if (sc is None or len(sc.teams) != 2 or sc.block_blank or sc.doubles_once or sc.blank or sc.doubled
@@ -464,6 +465,15 @@ def compiled_build_supports(rules, pos: Position, first: int, hands, module=None
              tiles[0][1] if tiles else -1, lt[0].tile.index if lt else -1, lt[1] if lt else -1, before[0], before[1],
              _int32(opening & 0xFFFFFFFF), _int32(opening >> 32), 1 if rules.seating.teams[first] == 0 else -1)
     return state, sc.ints()
+
+
+def _union(hands) -> int:
+    """Every tile any of the hands holds (a mask)."""
+    union = 0
+    for ms in hands:
+        for m in ms:
+            union |= m
+    return union
 
 
 def _int32(half: int) -> int:
@@ -534,10 +544,7 @@ _RB_CODES = "iiiiiiiiiiiiiiiiiiidiiib"
 
 def _compressed(masks) -> tuple[array, array]:
     """Each player's hands in the compressed tile numbering (bit ``i``: the ``i``-th tile any hand holds)."""
-    union = 0
-    for ms in masks:
-        for m in ms:
-            union |= m
+    union = _union(masks)
     place = {1 << i: k for k, i in enumerate(i for i in range(union.bit_length()) if union >> i & 1)}
 
     def compress(m: int) -> int:
