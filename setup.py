@@ -32,7 +32,8 @@ FLAGS = ["-O2", "-g0"]
 WASM = {**{f"analyzer.search.{name}": [f"{SEARCH}/{name}_kernel.c", f"{SEARCH}/{name}_wasm.c"]
            for name in ("_core", "_arms", "_draw")},
         "analyzer.equity._race": ["analyzer/equity/_race_kernel.c", "analyzer/equity/_race_wasm.c"],
-        "analyzer.hidden._cfr": ["analyzer/hidden/_cfr_kernel.c", "analyzer/hidden/_cfr_wasm.c"],
+        "analyzer.hidden._cfr": ["analyzer/hidden/_cfr_kernel.c", "analyzer/hidden/_ranges_kernel.c",
+                                 "analyzer/hidden/_cfr_wasm.c"],
         # (no extension: the site's XZ reader, the LZMA SDK's decoder, for Pyodide, which has no lzma)
         "analyzer.equity._xz": ["analyzer/equity/_xz_wasm.c"]}
 WASM_FLAGS = ["-O2", "-mbulk-memory", "-nostdlib", "-fvisibility=hidden", "-Wno-unused-function", f"-I{SEARCH}",
@@ -79,7 +80,9 @@ setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"{SEARCH}/{name}.c", *
             + [Extension("analyzer.equity._race", ["analyzer/equity/_race.c", "analyzer/equity/_race_kernel.c"],
                          depends=[f"{SEARCH}/_kernel.h", "analyzer/equity/_race_kernel.h"], extra_compile_args=FLAGS,
                          optional=True),
-               Extension("analyzer.hidden._cfr", ["analyzer/hidden/_cfr.c", "analyzer/hidden/_cfr_kernel.c"],
-                         depends=[f"{SEARCH}/_kernel.h", "analyzer/hidden/_cfr_kernel.h"], extra_compile_args=FLAGS,
+               Extension("analyzer.hidden._cfr", ["analyzer/hidden/_cfr.c", "analyzer/hidden/_cfr_kernel.c",
+                                                    "analyzer/hidden/_ranges_kernel.c"],
+                         depends=[f"{SEARCH}/_kernel.h", f"{SEARCH}/_leaf.h", "analyzer/hidden/_cfr_kernel.h",
+                                  "analyzer/hidden/_ranges_kernel.h"], extra_compile_args=FLAGS,
                          optional=True)],
       cmdclass={"build_ext": BuildWithWasm})

@@ -9,7 +9,10 @@ for each tree whether every bracket closed, the iterations of all its solves, th
 tree's building too) and the widest bracket a deal of the mover's hand; the ratio of the seconds (before / this) and
 whether the two trees' brackets overlap (each holds the exact value: two that do not overlap are a bug).
 
-    nice -n 10 python3 bench/bench_cfr_speed.py --before DIR [--decisions 6] [--size 3]
+With ``--min-deals N`` only the decisions with at least ``N`` deals count (the first ``--decisions`` of them): e.g.
+247520, the 3-and-3 decisions whose hands are drawn from 17 tiles or more.
+
+    nice -n 10 python3 bench/bench_cfr_speed.py --before DIR [--decisions 6] [--size 3] [--min-deals N]
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from in_tree import in_tree  # noqa: E402
 HERE = Path(__file__).resolve().parents[1]
 
 
-def worker(decisions: int, size: int, seed: int) -> None:
+def worker(decisions: int, size: int, seed: int, min_deals: int = 0) -> None:
     """Value each decision with the analyzer on ``sys.path`` (the tree under test); one JSON line each."""
     import analyzer  # noqa: F401  (the tree under test's, before bench_cfr_study puts this one on the path)
     from bench_cfr_study import endgame
@@ -33,12 +36,13 @@ def worker(decisions: int, size: int, seed: int) -> None:
     from analyzer.analysis.hiddenfair import cfr_budget
     from analyzer.hidden import public_ranges
     from analyzer.hidden.cfr import BuildTooLong, cfr_decision
+    from analyzer.hidden.ranges import disjoint_pairs
     from analyzer.rules.variants import find_variant
 
     variant = find_variant("block", {"players": "2"})
     found = (e for e in (endgame(variant, size, seed, g) for g in range(400)) if e is not None)
-    for rep, k, seat in islice(found, decisions):
-        pos, ranges = public_ranges(rep, k)
+    wanted = ((rep, k, public_ranges(rep, k)) for rep, k, _ in found)
+    for rep, k, (pos, ranges) in islice((w for w in wanted if disjoint_pairs(*w[2][1]) >= min_deals), decisions):
         deals = len(ranges[0]) * len(ranges[1])
         try:
             d = cfr_decision(variant, pos, ranges=ranges, budget=cfr_budget(size))
@@ -52,7 +56,7 @@ def worker(decisions: int, size: int, seed: int) -> None:
 
 
 def run(tree: Path, args) -> list[dict]:
-    return in_tree(tree, "bench_cfr_speed", f"worker({args.decisions}, {args.size}, {args.seed})")
+    return in_tree(tree, "bench_cfr_speed", f"worker({args.decisions}, {args.size}, {args.seed}, {args.min_deals})")
 
 
 def overlap(a: dict, b: dict) -> bool:
@@ -68,6 +72,7 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=6)
     ap.add_argument("--size", type=int, default=3, help="the larger hand's tiles")
     ap.add_argument("--seed", type=int, default=85)
+    ap.add_argument("--min-deals", type=int, default=0, help="only decisions with at least this many deals")
     args = ap.parse_args()
     before, this = run(args.before.resolve(), args), run(HERE, args)
 
@@ -77,7 +82,9 @@ def main() -> None:
         return (f"{'yes' if r['closed'] else 'no':>6} {r['iterations']:>8,} {r['seconds']:>7.1f} "
                 f"{r['width']:>9.5f}")
 
-    print(f"block for two, {args.size} tiles, seed {args.seed}: before {args.before} against this tree ({HERE})")
+    print(f"block for two, {args.size} tiles, seed {args.seed}"
+          + (f", {args.min_deals:,} deals or more" if args.min_deals else "")
+          + f": before {args.before} against this tree ({HERE})")
     print(f"{'deals':>9} | {'closed':>6} {'iter':>8} {'s':>7} {'width':>9} | {'closed':>6} {'iter':>8} {'s':>7} "
           f"{'width':>9} | {'s ratio':>7} {'agree':>5}")
     for b, t in zip(before, this):

@@ -310,6 +310,10 @@ from analyzer.hidden import cfr
 from analyzer.search import wasmcfr
 from analyzer.site.worker import site_info
 assert cfr.CFR_BINDING == "wasm" and cfr.CFR_CORE == "compiled" and cfr.kernel() is wasmcfr, cfr.CFR_BINDING
+from analyzer.hidden import ranges
+built = []
+_compiled_build = ranges._compiled_build
+ranges._compiled_build = lambda module, *a: built.append(module) or _compiled_build(module, *a)
 runs, requests = json.load(open("/home/pyodide/input.json"))
 """
 
@@ -320,7 +324,7 @@ CFR_RECORD = ("openspiel-block7-5.dom", 7)
 
 def test_the_wasm_cfr_kernel_in_pyodide_equals_the_extension_and_the_pages_fair_analysis_uses_it(site):
     """In the browser's Python the CFR+ solver runs on ``_cfr.wasm`` (:mod:`analyzer.search.wasmcfr`, picked where the
-    extension is missing) and the page says so: random runs of both trees give the extension's every double, bit for
+    extension is missing; the range tree built there too) and the page says so: random runs of both trees give the extension's every double, bit for
     bit (and each broken tree its error), and the page's fair analysis of a block-for-two record whose decision the CFR+ solver values equals
     ``domino analyze --fair --json``'s (its brackets and iteration count too)."""
     from analyzer.hidden.cfr import kernel
@@ -339,8 +343,10 @@ def test_the_wasm_cfr_kernel_in_pyodide_equals_the_extension_and_the_pages_fair_
     script = (CFR_BINDING + inspect.getsource(run_cfr_native) + "from analyzer.site.worker import SiteApi\n"
               "api = SiteApi('/home/pyodide/records')\n"
               "OUTPUT = json.dumps([site_info(), run_cfr_native(runs, cfr.kernel()), "
-              "[api.answer(r['route'], r['body']) for r in requests]])\n")
-    info, got, answers = in_pyodide(site, script, [runs, requests])
+              "[api.answer(r['route'], r['body']) for r in requests], "
+              "[getattr(m, '__name__', '') for m in built]])\n")
+    info, got, answers, built = in_pyodide(site, script, [runs, requests])
+    assert built and set(built) == {"analyzer.search.wasmcfr"}      # (the range tree built in the module too)
     assert info["cfr"] == "wasm" and info["search"] == "compiled (WebAssembly)"
     assert got == native
     (status, answer), = answers

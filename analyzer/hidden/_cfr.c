@@ -19,6 +19,9 @@
  * of the tree) with one set of methods; only their set-up differs. */
 #include "../search/_binding.h"
 #include "_cfr_kernel.h"
+#include "_ranges_kernel.h"
+
+#include <time.h>
 
 /* A run of either form (``Run``: ``run.cfr``, ``RangeRun``: ``run.range``; both begin with their ``CfrWalk``), with the
  * copies of the tree's arrays it reads. */
@@ -221,9 +224,85 @@ static PyTypeObject RunTypes[2] = {
     RUN_TYPE("RangeRun", range_init_py, "A CFR+ run over a range tree (analyzer/hidden/ranges.py)."),
 };
 
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* ``build(mask0, mask1, state, scoring, norm, budget, max_nodes)``: the range tree's build (``_ranges_kernel.h``) of
+ * the hands ``mask0``, ``mask1`` (buffers of 64-bit tile masks) from ``state`` (``RB_STATE`` ints) valued by
+ * ``scoring`` (``LeafScoring.ints()``) times ``norm``: ``(arrays, size)``, ``arrays`` a tuple of bytes (``RB_PLAYER``...
+ * in order, ``RB_ITEMS`` bytes an item), or None past ``budget`` CPU seconds (< 0: none) or ``max_nodes`` nodes (< 0:
+ * none). The GIL is released while it builds. */
+static PyObject *build_py(PyObject *mod, PyObject *args) {
+    PyObject *o[2], *state, *scoring;
+    double norm, budget;
+    long long max_nodes;
+    if (!PyArg_ParseTuple(args, "OOOOddL", &o[0], &o[1], &state, &scoring, &norm, &budget, &max_nodes)) return NULL;
+    RangeBuild b;
+    memset(&b, 0, sizeof(b));
+    if (leaf_parse(scoring, &b.sc) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(state, "state must be a sequence of ints");
+    if (seq == NULL) return NULL;
+    int bad = PySequence_Fast_GET_SIZE(seq) != RB_STATE;
+    for (int k = 0; k < RB_STATE && !bad; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (v == -1 && PyErr_Occurred()) bad = 1;
+        b.state[k] = (int32_t)v;
+    }
+    Py_DECREF(seq);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "state: %d ints", RB_STATE);
+        return NULL;
+    }
+    Py_buffer buf[2];
+    for (int r = 0; r < 2; r++) {
+        if (PyObject_GetBuffer(o[r], &buf[r], PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            if (r) PyBuffer_Release(&buf[0]);
+            return NULL;
+        }
+        if (buf[r].itemsize != 8) {
+            PyErr_SetString(PyExc_ValueError, "masks: items of 8 bytes");
+            for (int k = 0; k <= r; k++) PyBuffer_Release(&buf[k]);
+            return NULL;
+        }
+        b.mask[r] = buf[r].buf;
+        b.nh[r] = (int32_t)(buf[r].len / 8);
+    }
+    b.norm = norm;
+    b.budget = budget;
+    b.clock = budget >= 0 ? cpu_seconds : NULL;
+    b.max_nodes = max_nodes;
+    int kind;
+    Py_BEGIN_ALLOW_THREADS
+    kind = rb_build(&b);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&buf[0]);
+    PyBuffer_Release(&buf[1]);
+    PyObject *res = NULL;
+    if (kind == RB_TOO_LONG) {
+        res = Py_NewRef(Py_None);
+    } else if (kind != K_OK) {
+        kernel_raise(kind, b.err_text);
+    } else {
+        PyObject *arrays = PyTuple_New(RB_ARRAYS);
+        for (int k = 0; arrays != NULL && k < RB_ARRAYS; k++) {
+            PyObject *x = PyBytes_FromStringAndSize(b.out[k].v, (Py_ssize_t)(b.out[k].n * b.out[k].item));
+            if (x == NULL) Py_CLEAR(arrays);
+            else PyTuple_SET_ITEM(arrays, k, x);
+        }
+        if (arrays != NULL) res = Py_BuildValue("(NL)", arrays, (long long)b.size);
+    }
+    rb_free(&b);
+    return res;
+}
+
+static PyMethodDef module_methods[] = {
+    {"build", build_py, METH_VARARGS, "The range tree's build (analyzer/hidden/_ranges_kernel.h)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "analyzer.hidden._cfr",
-    "The compiled CFR+ iteration of the public-tree solver (analyzer/hidden/cfr.py).", -1, NULL,
+    "The compiled CFR+ iteration of the public-tree solver (analyzer/hidden/cfr.py) and its range tree's build.", -1,
+    module_methods,
 };
 
 PyMODINIT_FUNC PyInit__cfr(void) {

@@ -6,6 +6,7 @@
  * (``cfr_error_kind``, ``cfr_error_text``); an iteration count is a double. The Python binding under Pyodide is
  * analyzer/search/wasmcfr.py. */
 #include "_cfr_kernel.h"
+#include "_ranges_kernel.h"
 
 #define EXPORT(name) __attribute__((export_name(#name)))
 
@@ -89,3 +90,39 @@ EXPORT(cfr_hands) int cfr_hands(WasmRun *r) { return r->run.w.m.nh[0]; }
 /* The average strategy's sums by slot into ``out`` (``cfr_size`` doubles). */
 EXPORT(cfr_average_at) void cfr_average_at(WasmRun *r, double *out) { cfr_average(&r->run.w, out); }
 EXPORT(cfr_size) int cfr_size(WasmRun *r) { return r->run.w.m.size; }
+
+/* The range tree's build (``_ranges_kernel.h``; the extension's ``build``): the hands ``mask0`` (``n0`` 64-bit tile
+ * masks) and ``mask1`` (``n1``) from ``state`` (``RB_STATE`` ints) valued by ``scoring`` (``LeafScoring.ints()``,
+ * ``nscoring`` ints) times ``norm``, stopped past ``max_nodes`` nodes (< 0: no cap; a freestanding module has no CPU
+ * clock: the caller times it). NULL: no memory; else check ``rb_error_kind`` (``RB_TOO_LONG``: past the cap), then read
+ * array ``k`` (``RB_PLAYER``...) at ``rb_array`` with ``rb_items`` items, and ``rb_delete`` it. */
+EXPORT(rb_new) RangeBuild *rb_new(const uint64_t *mask0, int n0, const uint64_t *mask1, int n1, const int *state,
+                                  const int *scoring, int nscoring, double norm, double max_nodes) {
+    RangeBuild *b = calloc(1, sizeof(RangeBuild));
+    if (b == NULL) return NULL;
+    if (leaf_parse_int32(scoring, nscoring, &b->sc) < 0) {
+        b->err_kind = K_VALUE;
+        b->err_text = LEAF_NOT_ONE;
+        return b;
+    }
+    for (int k = 0; k < RB_STATE; k++) b->state[k] = state[k];
+    b->mask[0] = mask0;
+    b->mask[1] = mask1;
+    b->nh[0] = n0;
+    b->nh[1] = n1;
+    b->norm = norm;
+    b->max_nodes = (int64_t)max_nodes;
+    rb_build(b);
+    b->mask[0] = b->mask[1] = NULL;
+    return b;
+}
+
+EXPORT(rb_error_kind) int rb_error_kind(RangeBuild *b) { return b->err_kind; }
+EXPORT(rb_error_text) const char *rb_error_text(RangeBuild *b) { return b->err_text; }
+EXPORT(rb_array) void *rb_array(RangeBuild *b, int k) { return b->out[k].v; }
+EXPORT(rb_items) int rb_items(RangeBuild *b, int k) { return (int)b->out[k].n; }
+EXPORT(rb_size) double rb_size(RangeBuild *b) { return (double)b->size; }
+EXPORT(rb_delete) void rb_delete(RangeBuild *b) {
+    rb_free(b);
+    free(b);
+}

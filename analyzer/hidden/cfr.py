@@ -34,23 +34,17 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..position import Position
-from ..search.core import cfr_wasm
 from .game import side0_value
-from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, pip_valued,
-                     ranges_of_deals, run_slots)
+from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, compiled_kernel,
+                     pip_valued, ranges_of_deals, run_slots)
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
            "cfr_decision", "BuildTooLong", "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
 
-# The one pick of the CFR+ kernel's binding: the CPython extension, else (in Pyodide) the kernel's WebAssembly module,
-# else none (the Python iteration).
-try:
-    from . import _cfr as _kernel
-    _BINDING = "native"
-except ImportError:  # pragma: no cover - a machine without a C compiler, or the browser
-    _kernel = cfr_wasm()
-    _BINDING = None if _kernel is None else "wasm"
+# The one pick of the CFR+ kernel's binding (ranges.compiled_kernel): the CPython extension, else (in Pyodide) the
+# kernel's WebAssembly module, else none (the Python iteration).
+_kernel, _BINDING = compiled_kernel()
 
 #: ``"compiled"`` or ``"python"``: what runs the CFR+ iteration unless a solve is told otherwise.
 CFR_CORE = "python" if _kernel is None else "compiled"

@@ -15,6 +15,12 @@ other's hands *disjoint* from it, which the C kernel computes by inclusion-exclu
 holding ``S`` accumulated once per node (each ``o`` adding its reach to its own ``2^|o|`` subsets, by pip class). An
 iteration so costs in proportion to the hands alive at the nodes, not to the deals. The Python walk here (the
 reference) sums the disjoint pairs one by one.
+
+The tree is built by the kernel too (``_ranges_kernel.c``, in both bindings of ``_cfr``: the same arrays, some 50-80
+times faster) where :func:`compiled_build_supports` the position: the plain line game for two, whose moves the kernel
+mirrors (``Position.legal_moves`` and ``push``), valued by a scoring ``analyzer.search.scoring.describe`` compiles to
+ints (``_leaf.h``'s ``leaf_score``, as the block search's kernel values a finished hand). Elsewhere, and as the
+reference the tests hold it to, the Python build here asks the position and the rules.
 """
 from __future__ import annotations
 
@@ -23,11 +29,30 @@ from array import array
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Sequence
 
-from ..position import Position, mask_pips
+from ..position import Position, mask_pips, placed
+from ..search.core import cfr_wasm
+from ..search.scoring import describe
+from ..tiles import PASS, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
-__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs", "run_slots"]
+__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs", "run_slots",
+           "compiled_kernel", "compiled_build_supports"]
+
+# The one pick of the compiled kernel's binding (the CFR+ iteration and this tree's build): the CPython extension, else
+# (in Pyodide) the kernel's WebAssembly module, else none (the Python iteration and build).
+try:
+    from . import _cfr as _KERNEL
+    _KERNEL_BINDING: str | None = "native"
+except ImportError:  # pragma: no cover - a machine without a C compiler, or the browser
+    _KERNEL = cfr_wasm()
+    _KERNEL_BINDING = None if _KERNEL is None else "wasm"
+
+
+def compiled_kernel():
+    """``(module, binding)``: the compiled kernel (``analyzer.hidden._cfr``, or :mod:`analyzer.search.wasmcfr` in the
+    browser; None without either) and which binding it is (``"native"``, ``"wasm"`` or None)."""
+    return _KERNEL, _KERNEL_BINDING
 
 
 class BuildTooLong(ValueError):
@@ -98,7 +123,8 @@ class RangeTree:
     compressed tile numbering (bit ``i``: the ``i``-th tile any hand holds) the kernel uses; ``weight[p]``: each hand's
     weight at the root (a deal weighs the product of its hands' weights; 1 each: every deal the record allows alike);
     ``norm``: 1 over the deals' total weight. Nodes in preorder, node ``n``: ``player[n]`` (0, 1, or -1: nothing more
-    to play), its moves ``child[child_at[n]:child_at[n+1]]`` (the nodes) and ``moves[n]`` (the moves);
+    to play), its moves ``child[child_at[n]:child_at[n+1]]`` (the nodes) and ``moves[n]`` (the moves, a list of
+    :class:`Move`; of a compiled build, made when a node's are asked for);
     ``played[p][n]`` (compressed) the tiles ``p`` has played since the root; each player's hands alive
     ``alive[p][alive_at[p][n]:alive_at[p][n+1]]``; its terminal hands ``term_hand[p][term_at[p][n]:...]`` with their
     pip class ``term_class`` (the game ends there for every disjoint pair of a terminal hand of each), the value of a
@@ -113,7 +139,7 @@ class RangeTree:
     player: array
     child_at: array
     child: array
-    moves: list[list]
+    moves: Sequence[list]
     played: tuple[array, array]
     alive_at: tuple[array, array]
     alive: tuple[array, array]
@@ -186,13 +212,22 @@ class RangeTree:
 
 
 def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], Sequence[int]],
-                 weights: tuple[Sequence[float], Sequence[float]] | None = None, budget: float | None = None
-                 ) -> RangeTree:
+                 weights: tuple[Sequence[float], Sequence[float]] | None = None, budget: float | None = None,
+                 compiled: bool | None = None, module=None) -> RangeTree:
     """The public tree of the game dealt any disjoint pair of ``hands[0]`` (the tile masks of the seat ``first``'s
     possible hands) and ``hands[1]`` (the other seat's), from ``base`` (a position of that moment: its line, turn and
     counts; its hands are replaced as the walk needs), each hand weighing ``weights`` (1 if None). :class:`BuildTooLong`
-    past ``budget`` CPU seconds."""
+    past ``budget`` CPU seconds. Built by the compiled kernel (``_ranges_kernel.c``: the same arrays) where
+    :func:`compiled_build_supports` the position and ``compiled`` is not False (True: ValueError where it does not),
+    else here (the reference); ``module``: the kernel's binding to build with (the default: :func:`compiled_kernel`'s)."""
     start = time.process_time()
+    module = module if module is not None else _KERNEL
+    if compiled is not False:
+        state = compiled_build_supports(rules, base, first, hands, module)
+        if state is not None:
+            return _compiled_build(module, state, base, first, hands, weights, budget, start)
+        if compiled:
+            raise ValueError("the compiled build does not take this position")
     pos = base.copy()
     if pos.n != 2 or not pip_valued(rules):
         raise ValueError("the range solver plays the block game for two, valued by pips")
@@ -399,6 +434,128 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     t.child_at.append(len(t.child))
     t.build_seconds = time.process_time() - start
     return t
+
+
+def compiled_build_supports(rules, pos: Position, first: int, hands, module=None) -> tuple | None:
+    """The position ``pos`` as the compiled build takes it (``_ranges_kernel.h``'s ``RB_STATE`` ints, and the scoring's
+    ``LeafScoring.ints()``), or None where the build stays in Python: no kernel with the build at hand (``module``, else
+    :func:`compiled_kernel`'s), or not the plain line game for two (a position of exactly the plain line, two open ends
+    or none yet, no exposed tiles, no tile hidden, a tile on two equal ends laid on the first, a double-9 set at most),
+    or a finished hand's value that ``analyzer.search.scoring.describe`` does not compile to ints or that reads a hand
+    other than by its pips (a [0-0] or doubles counted apart: :func:`pip_valued` already refuses those), or hands
+    holding more than 31 tiles between them (the compressed masks are 32-bit ints)."""
+    module = module if module is not None else _KERNEL
+    if (module is None or not hasattr(module, "build") or type(pos) is not Position or pos.n != 2
+            or pos.max_pip > 9 or pos.exposed or pos.reveal is not None or pos.crosswise or pos.equal_side
+            or any(pos.hidden) or not pip_valued(rules)
+            or _union(hands).bit_count() > 31):
+        return None
+    sc = describe(rules)
+    if (sc is None or len(sc.teams) != 2 or sc.block_blank or sc.doubles_once or sc.blank or sc.doubled
+            or sc.lone_blank):
+        return None
+    history = pos.history
+    tiles = [(move, seat, ends) for move, seat, ends, *_ in history if move.tile is not None]
+    lt = tiles[-1] if tiles else None
+    ends = pos.ends if pos.ends is not None else (-1, -1)
+    before = lt[2] if lt is not None and lt[2] is not None else (-1, -1)
+    opening = pos.opening if pos.ends is None else 0
+    state = (pos.max_pip, first, pos.turn, ends[0], ends[1], pos.passes, int(bool(history)),
+             int(bool(history) and history[-1][0].tile is not None), history[-1][1] if history else -1,
+             tiles[0][1] if tiles else -1, lt[0].tile.index if lt else -1, lt[1] if lt else -1, before[0], before[1],
+             _int32(opening & 0xFFFFFFFF), _int32(opening >> 32), 1 if rules.seating.teams[first] == 0 else -1)
+    return state, sc.ints()
+
+
+def _union(hands) -> int:
+    """Every tile any of the hands holds (a mask)."""
+    union = 0
+    for ms in hands:
+        for m in ms:
+            union |= m
+    return union
+
+
+def _int32(half: int) -> int:
+    """32 bits of a mask as a signed 32-bit int (as the kernel reads them back)."""
+    return half - (1 << 32) if half >> 31 else half
+
+
+class _Moves:
+    """Each node's moves of a compiled build, made as they are asked for (``moves[n]``: a list of :class:`Move`, as
+    the Python build's; ``_ranges_kernel.h``'s codes: ``tile * 16 + end``, 15 no end, -1 a pass)."""
+
+    def __init__(self, at: array, codes: array, max_pip: int):
+        self.at, self.codes, self.tiles = at, codes, tile_set(max_pip)
+
+    def __len__(self) -> int:
+        return len(self.at) - 1
+
+    def __getitem__(self, n: int) -> list:
+        if n < 0:
+            n += len(self)
+        if not 0 <= n < len(self):
+            raise IndexError(n)
+        return [PASS if c < 0 else placed(self.tiles[c >> 4], None if c & 15 == 15 else c & 15)
+                for c in self.codes[self.at[n]:self.at[n + 1]]]
+
+    def __iter__(self):
+        return (self[n] for n in range(len(self)))
+
+
+def _compiled_build(module, supported: tuple, base: Position, first: int, hands, weights, budget: float | None,
+                    start: float) -> RangeTree:
+    """:func:`build_ranges` by the compiled kernel (``module.build``)."""
+    state, scoring = supported
+    masks = (list(hands[0]), list(hands[1]))
+    if not masks[0] or not masks[1]:
+        raise ValueError("no deal to solve")
+    weight = ([1.0] * len(masks[0]), [1.0] * len(masks[1])) if weights is None else (list(weights[0]), list(weights[1]))
+    total = _weighted_pairs(masks, weight)
+    if total <= 0:
+        raise ValueError("no deal to solve: the hands given share tiles in every pair")
+    left = -1.0 if budget is None else max(0.0, budget - (time.process_time() - start))
+    got = module.build(array("Q", masks[0]), array("Q", masks[1]), state, scoring, 1.0 / total, left, -1)
+    if got is None or (budget is not None and time.process_time() - start > budget):
+        raise BuildTooLong(f"the public tree took more than {budget:.0f} CPU seconds to build")
+    raw, size = got
+
+    def arr(code: str, data: bytes) -> array:
+        out = array(code)
+        out.frombytes(data)
+        return out
+
+    (player, child_at, child, move_at, move, played0, played1, alive_at0, alive0, alive_at1, alive1, term_at0,
+     term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at, iset_hand, slot,
+     legal) = [arr(code, data) for code, data in zip(_RB_CODES, raw)]
+    cmasks = _compressed(masks)
+    t = RangeTree(first, masks, cmasks, weight, 1.0 / total, player, child_at, child,
+                  _Moves(move_at, move, base.max_pip), (played0, played1), (alive_at0, alive_at1), (alive0, alive1),
+                  (term_at0, term_at1), (term_hand0, term_hand1), (term_class0, term_class1), table_at, width, table,
+                  iset_at, iset_hand, slot, legal, size, disjoint_pairs(masks[0], masks[1]))
+    t.build_seconds = time.process_time() - start
+    return t
+
+
+#: The compiled build's arrays' type codes (``_ranges_kernel.h``'s ``RB_ITEMS``: ints, the table doubles, ``legal``
+#: bytes)
+_RB_CODES = "iiiiiiiiiiiiiiiiiiidiiib"
+
+
+def _compressed(masks) -> tuple[array, array]:
+    """Each player's hands in the compressed tile numbering (bit ``i``: the ``i``-th tile any hand holds)."""
+    union = _union(masks)
+    place = {1 << i: k for k, i in enumerate(i for i in range(union.bit_length()) if union >> i & 1)}
+
+    def compress(m: int) -> int:
+        out = 0
+        while m:
+            b = m & -m
+            out |= 1 << place[b]
+            m ^= b
+        return out
+
+    return array("i", map(compress, masks[0])), array("i", map(compress, masks[1]))
 
 
 def _weighted_pairs(masks, weight) -> float:

@@ -1,7 +1,7 @@
 """The CFR+ kernel of the hidden-information solver over its WebAssembly module (``analyzer/hidden/_cfr.wasm``), for
 Python in the browser (Pyodide): the same Python API as the CPython extension ``analyzer.hidden._cfr`` (``Run`` over a
 tree of deals, ``RangeRun`` over a tree of hands, each with ``iterate``, ``force``, ``bracket``, ``hand_values`` and
-``average``),
+``average``, and ``build``, the range tree's build),
 each call one crossing into the module. :mod:`analyzer.hidden.cfr` takes it where the extension is missing, from
 :func:`analyzer.search.core.cfr_wasm` (``js.dominoKernels.cfr``), as the match tables take :mod:`~analyzer.search.wasmrace`.
 
@@ -16,7 +16,7 @@ import struct
 
 from .wasm import KINDS, KernelHandle, WasmModule
 
-__all__ = ["Run", "RangeRun", "load"]
+__all__ = ["Run", "RangeRun", "build", "load"]
 
 #: Each form's arrays in the order of the extension's arguments (``_cfr_kernel.h``'s ``CFR_HAND0``..., ``RANGE_MASK0``
 #: ...) and each one's bytes an item (``CFR_ITEMS``, ``RANGE_ITEMS``).
@@ -27,6 +27,11 @@ RANGE_ARRAYS = ("mask0", "mask1", "weight0", "weight1", "player", "child_at", "c
                 "alive_at0", "alive0", "alive_at1", "alive1", "term_at0", "term_hand0", "term_class0", "term_at1",
                 "term_hand1", "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal")
 RANGE_ITEMS = "44884444444444444444484441"
+
+#: The range tree build's arrays (``_ranges_kernel.h``'s ``RB_PLAYER``...) and each one's bytes an item (``RB_ITEMS``);
+#: past its cap (``RB_TOO_LONG``) the build gives None
+BUILD_ITEMS = "444444444444444444484441"
+RB_TOO_LONG = 100
 
 _module = None
 
@@ -151,3 +156,38 @@ class RangeRun(_Run):
         *objs, size, forced_set, forced_move = args
         super().__init__(_mod(), 1, _arrays(objs, RANGE_ARRAYS, RANGE_ITEMS), RANGE_ITEMS, 0, 0, size, forced_set,
                          forced_move)
+
+
+def build(mask0, mask1, state, scoring, norm: float, budget: float, max_nodes: int):
+    """The range tree's build, as the extension's ``build``: ``(arrays, size)`` (a tuple of bytes, ``BUILD_ITEMS``), or
+    None past ``max_nodes`` nodes. The module has no CPU clock: ``budget`` is not checked here (the caller times the
+    build)."""
+    m = _mod()
+    masks = [_raw(mask0, 8, "mask0"), _raw(mask1, 8, "mask1")]
+    ints = struct.pack(f"<{len(state)}i", *state)
+    rules = struct.pack(f"<{len(scoring)}i", *scoring)
+    blocks = [m.x.wasm_alloc(max(len(data), 8)) for data in (*masks, ints, rules)]
+    try:
+        if not all(blocks):
+            raise MemoryError("no memory for the range tree")
+        for at, data in zip(blocks, (*masks, ints, rules)):
+            m.write(at, data)
+        d = m.x.rb_new(blocks[0], len(masks[0]) // 8, blocks[1], len(masks[1]) // 8, blocks[2], blocks[3],
+                       len(scoring), float(norm), float(max_nodes))
+    finally:
+        for at in blocks:
+            if at:
+                m.x.wasm_free(at)
+    if not d:
+        raise MemoryError("no memory for the range tree")
+    try:
+        kind = m.x.rb_error_kind(d)
+        if kind == RB_TOO_LONG:
+            return None
+        if kind:
+            raise KINDS.get(kind, ValueError)(m.text(m.x.rb_error_text(d)))
+        arrays = tuple(m.read(m.x.rb_array(d, k), m.x.rb_items(d, k) * int(item)) if m.x.rb_items(d, k) else b""
+                       for k, item in enumerate(BUILD_ITEMS))
+        return arrays, int(m.x.rb_size(d))
+    finally:
+        m.x.rb_delete(d)

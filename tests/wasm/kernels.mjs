@@ -368,7 +368,30 @@ function cfrRun(c) {
   return out.map((v) => (v === undefined ? null : v));
 }
 
-const RUN = { core: runCore, arms: runArms, draw: runDraw, race: (calls) => calls.map(raceCall), cfr: (runs) => runs.map(cfrRun) };
+// The range tree's build (analyzer/hidden/_ranges_kernel.h): each case's hands (64-bit masks), state, scoring and norm
+// (its 64 bits in hex) as the extension's ``build`` takes them; each array built (ints as they are, the table's doubles
+// as their bits in hex) and the size, or the error's kind and text (null: past the cap).
+const BUILD_ITEMS = '444444444444444444484441';
+function cfrBuild(c) {
+  scratch.reset();
+  const d = x.rb_new(scratch.u64s(c.mask0), c.mask0.length, scratch.u64s(c.mask1), c.mask1.length, scratch.i32s(c.state),
+    scratch.i32s(c.scoring), c.scoring.length, hexDouble(c.norm), c.max_nodes);
+  const kind = x.rb_error_kind(d);
+  let out = null;
+  if (kind && kind !== 100) out = [kind, readText(x.rb_error_text(d))];
+  else if (!kind) {
+    out = { size: x.rb_size(d), arrays: Array.from(BUILD_ITEMS, (item, k) => {
+      const p = x.rb_array(d, k), n = x.rb_items(d, k);
+      if (item === '8') return bitsOf(p, n);
+      return item === '1' ? Array.from(new Int8Array(x.memory.buffer, p, n)) : readI32(p, n);
+    }) };
+  }
+  x.rb_delete(d);
+  return out;
+}
+
+const RUN = { core: runCore, arms: runArms, draw: runDraw, race: (calls) => calls.map(raceCall), cfr: (runs) => runs.map(cfrRun),
+  cfrbuild: (cases) => cases.map(cfrBuild) };
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 const started = process.hrtime.bigint();
 const results = RUN[kernel](cases);
