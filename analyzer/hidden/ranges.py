@@ -236,21 +236,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     if not masks[0] or not masks[1]:
         raise ValueError("no deal to solve")
     weight = ([1.0] * len(masks[0]), [1.0] * len(masks[1])) if weights is None else (list(weights[0]), list(weights[1]))
-    union = 0
-    for ms in masks:
-        for m in ms:
-            union |= m
-    bits = [1 << i for i in range(union.bit_length()) if union >> i & 1]
-    place = {b: i for i, b in enumerate(bits)}
-
-    def compress(m: int) -> int:
-        out = 0
-        while m:
-            b = m & -m
-            out |= 1 << place[b]
-            m ^= b
-        return out
-
+    compress = _compressor(masks)
     total = _weighted_pairs(masks, weight)
     if total <= 0:
         raise ValueError("no deal to solve: the hands given share tiles in every pair")
@@ -542,8 +528,9 @@ def _compiled_build(module, supported: tuple, base: Position, first: int, hands,
 _RB_CODES = "iiiiiiiiiiiiiiiiiiidiiib"
 
 
-def _compressed(masks) -> tuple[array, array]:
-    """Each player's hands in the compressed tile numbering (bit ``i``: the ``i``-th tile any hand holds)."""
+def _compressor(masks):
+    """A tile mask in the compressed tile numbering of the hands ``masks`` (bit ``i``: the ``i``-th tile any of them
+    holds), as a function of the mask."""
     union = _union(masks)
     place = {1 << i: k for k, i in enumerate(i for i in range(union.bit_length()) if union >> i & 1)}
 
@@ -555,6 +542,12 @@ def _compressed(masks) -> tuple[array, array]:
             m ^= b
         return out
 
+    return compress
+
+
+def _compressed(masks) -> tuple[array, array]:
+    """Each player's hands in the compressed tile numbering (:func:`_compressor`)."""
+    compress = _compressor(masks)
     return array("i", map(compress, masks[0])), array("i", map(compress, masks[1]))
 
 
