@@ -276,7 +276,7 @@ def test_dp_agrees_with_whole_matches_of_freshly_played_hands():
     v, table = variant(3), shipped(3)
     start = MatchPosition(running((2, 0, 0), 0), ("side", 0))
     p = table.chances(start)[0]
-    matches, won, seed = 400, 0, 1000
+    matches, won, seed = 200, 0, 1000
     for _ in range(matches):
         state, leader, mode = start.state, 0, "open"
         while not state.over:

@@ -384,8 +384,8 @@ def test_two_slips_are_undone():
 
 @pytest.mark.slow
 def test_many_slips_are_undone():
-    check_corruptions(1, range(1000, 1500))
-    check_corruptions(2, range(2000, 2500))
+    check_corruptions(1, range(1000, 1250))
+    check_corruptions(2, range(2000, 2250))
 
 
 def test_the_search_checker_agrees_with_the_replayer():

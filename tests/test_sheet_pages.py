@@ -55,14 +55,18 @@ def _said(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.fixture(scope="module")
+def analyses(pages) -> dict:
+    """What analyze --json says of each sheet of :func:`pages`, by (name, its fair options): once for the tests of
+    both widths."""
+    return {(name, fair): _analysis(name, *fair) for path, name, fair in pages.values()}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_sheets_page_shows_the_deals_the_losses_over_them_and_the_fair_verdict_over_the_hands(pages, open_page,
-                                                                                                 width):
-    analyses = {}
+def test_a_sheets_page_shows_the_deals_the_losses_over_them_and_the_fair_verdict_over_the_hands(pages, analyses,
+                                                                                                 open_page, width):
     for file, (path, name, fair) in pages.items():
-        if (name, fair) not in analyses:
-            analyses[name, fair] = _analysis(name, *fair)
         game = analyses[name, fair]["games"][0]
         page, seen = open_page(path, width=width[0], height=width[1])
         assert seen.errors == []
@@ -95,11 +99,12 @@ def test_a_sheets_page_shows_the_deals_the_losses_over_them_and_the_fair_verdict
 
 @pytest.mark.slow
 @pytest.mark.parametrize("viewport", [BOARD_DESKTOP, BOARD_PHONE], ids=["desktop", "phone"])
-def test_the_boards_analyse_on_a_sheet_shows_the_deals_and_every_players_moves_judged(browser, tmp_path, viewport):
+def test_the_boards_analyse_on_a_sheet_shows_the_deals_and_every_players_moves_judged(browser, tmp_path, analyses,
+                                                                                       viewport):
     from playwright.sync_api import expect
 
     shutil.copy(RECORDS / "sheet-partnership.dom", tmp_path / "sheet-partnership.dom")
-    game = _analysis("sheet-partnership.dom")["games"][0]
+    game = analyses["sheet-partnership.dom", ()]["games"][0]
     deals = from_data(DealsSummary, game["deals"])
     with board_page(browser, tmp_path, "sheet-partnership.dom", viewport) as page:
         expect(page.locator("#stepinfo")).to_contain_text("the deal")
