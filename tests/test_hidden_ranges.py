@@ -8,9 +8,12 @@ values agree to 1e-6."""
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("scipy")
 
@@ -75,6 +78,60 @@ def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
             c.iterate(2)
             assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
             assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+
+
+@lru_cache(maxsize=None)
+def wide_game():
+    """Every deal of 2 tiles a hand of the double-4 set (8,190 deals): the seat to move's position, the seat and both
+    seats' possible hands."""
+    deals = block_deals(4, 2)
+    first = deals[0].turn
+    found = ranges_of_deals([tuple(d.hands) for d in deals], (first, 1 - first))
+    assert found is not None
+    return deals[0], first, found
+
+
+def narrow_sums(t) -> int:
+    """The nodes of ``t`` whose terminal values the kernel sums by inclusion-exclusion (more than 4 terminal hands of
+    each player: ``PAIRWISE`` of ``_cfr_kernel.c``) with fewer pip classes there than the tree's widest."""
+    widest = max(c + 1 for q in (0, 1) for c in t.term_class[q])
+    found = 0
+    for n in range(t.nodes):
+        spans = [range(t.term_at[q][n], t.term_at[q][n + 1]) for q in (0, 1)]
+        if all(len(x) > 4 for x in spans):
+            found += max(t.term_class[q][k] + 1 for q in (0, 1) for k in spans[q]) < widest
+    return found
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), nothing=st.sampled_from([0.0, 0.3, 0.7, 0.95]), forced=st.booleans())
+def test_the_kernel_runs_the_python_walk_where_hands_weigh_nothing_and_nodes_have_few_classes(seed, nothing, forced):
+    """On a tree whose nodes summed by inclusion-exclusion mostly hold fewer pip classes than the tree's widest, each
+    hand weighing nothing (its reach 0 from the root: the kernel gathers only the other's hands he reaches) with
+    probability ``nothing``, the game or the mover's hand held to one move: the compiled run's brackets, averages and
+    hand values are the Python run's (which sums the disjoint pairs one by one) to 1e-12."""
+    pos, first, hands = wide_game()
+    rng = random.Random(seed)
+    weights = []
+    for side in hands:
+        w = [0.0 if rng.random() < nothing else rng.choice([0.5, 1.0, 3.0]) for _ in side]
+        if not any(w):
+            w[rng.randrange(len(w))] = 1.0
+        weights.append(w)
+    t = build_ranges(BLOCK, pos, first, hands, weights=(weights[0], weights[1]))
+    assert narrow_sums(t) > 50
+    fix = None
+    if forced:
+        at = t.iset_at[0]
+        fix = (at, rng.choice([a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[at] + a]]))
+    py, c = RangePyRun(t, fix), RangeCRun(t, fix, kernel())
+    for _ in range(2):
+        py.iterate(2)
+        c.iterate(2)
+        assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12)
+        assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+        assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
 
 
 @pytest.mark.parametrize("compiled", [False] + ([True] if kernel() is not None else []))

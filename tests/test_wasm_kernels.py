@@ -709,7 +709,8 @@ def _public_game(rng):
 def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> list[dict]:
     """``count`` random positions of the block game for two (1 or 2 tiles a hand, a few moves in, a sleeper or two
     unseen), each solved as the fair analysis solves it, on both forms of the tree: over the deals (every disjoint pair
-    of the players' possible hands, now and then weighted at random) and over the hands (each hand weighing 1), the
+    of the players' possible hands, now and then weighted at random) and over the hands (each hand weighing 1, or now
+    and then at random with many weighing nothing: hands that reach nothing from the root), the
     game or a move of the mover's hand held to one legal move (a forced set; now and then after the game's solve on the
     same run, as a decision's moves are solved), CFR run until its bracket closes to a
     width drawn at random or a count of iterations drawn from ``most``: every call on the extension's runs, with its
@@ -725,8 +726,13 @@ def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> 
             mover = pos.turn
             deals = [(x, y) if mover == 0 else (y, x) for x in hands[mover] for y in hands[1 - mover] if not x & y]
             weights = [rng.randint(1, 5) for _ in deals] if rng.random() < 0.3 else None
+            by_hand = None
+            if rng.random() < 0.3:                       # (hands weighing nothing: their reach 0 from the root)
+                by_hand = [[rng.choice([0, 0, 1, 2, 5]) for _ in hands[s]] for s in (mover, 1 - mover)]
+                x, y = rng.choice([(x, y) for x in hands[mover] for y in hands[1 - mover] if not x & y])
+                by_hand[0][hands[mover].index(x)] = by_hand[1][hands[1 - mover].index(y)] = 1   # (a deal weighing)
             trees = [cfr.build_tree(rules, deals, mover, weights, pos),
-                     build_ranges(rules, pos, mover, (hands[mover], hands[1 - mover]))]
+                     build_ranges(rules, pos, mover, (hands[mover], hands[1 - mover]), weights=by_hand)]
             t = rng.choice(trees) if rng.random() < 0.5 else None
             for tree in trees:
                 tol = rng.choice([1e-3, 1e-5, 1e-7])
@@ -846,6 +852,7 @@ def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_rand
         assert got == [c.get("got") for c in run["calls"]], (run["range"], run["forced"])
     assert wasm[len(runs):] == refused
     assert {r["range"] for r in runs} == {0, 1}
+    assert any(r["range"] and _bits([0.0], 8)[0] in r["arrays"][2] for r in runs)   # (range hands weighing nothing)
     assert any(r["forced"][0] >= 0 for r in runs) and any(r["forced"][0] < 0 for r in runs)
     assert any(c["op"] == "force" and c["set"] >= 0 for r in runs for c in r["calls"])   # (warm starts too)
     iterations = [r["iterations"] for r in runs]

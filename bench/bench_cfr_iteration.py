@@ -1,0 +1,82 @@
+"""The range tree's CFR iteration: milliseconds an iteration of this tree's compiled kernel against another tree's, on
+the same range tree in one process (issue 85: the iterations are what is left of a full-pool 3-and-3 decision).
+
+The decision is ``bench_cfr_study.py``'s (seed 85, block for two): the ``--which``-th (from 0) first decision with a
+choice where the larger hand holds ``--size`` tiles; the default, the third, is the 371,280-deal one (3 tiles in both
+hands). Its range tree is built once (by this tree's build) and each kernel's extension (``analyzer/hidden/_cfr`` of
+``--before DIR`` and of this tree, loaded side by side) runs its own run of it: ``--rounds`` rounds of ``--iterations``
+iterations, the two alternating, CPU seconds. Then both runs' bracket, hand values and average strategy are compared:
+bit for bit (the same doubles) or the largest difference.
+
+    nice -n 10 python3 bench/bench_cfr_iteration.py --before DIR [--which 2] [--iterations 100] [--rounds 3]
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from itertools import islice
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE))
+
+
+def load(tree: Path):
+    """``tree``'s compiled ``analyzer.hidden._cfr`` (its extension file loaded under that name, beside any other)."""
+    found = sorted((tree / "analyzer" / "hidden").glob("_cfr.*.so"))
+    if not found:
+        raise SystemExit(f"no compiled _cfr in {tree}")
+    spec = importlib.util.spec_from_file_location("analyzer.hidden._cfr", found[0])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", type=Path, required=True, help="the other source tree (its cores built)")
+    ap.add_argument("--which", type=int, default=2, help="the study's decision (from 0)")
+    ap.add_argument("--size", type=int, default=3, help="the larger hand's tiles")
+    ap.add_argument("--seed", type=int, default=85)
+    ap.add_argument("--iterations", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+
+    from bench_cfr_study import endgame
+
+    from analyzer.hidden import public_ranges
+    from analyzer.hidden.ranges import RangeCRun, build_ranges
+    from analyzer.rules.variants import find_variant
+
+    kernels = {"before": load(args.before.resolve()), "this": load(HERE)}
+    variant = find_variant("block", {"players": "2"})
+    found = (e for e in (endgame(variant, args.size, args.seed, g) for g in range(400)) if e is not None)
+    rep, k, _ = next(islice(found, args.which, None))
+    pos, ranges = public_ranges(rep, k)
+    t = build_ranges(variant, pos, pos.turn, (ranges[pos.turn], ranges[1 - pos.turn]))
+    runs = {name: RangeCRun(t, None, module) for name, module in kernels.items()}
+    took = {name: [] for name in runs}
+    for _ in range(args.rounds):
+        for name, run in runs.items():
+            start = time.process_time()
+            run.iterate(args.iterations)
+            took[name].append(time.process_time() - start)
+    print(f"block for two, {args.size} tiles, seed {args.seed}, decision {args.which}: {t.deals:,} deals, "
+          f"{t.nodes:,} nodes; {args.rounds} rounds of {args.iterations} iterations, alternating; "
+          f"before {args.before} against this tree ({HERE})")
+    print(f"{'kernel':>7} | {'ms an iteration (each round)':>34} | {'all':>6}")
+    for name, secs in took.items():
+        each = " ".join(f"{1000 * s / args.iterations:6.2f}" for s in secs)
+        print(f"{name:>7} | {each:>34} | {1000 * sum(secs) / (args.iterations * args.rounds):6.2f}")
+    print(f"ratio before / this: {sum(took['before']) / sum(took['this']):.3f}x")
+    got = {name: (run.bracket(), run.hand_values(), run.average()) for name, run in runs.items()}
+    for what, a, b in zip(("bracket", "hand values", "average"), got["before"], got["this"]):
+        diff = max((abs(x - y) for x, y in zip(a, b)), default=0.0)
+        print(f"{what}: {'the same doubles' if list(a) == list(b) else f'largest difference {diff:.3g}'}")
+
+
+if __name__ == "__main__":
+    main()
