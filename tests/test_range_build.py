@@ -28,8 +28,10 @@ from analyzer.tiles import tile_set
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 KERNEL = compiled_kernel()[0]
 needs_kernel = pytest.mark.skipif(KERNEL is None or not hasattr(KERNEL, "build"), reason="the kernel is not built")
-#: the block game for two under each of its scorings (the losers' pips, a point a game, the pips' difference)
-RULES = [find_variant("block", {"players": "2", "score": s}) for s in ("pips", "game", "difference")]
+#: the block game for two under each of its scorings (the losers' pips, a point a game, the pips' difference), with
+#: any lead, and the seven-tile block game for two (block7)
+RULES = ([find_variant("block", {"players": "2", "score": s}) for s in ("pips", "game", "difference")]
+         + [find_variant("block", {"players": "2", "lead": "any"}), find_variant("block7", {})])
 
 
 def assert_same_tree(a: RangeTree, b: RangeTree) -> None:

@@ -221,26 +221,26 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     :func:`compiled_build_supports` the position and ``compiled`` is not False (True: ValueError where it does not),
     else here (the reference); ``module``: the kernel's binding to build with (the default: :func:`compiled_kernel`'s)."""
     start = time.process_time()
-    module = module if module is not None else _KERNEL
-    if compiled is not False:
-        state = compiled_build_supports(rules, base, first, hands, module)
-        if state is not None:
-            return _compiled_build(module, state, base, first, hands, weights, budget, start)
-        if compiled:
-            raise ValueError("the compiled build does not take this position")
-    pos = base.copy()
-    if pos.n != 2 or not pip_valued(rules):
+    if base.n != 2 or not pip_valued(rules):
         raise ValueError("the range solver plays the block game for two, valued by pips")
-    seats = (first, 1 - first)
     masks = (list(hands[0]), list(hands[1]))
     if not masks[0] or not masks[1]:
         raise ValueError("no deal to solve")
     weight = ([1.0] * len(masks[0]), [1.0] * len(masks[1])) if weights is None else (list(weights[0]), list(weights[1]))
-    compress = _compressor(masks)
     total = _weighted_pairs(masks, weight)
     if total <= 0:
         raise ValueError("no deal to solve: the hands given share tiles in every pair")
-    t = RangeTree(first, masks, (array("i", map(compress, masks[0])), array("i", map(compress, masks[1]))), weight,
+    module = module if module is not None else _KERNEL
+    if compiled is not False:
+        state = compiled_build_supports(rules, base, first, masks, module)
+        if state is not None:
+            return _compiled_build(module, state, base, first, masks, weight, total, budget, start)
+        if compiled:
+            raise ValueError("the compiled build does not take this position")
+    pos = base.copy()
+    seats = (first, 1 - first)
+    compress = _compressor(masks)
+    t = RangeTree(first, masks, _compressed(masks), weight,
                   1.0 / total, array("i"), array("i"), array("i"), [], (array("i"), array("i")),
                   (array("i"), array("i")), (array("i"), array("i")), (array("i"), array("i")),
                   (array("i"), array("i")), (array("i"), array("i")), array("i"), array("i"), array("d"), array("i"),
@@ -489,17 +489,11 @@ class _Moves:
         return (self[n] for n in range(len(self)))
 
 
-def _compiled_build(module, supported: tuple, base: Position, first: int, hands, weights, budget: float | None,
-                    start: float) -> RangeTree:
-    """:func:`build_ranges` by the compiled kernel (``module.build``)."""
+def _compiled_build(module, supported: tuple, base: Position, first: int, masks, weight, total: float,
+                    budget: float | None, start: float) -> RangeTree:
+    """:func:`build_ranges` by the compiled kernel (``module.build``) of the hands ``masks`` weighing ``weight``, their
+    disjoint pairs weighing ``total``."""
     state, scoring = supported
-    masks = (list(hands[0]), list(hands[1]))
-    if not masks[0] or not masks[1]:
-        raise ValueError("no deal to solve")
-    weight = ([1.0] * len(masks[0]), [1.0] * len(masks[1])) if weights is None else (list(weights[0]), list(weights[1]))
-    total = _weighted_pairs(masks, weight)
-    if total <= 0:
-        raise ValueError("no deal to solve: the hands given share tiles in every pair")
     left = -1.0 if budget is None else max(0.0, budget - (time.process_time() - start))
     got = module.build(array("Q", masks[0]), array("Q", masks[1]), state, scoring, 1.0 / total, left, -1)
     if got is None or (budget is not None and time.process_time() - start > budget):
