@@ -33,3 +33,17 @@ def test_the_compiled_kernel_reads_the_layout_the_python_side_fills():
     assert compiled_core().LEAF_FIELDS == FIELDS
     ints = LeafScoring(*range(len(FIELDS)), teams=(0, 1, 0, 1)).ints()
     assert ints[:len(FIELDS)] == tuple(range(len(FIELDS))) and ints[len(FIELDS):] == (4, 0, 1, 0, 1)
+
+
+def test_the_range_builds_arrays_are_read_as_the_header_declares_them():
+    """``_ranges_kernel.h``'s ``RB_ITEMS`` (each array's bytes an item) and ``RB_TOO_LONG`` are those the Python side
+    reads the build's arrays by (``wasmcfr.BUILD_ITEMS``, ``ranges._RB_CODES``) and stops on."""
+    from array import array
+
+    from analyzer.hidden import ranges
+    from analyzer.search import wasmcfr
+
+    header = (ROOT / "analyzer" / "hidden" / "_ranges_kernel.h").read_text(encoding="utf-8")
+    assert re.search(r'#define RB_ITEMS "(\d+)"', header).group(1) == wasmcfr.BUILD_ITEMS
+    assert int(re.search(r"#define RB_TOO_LONG (\d+)", header).group(1)) == wasmcfr.RB_TOO_LONG
+    assert "".join(str(array(code).itemsize) for code in ranges._RB_CODES) == wasmcfr.BUILD_ITEMS

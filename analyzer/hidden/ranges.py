@@ -32,6 +32,7 @@ from typing import Sequence
 from ..position import Position, mask_pips, placed
 from ..search.core import cfr_wasm
 from ..search.scoring import describe
+from ..search.wasmcfr import BUILD_ITEMS
 from ..tiles import PASS, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
@@ -517,9 +518,9 @@ def _compiled_build(module, supported: tuple, base: Position, first: int, masks,
     return t
 
 
-#: The compiled build's arrays' type codes (``_ranges_kernel.h``'s ``RB_ITEMS``: ints, the table doubles, ``legal``
-#: bytes)
-_RB_CODES = "iiiiiiiiiiiiiiiiiiidiiib"
+#: The compiled build's arrays' type codes, of their bytes an item (``_ranges_kernel.h``'s ``RB_ITEMS``, as
+#: :data:`analyzer.search.wasmcfr.BUILD_ITEMS` gives them: ints, the table doubles, ``legal`` bytes)
+_RB_CODES = BUILD_ITEMS.translate(str.maketrans("481", "idb"))
 
 
 def _compressor(masks):
