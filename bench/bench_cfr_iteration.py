@@ -8,11 +8,12 @@ hands). Its range tree is built once (by this tree's build) and each kernel's ex
 iterations, the two alternating, CPU seconds. Then both runs' bracket, hand values and average strategy are compared:
 bit for bit (the same doubles) or the largest difference.
 
-    nice -n 10 python3 bench/bench_cfr_iteration.py --before DIR [--which 2] [--iterations 100] [--rounds 3]
+    nice -n 10 python3 bench/bench_cfr_iteration.py --before DIR [DIR ...] [--which 2] [--iterations 100] [--rounds 3]
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import importlib.util
 import sys
 import time
@@ -24,12 +25,15 @@ HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
 
-def load(tree: Path):
-    """``tree``'s compiled ``analyzer.hidden._cfr`` (its extension file loaded under that name, beside any other)."""
+def load(tree: Path, name: str):
+    """``tree``'s compiled ``analyzer.hidden._cfr``, its extension file loaded as ``name._cfr``: a name of its own, for
+    loaded as ``analyzer.hidden._cfr`` after this tree's ``analyzer.hidden`` was imported (which imports its own) it
+    was that one again (until the sixteenth session, so the fifteenth's "before" ran this tree's kernel: see
+    docs/hidden.md)."""
     found = sorted((tree / "analyzer" / "hidden").glob("_cfr.*.so"))
     if not found:
         raise SystemExit(f"no compiled _cfr in {tree}")
-    spec = importlib.util.spec_from_file_location("analyzer.hidden._cfr", found[0])
+    spec = importlib.util.spec_from_file_location(f"{name}._cfr", found[0])
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -37,7 +41,7 @@ def load(tree: Path):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", type=Path, required=True, help="the other source tree (its cores built)")
+    ap.add_argument("--before", type=Path, required=True, nargs="+", help="the other source trees (their cores built)")
     ap.add_argument("--which", type=int, default=2, help="the study's decision (from 0)")
     ap.add_argument("--size", type=int, default=3, help="the larger hand's tiles")
     ap.add_argument("--seed", type=int, default=85)
@@ -51,7 +55,9 @@ def main() -> None:
     from analyzer.hidden.ranges import RangeCRun, build_ranges
     from analyzer.rules.variants import find_variant
 
-    kernels = {"before": load(args.before.resolve()), "this": load(HERE)}
+    kernels = {f"before{j}" if len(args.before) > 1 else "before": load(d.resolve(), f"before{j}")
+               for j, d in enumerate(args.before)}
+    kernels["this"] = load(HERE, "this")
     variant = find_variant("block", {"players": "2"})
     found = (e for e in (endgame(variant, args.size, args.seed, g) for g in range(400)) if e is not None)
     rep, k, _ = next(islice(found, args.which, None))
@@ -59,23 +65,36 @@ def main() -> None:
     t = build_ranges(variant, pos, pos.turn, (ranges[pos.turn], ranges[1 - pos.turn]))
     runs = {name: RangeCRun(t, None, module) for name, module in kernels.items()}
     took = {name: [] for name in runs}
+    best = {name: [] for name in runs}
     for _ in range(args.rounds):
         for name, run in runs.items():
             start = time.process_time()
             run.iterate(args.iterations)
             took[name].append(time.process_time() - start)
+            start = time.process_time()
+            run.bracket()
+            best[name].append(time.process_time() - start)
     print(f"block for two, {args.size} tiles, seed {args.seed}, decision {args.which}: {t.deals:,} deals, "
-          f"{t.nodes:,} nodes; {args.rounds} rounds of {args.iterations} iterations, alternating; "
-          f"before {args.before} against this tree ({HERE})")
-    print(f"{'kernel':>7} | {'ms an iteration (each round)':>34} | {'all':>6}")
+          f"{t.nodes:,} nodes; {args.rounds} rounds of {args.iterations} iterations and a bracket, alternating; "
+          + ", ".join(f"{name} {d}" for name, d in zip(kernels, args.before)) + f"; this tree ({HERE})")
+    first = next(iter(took))
+    print(f"{'kernel':>8} | {'ms an iteration (each round)':>34} | {'all':>6} | {'ratio':>6} | {'median':>6} | "
+          f"{'bracket ms':>10}")
     for name, secs in took.items():
         each = " ".join(f"{1000 * s / args.iterations:6.2f}" for s in secs)
-        print(f"{name:>7} | {each:>34} | {1000 * sum(secs) / (args.iterations * args.rounds):6.2f}")
-    print(f"ratio before / this: {sum(took['before']) / sum(took['this']):.3f}x")
+        ratio = sum(took[first]) / sum(secs)
+        median = statistics.median(a / b for a, b in zip(took[first], secs))
+        print(f"{name:>8} | {each:>34} | {1000 * sum(secs) / (args.iterations * args.rounds):6.2f} | {ratio:5.3f}x | "
+              f"{median:5.3f}x | {1000 * statistics.median(best[name]):10.2f}")
+    print(f"ratio: {first}'s CPU seconds over each kernel's (all rounds; the median of the rounds' ratios)")
     got = {name: (run.bracket(), run.hand_values(), run.average()) for name, run in runs.items()}
-    for what, a, b in zip(("bracket", "hand values", "average"), got["before"], got["this"]):
-        diff = max((abs(x - y) for x, y in zip(a, b)), default=0.0)
-        print(f"{what}: {'the same doubles' if list(a) == list(b) else f'largest difference {diff:.3g}'}")
+    for name in kernels:
+        if name == "this":
+            continue
+        for what, a, b in zip(("bracket", "hand values", "average"), got[name], got["this"]):
+            diff = max((abs(x - y) for x, y in zip(a, b)), default=0.0)
+            same = "the same doubles" if list(a) == list(b) else f"largest difference {diff:.3g}"
+            print(f"{name} against this, {what}: {same}")
 
 
 if __name__ == "__main__":

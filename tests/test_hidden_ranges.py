@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("scipy")
@@ -27,6 +27,11 @@ from analyzer.tiles import Tile  # noqa: E402
 from test_hidden import BLOCK, block_deals  # noqa: E402
 
 ROUNDING = 1e-9
+# The compiled run sums a node's terminal values in another order than the Python walk (by inclusion-exclusion; the
+# leaves where the mover goes out, at their parent), so a value's last bits differ, and regret matching divides the
+# regrets (differences of such values) by their sum: an average strategy agrees to some 1e-11 relatively, not to the
+# last bit.
+AVERAGE = 1e-9
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 
 
@@ -64,7 +69,7 @@ def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
                 py.iterate(3)
                 c.iterate(3)
                 assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
-                assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+                assert c.average() == pytest.approx(py.average(), rel=AVERAGE, abs=1e-12)
                 assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
         # a set held to its move on the game's run, its average and count kept (``cfr_decision``'s first move): the
         # same again
@@ -77,7 +82,7 @@ def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
             py.iterate(2)
             c.iterate(2)
             assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
-            assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+            assert c.average() == pytest.approx(py.average(), rel=AVERAGE, abs=1e-12)
 
 
 @lru_cache(maxsize=None)
@@ -106,6 +111,8 @@ def narrow_sums(t) -> int:
 @pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), nothing=st.sampled_from([0.0, 0.3, 0.7, 0.95]), forced=st.booleans())
+@example(seed=258, nothing=0.3, forced=False)    # (two lines of one hand worth the same: a tie, see ``walk.TIE``)
+@example(seed=2, nothing=0.0, forced=False)      # (an average within 4e-12, not 1e-12: ``AVERAGE``)
 def test_the_kernel_runs_the_python_walk_where_hands_weigh_nothing_and_nodes_have_few_classes(seed, nothing, forced):
     """On a tree whose nodes summed by inclusion-exclusion mostly hold fewer pip classes than the tree's widest, each
     hand weighing nothing (its reach 0 from the root: the kernel gathers only the other's hands he reaches) with
@@ -130,7 +137,7 @@ def test_the_kernel_runs_the_python_walk_where_hands_weigh_nothing_and_nodes_hav
         py.iterate(2)
         c.iterate(2)
         assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12)
-        assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
+        assert c.average() == pytest.approx(py.average(), rel=AVERAGE, abs=1e-12)
         assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
 
 

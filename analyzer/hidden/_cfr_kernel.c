@@ -147,6 +147,8 @@ void cfr_free(CfrWalk *w) {
     free(w->by_at);
     free(w->by_slot);
     free(w->by_hand);
+    free(w->folded);
+    w->folded = NULL;
     w->regret = w->avg = w->strat = w->vals = w->buf = NULL;
     w->lat = w->lmove = w->by_at = w->by_slot = w->by_hand = NULL;
 }
@@ -222,10 +224,13 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
     double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
     strategies(w, n, mode == MODE_CFR);
+    const int8_t *folded = w->folded;
+    if (folded != NULL) w->fold(w, n, p, opp, v);
     if (mover != p) {
         const int32_t *al = t->alive[p];
         for (int32_t a = 0; a < width; a++) {
             int32_t c = t->child[c0 + a];
+            if (folded != NULL && folded[c0 + a]) continue;
             reach_by(w, c0 + a, opp, reach);
             w->node(w, c, p, own, reach, sub, mode, level + 1);
             for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
@@ -233,9 +238,16 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
         return;
     }
     for (int32_t a = 0; a < width; a++) {
+        if (folded != NULL && folded[c0 + a]) continue;
         reach_by(w, c0 + a, own, reach);
         w->node(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
         for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) w->vals[w->by_slot[k]] = sub[w->by_hand[k]];
+    }
+    double tie = 0.0;                 /* (a regret's change within this counts as none: ``CFR_TIE``) */
+    if (mode == MODE_CFR) {
+        const int32_t *ao = t->alive[1 - p];
+        for (int32_t k = t->alive_at[1 - p][n]; k < t->alive_at[1 - p][n + 1]; k++) tie += opp[ao[k]];
+        tie *= w->tie;
     }
     for (int32_t i = i0; i < i1; i++) {
         int32_t h = t->iset_hand[i], j0 = w->lat[i], j1 = w->lat[i + 1];
@@ -253,7 +265,10 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
         for (int32_t j = j0; j < j1; j++) here += st[j] * va[j];
         v[h] += here;
         if (mode == MODE_CFR && i != w->forced_set) {
-            for (int32_t j = j0; j < j1; j++) w->regret[j] += va[j] - here;
+            for (int32_t j = j0; j < j1; j++) {
+                double d = va[j] - here;
+                if (d > tie || d < -tie) w->regret[j] += d;
+            }
             average_add(w, i, own[h]);
         }
     }
@@ -404,7 +419,14 @@ int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_m
     for (int32_t d = 0; d < t->deals; d++)
         if (t->hand[0][d] < 0 || t->hand[0][d] >= m->nh[0] || t->hand[1][d] < 0 || t->hand[1][d] >= m->nh[1])
             return fail(err, K_VALUE, "a deal's hand out of range");
-    return walk_init(&run->w, m, deal_node, forced_set, forced_move, err);
+    int kind = walk_init(&run->w, m, deal_node, forced_set, forced_move, err);
+    double top = 0.0;
+    for (int32_t k = 0; k < t->term_at[m->nodes]; k++) {
+        double x = __builtin_fabs(t->term_value[k]);
+        if (x > top) top = x;
+    }
+    run->w.tie = CFR_TIE * top;
+    return kind;
 }
 
 
@@ -605,6 +627,181 @@ static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, 
         if (i != w->forced_set) average_add(w, i, own[t->iset_hand[i]]);
 }
 
+/* Node ``n``'s leaves where its mover goes out (``fold_leaves``), valued together in ``p``'s walk (``opp``: the other's
+ * reach). At such a leaf the mover's one hand ``h`` (his last tile ``t``) meets each hand of the other's alive at ``n``
+ * without ``t``, each worth its ``fval``: so for the mover ``h``'s value is the sum over all the other's hands less the
+ * sum over those holding ``t`` (a sum by tile, once a node), and for the other a hand's is its ``fval`` times the
+ * mover's reach of the leaves less that of the leaves whose tile it holds. A value no reach enters is 0 exactly, as the
+ * leaf's own walk gives it. */
+static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *v) {
+    RangeRun *run = (RangeRun *)w;
+    int32_t f0 = run->fold_at[n], f1 = run->fold_at[n + 1];
+    if (f0 == f1) return;
+    int mover = w->m.player[n], q = 1 - mover;
+    double sgn = p == 0 ? 1.0 : -1.0, by[32], all = 0.0;
+    int32_t cnt[32], count = 0;
+    uint32_t tiles = run->fold_tiles[n];
+    for (uint32_t m = tiles; m; m &= m - 1) {
+        int b = __builtin_ctz(m);
+        by[b] = 0.0, cnt[b] = 0;
+    }
+    const int32_t *al = w->m.alive[q] + w->m.alive_at[q][n], *mask = run->t.mask[q];
+    int32_t na = w->m.alive_at[q][n + 1] - w->m.alive_at[q][n];
+    const double *fv = run->fval + run->fval_at[n];
+    if (p == mover) {
+        for (int32_t k = 0; k < na; k++) {
+            double r = opp[al[k]];
+            if (r == 0.0) continue;
+            double x = fv[k] * r;
+            all += x, count++;
+            for (uint32_t m = (uint32_t)mask[al[k]] & tiles; m; m &= m - 1) {
+                int b = __builtin_ctz(m);
+                by[b] += x, cnt[b]++;
+            }
+        }
+        for (int32_t f = f0; f < f1; f++) {
+            int b = run->fold_tile[f];
+            w->vals[run->fold_slot[f]] = count == cnt[b] ? 0.0 : sgn * (all - by[b]);
+        }
+        return;
+    }
+    for (int32_t f = f0; f < f1; f++) {
+        double r = opp[run->fold_hand[f]] * w->strat[run->fold_slot[f]];
+        if (r == 0.0) continue;
+        int b = run->fold_tile[f];
+        all += r, count++;
+        by[b] += r, cnt[b]++;
+    }
+    if (!count) return;
+    for (int32_t k = 0; k < na; k++) {
+        double r = all;
+        int32_t c = count;
+        for (uint32_t m = (uint32_t)mask[al[k]] & tiles; m; m &= m - 1) {
+            int b = __builtin_ctz(m);
+            r -= by[b], c -= cnt[b];
+        }
+        if (c) v[al[k]] += sgn * fv[k] * r;
+    }
+}
+
+/* Whether node ``n``'s move ``a`` leads to a leaf its mover's walk may value at ``n`` (``range_fold``): a node where
+ * nothing is left to play, his one hand alive and terminal there (it moved there: its last tile, ``*tile``), and the
+ * other's hands alive and terminal there exactly those alive at ``n`` without that tile, each worth at the leaf what
+ * ``fval`` holds for it (``at``: by hand, its place among the other's hands alive at ``n`` plus 1, 0 elsewhere;
+ * ``set``: by place, whether ``fval`` holds its value yet; ``seen``, ``gen``: a stamp by place and its generation). */
+static int foldable(const RangeRun *run, int32_t n, int32_t a, const int32_t *at, const int8_t *set,
+                    const double *fval, int32_t *seen, int32_t *gen, int *tile) {
+    const RangeTree *t = &run->t;
+    const CfrWalk *w = &run->w;
+    int mover = t->m.player[n], q = 1 - mover;
+    int32_t c = t->m.child_at[n] + a, leaf = t->m.child[c];
+    if (t->m.player[leaf] >= 0 || w->by_at[c + 1] - w->by_at[c] != 1) return 0;
+    int32_t h = w->by_hand[w->by_at[c]];
+    int32_t ma = t->m.alive_at[mover][leaf], mt = t->term_at[mover][leaf];
+    if (t->m.alive_at[mover][leaf + 1] - ma != 1 || t->m.alive[mover][ma] != h || t->term_at[mover][leaf + 1] - mt != 1
+        || t->term_hand[mover][mt] != h)
+        return 0;
+    uint32_t last = (uint32_t)t->mask[mover][h] & ~(uint32_t)t->played[mover][n];
+    if (popcount32(last) != 1) return 0;
+    int32_t without = 0;
+    for (int32_t k = t->m.alive_at[q][n]; k < t->m.alive_at[q][n + 1]; k++) {
+        uint32_t o = (uint32_t)t->mask[q][t->m.alive[q][k]];
+        if (o & (uint32_t)t->played[mover][n]) return 0;
+        without += !(o & last);
+    }
+    int32_t k0 = t->term_at[q][leaf], k1 = t->term_at[q][leaf + 1];
+    int32_t l0 = t->m.alive_at[q][leaf], l1 = t->m.alive_at[q][leaf + 1];
+    if (k1 - k0 != without || l1 - l0 != without) return 0;
+    (*gen)++;
+    for (int32_t k = l0; k < l1; k++) {           /* (his alive hands there: those at n without the tile, once each) */
+        int32_t o = t->m.alive[q][k], place = at[o] - 1;
+        if (place < 0 || ((uint32_t)t->mask[q][o] & last) || seen[place] == *gen) return 0;
+        seen[place] = *gen;
+    }
+    (*gen)++;
+    const double *table = t->table + t->table_at[leaf];
+    int32_t kh = t->term_class[mover][mt], wd = t->width[leaf];
+    for (int32_t k = k0; k < k1; k++) {           /* (and his terminal hands the same) */
+        int32_t o = t->term_hand[q][k], ko = t->term_class[q][k], place = at[o] - 1;
+        if (place < 0 || seen[place] != *gen - 1) return 0;
+        seen[place] = *gen;
+        double x = mover == 0 ? table[kh * wd + ko] : table[ko * wd + kh];
+        if (set[place] && fval[place] != x) return 0;
+    }
+    *tile = __builtin_ctz(last);
+    return 1;
+}
+
+/* The leaves each node's walk values at it (``range_fold``): which of its moves lead to one (``w.folded``), each one's
+ * hand, slot and tile, and the other's hands' values there (``fval``). */
+static int fold_leaves(RangeRun *run, const char **err) {
+    const RangeTree *t = &run->t;
+    CfrWalk *w = &run->w;
+    int32_t N = t->m.nodes, nchild = t->m.child_at[N];
+    int64_t places = 0;
+    for (int32_t n = 0; n < N; n++)
+        if (t->m.player[n] >= 0) {
+            int q = 1 - t->m.player[n];
+            places += t->m.alive_at[q][n + 1] - t->m.alive_at[q][n];
+        }
+    if (places >= INT32_MAX) return fail(err, K_MEMORY, "out of memory");
+    w->folded = calloc((size_t)nchild + 1, 1);
+    run->fold_at = calloc((size_t)N + 1, sizeof(int32_t));
+    run->fval_at = calloc((size_t)N + 1, sizeof(int32_t));
+    run->fold_tiles = calloc((size_t)N + 1, sizeof(uint32_t));
+    run->fold_hand = calloc((size_t)nchild + 1, sizeof(int32_t));
+    run->fold_slot = calloc((size_t)nchild + 1, sizeof(int32_t));
+    run->fold_tile = calloc((size_t)nchild + 1, 1);
+    run->fval = calloc((size_t)places + 1, sizeof(double));
+    int32_t most = t->m.nh[0] > t->m.nh[1] ? t->m.nh[0] : t->m.nh[1];
+    int32_t *at = calloc((size_t)most + 1, sizeof(int32_t));
+    int8_t *set = calloc((size_t)most + 1, 1);
+    int32_t *seen = calloc((size_t)most + 1, sizeof(int32_t)), gen = 0;
+    int kind = K_OK;
+    if (!w->folded || !run->fold_at || !run->fval_at || !run->fold_tiles || !run->fold_hand || !run->fold_slot
+        || !run->fold_tile || !run->fval || !at || !set || !seen)
+        kind = fail(err, K_MEMORY, "out of memory");
+    int32_t f = 0, place = 0;
+    for (int32_t n = 0; n < N && kind == K_OK; n++) {
+        run->fold_at[n] = f;
+        run->fval_at[n] = place;
+        int mover = t->m.player[n];
+        if (mover < 0) continue;
+        int q = 1 - mover;
+        int32_t a0 = t->m.alive_at[q][n], na = t->m.alive_at[q][n + 1] - a0;
+        double *fval = run->fval + place;
+        for (int32_t k = 0; k < na; k++) at[t->m.alive[q][a0 + k]] = k + 1, set[k] = 0;
+        for (int32_t a = 0; a < t->m.child_at[n + 1] - t->m.child_at[n]; a++) {
+            int tile;
+            if (!foldable(run, n, a, at, set, fval, seen, &gen, &tile)) continue;
+            int32_t c = t->m.child_at[n] + a, leaf = t->m.child[c], kh = t->term_class[mover][t->term_at[mover][leaf]];
+            const double *table = t->table + t->table_at[leaf];
+            for (int32_t k = t->term_at[q][leaf]; k < t->term_at[q][leaf + 1]; k++) {
+                int32_t pl = at[t->term_hand[q][k]] - 1, ko = t->term_class[q][k];
+                fval[pl] = mover == 0 ? table[kh * t->width[leaf] + ko] : table[ko * t->width[leaf] + kh];
+                set[pl] = 1;
+            }
+            w->folded[c] = 1;
+            run->fold_hand[f] = w->by_hand[w->by_at[c]];
+            run->fold_slot[f] = w->by_slot[w->by_at[c]];
+            run->fold_tile[f] = (int8_t)tile;
+            run->fold_tiles[n] |= 1u << tile;
+            f++;
+        }
+        for (int32_t k = 0; k < na; k++) at[t->m.alive[q][a0 + k]] = 0;
+        if (f > run->fold_at[n]) place += na;
+    }
+    if (kind == K_OK) {
+        run->fold_at[N] = f;
+        run->fval_at[N] = place;
+        w->fold = range_fold;
+    }
+    free(at);
+    free(set);
+    free(seen);
+    return kind;
+}
+
 /* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves; nothing
  * below where the other reaches nothing (every value there is 0: only ``p``'s average moves). */
 static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
@@ -633,6 +830,17 @@ static void range_release(CfrWalk *w) {
         run->srow_at[q] = run->srow[q] = NULL;
         run->stile[q] = NULL;
     }
+    free(run->fold_at);
+    free(run->fold_hand);
+    free(run->fold_slot);
+    free(run->fval_at);
+    free(run->fold_tile);
+    free(run->fold_tiles);
+    free(run->fval);
+    run->fold_at = run->fold_hand = run->fold_slot = run->fval_at = NULL;
+    run->fold_tile = NULL;
+    run->fold_tiles = NULL;
+    run->fval = NULL;
     run->acc = run->wsum = NULL;
     run->stamp = run->wstamp = NULL;
     run->choose = NULL;
@@ -654,6 +862,7 @@ int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, con
     if (N >= INT32_MAX || n[RANGE_MASK0] >= INT32_MAX || n[RANGE_MASK1] >= INT32_MAX)
         return fail(err, K_VALUE, "the tree's arrays do not fit together");
     m->nodes = (int32_t)N, m->nh[0] = (int32_t)n[RANGE_MASK0], m->nh[1] = (int32_t)n[RANGE_MASK1], m->size = size;
+    t->ntable = n[RANGE_TABLE];
     if (n[RANGE_WEIGHT0] != n[RANGE_MASK0] || n[RANGE_WEIGHT1] != n[RANGE_MASK1] || n[RANGE_CHILD_AT] != N + 1
         || n[RANGE_PLAYED0] != N || n[RANGE_PLAYED1] != N || n[RANGE_ALIVE_AT0] != N + 1
         || n[RANGE_ALIVE_AT1] != N + 1 || n[RANGE_TERM_AT0] != N + 1 || n[RANGE_TERM_AT1] != N + 1
@@ -739,5 +948,15 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
     }
     run->w.weight[0] = t->weight[0];
     run->w.weight[1] = t->weight[1];
-    return walk_init(&run->w, m, range_node, forced_set, forced_move, err);
+    kind = walk_init(&run->w, m, range_node, forced_set, forced_move, err);
+    if (kind != K_OK) return kind;
+    double top = 0.0;
+    for (int64_t k = 0; k < t->ntable; k++) {
+        double x = __builtin_fabs(t->table[k]);
+        if (x > top) top = x;
+    }
+    run->w.tie = CFR_TIE * top;
+    kind = fold_leaves(run, err);
+    if (kind != K_OK) cfr_free(&run->w);
+    return kind;
 }

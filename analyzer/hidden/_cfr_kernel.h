@@ -38,6 +38,7 @@ typedef struct {
     const double *weight[2];
     const int32_t *played[2], *term_at[2], *term_hand[2], *term_class[2], *table_at, *width;
     const double *table;
+    int64_t ntable;               /* the values in ``table`` */
 } RangeTree;
 
 typedef struct CfrWalk CfrWalk;
@@ -66,8 +67,22 @@ struct CfrWalk {
     int64_t ver[2];               /* each player's regrets' version (one more after each change of them) */
     int32_t depth;                /* the tree's depth (nodes on the longest path) */
     int32_t forced_set, forced_move;   /* an information set held to one move (-1: none) */
+    int8_t *folded;               /* by move (an index of ``child``): 1 where the form values the child at its parent
+                                     (``fold``) instead of walking it (NULL: none) */
+    /* The form's values of node ``n``'s folded children in ``p``'s walk (``opp``: the other's reach, by hand): added
+     * to ``v`` where ``p`` is not the mover, else put in ``vals`` at the slots of the moves to them. */
+    void (*fold)(CfrWalk *w, int32_t n, int p, const double *opp, double *v);
+    double tie;                   /* ``CFR_TIE`` times the tree's largest terminal value (its size): a regret's change
+                                     within this times the other's reach at its node counts as none (``walk_moves``) */
     int64_t it;                   /* iterations run */
 };
+
+/* A regret's change no larger than this times the most a value at its node can be (the tree's largest terminal value
+ * times the other's reach there, which bounds the sum of the values' terms) counts as none: a tie is then a tie
+ * whatever the order the value's terms were summed in (the kernel's and the Python walk's orders differ, and a tie
+ * broken by a last bit changes the next strategy outright). The rounding of those sums is some 1e-13 of that bound at
+ * most; a change this small moves a regret bound by nothing a bracket could see. */
+#define CFR_TIE 1e-10
 
 typedef struct {
     CfrWalk w;
@@ -90,6 +105,14 @@ typedef struct {
     int32_t *srow_at[2], *srow[2];   /* each hand's subsets' rows: hand h's ``srow[q][srow_at[q][h] + s]``, ``s`` a bit
                                       * per tile of it (ascending: ``stile``), computed once */
     int8_t *stile[2];             /* each hand's tiles (compressed positions, ascending), ``RANGE_MOST`` a hand */
+    /* The leaves where the mover goes out, valued at their parent (``range_fold``): node ``n``'s from ``fold_at[n]``
+     * to ``fold_at[n + 1]``, each one's hand (the mover's one hand there), the slot of its move, the tile it plays
+     * (compressed); by node, those tiles' mask and where its values of the other's hands alive there begin in
+     * ``fval`` (a value for the maximiser a hand, the same at each such leaf where the hand is alive). */
+    int32_t *fold_at, *fold_hand, *fold_slot, *fval_at;
+    int8_t *fold_tile;
+    uint32_t *fold_tiles;
+    double *fval;
 } RangeRun;
 
 /* The arrays a binding is given for each form, in this order (the extension's arguments' order): ``CFR_ITEMS`` and

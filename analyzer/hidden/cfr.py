@@ -114,6 +114,11 @@ class PublicTree:
         return len(self.player)
 
     @property
+    def top(self) -> float:
+        """The largest terminal value (in size): with the other's reach at a node, a bound of a value there."""
+        return max(map(abs, self.term_value), default=0.0)
+
+    @property
     def infosets(self) -> tuple[int, int]:
         out = [0, 0]
         for n, p in enumerate(self.player):

@@ -163,6 +163,11 @@ class RangeTree:
         return len(self.player)
 
     @property
+    def top(self) -> float:
+        """The largest terminal value (in size): with the other's reach at a node, a bound of a value there."""
+        return max(map(abs, self.table), default=0.0)
+
+    @property
     def hands(self) -> tuple[list[int], list[int]]:
         return self.masks
 
@@ -177,7 +182,9 @@ class RangeTree:
     def memory(self) -> int:
         """The bytes of the tree's arrays and of one run's (regrets, averages and two scratch arrays by legal move,
         with their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the
-        subsets of the terminal hands, and each hand's tiles and the rows of their subsets)."""
+        subsets of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their
+        parent: a mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's
+        hands alive at a node where one moves)."""
         arrays = (*self.cmasks, self.player, self.child_at, self.child, *self.played, *self.alive_at, *self.alive,
                   *self.term_at, *self.term_hand, *self.term_class, self.table_at, self.width, self.table, self.iset_at,
                   self.iset_hand, self.slot, self.legal)
@@ -188,8 +195,9 @@ class RangeTree:
         subsets = sum(comb(bits, k) for k in range(most + 1))
         classes = max(list(self.width) + [1]) + 1
         rows = sum(4 * (1 << m.bit_count()) + 12 for ms in self.cmasks for m in ms)
+        places = sum(self.alive_at[1 - p][n + 1] - self.alive_at[1 - p][n] for n, p in enumerate(self.player) if p >= 0)
         return (sum(len(a) * a.itemsize for a in arrays) + 8 * vectors + run_slots(self)
-                + subsets * (8 * classes + 4) + rows)
+                + subsets * (8 * classes + 4) + rows + 10 * len(self.child) + 12 * self.nodes + 8 * places)
 
     def depth(self) -> int:
         depth, stack = 0, [(0, 1)]

@@ -11,11 +11,18 @@ import math
 from bisect import bisect_right
 from typing import Callable
 
-__all__ = ["CFR", "BEST", "EVAL", "WalkState", "ReferenceRun", "discount", "force", "strategy", "walk_moves"]
+__all__ = ["CFR", "BEST", "EVAL", "TIE", "WalkState", "ReferenceRun", "discount", "force", "strategy", "walk_moves"]
 
 #: The walk's modes: CFR (update the walker's regrets and average; the other plays his current strategy), BEST (the
 #: walker answers best, the other plays his average) or EVAL (both their averages).
 CFR, BEST, EVAL = 0, 1, 2
+
+#: A regret's change no larger than this times the most a value at its node can be (the tree's largest terminal value,
+#: ``top``, times the other's reach there, which bounds the sum of the value's terms) counts as none, so that a tie is a
+#: tie whatever the order the values were summed in: the kernel sums them in other orders than this walk, and a tie
+#: broken by a last bit changes the next strategy outright (``CFR_TIE`` of ``_cfr_kernel.h``). The rounding of such a
+#: sum is some 1e-13 of that bound at most.
+TIE = 1e-10
 
 
 class WalkState:
@@ -28,6 +35,7 @@ class WalkState:
         self.avg = [0.0] * t.size
         self.forced = forced
         self.nh = (len(t.hands[0]), len(t.hands[1]))
+        self.tie = TIE * t.top
 
 
 def force(st: WalkState, forced: tuple[int, int] | None, keep: bool = False) -> None:
@@ -118,6 +126,12 @@ def walk_moves(st: WalkState, n: int, p: int, own: list[float], opp: list[float]
                 v[h] += sub[h]
         return v
     strat = {i: strategy(st, i, width, mode == CFR) for i in sets}
+    tie = 0.0
+    if mode == CFR:
+        alive = t.alive[1 - p]
+        for k in range(t.alive_at[1 - p][n], t.alive_at[1 - p][n + 1]):
+            tie += opp[alive[k]]
+        tie *= st.tie
     vals = []
     for a, c in enumerate(kids):
         reach = [0.0] * st.nh[p]
@@ -135,7 +149,9 @@ def walk_moves(st: WalkState, n: int, p: int, own: list[float], opp: list[float]
         if mode == CFR and not forced:
             for a in range(width):
                 if t.legal[s + a]:
-                    st.regret[s + a] += vals[a][h] - here
+                    d = vals[a][h] - here
+                    if d > tie or d < -tie:
+                        st.regret[s + a] += d
                     st.avg[s + a] += it * it * it * own[h] * strat[i][a]
     return v
 
