@@ -323,3 +323,32 @@ def test_exact_hand_is_a_setting_of_the_fair_analysis():
     assert res.exit_code == 2 and "--exact-hand" in res.output and "add --fair" in res.output
     res = CliRunner().invoke(main, ["analyze", "--fair", "--exact-hand", "6", str(RECORD)])
     assert res.exit_code == 2 and "--exact-hand" in res.output
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_a_cfr_verdict_names_no_best_its_brackets_do_not_tell_apart():
+    """Game 75 of the study (seed 85: ``random_game(block, 85 * 100_003 + 75)``), move 12: the mover may lay [1-6] on
+    either end. The solver's brackets of the two moves overlap, though their midpoints lie more than ``TIED`` apart:
+    the verdict names both as not told apart (no best), where a rule on midpoints alone named one the best."""
+    from analyzer.analysis.fairstats import FairThresholds
+    from analyzer.analysis.hiddenfair import TIED, hidden_verdict, told_apart
+    from analyzer.generate import random_game
+    from analyzer.hidden import public_ranges
+    from analyzer.replay import replay
+
+    rep = replay(random_game(BLOCK, 85 * 100_003 + 75))
+    k = 11
+    pos, ranges = public_ranges(rep, k)
+    solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=20)
+    assert solved.closed and solved.method == "cfr"
+    sign = 1 if solved.mover == 0 else -1
+    brackets = {str(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    assert set(brackets) == {"[1-6]@1", "[1-6]@6"}
+    a, b = brackets.values()
+    assert a[0] <= b[1] and b[0] <= a[1]                               # (they overlap)
+    per_hand = dict(solved.hand_values())
+    assert abs(per_hand[pos.legal_moves()[0]] - per_hand[pos.legal_moves()[1]]) > TIED
+    best = max(per_hand, key=lambda m: sign * per_hand[m])
+    assert told_apart(solved, best, sign) == set()
+    got = hidden_verdict(rep, k, solved.mover, solved, None, FairThresholds())
+    assert sorted(got.tied) == ["[1-6]@1", "[1-6]@6"]

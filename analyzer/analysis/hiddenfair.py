@@ -34,7 +34,8 @@ from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
 __all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "OPEN_MEAN", "GAME_VALUE",
-           "HiddenVerdict", "contradicted", "exact_deals", "exact_points", "hidden_verdict", "hidden_unavailable"]
+           "HiddenVerdict", "contradicted", "told_apart", "exact_deals", "exact_points", "hidden_verdict",
+           "hidden_unavailable"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
 #                                  in every world, or in the worlds drawn)
@@ -207,6 +208,18 @@ def contradicted(solved: HiddenDecision, best: str, played: str | None) -> str |
     return None
 
 
+def told_apart(solved: HiddenDecision, best: Move, sign: int) -> set[Move] | None:
+    """The moves of a CFR+ decision (``solved``; ``sign``: the mover's, 1 for side 0) certified worse than ``best``:
+    their brackets lie wholly below its bracket (for the mover); the others are not told apart from it, however far
+    apart the brackets' midpoints. None where the values are exact (the LP's: then two moves are equal within
+    :data:`TIED`)."""
+    if solved.method != "cfr" or solved.move_bounds is None:
+        return None
+    mine = {m: sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    floor = mine[best][0]
+    return {m for m, (_, up) in mine.items() if up < floor}
+
+
 @dataclass(frozen=True)
 class HiddenVerdict:
     """A decision's fair verdict from the exact solver: each move's value (``values``, by move), the best,
@@ -232,8 +245,12 @@ def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_
     per_hand = {m: v + offset for m, v in solved.hand_values()}
     values = {m: FairValue(round(v, 4), (round(v, 4), round(v, 4)), None) for m, v in per_hand.items()}
     best = max(per_hand, key=lambda m: sign * per_hand[m])
-    tied = tuple(alternative_text(m) for m in sorted(per_hand, key=lambda m: -sign * per_hand[m])
-                 if sign * (per_hand[best] - per_hand[m]) < TIED)
+    apart = told_apart(solved, best, sign)
+    order = sorted(per_hand, key=lambda m: -sign * per_hand[m])
+    if apart is None:
+        tied = tuple(alternative_text(m) for m in order if sign * (per_hand[best] - per_hand[m]) < TIED)
+    else:
+        tied = tuple(alternative_text(m) for m in order if m not in apart)
     summary = {"deals": solved.deals, "value": round(solved.value + offset, 6), "hand_value": round(
         solved.hand_value + offset, 6), "reach": round(solved.reach, 6), "infosets": list(solved.infosets),
         "moves": {alternative_text(m): round(v + offset, 6) for m, v in solved.moves},
