@@ -6,7 +6,7 @@ are replayed; of each, the first decision with a choice where the larger hand ho
 size H (H = 1, 2, 3 by default), up to ``--decisions`` a size, drawn from at most ``--games`` games a size (few games
 reach a choice at one tile: the table says how many were tried). Each is solved by the public-tree CFR+ solver
 (``analyzer.hidden.cfr.cfr_decision``, its brackets closed to 0.001 points a deal of the mover's hand, within
-``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 200 at 4) over every
+``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 40 over more than 240,000 deals, 200 at 4) over every
 deal the public record allows, as each player's possible hands (``hidden.public_ranges``: no deal listed), where
 there are at most ``--max-deals`` deals (default: no bound; those with more are counted, ``beyond``, and left out).
 Each legal move of a solved decision is valued twice, per deal that gives the mover his hand:
@@ -58,6 +58,7 @@ from analyzer.analysis.hiddenfair import cfr_budget  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.hidden import public_ranges  # noqa: E402
 from analyzer.hidden.cfr import BuildTooLong, cfr_decision, kernel  # noqa: E402
+from analyzer.hidden.ranges import disjoint_pairs  # noqa: E402
 from analyzer.inference import worlds_at  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 from analyzer.rules.variants import find_variant  # noqa: E402
@@ -79,7 +80,15 @@ def endgame(variant, size: int, seed: int, game: int):
     return None
 
 
-def one(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random) -> dict:
+def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Random) -> dict:
+    """:func:`valued`'s row with the budget it had (None: the analysis's, ``cfr_budget`` by the tiles and the deals)."""
+    if budget is None:
+        pos, ranges = public_ranges(rep, k)
+        budget = cfr_budget(max(pos.count(0), pos.count(1)), disjoint_pairs(*ranges))
+    return {**valued(rep, k, seat, limit, budget, rng), "budget": budget}
+
+
+def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random) -> dict:
     """Both verdicts of one endgame, a row: ``status`` "beyond" (more deals than ``limit``), "too long" (the tree
     not built within ``budget``), "open" (a bracket not closed within it: the solver's figures alone) or "solved"."""
     start = time.process_time()
@@ -151,7 +160,7 @@ def run(args, path: Path) -> None:
             mine = [r for r in saved if r.get("seed") == args.seed and r.get("size") == size]
             done = {r["game"] for r in mine if r["kind"] == "decision"}
             found = len(done)
-            budget = args.budget if args.budget is not None else cfr_budget(size)
+            budget = args.budget
             game = 0
             while game < args.games and found < args.decisions:
                 if game not in done:

@@ -33,7 +33,7 @@ from . import alternative_text
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
-__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "OPEN_MEAN", "GAME_VALUE",
+__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "OPEN_MEAN", "GAME_VALUE",
            "HiddenVerdict", "contradicted", "told_apart", "exact_deals", "exact_points", "hidden_verdict",
            "hidden_unavailable"]
 
@@ -49,15 +49,25 @@ CFR_DEALS = 50_000               # ... over its deals listed where there are at 
 #                                  ``--exact-hand`` above CFR_HAND) over each player's possible hands (hidden.public_ranges: no deal listed, no count bounds it),
 #                                  where the deals are the pairs of those hands (not where the record shows facts of
 #                                  whole hands: then the decision is sampled)
-CFR_RANGES_DEALS = 240_000       # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
-#                                  the deals are at most these (all 66 such three-tile decisions of the study closed in 20 s, the
-#                                  most 17.7 s; of the 34 with more, 247,520 deals and up, 2; docs/hidden.md)
+CFR_RANGES_DEALS = 775_200       # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
+#                                  the deals are at most these: every three-tile decision of block for two with the
+#                                  double-six set (3 and 3 tiles drawn from 20: 1,140 x 680 hands); docs/hidden.md
+CFR_SHOWN = 0.01                 # a CFR+ decision whose brackets did not close (to hidden.cfr.TOL) within its time but
+#                                  are none wider than this (points a deal of the mover's hand: the values are shown to
+#                                  two decimals) is valued by them all the same; a wider one is left to the sampling
 
 
-def cfr_budget(most: int) -> float:
-    """The CPU seconds of one decision's solves (the tree's building too) with at most ``most`` tiles a hand: 20 up to
-    3 tiles, ten times that past them (``--exact-hand 4``: minutes a decision)."""
-    return BUDGET if most <= CFR_HAND else 10 * BUDGET
+CFR_LARGE = 240_000              # a three-tile decision over more deals (3 and 3 tiles drawn from 17 or more) gets
+#                                  twice the budget: its iterations cost 25-35 ms, and it needs some 1,000
+
+
+def cfr_budget(most: int, deals: int = 0) -> float:
+    """The CPU seconds of one decision's solves (the tree's building too) with at most ``most`` tiles a hand over
+    ``deals`` public deals: 20 up to 3 tiles, 40 over more than :data:`CFR_LARGE` deals, ten times 20 past 3 tiles
+    (``--exact-hand 4``: minutes a decision)."""
+    if most > CFR_HAND:
+        return 10 * BUDGET
+    return 2 * BUDGET if deals > CFR_LARGE else BUDGET
 
 
 def hidden_unavailable() -> str | None:
@@ -157,7 +167,8 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             continue
         actual, deals, weights, solver = found
         if solver.startswith("cfr"):
-            budget = cfr_budget(max(actual.count(0), actual.count(1)))
+            count = disjoint_pairs(*deals) if solver == "cfr-ranges" else len(deals)
+            budget = cfr_budget(max(actual.count(0), actual.count(1)), count)
             try:
                 if solver == "cfr-ranges":
                     got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget)
@@ -169,7 +180,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             except BuildTooLong:
                 open_ += 1
                 continue
-            if got.closed:
+            if got.closed or got.width() <= CFR_SHOWN:
                 out[(k, seat)] = got
                 continue
             open_ += 1
@@ -190,7 +201,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             break
     if open_:
         notes.insert(0, f"{open_} decision{'s' * (open_ != 1)} not valued exactly under hidden information: the "
-                        "CFR+ solver's brackets did not close within its time")
+                        f"CFR+ solver's brackets did not narrow to {CFR_SHOWN} points within its time")
     return out, "; ".join(notes) or None, unclosed
 
 
@@ -259,7 +270,8 @@ def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_
         summary.update(bounds=[round(b + offset, 6) for b in solved.bounds],
                        move_bounds={alternative_text(m): [round(lo + offset, 6), round(up + offset, 6)]
                                     for m, lo, up in solved.move_bounds},
-                       iterations=solved.iterations)     # (not its seconds: the same record, the same JSON)
+                       iterations=solved.iterations,     # (not its seconds: the same record, the same JSON)
+                       width=round(solved.width(), 6))   # (its widest bracket, points a deal of the mover's hand)
     if played is None:
         return HiddenVerdict(values, alternative_text(best), 0.0, None, "none", tied if len(tied) > 1 else (), summary)
     loss = max(0.0, sign * (per_hand[best] - per_hand[played]))

@@ -58,6 +58,14 @@ class HiddenDecision:
         best = max(v * self._sign() for _, v in self.moves)
         return (best - dict(self.moves)[move] * self._sign()) / self.reach
 
+    def width(self) -> float:
+        """The widest of its brackets (the game value's and each move's) in points per deal that gives the mover his
+        actual hand: 0 where the values are exact (the LP's)."""
+        if self.bounds is None:
+            return 0.0
+        spans = [self.bounds] + [(lo, up) for _, lo, up in self.move_bounds or ()]
+        return max(up - lo for lo, up in spans) / self.reach
+
     def hand_values(self) -> tuple[tuple[Move, float], ...]:
         """Each move's value per deal that gives the mover his actual hand (side 0): ``hand_value`` less what
         the move costs against the game value (``(value - move's value) / reach``). Where he need not mix, the

@@ -30,6 +30,13 @@ NEARLY = 0.1
 HIDDEN = "exact-hidden"
 
 
+def cfr_precision(hidden: dict) -> tuple[float, int]:
+    """How precise a CFR+ verdict's values are (its JSON's ``hidden``), as a number and its digits: 0.001 (the
+    solver's tolerance, ``hidden.cfr.TOL``) where its widest bracket a deal of the mover's hand (``width``) is within
+    it, else 0.01 (``analysis.hiddenfair.CFR_SHOWN``: no wider one is shown)."""
+    return (0.001, 3) if hidden.get("width", 0.0) <= 0.001 else (0.01, 2)
+
+
 def how_words(fair) -> str:
     """How a fair verdict was reached, in a few words: ``exact under hidden information, 360 public deals`` (both
     players playing their best by what they know, over the deals the public record allows: the game's deals, not only
@@ -37,8 +44,10 @@ def how_words(fair) -> str:
     hands, their mean) or ``open-hands mean of 200 of 3,060 deals, sampled`` (open hands in the deals drawn: a
     sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
-        if (getattr(fair, "hidden", None) or {}).get("solver") == "cfr":    # (its certified brackets' precision)
-            return gettext("exact under hidden information to 0.001 (CFR+), {n} public deals", n=number(fair.worlds))
+        hidden = getattr(fair, "hidden", None) or {}
+        if hidden.get("solver") == "cfr":    # (its certified brackets' precision: 0.001 where they closed, else 0.01)
+            return gettext("exact under hidden information to {width} (CFR+), {n} public deals",
+                           width=decimal(*cfr_precision(hidden)), n=number(fair.worlds))
         return gettext("exact under hidden information, {n} public deals", n=number(fair.worlds))
     if fair.method == OVER_HANDS:
         h = fair.over_hands
