@@ -1,6 +1,7 @@
 """The CFR solver on the study's full-pool three-tile decisions of block for two (issue 85): each valued by
 ``cfr_decision`` with ``--budget`` CPU seconds, whether its brackets closed (0.001 points a deal of the mover's
-hand), its iterations, CPU seconds, widest move bracket a deal of the mover's hand, moves and the run's memory.
+hand), its iterations, CPU seconds, widest bracket (the game's and each move's) a deal of the mover's hand, moves
+and the run's memory.
 
 The decisions are ``bench_cfr_study.py``'s (seed 85): of each random game, the first decision with a choice where the
 larger hand holds 3 tiles, those with at least ``--min-deals`` public deals (247,520: 3 and 3 tiles drawn from 17 or
