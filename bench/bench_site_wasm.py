@@ -22,12 +22,19 @@ count the waiting.
 
     python3 bench/bench_site_wasm.py                 # the default records, exact, and one fair analysis
     python3 bench/bench_site_wasm.py --records seed2.dom match-milo.dom --fair seed2.dom
+    domino new --variant block --players 2 --seed 372 -o /tmp/seed372.dom
+    python3 bench/bench_site_wasm.py --records --fair /tmp/seed372.dom      # a record by its path (issue 85's)
+
+Each side's peak memory is given too (the most resident memory of the process so far, after each request: natively
+``resource.getrusage``, under Node ``process.resourceUsage().maxRSS``): a figure of the whole process, start-up and the
+requests before included, so it tells of a request only where it rose there.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,16 +68,22 @@ WARM = ("seed2.dom", "variant-draw.dom", "match-milo.dom")
 PYTHON_ALONE = ("validate", "sheet-partnership.dom")
 
 
+def _text(name: str) -> str:
+    """A bundled record's text (``records/NAME``), or that of the file ``name`` names (a record written elsewhere, as
+    ``domino new`` writes one)."""
+    path = ROOT / "records" / name
+    return (path if path.exists() else Path(name)).read_text(encoding="utf-8")
+
+
 def _requests(records, fair) -> list[tuple[str, str, dict]]:
     """``(name, route, body)`` of each timed request."""
     out = []
     for name in records:
-        out.append((name, "analyze", {"text": (ROOT / "records" / name).read_text(encoding="utf-8")}))
+        out.append((Path(name).name, "analyze", {"text": _text(name)}))
     for name in fair:
-        out.append((f"{name} fair (seed {SEED})", "analyze",
-                    {"text": (ROOT / "records" / name).read_text(encoding="utf-8"), "fair": True, "seed": SEED}))
+        out.append((f"{Path(name).name} fair (seed {SEED})", "analyze", {"text": _text(name), "fair": True, "seed": SEED}))
     route, name = PYTHON_ALONE
-    out.append((f"{name} {route} (no search)", route, {"text": (ROOT / "records" / name).read_text(encoding="utf-8")}))
+    out.append((f"{name} {route} (no search)", route, {"text": _text(name)}))
     return out
 
 
@@ -99,7 +112,7 @@ def main() -> None:
 
         first = [timed(route, body)[0] for _, route, body in warm][0]
         plan = []           # (warm-ups, timed runs) a record
-        native = []
+        native, peaks = [], []     # peaks: the process's most resident memory so far, MB, after each request
         for _, route, body in requests:
             seconds, status, answer, cpu = timed(route, body)
             warmups = 1 if seconds < 1.0 else 0
@@ -110,6 +123,7 @@ def main() -> None:
                 cpu = min(x[3] for x in got)
             plan.append((warmups, runs))
             native.append((seconds, status, answer, cpu))
+            peaks.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         calls = [{"route": r, "body": b} for _, r, b in warm]
         for (_, route, body), (warmups, runs) in zip(requests, plan):
             calls += [{"route": route, "body": body}] * (warmups + runs)
@@ -122,7 +136,8 @@ def main() -> None:
     answers, at, pages = got["answers"], len(warm), []
     for warmups, runs in plan:
         mine = answers[at + warmups:at + warmups + runs]
-        pages.append({**min(mine, key=lambda a: a["seconds"]), "cpu": min(a["cpu"] for a in mine)})
+        pages.append({**min(mine, key=lambda a: a["seconds"]), "cpu": min(a["cpu"] for a in mine),
+                      "peak": mine[-1]["peak"]})
         at += warmups + runs
     print(f"# bench_site_wasm: Pyodide under Node {version}, the searches on _core/_arms/_draw/_race/_cfr.wasm, against "
           f"native Python {sys.version.split()[0]} (compiled), in one run; an analysis under {SHORT} s natively: "
@@ -132,7 +147,8 @@ def main() -> None:
     ratios = {"exact": [], "fair": [], "no search": []}
     cpu_ratios = {"exact": [], "fair": [], "no search": []}
     totals = {"exact": [0.0, 0.0], "fair": [0.0, 0.0], "no search": [0.0, 0.0]}
-    for (name, route, _), (seconds, status, answer, cpu), page, (_, runs) in zip(requests, native, pages, plan):
+    for (name, route, _), (seconds, status, answer, cpu), page, (_, runs), peak in zip(requests, native, pages, plan,
+                                                                                         peaks):
         same = status == page["status"] and answer == page["data"]
         ratio = page["seconds"] / seconds
         kind = "no search" if route != "analyze" else "fair" if "fair" in name else "exact"
@@ -141,7 +157,7 @@ def main() -> None:
         totals[kind][0] += seconds
         totals[kind][1] += page["seconds"]
         print(f"{name:44} {seconds:9.3f} {page['seconds']:9.3f} {ratio:8.2f}x {cpu:8.3f} {page['cpu']:8.3f} "
-              f"{cpu_ratios[kind][-1]:6.2f}x  {'yes' if same else 'NO ':4} {runs:4}")
+              f"{cpu_ratios[kind][-1]:6.2f}x  {'yes' if same else 'NO ':4} {runs:4} {peak:7.0f} {page['peak']:7.0f}")
     for kind, values in ratios.items():
         if values:
             native_s, wasm_s = totals[kind]

@@ -1,7 +1,7 @@
 // Pyodide under Node, loading a site built by `domino site` as the browser's worker does (its pyodide/ folder
 // and python/domino.zip), then answering the requests read from standard input (a JSON list of
 // {"route", "body"}) through analyzer.site.worker.SiteApi. Prints one JSON object: the start-up's parts and
-// each request's seconds (by the clock, and of the processor) and answer. Used by bench/bench_site.py and tests/test_site_node.py.
+// each request's seconds (by the clock, and of the processor), the process's peak memory after it, and answer. Used by bench/bench_site.py and tests/test_site_node.py.
 // As the worker does, it first instantiates the compiled kernels' WebAssembly modules the site ships (site.json's
 // "wasm") into globalThis.dominoKernels, so the block search runs on _core.wasm; --no-wasm leaves them out (the
 // pure-Python search).
@@ -40,6 +40,8 @@ for (const { route, body } of requests) {
   const seconds = now() - start, used = process.cpuUsage(cpu);
   // cpu: the process's processor time (all of Node's threads, its collector and compilers too), which the other
   // work of a shared machine does not add to as it adds to the seconds by the clock
-  answers.push({ route, seconds, cpu: (used.user + used.system) / 1e6, progress: steps, status: out.status, data: out.data });
+  // peak: the process's most resident memory so far, MB (maxRSS is in kilobytes)
+  answers.push({ route, seconds, cpu: (used.user + used.system) / 1e6, peak: process.resourceUsage().maxRSS / 1024,
+                 progress: steps, status: out.status, data: out.data });
 }
 process.stdout.write(JSON.stringify({ start: { pyodide: t1 - t0, package: t2 - t1 }, answers }) + "\n");

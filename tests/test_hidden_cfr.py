@@ -382,3 +382,34 @@ def test_brackets_that_did_not_close_but_are_within_the_shown_width_value_the_de
     out, note, unclosed = hiddenfair.exact_points(rep, points)
     assert not out and all(d.width() > hiddenfair.CFR_SHOWN for d in unclosed.values())
     assert note.startswith("1 decision not valued exactly under hidden information")
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_a_decision_whose_tree_passes_the_memory_cap_is_sampled_and_the_note_says_why(monkeypatch):
+    """``--exact-hand 4`` on a four-tile decision over 22 million deals grew past 22 GB before the system killed the
+    process (the seventeenth session): a decision whose tree over the hands, with a run of it, would take more than
+    ``CFR_MEMORY`` bytes is left to the sampling, the note naming the move and the cap, and the rest goes on. The bundled
+    record's decision with 3 and 4 tiles (4,069,800 deals), with ``--exact-hand 4``, under a cap of 1 MB; then
+    ``cfr_decision``'s own check."""
+    from analyzer.analysis import hiddenfair
+    from analyzer.hidden.ranges import TreeTooLarge
+    from analyzer.i18n import use
+
+    (rep,) = replay_record(read(RECORD.parent / "openspiel-block7-5.dom"))
+    k = next(k for k in range(len(rep.game.moves))
+             if max(rep.position_at(k).count(0), rep.position_at(k).count(1)) == 4
+             and len(rep.position_at(k).legal_moves()) > 1)
+    pos = rep.position_at(k)
+    points = [(k, pos.turn, pos.legal_moves())]
+    monkeypatch.setattr(hiddenfair, "CFR_MEMORY", 1 << 20)
+    out, note, unclosed = hiddenfair.exact_points(rep, points, 4, lp=False)
+    assert not out and not unclosed
+    assert note == (f"move {k + 1} not valued exactly under hidden information: its public tree takes more than 1 MB "
+                    "of memory")
+    with use("es"):
+        _, spanish, _ = hiddenfair.exact_points(rep, points, 4, lp=False)
+    assert spanish != note and f"{k + 1}" in spanish
+    actual, ranges, _, solver = hiddenfair.exact_deals(rep, k, pos.turn, pos.legal_moves(), 4)
+    assert solver == "cfr-ranges"
+    with pytest.raises(TreeTooLarge):
+        cfr_decision(rep.variant, actual, ranges=ranges, memory=1 << 20)

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from analyzer.hidden import public_ranges
-from analyzer.hidden.ranges import (BuildTooLong, RangeTree, build_ranges, compiled_build_supports,
+from analyzer.hidden.ranges import (BuildTooLong, RangeTree, TreeTooLarge, build_ranges, compiled_build_supports,
                                     compiled_kernel)
 from analyzer.match import replay_record
 from analyzer.notation import read
@@ -161,6 +161,30 @@ def test_past_its_budget_either_build_stops():
             build_ranges(rules, pos, pos.turn, (hands[pos.turn], hands[1 - pos.turn]), budget=0.0, compiled=compiled)
 
 
+def _large_position():
+    """The bundled record's decision with 2 tiles in both hands (153 possible hands each, 1,626 public nodes): its
+    rules, position and hands, and its tree."""
+    for rules, pos, hands in record_decisions(2):
+        if (pos.count(0), pos.count(1)) == (2, 2):
+            return rules, pos, hands, build_ranges(rules, pos, pos.turn, (hands[pos.turn], hands[1 - pos.turn]))
+    raise AssertionError("no decision with 2 tiles in both hands")
+
+
+@needs_kernel
+def test_past_its_memory_cap_either_build_stops_and_within_it_builds_the_same_tree():
+    """A four-tile decision of ``--exact-hand 4`` over 22 million deals grew past 22 GB before the system killed it
+    (the seventeenth session): a build stops once its arrays pass ``max_bytes``, both builds alike, and a cap it stays
+    within changes nothing."""
+    rules, pos, hands, t = _large_position()
+    whole = t.array_bytes()
+    for compiled in (False, True):
+        with pytest.raises(TreeTooLarge) as caught:
+            build_ranges(rules, pos, pos.turn, (hands[pos.turn], hands[1 - pos.turn]), compiled=compiled,
+                         max_bytes=whole // 8)
+        assert caught.value.cap == whole // 8 and isinstance(caught.value, MemoryError)
+    assert_same_tree(*both(rules, pos, hands, max_bytes=64 * whole))
+
+
 class _OwnValue(type(RULES[0])):
     """The block game for two with a value of its own (no description of it compiles to ints)."""
 
@@ -187,7 +211,7 @@ def test_a_position_the_compiled_build_does_not_take_is_built_in_python():
 
 
 # -- the WebAssembly module against the extension ---------------------------------------------------------------------
-def _build_case(rules, pos, hands) -> dict:
+def _build_case(rules, pos, hands, max_bytes: int = 0) -> dict:
     from array import array
 
     mover = pos.turn
@@ -195,8 +219,8 @@ def _build_case(rules, pos, hands) -> dict:
     norm = 1.0 / 3.0
     return {"mask0": [str(m) for m in hands[mover]], "mask1": [str(m) for m in hands[1 - mover]], "state": list(state),
             "scoring": list(scoring), "norm": struct.pack("<d", norm).hex(), "max_nodes": -1,
-            "_native": KERNEL.build(array("Q", hands[mover]), array("Q", hands[1 - mover]), state, scoring, norm, -1.0,
-                                    -1)}
+            "max_bytes": max_bytes, "_native": KERNEL.build(array("Q", hands[mover]), array("Q", hands[1 - mover]), state,
+                                                            scoring, norm, -1.0, -1, max_bytes)}
 
 
 @needs_kernel
@@ -208,6 +232,13 @@ def test_the_wasm_build_equals_the_extensions(tmp_path):
     rng = random.Random(85)
     cases = [_build_case(*random_position(rng, most=3)) for _ in range(12)]
     native = [c.pop("_native") for c in cases]
+    # and one past its cap of bytes: the extension's MemoryError, the module's K_MEMORY, the same text
+    rules, pos, hands, _ = _large_position()
+    with pytest.raises(MemoryError) as caught:
+        _build_case(rules, pos, hands, max_bytes=1)
+    capped = {**_build_case(rules, pos, hands), "max_bytes": 1}
+    capped.pop("_native")
+    cases.append(capped)
     module = _module("cfr", KERNEL)            # (the module and Node, or the test skipped)
     source = tmp_path / "cfrbuild-cases.json"
     source.write_text(json.dumps(cases))
@@ -215,6 +246,8 @@ def test_the_wasm_build_equals_the_extensions(tmp_path):
                            str(source)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     wasm = json.loads(done.stdout)["results"]
+    assert wasm.pop() == [4, str(caught.value)] and str(caught.value) == "the public tree passes its memory cap"
+    assert len(wasm) == len(native)
     for (arrays, size), w in zip(native, wasm):
         assert w["size"] == size
         for k, (data, item) in enumerate(zip(arrays, BUILD_ITEMS)):

@@ -23,18 +23,18 @@ from typing import Sequence
 from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, TooLarge, hidden_decision, public_game,
                       public_hands, public_ranges, public_stock_down, stock_down_positions,
                       within_bound)
-from ..hidden.cfr import BUDGET, BuildTooLong, cfr_decision, cfr_supported
+from ..hidden.cfr import BUDGET, BuildTooLong, TreeTooLarge, cfr_decision, cfr_supported
 from ..hidden.ranges import disjoint_pairs
 from ..inference import InferenceUnsupported, NoWorld
-from ..i18n import gettext
+from ..i18n import decimal, gettext, ngettext, number
 from ..replay import Replay
 from ..tiles import Move
 from . import alternative_text
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
-__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "OPEN_MEAN", "GAME_VALUE",
-           "HiddenVerdict", "contradicted", "told_apart", "exact_deals", "exact_points", "hidden_verdict",
+__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "CFR_MEMORY", "OPEN_MEAN",
+           "GAME_VALUE", "HiddenVerdict", "contradicted", "told_apart", "exact_deals", "exact_points", "hidden_verdict",
            "hidden_unavailable"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
@@ -59,6 +59,11 @@ CFR_SHOWN = 0.01                 # a CFR+ decision whose brackets did not close 
 
 CFR_LARGE = 240_000              # a three-tile decision over more deals (3 and 3 tiles drawn from 17 or more) gets
 #                                  twice the budget: its iterations cost 25-35 ms, and it needs some 1,000
+CFR_MEMORY = 4 << 30             # the most bytes one decision's tree over the hands and a run of it may take (by
+#                                  RangeTree.memory, within some 12% of the process's peak): past it the decision is left
+#                                  to the sampling and the note says why, before the machine runs out of memory (a
+#                                  four-tile decision of ``--exact-hand 4`` over 22 million deals: 14 million nodes, and
+#                                  past 22 GB before the system killed it); docs/hidden.md, "A cap on the tree's memory"
 
 
 def cfr_budget(most: int, deals: int = 0) -> float:
@@ -171,11 +176,17 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             budget = cfr_budget(max(actual.count(0), actual.count(1)), count)
             try:
                 if solver == "cfr-ranges":
-                    got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget)
+                    got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget, memory=CFR_MEMORY)
                 else:
                     got = cfr_decision(rep.variant, actual, deals, weights, masks=True, budget=budget)
+            except TreeTooLarge as exc:
+                notes.append(gettext("move {number} not valued exactly under hidden information: its public tree "
+                                     "takes more than {size} MB of memory", number=k + 1,
+                                     size=number(exc.cap >> 20)))
+                continue
             except MemoryError:
-                notes.append(f"move {k + 1} not valued exactly under hidden information: out of memory")
+                notes.append(gettext("move {number} not valued exactly under hidden information: out of memory",
+                                     number=k + 1))
                 continue
             except BuildTooLong:
                 open_ += 1
@@ -200,8 +211,11 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             notes.append(f"exact values under hidden information stop: {exc}")
             break
     if open_:
-        notes.insert(0, f"{open_} decision{'s' * (open_ != 1)} not valued exactly under hidden information: the "
-                        f"CFR+ solver's brackets did not narrow to {CFR_SHOWN} points within its time")
+        notes.insert(0, ngettext("{n} decision not valued exactly under hidden information: the CFR+ solver's "
+                                 "brackets did not narrow to {width} points within its time",
+                                 "{n} decisions not valued exactly under hidden information: the CFR+ solver's "
+                                 "brackets did not narrow to {width} points within its time", open_,
+                                 width=decimal(CFR_SHOWN)))
     return out, "; ".join(notes) or None, unclosed
 
 

@@ -226,16 +226,18 @@ static PyTypeObject RunTypes[2] = {
 
 static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-/* ``build(mask0, mask1, state, scoring, norm, budget, max_nodes)``: the range tree's build (``_ranges_kernel.h``) of
- * the hands ``mask0``, ``mask1`` (buffers of 64-bit tile masks) from ``state`` (``RB_STATE`` ints) valued by
- * ``scoring`` (``LeafScoring.ints()``) times ``norm``: ``(arrays, size)``, ``arrays`` a tuple of bytes (``RB_PLAYER``...
- * in order, ``RB_ITEMS`` bytes an item), or None past ``budget`` CPU seconds (< 0: none) or ``max_nodes`` nodes (< 0:
- * none). The GIL is released while it builds. */
+/* ``build(mask0, mask1, state, scoring, norm, budget, max_nodes, max_bytes)``: the range tree's build
+ * (``_ranges_kernel.h``) of the hands ``mask0``, ``mask1`` (buffers of 64-bit tile masks) from ``state`` (``RB_STATE``
+ * ints) valued by ``scoring`` (``LeafScoring.ints()``) times ``norm``: ``(arrays, size)``, ``arrays`` a tuple of bytes
+ * (``RB_PLAYER``... in order, ``RB_ITEMS`` bytes an item), or None past ``budget`` CPU seconds (< 0: none) or
+ * ``max_nodes`` nodes (< 0: none); MemoryError past ``max_bytes`` bytes of its arrays (0 or less: none; the text
+ * ``RB_TOO_LARGE``). The GIL is released while it builds. */
 static PyObject *build_py(PyObject *mod, PyObject *args) {
     PyObject *o[2], *state, *scoring;
     double norm, budget;
-    long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOOOddL", &o[0], &o[1], &state, &scoring, &norm, &budget, &max_nodes)) return NULL;
+    long long max_nodes, max_bytes;
+    if (!PyArg_ParseTuple(args, "OOOOddLL", &o[0], &o[1], &state, &scoring, &norm, &budget, &max_nodes, &max_bytes))
+        return NULL;
     RangeBuild b;
     memset(&b, 0, sizeof(b));
     if (leaf_parse(scoring, &b.sc) < 0) return NULL;
@@ -270,6 +272,7 @@ static PyObject *build_py(PyObject *mod, PyObject *args) {
     b.budget = budget;
     b.clock = budget >= 0 ? cpu_seconds : NULL;
     b.max_nodes = max_nodes;
+    b.max_bytes = max_bytes;
     int kind;
     Py_BEGIN_ALLOW_THREADS
     kind = rb_build(&b);
@@ -279,6 +282,8 @@ static PyObject *build_py(PyObject *mod, PyObject *args) {
     PyObject *res = NULL;
     if (kind == RB_TOO_LONG) {
         res = Py_NewRef(Py_None);
+    } else if (kind == K_MEMORY && b.err_text != NULL && strcmp(b.err_text, RB_TOO_LARGE) == 0) {
+        PyErr_SetString(PyExc_MemoryError, RB_TOO_LARGE);       /* (past its cap, not out of memory: said so) */
     } else if (kind != K_OK) {
         kernel_raise(kind, b.err_text);
     } else {

@@ -94,10 +94,12 @@ EXPORT(cfr_size) int cfr_size(WasmRun *r) { return r->run.w.m.size; }
 /* The range tree's build (``_ranges_kernel.h``; the extension's ``build``): the hands ``mask0`` (``n0`` 64-bit tile
  * masks) and ``mask1`` (``n1``) from ``state`` (``RB_STATE`` ints) valued by ``scoring`` (``LeafScoring.ints()``,
  * ``nscoring`` ints) times ``norm``, stopped past ``max_nodes`` nodes (< 0: no cap; a freestanding module has no CPU
- * clock: the caller times it). NULL: no memory; else check ``rb_error_kind`` (``RB_TOO_LONG``: past the cap), then read
+ * clock: the caller times it) or ``max_bytes`` bytes of its arrays (0 or less: no cap; then ``K_MEMORY``, its text
+ * ``RB_TOO_LARGE``). NULL: no memory; else check ``rb_error_kind`` (``RB_TOO_LONG``: past the cap), then read
  * array ``k`` (``RB_PLAYER``...) at ``rb_array`` with ``rb_items`` items, and ``rb_delete`` it. */
 EXPORT(rb_new) RangeBuild *rb_new(const uint64_t *mask0, int n0, const uint64_t *mask1, int n1, const int *state,
-                                  const int *scoring, int nscoring, double norm, double max_nodes) {
+                                  const int *scoring, int nscoring, double norm, double max_nodes,
+                                  double max_bytes) {
     RangeBuild *b = calloc(1, sizeof(RangeBuild));
     if (b == NULL) return NULL;
     if (leaf_parse_int32(scoring, nscoring, &b->sc) < 0) {
@@ -112,6 +114,7 @@ EXPORT(rb_new) RangeBuild *rb_new(const uint64_t *mask0, int n0, const uint64_t 
     b->nh[1] = n1;
     b->norm = norm;
     b->max_nodes = (int64_t)max_nodes;
+    b->max_bytes = (int64_t)max_bytes;
     rb_build(b);
     b->mask[0] = b->mask[1] = NULL;
     return b;

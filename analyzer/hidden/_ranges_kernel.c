@@ -211,13 +211,24 @@ static int rb_terminal(RangeBuild *b, const RbState *s, int32_t n, const int32_t
     return 0;
 }
 
+/* The bytes the build holds: its arrays as allocated (the output, the children, the tables' keys and their hash). */
+static int64_t rb_bytes(const RangeBuild *b) {
+    int64_t n = b->kids.cap * b->kids.item + b->kid_at.cap * b->kid_at.item + b->keys.cap * b->keys.item
+                + b->nslots * 3 * (int64_t)sizeof(int64_t);
+    for (int k = 0; k < RB_ARRAYS; k++) n += b->out[k].cap * b->out[k].item;
+    return n;
+}
+
 #define RB_MOVES 130          /* the most public moves at a node: two a tile of 64 and a pass */
 
 static int32_t rb_node(RangeBuild *b, const RbState *s, const int32_t *const al[2], const int32_t na[2]) {
     if (b->max_nodes >= 0 && b->out[RB_PLAYER].n >= b->max_nodes)
         return KERNEL_ERROR(b, RB_TOO_LONG, "the public tree has more nodes than its cap");
-    if ((++b->ticks & 63) == 0 && b->clock != NULL && b->clock() - b->start > b->budget)
-        return KERNEL_ERROR(b, RB_TOO_LONG, "the public tree took longer than its budget to build");
+    if ((++b->ticks & 63) == 0) {
+        if (b->clock != NULL && b->clock() - b->start > b->budget)
+            return KERNEL_ERROR(b, RB_TOO_LONG, "the public tree took longer than its budget to build");
+        if (b->max_bytes > 0 && rb_bytes(b) > b->max_bytes) return KERNEL_ERROR(b, K_MEMORY, RB_TOO_LARGE);
+    }
     int32_t n = (int32_t)b->out[RB_PLAYER].n;
     int seat = s->turn, p = seat == b->state[RB_FIRST] ? 0 : 1, q = 1 - p;
     if (rb_put(b, &b->out[RB_PLAYER], -1) < 0 || rb_put(b, &b->out[RB_MOVE_AT], (int32_t)b->out[RB_MOVE].n) < 0

@@ -48,6 +48,8 @@ typedef struct {
     LeafScoring sc;
     double norm;                  /* 1 over the deals' weight: each table value is multiplied by it */
     int64_t max_nodes;            /* past this many nodes the build stops (``RB_TOO_LONG``; -1: no cap) */
+    int64_t max_bytes;            /* past this many bytes of its arrays the build stops (``K_MEMORY``; 0 or less:
+                                   * no cap) */
     double budget;                /* past this many seconds of ``clock`` the same (``clock`` NULL: not checked) */
     double (*clock)(void);
     /* the output */
@@ -71,10 +73,14 @@ typedef struct {
 
 /* The build stopped at ``max_nodes`` or ``budget`` (not an error kind of ``_kernel.h``: the bindings say it). */
 #define RB_TOO_LONG 100
+/* The text of a build stopped past ``max_bytes`` (kind ``K_MEMORY``; the Python side tells it from a failed
+ * allocation by it). */
+#define RB_TOO_LARGE "the public tree passes its memory cap"
 
-/* Builds the tree of ``b`` (its inputs set: ``nh``, ``mask``, ``state``, ``sc``, ``norm``, ``max_nodes``, ``budget``,
- * ``clock``; every other field zeroed): K_OK, or an error kind (``RB_TOO_LONG``, ``K_VALUE``, ``K_MEMORY``) with its
- * text in ``err_text``. ``rb_free`` after either. */
+/* Builds the tree of ``b`` (its inputs set: ``nh``, ``mask``, ``state``, ``sc``, ``norm``, ``max_nodes``,
+ * ``max_bytes``, ``budget``, ``clock``; every other field zeroed): K_OK, or an error kind (``RB_TOO_LONG``, ``K_VALUE``,
+ * ``K_MEMORY``: no memory, or past ``max_bytes``, ``RB_TOO_LARGE`` its text) with its text in ``err_text``. ``rb_free``
+ * after either. */
 int rb_build(RangeBuild *b);
 void rb_free(RangeBuild *b);
 

@@ -35,12 +35,12 @@ from typing import Sequence
 
 from ..position import Position
 from .game import side0_value
-from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, build_ranges, compiled_kernel,
-                     pip_valued, ranges_of_deals, run_slots)
+from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, TreeTooLarge, build_ranges,
+                     compiled_kernel, pip_valued, ranges_of_deals, run_slots)
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
-           "cfr_decision", "BuildTooLong", "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
+           "cfr_decision", "BuildTooLong", "TreeTooLarge", "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
 
 # The one pick of the CFR+ kernel's binding (ranges.compiled_kernel): the CPython extension, else (in Pyodide) the
 # kernel's WebAssembly module, else none (the Python iteration).
@@ -340,7 +340,7 @@ class CfrResult:
     seconds: float
     closed: bool
     hand_values: tuple[float, ...]
-    average: tuple[float, ...]
+    average: Sequence[float]            # (read-only doubles: :func:`_doubles`)
     compiled: bool
 
     @property
@@ -379,7 +379,7 @@ def next_step(done: int, width: float, before: tuple[int, float] | None, tol: fl
 
 def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
           max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None,
-          keep: bool = False, floor: float = -math.inf, cap: float = math.inf) -> CfrResult:
+          keep: bool = False, floor: float = -math.inf, cap: float = math.inf, average: bool = True) -> CfrResult:
     """Discounted CFR on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
     ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured after ``every`` iterations,
     then as :func:`next_step` says (where the bracket's narrowing says it closes; else a quarter of the iterations
@@ -388,7 +388,8 @@ def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tup
     :func:`start_run` over ``t`` to go on with (``forced`` is then held by :meth:`force`: its regrets are the new
     solve's warm start; ``keep``: its average and iteration count too, the run going on). ``floor`` and ``cap``: a
     lower and an upper bound of the value known from elsewhere (certified: a move's value is at most the game's, the
-    game's at least each move's), the bracket narrowed to them."""
+    game's at least each move's), the bracket narrowed to them. ``average``: False leaves the result's average strategy
+    empty (a decision reads only the game's: at 4 tiles a hand each one is some 200 MB)."""
     if run is None:
         run = start_run(t, forced, compiled)
     else:
@@ -411,7 +412,14 @@ def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tup
         step = next_step(done, up - low, before, tol, max(1, every))
         before = (done, up - low)
     return CfrResult(low, up, done, time.process_time() - start, up - low <= tol, tuple(run.hand_values()),
-                     tuple(run.average()), not isinstance(run, (_PyRun, RangePyRun)))
+                     _doubles(run.average() if average else ()), not isinstance(run, (_PyRun, RangePyRun)))
+
+
+def _doubles(values: Sequence[float]) -> Sequence[float]:
+    """``values`` as a read-only sequence of doubles, 8 bytes each: a decision keeps one average strategy a solve, by
+    the tree's slots (tens of millions at 4 tiles a hand), which as a tuple of Python floats took 32 bytes a slot (the
+    17th session: a four-tile decision's solves held 3 GB of them)."""
+    return memoryview(array("d", values)).toreadonly()
 
 
 #: The default precision of a decision's values: the bracket of each value, per deal that gives the mover his
@@ -423,7 +431,7 @@ BUDGET = 20.0
 
 def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: Sequence[float] | None = None, *,
                  tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False,
-                 ranges: Sequence[Sequence[int]] | None = None, by_deals: bool = False):
+                 ranges: Sequence[Sequence[int]] | None = None, by_deals: bool = False, memory: int | None = None):
     """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals`` (positions;
     with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), or (``ranges``: each
     seat's possible hands, tile masks) any pair of them sharing no tile, as
@@ -436,7 +444,9 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     share of what is left of ``budget``; what the solves that closed leave goes to a second solve of each that did not
     (the narrower of its two brackets kept: both hold the value). The tree is over the players' hands
     (:mod:`.ranges`) where the deals are every disjoint pair of them and the scoring counts pips, else over the deals
-    (or with ``by_deals``)."""
+    (or with ``by_deals``). ``memory``: the most bytes the tree over the hands and a run of it may take
+    (:meth:`RangeTree.memory`): :class:`analyzer.hidden.ranges.TreeTooLarge` past it, its build stopped once its arrays
+    pass half of it (they are copied once on their way out of the kernel)."""
     from .decision import HiddenDecision
 
     start = time.process_time()
@@ -449,7 +459,13 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
         if found is not None:
             ranges = found
     if ranges is not None:
-        t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget)
+        try:
+            t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget,
+                             max_bytes=None if memory is None else memory // 2)
+        except TreeTooLarge:
+            raise TreeTooLarge(memory) from None        # (the decision's cap, of which the build had half)
+        if memory is not None and t.memory() > memory:
+            raise TreeTooLarge(memory)
         h = t.hands[0].index(pos.hands[mover])
         reach = t.reach(h)
         count = t.deals
@@ -479,7 +495,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
                 # set already): its bracket starts near the game's
                 keep = round_ == 0 and x == order[0]
             got = solve(t, tol=width, budget=left / (len(todo) - j), forced=targets[x], run=run, keep=keep,
-                        floor=floor, cap=cap)
+                        floor=floor, cap=cap, average=x == 0)
             iterations += got.iterations
             if results[x] is None or got.width < results[x].width:      # (each bracket holds the value)
                 results[x] = got

@@ -37,7 +37,7 @@ from ..tiles import PASS, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
-__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "ranges_of_deals", "disjoint_pairs", "run_slots",
+__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "TreeTooLarge", "ranges_of_deals", "disjoint_pairs", "run_slots",
            "compiled_kernel", "compiled_build_supports"]
 
 # The one pick of the compiled kernel's binding (the CFR+ iteration and this tree's build): the CPython extension, else
@@ -58,6 +58,14 @@ def compiled_kernel():
 
 class BuildTooLong(ValueError):
     """The public tree took longer to build than its time budget."""
+
+
+class TreeTooLarge(MemoryError):
+    """The public tree (with a run of it) takes more memory than its cap: ``cap`` bytes."""
+
+    def __init__(self, cap: int):
+        super().__init__(f"the public tree takes more than {cap / 2**30:.3g} GiB of memory")
+        self.cap = cap
 
 
 def pip_valued(rules) -> bool:
@@ -180,14 +188,13 @@ class RangeTree:
         return out[0], out[1]
 
     def memory(self) -> int:
-        """The bytes of the tree's arrays and of one run's (regrets, averages and two scratch arrays by legal move,
-        with their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the
-        subsets of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their
-        parent: a mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's
-        hands alive at a node where one moves)."""
-        arrays = (*self.cmasks, self.player, self.child_at, self.child, *self.played, *self.alive_at, *self.alive,
-                  *self.term_at, *self.term_hand, *self.term_class, self.table_at, self.width, self.table, self.iset_at,
-                  self.iset_hand, self.slot, self.legal)
+        """The bytes of the tree's arrays, twice (a native run copies them), and of one run's (regrets, averages and two
+        scratch arrays by legal move, with their indices: :func:`run_slots`; the value and reach vectors of every depth,
+        the kernel's table of the subsets of the terminal hands, each hand's tiles and the rows of their subsets, and
+        the leaves valued at their parent: a mark, hand, slot and tile by move, three indices by node, and at most a
+        value of each of the other's hands alive at a node where one moves), and a solve's average strategy read out
+        (a Python float a slot while it is read, 8 bytes a slot kept). Measured against the process's resident memory
+        in the seventeenth session: docs/hidden.md, "A cap on the tree's memory"."""
         vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (self.depth() + 2)
         bits = max((m.bit_length() for ms in self.cmasks for m in ms), default=0)
         most = max((m.bit_count() for ms in self.cmasks for m in ms), default=0)
@@ -196,8 +203,15 @@ class RangeTree:
         classes = max(list(self.width) + [1]) + 1
         rows = sum(4 * (1 << m.bit_count()) + 12 for ms in self.cmasks for m in ms)
         places = sum(self.alive_at[1 - p][n + 1] - self.alive_at[1 - p][n] for n, p in enumerate(self.player) if p >= 0)
-        return (sum(len(a) * a.itemsize for a in arrays) + 8 * vectors + run_slots(self)
+        return (2 * self.array_bytes() + 8 * vectors + run_slots(self) + 40 * self.size
                 + subsets * (8 * classes + 4) + rows + 10 * len(self.child) + 12 * self.nodes + 8 * places)
+
+    def array_bytes(self) -> int:
+        """The bytes of the tree's arrays (the moves' codes of a compiled build not counted)."""
+        arrays = (*self.cmasks, self.player, self.child_at, self.child, *self.played, *self.alive_at, *self.alive,
+                  *self.term_at, *self.term_hand, *self.term_class, self.table_at, self.width, self.table, self.iset_at,
+                  self.iset_hand, self.slot, self.legal)
+        return sum(len(a) * a.itemsize for a in arrays)
 
     def depth(self) -> int:
         depth, stack = 0, [(0, 1)]
@@ -222,11 +236,12 @@ class RangeTree:
 
 def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], Sequence[int]],
                  weights: tuple[Sequence[float], Sequence[float]] | None = None, budget: float | None = None,
-                 compiled: bool | None = None, module=None) -> RangeTree:
+                 compiled: bool | None = None, module=None, max_bytes: int | None = None) -> RangeTree:
     """The public tree of the game dealt any disjoint pair of ``hands[0]`` (the tile masks of the seat ``first``'s
     possible hands) and ``hands[1]`` (the other seat's), from ``base`` (a position of that moment: its line, turn and
     counts; its hands are replaced as the walk needs), each hand weighing ``weights`` (1 if None). :class:`BuildTooLong`
-    past ``budget`` CPU seconds. Built by the compiled kernel (``_ranges_kernel.c``: the same arrays) where
+    past ``budget`` CPU seconds, :class:`TreeTooLarge` once its arrays pass ``max_bytes`` bytes (as allocated: the
+    kernel's grow by doubling; checked every 64 nodes). Built by the compiled kernel (``_ranges_kernel.c``: the same arrays) where
     :func:`compiled_build_supports` the position and ``compiled`` is not False (True: ValueError where it does not),
     else here (the reference); ``module``: the kernel's binding to build with (the default: :func:`compiled_kernel`'s)."""
     start = time.process_time()
@@ -243,7 +258,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     if compiled is not False:
         state = compiled_build_supports(rules, base, first, masks, module)
         if state is not None:
-            return _compiled_build(module, state, base, first, masks, weight, total, budget, start)
+            return _compiled_build(module, state, base, first, masks, weight, total, budget, start, max_bytes)
         if compiled:
             raise ValueError("the compiled build does not take this position")
     pos = base.copy()
@@ -301,8 +316,11 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
 
     def build(alive: tuple[list[int], list[int]], played: list[int]) -> int:
         ticks[0] += 1
-        if budget is not None and ticks[0] % 64 == 0 and time.process_time() - start > budget:
-            raise BuildTooLong(f"the public tree took more than {budget:.0f} CPU seconds to build")
+        if ticks[0] % 64 == 0:
+            if budget is not None and time.process_time() - start > budget:
+                raise BuildTooLong(f"the public tree took more than {budget:.0f} CPU seconds to build")
+            if max_bytes is not None and t.array_bytes() > max_bytes:
+                raise TreeTooLarge(max_bytes)
         n = len(t.player)
         seat = pos.turn
         p = 0 if seat == first else 1
@@ -498,13 +516,23 @@ class _Moves:
         return (self[n] for n in range(len(self)))
 
 
+#: The kernel's text of a build stopped past its cap of bytes (``_ranges_kernel.h``'s ``RB_TOO_LARGE``)
+_RB_TOO_LARGE = "the public tree passes its memory cap"
+
+
 def _compiled_build(module, supported: tuple, base: Position, first: int, masks, weight, total: float,
-                    budget: float | None, start: float) -> RangeTree:
+                    budget: float | None, start: float, max_bytes: int | None = None) -> RangeTree:
     """:func:`build_ranges` by the compiled kernel (``module.build``) of the hands ``masks`` weighing ``weight``, their
     disjoint pairs weighing ``total``."""
     state, scoring = supported
     left = -1.0 if budget is None else max(0.0, budget - (time.process_time() - start))
-    got = module.build(array("Q", masks[0]), array("Q", masks[1]), state, scoring, 1.0 / total, left, -1)
+    try:
+        got = module.build(array("Q", masks[0]), array("Q", masks[1]), state, scoring, 1.0 / total, left, -1,
+                           max_bytes or 0)
+    except MemoryError as exc:
+        if max_bytes and str(exc) == _RB_TOO_LARGE:
+            raise TreeTooLarge(max_bytes) from None
+        raise
     if got is None or (budget is not None and time.process_time() - start > budget):
         raise BuildTooLong(f"the public tree took more than {budget:.0f} CPU seconds to build")
     raw, size = got
@@ -630,7 +658,7 @@ class CompiledRun:
         return list(self.run.hand_values())
 
     def average(self) -> list[float]:
-        return list(self.run.average())
+        return self.run.average()
 
 
 class RangeCRun(CompiledRun):

@@ -158,10 +158,10 @@ class RangeRun(_Run):
                          forced_move)
 
 
-def build(mask0, mask1, state, scoring, norm: float, budget: float, max_nodes: int):
+def build(mask0, mask1, state, scoring, norm: float, budget: float, max_nodes: int, max_bytes: int):
     """The range tree's build, as the extension's ``build``: ``(arrays, size)`` (a tuple of bytes, ``BUILD_ITEMS``), or
-    None past ``max_nodes`` nodes. The module has no CPU clock: ``budget`` is not checked here (the caller times the
-    build)."""
+    None past ``max_nodes`` nodes; MemoryError past ``max_bytes`` bytes of its arrays (0 or less: no cap). The module
+    has no CPU clock: ``budget`` is not checked here (the caller times the build)."""
     m = _mod()
     masks = [_raw(mask0, 8, "mask0"), _raw(mask1, 8, "mask1")]
     ints = struct.pack(f"<{len(state)}i", *state)
@@ -173,7 +173,7 @@ def build(mask0, mask1, state, scoring, norm: float, budget: float, max_nodes: i
         for at, data in zip(blocks, (*masks, ints, rules)):
             m.write(at, data)
         d = m.x.rb_new(blocks[0], len(masks[0]) // 8, blocks[1], len(masks[1]) // 8, blocks[2], blocks[3],
-                       len(scoring), float(norm), float(max_nodes))
+                       len(scoring), float(norm), float(max_nodes), float(max_bytes))
     finally:
         for at in blocks:
             if at:

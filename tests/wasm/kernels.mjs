@@ -375,7 +375,7 @@ const BUILD_ITEMS = '444444444444444444484441';
 function cfrBuild(c) {
   scratch.reset();
   const d = x.rb_new(scratch.u64s(c.mask0), c.mask0.length, scratch.u64s(c.mask1), c.mask1.length, scratch.i32s(c.state),
-    scratch.i32s(c.scoring), c.scoring.length, hexDouble(c.norm), c.max_nodes);
+    scratch.i32s(c.scoring), c.scoring.length, hexDouble(c.norm), c.max_nodes, c.max_bytes);
   const kind = x.rb_error_kind(d);
   let out = null;
   if (kind && kind !== 100) out = [kind, readText(x.rb_error_text(d))];
