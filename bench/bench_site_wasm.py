@@ -81,7 +81,8 @@ def _requests(records, fair) -> list[tuple[str, str, dict]]:
     for name in records:
         out.append((Path(name).name, "analyze", {"text": _text(name)}))
     for name in fair:
-        out.append((f"{Path(name).name} fair (seed {SEED})", "analyze", {"text": _text(name), "fair": True, "seed": SEED}))
+        body = {"text": _text(name), "fair": True, "seed": SEED}
+        out.append((f"{Path(name).name} fair (seed {SEED})", "analyze", body))
     route, name = PYTHON_ALONE
     out.append((f"{name} {route} (no search)", route, {"text": _text(name)}))
     return out

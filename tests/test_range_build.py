@@ -219,8 +219,9 @@ def _build_case(rules, pos, hands, max_bytes: int = 0) -> dict:
     norm = 1.0 / 3.0
     return {"mask0": [str(m) for m in hands[mover]], "mask1": [str(m) for m in hands[1 - mover]], "state": list(state),
             "scoring": list(scoring), "norm": struct.pack("<d", norm).hex(), "max_nodes": -1,
-            "max_bytes": max_bytes, "_native": KERNEL.build(array("Q", hands[mover]), array("Q", hands[1 - mover]), state,
-                                                            scoring, norm, -1.0, -1, max_bytes)}
+            "max_bytes": max_bytes,
+            "_native": KERNEL.build(array("Q", hands[mover]), array("Q", hands[1 - mover]), state, scoring, norm, -1.0,
+                                    -1, max_bytes)}
 
 
 @needs_kernel

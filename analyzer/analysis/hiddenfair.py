@@ -60,8 +60,8 @@ CFR_SHOWN = 0.01                 # a CFR+ decision whose brackets did not close 
 CFR_LARGE = 240_000              # a three-tile decision over more deals (3 and 3 tiles drawn from 17 or more) gets
 #                                  twice the budget: its iterations cost 25-35 ms, and it needs some 1,000
 CFR_MEMORY = 4 << 30             # the most bytes one decision's tree over the hands and a run of it may take (by
-#                                  RangeTree.memory, within some 12% of the process's peak): past it the decision is left
-#                                  to the sampling and the note says why, before the machine runs out of memory (a
+#                                  RangeTree.memory, within some 12% of the process's peak): past it the decision is
+#                                  left to the sampling and the note says why, before the machine runs out of memory (a
 #                                  four-tile decision of ``--exact-hand 4`` over 22 million deals: 14 million nodes, and
 #                                  past 22 GB before the system killed it); docs/hidden.md, "A cap on the tree's memory"
 

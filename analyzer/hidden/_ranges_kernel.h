@@ -78,9 +78,9 @@ typedef struct {
 #define RB_TOO_LARGE "the public tree passes its memory cap"
 
 /* Builds the tree of ``b`` (its inputs set: ``nh``, ``mask``, ``state``, ``sc``, ``norm``, ``max_nodes``,
- * ``max_bytes``, ``budget``, ``clock``; every other field zeroed): K_OK, or an error kind (``RB_TOO_LONG``, ``K_VALUE``,
- * ``K_MEMORY``: no memory, or past ``max_bytes``, ``RB_TOO_LARGE`` its text) with its text in ``err_text``. ``rb_free``
- * after either. */
+ * ``max_bytes``, ``budget``, ``clock``; every other field zeroed): K_OK, or an error kind (``RB_TOO_LONG``,
+ * ``K_VALUE``, ``K_MEMORY``: no memory, or past ``max_bytes``, ``RB_TOO_LARGE`` its text) with its text in
+ * ``err_text``. ``rb_free`` after either. */
 int rb_build(RangeBuild *b);
 void rb_free(RangeBuild *b);
 

@@ -37,8 +37,8 @@ from ..tiles import PASS, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
-__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "TreeTooLarge", "ranges_of_deals", "disjoint_pairs", "run_slots",
-           "compiled_kernel", "compiled_build_supports"]
+__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "TreeTooLarge", "ranges_of_deals",
+           "disjoint_pairs", "run_slots", "compiled_kernel", "compiled_build_supports"]
 
 # The one pick of the compiled kernel's binding (the CFR+ iteration and this tree's build): the CPython extension, else
 # (in Pyodide) the kernel's WebAssembly module, else none (the Python iteration and build).
@@ -241,7 +241,8 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     possible hands) and ``hands[1]`` (the other seat's), from ``base`` (a position of that moment: its line, turn and
     counts; its hands are replaced as the walk needs), each hand weighing ``weights`` (1 if None). :class:`BuildTooLong`
     past ``budget`` CPU seconds, :class:`TreeTooLarge` once its arrays pass ``max_bytes`` bytes (as allocated: the
-    kernel's grow by doubling; checked every 64 nodes). Built by the compiled kernel (``_ranges_kernel.c``: the same arrays) where
+    kernel's grow by doubling; checked every 64 nodes). Built by the compiled kernel (``_ranges_kernel.c``: the same
+    arrays) where
     :func:`compiled_build_supports` the position and ``compiled`` is not False (True: ValueError where it does not),
     else here (the reference); ``module``: the kernel's binding to build with (the default: :func:`compiled_kernel`'s)."""
     start = time.process_time()
