@@ -208,7 +208,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
         try:
             out[(k, seat)] = hidden_decision(rep.variant, actual, deals, weights)
         except HiddenUnavailable as exc:
-            notes.append(f"exact values under hidden information stop: {exc}")
+            notes.append(gettext("exact values under hidden information stop: {why}", why=exc))
             break
     if open_:
         notes.insert(0, ngettext("{n} decision not valued exactly under hidden information: the CFR+ solver's "

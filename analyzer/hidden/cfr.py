@@ -332,7 +332,7 @@ class CfrResult:
     """A solved (or partly solved) tree: the certified bracket ``[lower, upper]`` of the game value (for the
     maximiser), the iterations run, the seconds taken, whether the bracket closed to ``tol``, each of the
     maximiser's hands' value under the average strategies (weighted: divide by the hand's reach) and the
-    average strategy (by the tree's slots)."""
+    average strategy (by the tree's slots; empty where :func:`solve` was not asked for it)."""
 
     lower: float
     upper: float
