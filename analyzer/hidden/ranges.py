@@ -32,7 +32,7 @@ from typing import Sequence
 from ..position import Position, mask_pips, placed
 from ..search.core import cfr_wasm
 from ..search.scoring import describe
-from ..search.wasmcfr import BUILD_ITEMS
+from ..search.wasmcfr import BUILD_ITEMS, RB_TOO_LARGE
 from ..tiles import PASS, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
@@ -517,10 +517,6 @@ class _Moves:
         return (self[n] for n in range(len(self)))
 
 
-#: The kernel's text of a build stopped past its cap of bytes (``_ranges_kernel.h``'s ``RB_TOO_LARGE``)
-_RB_TOO_LARGE = "the public tree passes its memory cap"
-
-
 def _compiled_build(module, supported: tuple, base: Position, first: int, masks, weight, total: float,
                     budget: float | None, start: float, max_bytes: int | None = None) -> RangeTree:
     """:func:`build_ranges` by the compiled kernel (``module.build``) of the hands ``masks`` weighing ``weight``, their
@@ -531,7 +527,7 @@ def _compiled_build(module, supported: tuple, base: Position, first: int, masks,
         got = module.build(array("Q", masks[0]), array("Q", masks[1]), state, scoring, 1.0 / total, left, -1,
                            max_bytes or 0)
     except MemoryError as exc:
-        if max_bytes and str(exc) == _RB_TOO_LARGE:
+        if max_bytes and str(exc) == RB_TOO_LARGE:
             raise TreeTooLarge(max_bytes) from None
         raise
     if got is None or (budget is not None and time.process_time() - start > budget):

@@ -32,6 +32,8 @@ RANGE_ITEMS = "44884444444444444444484441"
 #: past its cap (``RB_TOO_LONG``) the build gives None
 BUILD_ITEMS = "444444444444444444484441"
 RB_TOO_LONG = 100
+#: the text of a build stopped past its cap of bytes (``RB_TOO_LARGE``: a MemoryError with it, in both bindings)
+RB_TOO_LARGE = "the public tree passes its memory cap"
 
 _module = None
 
