@@ -73,6 +73,8 @@ class Options:
     fair_exact_hidden: bool = True          # a small decision of a two-player game valued exactly under hidden
     #                                         information (``analysis.hiddenfair``; not on the match scale)
     fair_exact_hand: int = 3                # ... block for two by the CFR+ solver with at most this many tiles a hand
+    fair_exact_seconds: float | None = None  # ... within these CPU seconds a decision (None: hiddenfair.cfr_budget's)
+    fair_exact_memory: int | None = None    # ... its tree over the hands within these bytes (None: hiddenfair.CFR_MEMORY)
     triage: bool = True                     # validate: mark each error as the slip or a follow-on (a bounded search)
     repair_edits: int = 0                   # validate --repair: the full repair search, with at most this many edits
     write_repaired: bool = False            # validate --write-repaired: the text of the repaired record too
@@ -386,6 +388,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     settings = FairSettings(worlds=worlds, seed=o.fair_seed, exact_below=o.fair_exact_below,
                             seats=tuple(seats or o.fair_seats), thresholds=FairThresholds(o.limits), budget=o.budget,
                             exact_hidden=o.fair_exact_hidden and o.scale != "match", exact_hand=o.fair_exact_hand,
+                            exact_seconds=o.fair_exact_seconds, exact_memory=o.fair_exact_memory,
                             max_worlds=GROWTH * worlds if o.fair_max_worlds is None else o.fair_max_worlds)
     how = sheet_run(workers, pool)
     run.judged = 0

@@ -6,8 +6,8 @@ are replayed; of each, the first decision with a choice where the larger hand ho
 size H (H = 1, 2, 3 by default), up to ``--decisions`` a size, drawn from at most ``--games`` games a size (few games
 reach a choice at one tile: the table says how many were tried). Each is solved by the public-tree CFR+ solver
 (``analyzer.hidden.cfr.cfr_decision``, its brackets closed to 0.001 points a deal of the mover's hand, within
-``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 40 over more than 240,000 deals, 200 at 4) over every
-deal the public record allows, as each player's possible hands (``hidden.public_ranges``: no deal listed), where
+``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 40 over more than 240,000 deals, 900 at 4; its tree within
+the analysis's memory cap, ``hiddenfair.CFR_MEMORY``) over every deal the public record allows, as each player's possible hands (``hidden.public_ranges``: no deal listed), where
 there are at most ``--max-deals`` deals (default: no bound; those with more are counted, ``beyond``, and left out).
 Each legal move of a solved decision is valued twice, per deal that gives the mover his hand:
 
@@ -18,12 +18,14 @@ Each legal move of a solved decision is valued twice, per deal that gives the mo
 Each decision's row is written to ``--rows`` (JSON lines, one a decision, as it finishes) and the table is made from
 that file: a run stopped at any point keeps what finished, and the same command run again goes on where it stopped
 (the games whose rows are in the file are skipped); ``--table FILE`` prints the table of saved rows alone. A
-decision whose brackets did not close within the budget (``open``) or whose tree took longer to build (``too long``)
-has a row too, its solver's figures but no comparison: it is counted, never dropped.
+decision whose brackets did not close within the budget (``open``), whose tree took longer to build (``too long``)
+or passed the memory cap (``too large``) has a row too, its solver's figures but no comparison: it is counted, never
+dropped. ``--shard K/N`` takes the games ``g`` with ``g % N == K`` alone (``--decisions`` of them), so that N
+processes, each with its own ``--rows`` file, share a size's games; ``--table`` takes several files.
 
 Columns: the games tried, the endgames found, those past the deal bound (``beyond``), those solved (every bracket
 closed within the solver's CPU budget; the columns after ``open`` are over these alone), those not closed
-(``open``: the bracket not closed or the tree not built in the budget); ``best set``: the fair best moves (equal
+(``open``: the bracket not closed, the tree not built in the budget or past the memory cap); ``best set``: the fair best moves (equal
 means) hold an exact best (its exact loss within 0.002, the brackets' precision); ``named``: a unique fair best is
 an exact best; ``fair loses``: the endgames where following the fair best loses (exact loss above 0.002), the mean
 loss where it does and the largest (points a deal of his hand); ``|fair-exact|``: a move's value gap, mean and
@@ -37,8 +39,8 @@ hand: how far from closed they stopped; median, most). ``--by-hands`` adds a lin
 the larger hand 3 tiles, the smaller 2).
 
     nice -n 10 python3 bench/bench_cfr_study.py [--decisions 10] [--sizes 1,2,3] [--games 400] [--seed 85]
-        [--budget SECONDS] [--rows FILE.jsonl]
-    python3 bench/bench_cfr_study.py --table FILE.jsonl [--by-hands]
+        [--budget SECONDS] [--rows FILE.jsonl] [--shard K/N]
+    python3 bench/bench_cfr_study.py --table FILE.jsonl [FILE.jsonl ...] [--by-hands]
 """
 from __future__ import annotations
 
@@ -54,10 +56,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyzer.analysis.fair import _decision_points  # noqa: E402
-from analyzer.analysis.hiddenfair import cfr_budget  # noqa: E402
+from analyzer.analysis.hiddenfair import CFR_MEMORY, cfr_budget  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.hidden import public_ranges  # noqa: E402
-from analyzer.hidden.cfr import BuildTooLong, cfr_decision, kernel  # noqa: E402
+from analyzer.hidden.cfr import BuildTooLong, TreeTooLarge, cfr_decision, kernel  # noqa: E402
 from analyzer.hidden.ranges import disjoint_pairs  # noqa: E402
 from analyzer.inference import worlds_at  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
@@ -90,7 +92,7 @@ def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Ra
 
 def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random) -> dict:
     """Both verdicts of one endgame, a row: ``status`` "beyond" (more deals than ``limit``), "too long" (the tree
-    not built within ``budget``), "open" (a bracket not closed within it: the solver's figures alone) or "solved"."""
+    not built within ``budget``), "too large" (past the analysis's memory cap), "open" (a bracket not closed within it: the solver's figures alone) or "solved"."""
     start = time.process_time()
     pos, ranges = public_ranges(rep, k)
     hands = [len(ranges[0]), len(ranges[1])]
@@ -99,9 +101,11 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
         return {"status": "beyond", "hands": hands, "tiles": tiles}
     most = max(tiles)
     try:
-        solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=budget)
+        solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=budget, memory=CFR_MEMORY)
     except BuildTooLong:
         return {"status": "too long", "hands": hands, "tiles": tiles, "time": time.process_time() - start}
+    except TreeTooLarge:
+        return {"status": "too large", "hands": hands, "tiles": tiles, "time": time.process_time() - start}
     took = time.process_time() - start            # (CPU seconds: the machine's load left out)
     row = {"hands": hands, "tiles": tiles, "deals": solved.deals, "time": took, "iterations": solved.iterations,
            "memory": solved.memory, "moves": len(solved.moves)}
@@ -154,6 +158,7 @@ def run(args, path: Path) -> None:
     """Find and value the endgames of every size asked, each row appended to ``path`` as it finishes; the games
     whose rows are there already are skipped."""
     variant = find_variant("block", {"players": "2"})
+    shard, shards = map(int, args.shard.split("/"))
     saved = load(path)
     with path.open("a") as out:
         for size in map(int, args.sizes.split(",")):
@@ -163,7 +168,7 @@ def run(args, path: Path) -> None:
             budget = args.budget
             game = 0
             while game < args.games and found < args.decisions:
-                if game not in done:
+                if game % shards == shard and game not in done:
                     at = endgame(variant, size, args.seed, game)
                     if at is not None:
                         rep, k, seat = at
@@ -202,7 +207,7 @@ def print_row(size: str, tried: int, found: list[dict]) -> None:
     """One size's line: every comparison over the endgames whose brackets closed (``solved``) alone."""
     got = [g for g in found if g["status"] == "solved"]
     beyond = sum(g["status"] == "beyond" for g in found)
-    unsolved = sum(g["status"] in ("open", "too long") for g in found)
+    unsolved = sum(g["status"] in ("open", "too long", "too large") for g in found)
     budgets = sorted({g["budget"] for g in found})
     head = (f"{size:>5} {tried:>6} {len(found):>5} {beyond:>6} {len(got):>6} {unsolved:>4} "
             f"{'/'.join(f'{b:g}' for b in budgets):>8}")
@@ -210,7 +215,7 @@ def print_row(size: str, tried: int, found: list[dict]) -> None:
     every = ""
     if timed:
         times = [g["time"] for g in timed]
-        mbs = [g["memory"] / 1e6 for g in timed if "memory" in g] or [0.0]      # ("too long": no tree to weigh)
+        mbs = [g["memory"] / 1e6 for g in timed if "memory" in g] or [0.0]      # ("too long/large": no tree)
         widths = [g["width"] for g in found if g.get("width") is not None]
         every = (f" {statistics.median(times):>6.1f}/{max(times):<6.1f} "
                  f"{statistics.median(mbs):>6.1f}/{max(mbs):<7.1f}" +
@@ -243,17 +248,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=85)
     ap.add_argument("--max-deals", type=int, default=0, help="leave out decisions with more deals (0: none)")
     ap.add_argument("--budget", type=float, default=None,
-                    help="the solver's CPU seconds a decision (default: analyze --fair's, 20 up to 3 tiles, 200 at 4)")
+                    help="the solver's CPU seconds a decision (default: analyze --fair's, 20 up to 3 tiles, 900 at 4)")
     ap.add_argument("--rows", type=Path, default=None,
                     help="the JSON-lines file the rows go to, and a run stopped goes on from (default: a new "
                          "temporary file)")
-    ap.add_argument("--table", type=Path, default=None, metavar="FILE", help="print the table of FILE's rows alone")
+    ap.add_argument("--shard", default="0/1", metavar="K/N", help="the games g with g %% N == K alone")
+    ap.add_argument("--table", type=Path, nargs="+", default=None, metavar="FILE",
+                    help="print the table of the FILEs' rows alone")
     ap.add_argument("--by-hands", action="store_true", help="a line of the table a size and smaller hand too")
     args = ap.parse_args()
     if args.table is not None:
-        if not args.table.exists():
-            ap.error(f"{args.table}: no such file")
-        table(load(args.table), args.by_hands)
+        for path in args.table:
+            if not path.exists():
+                ap.error(f"{path}: no such file")
+        table([r for path in args.table for r in load(path)], args.by_hands)
         return
     path = args.rows
     if path is None:

@@ -325,6 +325,39 @@ def test_exact_hand_is_a_setting_of_the_fair_analysis():
     assert res.exit_code == 2 and "--exact-hand" in res.output and "add --fair" in res.output
     res = CliRunner().invoke(main, ["analyze", "--fair", "--exact-hand", "6", str(RECORD)])
     assert res.exit_code == 2 and "--exact-hand" in res.output
+    for option, value in (("--exact-seconds", "5"), ("--exact-memory", "100")):
+        res = CliRunner().invoke(main, ["analyze", option, value, str(RECORD)])
+        assert res.exit_code == 2 and option in res.output and "add --fair" in res.output
+    for option, value in (("--exact-seconds", "0"), ("--exact-memory", "0"), ("--exact-seconds", "soon")):
+        res = CliRunner().invoke(main, ["analyze", "--fair", option, value, str(RECORD)])
+        assert res.exit_code == 2 and option in res.output and "Traceback" not in res.output
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_the_solver_time_and_memory_are_options_of_the_fair_analysis():
+    """``--exact-memory MB`` caps a decision's tree over the hands (4,096 MB by default) and ``--exact-seconds`` a
+    decision's CPU time (by default by the tiles in hand): the bundled record's decision with 3 and 4 tiles
+    (4,069,800 deals, with ``--exact-hand 4``) under 1 MB is sampled and the note names the move and the cap, while its
+    decision of 1 and 2 tiles (2,040 deals) is still valued exactly; with a millionth of a second a decision, no
+    bracket closes, the note says so, and no decision of the CFR+ solver is the verdict."""
+    path = RECORD.parent / "openspiel-block7-5.dom"
+    (rep,) = replay_record(read(path))
+    four = next(k for k in range(len(rep.game.moves))
+                if max(rep.position_at(k).count(0), rep.position_at(k).count(1)) == 4
+                and len(rep.position_at(k).legal_moves()) > 1)
+    game = fair_json(path, "--exact-hand", "4", "--exact-memory", "1", "--no-exact-hidden")
+    assert all(d["fair"]["method"] != "exact-hidden" for d in game["decisions"] if d["fair"])      # (the switch wins)
+    game = fair_json(path, "--exact-hand", "4", "--exact-memory", "1")
+    fair = {d["index"]: d["fair"] for d in game["decisions"] if d["fair"]}
+    assert fair[four]["method"] != "exact-hidden"
+    assert (f"move {four + 1} not valued exactly under hidden information: its public tree takes more than 1 MB of "
+            "memory") in game["fair_note"]
+    small = [k for k, f in fair.items() if max(rep.position_at(k).count(0), rep.position_at(k).count(1)) <= 2]
+    assert small and all(fair[k]["method"] == "exact-hidden" and fair[k]["hidden"]["solver"] == "cfr" for k in small)
+    quick = fair_json(path, "--exact-seconds", "0.000001")
+    assert "brackets did not narrow to 0.01 points within its time" in quick["fair_note"]
+    assert all(d["fair"]["hidden"]["solver"] != "cfr" for d in quick["decisions"]
+               if d["fair"] and d["fair"]["method"] == "exact-hidden")
 
 
 @pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")

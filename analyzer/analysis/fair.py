@@ -613,7 +613,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     hidden: dict = {}
     unclosed: dict = {}
     if settings.exact_hidden and not individual:        # (the LP without scipy: sampled; the command says so once)
-        hidden, failed, unclosed = exact_points(rep, points, settings.exact_hand, hidden_unavailable() is None)
+        hidden, failed, unclosed = exact_points(rep, points, settings.exact_hand, hidden_unavailable() is None,
+                                                settings.exact_seconds, settings.exact_memory)
         notes += [failed] if failed else []
     teams: dict = {}
     if settings.exact_hidden and settings.team and not individual and variant.seating.sides == 2 and variant.players > 2:

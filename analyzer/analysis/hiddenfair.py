@@ -155,14 +155,16 @@ def lp_deals(rep: Replay, k: int) -> tuple[list, list[int]]:
 
 
 def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], hand: int = CFR_HAND,
-                 lp: bool = True) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
+                 lp: bool = True, seconds: float | None = None, memory: int | None = None) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
                                            dict[tuple[int, int], HiddenDecision]]:
     """The decision points (step, seat, legal moves) small enough for an exact solver, each solved:
     ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
     sampling), and the CFR+ solver's decisions whose brackets did not close (by step and seat: what they do
     certify still overrules a sampled verdict, :func:`contradicted`). The CFR+ solver takes block-for-two
     decisions, and those of a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand; the
-    LP (where ``lp``: scipy is there) the others within its bound, and those the CFR+ solver did not close."""
+    LP (where ``lp``: scipy is there) the others within its bound, and those the CFR+ solver did not close; the CFR+
+    solver within ``seconds`` of CPU a decision (None: :func:`cfr_budget`'s) and, over the players' hands, ``memory``
+    bytes (None: :data:`CFR_MEMORY`)."""
     out: dict[tuple[int, int], HiddenDecision] = {}
     unclosed: dict[tuple[int, int], HiddenDecision] = {}
     notes: list[str] = []
@@ -174,10 +176,11 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
         actual, deals, weights, solver = found
         if solver.startswith("cfr"):
             count = disjoint_pairs(*deals) if solver == "cfr-ranges" else len(deals)
-            budget = cfr_budget(max(actual.count(0), actual.count(1)), count)
+            budget = cfr_budget(max(actual.count(0), actual.count(1)), count) if seconds is None else seconds
             try:
                 if solver == "cfr-ranges":
-                    got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget, memory=CFR_MEMORY)
+                    got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget,
+                                       memory=CFR_MEMORY if memory is None else memory)
                 else:
                     got = cfr_decision(rep.variant, actual, deals, weights, masks=True, budget=budget)
             except TreeTooLarge as exc:

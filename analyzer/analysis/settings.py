@@ -27,7 +27,9 @@ class FairSettings:
     graded. ``budget``: each world's search. ``results``: also each alternative's result in each world (the match
     scale reads them). ``exact_hidden``: a small decision of a two-player game valued exactly under hidden
     information (:mod:`analyzer.analysis.hiddenfair`); ``exact_hand``: the block game for two's by the CFR+ solver
-    where no hand has more tiles; ``team``: with ``exact_hidden``, a small endgame of a partnership block game gets
+    where no hand has more tiles, ``exact_seconds`` its CPU seconds a decision (None: ``hiddenfair.cfr_budget``'s by
+    the tiles and the deals) and ``exact_memory`` the bytes its tree over the hands may take (None:
+    ``hiddenfair.CFR_MEMORY``); ``team``: with ``exact_hidden``, a small endgame of a partnership block game gets
     its bracket under hidden information beside the fair verdict (:mod:`analyzer.analysis.teamfair`). ``steps``: the decisions judged, by the index of their step (None: every one; a
     sheet's hands judged again for the decisions still in question, ``analysis.sheets``)."""
 
@@ -41,12 +43,18 @@ class FairSettings:
     results: bool = False
     exact_hidden: bool = False
     exact_hand: int = 3
+    exact_seconds: float | None = None
+    exact_memory: int | None = None
     team: bool = True
     steps: frozenset[int] | None = None
 
     def __post_init__(self):
         if self.worlds < 2:
             raise ValueError(f"worlds: {self.worlds} deals drawn give no interval; draw at least 2")
+        if self.exact_seconds is not None and not self.exact_seconds > 0:
+            raise ValueError(f"exact_seconds: {self.exact_seconds} leaves the solver no time; give more than 0")
+        if self.exact_memory is not None and self.exact_memory < 1:
+            raise ValueError(f"exact_memory: {self.exact_memory} bytes leave the solver no room; give at least 1")
         if self.max_worlds is not None and self.max_worlds < self.worlds:
             raise ValueError(f"max_worlds: {self.max_worlds} is fewer than the {self.worlds} deals drawn first")
         object.__setattr__(self, "seats", tuple(self.seats))

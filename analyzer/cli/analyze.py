@@ -33,7 +33,7 @@ __all__ = ["analyze"]
 @clean_errors
 def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache_dir, graph_path, force, lines,
             thresholds, max_nodes, table_mb, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale,
-            exact_hidden, exact_hand, max_deals, hands, values_seconds, fair_seconds):
+            exact_hidden, exact_hand, max_deals, hands, values_seconds, fair_seconds, exact_seconds, exact_memory):
     """Give the exact value of every alternative at every decision, all hands open.
 
     Values are points for the first side of the play order (seats 1 and 3, e.g. A/C), positive
@@ -86,7 +86,7 @@ def analyze(paths, variant, rules, as_json, quiet, jsonl, jobs, scheduler, cache
                 raise click.BadParameter("does not combine with the fair analysis (--fair, or records with hidden "
                                          "hands): its worlds are solved here, in --jobs processes", param_hint=name)
         fair_options_ = fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale, max_deals, hands,
-                                      exact_hand, values_seconds, fair_seconds)
+                                      exact_hand, values_seconds, fair_seconds, exact_seconds, exact_memory)
         fair_options_["fair_hidden_only"] = hidden_only
         return _analyze_fair(inputs, known, options, fair_options_, seats, jobs, as_json, quiet, jsonl)
     if graph_path is not None:          # (each game's numbered file when there are several: checked as it is written)

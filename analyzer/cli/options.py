@@ -219,6 +219,15 @@ def fair_options(f):
                              "each hand exactly under hidden information by the CFR+ solver, over every deal the "
                              "record allows, where its certified bracket closes within its time (4: minutes a "
                              "decision; 0: none)."))(f)
+    f = click.option("--exact-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="N",
+                     help=N_("With --fair: the CPU seconds the CFR+ solver may take on one decision, its tree's "
+                             "building too (default: 20 where every hand has at most 3 tiles, 40 past 240,000 deals, "
+                             "900 past 3 tiles); where its brackets have not closed by then, the fair note says "
+                             "so."))(f)
+    f = click.option("--exact-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+                     help=N_("With --fair: the most memory, in MB, the CFR+ solver's tree over the players' hands "
+                             "may take for one decision (default: 4096); past it the decision is sampled, and the "
+                             "fair note says so."))(f)
     f = click.option("--exact-hidden/--no-exact-hidden", default=True, show_default=True,
                      help=N_("With --fair: value a decision of a two-player game exactly under hidden information "
                              "(both players playing their best by what they know) where it is small enough: in the "
@@ -257,7 +266,8 @@ def fair_only(fair: bool) -> None:
     ctx = click.get_current_context()
     for name, option in (("seats", "--seat"), ("worlds", "--decision-deals"), ("exact_below", "--exact-below"),
                          ("seed", "--seed"), ("max_worlds", "--max-decision-deals"), ("exact_hidden", "--no-exact-hidden"),
-                         ("exact_hand", "--exact-hand")):
+                         ("exact_hand", "--exact-hand"), ("exact_seconds", "--exact-seconds"),
+                         ("exact_memory", "--exact-memory")):
         source = ctx.get_parameter_source(name)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
             raise click.BadParameter("is a setting of the fair analysis: add --fair", param_hint=option)
@@ -265,14 +275,16 @@ def fair_only(fair: bool) -> None:
 
 def fair_settings(worlds: int, max_worlds: int | None, exact_below: int, seed: int, exact_hidden: bool,
                   scale: str, max_deals: int = 1000, hands: int = 8, exact_hand: int = 3,
-                  values_seconds: int | None = 20, fair_seconds: int | None = 20) -> dict:
+                  values_seconds: int | None = 20, fair_seconds: int | None = 20, exact_seconds: float | None = None,
+                  exact_memory: int | None = None) -> dict:
     """The pipeline's options of ``--fair``'s settings (``analyze``, ``report``), checked: ``--max-decision-deals``
     against ``--decision-deals``, and ``--exact-hidden`` said once where it cannot be kept."""
     max_worlds_check(worlds, max_worlds)
     _exact_hidden_note(exact_hidden, scale)
     return dict(fair_worlds=worlds, fair_exact_below=exact_below, fair_seed=seed, fair_max_worlds=max_worlds,
                 fair_exact_hidden=exact_hidden, max_deals=max_deals, fair_hands=hands, fair_exact_hand=exact_hand,
-                values_seconds=values_seconds, fair_seconds=fair_seconds)
+                values_seconds=values_seconds, fair_seconds=fair_seconds, fair_exact_seconds=exact_seconds,
+                fair_exact_memory=None if exact_memory is None else exact_memory << 20)
 
 
 def _exact_hidden_note(exact_hidden: bool, scale: str) -> None:

@@ -33,7 +33,7 @@ __all__ = ["report"]
 @clean_errors
 def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb, quiet, jsonl, jobs, scheduler,
            cache_dir, insert_passes, fair, seats, worlds, max_worlds, exact_below, seed, scale, exact_hidden, exact_hand,
-           max_deals, hands, values_seconds, fair_seconds):
+           max_deals, hands, values_seconds, fair_seconds, exact_seconds, exact_memory):
     """Write an annotated HTML replay of every game: each move, every alternative's exact value, the
     errors of play and of the record, the critical move; for several records a page each and an index
     (the games, the per-player summary). Each page is self-contained (nothing from the network).
@@ -68,7 +68,7 @@ def report(paths, output, force, variant, rules, thresholds, max_nodes, table_mb
         options = dataclasses.replace(options, fair_seats=tuple(seats),
                                       **fair_settings(worlds, max_worlds, exact_below, seed, exact_hidden, scale,
                                                                      max_deals, hands, exact_hand, values_seconds,
-                                                                     fair_seconds))
+                                                                     fair_seconds, exact_seconds, exact_memory))
     inputs = sources(paths)
     if output == "":
         output_target(output, inputs, "-o")
