@@ -522,13 +522,13 @@ def _busy(port: int, job: str) -> bool:
 
 
 def test_each_fair_verdict_says_how_it_was_reached_in_the_commands_words():
-    # the draw game's last decision is valued exactly under hidden information (360 deals), the others sampled:
-    # the board shows the words domino analyze --fair prints for each (report.verdicts.how_words), not a code
-    pytest.importorskip("scipy")
+    # the draw game's last decision is valued exactly under hidden information (by the CFR+ solver over its 6 deals,
+    # the 2 tiles still to draw chance's), the others sampled: the board shows the words domino analyze --fair prints
+    # for each (report.verdicts.how_words), not a code
     text = (RECORDS / "variant-draw.dom").read_text(encoding="utf-8")
     doc = analyze_document(BoardRecord(text, "variant-draw.dom"), AnalysisRequest(fair=True))
     hows = {d["fair"]["method"]: d["fair"]["how"] for d in doc["games"][0]["decisions"] if d.get("fair")}
-    assert hows["exact-hidden"] == "exact under hidden information, 360 public deals"
+    assert hows["exact-hidden"] == "exact under hidden information to 0.001 (CFR+), 6 public deals"
     assert hows["sampled"].endswith("deals, sampled") and " of " in hows["sampled"]
     printed = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(RECORDS / "variant-draw.dom")]).output
     assert all(how in printed for how in hows.values()), printed

@@ -25,6 +25,7 @@ from analyzer.hidden.lp import forced_value  # noqa: E402
 from analyzer.inference import worlds_at  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
+from analyzer.rules.mechanics import position_for  # noqa: E402
 from analyzer.tiles import Move, Tile  # noqa: E402
 from test_hidden import (BLOCK, PURE_LIMIT, block_deals, infosets, matrix_value, one_hot, play,  # noqa: E402
                          pure_strategies, tiny_games)
@@ -210,8 +211,12 @@ def test_the_tree_refuses_what_it_does_not_play():
     from test_hidden import draw_deal
 
     deals = [draw_deal([[Tile(0, 0), Tile(0, 1)], [Tile(1, 1), Tile(1, 2)]], [Tile(0, 2), Tile(2, 2)])]
-    with pytest.raises(ValueError, match="block game for two"):
+    with pytest.raises(ValueError, match="order revealed"):      # (tiles still to draw, in an order fixed: an LP world)
         build_tree(find_variant("draw", {"players": "2"}), deals, 0)
+    fives = find_variant("fives", {"players": "2"})                # (points scored during play)
+    pos = position_for(fives, [[Tile(0, 0), Tile(0, 5)], [Tile(5, 5), Tile(1, 2)]], 0, max_pip=6)
+    with pytest.raises(ValueError, match="block game for two and a draw game for two"):
+        build_tree(fives, [pos], 0)
 
 
 # -- in the fair analysis -------------------------------------------------------------------------------------

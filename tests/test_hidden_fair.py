@@ -16,13 +16,14 @@ pytest.importorskip("scipy")
 from analyzer.analysis import Thresholds, alternative_text  # noqa: E402
 from analyzer.analysis.fair import FairRun, FairSettings, _decision_points, fair_analyze  # noqa: E402
 from analyzer.cli import main  # noqa: E402
-from analyzer.hidden import MAX_DEALS, MAX_HAND, hidden_decision, public_game  # noqa: E402
+from analyzer.hidden import MAX_DEALS, MAX_HAND, hidden_decision, public_game, public_stock_down  # noqa: E402
 from analyzer.inference import world_position, worlds_at  # noqa: E402
 from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
-DRAW = RECORDS / "variant-draw.dom"             # the draw game for two: its last decision has 360 public deals
+DRAW = RECORDS / "variant-draw.dom"             # the draw game for two: its last decision has 360 public worlds (6
+#                                                 deals, each with every order of the 2 tiles still to draw)
 
 
 def fair_json(path: Path, *extra: str) -> dict:
@@ -63,15 +64,18 @@ def test_a_small_decision_of_a_draw_game_has_the_solvers_values_and_a_verdict_fr
         pos = rep.position_at(k)
         deals, weights = public_game(rep, k)
         actual = next(p for p in deals if p.hands[pos.turn] == pos.hands[pos.turn])
-        solved = hidden_decision(rep.variant, actual, deals, weights)
+        solved = hidden_decision(rep.variant, actual, deals, weights)      # (the LP over every order: its worlds)
         got = d["fair"]["hidden"]
-        assert got["value"] == pytest.approx(solved.value, abs=1e-6)
-        assert got["deals"] == d["fair"]["deals"] == len(deals)
+        assert got["solver"] == "cfr"                   # (the tiles still to draw: the tree's draw nodes)
+        low, up = got["bounds"]
+        assert low - 1e-6 <= solved.value <= up + 1e-6 and up - low <= 1e-3 * got["reach"] + 1e-6
+        assert got["deals"] == d["fair"]["deals"] == len(public_stock_down(rep, k, 1000)[1]) < len(deals)
         by_text = {a["move"]: a["fair"]["mean"] for a in d["alternatives"]}
         for (move, value), (_, game_value) in zip(solved.hand_values(), solved.moves):
             text = alternative_text(move)
-            assert by_text[text] == pytest.approx(value, abs=1e-4)
-            assert got["moves"][text] == pytest.approx(game_value, abs=1e-6)
+            assert by_text[text] == pytest.approx(value, abs=1e-3)
+            lo, hi = got["move_bounds"][text]
+            assert lo - 1e-6 <= game_value <= hi + 1e-6
         # the verdict: the best has the best value for the mover, the loss is the gap, graded by the thresholds
         sign = 1 if d["side"] == 0 else -1
         best = max(by_text.values(), key=lambda v: sign * v)
@@ -105,12 +109,12 @@ def test_the_text_and_the_page_say_which_decisions_are_exact_under_hidden_inform
     res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(DRAW)])
     assert res.exit_code == 0, res.output
     lines = [line for line in res.stdout.splitlines() if "fair (" in line]
-    assert sum("exact under hidden information, 360 public deals" in line for line in lines) == 1
+    assert sum("exact under hidden information to 0.001 (CFR+), 6 public deals" in line for line in lines) == 1
     assert any("sampled" in line for line in lines)
     page = tmp_path / "draw.html"
     res = CliRunner().invoke(main, ["report", "--fair", "--jobs", "1", str(DRAW), "-o", str(page)])
     assert res.exit_code == 0, res.output
-    assert page.read_text().count(">exact under hidden information</span>: 360 deals") == 1
+    assert page.read_text().count(">exact under hidden information</span>: 6 deals") == 1
 
 
 def test_a_cut_throat_game_for_two_is_valued_exactly_near_its_end():
@@ -164,11 +168,13 @@ def test_without_scipy_the_option_asked_for_says_so_once_and_the_fair_analysis_g
     assert "scipy" not in res.stderr and "--exact-hidden" not in res.stderr     # (the default: not asked for)
     res = CliRunner().invoke(main, ["analyze", "--fair", "--exact-hidden", "--json", "--jobs", "1", str(DRAW)])
     assert res.exit_code == 0, res.output
-    assert res.stderr.count("--exact-hidden: no exact values under hidden information: they need scipy") == 1
+    assert res.stderr.count("--exact-hidden: the LP's exact values under hidden information need scipy") == 1
     assert "Traceback" not in res.output
     game = json.loads(res.stdout)["games"][0]
     methods = {d["fair"]["method"] for d in game["decisions"] if d["fair"]}
-    assert methods <= {"exact", "sampled"} and methods
+    assert methods <= {"exact", "sampled", "exact-hidden"} and methods - {"exact-hidden"}
+    assert all(d["fair"]["hidden"]["solver"] == "cfr" for d in game["decisions"]     # (the CFR+ solver needs no scipy;
+               if d["fair"] and d["fair"]["method"] == "exact-hidden")             # the LP does)
 
 
 def test_by_default_the_range_tree_takes_every_three_tile_decision_past_the_listed_deals_up_to_its_bound(

@@ -16,6 +16,7 @@ is graded by its loss in points alone.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
@@ -33,7 +34,8 @@ from . import alternative_text
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
-__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "CFR_MEMORY", "OPEN_MEAN",
+__all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "CFR_MEMORY",
+           "CFR_DRAW_WORLDS", "OPEN_MEAN",
            "GAME_VALUE", "HiddenVerdict", "contradicted", "told_apart", "exact_deals", "exact_points", "hidden_verdict",
            "hidden_unavailable"]
 
@@ -59,6 +61,10 @@ CFR_SHOWN = 0.01                 # a CFR+ decision whose brackets did not close 
 
 CFR_LARGE = 240_000              # a three-tile decision over more deals (3 and 3 tiles drawn from 17 or more) gets
 #                                  twice the budget: its iterations cost 25-35 ms, and it needs some 1,000
+CFR_DRAW_WORLDS = 50_000         # a draw game's decision with tiles still to draw goes to the CFR+ solver where its deals
+#                                  times the orders the tiles still to draw may come in are at most these (its tree of
+#                                  draws grows with them: at most 36,000 of them, every such decision of ten generated
+#                                  records closed in seconds; from 99,360 on, none was built in 30 s; docs/hidden.md)
 CFR_MEMORY = 4 << 30             # the most bytes one decision's tree over the hands and a run of it may take (by
 #                                  RangeTree.memory, within some 12% of the process's peak): past it the decision is
 #                                  left to the sampling and the note says why, before the machine runs out of memory (a
@@ -87,14 +93,16 @@ def hidden_unavailable() -> str | None:
     except (ImportError, ValueError):
         found = False
     if not found:
-        return gettext("no exact values under hidden information: they need scipy (pip install "
-                       "'domino-analyzer[hidden]'); every decision is sampled with open hands")
+        return gettext("the LP's exact values under hidden information need scipy (pip install "
+                       "'domino-analyzer[hidden]'); the decisions the CFR+ solver does not take are sampled with "
+                       "open hands")
     return None
 
 
 def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int = CFR_HAND):
     """The position of the decision, the public deals with their weights and the solver that takes it ("cfr": the
-    block game for two, or a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand and
+    block game for two, or a draw game for two (with tiles still to draw, where its deals times the orders they may
+    come in are at most :data:`CFR_DRAW_WORLDS`), with at most ``hand`` tiles a hand and
     :data:`CFR_DEALS` deals, each deal its hands' tile masks, weighted in the draw game (its worlds), else no weights;
     "cfr-ranges": past those deals in the block game, each seat's possible hands, with ``hand`` above
     :data:`CFR_HAND`, or at most :data:`CFR_RANGES_DEALS` deals; "lp": two players within the LP's bound, positions), else None (the legal moves
@@ -113,6 +121,8 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
             # a draw game for two with nothing left to draw: its deals listed, each weighing its worlds (else the LP)
             try:
                 actual, hands, weights = public_stock_down(rep, k, CFR_DEALS)
+                if len(hands) * math.perm(pos.stock, pos.drawable()) > CFR_DRAW_WORLDS:
+                    raise TooLarge("too many orders of the tiles still to draw")
                 return actual, hands, weights, "cfr"
             except (TooLarge, ValueError):
                 if most > MAX_HAND:

@@ -1,8 +1,9 @@
 /* The compiled CFR+ iteration of the public-tree solver (analyzer/hidden/cfr.py).
  *
  * ``Run(hand0, hand1, nh0, nh1, player, child_at, child, term_at, term_deal, term_value, iset_at, iset_hand, slot,
- *   legal, size, alive_at0, alive0, alive_at1, alive1, forced_set, forced_move)``: a run over a flattened public tree
- *   (the arrays of cfr.py's ``PublicTree``: 32-bit ints, ``term_value`` doubles, ``legal`` bytes; copied), with
+ *   legal, size, alive_at0, alive0, alive_at1, alive1, parent0, parent1, forced_set, forced_move)``: a run over a
+ *   flattened public tree (the arrays of cfr.py's ``PublicTree``: 32-bit ints, ``term_value`` doubles, ``legal`` bytes;
+ *   copied; ``parent0`` and ``parent1`` empty where no tile is drawn), with
  *   information set ``forced_set`` held to its move ``forced_move`` (-1: none). Its methods:
  *   ``iterate(count)`` (iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on, -1:
  *   none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
@@ -94,13 +95,13 @@ static int set_up(RunObject *self, int kind, const char *err) {
 static int run_init(RunObject *self, PyObject *args, PyObject *kwds) {
     PyObject *o[CFR_ARRAYS];
     int nh0, nh1, size, forced_set, forced_move;
-    if (!PyArg_ParseTuple(args, "OOiiOOOOOOOOOOiOOOOii", &o[0], &o[1], &nh0, &nh1, &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7], &o[8], &o[9], &o[10], &o[11], &size, &o[12], &o[13], &o[14], &o[15], &forced_set,
-                          &forced_move))
+    if (!PyArg_ParseTuple(args, "OOiiOOOOOOOOOOiOOOOOOii", &o[0], &o[1], &nh0, &nh1, &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &size, &o[12], &o[13], &o[14], &o[15], &o[16],
+                          &o[17], &forced_set, &forced_move))
         return -1;
     static const char *const names[CFR_ARRAYS] = {
         "hand0", "hand1", "player", "child_at", "child", "term_at", "term_deal", "term_value", "iset_at", "iset_hand",
-        "slot", "legal", "alive_at0", "alive0", "alive_at1", "alive1"};
+        "slot", "legal", "alive_at0", "alive0", "alive_at1", "alive1", "parent0", "parent1"};
     void *p[CFR_ARRAYS];
     int64_t n[CFR_ARRAYS];
     CfrTree t;

@@ -28,16 +28,18 @@ static int32_t depth_of(const CfrMoves *t, int32_t n) {
     return best + 1;
 }
 
-/* Node ``n``'s lists checked: its children after it in preorder, its player, its information sets and alive hands in
- * range. */
-static int check_node(const CfrMoves *t, int32_t n, const char **err) {
+/* Node ``n``'s lists checked: its children after it in preorder, its player (a draw, 2 or 3, only where ``draws``:
+ * one child and no information set), its information sets and alive hands in range. */
+static int check_node(const CfrMoves *t, int32_t n, int draws, const char **err) {
     if (t->child_at[n] > t->child_at[n + 1] || t->iset_at[n] > t->iset_at[n + 1])
         return fail(err, K_VALUE, "a node's lists run backwards");
     for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++)
         if (t->child[c] <= n || t->child[c] >= t->nodes) return fail(err, K_VALUE, "a child out of preorder");
     int32_t width = t->child_at[n + 1] - t->child_at[n];
     int32_t p = t->player[n];
-    if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
+    if (p > 1 && draws && p < 4) {
+        if (width != 1 || t->iset_at[n] != t->iset_at[n + 1]) return fail(err, K_VALUE, "a draw has one child");
+    } else if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
     for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
         if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
             || t->slot[i] + width > t->size)
@@ -349,12 +351,38 @@ void cfr_hand_values(CfrWalk *w, double *out) {
 
 /* -- the tree over deals -------------------------------------------------------------------------------------- */
 
-/* The deals ending at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves. */
+/* Player ``q``'s draw at ``n`` in ``p``'s walk: each of his hands at the child reaches what the hand it was drawn from
+ * reached (the chance of the tile is in the deals' weights); ``p``'s values come back up, a drawer's hand's the sum of
+ * those of the hands drawn from it. */
+static void draw_node(CfrWalk *w, const CfrTree *t, int32_t n, int p, const double *own, const double *opp, double *v,
+                      int mode, int32_t level) {
+    const CfrMoves *m = &w->m;
+    int q = m->player[n] - 2;
+    int32_t c = m->child[m->child_at[n]];
+    size_t per = (size_t)m->nh[0] + (size_t)m->nh[1];
+    double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
+    double *sub = base + (p == 0 ? 0 : m->nh[0]);
+    double *reach = base + per + (q == 0 ? 0 : m->nh[0]);
+    const int32_t *par = t->parent[q], *aq = m->alive[q], *ap = m->alive[p];
+    const double *from = q == p ? own : opp;
+    for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++) reach[aq[k]] = from[par[aq[k]]];
+    w->node(w, c, p, q == p ? reach : own, q == p ? opp : reach, sub, mode, level + 1);
+    for (int32_t k = m->alive_at[p][c]; k < m->alive_at[p][c + 1]; k++) {
+        int32_t h = ap[k];
+        v[q == p ? par[h] : h] += sub[h];
+    }
+}
+
+/* The deals ending at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves (or its draw). */
 static void deal_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                       int32_t level) {
     const CfrTree *t = &((CfrRun *)w)->t;
     const int32_t *al = w->m.alive[p];
     for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
+    if (w->m.player[n] > 1) {
+        draw_node(w, t, n, p, own, opp, v, mode, level);
+        return;
+    }
     double sgn = p == 0 ? 1.0 : -1.0;
     const int32_t *mine = t->hand[p], *theirs = t->hand[1 - p];
     for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++) {
@@ -392,6 +420,11 @@ int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t 
     t->term_value = p[CFR_TERM_VALUE], m->iset_at = p[CFR_ISET_AT], m->iset_hand = p[CFR_ISET_HAND];
     m->slot = p[CFR_SLOT], m->legal = p[CFR_LEGAL], m->alive_at[0] = p[CFR_ALIVE_AT0], m->alive[0] = p[CFR_ALIVE0];
     m->alive_at[1] = p[CFR_ALIVE_AT1], m->alive[1] = p[CFR_ALIVE1];
+    if (n[CFR_PARENT0] || n[CFR_PARENT1]) {          /* (none where no tile is drawn) */
+        if (n[CFR_PARENT0] != nh0 || n[CFR_PARENT1] != nh1)
+            return fail(err, K_VALUE, "the tree's arrays do not fit together");
+        t->parent[0] = p[CFR_PARENT0], t->parent[1] = p[CFR_PARENT1];
+    }
     int64_t N = n[CFR_PLAYER];
     if (N < 1 || N >= INT32_MAX || n[CFR_HAND0] >= INT32_MAX) return fail(err, K_VALUE, "an empty tree");
     m->nodes = (int32_t)N, t->deals = (int32_t)n[CFR_HAND0], m->nh[0] = nh0, m->nh[1] = nh1, m->size = size;
@@ -410,7 +443,7 @@ int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_m
     const CfrMoves *m = &t->m;
     if (m->nodes < 1) return fail(err, K_VALUE, "an empty tree");
     for (int32_t n = 0; n < m->nodes; n++) {
-        int kind = check_node(m, n, err);
+        int kind = check_node(m, n, t->parent[0] != NULL, err);
         if (kind != K_OK) return kind;
         if (t->term_at[n] > t->term_at[n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
         for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++)
@@ -419,6 +452,19 @@ int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_m
     for (int32_t d = 0; d < t->deals; d++)
         if (t->hand[0][d] < 0 || t->hand[0][d] >= m->nh[0] || t->hand[1][d] < 0 || t->hand[1][d] >= m->nh[1])
             return fail(err, K_VALUE, "a deal's hand out of range");
+    if (t->parent[0] != NULL) {
+        for (int q = 0; q < 2; q++)
+            for (int32_t h = 0; h < m->nh[q]; h++)
+                if (t->parent[q][h] < -1 || t->parent[q][h] >= h)
+                    return fail(err, K_VALUE, "a hand drawn from one after it");
+        for (int32_t n = 0; n < m->nodes; n++) {       /* a draw's child: the drawer's hands each drawn from one */
+            int32_t q = m->player[n] - 2;
+            if (q < 0) continue;
+            int32_t c = m->child[m->child_at[n]];
+            for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++)
+                if (t->parent[q][m->alive[q][k]] < 0) return fail(err, K_VALUE, "a drawn hand without its parent");
+        }
+    }
     int kind = walk_init(&run->w, m, deal_node, forced_set, forced_move, err);
     double top = 0.0;
     for (int32_t k = 0; k < t->term_at[m->nodes]; k++) {
@@ -904,7 +950,7 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
     while (run->bits < 31 && (every >> run->bits)) run->bits++;
     if (run->most > RANGE_MOST) return fail(err, K_VALUE, "a hand of more than 8 tiles");
     for (int32_t n = 0; n < m->nodes; n++) {
-        int kind = check_node(m, n, err);
+        int kind = check_node(m, n, 0, err);
         if (kind != K_OK) return kind;
         int32_t cls[2] = {0, 0};
         for (int q = 0; q < 2; q++) {

@@ -12,7 +12,8 @@
 #include "../search/_kernel.h"
 
 /* What both forms of the tree hold alike: the nodes in preorder, each one's player (0, 1, or -1: nothing more to
- * play), its children, its information sets (the mover's hand, its slots, the legal moves by slot), and each player's
+ * play; in the tree over deals also 2 + q: player q draws a tile, its one child where each of his hands there has
+ * become one per tile he may draw, ``CfrTree.parent``), its children, its information sets (the mover's hand, its slots, the legal moves by slot), and each player's
  * hands alive at it. */
 typedef struct {
     int32_t nodes, nh[2], size;
@@ -20,11 +21,15 @@ typedef struct {
     const int8_t *legal;
 } CfrMoves;
 
-/* The tree over deals: by deal, each player's hand index; a node's deals ending there with their values. */
+/* The tree over deals: by deal, each player's hand index; a node's deals ending there with their values; by hand
+ * index, the hand it was drawn from (``parent[q][h]``: -1 for a hand at the root; NULL where no tile is drawn). A
+ * hand is a player's private state, his hand at the root and the tiles he has drawn since, in their order: a draw
+ * node's child holds the drawer's new hands alone, each made there from one of his hands at the draw node and one
+ * tile, and the deals below it are new deals too, each weighing its parent deal's weight over the boneyard's size. */
 typedef struct {
     CfrMoves m;
     int32_t deals;
-    const int32_t *hand[2], *term_at, *term_deal;
+    const int32_t *hand[2], *term_at, *term_deal, *parent[2];
     const double *term_value;
 } CfrTree;
 
@@ -119,9 +124,10 @@ typedef struct {
  * ``RANGE_ITEMS`` give each one's bytes an item (a digit each: ints of 4, doubles of 8, bytes of 1). */
 enum {
     CFR_HAND0, CFR_HAND1, CFR_PLAYER, CFR_CHILD_AT, CFR_CHILD, CFR_TERM_AT, CFR_TERM_DEAL, CFR_TERM_VALUE, CFR_ISET_AT,
-    CFR_ISET_HAND, CFR_SLOT, CFR_LEGAL, CFR_ALIVE_AT0, CFR_ALIVE0, CFR_ALIVE_AT1, CFR_ALIVE1, CFR_ARRAYS
+    CFR_ISET_HAND, CFR_SLOT, CFR_LEGAL, CFR_ALIVE_AT0, CFR_ALIVE0, CFR_ALIVE_AT1, CFR_ALIVE1, CFR_PARENT0, CFR_PARENT1,
+    CFR_ARRAYS
 };
-#define CFR_ITEMS "4444444844414444"
+#define CFR_ITEMS "444444484441444444"
 enum {
     RANGE_MASK0, RANGE_MASK1, RANGE_WEIGHT0, RANGE_WEIGHT1, RANGE_PLAYER, RANGE_CHILD_AT, RANGE_CHILD, RANGE_PLAYED0,
     RANGE_PLAYED1, RANGE_ALIVE_AT0, RANGE_ALIVE0, RANGE_ALIVE_AT1, RANGE_ALIVE1, RANGE_TERM_AT0, RANGE_TERM_HAND0,

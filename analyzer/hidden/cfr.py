@@ -30,10 +30,11 @@ from __future__ import annotations
 import math
 import time
 from array import array
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..position import Position
+from ..tiles import Move
 from .game import side0_value
 from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, TreeTooLarge, build_ranges,
                      compiled_kernel, pip_valued, ranges_of_deals, run_slots)
@@ -67,13 +68,12 @@ def cfr_core() -> tuple[str, str, str | None]:
 
 def cfr_supported(rules, pos: Position) -> bool:
     """Whether the public-tree solver takes ``pos`` of ``rules``: two players, a plain line, no points scored during
-    play, and nothing left to draw (the block game for two; a draw game for two once its boneyard is empty or down
-    to the tiles the rules keep back, :meth:`drawable` 0: from there every move is public, as in the block game,
-    and the tiles nobody holds lie in the boneyard as sleepers do). A position with draws still to come is not
-    taken: a draw is a chance event only the drawer sees, which the public tree over fixed hands does not model
-    (docs/hidden.md)."""
+    play (the block game for two; a draw game for two: once its boneyard is empty or down to the tiles the rules keep
+    back, :meth:`drawable` 0, every move is public, as in the block game, and the tiles nobody holds lie in the
+    boneyard as sleepers do; before that, a draw is a chance event only the drawer sees, a draw node of the tree over
+    deals, :func:`build_tree`; docs/hidden.md)."""
     return (pos.n == 2 and not pos.has_arms and getattr(rules, "play", None) is None
-            and (not pos.draws or not pos.drawable()) and not pos.reveal and not pos.exposed)
+            and not pos.reveal and not pos.exposed)
 
 
 @dataclass
@@ -108,6 +108,12 @@ class PublicTree:
     alive_at: tuple[array, array]
     alive: tuple[array, array]   # each player's hands with a deal alive at node ``n``:
     #                              ``alive[p][alive_at[p][n]:alive_at[p][n+1]]`` (the kernel's walk touches only those)
+    parent: tuple[array, array] = field(default_factory=lambda: (array("i"), array("i")))
+    #                              where tiles are drawn (a draw game with tiles still to draw), each hand index's
+    #                              parent (-1: a hand at the root): a node whose ``player`` is 2 + q is q's draw, its
+    #                              one child holding q's hands drawn there, each from his hand at the draw and a tile;
+    #                              each deal there is a deal of the draw with the tile added to q's hand, weighing the
+    #                              draw's deal's weight over the boneyard's tiles (empty: nothing is drawn)
 
     @property
     def nodes(self) -> int:
@@ -122,7 +128,7 @@ class PublicTree:
     def infosets(self) -> tuple[int, int]:
         out = [0, 0]
         for n, p in enumerate(self.player):
-            if p >= 0:
+            if 0 <= p <= 1:
                 out[p] += self.iset_at[n + 1] - self.iset_at[n]
         return out[0], out[1]
 
@@ -131,7 +137,8 @@ class PublicTree:
         slot per legal move of an information set, with their indices; the value and reach vectors of every depth, as
         the kernel allocates them)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
-                  self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive)
+                  self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive,
+                  *self.parent)
         depth, stack = 0, [(0, 1)]
         while stack:
             n, d = stack.pop()
@@ -149,19 +156,25 @@ class PublicTree:
 
 
 def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | None = None,
-               base: Position | None = None) -> PublicTree:
+               base: Position | None = None, limit: int = 2_000_000, budget: float | None = None) -> PublicTree:
     """The public tree of the game dealt one of ``deals`` (positions of the same moment, both hands filled in,
     each with ``weights``, uniform if None; with ``base``, a position of that moment, each deal is instead the two
     hands' tile masks by seat), the maximiser seat ``first``. A node's legal moves and whether the hand
     is over are asked of the position, once per hand of the mover and tiles of the other's that fit the open ends
-    (all the rules' legality and end of a line game depend on); a finished hand's value is ``side0_value``."""
+    (all the rules' legality and end of a line game depend on); a finished hand's value is ``side0_value``.
+
+    In a draw game for two with tiles still to draw (the position's ``drawable``), the tiles neither hand holds are
+    the boneyard, in an order each of its orders alike: where the mover draws (his only legal move, ``DRAW``), a draw
+    node follows, whose child holds, for each of his hands there and each tile of the boneyard, a new hand (his private
+    state: what he holds and the order he drew it in) and a new deal weighing 1 over the boneyard's size of its own
+    (``PublicTree.parent``). Past ``limit`` deals so made, or ``budget`` CPU seconds (None: no bound),
+    :class:`BuildTooLong`."""
     if not deals:
         raise ValueError("no deal to solve")
     pos = (deals[0] if base is None else base).copy()
     masks = [d.hands for d in deals] if base is None else deals
     if not cfr_supported(rules, pos):
-        raise ValueError("the public-tree solver plays the block game for two (and a draw game for two with "
-                         "nothing left to draw)")
+        raise ValueError("the public-tree solver plays the block game for two and a draw game for two")
     seats = (first, 1 - first)
     weights = [1.0] * len(deals) if weights is None else list(weights)
     total = float(sum(weights))
@@ -185,12 +198,22 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
                    (array("i"), array("i")))
     match = pos._match
     every = (1 << len(pos.tiles)) - 1
+    drawing = bool(pos.draws and pos.drawable())
+    bone: list[int] = []                 # by deal: the boneyard (the tiles neither hand holds, off the board)
+    if drawing and getattr(pos, "order", None) is not None:
+        raise ValueError("with tiles still to draw the boneyard's order is chance's: a deal with its order revealed "
+                         "(the LP's world) is not one of the tree's deals")
+    if drawing:
+        unseen = pos.pool | pos.hands[0] | pos.hands[1]
+        bone = [unseen & ~(a | b) for a, b in zip(root[0], root[1])]
+        if any(b.bit_count() != pos.stock for b in bone):
+            raise ValueError("a deal's boneyard is not the position's")
+        t.parent = (array("i", [-1] * len(hands[0])), array("i", [-1] * len(hands[1])))
 
-    def build(alive: list[int], played: list[int]) -> int:
+    def open_node(player: int, alive: list[int]) -> int:
+        """A new node of ``player`` (-1 until its moves are known) with the deals ``alive``: its number."""
         n = len(t.player)
-        seat = pos.turn
-        p = 0 if seat == first else 1
-        t.player.append(-1)
+        t.player.append(player)
         t.child_at.append(0)
         t.term_at.append(len(t.term_deal))
         t.iset_at.append(len(t.iset_hand))
@@ -198,6 +221,55 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
         for q in (0, 1):
             t.alive_at[q].append(len(t.alive[q]))
             t.alive[q].extend(sorted({hand[q][d] for d in alive}))
+        return n
+
+    def draw(alive: list[int], played: list[int], seat: int, p: int) -> int:
+        """The draw node of ``p`` (at ``seat``) after the deals ``alive``, and the tree below it."""
+        n = open_node(2 + p, alive)
+        made: dict[tuple[int, int], int] = {}
+        drawn = []
+        share = 1.0 / pos.stock
+        for d in alive:
+            rest = bone[d]
+            while rest:
+                x = rest & -rest
+                rest ^= x
+                s = made.get((hand[p][d], x))
+                if s is None:
+                    s = made[(hand[p][d], x)] = len(hands[p])
+                    hands[p].append(root[p][d] | x)
+                    t.parent[p].append(hand[p][d])
+                drawn.append(len(weight))
+                hand[p].append(s)
+                hand[1 - p].append(hand[1 - p][d])
+                root[p].append(root[p][d] | x)
+                root[1 - p].append(root[1 - p][d])
+                weight.append(weight[d] * share)
+                bone.append(bone[d] & ~x)
+            if len(weight) > limit:
+                raise BuildTooLong(f"more than {limit:,} deals with the tiles drawn")
+        d = alive[0]
+        x = bone[d] & -bone[d]
+        pos.hands[seat] = root[p][d] & ~played[p]
+        pos.hands[1 - seat] = root[1 - p][d] & ~played[1 - p]
+        pool = pos.pool
+        pos.pool = bone[d]
+        pos.push(Move(pos.tiles[x.bit_length() - 1], None, True))      # (a tile: each deal's hands are set below)
+        kid = build(drawn, played)
+        pos.pop()
+        pos.pool = pool
+        t.child_at[n] = len(t.child)
+        t.child.append(kid)
+        return n
+
+    start = time.process_time()
+
+    def build(alive: list[int], played: list[int]) -> int:
+        if budget is not None and time.process_time() - start > budget:
+            raise BuildTooLong(f"the public tree took more than {budget:g} CPU seconds to build")
+        seat = pos.turn
+        p = 0 if seat == first else 1
+        n = open_node(-1, alive)
         fit = every if pos.ends is None else match[pos.ends[0]] | match[pos.ends[1]]
         asked: dict[tuple[int, int], list] = {}
         going: list[int] = []
@@ -236,6 +308,9 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
         kids = []
         for m in public:
             sub = [d for d in going if m in legal_of[hand[p][d]]]
+            if m.draw:
+                kids.append(draw(sub, played, seat, p))
+                continue
             d = sub[0]
             pos.hands[seat] = root[p][d] & ~played[p]
             pos.hands[1 - seat] = root[1 - p][d] & ~played[1 - p]
@@ -266,7 +341,7 @@ def _finish_children(t: PublicTree) -> None:
     starts = list(t.child_at[:-1])
     counts = [0] * t.nodes
     for n in range(t.nodes):
-        counts[n] = len(t.moves[n]) if t.player[n] >= 0 else 0
+        counts[n] = len(t.moves[n]) if 0 <= t.player[n] <= 1 else 1 if t.player[n] > 1 else 0
     new = array("i")
     at = array("i")
     for n in range(t.nodes):
@@ -284,6 +359,8 @@ def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mod
     answers best, the other plays his average) or EVAL (both their averages)."""
     t = st.t
     v = [0.0] * st.nh[p]
+    if t.player[n] > 1:
+        return _draw(st, n, p, own, opp, v, mode, it)
     sgn = 1.0 if p == 0 else -1.0
     mine, theirs = t.hand[p], t.hand[1 - p]
     for k in range(t.term_at[n], t.term_at[n + 1]):
@@ -292,6 +369,27 @@ def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mod
         if r:
             v[mine[d]] += sgn * t.term_value[k] * r
     return walk_moves(st, n, p, own, opp, v, mode, it, _walk)
+
+
+def _draw(st: WalkState, n: int, p: int, own: list[float], opp: list[float], v: list[float], mode: int,
+          it: int) -> list[float]:
+    """Player ``q``'s draw at ``n`` (``player[n]`` is 2 + q) in ``p``'s walk: each of his hands at the child reaches
+    what the hand it was drawn from reached (the tile's chance is in the deals' weights), and a value of his comes
+    back to the hand it was drawn from."""
+    t = st.t
+    q = t.player[n] - 2
+    c = t.child[t.child_at[n]]
+    parent = t.parent[q]
+    reach = [0.0] * st.nh[q]
+    came = own if q == p else opp
+    for k in range(t.alive_at[q][c], t.alive_at[q][c + 1]):
+        h = t.alive[q][k]
+        reach[h] = came[parent[h]]
+    sub = _walk(st, c, p, reach, opp, mode, it) if q == p else _walk(st, c, p, own, reach, mode, it)
+    for k in range(t.alive_at[p][c], t.alive_at[p][c + 1]):
+        h = t.alive[p][k]
+        v[parent[h] if q == p else h] += sub[h]
+    return v
 
 
 class _PyRun(ReferenceRun):
@@ -324,7 +422,7 @@ class _CRun(CompiledRun):
         fi, fa = forced if forced is not None else (-1, -1)
         self.run = module.Run(t.hand[0], t.hand[1], len(t.hands[0]), len(t.hands[1]), t.player, t.child_at, t.child,
                               t.term_at, t.term_deal, t.term_value, t.iset_at, t.iset_hand, t.slot, t.legal, t.size,
-                              t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], fi, fa)
+                              t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], t.parent[0], t.parent[1], fi, fa)
 
 
 @dataclass(frozen=True)
@@ -470,7 +568,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
         reach = t.reach(h)
         count = t.deals
     else:
-        t = build_tree(rules, deals, mover, weights, pos if masks else None)
+        t = build_tree(rules, deals, mover, weights, pos if masks else None, budget=budget)
         h = t.hands[0].index(pos.hands[mover])
         reach = sum(w for d, w in enumerate(t.weight) if t.hand[0][d] == h)
         count = len(deals)

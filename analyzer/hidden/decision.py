@@ -226,20 +226,21 @@ def public_game(rep, seen: int, limit: int = MAX_DEALS) -> tuple[list[Position],
 
 
 def public_stock_down(rep, seen: int, limit: int) -> tuple[Position, list[tuple[int, ...]], list[int]]:
-    """The deals the public record of the draw game for two ``rep`` allows after its first ``seen`` moves, once
-    nothing is left to draw (the boneyard empty, or down to the tiles the rules keep back), as :func:`public_game`
-    weighs them, but each as the hands' tile masks by seat, with the position after those moves in the actual deal.
-    With nothing left to draw the order of the boneyard no longer matters: a deal is the two hands, and it weighs as
+    """The deals the public record of the draw game for two ``rep`` allows after its first ``seen`` moves, as
+    :func:`public_game` weighs them, but each as the hands' tile masks by seat, with the position after those moves in
+    the actual deal. A deal is the two hands (the boneyard: the tiles neither holds, off the board), and it weighs as
     many worlds as give them. Those are listed as the placements of the tiles (the dealt hands, each player's drawn
     tiles, the boneyard), not as the worlds (every order of each player's draws and of the boneyard, a constant
-    count a placement: some 10 to 100 times fewer). The weights are per placement (a common factor of
-    :func:`public_game`'s). :class:`TooLarge` past ``limit`` deals or ``LISTED`` times it placements; ValueError
-    where a tile may still be drawn or the worlds are not a draw game's plain ones."""
+    count a placement: some 10 to 100 times fewer). With nothing left to draw the boneyard's order no longer matters;
+    with tiles still to draw, every order of the boneyard is alike given the placement, so what is drawn next is
+    chance's (the tree's draw nodes, :func:`analyzer.hidden.cfr.build_tree`). The weights are per placement (a common
+    factor of :func:`public_game`'s). :class:`TooLarge` past ``limit`` deals or ``LISTED`` times it placements;
+    ValueError where the worlds are not a draw game's plain ones."""
     from ..inference.boneyard import DrawWorlds
 
     pos = rep.position_at(seen)
-    if rep.variant.drawing is None or len(rep.players) != 2 or not pos.draws or pos.has_arms or pos.drawable():
-        raise ValueError("the deals of a draw game for two with nothing left to draw")
+    if rep.variant.drawing is None or len(rep.players) != 2 or not pos.draws or pos.has_arms:
+        raise ValueError("the deals of a draw game for two")
     worlds = worlds_at(rep, seen)
     if type(worlds) is not DrawWorlds:
         raise ValueError("the draw game's worlds are not the plain placements of its tiles")

@@ -246,7 +246,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     :func:`compiled_build_supports` the position and ``compiled`` is not False (True: ValueError where it does not),
     else here (the reference); ``module``: the kernel's binding to build with (the default: :func:`compiled_kernel`'s)."""
     start = time.process_time()
-    if base.n != 2 or not pip_valued(rules):
+    if base.n != 2 or not pip_valued(rules) or (base.draws and base.drawable()):
         raise ValueError("the range solver plays the block game for two, valued by pips")
     masks = (list(hands[0]), list(hands[1]))
     if not masks[0] or not masks[1]:

@@ -21,8 +21,8 @@ __all__ = ["Run", "RangeRun", "build", "load"]
 #: Each form's arrays in the order of the extension's arguments (``_cfr_kernel.h``'s ``CFR_HAND0``..., ``RANGE_MASK0``
 #: ...) and each one's bytes an item (``CFR_ITEMS``, ``RANGE_ITEMS``).
 DEAL_ARRAYS = ("hand0", "hand1", "player", "child_at", "child", "term_at", "term_deal", "term_value", "iset_at",
-               "iset_hand", "slot", "legal", "alive_at0", "alive0", "alive_at1", "alive1")
-DEAL_ITEMS = "4444444844414444"
+               "iset_hand", "slot", "legal", "alive_at0", "alive0", "alive_at1", "alive1", "parent0", "parent1")
+DEAL_ITEMS = "444444484441444444"
 RANGE_ARRAYS = ("mask0", "mask1", "weight0", "weight1", "player", "child_at", "child", "played0", "played1",
                 "alive_at0", "alive0", "alive_at1", "alive1", "term_at0", "term_hand0", "term_class0", "term_at1",
                 "term_hand1", "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal")
@@ -45,7 +45,7 @@ def load(exports) -> None:
     module = WasmModule(exports)
     ints = lambda *v: struct.pack(f"<{len(v)}i", *v)      # noqa: E731
     arrays = [ints(0), ints(0), ints(-1), ints(0, 0), b"", ints(0, 1), ints(0), struct.pack("<d", 0.25), ints(0, 0),
-              b"", b"", b"", ints(0, 1), ints(0), ints(0, 1), ints(0)]
+              b"", b"", b"", ints(0, 1), ints(0), ints(0, 1), ints(0), b"", b""]
     try:
         run = _Run(module, 0, arrays, DEAL_ITEMS, 1, 1, 0, -1, -1)
         ok = run.bracket() == (0.25, 0.25) and run.hand_values() == [0.25]
@@ -136,13 +136,14 @@ def _arrays(objs, names, items: str) -> list[bytes]:
 
 class Run(_Run):
     """``Run(hand0, hand1, nh0, nh1, player, child_at, child, term_at, term_deal, term_value, iset_at, iset_hand, slot,
-    legal, size, alive_at0, alive0, alive_at1, alive1, forced_set, forced_move)``: a run over a tree of deals, as the
-    extension's (read ``_cfr.c``'s top)."""
+    legal, size, alive_at0, alive0, alive_at1, alive1, parent0, parent1, forced_set, forced_move)``: a run over a tree
+    of deals, as the extension's (read ``_cfr.c``'s top)."""
 
     def __init__(self, hand0, hand1, nh0, nh1, player, child_at, child, term_at, term_deal, term_value, iset_at,
-                 iset_hand, slot, legal, size, alive_at0, alive0, alive_at1, alive1, forced_set, forced_move):
+                 iset_hand, slot, legal, size, alive_at0, alive0, alive_at1, alive1, parent0, parent1, forced_set,
+                 forced_move):
         objs = (hand0, hand1, player, child_at, child, term_at, term_deal, term_value, iset_at, iset_hand, slot, legal,
-                alive_at0, alive0, alive_at1, alive1)
+                alive_at0, alive0, alive_at1, alive1, parent0, parent1)
         super().__init__(_mod(), 0, _arrays(objs, DEAL_ARRAYS, DEAL_ITEMS), DEAL_ITEMS, nh0, nh1, size, forced_set,
                          forced_move)
 
