@@ -10,9 +10,11 @@ tree's building too) and the widest bracket a deal of the mover's hand; the rati
 whether the two trees' brackets overlap (each holds the exact value: two that do not overlap are a bug).
 
 With ``--min-deals N`` only the decisions with at least ``N`` deals count (the first ``--decisions`` of them): e.g.
-247520, the 3-and-3 decisions whose hands are drawn from 17 tiles or more.
+247520, the 3-and-3 decisions whose hands are drawn from 17 tiles or more. With ``--deals`` each decision is solved on
+the tree over its deals listed (every disjoint pair of the two seats' hands, ``by_deals``) instead of over the hands:
+the kernel's other form (keep ``--size`` small: 2 tiles are at most some 20,000 deals).
 
-    nice -n 10 python3 bench/bench_cfr_speed.py --before DIR [--decisions 6] [--size 3] [--min-deals N]
+    nice -n 10 python3 bench/bench_cfr_speed.py --before DIR [--decisions 6] [--size 3] [--min-deals N] [--deals]
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from in_tree import in_tree  # noqa: E402
 HERE = Path(__file__).resolve().parents[1]
 
 
-def worker(decisions: int, size: int, seed: int, min_deals: int = 0) -> None:
+def worker(decisions: int, size: int, seed: int, min_deals: int = 0, by_deals: bool = False) -> None:
     """Value each decision with the analyzer on ``sys.path`` (the tree under test); one JSON line each."""
     import analyzer  # noqa: F401  (the tree under test's, before bench_cfr_study puts this one on the path)
     from bench_cfr_study import endgame
@@ -45,7 +47,11 @@ def worker(decisions: int, size: int, seed: int, min_deals: int = 0) -> None:
     for rep, k, (pos, ranges) in islice((w for w in wanted if disjoint_pairs(*w[2][1]) >= min_deals), decisions):
         deals = len(ranges[0]) * len(ranges[1])
         try:
-            d = cfr_decision(variant, pos, ranges=ranges, budget=cfr_budget(size))
+            if by_deals:
+                listed = [(a, b) for a in ranges[0] for b in ranges[1] if not a & b]
+                d = cfr_decision(variant, pos, listed, masks=True, by_deals=True, budget=cfr_budget(size))
+            else:
+                d = cfr_decision(variant, pos, ranges=ranges, budget=cfr_budget(size))
         except BuildTooLong:
             print(json.dumps({"deals": deals, "closed": False, "iterations": 0, "seconds": None}), flush=True)
             continue
@@ -56,7 +62,8 @@ def worker(decisions: int, size: int, seed: int, min_deals: int = 0) -> None:
 
 
 def run(tree: Path, args) -> list[dict]:
-    return in_tree(tree, "bench_cfr_speed", f"worker({args.decisions}, {args.size}, {args.seed}, {args.min_deals})")
+    return in_tree(tree, "bench_cfr_speed",
+                   f"worker({args.decisions}, {args.size}, {args.seed}, {args.min_deals}, {args.deals})")
 
 
 def overlap(a: dict, b: dict) -> bool:
@@ -73,6 +80,7 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=3, help="the larger hand's tiles")
     ap.add_argument("--seed", type=int, default=85)
     ap.add_argument("--min-deals", type=int, default=0, help="only decisions with at least this many deals")
+    ap.add_argument("--deals", action="store_true", help="the tree over the deals listed, not over the hands")
     args = ap.parse_args()
     before, this = run(args.before.resolve(), args), run(HERE, args)
 
@@ -84,6 +92,7 @@ def main() -> None:
 
     print(f"block for two, {args.size} tiles, seed {args.seed}"
           + (f", {args.min_deals:,} deals or more" if args.min_deals else "")
+          + (", the tree over the deals listed" if args.deals else "")
           + f": before {args.before} against this tree ({HERE})")
     print(f"{'deals':>9} | {'closed':>6} {'iter':>8} {'s':>7} {'width':>9} | {'closed':>6} {'iter':>8} {'s':>7} "
           f"{'width':>9} | {'s ratio':>7} {'agree':>5}")

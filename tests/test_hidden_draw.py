@@ -140,8 +140,8 @@ def test_the_solver_takes_a_draw_game_with_tiles_still_to_draw():
         after = t.alive[q][t.alive_at[q][c]:t.alive_at[q][c + 1]]
         assert after and {t.parent[q][h] for h in after} == before
         assert all(t.hands[q][h] & ~t.hands[q][t.parent[q][h]] for h in after)         # (a tile more)
-        other = t.alive[1 - q]
-        assert other[t.alive_at[1 - q][n]:t.alive_at[1 - q][n + 1]] == other[t.alive_at[1 - q][c]:t.alive_at[1 - q][c + 1]]
+        other, at = t.alive[1 - q], t.alive_at[1 - q]
+        assert other[at[n]:at[n + 1]] == other[at[c]:at[c + 1]]           # (the other's hands pass through)
 
 
 @pytest.mark.parametrize("compiled", COMPILED)

@@ -165,7 +165,8 @@ def lp_deals(rep: Replay, k: int) -> tuple[list, list[int]]:
 
 
 def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], hand: int = CFR_HAND,
-                 lp: bool = True, seconds: float | None = None, memory: int | None = None) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
+                 lp: bool = True, seconds: float | None = None,
+                 memory: int | None = None) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
                                            dict[tuple[int, int], HiddenDecision]]:
     """The decision points (step, seat, legal moves) small enough for an exact solver, each solved:
     ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
