@@ -85,6 +85,37 @@ def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
             assert c.average() == pytest.approx(py.average(), rel=AVERAGE, abs=1e-12)
 
 
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_the_extension_reads_the_trees_arrays_in_place_and_gives_the_average_as_doubles():
+    """A native run holds the tree's arrays while it lives (an ``array`` it reads cannot be resized under it) and lets
+    them go with it; its average strategy is the Python run's, as bytes of 8 a slot (docs/hidden.md, "Less memory a
+    decision"); a tree's memory counts the arrays once for the extension, twice for the wasm module."""
+    import gc
+    from analyzer.hidden.ranges import held_bytes
+
+    deals = block_deals(3, 2)
+    first = deals[0].turn
+    found = ranges_of_deals([tuple(d.hands) for d in deals], (first, 1 - first))
+    t = build_ranges(BLOCK, deals[0], first, found, compiled=False)       # (its arrays ``array``s, resizable)
+    run = RangeCRun(t, None, kernel())
+    with pytest.raises(BufferError):
+        t.alive[0].append(0)
+    py = RangePyRun(t, None)
+    run.iterate(5)
+    py.iterate(5)
+    raw = run.run.average()
+    assert isinstance(raw, bytes) and len(raw) == 8 * t.size
+    assert run.average() == pytest.approx(py.average(), rel=AVERAGE, abs=1e-12)
+    del run
+    gc.collect()
+    t.alive[0].append(0)            # (let go: resizable again)
+    t.alive[0].pop()
+    arrays = t.array_bytes()
+    assert t.memory("wasm") - t.memory("native") == held_bytes(arrays, t.size, "wasm") - held_bytes(arrays, t.size,
+                                                                                                    "native")
+    assert held_bytes(arrays, t.size, "wasm") == 2 * held_bytes(arrays, t.size, "native")
+
+
 @lru_cache(maxsize=None)
 def wide_game():
     """Every deal of 2 tiles a hand of the double-4 set (8,190 deals): the seat to move's position, the seat and both

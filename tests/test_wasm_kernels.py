@@ -615,7 +615,10 @@ def test_the_wasm_race_solver_equals_the_extension_on_a_thousand_random_position
 # -- the CFR+ kernel of the hidden-information solver: _cfr --------------------------------------------------------
 
 def _bits(values, item: int) -> list:
-    """An array as JSON carries it to tests/wasm/kernels.mjs: ints as they are, doubles as their 64 bits (hex)."""
+    """An array as JSON carries it to tests/wasm/kernels.mjs: ints as they are, doubles as their 64 bits (hex; a
+    binding's ``bytes`` of doubles, as ``average()`` gives them, read as doubles)."""
+    if isinstance(values, bytes):
+        values = memoryview(values).cast("d")
     return [struct.pack("<d", v).hex() for v in values] if item == 8 else list(values)
 
 
@@ -795,7 +798,9 @@ def run_cfr_native(runs: list[dict], module) -> list:
                 run.force(c["set"], c["move"], c.get("keep", 0))
                 got.append(None)
             else:
-                got.append([struct.pack("<d", v).hex() for v in getattr(run, c["op"])()])
+                values = getattr(run, c["op"])()
+                values = memoryview(values).cast("d") if isinstance(values, bytes) else values   # (average's bytes)
+                got.append([struct.pack("<d", v).hex() for v in values])
         out.append(got)
     return out
 

@@ -3,19 +3,21 @@
  * ``Run(hand0, hand1, nh0, nh1, player, child_at, child, term_at, term_deal, term_value, iset_at, iset_hand, slot,
  *   legal, size, alive_at0, alive0, alive_at1, alive1, parent0, parent1, forced_set, forced_move)``: a run over a
  *   flattened public tree (the arrays of cfr.py's ``PublicTree``: 32-bit ints, ``term_value`` doubles, ``legal`` bytes;
- *   copied; ``parent0`` and ``parent1`` empty where no tile is drawn), with
+ *   read in place, held until the run is gone; ``parent0`` and ``parent1`` empty where no tile is drawn), with
  *   information set ``forced_set`` held to its move ``forced_move`` (-1: none). Its methods:
  *   ``iterate(count)`` (iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on, -1:
  *   none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
  *   best responses against the averages), ``hand_values()`` (each maximiser's hand's weighted value with both
- *   playing their averages, a list) and ``average()`` (the average strategy's sums by slot, a list).
+ *   playing their averages, a list) and ``average()`` (the average strategy's sums by slot: ``bytes`` of native doubles,
+ *   8 a slot, read as ``memoryview(...).cast("d")``).
  *   ``iterate`` and ``bracket`` release the GIL while they run. The pure-Python twin is cfr.py's ``_PyRun``.
  * ``RangeRun(mask0, mask1, weight0, weight1, player, child_at, child, played0, played1, alive_at0, alive0, alive_at1,
  *   alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at,
  *   iset_hand, slot, legal, size, forced_set, forced_move)``: the same over a range tree (analyzer/hidden/ranges.py's
  *   ``RangeTree``; ``weight0``, ``weight1`` and ``table`` doubles), with the same methods; its twin is ``RangePyRun``.
  */
-/* This file is the CPython binding: it copies the buffers, calls the kernel (``_cfr_kernel.c``, whose interface
+/* This file is the CPython binding: it holds the buffers (the kernel reads the tree's arrays in place and never writes
+ * them; held, an ``array`` cannot be resized under it), calls the kernel (``_cfr_kernel.c``, whose interface
  * ``_cfr_kernel.h`` declares; no Python there) and builds the results. Both types are one object (a run of either form
  * of the tree) with one set of methods; only their set-up differs. */
 #include "../search/_binding.h"
@@ -25,7 +27,7 @@
 #include <time.h>
 
 /* A run of either form (``Run``: ``run.cfr``, ``RangeRun``: ``run.range``; both begin with their ``CfrWalk``), with the
- * copies of the tree's arrays it reads. */
+ * buffers of the tree's arrays it reads. */
 typedef struct {
     PyObject_HEAD
     union {
@@ -33,50 +35,45 @@ typedef struct {
         CfrRun cfr;
         RangeRun range;
     } run;
-    void *owned[32];
-    int nowned, ready;
+    Py_buffer held[32];
+    int nheld, ready;
 } RunObject;
 
 static void run_dealloc(RunObject *self) {
     if (self->ready) cfr_free(&self->run.w);
-    for (int k = 0; k < self->nowned; k++) PyMem_Free(self->owned[k]);
+    for (int k = 0; k < self->nheld; k++) PyBuffer_Release(&self->held[k]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* A copy of ``obj``'s buffer of ``itemsize``-byte items into memory the run owns; its item count in ``*count``. */
-static void *copied(RunObject *self, PyObject *obj, Py_ssize_t itemsize, Py_ssize_t *count, const char *name) {
-    Py_buffer b;
-    if (PyObject_GetBuffer(obj, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    if (b.itemsize != itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes, not %zd", name, itemsize, b.itemsize);
-        PyBuffer_Release(&b);
+/* ``obj``'s buffer of ``itemsize``-byte items, held by the run until it is gone (its items read in place, never
+ * written); its item count in ``*count``; NULL with an exception set where it is not such a buffer. */
+static const void *held(RunObject *self, PyObject *obj, Py_ssize_t itemsize, Py_ssize_t *count, const char *name) {
+    static const int64_t none[1] = {0};            /* (an empty array's buffer may be NULL) */
+    Py_buffer *b = &self->held[self->nheld];
+    if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (b->itemsize != itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes, not %zd", name, itemsize, b->itemsize);
+        PyBuffer_Release(b);
         return NULL;
     }
-    void *out = PyMem_Malloc(b.len ? (size_t)b.len : 1);
-    if (out == NULL) {
-        PyBuffer_Release(&b);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    memcpy(out, b.buf, (size_t)b.len);
-    *count = b.len / itemsize;
-    PyBuffer_Release(&b);
-    self->owned[self->nowned++] = out;
-    return out;
+    self->nheld++;
+    *count = b->len / itemsize;
+    return b->len && b->buf != NULL ? b->buf : (const void *)none;
 }
 
-/* The arrays of a set-up (``count`` of them, ``o``) copied: ``p`` each one's copy, ``n`` its items; -1 with an
+/* The arrays of a set-up (``count`` of them, ``o``) held: ``p`` each one's items, ``n`` their count; -1 with an
  * exception set where one is not an array of its items (``items``: each one's bytes an item, a digit each). */
-static int copy_all(RunObject *self, int count, PyObject **o, const char *const *names, const char *items,
+static int hold_all(RunObject *self, int count, PyObject **o, const char *const *names, const char *items,
                     void **p, int64_t *n) {
-    if (self->ready || self->nowned) {
+    if (self->ready || self->nheld) {
         PyErr_SetString(PyExc_TypeError, "a run is set up once");
         return -1;
     }
     for (int k = 0; k < count; k++) {
         Py_ssize_t count;
-        p[k] = copied(self, o[k], items[k] - '0', &count, names[k]);
-        if (p[k] == NULL) return -1;
+        const void *at = held(self, o[k], items[k] - '0', &count, names[k]);
+        if (at == NULL) return -1;
+        p[k] = (void *)at;                         /* (the kernel's tree types read them through const pointers) */
         n[k] = count;
     }
     return 0;
@@ -106,7 +103,7 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kwds) {
     int64_t n[CFR_ARRAYS];
     CfrTree t;
     const char *err = NULL;
-    if (copy_all(self, CFR_ARRAYS, o, names, CFR_ITEMS, p, n) < 0) return -1;
+    if (hold_all(self, CFR_ARRAYS, o, names, CFR_ITEMS, p, n) < 0) return -1;
     int kind = cfr_tree(&t, p, n, nh0, nh1, size, &err);
     if (kind == K_OK) kind = cfr_init(&self->run.cfr, &t, forced_set, forced_move, &err);
     return set_up(self, kind, err);
@@ -127,7 +124,7 @@ static int range_init_py(RunObject *self, PyObject *args, PyObject *kwds) {
     int64_t n[RANGE_ARRAYS];
     RangeTree t;
     const char *err = NULL;
-    if (copy_all(self, RANGE_ARRAYS, o, names, RANGE_ITEMS, p, n) < 0) return -1;
+    if (hold_all(self, RANGE_ARRAYS, o, names, RANGE_ITEMS, p, n) < 0) return -1;
     int kind = range_tree(&t, p, n, size, &err);
     if (kind == K_OK) kind = range_init(&self->run.range, &t, forced_set, forced_move, &err);
     return set_up(self, kind, err);
@@ -195,10 +192,21 @@ static PyObject *run_hand_values(RunObject *self, PyObject *noargs) {
 
 static PyObject *run_average(RunObject *self, PyObject *noargs) {
     if (!ready(self)) return NULL;
-    double *out = PyMem_Malloc(sizeof(double) * ((size_t)self->run.w.m.size + 1));
-    if (out == NULL) return PyErr_NoMemory();
+    Py_ssize_t size = self->run.w.m.size;
+    PyObject *res = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(double) * size);
+    if (res == NULL) return NULL;
+    char *at = PyBytes_AS_STRING(res);
+    if ((uintptr_t)at % _Alignof(double) == 0) {      /* (written in place: no second copy of a large average) */
+        cfr_average(&self->run.w, (double *)at);
+        return res;
+    }
+    double *out = PyMem_Malloc(sizeof(double) * ((size_t)size + 1));
+    if (out == NULL) {
+        Py_DECREF(res);
+        return PyErr_NoMemory();
+    }
     cfr_average(&self->run.w, out);
-    PyObject *res = doubles(out, self->run.w.m.size);
+    memcpy(at, out, sizeof(double) * (size_t)size);
     PyMem_Free(out);
     return res;
 }
@@ -210,7 +218,7 @@ static PyMethodDef run_methods[] = {
     {"bracket", (PyCFunction)run_bracket, METH_NOARGS, "The certified (lower, upper) of the game value."},
     {"hand_values", (PyCFunction)run_hand_values, METH_NOARGS,
      "Each maximiser's hand's value under the averages (times its weight)."},
-    {"average", (PyCFunction)run_average, METH_NOARGS, "The average strategy's sums by slot."},
+    {"average", (PyCFunction)run_average, METH_NOARGS, "The average strategy's sums by slot: bytes of native doubles."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -288,9 +296,13 @@ static PyObject *build_py(PyObject *mod, PyObject *args) {
     } else if (kind != K_OK) {
         kernel_raise(kind, b.err_text);
     } else {
+        rb_free_scratch(&b);
         PyObject *arrays = PyTuple_New(RB_ARRAYS);
         for (int k = 0; arrays != NULL && k < RB_ARRAYS; k++) {
             PyObject *x = PyBytes_FromStringAndSize(b.out[k].v, (Py_ssize_t)(b.out[k].n * b.out[k].item));
+            free(b.out[k].v);                   /* (each freed once copied: the build's peak is its arrays and a copy
+                                                   of the largest, not two copies of them all) */
+            b.out[k].v = NULL;
             if (x == NULL) Py_CLEAR(arrays);
             else PyTuple_SET_ITEM(arrays, k, x);
         }

@@ -482,6 +482,10 @@ int rb_build(RangeBuild *b) {
 
 void rb_free(RangeBuild *b) {
     for (int k = 0; k < RB_ARRAYS; k++) free(b->out[k].v), b->out[k].v = NULL;
+    rb_free_scratch(b);
+}
+
+void rb_free_scratch(RangeBuild *b) {
     free(b->kids.v);
     free(b->kid_at.v);
     free(b->keys.v);

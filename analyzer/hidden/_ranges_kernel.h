@@ -83,5 +83,8 @@ typedef struct {
  * ``err_text``. ``rb_free`` after either. */
 int rb_build(RangeBuild *b);
 void rb_free(RangeBuild *b);
+/* The build's own scratch freed (its arrays ``out`` kept): a binding calls it before it copies ``out`` away, so that
+ * the scratch and the copies are never held at once. */
+void rb_free_scratch(RangeBuild *b);
 
 #endif

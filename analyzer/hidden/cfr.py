@@ -37,7 +37,7 @@ from ..position import Position
 from ..tiles import Move
 from .game import side0_value
 from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, TreeTooLarge, build_ranges,
-                     compiled_kernel, pip_valued, ranges_of_deals, run_slots)
+                     compiled_kernel, held_bytes, pip_valued, ranges_of_deals, run_slots)
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
@@ -132,10 +132,11 @@ class PublicTree:
                 out[p] += self.iset_at[n + 1] - self.iset_at[n]
         return out[0], out[1]
 
-    def memory(self) -> int:
+    def memory(self, binding: str | None = "default") -> int:
         """The bytes of the flattened tree's arrays and of one run's (regrets, averages and two scratch arrays, a
         slot per legal move of an information set, with their indices; the value and reach vectors of every depth, as
-        the kernel allocates them)."""
+        the kernel allocates them), with a solve's average strategy read out, as the run of ``binding`` holds them
+        (:func:`analyzer.hidden.ranges.held_bytes`)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive,
                   *self.parent)
@@ -145,7 +146,7 @@ class PublicTree:
             depth = max(depth, d)
             stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
         vectors = 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (depth + 2)
-        return sum(len(a) * a.itemsize for a in arrays) + 8 * vectors + run_slots(self)
+        return held_bytes(sum(len(a) * a.itemsize for a in arrays), self.size, binding) + 8 * vectors + run_slots(self)
 
     def find(self, n: int, hand: int) -> int:
         """The information set of hand index ``hand`` at node ``n`` (-1: none)."""
@@ -516,7 +517,10 @@ def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tup
 def _doubles(values: Sequence[float]) -> Sequence[float]:
     """``values`` as a read-only sequence of doubles, 8 bytes each: a decision keeps one average strategy a solve, by
     the tree's slots (tens of millions at 4 tiles a hand), which as a tuple of Python floats took 32 bytes a slot (the
-    17th session: a four-tile decision's solves held 3 GB of them)."""
+    17th session: a four-tile decision's solves held 3 GB of them). A compiled run's (a read-only view of its bytes)
+    is kept as it is: the binding no longer makes a list of it (the 19th session)."""
+    if isinstance(values, memoryview) and values.readonly and values.format == "d":
+        return values
     return memoryview(array("d", values)).toreadonly()
 
 
@@ -551,6 +555,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     mover = pos.turn
     if not pos.legal_moves():
         raise ValueError("the hand is over: no decision to value")
+    binding = compiled_kernel()[1] if compiled in (None, True) else None     # (the run's, as start_run picks it)
     sign = 1 if rules.seating.teams[mover] == 0 else -1
     if ranges is None and not by_deals and weights is None and pip_valued(rules) and pos.n == 2:
         found = ranges_of_deals(deals if masks else [tuple(d.hands) for d in deals], (0, 1))
@@ -562,7 +567,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
                              max_bytes=None if memory is None else memory // 2)
         except TreeTooLarge:
             raise TreeTooLarge(memory) from None        # (the decision's cap, of which the build had half)
-        if memory is not None and t.memory() > memory:
+        if memory is not None and t.memory(binding) > memory:
             raise TreeTooLarge(memory)
         h = t.hands[0].index(pos.hands[mover])
         reach = t.reach(h)
@@ -634,4 +639,4 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
         t.infosets, t.nodes, float(hand_value), method="cfr", bounds=side0(whole.lower, whole.upper),
         move_bounds=tuple((m, *side0(r.lower, r.upper)) for m, r in forced),
         closed=all(r.closed for r in results), iterations=iterations,
-        seconds=round(time.process_time() - start, 3), memory=t.memory())
+        seconds=round(time.process_time() - start, 3), memory=t.memory(binding))

@@ -38,7 +38,7 @@ from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "TreeTooLarge", "ranges_of_deals",
-           "disjoint_pairs", "run_slots", "compiled_kernel", "compiled_build_supports"]
+           "disjoint_pairs", "run_slots", "held_bytes", "compiled_kernel", "compiled_build_supports"]
 
 # The one pick of the compiled kernel's binding (the CFR+ iteration and this tree's build): the CPython extension, else
 # (in Pyodide) the kernel's WebAssembly module, else none (the Python iteration and build).
@@ -187,14 +187,14 @@ class RangeTree:
                 out[p] += self.iset_at[n + 1] - self.iset_at[n]
         return out[0], out[1]
 
-    def memory(self) -> int:
-        """The bytes of the tree's arrays, twice (a native run copies them), and of one run's (regrets, averages and two
-        scratch arrays by legal move, with their indices: :func:`run_slots`; the value and reach vectors of every depth,
-        the kernel's table of the subsets of the terminal hands, each hand's tiles and the rows of their subsets, and
-        the leaves valued at their parent: a mark, hand, slot and tile by move, three indices by node, and at most a
-        value of each of the other's hands alive at a node where one moves), and a solve's average strategy read out
-        (a Python float a slot while it is read, 8 bytes a slot kept). Measured against the process's resident memory
-        in the seventeenth session: docs/hidden.md, "A cap on the tree's memory"."""
+    def memory(self, binding: str | None = "default") -> int:
+        """The bytes of the tree's arrays and of one run's (regrets, averages and two scratch arrays by legal move, with
+        their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the subsets
+        of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their parent: a
+        mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's hands
+        alive at a node where one moves), with a solve's average strategy read out, as the run of ``binding`` holds
+        them (:func:`held_bytes`; "default": :func:`compiled_kernel`'s). Measured against the process's resident
+        memory in the seventeenth and nineteenth sessions: docs/hidden.md, "A cap on the tree's memory"."""
         vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (self.depth() + 2)
         bits = max((m.bit_length() for ms in self.cmasks for m in ms), default=0)
         most = max((m.bit_count() for ms in self.cmasks for m in ms), default=0)
@@ -203,7 +203,7 @@ class RangeTree:
         classes = max(list(self.width) + [1]) + 1
         rows = sum(4 * (1 << m.bit_count()) + 12 for ms in self.cmasks for m in ms)
         places = sum(self.alive_at[1 - p][n + 1] - self.alive_at[1 - p][n] for n, p in enumerate(self.player) if p >= 0)
-        return (2 * self.array_bytes() + 8 * vectors + run_slots(self) + 40 * self.size
+        return (held_bytes(self.array_bytes(), self.size, binding) + 8 * vectors + run_slots(self)
                 + subsets * (8 * classes + 4) + rows + 10 * len(self.child) + 12 * self.nodes + 8 * places)
 
     def array_bytes(self) -> int:
@@ -533,15 +533,12 @@ def _compiled_build(module, supported: tuple, base: Position, first: int, masks,
     if got is None or (budget is not None and time.process_time() - start > budget):
         raise BuildTooLong(f"the public tree took more than {budget:.0f} CPU seconds to build")
     raw, size = got
-
-    def arr(code: str, data: bytes) -> array:
-        out = array(code)
-        out.frombytes(data)
-        return out
-
+    # each array a read-only view of the binding's bytes, not a copy (the tree's largest arrays are hundreds of MB at
+    # 4 tiles a hand; a run of the extension reads them in place too)
     (player, child_at, child, move_at, move, played0, played1, alive_at0, alive0, alive_at1, alive1, term_at0,
      term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at, iset_hand, slot,
-     legal) = [arr(code, data) for code, data in zip(_RB_CODES, raw)]
+     legal) = [memoryview(data).cast(code) for code, data in zip(_RB_CODES, raw)]
+    del raw
     cmasks = _compressed(masks)
     t = RangeTree(first, masks, cmasks, weight, 1.0 / total, player, child_at, child,
                   _Moves(move_at, move, base.max_pip), (played0, played1), (alive_at0, alive_at1), (alive0, alive1),
@@ -637,6 +634,22 @@ def run_slots(t) -> int:
     return 8 * 4 * legal + 4 * (3 * legal + len(t.iset_hand) + len(t.child) + 2)
 
 
+def held_bytes(arrays: int, size: int, binding: str | None = "default") -> int:
+    """The bytes a run of ``binding`` (``"native"``, ``"wasm"``, None: the Python run; "default": the binding
+    :func:`compiled_kernel` picks) holds of a tree whose arrays take ``arrays`` bytes and of ``size`` slots, with one
+    solve's average strategy read out: the extension reads the tree's arrays in place and gives the average as bytes
+    (8 a slot); the WebAssembly module copies the arrays into its memory and gives the average from there (twice
+    each); the Python run reads the arrays and makes the average a list of floats (40 bytes a slot while it is read,
+    then 8 kept)."""
+    if binding == "default":
+        binding = _KERNEL_BINDING
+    if binding == "native":
+        return arrays + 8 * size
+    if binding == "wasm":
+        return 2 * arrays + 16 * size
+    return arrays + 48 * size
+
+
 class CompiledRun:
     """A run over the compiled kernel (``self.run``: a ``_cfr.Run`` or ``_cfr.RangeRun``), as the Python runs answer."""
 
@@ -654,8 +667,9 @@ class CompiledRun:
     def hand_values(self) -> list[float]:
         return list(self.run.hand_values())
 
-    def average(self) -> list[float]:
-        return self.run.average()
+    def average(self) -> memoryview:
+        """The average strategy's sums by slot, read-only doubles (the binding's bytes, not copied)."""
+        return memoryview(self.run.average()).cast("d")
 
 
 class RangeCRun(CompiledRun):

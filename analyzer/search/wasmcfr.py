@@ -89,8 +89,9 @@ class _Run(KernelHandle):
         if not block:
             raise MemoryError("no memory for the CFR+ run")
         counts = [len(data) // int(item) for data, item in zip(arrays, items)]
-        module.write(block, struct.pack(f"<{count}i{count}i", *(block + o for o in offsets), *counts)
-                     + b"".join(data.ljust((len(data) + 7) & ~7, b"\0") for data in arrays))
+        module.write(block, struct.pack(f"<{count}i{count}i", *(block + o for o in offsets), *counts))
+        for o, data in zip(offsets, arrays):      # (one at a time: no joined copy of them all beside the arrays)
+            module.write(block + o, data)
         self._made(module, module.x.cfr_new(range_, block, nh0, nh1, size, forced_set, forced_move), "CFR+ run")
         self._hands = module.x.cfr_hands(self._d)
         self._size = module.x.cfr_size(self._d)
@@ -122,12 +123,13 @@ class _Run(KernelHandle):
         m.x.cfr_hand_values_at(self._d, out)
         return list(struct.unpack(f"<{n}d", m.read(out, 8 * n)))
 
-    def average(self) -> list[float]:
-        """The average strategy's sums by slot."""
+    def average(self) -> bytes:
+        """The average strategy's sums by slot: little-endian doubles, 8 bytes a slot, as the extension gives them
+        (the module's memory is little-endian, as every machine Pyodide runs on)."""
         m, n = self._m, self._size
         out = m.room(8 * n + 8)
         m.x.cfr_average_at(self._d, out)
-        return list(struct.unpack(f"<{n}d", m.read(out, 8 * n)))
+        return m.read(out, 8 * n)
 
 
 def _arrays(objs, names, items: str) -> list[bytes]:
