@@ -5,13 +5,14 @@ Random games of the partnership block game (``analyzer.generate.random_game``, s
 replayed; of each, every decision with a choice where every hand holds at most ``--hand`` tiles is valued over the
 deals the public record allows (``team_deals``), up to ``--decisions``. A row per hand size (the most tiles in a
 hand at the decision): the decisions valued, those refused (past ``TEAM_DEALS`` public deals, or a search past
-``TEAM_TRIES`` choices or too deep: ``TooLarge``), the public deals (median, most), the CPU seconds of a decision
+``TEAM_TRIES`` choices, too deep, or past ``--seconds`` of CPU, the fair analysis's ``TEAM_SECONDS`` unless told:
+``TooLarge``), the public deals (median, most), the CPU seconds of a decision
 (the two searches, every move, not the listing of the deals; median, worst), those whose bracket tells the best move
 apart (one move's bracket wholly above every other's), those whose brackets all closed (every move's lower bound
 equal to its upper; in brackets those of them where every move is equal: nothing to tell apart), and
 the width of a move's bracket per deal of the mover's hand (mean, largest).
 
-    nice -n 10 python3 bench/bench_hidden_team.py [--games 200] [--decisions 60] [--hand 2] [--seed 85]
+    nice -n 10 python3 bench/bench_hidden_team.py [--games 200] [--decisions 60] [--hand 2] [--seed 85] [--seconds S]
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from analyzer.analysis.teamfair import TEAM_SECONDS  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.hidden import TEAM_DEALS, TooLarge, team_deals, team_decision  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
@@ -35,6 +37,8 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=60)
     parser.add_argument("--hand", type=int, default=2)
     parser.add_argument("--seed", type=int, default=85)
+    parser.add_argument("--seconds", type=float, default=TEAM_SECONDS,
+                        help="a decision's CPU seconds, as the fair analysis gives it (0: no limit but the tries)")
     args = parser.parse_args()
     rules = find_variant("partnership", {})
     rows: dict[int, dict] = {}
@@ -58,7 +62,7 @@ def main() -> None:
                 continue
             start = time.process_time()
             try:
-                got = team_decision(rules, pos, deals)
+                got = team_decision(rules, pos, deals, seconds=args.seconds or None)
             except TooLarge:
                 row["gave up"] += 1
                 continue

@@ -234,7 +234,7 @@ def fair_options(f):
                              "block game for two every hand at most --exact-hand tiles; else every hand at most 4 "
                              "tiles and at most 700 deals the record allows (needs scipy); not with --scale match. "
                              "Else, or with --no-exact-hidden, the mean over open-hands deals. In a partnership "
-                             "block game, every hand at most 2 tiles and at most 2,000 deals, each move also gets "
+                             "block game, every hand at most 3 tiles and at most 2,000 deals, each move also gets "
                              "a certified bracket of its value under hidden information."))(f)
     f = click.option("--seed", type=SEED, default=0, show_default=True, metavar="N",
                      help=N_("With --fair: the seed of the drawing of deals (the same seed, the same run)."))(f)

@@ -34,7 +34,7 @@ __all__ = ["TeamDecision", "team_decision", "team_deals", "team_supported", "wit
 
 #: The size bound (docs/hidden.md): at most TEAM_DEALS public deals and every hand at most TEAM_HAND tiles
 TEAM_DEALS = 2_000
-TEAM_HAND = 2
+TEAM_HAND = 3
 #: The choices each search (the side's, the opponents') may try for one decision before it gives up (TooLarge)
 TEAM_TRIES = ONE_SIDED_TRIES
 EPS = 1e-9
