@@ -284,3 +284,39 @@ def test_the_bracket_reads_back_from_its_json(overturned):
 
     _, _, d = overturned
     assert codec.from_data(FairDecision, json.loads(json.dumps(codec.to_data(d.fair)))).team == d.fair.team
+
+
+def test_the_searchs_kept_walks_split_the_problem_as_fresh_walks_do():
+    """``StrategySearch.parts`` keeps each deal's walk until a choice in its tree changes (docs/hidden.md, "Hands of
+    3"): at every step of both searches of a three-tile decision (seed 92, step 21: 420 public deals), holding each
+    move too, its parts are those of a walk of every deal made afresh."""
+    from analyzer.hidden.onesided import StrategySearch
+
+    rep = game(92)
+    pos = rep.position_at(21)
+    assert within(rep, 21) and not within(rep, 21, 2)
+    deals = team_deals(rep, 21)
+    held = [d for d, deal in enumerate(deals) if deal.hands[pos.turn] == pos.hands[pos.turn]]
+    opponent = (pos.turn + 1) % 4
+    calls = 0
+    for seat in (pos.turn, opponent):
+        search = StrategySearch(rep.variant, deals, [1.0] * len(deals), seat, 10_000)
+        kept = search.parts
+
+        def checked(scope, search=search, kept=kept):
+            nonlocal calls
+            got = kept(scope)
+            walks = search._walks
+            search._walks = [None] * len(walks)         # (every deal walked afresh)
+            try:
+                assert kept(scope) == got
+            finally:
+                search._walks = walks
+            calls += 1
+            return got
+
+        search.parts = checked
+        for k in range(len(pos.legal_moves())):
+            search.best_held(held, k)
+        search.best(range(len(deals)))
+    assert calls > 100

@@ -27,6 +27,7 @@ strategy's exact value.
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -104,10 +105,16 @@ class StrategySearch:
         total = float(sum(weights))
         self.weights = [w / total for w in weights]
         self.roots = [self._build(d.copy(), d.hands, (), -1) for d in deals]
+        self._starts = tuple(self.roots)        # (each deal's nodes from its root on, in the order built)
         self.log: list[tuple[int, float] | int] = []     # what to undo: (node, old value), or a set's index
         self.tried = 0
         self.limit = limit
         self.deadline: float | None = None      # a CPU time (``time.process_time``) past which it gives up (TooLarge)
+        self._inner_kids: list[list[int]] | None = None
+        # each deal's last walk for :meth:`parts` (its root then, and the open sets it met, each with whether the
+        # choices made reach it), dropped when a set of its tree is chosen or undone: ``_deals_with[at]``
+        self._walks: list[tuple[int, list[tuple[int, bool]]] | None] = [None] * len(self.roots)
+        self._deals_with: list[list[int]] | None = None
 
     # -- the trees ---------------------------------------------------------------------------------
     def _build(self, pos: Position, dealt: list[int], history: tuple, parent: int) -> int:
@@ -144,6 +151,38 @@ class StrategySearch:
         self.value[node] = self._eval(node)
         return node
 
+    def _walk(self, root: int) -> list[tuple[int, bool]]:
+        """The open information sets of the tree below ``root`` that the choices made may still lead to, each with
+        whether the choices made reach it (no open set above it): the nodes the choices lead to, then those below an
+        open set; leaves never pushed. (:meth:`parts` joins the deals by them; its parts and their order do not
+        depend on the order they come in: they are the components, in the order of their first deal.)"""
+        kind, infoset, sets, children, inner = self.kind, self.infoset, self.sets, self.children, self._inner()
+        out: list[tuple[int, bool]] = []
+        path, below = [root], []
+        for stack, chosen in ((path, True), (below, False)):
+            while stack:
+                node = stack.pop()
+                if kind[node] == _SIDE:
+                    at = infoset[node]
+                    k = sets[at].choice
+                    if k >= 0:
+                        child = children[node][k]
+                        if kind[child] != _LEAF:
+                            stack.append(child)
+                        continue
+                    out.append((at, chosen))
+                    below.extend(inner[node])
+                    continue
+                stack.extend(inner[node])
+        return out
+
+    def _inner(self) -> list[list[int]]:
+        """Each node's children that are not leaves (the trees are fixed once built: made once)."""
+        if self._inner_kids is None:
+            kind = self.kind
+            self._inner_kids = [[c for c in kids if kind[c] != _LEAF] for kids in self.children]
+        return self._inner_kids
+
     def _eval(self, node: int) -> float:
         kids = self.children[node]
         if self.kind[node] == _OPP:
@@ -156,6 +195,7 @@ class StrategySearch:
         """Choose move ``k`` at information set ``at``; returns the mark to undo it to."""
         mark = len(self.log)
         self.sets[at].choice = k
+        self._forget(at)
         self.log.append(at)
         for node in self.sets[at].states:
             while node >= 0:
@@ -174,6 +214,16 @@ class StrategySearch:
                 self.value[entry[0]] = entry[1]
             else:
                 self.sets[entry].choice = -1
+                self._forget(entry)
+
+    def _forget(self, at: int) -> None:
+        """Drop the walks of the deals whose trees hold information set ``at`` (its choice changed)."""
+        if self._deals_with is None:
+            starts = self._starts           # (not ``roots``: :meth:`best_held` moves those to their children)
+            self._deals_with = [sorted({bisect_right(starts, n) - 1 for n in info.states}) for info in self.sets]
+        walks = self._walks
+        for d in self._deals_with[at]:
+            walks[d] = None
 
     # -- the branch and bound ----------------------------------------------------------------------
     def best_held(self, held: Sequence[int], k: int) -> float:
@@ -204,28 +254,19 @@ class StrategySearch:
 
         first: dict[int, int] = {}                  # an open set -> the first deal found in it
         reached: list[int] = []                     # the open sets the choices made reach
+        walks, roots = self._walks, self.roots
         for d in scope:
-            stack = [(self.roots[d], True)]
-            while stack:
-                node, chosen = stack.pop()
-                kind = self.kind[node]
-                if kind == _LEAF:
-                    continue
-                if kind == _SIDE:
-                    at = self.infoset[node]
-                    k = self.sets[at].choice
-                    if k >= 0:
-                        stack.append((self.children[node][k], chosen))
-                        continue
-                    if at in first:
-                        joined[find(d)] = find(first[at])
-                    else:
-                        first[at] = d
-                        find(d)
-                    if chosen:
-                        reached.append(at)
-                    chosen = False
-                stack.extend((c, chosen) for c in self.children[node])
+            walk = walks[d]
+            if walk is None or walk[0] != roots[d]:
+                walk = walks[d] = (roots[d], self._walk(roots[d]))
+            for at, chosen in walk[1]:
+                if at in first:
+                    joined[find(d)] = find(first[at])
+                else:
+                    first[at] = d
+                    find(d)
+                if chosen:
+                    reached.append(at)
         parts: dict[int, tuple[list[int], list[int]]] = {}
         for d in joined:
             parts.setdefault(find(d), ([], []))[0].append(d)
