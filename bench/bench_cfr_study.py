@@ -6,9 +6,11 @@ are replayed; of each, the first decision with a choice where the larger hand ho
 size H (H = 1, 2, 3 by default), up to ``--decisions`` a size, drawn from at most ``--games`` games a size (few games
 reach a choice at one tile: the table says how many were tried). Each is solved by the public-tree CFR+ solver
 (``analyzer.hidden.cfr.cfr_decision``, its brackets closed to 0.001 points a deal of the mover's hand, within
-``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 40 over more than 240,000 deals, 900 at 4; its tree within
+``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 40 over more than 240,000 deals, 900 at 4, and
+up to 3 tiles as many again where a bracket is still wider than ``CFR_SHOWN`` (``cfr_grace``, as the analysis); its tree within
 the analysis's memory cap, ``hiddenfair.CFR_MEMORY``) over every deal the public record allows, as each player's possible hands (``hidden.public_ranges``: no deal listed), where
-there are at most ``--max-deals`` deals (default: no bound; those with more are counted, ``beyond``, and left out).
+there are at most ``--max-deals`` deals (default: no bound; those with more are counted, ``beyond``, and left out) and,
+with ``--min-deals``, more than that many (those with fewer are left out and not counted).
 Each legal move of a solved decision is valued twice, per deal that gives the mover his hand:
 
 - **fair**: the mean of the move's open-hands value (``TreeSearch.values``) over the deals the mover cannot tell
@@ -56,7 +58,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyzer.analysis.fair import _decision_points  # noqa: E402
-from analyzer.analysis.hiddenfair import CFR_MEMORY, cfr_budget  # noqa: E402
+from analyzer.analysis.hiddenfair import CFR_MEMORY, CFR_SHOWN, cfr_budget, cfr_grace  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.hidden import public_ranges  # noqa: E402
 from analyzer.hidden.cfr import BuildTooLong, TreeTooLarge, cfr_decision, kernel  # noqa: E402
@@ -83,14 +85,17 @@ def endgame(variant, size: int, seed: int, game: int):
 
 
 def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Random) -> dict:
-    """:func:`valued`'s row with the budget it had (None: the analysis's, ``cfr_budget`` by the tiles and the deals)."""
+    """:func:`valued`'s row with the budget it had (None: the analysis's, ``cfr_budget`` by the tiles and the deals,
+    with its ``cfr_grace`` where the brackets are not within ``CFR_SHOWN`` at its end)."""
+    grace = 0.0
     if budget is None:
         pos, ranges = public_ranges(rep, k)
-        budget = cfr_budget(max(pos.count(0), pos.count(1)), disjoint_pairs(*ranges))
-    return {**valued(rep, k, seat, limit, budget, rng), "budget": budget}
+        most, deals = max(pos.count(0), pos.count(1)), disjoint_pairs(*ranges)
+        budget, grace = cfr_budget(most, deals), cfr_grace(most, deals)
+    return {**valued(rep, k, seat, limit, budget, rng, grace), "budget": budget}
 
 
-def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random) -> dict:
+def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random, grace: float = 0.0) -> dict:
     """Both verdicts of one endgame, a row: ``status`` "beyond" (more deals than ``limit``), "too long" (the tree
     not built within ``budget``), "too large" (past the analysis's memory cap), "open" (a bracket not closed within it: the solver's figures alone) or "solved"."""
     start = time.process_time()
@@ -101,7 +106,8 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
         return {"status": "beyond", "hands": hands, "tiles": tiles}
     most = max(tiles)
     try:
-        solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=budget, memory=CFR_MEMORY)
+        solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=budget, memory=CFR_MEMORY, shown=CFR_SHOWN,
+                              grace=grace)
     except BuildTooLong:
         return {"status": "too long", "hands": hands, "tiles": tiles, "time": time.process_time() - start}
     except TreeTooLarge:
@@ -170,6 +176,9 @@ def run(args, path: Path) -> None:
             while game < args.games and found < args.decisions:
                 if game % shards == shard and game not in done:
                     at = endgame(variant, size, args.seed, game)
+                    if (at is not None and args.min_deals
+                            and disjoint_pairs(*public_ranges(at[0], at[1])[1]) <= args.min_deals):
+                        at = None       # (left out, not counted: ``--min-deals``)
                     if at is not None:
                         rep, k, seat = at
                         row = one(rep, k, seat, args.max_deals, budget, random.Random(f"{args.seed}:{size}:{game}"))
@@ -247,6 +256,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="random games a size (at most)")
     ap.add_argument("--seed", type=int, default=85)
     ap.add_argument("--max-deals", type=int, default=0, help="leave out decisions with more deals (0: none)")
+    ap.add_argument("--min-deals", type=int, default=0,
+                    help="leave out, uncounted, decisions with at most this many deals (0: none)")
     ap.add_argument("--budget", type=float, default=None,
                     help="the solver's CPU seconds a decision (default: analyze --fair's, 20 up to 3 tiles, 900 at 4)")
     ap.add_argument("--rows", type=Path, default=None,

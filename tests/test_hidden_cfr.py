@@ -422,6 +422,33 @@ def test_brackets_that_did_not_close_but_are_within_the_shown_width_value_the_de
     assert note.startswith("1 decision not valued exactly under hidden information")
 
 
+def test_a_decision_its_budget_leaves_wider_than_shown_gets_its_grace_but_not_past_the_users_seconds(monkeypatch):
+    """Where a decision's budget is spent with a bracket wider than ``CFR_SHOWN``, the analysis gives it up to
+    ``cfr_grace`` more CPU seconds, to that width (docs/hidden.md, "Every three-tile decision, with grace"): game 75
+    of the study, move 12, with a millisecond (no iteration) and its grace is valued, each bracket within 0.01 and
+    holding the one the full budget closes to 0.001; with the user's millisecond (``--exact-seconds``), no grace: left
+    to the sampling."""
+    from analyzer.analysis import hiddenfair
+    from analyzer.generate import random_game
+    from analyzer.replay import replay
+
+    rep = replay(random_game(BLOCK, 85 * 100_003 + 75))
+    k = 11
+    seat = rep.position_at(k).turn
+    points = [(k, seat, rep.position_at(k).legal_moves())]
+    (full,) = hiddenfair.exact_points(rep, points)[0].values()
+    assert full.closed
+    monkeypatch.setattr(hiddenfair, "cfr_budget", lambda most, deals=0: 0.001)
+    monkeypatch.setattr(hiddenfair, "cfr_grace", lambda most, deals=0: 60.0)
+    out, note, unclosed = hiddenfair.exact_points(rep, points)
+    got = out[(k, seat)]
+    assert got.width() <= hiddenfair.CFR_SHOWN and note is None and not unclosed
+    for (m, low, up), (_, a, b) in zip(got.move_bounds, full.move_bounds):
+        assert low <= b + 1e-9 and a <= up + 1e-9          # (both hold the move's value: they meet)
+    out, note, unclosed = hiddenfair.exact_points(rep, points, seconds=0.001)
+    assert not out and note.startswith("1 decision not valued exactly under hidden information")
+
+
 @pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
 def test_a_decision_whose_tree_passes_the_memory_cap_is_sampled_and_the_note_says_why(monkeypatch):
     """``--exact-hand 4`` on a four-tile decision over 22 million deals grew past 22 GB before the system killed the

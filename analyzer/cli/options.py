@@ -222,8 +222,8 @@ def fair_options(f):
     f = click.option("--exact-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="N",
                      help=N_("With --fair: the CPU seconds the CFR+ solver may take on one decision, its tree's "
                              "building too (default: 20 where every hand has at most 3 tiles, 40 past 240,000 deals, "
-                             "900 past 3 tiles); where its brackets have not closed by then, the fair note says "
-                             "so."))(f)
+                             "either with as many again while a bracket is wider than 0.01; 900 past 3 tiles); where "
+                             "its brackets have not closed by then, the fair note says so."))(f)
     f = click.option("--exact-memory", type=click.IntRange(min=1), default=None, metavar="MB",
                      help=N_("With --fair: the most memory, in MB, the CFR+ solver's tree over the players' hands "
                              "may take for one decision (default: 4096); past it the decision is sampled, and the "

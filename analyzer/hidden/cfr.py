@@ -533,7 +533,8 @@ BUDGET = 20.0
 
 def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: Sequence[float] | None = None, *,
                  tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False,
-                 ranges: Sequence[Sequence[int]] | None = None, by_deals: bool = False, memory: int | None = None):
+                 ranges: Sequence[Sequence[int]] | None = None, by_deals: bool = False, memory: int | None = None,
+                 shown: float | None = None, grace: float = 0.0):
     """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals`` (positions;
     with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), or (``ranges``: each
     seat's possible hands, tile masks) any pair of them sharing no tile, as
@@ -548,7 +549,9 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     (:mod:`.ranges`) where the deals are every disjoint pair of them and the scoring counts pips, else over the deals
     (or with ``by_deals``). ``memory``: the most bytes the tree over the hands and a run of it may take
     (:meth:`RangeTree.memory`): :class:`analyzer.hidden.ranges.TreeTooLarge` past it, its build stopped once its arrays
-    pass half of it (they are copied once on their way out of the kernel)."""
+    pass half of it (they are copied once on their way out of the kernel). ``shown`` and ``grace``: where ``budget``
+    is spent and a bracket is still wider than ``shown`` points a deal of his hand (the precision the caller shows),
+    up to ``grace`` more CPU seconds go to a further solve of each such bracket, until it is within ``shown``."""
     from .decision import HiddenDecision
 
     start = time.process_time()
@@ -586,9 +589,12 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     run = start_run(t, None, compiled)
     iterations = 0
     todo = list(range(len(targets)))
-    for round_ in range(2):     # (a second pass: what the solves that closed left of the budget, to those that did not)
+    # (a second pass: what the solves that closed left of the budget, to those that did not; then, with ``grace``, a
+    # third of those still wider than ``shown``, to ``shown`` alone)
+    limit, goal, round_ = budget, width, 0
+    while True:
         for j, x in enumerate(todo):
-            left = max(0.0, budget - (time.process_time() - start))
+            left = max(0.0, limit - (time.process_time() - start))
             keep = False
             if x == 0:          # the game: at least each move's value
                 floor, cap = max([r.lower for r in results[1:] if r is not None], default=-math.inf), math.inf
@@ -597,8 +603,9 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
                 # the move the game's solve plays most goes on with its average (the game's, nearly that move at the
                 # set already): its bracket starts near the game's
                 keep = round_ == 0 and x == order[0]
-            got = solve(t, tol=width, budget=left / (len(todo) - j), forced=targets[x], run=run, keep=keep,
+            got = solve(t, tol=goal, budget=left / (len(todo) - j), forced=targets[x], run=run, keep=keep,
                         floor=floor, cap=cap, average=x == 0)
+            got = replace(got, closed=got.width <= width)       # (closed: to ``tol``, whatever the round aimed at)
             iterations += got.iterations
             if results[x] is None or got.width < results[x].width:      # (each bracket holds the value)
                 results[x] = got
@@ -616,8 +623,13 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
                 results[x] = replace(results[x], upper=results[0].upper,
                                      closed=results[0].upper - results[x].lower <= width)
         todo = [x for x in todo if not results[x].closed]
-        if not todo or time.process_time() - start >= budget:
+        round_ += 1
+        if todo and round_ < 2 and time.process_time() - start < budget:
+            continue
+        wide = [x for x in todo if shown is not None and results[x].width > shown * reach]
+        if not wide or not grace or limit > budget:
             break
+        todo, limit, goal = wide, budget + grace, shown * reach
     whole = results[0]
     if split:
         forced = list(zip(moves, results[1:]))
