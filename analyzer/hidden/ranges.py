@@ -138,7 +138,8 @@ class RangeTree:
     ``alive[p][alive_at[p][n]:alive_at[p][n+1]]``; its terminal hands ``term_hand[p][term_at[p][n]:...]`` with their
     pip class ``term_class`` (the game ends there for every disjoint pair of a terminal hand of each), the value of a
     pair ``table[table_at[n] + class0 * width[n] + class1]`` (times ``norm``, for the maximiser); its information sets
-    as :class:`analyzer.hidden.cfr.PublicTree`'s (``iset_hand``, ``slot``, ``legal``, ``size``)."""
+    as :class:`analyzer.hidden.cfr.PublicTree`'s (``iset_hand``, ``slot``, ``legal``, ``size``). The Python build's
+    arrays are ``array``s; the compiled build's are read-only ``memoryview``s of the binding's bytes (no copy)."""
 
     first: int
     masks: tuple[list[int], list[int]]
