@@ -632,15 +632,15 @@ class _CfrRecorder:
         self.RangeRun = lambda *args: self._made("RangeRun", args)
 
     def _made(self, kind: str, args: tuple):
-        from analyzer.search.wasmcfr import DEAL_ITEMS, RANGE_ITEMS
+        from analyzer.search.wasmcfr import DEAL_ITEMS, RANGE_ARRAYS, RANGE_ITEMS
 
         run = getattr(self.real, kind)(*args)
         if kind == "Run":
             arrays = [*args[0:2], *args[4:14], *args[15:21]]
             numbers = {"nh0": args[2], "nh1": args[3], "size": args[14]}
         else:
-            arrays = list(args[:26])
-            numbers = {"nh0": 0, "nh1": 0, "size": args[26]}
+            arrays = list(args[:len(RANGE_ARRAYS)])
+            numbers = {"nh0": 0, "nh1": 0, "size": args[len(RANGE_ARRAYS)]}
         items = DEAL_ITEMS if kind == "Run" else RANGE_ITEMS
         record = {"range": int(kind == "RangeRun"), "items": items, **numbers, "forced": list(args[-2:]),
                   "arrays": [_bits(a, int(i)) for a, i in zip(arrays, items)], "calls": []}

@@ -25,7 +25,7 @@ from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, To
                       public_hands, public_ranges, public_stock_down, stock_down_positions,
                       within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, TreeTooLarge, cfr_decision, cfr_supported
-from ..hidden.ranges import disjoint_pairs
+from ..hidden.ranges import RANGE_MOST, HandTooLarge, disjoint_pairs, hand_key, weighted_ranges
 from ..inference import InferenceUnsupported, NoWorld
 from ..i18n import decimal, gettext, ngettext, number
 from ..replay import Replay
@@ -127,12 +127,17 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
         return None
     try:
         if cfr and rep.variant.drawing is not None:
-            # a draw game for two with nothing left to draw: its deals listed, each weighing its worlds (else the LP)
+            # a draw game for two: its deals listed, each weighing its worlds; over the deals where they times the
+            # orders of the tiles still to draw are few, else over each player's hands (each weighing the ways his
+            # draws could have given it: a deal weighs the product); else the LP
             try:
                 actual, hands, weights = public_stock_down(rep, k, CFR_DEALS)
-                if len(hands) * math.perm(pos.stock, pos.drawable()) > CFR_DRAW_WORLDS:
+                if len(hands) * math.perm(pos.stock, pos.drawable()) <= CFR_DRAW_WORLDS:
+                    return actual, hands, weights, "cfr"
+                found = weighted_ranges(hands, weights, (0, 1)) if hand_key(rep.variant) is not None else None
+                if found is None:
                     raise TooLarge("too many orders of the tiles still to draw")
-                return actual, hands, weights, "cfr"
+                return actual, found[0], found[1], "cfr-ranges"
             except (TooLarge, ValueError):
                 if most > MAX_HAND:
                     return None
@@ -202,7 +207,8 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             try:
                 if solver == "cfr-ranges":
                     got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget,
-                                       memory=CFR_MEMORY if memory is None else memory, shown=CFR_SHOWN, grace=grace)
+                                       memory=CFR_MEMORY if memory is None else memory, shown=CFR_SHOWN, grace=grace,
+                                       hand_weights=weights)
                 else:
                     got = cfr_decision(rep.variant, actual, deals, weights, masks=True, budget=budget,
                                        shown=CFR_SHOWN, grace=grace)
@@ -217,6 +223,10 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                 continue
             except BuildTooLong:
                 open_ += 1
+                continue
+            except HandTooLarge:
+                notes.append(gettext("move {number} not valued exactly under hidden information: a hand may grow past "
+                                     "{tiles} tiles by its draws", number=k + 1, tiles=RANGE_MOST))
                 continue
             if got.closed or got.width() <= CFR_SHOWN:
                 out[(k, seat)] = got

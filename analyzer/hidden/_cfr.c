@@ -13,8 +13,9 @@
  *   ``iterate`` and ``bracket`` release the GIL while they run. The pure-Python twin is cfr.py's ``_PyRun``.
  * ``RangeRun(mask0, mask1, weight0, weight1, player, child_at, child, played0, played1, alive_at0, alive0, alive_at1,
  *   alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at,
- *   iset_hand, slot, legal, size, forced_set, forced_move)``: the same over a range tree (analyzer/hidden/ranges.py's
- *   ``RangeTree``; ``weight0``, ``weight1`` and ``table`` doubles), with the same methods; its twin is ``RangePyRun``.
+ *   iset_hand, slot, legal, draw_at, draw_child, draw_parent, size, forced_set, forced_move)``: the same over a range
+ *   tree (analyzer/hidden/ranges.py's ``RangeTree``; ``weight0``, ``weight1`` and ``table`` doubles; the three draw
+ *   arrays empty where no tile is drawn), with the same methods; its twin is ``RangePyRun``.
  */
 /* This file is the CPython binding: it holds the buffers (the kernel reads the tree's arrays in place and never writes
  * them; held, an ``array`` cannot be resized under it), calls the kernel (``_cfr_kernel.c``, whose interface
@@ -112,14 +113,16 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kwds) {
 static int range_init_py(RunObject *self, PyObject *args, PyObject *kwds) {
     PyObject *o[RANGE_ARRAYS];
     int size, forced_set, forced_move;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOOOOOOOOOOiii", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13], &o[14], &o[15], &o[16], &o[17], &o[18],
-                          &o[19], &o[20], &o[21], &o[22], &o[23], &o[24], &o[25], &size, &forced_set, &forced_move))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOOOOOOOOOOOOOiii", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10], &o[11], &o[12], &o[13], &o[14], &o[15], &o[16], &o[17],
+                          &o[18], &o[19], &o[20], &o[21], &o[22], &o[23], &o[24], &o[25], &o[26], &o[27], &o[28],
+                          &size, &forced_set, &forced_move))
         return -1;
     static const char *const names[RANGE_ARRAYS] = {
         "mask0", "mask1", "weight0", "weight1", "player", "child_at", "child", "played0", "played1", "alive_at0",
         "alive0", "alive_at1", "alive1", "term_at0", "term_hand0", "term_class0", "term_at1", "term_hand1",
-        "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal"};
+        "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal", "draw_at", "draw_child",
+        "draw_parent"};
     void *p[RANGE_ARRAYS];
     int64_t n[RANGE_ARRAYS];
     RangeTree t;

@@ -658,11 +658,20 @@ static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, 
     int32_t mover = t->player[n];
     if (mover < 0 || !any_reach(t, n, p, own)) return;
     int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
+    if (mover - 2 == p) {         /* his draw: his hands at the child reach what those they were drawn from reach */
+        const RangeTree *rt = &((RangeRun *)w)->t;
+        double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
+        int32_t c = t->child[c0];
+        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) reach[t->alive[p][k]] = 0.0;
+        for (int32_t k = rt->draw_at[n]; k < rt->draw_at[n + 1]; k++) reach[rt->draw_child[k]] += own[rt->draw_parent[k]];
+        range_average_only(w, c, p, reach, level + 1);
+        return;
+    }
     if (mover != p) {
         for (int32_t a = 0; a < width; a++) range_average_only(w, t->child[c0 + a], p, own, level + 1);
         return;
     }
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
     double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
     strategies(w, n, 1);
     for (int32_t a = 0; a < width; a++) {
@@ -786,7 +795,7 @@ static int fold_leaves(RangeRun *run, const char **err) {
     int32_t N = t->m.nodes, nchild = t->m.child_at[N];
     int64_t places = 0;
     for (int32_t n = 0; n < N; n++)
-        if (t->m.player[n] >= 0) {
+        if (t->m.player[n] == 0 || t->m.player[n] == 1) {
             int q = 1 - t->m.player[n];
             places += t->m.alive_at[q][n + 1] - t->m.alive_at[q][n];
         }
@@ -812,7 +821,7 @@ static int fold_leaves(RangeRun *run, const char **err) {
         run->fold_at[n] = f;
         run->fval_at[n] = place;
         int mover = t->m.player[n];
-        if (mover < 0) continue;
+        if (mover < 0 || mover > 1) continue;          /* (nothing to play, or a draw) */
         int q = 1 - mover;
         int32_t a0 = t->m.alive_at[q][n], na = t->m.alive_at[q][n + 1] - a0;
         double *fval = run->fval + place;
@@ -848,14 +857,43 @@ static int fold_leaves(RangeRun *run, const char **err) {
     return kind;
 }
 
-/* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves; nothing
- * below where the other reaches nothing (every value there is 0: only ``p``'s average moves). */
+/* Player ``q``'s draw at ``n`` (``player[n]`` is 2 + q) in ``p``'s walk: each of his hands at the child reaches the sum
+ * of what the hands it may have been drawn from reach (those the same tiles less one: the order he drew them in
+ * changes nothing of what follows, so they are one hand there), the tile's chance being in the tables below; ``p``'s
+ * values come back up, a drawer's hand's the sum of those of the hands drawn from it; the other's hands pass through. */
+static void range_draw(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                       int32_t level) {
+    const RangeTree *t = &((RangeRun *)w)->t;
+    const CfrMoves *m = &w->m;
+    int q = m->player[n] - 2;
+    int32_t c = m->child[m->child_at[n]];
+    size_t per = (size_t)m->nh[0] + (size_t)m->nh[1];
+    double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
+    double *sub = base + (p == 0 ? 0 : m->nh[0]);
+    double *reach = base + per + (q == 0 ? 0 : m->nh[0]);
+    const double *from = q == p ? own : opp;
+    for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++) reach[m->alive[q][k]] = 0.0;
+    for (int32_t k = t->draw_at[n]; k < t->draw_at[n + 1]; k++) reach[t->draw_child[k]] += from[t->draw_parent[k]];
+    w->node(w, c, p, q == p ? reach : own, q == p ? opp : reach, sub, mode, level + 1);
+    if (q == p) {
+        for (int32_t k = t->draw_at[n]; k < t->draw_at[n + 1]; k++) v[t->draw_parent[k]] += sub[t->draw_child[k]];
+        return;
+    }
+    for (int32_t k = m->alive_at[p][c]; k < m->alive_at[p][c + 1]; k++) v[m->alive[p][k]] += sub[m->alive[p][k]];
+}
+
+/* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves (or its
+ * draw); nothing below where the other reaches nothing (every value there is 0: only ``p``'s average moves). */
 static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                        int32_t level) {
     const int32_t *al = w->m.alive[p];
     for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
     if (!any_reach(&w->m, n, 1 - p, opp)) {
         if (mode == MODE_CFR) range_average_only(w, n, p, own, level);
+        return;
+    }
+    if (w->m.player[n] > 1) {
+        range_draw(w, n, p, own, opp, v, mode, level);
         return;
     }
     range_terminal((RangeRun *)w, n, p, opp, v);
@@ -905,6 +943,13 @@ int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, con
     t->table = p[RANGE_TABLE], m->iset_at = p[RANGE_ISET_AT], m->iset_hand = p[RANGE_ISET_HAND];
     m->slot = p[RANGE_SLOT], m->legal = p[RANGE_LEGAL];
     int64_t N = n[RANGE_PLAYER];
+    if (n[RANGE_DRAW_AT] || n[RANGE_DRAW_CHILD] || n[RANGE_DRAW_PARENT]) {     /* (none where no tile is drawn) */
+        if (n[RANGE_DRAW_AT] != N + 1 || n[RANGE_DRAW_CHILD] != n[RANGE_DRAW_PARENT])
+            return fail(err, K_VALUE, "the tree's arrays do not fit together");
+        t->draw_at = p[RANGE_DRAW_AT], t->draw_child = p[RANGE_DRAW_CHILD], t->draw_parent = p[RANGE_DRAW_PARENT];
+        int kind = ascending(t->draw_at, N, n[RANGE_DRAW_CHILD], err);
+        if (kind != K_OK) return kind;
+    }
     if (N >= INT32_MAX || n[RANGE_MASK0] >= INT32_MAX || n[RANGE_MASK1] >= INT32_MAX)
         return fail(err, K_VALUE, "the tree's arrays do not fit together");
     m->nodes = (int32_t)N, m->nh[0] = (int32_t)n[RANGE_MASK0], m->nh[1] = (int32_t)n[RANGE_MASK1], m->size = size;
@@ -950,8 +995,19 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
     while (run->bits < 31 && (every >> run->bits)) run->bits++;
     if (run->most > RANGE_MOST) return fail(err, K_VALUE, "a hand of more than 8 tiles");
     for (int32_t n = 0; n < m->nodes; n++) {
-        int kind = check_node(m, n, 0, err);
+        int kind = check_node(m, n, t->draw_at != NULL, err);
         if (kind != K_OK) return kind;
+        if (t->draw_at != NULL) {         /* a draw's pairs: hands of the drawer at its child and at it */
+            int32_t q = m->player[n] - 2, c = m->child[m->child_at[n]];
+            if (q < 0 && t->draw_at[n] != t->draw_at[n + 1]) return fail(err, K_VALUE, "a draw where none is");
+            for (int32_t k = t->draw_at[n]; k < t->draw_at[n + 1]; k++)
+                if (t->draw_child[k] < 0 || t->draw_child[k] >= m->nh[q] || t->draw_parent[k] < 0
+                    || t->draw_parent[k] >= m->nh[q])
+                    return fail(err, K_VALUE, "a drawn hand out of range");
+            if (q >= 0 && (m->alive_at[1 - q][c + 1] - m->alive_at[1 - q][c]
+                           != m->alive_at[1 - q][n + 1] - m->alive_at[1 - q][n]))
+                return fail(err, K_VALUE, "a draw changes the other's hands");
+        }
         int32_t cls[2] = {0, 0};
         for (int q = 0; q < 2; q++) {
             if (t->term_at[q][n] > t->term_at[q][n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");

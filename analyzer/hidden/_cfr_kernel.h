@@ -44,6 +44,10 @@ typedef struct {
     const int32_t *played[2], *term_at[2], *term_hand[2], *term_class[2], *table_at, *width;
     const double *table;
     int64_t ntable;               /* the values in ``table`` */
+    /* The draws (NULL where none is drawn): at a draw node ``n`` (``player`` 2 + q), each pair of a hand of q's at its
+     * child and a hand of his at ``n`` it may have been drawn from, ``draw_child[k]`` and ``draw_parent[k]`` for ``k``
+     * from ``draw_at[n]`` to ``draw_at[n + 1]`` (the tile's chance is in the tables below it). */
+    const int32_t *draw_at, *draw_child, *draw_parent;
 } RangeTree;
 
 typedef struct CfrWalk CfrWalk;
@@ -132,9 +136,10 @@ enum {
     RANGE_MASK0, RANGE_MASK1, RANGE_WEIGHT0, RANGE_WEIGHT1, RANGE_PLAYER, RANGE_CHILD_AT, RANGE_CHILD, RANGE_PLAYED0,
     RANGE_PLAYED1, RANGE_ALIVE_AT0, RANGE_ALIVE0, RANGE_ALIVE_AT1, RANGE_ALIVE1, RANGE_TERM_AT0, RANGE_TERM_HAND0,
     RANGE_TERM_CLASS0, RANGE_TERM_AT1, RANGE_TERM_HAND1, RANGE_TERM_CLASS1, RANGE_TABLE_AT, RANGE_WIDTH, RANGE_TABLE,
-    RANGE_ISET_AT, RANGE_ISET_HAND, RANGE_SLOT, RANGE_LEGAL, RANGE_ARRAYS
+    RANGE_ISET_AT, RANGE_ISET_HAND, RANGE_SLOT, RANGE_LEGAL, RANGE_DRAW_AT, RANGE_DRAW_CHILD, RANGE_DRAW_PARENT,
+    RANGE_ARRAYS
 };
-#define RANGE_ITEMS "44884444444444444444484441"
+#define RANGE_ITEMS "44884444444444444444484441444"
 
 /* The tree of each form made of its arrays (``p``, in the order above, ``n`` items each; ``nh0``, ``nh1``: each
  * player's hands, ``size``: the regret array's length), checked to fit together (each node's lists inside their

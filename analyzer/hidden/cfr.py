@@ -534,10 +534,12 @@ BUDGET = 20.0
 def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: Sequence[float] | None = None, *,
                  tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False,
                  ranges: Sequence[Sequence[int]] | None = None, by_deals: bool = False, memory: int | None = None,
-                 shown: float | None = None, grace: float = 0.0):
+                 shown: float | None = None, grace: float = 0.0,
+                 hand_weights: Sequence[Sequence[float]] | None = None):
     """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals`` (positions;
     with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), or (``ranges``: each
-    seat's possible hands, tile masks) any pair of them sharing no tile, as
+    seat's possible hands, tile masks; ``hand_weights``: each one's weight, a pair weighing the product, 1 each if
+    None) any pair of them sharing no tile, as
     :func:`analyzer.hidden.hidden_decision` values it, by CFR+ on the public tree: the game value and each
     move's value (the game with the mover's actual hand held to that move), each a certified bracket no wider
     than ``tol`` points per deal of his hand where ``closed``, within ``budget`` seconds for all the solves (the tree's
@@ -567,7 +569,8 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     if ranges is not None:
         try:
             t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget,
-                             max_bytes=None if memory is None else memory // 2)
+                             max_bytes=None if memory is None else memory // 2,
+                             weights=None if hand_weights is None else (hand_weights[mover], hand_weights[1 - mover]))
         except TreeTooLarge:
             raise TreeTooLarge(memory) from None        # (the decision's cap, of which the build had half)
         if memory is not None and t.memory(binding) > memory:

@@ -26,19 +26,19 @@ from __future__ import annotations
 
 import time
 from array import array
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Sequence
 
 from ..position import Position, mask_pips, placed
 from ..search.core import cfr_wasm
 from ..search.scoring import describe
 from ..search.wasmcfr import BUILD_ITEMS, RB_TOO_LARGE
-from ..tiles import PASS, tile_set
+from ..tiles import PASS, Move, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
-__all__ = ["RangeTree", "build_ranges", "pip_valued", "BuildTooLong", "TreeTooLarge", "ranges_of_deals",
-           "disjoint_pairs", "run_slots", "held_bytes", "compiled_kernel", "compiled_build_supports"]
+__all__ = ["RangeTree", "build_ranges", "pip_valued", "hand_key", "RANGE_MOST", "BuildTooLong", "TreeTooLarge",
+           "HandTooLarge", "ranges_of_deals", "disjoint_pairs", "weighted_ranges", "run_slots", "held_bytes", "compiled_kernel", "compiled_build_supports"]
 
 # The one pick of the compiled kernel's binding (the CFR+ iteration and this tree's build): the CPython extension, else
 # (in Pyodide) the kernel's WebAssembly module, else none (the Python iteration and build).
@@ -58,6 +58,11 @@ def compiled_kernel():
 
 class BuildTooLong(ValueError):
     """The public tree took longer to build than its time budget."""
+
+
+class HandTooLarge(ValueError):
+    """A hand of the public tree would hold more tiles than the kernel takes (:data:`RANGE_MOST`, those played since
+    the root counted): by its draws."""
 
 
 class TreeTooLarge(MemoryError):
@@ -91,6 +96,34 @@ def pip_valued(rules) -> bool:
     return plain(rules.scoring) and plain(getattr(rules, "block", None))
 
 
+#: The most tiles a hand of the range tree may hold, its tiles played since the root counted (``_cfr_kernel.h``'s
+#: ``RANGE_MOST``)
+RANGE_MOST = 8
+
+
+def hand_key(rules):
+    """What a finished hand's value reads of each hand, as a function of its tile mask, or None where the range tree does
+    not take the rules (turns other than one move at a time): its pips where :func:`pip_valued`, else its pips, the
+    pips of its doubles and whether it holds the [0-0] (all that a double counted once or twice, or a [0-0] worth 50,
+    adds to its pips; the draw game counts a double once in a block)."""
+    from ..rules.modes import Turns
+
+    if getattr(rules, "turns", Turns.ONE) != Turns.ONE:
+        return None
+    if pip_valued(rules):
+        return mask_pips
+    return _tile_key
+
+
+def _tile_key(mask: int) -> tuple[int, int, bool]:
+    doubles = 0
+    for k in range(10):
+        bit = 1 << (k * (k + 1) // 2 + k)
+        if mask & bit:
+            doubles |= bit
+    return mask_pips(mask), mask_pips(doubles), bool(mask & 1)
+
+
 def disjoint_pairs(a: Sequence[int], b: Sequence[int]) -> int:
     """How many pairs of a mask of ``a`` and a mask of ``b`` share no bit (the deals of two ranges)."""
     from collections import Counter
@@ -112,6 +145,44 @@ def disjoint_pairs(a: Sequence[int], b: Sequence[int]) -> int:
                 break
             sub = (sub - 1) & h
     return total
+
+
+def weighted_ranges(deals: Sequence[tuple[int, ...]], weights: Sequence[float], seats: tuple[int, int]):
+    """The two players' hands (seats ``seats``) of ``deals`` (tile masks by seat) and a weight of each hand, where the
+    deals are exactly every disjoint pair of them and each weighs the product of its hands' weights (the draw game's
+    deals weigh so: each player's hand as many ways as his own draws could have given it): ``((hands0, hands1),
+    (weights0, weights1))``, else None."""
+    found = ranges_of_deals(deals, seats)
+    if found is None or len(weights) != len(deals) or min(weights, default=0) <= 0:
+        return None
+    a, b = found
+    ia, ib = {m: k for k, m in enumerate(a)}, {m: k for k, m in enumerate(b)}
+    by_a: list[list[tuple[int, float]]] = [[] for _ in a]
+    by_b: list[list[tuple[int, float]]] = [[] for _ in b]
+    for d, w in zip(deals, weights):
+        x, y = ia[d[seats[0]]], ib[d[seats[1]]]
+        by_a[x].append((y, float(w)))
+        by_b[y].append((x, float(w)))
+    fa: list[float | None] = [None] * len(a)
+    fb: list[float | None] = [None] * len(b)
+    for root in range(len(a)):          # each connected part of the pairs: its first hand 1, the rest by the deals
+        if fa[root] is not None:
+            continue
+        fa[root] = 1.0
+        todo = [(0, root)]
+        while todo:
+            side, x = todo.pop()
+            mine, theirs, got = (by_a, fb, fa) if side == 0 else (by_b, fa, fb)
+            for y, w in mine[x]:
+                if theirs[y] is None:
+                    theirs[y] = w / got[x]
+                    todo.append((1 - side, y))
+    if any(f is None for f in fb):
+        return None
+    for d, w in zip(deals, weights):
+        if abs(fa[ia[d[seats[0]]]] * fb[ib[d[seats[1]]]] - w) > 1e-9 * w:
+            return None
+    return (a, b), (fa, fb)
 
 
 def ranges_of_deals(deals: Sequence[tuple[int, ...]], seats: tuple[int, int]) -> tuple[list[int], list[int]] | None:
@@ -139,7 +210,16 @@ class RangeTree:
     pip class ``term_class`` (the game ends there for every disjoint pair of a terminal hand of each), the value of a
     pair ``table[table_at[n] + class0 * width[n] + class1]`` (times ``norm``, for the maximiser); its information sets
     as :class:`analyzer.hidden.cfr.PublicTree`'s (``iset_hand``, ``slot``, ``legal``, ``size``). The Python build's
-    arrays are ``array``s; the compiled build's are read-only ``memoryview``s of the binding's bytes (no copy)."""
+    arrays are ``array``s; the compiled build's are read-only ``memoryview``s of the binding's bytes (no copy).
+
+    Where tiles may be drawn (the draw game), a draw is a public move followed by a *draw node*, ``player[n]`` 2 + q
+    (q the drawer), with one child: there each of q's hands is the tiles of one of his hands at ``n`` and one more,
+    any tile off the board and not in it (``masks`` and ``weight`` go on past the root's hands, each new one weighing
+    0 at the root). The same tiles drawn in another order, or from another hand that leaves the same tiles, are one
+    hand at the child: what follows depends on the tiles alone, and what the other player saw is the same. Its pairs
+    ``draw_child[k]``, ``draw_parent[k]`` for ``k`` in ``draw_at[n]:draw_at[n + 1]`` (all three empty where nothing is
+    drawn); the tile's chance (one over the boneyard's tiles) is in the tables of the nodes below. ``deals`` counts
+    the root's pairs."""
 
     first: int
     masks: tuple[list[int], list[int]]
@@ -166,6 +246,9 @@ class RangeTree:
     size: int
     deals: int
     build_seconds: float = 0.0
+    draw_at: array = field(default_factory=lambda: array("i"))
+    draw_child: array = field(default_factory=lambda: array("i"))
+    draw_parent: array = field(default_factory=lambda: array("i"))
 
     @property
     def nodes(self) -> int:
@@ -184,7 +267,7 @@ class RangeTree:
     def infosets(self) -> tuple[int, int]:
         out = [0, 0]
         for n, p in enumerate(self.player):
-            if p >= 0:
+            if p in (0, 1):
                 out[p] += self.iset_at[n + 1] - self.iset_at[n]
         return out[0], out[1]
 
@@ -203,7 +286,8 @@ class RangeTree:
         subsets = sum(comb(bits, k) for k in range(most + 1))
         classes = max(list(self.width) + [1]) + 1
         rows = sum(4 * (1 << m.bit_count()) + 12 for ms in self.cmasks for m in ms)
-        places = sum(self.alive_at[1 - p][n + 1] - self.alive_at[1 - p][n] for n, p in enumerate(self.player) if p >= 0)
+        places = sum(self.alive_at[1 - p][n + 1] - self.alive_at[1 - p][n] for n, p in enumerate(self.player)
+                     if p in (0, 1))
         return (held_bytes(self.array_bytes(), self.size, binding) + 8 * vectors + run_slots(self)
                 + subsets * (8 * classes + 4) + rows + 10 * len(self.child) + 12 * self.nodes + 8 * places)
 
@@ -211,7 +295,7 @@ class RangeTree:
         """The bytes of the tree's arrays (the moves' codes of a compiled build not counted)."""
         arrays = (*self.cmasks, self.player, self.child_at, self.child, *self.played, *self.alive_at, *self.alive,
                   *self.term_at, *self.term_hand, *self.term_class, self.table_at, self.width, self.table, self.iset_at,
-                  self.iset_hand, self.slot, self.legal)
+                  self.iset_hand, self.slot, self.legal, self.draw_at, self.draw_child, self.draw_parent)
         return sum(len(a) * a.itemsize for a in arrays)
 
     def depth(self) -> int:
@@ -247,8 +331,9 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     :func:`compiled_build_supports` the position and ``compiled`` is not False (True: ValueError where it does not),
     else here (the reference); ``module``: the kernel's binding to build with (the default: :func:`compiled_kernel`'s)."""
     start = time.process_time()
-    if base.n != 2 or not pip_valued(rules) or (base.draws and base.drawable()):
-        raise ValueError("the range solver plays the block game for two, valued by pips")
+    key_of = hand_key(rules)
+    if base.n != 2 or key_of is None:
+        raise ValueError("the range solver plays the line games for two whose hands are valued by their tiles")
     masks = (list(hands[0]), list(hands[1]))
     if not masks[0] or not masks[1]:
         raise ValueError("no deal to solve")
@@ -265,7 +350,16 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
             raise ValueError("the compiled build does not take this position")
     pos = base.copy()
     seats = (first, 1 - first)
-    compress = _compressor(masks)
+    # the tiles a hand may hold below: the root's hands', and where tiles may be drawn every tile off the board
+    drawing = bool(getattr(pos, "draws", False) and pos.drawable())
+    board = 0
+    for move, *_ in pos.history:
+        if move.tile is not None:
+            board |= move.tile.bit
+    tiles = tile_set(pos.max_pip)
+    unseen = sum(x.bit for x in tiles) & ~board if drawing else 0
+    universe = _union(masks) | unseen
+    compress = _compressor_of(universe)
     t = RangeTree(first, masks, _compressed(masks), weight,
                   1.0 / total, array("i"), array("i"), array("i"), [], (array("i"), array("i")),
                   (array("i"), array("i")), (array("i"), array("i")), (array("i"), array("i")),
@@ -274,49 +368,60 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     sign = 1 if rules.seating.teams[first] == 0 else -1
     match = pos._match
     every = (1 << 62) - 1
+    by_pips = key_of is mask_pips       # (the block game's: a hand's class its pips alone, the tiles not looked at)
     pips = (list(map(mask_pips, masks[0])), list(map(mask_pips, masks[1])))
+    index: tuple[dict[int, int], dict[int, int]] = ({m: h for h, m in enumerate(masks[0])},
+                                                    {m: h for h, m in enumerate(masks[1])})
     kids_of: list[list[int]] = []
     ticks = [0]
+    chance = [1.0]                  # the chance of the draws since the root (the tables below are times it)
 
-    known: dict = {}                # the facts of a finished hand (all but the pips) -> {pips by seat: value}
-    tables: dict = {}               # those facts and each player's pip classes -> where its table starts
+    known: dict = {}                # the facts of a finished hand (all but the hands' classes) -> {classes: value}
+    tables: dict = {}               # those facts, the chance and each player's classes -> where its table starts
 
     def terminal(n: int, ends: tuple[list[int], list[int]], played: list[int]) -> None:
-        """Node ``n``'s terminal hands of each player, by pip class, and its table of values (a finished hand's facts
-        asked of the position once, then only their pips changed: the value depends on the hands by them alone; nodes
-        with the same facts and classes share one table)."""
-        classes: list[dict[int, int]] = [{}, {}]
+        """Node ``n``'s terminal hands of each player, by class (:func:`hand_key`: in the block game their pips), and
+        its table of values (a finished hand's facts asked of the position once, then only the hands changed for
+        others of their classes: the value depends on the hands by them alone; nodes with the same facts, chance and
+        classes share one table)."""
+        classes: list[dict] = [{}, {}]
         for q in (0, 1):
             gone = mask_pips(played[q])
-            by_pips, pq = classes[q], pips[q]
+            of, pq, mq = classes[q], pips[q], masks[q]
             hands_out, classes_out = t.term_hand[q], t.term_class[q]
             for h in ends[q]:
-                left = pq[h] - gone
-                k = by_pips.get(left)
+                left = pq[h] - gone if by_pips else key_of(mq[h] & ~played[q])
+                k = of.get(left)
                 if k is None:
-                    k = by_pips[left] = len(by_pips)
+                    k = of[left] = (len(of), mq[h] & ~played[q])
                 hands_out.append(h)
-                classes_out.append(k)
+                classes_out.append(k[0])
         pos.hands[seats[0]] = masks[0][ends[0][0]] & ~played[0]
         pos.hands[seats[1]] = masks[1][ends[1][0]] & ~played[1]
         facts = leaf_facts(pos)
         base = (facts.termination, facts.seat, facts.counts, facts.leader, facts.last_tile, facts.ends_before)
-        key = (base, tuple(classes[0]), tuple(classes[1]))
+        key = (base, chance[0], tuple(classes[0]), tuple(classes[1]))
         at = tables.get(key)
         if at is None:
             at = tables[key] = len(t.table)
             values = known.setdefault(base, {})
-            for a in classes[0]:
-                for b in classes[1]:
+            for a, (_, ha) in classes[0].items():
+                for b, (_, hb) in classes[1].items():
                     by_seat = (a, b) if seats[0] == 0 else (b, a)
                     got = values.get(by_seat)
                     if got is None:
-                        got = values[by_seat] = sign * rules.value(replace(facts, pips=by_seat, hands=None)) * t.norm
-                    t.table.append(got)
+                        if by_pips:
+                            leaf = replace(facts, pips=by_seat, hands=None)
+                        else:
+                            held = (ha, hb) if seats[0] == 0 else (hb, ha)
+                            leaf = replace(facts, pips=(by_seat[0][0], by_seat[1][0]), hands=held)
+                        got = values[by_seat] = sign * rules.value(leaf) * t.norm
+                    t.table.append(got * chance[0])
         t.table_at[n] = at
         t.width[n] = len(classes[1])
 
-    def build(alive: tuple[list[int], list[int]], played: list[int]) -> int:
+    def open_node(alive: tuple[list[int], list[int]], played: list[int]) -> int:
+        """A new node (nothing to play yet), the hands ``alive`` there."""
         ticks[0] += 1
         if ticks[0] % 64 == 0:
             if budget is not None and time.process_time() - start > budget:
@@ -324,20 +429,64 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
             if max_bytes is not None and t.array_bytes() > max_bytes:
                 raise TreeTooLarge(max_bytes)
         n = len(t.player)
-        seat = pos.turn
-        p = 0 if seat == first else 1
-        q = 1 - p
         t.player.append(-1)
         t.moves.append([])
         kids_of.append([])
         t.iset_at.append(len(t.iset_hand))
         t.table_at.append(0)
         t.width.append(0)
+        t.draw_at.append(len(t.draw_child))
         for r in (0, 1):
             t.played[r].append(compress(played[r]))
             t.alive_at[r].append(len(t.alive[r]))
             t.alive[r].extend(alive[r])
             t.term_at[r].append(len(t.term_hand[r]))
+        return n
+
+    def draw(p: int, drawers: list[int], others: list[int], played: list[int]) -> int:
+        """The draw node after a draw of player ``p`` (his hands ``drawers``, the other's ``others``) and below it the
+        rest: each of his hands there one more tile, any off the board and not in it, at the tile's chance."""
+        n = open_node((drawers, others) if p == 0 else (others, drawers), played)
+        t.player[n] = 2 + p
+        mp, wp, pp, at = masks[p], weight[p], pips[p], index[p]
+        pool = unseen & ~(played[0] | played[1])
+        parents: dict[int, list[int]] = {}
+        for h in drawers:
+            free = pool & ~mp[h]
+            while free:
+                bit = free & -free
+                free ^= bit
+                m = mp[h] | bit
+                j = at.get(m)
+                if j is None:
+                    if m.bit_count() > RANGE_MOST:
+                        raise HandTooLarge(f"a hand of more than {RANGE_MOST} tiles")
+                    j = at[m] = len(mp)
+                    mp.append(m)
+                    wp.append(0.0)
+                    pp.append(mask_pips(m))
+                parents.setdefault(j, []).append(h)
+        for j, hs in parents.items():
+            for h in hs:
+                t.draw_child.append(j)
+                t.draw_parent.append(h)
+        drawn = list(parents)
+        stock = pos.stock
+        face = pos.pool & -pos.pool          # (a tile of the boneyard's for the position's own draw: the hands are
+        if not face or not drawn:            # set below as the walk needs them)
+            raise ValueError("a draw with no tile to draw")
+        pos.push(Move(tiles[face.bit_length() - 1], None, True))
+        chance[0] /= stock
+        kids_of[n] = [build((drawn, others) if p == 0 else (others, drawn), played)]
+        chance[0] *= stock
+        pos.pop()
+        return n
+
+    def build(alive: tuple[list[int], list[int]], played: list[int]) -> int:
+        n = open_node(alive, played)
+        seat = pos.turn
+        p = 0 if seat == first else 1
+        q = 1 - p
         fit = every if pos.ends is None else match[pos.ends[0]] | match[pos.ends[1]]
         mp, mq, gone_p, gone_q = masks[p], masks[q], ~played[p], ~played[q]
         stuck_o, playing_o = [], []
@@ -417,6 +566,9 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
         others_by_bit: dict[int, list[int]] = {}
         for a, m in enumerate(public):
             sub = subs[a]
+            if m.draw:
+                kids.append(draw(p, sub, alive[q], played))
+                continue
             bit = m.tile.bit if m.tile is not None else 0
             if bit:
                 others = others_by_bit.get(bit)
@@ -439,6 +591,11 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
         return n
 
     build((list(range(len(masks[0]))), list(range(len(masks[1])))), [0, 0])
+    if t.draw_child:
+        t.draw_at.append(len(t.draw_child))
+        t.cmasks = array("i", map(compress, masks[0])), array("i", map(compress, masks[1]))
+    else:
+        del t.draw_at[:]                # (no draw: the three arrays empty)
     t.iset_at.append(len(t.iset_hand))
     for r in (0, 1):
         t.alive_at[r].append(len(t.alive[r]))
@@ -557,7 +714,11 @@ _RB_CODES = BUILD_ITEMS.translate(str.maketrans("481", "idb"))
 def _compressor(masks):
     """A tile mask in the compressed tile numbering of the hands ``masks`` (bit ``i``: the ``i``-th tile any of them
     holds), as a function of the mask."""
-    union = _union(masks)
+    return _compressor_of(_union(masks))
+
+
+def _compressor_of(union: int):
+    """A tile mask in the compressed tile numbering of the tiles ``union`` (bit ``i``: its ``i``-th tile)."""
     place = {1 << i: k for k, i in enumerate(i for i in range(union.bit_length()) if union >> i & 1)}
 
     def compress(m: int) -> int:
@@ -589,6 +750,8 @@ def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mod
     """As :func:`analyzer.hidden.cfr._walk`, over hands: player ``p``'s counterfactual value of each hand at ``n``."""
     t = st.t
     v = [0.0] * st.nh[p]
+    if t.player[n] > 1:
+        return _draw(st, n, p, own, opp, v, mode, it)
     sgn = 1.0 if p == 0 else -1.0
     q = 1 - p
     mine = range(t.term_at[p][n], t.term_at[p][n + 1])
@@ -604,6 +767,30 @@ def _walk(st: WalkState, n: int, p: int, own: list[float], opp: list[float], mod
                 cell = kh * w + ko if p == 0 else ko * w + kh
                 v[h] += sgn * t.table[t.table_at[n] + cell] * r
     return walk_moves(st, n, p, own, opp, v, mode, it, _walk)
+
+
+def _draw(st: WalkState, n: int, p: int, own: list[float], opp: list[float], v: list[float], mode: int,
+          it: int) -> list[float]:
+    """Player ``q``'s draw at ``n`` (``player[n]`` is 2 + q) in ``p``'s walk: each of his hands at the child reaches the
+    sum of what the hands it may have been drawn from reach (the tile's chance is in the tables below), and a value of
+    his comes back to each of them; the other's hands pass through."""
+    t = st.t
+    q = t.player[n] - 2
+    c = t.child[t.child_at[n]]
+    reach = [0.0] * st.nh[q]
+    came = own if q == p else opp
+    pairs = range(t.draw_at[n], t.draw_at[n + 1])
+    for k in pairs:
+        reach[t.draw_child[k]] += came[t.draw_parent[k]]
+    sub = _walk(st, c, p, reach, opp, mode, it) if q == p else _walk(st, c, p, own, reach, mode, it)
+    if q == p:
+        for k in pairs:
+            v[t.draw_parent[k]] += sub[t.draw_child[k]]
+    else:
+        for k in range(t.alive_at[p][c], t.alive_at[p][c + 1]):
+            h = t.alive[p][k]
+            v[h] += sub[h]
+    return v
 
 
 class RangePyRun(ReferenceRun):
@@ -682,4 +869,4 @@ class RangeCRun(CompiledRun):
             t.cmasks[0], t.cmasks[1], array("d", t.weight[0]), array("d", t.weight[1]), t.player, t.child_at, t.child,
             t.played[0], t.played[1], t.alive_at[0], t.alive[0], t.alive_at[1], t.alive[1], t.term_at[0],
             t.term_hand[0], t.term_class[0], t.term_at[1], t.term_hand[1], t.term_class[1], t.table_at, t.width,
-            t.table, t.iset_at, t.iset_hand, t.slot, t.legal, t.size, fi, fa)
+            t.table, t.iset_at, t.iset_hand, t.slot, t.legal, t.draw_at, t.draw_child, t.draw_parent, t.size, fi, fa)

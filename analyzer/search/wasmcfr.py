@@ -25,8 +25,9 @@ DEAL_ARRAYS = ("hand0", "hand1", "player", "child_at", "child", "term_at", "term
 DEAL_ITEMS = "444444484441444444"
 RANGE_ARRAYS = ("mask0", "mask1", "weight0", "weight1", "player", "child_at", "child", "played0", "played1",
                 "alive_at0", "alive0", "alive_at1", "alive1", "term_at0", "term_hand0", "term_class0", "term_at1",
-                "term_hand1", "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal")
-RANGE_ITEMS = "44884444444444444444484441"
+                "term_hand1", "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal",
+                "draw_at", "draw_child", "draw_parent")
+RANGE_ITEMS = "44884444444444444444484441444"
 
 #: The range tree build's arrays (``_ranges_kernel.h``'s ``RB_PLAYER``...) and each one's bytes an item (``RB_ITEMS``);
 #: past its cap (``RB_TOO_LONG``) the build gives None
@@ -153,7 +154,8 @@ class Run(_Run):
 class RangeRun(_Run):
     """``RangeRun(mask0, mask1, weight0, weight1, player, child_at, child, played0, played1, alive_at0, alive0,
     alive_at1, alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table,
-    iset_at, iset_hand, slot, legal, size, forced_set, forced_move)``: a run over a tree of hands, as the extension's."""
+    iset_at, iset_hand, slot, legal, draw_at, draw_child, draw_parent, size, forced_set, forced_move)``: a run over a
+    tree of hands, as the extension's."""
 
     def __init__(self, *args):
         if len(args) != len(RANGE_ARRAYS) + 3:
