@@ -84,9 +84,12 @@ def test_a_blocked_draw_game_counts_a_double_once():
     blocked = HandFacts("blocked", 1, (6, 4), (3, 2), 0, hands=hands)
     assert DRAW.value(blocked) == 1
     assert find_variant("draw", {"players": "2", "doubles": "full"}).value(blocked) == -1
-    # so the range tree, which values a hand by its pips alone, does not take the draw game (its deal tree does)
+    # so the range tree classes the draw game's hands by their doubles' pips too, not by their pips alone
     assert pip_valued(DRAW) is False
     assert pip_valued(find_variant("draw", {"players": "2", "doubles": "full"})) is True
+    from analyzer.hidden.ranges import hand_key
+    key = hand_key(DRAW)
+    assert key(hands[0]) != key(mask_of([Tile(0, 1), Tile(2, 3)])) and key(hands[0]) == (6, 6, True)   # (its doubles hold all 6 pips; it holds the [0-0])
 
 
 def early(a, b, yard):
@@ -374,3 +377,158 @@ def test_past_three_tiles_the_lp_values_the_deals_of_the_placements_as_the_cfr_s
             assert m == m2 and low - 1e-9 <= v <= high + 1e-9
         checked += 1
     assert checked >= 1
+
+
+# -- the tree over hands with draws to come (docs/hidden.md, "Draws to come over hands") ------------------------------
+
+def _hand_lists(rng):
+    """Random lists of each seat's possible hands of ``early``'s position (2 tiles of the 8 neither [3-3] nor [2-3]),
+    each hand weighing 1 to 3, and their deals: every pair sharing no tile, the boneyard the rest (2 of it to draw),
+    weighing the product of its hands' weights."""
+    tiles = [t for t in tile_set(3) if t not in (LEAD, REPLY)]
+    pairs = list(itertools.combinations(tiles, 2))
+    while True:
+        a, b = rng.sample(pairs, rng.randint(2, 6)), rng.sample(pairs, rng.randint(2, 6))
+        wa, wb = [rng.randint(1, 3) for _ in a], [rng.randint(1, 3) for _ in b]
+        deals, weights = [], []
+        for x, u in zip(a, wa):
+            for y, v in zip(b, wb):
+                if not set(x) & set(y):
+                    deals.append(early(x, y, [t for t in tiles if t not in x and t not in y]))
+                    weights.append(u * v)
+        if deals:
+            return ([mask_of(x) for x in a], [mask_of(y) for y in b]), (wa, wb), deals, weights
+
+
+def _merged(t) -> int:
+    """How many hands at a draw node's child were drawn from more than one hand (the same tiles, drawn in another
+    order or from another hand)."""
+    from collections import Counter
+
+    return sum(1 for n in range(t.nodes) if t.player[n] > 1
+               for c in Counter(t.draw_child[t.draw_at[n]:t.draw_at[n + 1]]).values() if c > 1)
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_over_hands_with_draws_to_come_the_game_value_is_the_lps_over_every_order(compiled):
+    """The tree over each player's hands (a draw node: each of the drawer's hands one tile more, any off the board and
+    not in it, the same tiles one hand whatever the order; the tile's chance in the tables below) gives the LP's game
+    value over every order of each deal's boneyard (each order a world, each drawer's information sets keyed by what
+    he has seen, in its order) to 1e-6, inside its certified bracket, either seat the maximiser."""
+    from analyzer.hidden.ranges import build_ranges
+
+    rng = random.Random(20)
+    draws = merged = 0
+    for k in range(6 if compiled else 3):
+        hands, weights, deals, deal_weights = _hand_lists(rng)
+        first = k % 2
+        t = build_ranges(DRAW, deals[0], first, hands if first == 0 else hands[::-1],
+                         weights=weights if first == 0 else weights[::-1], compiled=False)
+        draws += sum(1 for x in t.player if x > 1)
+        merged += _merged(t)
+        worlds, world_weights = every_order(deals, deal_weights)
+        lp = solve_game(build_game(DRAW, worlds, first, world_weights))
+        got = solve(t, tol=1e-7, budget=60, compiled=compiled)
+        assert got.closed and got.lower - ROUNDING <= lp.value <= got.upper + ROUNDING
+        assert got.value == pytest.approx(lp.value, abs=1e-6)
+    assert draws >= 10 and merged >= 1
+
+
+def test_over_hands_with_draws_the_kernel_runs_the_python_walk():
+    """Iteration by iteration the compiled run over a tree with draw nodes gives the Python run's brackets, averages
+    and hand values; made wrong on purpose (a drawn hand reaching its first parent's reach alone) the kernel's
+    brackets differ."""
+    if kernel() is None:
+        pytest.skip("the CFR+ kernel is not built")
+    from array import array
+
+    from analyzer.hidden.ranges import RangeCRun, RangePyRun, build_ranges
+
+    rng = random.Random(21)
+    for _ in range(3):
+        hands, weights, deals, _ = _hand_lists(rng)
+        t = build_ranges(DRAW, deals[0], 0, hands, weights=weights, compiled=False)
+        py, c = RangePyRun(t, None), RangeCRun(t, None, kernel())
+        for _ in range(3):
+            py.iterate(3)
+            c.iterate(3)
+            assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12)
+            assert list(c.average()) == pytest.approx(py.average(), rel=1e-9, abs=1e-12)
+            assert c.hand_values() == pytest.approx(py.hand_values(), abs=1e-12)
+    # one parent a drawn hand (its first): the reach of the same tiles drawn in another order is lost
+    hands, weights, deals, _ = _hand_lists(random.Random(22))
+    t = build_ranges(DRAW, deals[0], 0, hands, weights=weights, compiled=False)
+    while not _merged(t):
+        hands, weights, deals, _ = _hand_lists(rng)
+        t = build_ranges(DRAW, deals[0], 0, hands, weights=weights, compiled=False)
+    right = solve(t, tol=1e-9, budget=60, compiled=True)
+    keep = [k for n in range(t.nodes) for k in range(t.draw_at[n], t.draw_at[n + 1])
+            if t.draw_child[k] not in t.draw_child[t.draw_at[n]:k]]
+    t.draw_child, t.draw_parent = array("i", [t.draw_child[k] for k in keep]), array("i", [t.draw_parent[k] for k in keep])
+    at, kept = array("i"), set(keep)
+    for n in range(t.nodes + 1):
+        at.append(sum(1 for k in kept if k < t.draw_at[n]))
+    t.draw_at = at
+    wrong = solve(t, tol=1e-9, budget=60, compiled=True)
+    assert abs(wrong.value - right.value) > 1e-4
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_over_hands_a_decision_before_a_draw_has_the_lps_values(compiled):
+    """``cfr_decision`` over each player's hands and their weights (``ranges=``, ``hand_weights=``): the game value and
+    each move's value of the mover's hand equal the LP's over every order to 1e-6, each in its bracket."""
+    rng = random.Random(23)
+    checked = 0
+    while checked < (3 if compiled else 1):
+        hands, weights, deals, deal_weights = _hand_lists(rng)
+        actual = next((d for d in deals if len(d.legal_moves()) > 1), None)
+        if actual is None:
+            continue
+        worlds, world_weights = every_order(deals, deal_weights)
+        mine = next(w for w in worlds if w.hands[0] == actual.hands[0])
+        exact = hidden_decision(DRAW, mine, worlds, world_weights)
+        got = cfr_decision(DRAW, actual, ranges=hands, hand_weights=weights, tol=1e-7, budget=60, compiled=compiled)
+        assert got.closed and got.method == "cfr" and got.deals == len(deals)
+        assert got.value == pytest.approx(exact.value, abs=1e-6)
+        for (m, v), (_, low, high) in zip(exact.moves, got.move_bounds):
+            assert low - ROUNDING <= v <= high + ROUNDING
+            assert dict(got.moves)[m] == pytest.approx(v, abs=1e-6)
+        checked += 1
+
+
+def test_a_records_draw_deals_weigh_a_product_of_each_hands_weight(record):
+    """At a decision of the generated record with 3 tiles still to draw, the placements' deals are every disjoint pair
+    of two lists of hands and each weighs the product of its hands' weights (each player's draws his own), so the tree
+    over the hands takes them; a deal's weight changed alone breaks the product, and they are refused."""
+    from analyzer.hidden.ranges import weighted_ranges
+
+    (rep,) = replay_record(read(record))
+    pos = rep.position_at(23)
+    assert pos.drawable() == 3 and (pos.count(0), pos.count(1)) == (2, 5)
+    actual, deals, weights = public_stock_down(rep, 23, 50_000)
+    (a, b), (wa, wb) = weighted_ranges(deals, weights, (0, 1))
+    assert len(a) * len(b) > len(deals) == 456
+    at_a, at_b = {m: k for k, m in enumerate(a)}, {m: k for k, m in enumerate(b)}
+    for (x, y), w in zip(deals, weights):
+        assert wa[at_a[x]] * wb[at_b[y]] == pytest.approx(w, rel=1e-12)
+    assert len(set(weights)) > 1                     # (they weigh unlike)
+    assert weighted_ranges(deals, [weights[0] + 1] + weights[1:], (0, 1)) is None
+
+
+def test_a_records_decision_over_hands_meets_the_tree_over_deals(record, monkeypatch):
+    """The record's move 24 (2 and 5 tiles, 3 still to draw: 456 deals, 27,360 with the orders) valued by the fair
+    analysis's route over the hands (``CFR_DRAW_WORLDS`` set to 0 to send it there) and over the deals: both closed,
+    their brackets of the game and of each move overlapping (each holds the value)."""
+    from analyzer.analysis import hiddenfair
+
+    (rep,) = replay_record(read(record))
+    point = [(23, rep.position_at(23).turn, rep.position_at(23).legal_moves())]
+    by_deals, _, _ = hiddenfair.exact_points(rep, point, hand=5, lp=False)
+    monkeypatch.setattr(hiddenfair, "CFR_DRAW_WORLDS", 0)
+    assert hiddenfair.exact_deals(rep, *point[0], hand=5)[3] == "cfr-ranges"
+    by_hands, _, _ = hiddenfair.exact_points(rep, point, hand=5, lp=False)
+    (x,), (y,) = by_deals.values(), by_hands.values()
+    assert x.closed and y.closed and len(y.move_bounds) > 1
+    assert max(x.bounds[0], y.bounds[0]) <= min(x.bounds[1], y.bounds[1]) + ROUNDING
+    for (m, lo, hi), (n, low, high) in zip(x.move_bounds, y.move_bounds):
+        assert m == n and max(lo, low) <= min(hi, high) + ROUNDING

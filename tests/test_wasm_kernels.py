@@ -718,19 +718,24 @@ def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> 
     same run, as a decision's moves are solved), CFR run until its bracket closes to a
     width drawn at random or a count of iterations drawn from ``most``: every call on the extension's runs, with its
     answer. One in eight is instead the draw game for two of the double-three set with 2 tiles still to draw (the tree
-    over deals with its draw nodes: a few deals of test_hidden_draw's, weighted at random)."""
+    over deals with its draw nodes: a few deals of test_hidden_draw's, weighted at random; or, half of those, the tree
+    over the hands with its draw nodes, each hand weighted at random)."""
     from analyzer.hidden import cfr
     from analyzer.hidden.ranges import build_ranges
-    from test_hidden_draw import DRAW, EARLY, early
+    from test_hidden_draw import DRAW, EARLY, _hand_lists, early
 
     rng = random.Random(seed)
     recorder = _CfrRecorder(cfr.kernel())
     with mock.patch.object(cfr, "kernel", lambda: recorder):
         for _ in range(count):
             if rng.random() < 0.125:
-                deals = [early(*d) for d in rng.sample(EARLY, rng.randint(2, 5))]
-                tree = cfr.build_tree(DRAW, [tuple(p.hands) for p in deals], rng.choice([0, 1]),
-                                      [rng.randint(1, 4) for _ in deals], deals[0])
+                if rng.random() < 0.5:
+                    deals = [early(*d) for d in rng.sample(EARLY, rng.randint(2, 5))]
+                    tree = cfr.build_tree(DRAW, [tuple(p.hands) for p in deals], rng.choice([0, 1]),
+                                          [rng.randint(1, 4) for _ in deals], deals[0])
+                else:                                    # (the same over the hands: its draw nodes' pairs)
+                    hands, weights, deals, _ = _hand_lists(rng)
+                    tree = build_ranges(DRAW, deals[0], 0, hands, weights=weights, compiled=False)
                 got = cfr.solve(tree, tol=rng.choice([1e-3, 1e-5, 1e-7]), budget=600, max_iterations=rng.choice(most),
                                 compiled=True, every=rng.choice([1, 10]))
                 recorder.runs[-1]["iterations"] = got.iterations
@@ -828,6 +833,9 @@ def wrong_cfr(runs: list[dict]) -> list[dict]:
     draws = next(r for r in runs if not r["range"] and r["arrays"][DEAL_ARRAYS.index("parent0")])
     changed(draws, "parent0", lambda a: a[:-1] + [len(a)])          # (a hand drawn from one after it)
     changed(draws, "parent1", lambda a: a[:-1])                     # (a parent array too short)
+    over = next(r for r in runs if r["range"] and r["arrays"][RANGE_ARRAYS.index("draw_child")])
+    changed(over, "draw_parent", lambda a: [10 ** 6, *a[1:]])       # (a drawn hand out of range)
+    changed(over, "draw_at", lambda a: a[:-1])                      # (the draws' starts too short)
     for run in (deal, hands):
         changed(run, "mask1" if run["range"] else "hand1", lambda a: a[:-1])
         changed(run, "child_at", lambda a: a[:-1] + [a[-1] + 1000])
