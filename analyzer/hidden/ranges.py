@@ -62,7 +62,7 @@ class BuildTooLong(ValueError):
 
 class HandTooLarge(ValueError):
     """A hand of the public tree would hold more tiles than the kernel takes (:data:`RANGE_MOST`, those played since
-    the root counted): by its draws."""
+    the root counted): by its draws (or a draw would find no tile off the board to draw)."""
 
 
 class TreeTooLarge(MemoryError):
@@ -471,15 +471,18 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
                 t.draw_child.append(j)
                 t.draw_parent.append(h)
         drawn = list(parents)
-        stock = pos.stock
-        face = pos.pool & -pos.pool          # (a tile of the boneyard's for the position's own draw: the hands are
-        if not face or not drawn:            # set below as the walk needs them)
-            raise ValueError("a draw with no tile to draw")
+        stock, before = pos.stock, pos.pool
+        # (the position's own draw, of a tile off the board: the hands are set below as the walk needs them, and the
+        # pool as it was once it is undone)
+        face = (before or pool) & -(before or pool)
+        if not face or not drawn:
+            raise HandTooLarge("a draw with no tile to draw")
         pos.push(Move(tiles[face.bit_length() - 1], None, True))
         chance[0] /= stock
         kids_of[n] = [build((drawn, others) if p == 0 else (others, drawn), played)]
         chance[0] *= stock
         pos.pop()
+        pos.pool = before
         return n
 
     def build(alive: tuple[list[int], list[int]], played: list[int]) -> int:
