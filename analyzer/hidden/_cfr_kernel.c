@@ -351,11 +351,20 @@ void cfr_hand_values(CfrWalk *w, double *out) {
 
 /* -- the tree over deals -------------------------------------------------------------------------------------- */
 
-/* Player ``q``'s draw at ``n`` in ``p``'s walk: each of his hands at the child reaches what the hand it was drawn from
- * reached (the chance of the tile is in the deals' weights); ``p``'s values come back up, a drawer's hand's the sum of
- * those of the hands drawn from it. */
-static void draw_node(CfrWalk *w, const CfrTree *t, int32_t n, int p, const double *own, const double *opp, double *v,
-                      int mode, int32_t level) {
+/* A draw's pairs of a hand of the drawer's at its child and the hand at the draw it was drawn from, ``k`` from ``k0`` to
+ * ``k1``: ``child[k]`` and ``parent[k]``, or where ``par`` is given (the tree over deals: one parent a hand)
+ * ``child[k]`` and ``par[child[k]]``. */
+typedef struct {
+    const int32_t *child, *parent, *par;
+    int32_t k0, k1;
+} DrawPairs;
+
+/* Player ``q``'s draw at ``n`` (``player[n]`` is 2 + q) in ``p``'s walk, both forms: each of his hands at the child
+ * reaches the sum of what the hands it was drawn from reach (``d``; the tile's chance is in the deals' weights or the
+ * tables below); ``p``'s values come back up, a drawer's hand's the sum of those of the hands drawn from it, the
+ * other's hands passing through. */
+static void walk_draw(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
+                      int32_t level, DrawPairs d) {
     const CfrMoves *m = &w->m;
     int q = m->player[n] - 2;
     int32_t c = m->child[m->child_at[n]];
@@ -363,14 +372,31 @@ static void draw_node(CfrWalk *w, const CfrTree *t, int32_t n, int p, const doub
     double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
     double *sub = base + (p == 0 ? 0 : m->nh[0]);
     double *reach = base + per + (q == 0 ? 0 : m->nh[0]);
-    const int32_t *par = t->parent[q], *aq = m->alive[q], *ap = m->alive[p];
     const double *from = q == p ? own : opp;
-    for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++) reach[aq[k]] = from[par[aq[k]]];
-    w->node(w, c, p, q == p ? reach : own, q == p ? opp : reach, sub, mode, level + 1);
-    for (int32_t k = m->alive_at[p][c]; k < m->alive_at[p][c + 1]; k++) {
-        int32_t h = ap[k];
-        v[q == p ? par[h] : h] += sub[h];
+    for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++) reach[m->alive[q][k]] = 0.0;
+    for (int32_t k = d.k0; k < d.k1; k++) {
+        int32_t h = d.child[k];
+        reach[h] += from[d.par ? d.par[h] : d.parent[k]];
     }
+    w->node(w, c, p, q == p ? reach : own, q == p ? opp : reach, sub, mode, level + 1);
+    if (q == p) {
+        for (int32_t k = d.k0; k < d.k1; k++) {
+            int32_t h = d.child[k];
+            v[d.par ? d.par[h] : d.parent[k]] += sub[h];
+        }
+        return;
+    }
+    for (int32_t k = m->alive_at[p][c]; k < m->alive_at[p][c + 1]; k++) v[m->alive[p][k]] += sub[m->alive[p][k]];
+}
+
+/* Player ``q``'s draw at ``n`` in the tree over deals: each of his hands at the child drawn from one (``parent``). */
+static void draw_node(CfrWalk *w, const CfrTree *t, int32_t n, int p, const double *own, const double *opp, double *v,
+                      int mode, int32_t level) {
+    const CfrMoves *m = &w->m;
+    int q = m->player[n] - 2;
+    int32_t c = m->child[m->child_at[n]];
+    DrawPairs d = {m->alive[q], NULL, t->parent[q], m->alive_at[q][c], m->alive_at[q][c + 1]};
+    walk_draw(w, n, p, own, opp, v, mode, level, d);
 }
 
 /* The deals ending at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves (or its draw). */
@@ -857,29 +883,14 @@ static int fold_leaves(RangeRun *run, const char **err) {
     return kind;
 }
 
-/* Player ``q``'s draw at ``n`` (``player[n]`` is 2 + q) in ``p``'s walk: each of his hands at the child reaches the sum
- * of what the hands it may have been drawn from reach (those the same tiles less one: the order he drew them in
- * changes nothing of what follows, so they are one hand there), the tile's chance being in the tables below; ``p``'s
- * values come back up, a drawer's hand's the sum of those of the hands drawn from it; the other's hands pass through. */
+/* Player ``q``'s draw at ``n`` in the tree over hands: a hand at the child is reached from every hand at ``n`` it may
+ * have been drawn from (those the same tiles less one: the order he drew them in changes nothing of what follows, so
+ * they are one hand there; ``draw_child``, ``draw_parent``). */
 static void range_draw(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                        int32_t level) {
     const RangeTree *t = &((RangeRun *)w)->t;
-    const CfrMoves *m = &w->m;
-    int q = m->player[n] - 2;
-    int32_t c = m->child[m->child_at[n]];
-    size_t per = (size_t)m->nh[0] + (size_t)m->nh[1];
-    double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
-    double *sub = base + (p == 0 ? 0 : m->nh[0]);
-    double *reach = base + per + (q == 0 ? 0 : m->nh[0]);
-    const double *from = q == p ? own : opp;
-    for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++) reach[m->alive[q][k]] = 0.0;
-    for (int32_t k = t->draw_at[n]; k < t->draw_at[n + 1]; k++) reach[t->draw_child[k]] += from[t->draw_parent[k]];
-    w->node(w, c, p, q == p ? reach : own, q == p ? opp : reach, sub, mode, level + 1);
-    if (q == p) {
-        for (int32_t k = t->draw_at[n]; k < t->draw_at[n + 1]; k++) v[t->draw_parent[k]] += sub[t->draw_child[k]];
-        return;
-    }
-    for (int32_t k = m->alive_at[p][c]; k < m->alive_at[p][c + 1]; k++) v[m->alive[p][k]] += sub[m->alive[p][k]];
+    DrawPairs d = {t->draw_child, t->draw_parent, NULL, t->draw_at[n], t->draw_at[n + 1]};
+    walk_draw(w, n, p, own, opp, v, mode, level, d);
 }
 
 /* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves (or its
