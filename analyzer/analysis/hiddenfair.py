@@ -25,7 +25,7 @@ from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, To
                       public_hands, public_ranges, public_stock_down, stock_down_positions,
                       within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, TreeTooLarge, cfr_decision, cfr_supported
-from ..hidden.ranges import RANGE_MOST, HandTooLarge, disjoint_pairs, hand_key, weighted_ranges
+from ..hidden.ranges import RANGE_MOST, disjoint_pairs, hand_key, weighted_ranges
 from ..inference import InferenceUnsupported, NoWorld
 from ..i18n import decimal, gettext, ngettext, number
 from ..replay import Replay
@@ -134,7 +134,9 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
                 actual, hands, weights = public_stock_down(rep, k, CFR_DEALS)
                 if len(hands) * math.perm(pos.stock, pos.drawable()) <= CFR_DRAW_WORLDS:
                     return actual, hands, weights, "cfr"
-                found = weighted_ranges(hands, weights, (0, 1)) if hand_key(rep.variant) is not None else None
+                # (a hand there holds at most its tiles now and every tile still to draw: the kernel takes 8)
+                found = (weighted_ranges(hands, weights, (0, 1))
+                         if hand_key(rep.variant) is not None and most + pos.drawable() <= RANGE_MOST else None)
                 if found is None:
                     raise TooLarge("too many orders of the tiles still to draw")
                 return actual, found[0], found[1], "cfr-ranges"
@@ -223,10 +225,6 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                 continue
             except BuildTooLong:
                 open_ += 1
-                continue
-            except HandTooLarge:
-                notes.append(gettext("move {number} not valued exactly under hidden information: a hand may grow past "
-                                     "{tiles} tiles by its draws", number=k + 1, tiles=RANGE_MOST))
                 continue
             if got.closed or got.width() <= CFR_SHOWN:
                 out[(k, seat)] = got

@@ -376,6 +376,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     ticks = [0]
     chance = [1.0]                  # the chance of the draws since the root (the tables below are times it)
 
+    keys: dict = {}                 # a hand's tiles left -> its class (where not its pips alone)
     known: dict = {}                # the facts of a finished hand (all but the hands' classes) -> {classes: value}
     tables: dict = {}               # those facts, the chance and each player's classes -> where its table starts
 
@@ -390,7 +391,13 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
             of, pq, mq = classes[q], pips[q], masks[q]
             hands_out, classes_out = t.term_hand[q], t.term_class[q]
             for h in ends[q]:
-                left = pq[h] - gone if by_pips else key_of(mq[h] & ~played[q])
+                if by_pips:
+                    left = pq[h] - gone
+                else:
+                    held = mq[h] & ~played[q]
+                    left = keys.get(held)
+                    if left is None:
+                        left = keys[held] = key_of(held)
                 k = of.get(left)
                 if k is None:
                     k = of[left] = (len(of), mq[h] & ~played[q])
