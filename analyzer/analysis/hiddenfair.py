@@ -226,6 +226,10 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             except BuildTooLong:
                 open_ += 1
                 continue
+            except ValueError:
+                if solver != "cfr-ranges" or rep.variant.drawing is None:
+                    raise
+                continue    # (a draw game the tree over hands cannot hold, such as a hand past its 8 tiles: sampled)
             if got.closed or got.width() <= CFR_SHOWN:
                 out[(k, seat)] = got
                 continue
