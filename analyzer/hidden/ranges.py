@@ -1,4 +1,5 @@
-"""The public tree of the block game for two over each player's *hands*, not over deals (issue 85; docs/hidden.md).
+"""The public tree of the block (and draw) game for two over each player's *hands*, not over deals (issue 85;
+docs/hidden.md).
 
 The deals the public record allows are, in the block game for two, every pair of hands ``(h0, h1)`` with ``h0`` one of
 player 0's possible hands and ``h1`` one of player 1's that share no tile (the sleepers take the rest; each pass rules
@@ -8,6 +9,12 @@ decide, once per class of hands alike at a node: nothing here judges a move). At
 those holding every tile he has played and none the other has; the hands that end the game there (both players
 stuck: blocked; a player out: every hand) are its *terminal* hands of each player, and a finished hand's value depends
 on the two hands only through their pips (:func:`pip_valued`), so a node keeps one value per pair of pip classes.
+
+The draw game for two takes it too (:func:`hand_key`: a hand's class there is its pips, its doubles' pips and whether
+it holds the [0-0], the draw game counting a double once). Its deals weigh unlike, each the product of its hands'
+weights (:func:`weighted_ranges`), and a draw is a public move followed by a *draw node*, below which each of the
+drawer's hands holds one tile more: the same tiles one hand whatever the order they came in (what follows depends on
+the tiles alone), the tile's chance in the tables of values below.
 
 The counterfactual value of each of one player's terminal hands against the other's reach is then a sum over the
 other's hands *disjoint* from it, which the C kernel computes by inclusion-exclusion over the few tiles of the hand:
