@@ -190,6 +190,11 @@ def test_a_decision_before_a_draw_has_the_lps_values(compiled):
                            budget=60, compiled=compiled)
         assert got.closed and got.method == "cfr"
         assert got.value == pytest.approx(exact.value, abs=1e-6)
+        # per deal of his hand: the share of the deals giving him his hand, as the LP's worlds give it (each deal
+        # once, not again at each of the other's draws), and so his hand's and each move's value
+        assert got.reach == pytest.approx(exact.reach, rel=1e-9)
+        assert got.hand_value == pytest.approx(exact.hand_value, abs=1e-5)
+        assert dict(got.hand_values()) == pytest.approx(dict(exact.hand_values()), abs=1e-5)
         lo, up = got.bounds
         assert lo - ROUNDING <= exact.value <= up + ROUNDING
         assert [m for m, _ in exact.moves] == [m for m, _, _ in got.move_bounds]
@@ -490,6 +495,9 @@ def test_over_hands_a_decision_before_a_draw_has_the_lps_values(compiled):
         got = cfr_decision(DRAW, actual, ranges=hands, hand_weights=weights, tol=1e-7, budget=60, compiled=compiled)
         assert got.closed and got.method == "cfr" and got.deals == len(deals)
         assert got.value == pytest.approx(exact.value, abs=1e-6)
+        assert got.reach == pytest.approx(exact.reach, rel=1e-9)
+        assert got.hand_value == pytest.approx(exact.hand_value, abs=1e-5)
+        assert dict(got.hand_values()) == pytest.approx(dict(exact.hand_values()), abs=1e-5)
         for (m, v), (_, low, high) in zip(exact.moves, got.move_bounds):
             assert low - ROUNDING <= v <= high + ROUNDING
             assert dict(got.moves)[m] == pytest.approx(v, abs=1e-6)
@@ -532,3 +540,12 @@ def test_a_records_decision_over_hands_meets_the_tree_over_deals(record, monkeyp
     assert max(x.bounds[0], y.bounds[0]) <= min(x.bounds[1], y.bounds[1]) + ROUNDING
     for (m, lo, hi), (n, low, high) in zip(x.move_bounds, y.move_bounds):
         assert m == n and max(lo, low) <= min(hi, high) + ROUNDING
+    # per deal of his hand, both: the share of the deals' weight that gives the mover his hand (the deals given, not
+    # those the tree deals again at the other's draws), and each move's value within both brackets' slack
+    actual, deals, weights = public_stock_down(rep, 23, 50_000)
+    mover = actual.turn
+    share = sum(w for d, w in zip(deals, weights) if d[mover] == actual.hands[mover]) / sum(weights)
+    assert x.reach == pytest.approx(share, rel=1e-9) and y.reach == pytest.approx(share, rel=1e-9)
+    slack = (x.width() + y.width()) * 2
+    for (m, a), (n, b) in zip(x.hand_values(), y.hand_values()):
+        assert m == n and a == pytest.approx(b, abs=slack)

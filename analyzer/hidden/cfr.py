@@ -581,7 +581,9 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     else:
         t = build_tree(rules, deals, mover, weights, pos if masks else None, budget=budget)
         h = t.hands[0].index(pos.hands[mover])
-        reach = sum(w for d, w in enumerate(t.weight) if t.hand[0][d] == h)
+        # (the deals given, not those a draw node deals from them: the other's hand index passes a draw unchanged, so
+        # those would count the mover's hand again at every draw of the other's)
+        reach = sum(w for d, w in enumerate(t.weight[:len(deals)]) if t.hand[0][d] == h)
         count = len(deals)
     width = tol * reach
     moves = pos.legal_moves()
