@@ -431,6 +431,10 @@ def test_over_hands_with_draws_to_come_the_game_value_is_the_lps_over_every_orde
                          weights=weights if first == 0 else weights[::-1], compiled=False)
         draws += sum(1 for x in t.player if x > 1)
         merged += _merged(t)
+        for n in range(t.nodes):        # (a hand alive holds every tile its player has played: one numbering of both)
+            for q in (0, 1):
+                for h in t.alive[q][t.alive_at[q][n]:t.alive_at[q][n + 1]]:
+                    assert t.cmasks[q][h] & t.played[q][n] == t.played[q][n]
         worlds, world_weights = every_order(deals, deal_weights)
         lp = solve_game(build_game(DRAW, worlds, first, world_weights))
         got = solve(t, tol=1e-7, budget=60, compiled=compiled)

@@ -608,9 +608,11 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
         return n
 
     build((list(range(len(masks[0]))), list(range(len(masks[1])))), [0, 0])
+    # (the hands drawn too, in the numbering ``played`` was written in: where tiles may be drawn, every tile off the
+    # board, whether or not a draw comes)
+    t.cmasks = array("i", map(compress, masks[0])), array("i", map(compress, masks[1]))
     if t.draw_child:
         t.draw_at.append(len(t.draw_child))
-        t.cmasks = array("i", map(compress, masks[0])), array("i", map(compress, masks[1]))
     else:
         del t.draw_at[:]                # (no draw: the three arrays empty)
     t.iset_at.append(len(t.iset_hand))
