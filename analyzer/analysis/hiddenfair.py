@@ -114,7 +114,9 @@ def exact_deals(rep: Replay, k: int, seat: int, moves: Sequence[Move], hand: int
     come in are at most :data:`CFR_DRAW_WORLDS`), with at most ``hand`` tiles a hand and
     :data:`CFR_DEALS` deals, each deal its hands' tile masks, weighted in the draw game (its worlds), else no weights;
     "cfr-ranges": past those deals in the block game, each seat's possible hands, with ``hand`` above
-    :data:`CFR_HAND`, or at most :data:`CFR_RANGES_DEALS` deals; "lp": two players within the LP's bound, positions), else None (the legal moves
+    :data:`CFR_HAND`, or at most :data:`CFR_RANGES_DEALS` deals; in the draw game past :data:`CFR_DRAW_WORLDS`, each
+    seat's possible hands and their weights, where its deals weigh a product of them and no hand may pass the
+    kernel's 8 tiles by the draws to come; "lp": two players within the LP's bound, positions), else None (the legal moves
     must be the position's own)."""
     if len(rep.players) != 2 or rep.variant.seating.sides != 2:
         return None
