@@ -13,7 +13,8 @@ those times the orders the tiles still to draw may come in (what the tree over d
 
 each with ``--seconds`` CPU seconds (the tree's building counted) and the analysis's memory cap: closed (to 0.001
 points a deal of the mover's hand), open (its widest bracket), or why not (the build's time, the cap, a hand past 8
-tiles). CPU seconds by ``time.process_time``: the machine's load left out."""
+tiles); where both valued it, whether they agree (every bracket overlapping, the same share of the deals giving the
+mover his hand). CPU seconds by ``time.process_time``: the machine's load left out."""
 from __future__ import annotations
 
 import argparse
@@ -36,21 +37,29 @@ from analyzer.notation import read  # noqa: E402
 from analyzer.template import template_text  # noqa: E402
 
 
-def valued(solve) -> str:
-    """A solve's verdict as the table gives it, with its CPU seconds."""
+def valued(solve):
+    """A solve's verdict as the table gives it, with its CPU seconds, and the decision (None where there is none)."""
     start = time.process_time()
     try:
         got = solve()
     except BuildTooLong:
-        return f"not built ({time.process_time() - start:.1f} s)"
+        return f"not built ({time.process_time() - start:.1f} s)", None
     except TreeTooLarge:
-        return f"past the cap ({time.process_time() - start:.1f} s)"
+        return f"past the cap ({time.process_time() - start:.1f} s)", None
     except HandTooLarge:
-        return "a hand past 8 tiles"
+        return "a hand past 8 tiles", None
     took = time.process_time() - start
     if got.closed:
-        return f"closed, {took:.1f} s, {got.nodes:,} nodes, {got.memory / 2**20:.0f} MB"
-    return f"open {got.width():.3g}, {took:.1f} s, {got.nodes:,} nodes"
+        return f"closed, {took:.1f} s, {got.nodes:,} nodes, {got.memory / 2**20:.0f} MB", got
+    return f"open {got.width():.3g}, {took:.1f} s, {got.nodes:,} nodes", got
+
+
+def agree(a, b) -> bool:
+    """Whether two valuations of one decision agree: the game's and each move's brackets overlapping (each holds the
+    value), and the same share of the deals giving the mover his hand."""
+    spans = [(a.bounds, b.bounds)] + [((x[1], x[2]), (y[1], y[2])) for x, y in zip(a.move_bounds, b.move_bounds)]
+    return (all(max(p[0], q[0]) <= min(p[1], q[1]) + 1e-9 for p, q in spans)
+            and abs(a.reach - b.reach) <= 1e-9 * b.reach)
 
 
 def main() -> None:
@@ -62,9 +71,9 @@ def main() -> None:
     args = ap.parse_args()
     lo, _, hi = args.seeds.partition("-")
     print(f"draw game for two, seeds {args.seeds}, at most {args.hand} tiles a hand, {args.seconds:.0f} CPU s a solve")
-    print("| seed, move | tiles | stock, to draw | deals | deals x orders | over the deals | over the hands |")
-    print("|---|---|---|---:|---:|---|---|")
-    counts = {"listed": 0, "deals": 0, "hands": 0}
+    print("| seed, move | tiles | stock, to draw | deals | deals x orders | over the deals | over the hands | agree |")
+    print("|---|---|---|---:|---:|---|---|---|")
+    counts = {"listed": 0, "deals": 0, "hands": 0, "both": 0, "agree": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(int(lo), int(hi or lo) + 1):
             path = Path(tmp) / f"draw-{seed}.dom"
@@ -83,19 +92,22 @@ def main() -> None:
                     continue
                 counts["listed"] += 1
                 worlds = len(deals) * math.perm(pos.stock, pos.drawable())
-                by_deals = "(not tried)"
+                by_deals, a = "(not tried)", None
                 if worlds <= args.deal_worlds:
-                    by_deals = valued(lambda: cfr_decision(rep.variant, actual, deals, weights, masks=True,
-                                                           budget=args.seconds))
+                    by_deals, a = valued(lambda: cfr_decision(rep.variant, actual, deals, weights, masks=True,
+                                                              budget=args.seconds))
                 found = weighted_ranges(deals, weights, (0, 1))
-                by_hands = "(no product form)" if found is None else valued(
+                by_hands, b = ("(no product form)", None) if found is None else valued(
                     lambda: cfr_decision(rep.variant, actual, ranges=found[0], hand_weights=found[1],
                                          budget=args.seconds, memory=CFR_MEMORY))
                 counts["deals"] += by_deals.startswith("closed")
                 counts["hands"] += by_hands.startswith("closed")
-                print(f"{head} {len(deals):,} | {worlds:,} | {by_deals} | {by_hands} |", flush=True)
+                both = "" if a is None or b is None else "yes" if agree(a, b) else "NO"
+                counts["both"] += bool(both)
+                counts["agree"] += both == "yes"
+                print(f"{head} {len(deals):,} | {worlds:,} | {by_deals} | {by_hands} | {both} |", flush=True)
     print(f"\n{counts['listed']} decisions listed; closed over the deals: {counts['deals']}, over the hands: "
-          f"{counts['hands']}")
+          f"{counts['hands']}; valued both ways: {counts['both']}, agreeing: {counts['agree']}")
 
 
 if __name__ == "__main__":
