@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-__all__ = ["Tile", "Move", "PASS", "DRAW", "tile_set", "tile_index", "pips_of"]
+__all__ = ["Tile", "Move", "PASS", "DRAW", "DOUBLES", "tile_set", "tile_index", "pips_of"]
 
 #: The largest half a tile may have: two digits, as a record writes a tile (a larger half is no tile
 #: at all, while [0-25] is a tile of no set this game uses). A tile's bit is ``1 << index``, so an
@@ -134,6 +134,7 @@ class Move:
 
 PASS = Move()
 DRAW = Move(draw=True)       # draw a tile (which one is chance)
+DOUBLES = sum(Tile(n, n).bit for n in range(13))       # every double up to double-twelve, as a mask
 
 
 @cache

@@ -363,21 +363,29 @@ typedef struct {
  * reaches the sum of what the hands it was drawn from reach (``d``; the tile's chance is in the deals' weights or the
  * tables below); ``p``'s values come back up, a drawer's hand's the sum of those of the hands drawn from it, the
  * other's hands passing through. */
+/* The reach of drawer ``q``'s hands at the child of the draw at ``n`` (``from``: his reach at ``n``), into the child's
+ * reach vector of his at ``level + 1`` (returned): each hand's the sum of what the hands it was drawn from reach. */
+static double *draw_reach(CfrWalk *w, int32_t n, int q, const double *from, int32_t level, DrawPairs d) {
+    const CfrMoves *m = &w->m;
+    int32_t c = m->child[m->child_at[n]];
+    size_t per = (size_t)m->nh[0] + (size_t)m->nh[1];
+    double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (q == 0 ? 0 : m->nh[0]);
+    for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++) reach[m->alive[q][k]] = 0.0;
+    for (int32_t k = d.k0; k < d.k1; k++) {
+        int32_t h = d.child[k];
+        reach[h] += from[d.par ? d.par[h] : d.parent[k]];
+    }
+    return reach;
+}
+
 static void walk_draw(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                       int32_t level, DrawPairs d) {
     const CfrMoves *m = &w->m;
     int q = m->player[n] - 2;
     int32_t c = m->child[m->child_at[n]];
     size_t per = (size_t)m->nh[0] + (size_t)m->nh[1];
-    double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
-    double *sub = base + (p == 0 ? 0 : m->nh[0]);
-    double *reach = base + per + (q == 0 ? 0 : m->nh[0]);
-    const double *from = q == p ? own : opp;
-    for (int32_t k = m->alive_at[q][c]; k < m->alive_at[q][c + 1]; k++) reach[m->alive[q][k]] = 0.0;
-    for (int32_t k = d.k0; k < d.k1; k++) {
-        int32_t h = d.child[k];
-        reach[h] += from[d.par ? d.par[h] : d.parent[k]];
-    }
+    double *sub = w->buf + (size_t)2 * per * (size_t)(level + 1) + (p == 0 ? 0 : m->nh[0]);
+    double *reach = draw_reach(w, n, q, q == p ? own : opp, level, d);
     w->node(w, c, p, q == p ? reach : own, q == p ? opp : reach, sub, mode, level + 1);
     if (q == p) {
         for (int32_t k = d.k0; k < d.k1; k++) {
@@ -677,6 +685,14 @@ static int any_reach(const CfrMoves *t, int32_t n, int q, const double *r) {
     return 0;
 }
 
+/* The pairs of the draw at ``n`` of a tree over hands: a hand at its child may have been drawn from several at it (those
+ * the same tiles less one: the order he drew them in changes nothing of what follows, so they are one hand there). */
+static DrawPairs range_pairs_of(const CfrWalk *w, int32_t n) {
+    const RangeTree *t = &((const RangeRun *)w)->t;
+    DrawPairs d = {t->draw_child, t->draw_parent, NULL, t->draw_at[n], t->draw_at[n + 1]};
+    return d;
+}
+
 /* A CFR walk's update of player ``p``'s average strategy alone below ``n``, where the other's reach is nothing: every
  * counterfactual value there is 0, so no regret moves, but ``p``'s own reach still weighs his average. */
 static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, int32_t level) {
@@ -684,20 +700,15 @@ static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, 
     int32_t mover = t->player[n];
     if (mover < 0 || !any_reach(t, n, p, own)) return;
     int32_t c0 = t->child_at[n], width = t->child_at[n + 1] - c0;
-    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
     if (mover - 2 == p) {         /* his draw: his hands at the child reach what those they were drawn from reach */
-        const RangeTree *rt = &((RangeRun *)w)->t;
-        double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
-        int32_t c = t->child[c0];
-        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) reach[t->alive[p][k]] = 0.0;
-        for (int32_t k = rt->draw_at[n]; k < rt->draw_at[n + 1]; k++) reach[rt->draw_child[k]] += own[rt->draw_parent[k]];
-        range_average_only(w, c, p, reach, level + 1);
+        range_average_only(w, t->child[c0], p, draw_reach(w, n, p, own, level, range_pairs_of(w, n)), level + 1);
         return;
     }
     if (mover != p) {
         for (int32_t a = 0; a < width; a++) range_average_only(w, t->child[c0 + a], p, own, level + 1);
         return;
     }
+    size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
     double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
     strategies(w, n, 1);
     for (int32_t a = 0; a < width; a++) {
@@ -883,14 +894,10 @@ static int fold_leaves(RangeRun *run, const char **err) {
     return kind;
 }
 
-/* Player ``q``'s draw at ``n`` in the tree over hands: a hand at the child is reached from every hand at ``n`` it may
- * have been drawn from (those the same tiles less one: the order he drew them in changes nothing of what follows, so
- * they are one hand there; ``draw_child``, ``draw_parent``). */
+/* Player ``q``'s draw at ``n`` in the tree over hands (its pairs: ``range_pairs_of``). */
 static void range_draw(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                        int32_t level) {
-    const RangeTree *t = &((RangeRun *)w)->t;
-    DrawPairs d = {t->draw_child, t->draw_parent, NULL, t->draw_at[n], t->draw_at[n + 1]};
-    walk_draw(w, n, p, own, opp, v, mode, level, d);
+    walk_draw(w, n, p, own, opp, v, mode, level, range_pairs_of(w, n));
 }
 
 /* The terminal hands at ``n`` valued for ``p``'s hands against the other's reach, then the node's moves (or its

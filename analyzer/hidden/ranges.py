@@ -40,7 +40,7 @@ from ..position import Position, mask_pips, placed
 from ..search.core import cfr_wasm
 from ..search.scoring import describe
 from ..search.wasmcfr import BUILD_ITEMS, RB_TOO_LARGE
-from ..tiles import PASS, Move, tile_set
+from ..tiles import DOUBLES, PASS, Move, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
@@ -123,12 +123,7 @@ def hand_key(rules):
 
 
 def _tile_key(mask: int) -> tuple[int, int, bool]:
-    doubles = 0
-    for k in range(10):
-        bit = 1 << (k * (k + 1) // 2 + k)
-        if mask & bit:
-            doubles |= bit
-    return mask_pips(mask), mask_pips(doubles), bool(mask & 1)
+    return mask_pips(mask), mask_pips(mask & DOUBLES), bool(mask & 1)
 
 
 def disjoint_pairs(a: Sequence[int], b: Sequence[int]) -> int:
@@ -367,7 +362,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     unseen = sum(x.bit for x in tiles) & ~board if drawing else 0
     universe = _union(masks) | unseen
     compress = _compressor_of(universe)
-    t = RangeTree(first, masks, _compressed(masks), weight,
+    t = RangeTree(first, masks, (array("i"), array("i")), weight,        # (the hands' compressed masks at the end)
                   1.0 / total, array("i"), array("i"), array("i"), [], (array("i"), array("i")),
                   (array("i"), array("i")), (array("i"), array("i")), (array("i"), array("i")),
                   (array("i"), array("i")), (array("i"), array("i")), array("i"), array("i"), array("d"), array("i"),

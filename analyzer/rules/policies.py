@@ -15,7 +15,7 @@ from functools import cache
 from typing import NamedTuple, Sequence
 
 from ..i18n import gettext, ngettext
-from ..tiles import Tile, tile_set
+from ..tiles import DOUBLES, Tile, tile_set
 from .facts import HandFacts, HandResult
 from .modes import Count, LeadNext, LeadTie, Termination
 
@@ -476,7 +476,6 @@ class HandScoring:
         return HandResult(facts.termination, winner, points, facts.seat, tuple(scores), note=note)
 
 
-_DOUBLES = sum(Tile(n, n).bit for n in range(13))       # every double up to double-twelve, as a mask
 
 
 def _held(mask: int, tile: Tile) -> bool:
@@ -566,7 +565,7 @@ class PointScoring:
         p = facts.pips[seat]
         if self.blank and facts.hands is not None and _held(facts.hands[seat], DOUBLE_BLANK):
             p += self.blank
-        if self.doubled and facts.hands is not None and facts.hands[seat] & _DOUBLES:
+        if self.doubled and facts.hands is not None and facts.hands[seat] & DOUBLES:
             p *= 2
         return p
 
