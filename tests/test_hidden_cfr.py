@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("scipy")
 
-from analyzer.analysis.hiddenfair import contradicted  # noqa: E402
+from analyzer.analysis.hiddenfair import CFR_SHOWN, contradicted  # noqa: E402
 from analyzer.cli import main  # noqa: E402
 from analyzer.hidden import HiddenDecision, TooLarge, build_game, hidden_decision, solve_game  # noqa: E402
 from analyzer.hidden.cfr import (_CRun, _PyRun, build_tree, cfr_decision, kernel, next_step, solve,  # noqa: E402
@@ -246,10 +246,10 @@ def test_a_block_for_two_decision_of_three_tiles_a_hand_is_valued_by_the_cfr_sol
         h = f["hidden"]
         assert h["solver"] == "cfr" and h["deals"] == worlds_at(rep, k).count
         low, up = h["bounds"]
-        assert up - low <= 1e-3 * h["reach"] + 1e-6          # (closed: 0.001 points a deal of the mover's hand)
+        assert up - low <= CFR_SHOWN * h["reach"] + 1e-6     # (closed: 0.01 points a deal of the mover's hand, shown)
         for move, (lo, hi) in h["move_bounds"].items():
             assert lo - 1e-6 <= h["moves"][move] <= hi + 1e-6
-            assert hi - lo <= 1e-3 * h["reach"] + 1e-6
+            assert hi - lo <= CFR_SHOWN * h["reach"] + 1e-6
     assert any(f["method"] == "exact-hidden" for f in fair.values())
     off = fair_json(RECORD, "--exact-hand", "0")
     assert all(d["fair"]["method"] in ("exact", "sampled") and d["fair"]["estimates"] == "open-hands mean"
@@ -396,10 +396,10 @@ def test_a_cfr_verdict_names_no_best_its_brackets_do_not_tell_apart():
 
 @pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
 def test_brackets_that_did_not_close_but_are_within_the_shown_width_value_the_decision(monkeypatch):
-    """The fair analysis asks each CFR+ decision for brackets of 0.001 points a deal of the mover's hand; where they do
-    not close within its time but none is wider than ``CFR_SHOWN`` (0.01: the values are shown to two decimals), the
-    decision is valued by them all the same, and its words say to 0.01 where a bracket is wider than 0.001; wider
-    than 0.01, it is left to the sampling (with its open brackets kept) and the note says so. Game 75 of the study,
+    """The fair analysis asks each CFR+ decision for brackets of ``CFR_SHOWN`` (0.01 points a deal of the mover's hand:
+    the values are shown to two decimals); a decision whose brackets are within it is valued by them, closed or not
+    (here a solver asked for a bracket narrower than none, so never closed); wider than 0.01, it is left to the
+    sampling (with its open brackets kept) and the note says so. Game 75 of the study,
     move 12 (5,400 deals), asked for a bracket narrower than none: with a CPU second its brackets are within 0.01;
     with a millisecond, not."""
     from analyzer.analysis import hiddenfair
@@ -411,7 +411,7 @@ def test_brackets_that_did_not_close_but_are_within_the_shown_width_value_the_de
     seat = rep.position_at(k).turn
     points = [(k, seat, rep.position_at(k).legal_moves())]
     real = hiddenfair.cfr_decision
-    monkeypatch.setattr(hiddenfair, "cfr_decision", lambda *a, **kw: real(*a, tol=-1.0, **kw))
+    monkeypatch.setattr(hiddenfair, "cfr_decision", lambda *a, **kw: real(*a, **{**kw, "tol": -1.0}))
     monkeypatch.setattr(hiddenfair, "cfr_budget", lambda most, deals=0: 1.0)
     out, note, unclosed = hiddenfair.exact_points(rep, points)
     got = out[(k, seat)]
@@ -426,7 +426,7 @@ def test_a_decision_its_budget_leaves_wider_than_shown_gets_its_grace_but_not_pa
     """Where a decision's budget is spent with a bracket wider than ``CFR_SHOWN``, the analysis gives it up to
     ``cfr_grace`` more CPU seconds, to that width (docs/hidden.md, "Every three-tile decision, with grace"): game 75
     of the study, move 12, with a millisecond (no iteration) and its grace is valued, each bracket within 0.01 and
-    holding the one the full budget closes to 0.001; with the user's millisecond (``--exact-seconds``), no grace: left
+    meeting the one the full budget closes; with the user's millisecond (``--exact-seconds``), no grace: left
     to the sampling."""
     from analyzer.analysis import hiddenfair
     from analyzer.generate import random_game
@@ -447,6 +447,40 @@ def test_a_decision_its_budget_leaves_wider_than_shown_gets_its_grace_but_not_pa
         assert low <= b + 1e-9 and a <= up + 1e-9          # (both hold the move's value: they meet)
     out, note, unclosed = hiddenfair.exact_points(rep, points, seconds=0.001)
     assert not out and note.startswith("1 decision not valued exactly under hidden information")
+
+
+def test_the_analysis_solves_each_decision_to_the_precision_it_shows(monkeypatch):
+    """The fair analysis asks the CFR+ solver for ``CFR_SHOWN`` (0.01 points a deal of the mover's hand: the values are
+    shown to two decimals), not for ``TOL``'s 0.001, which cost 2-7 times the CPU for a digit not shown (the
+    twenty-first session; bench/bench_cfr_width.py): game 75 of the study, move 12, over its deals and over the
+    players' hands; its brackets meet those of a solve to 0.001."""
+    from analyzer.analysis import hiddenfair
+    from analyzer.generate import random_game
+    from analyzer.hidden.cfr import TOL
+    from analyzer.replay import replay
+
+    rep = replay(random_game(BLOCK, 85 * 100_003 + 75))
+    k = 11
+    pos = rep.position_at(k)
+    points = [(k, pos.turn, pos.legal_moves())]
+    asked = []
+    real = hiddenfair.cfr_decision
+
+    def spy(*a, **kw):
+        asked.append(kw.get("tol", TOL))
+        return real(*a, **kw)
+
+    monkeypatch.setattr(hiddenfair, "cfr_decision", spy)
+    (got,) = hiddenfair.exact_points(rep, points)[0].values()
+    fine = real(rep.variant, *hiddenfair.exact_deals(rep, k, pos.turn, pos.legal_moves())[:2], masks=True)
+    monkeypatch.setattr(hiddenfair, "CFR_DEALS", 0)           # (over the players' hands)
+    (hands,) = hiddenfair.exact_points(rep, points)[0].values()
+    assert asked == [hiddenfair.CFR_SHOWN] * 2 and got.closed and hands.closed
+    assert fine.closed and fine.width() <= TOL
+    for x in (got, hands):
+        assert x.width() <= hiddenfair.CFR_SHOWN
+        for (_, low, up), (_, a, b) in zip(x.move_bounds, fine.move_bounds):
+            assert low <= b + 1e-9 and a <= up + 1e-9          # (both hold the move's value: they meet)
 
 
 @pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")

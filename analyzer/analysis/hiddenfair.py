@@ -54,9 +54,10 @@ CFR_DEALS = 50_000               # ... over its deals listed where there are at 
 CFR_RANGES_DEALS = 775_200       # past CFR_DEALS by default (``--exact-hand`` CFR_HAND), the tree over the hands where
 #                                  the deals are at most these: every three-tile decision of block for two with the
 #                                  double-six set (3 and 3 tiles drawn from 20: 1,140 x 680 hands); docs/hidden.md
-CFR_SHOWN = 0.01                 # a CFR+ decision whose brackets did not close (to hidden.cfr.TOL) within its time but
-#                                  are none wider than this (points a deal of the mover's hand: the values are shown to
-#                                  two decimals) is valued by them all the same; a wider one is left to the sampling
+CFR_SHOWN = 0.01                 # the precision a CFR+ decision is solved to (points a deal of the mover's hand: the
+#                                  values are shown to two decimals), and a decision whose brackets are none wider
+#                                  (closed or not) is valued by them; a wider one is left to the sampling (to
+#                                  hidden.cfr.TOL, 0.001, until the twenty-first session: 2-7x the CPU; docs/hidden.md)
 
 
 CFR_LARGE = 240_000              # a three-tile decision over more deals (3 and 3 tiles drawn from 17 or more) gets
@@ -193,7 +194,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
     decisions, and those of a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand; the
     LP (where ``lp``: scipy is there) the others within its bound, and those the CFR+ solver did not close; the CFR+
     solver within ``seconds`` of CPU a decision (None: :func:`cfr_budget`'s) and, over the players' hands, ``memory``
-    bytes (None: :data:`CFR_MEMORY`)."""
+    bytes (None: :data:`CFR_MEMORY`), to :data:`CFR_SHOWN` points a deal of the mover's hand."""
     out: dict[tuple[int, int], HiddenDecision] = {}
     unclosed: dict[tuple[int, int], HiddenDecision] = {}
     notes: list[str] = []
@@ -209,12 +210,14 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             budget = cfr_budget(most, count) if seconds is None else seconds
             grace = cfr_grace(most, count) if seconds is None else 0.0      # (the user's seconds are the limit)
             try:
+                # (to the precision shown, CFR_SHOWN: no closer, which would cost 2-7 times the CPU for a digit the
+                # page does not show)
                 if solver == "cfr-ranges":
-                    got = cfr_decision(rep.variant, actual, ranges=deals, budget=budget,
+                    got = cfr_decision(rep.variant, actual, ranges=deals, tol=CFR_SHOWN, budget=budget,
                                        memory=CFR_MEMORY if memory is None else memory, shown=CFR_SHOWN, grace=grace,
                                        hand_weights=weights)
                 else:
-                    got = cfr_decision(rep.variant, actual, deals, weights, masks=True, budget=budget,
+                    got = cfr_decision(rep.variant, actual, deals, weights, masks=True, tol=CFR_SHOWN, budget=budget,
                                        shown=CFR_SHOWN, grace=grace)
             except TreeTooLarge as exc:
                 notes.append(gettext("move {number} not valued exactly under hidden information: its public tree "

@@ -31,9 +31,9 @@ HIDDEN = "exact-hidden"
 
 
 def cfr_precision(hidden: dict) -> tuple[float, int]:
-    """How precise a CFR+ verdict's values are (its JSON's ``hidden``), as a number and its digits: 0.001 (the
-    solver's tolerance, ``hidden.cfr.TOL``) where its widest bracket a deal of the mover's hand (``width``) is within
-    it, else 0.01 (``analysis.hiddenfair.CFR_SHOWN``: no wider one is shown)."""
+    """How precise a CFR+ verdict's values are (its JSON's ``hidden``), as a number and its digits: 0.001 where its
+    widest bracket a deal of the mover's hand (``width``) happens to be within it, else 0.01
+    (``analysis.hiddenfair.CFR_SHOWN``: what the analysis solves to; no wider one is shown)."""
     return (0.001, 3) if hidden.get("width", 0.0) <= 0.001 else (0.01, 2)
 
 
