@@ -61,7 +61,7 @@ from analyzer.analysis.fair import _decision_points  # noqa: E402
 from analyzer.analysis.hiddenfair import CFR_MEMORY, CFR_SHOWN, cfr_budget  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.hidden import public_ranges  # noqa: E402
-from analyzer.hidden.cfr import BuildTooLong, TreeTooLarge, cfr_decision, kernel  # noqa: E402
+from analyzer.hidden.cfr import TOL, BuildTooLong, TreeTooLarge, cfr_decision, kernel  # noqa: E402
 from analyzer.hidden.ranges import disjoint_pairs  # noqa: E402
 from analyzer.inference import worlds_at  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
@@ -74,7 +74,10 @@ except ImportError:     # (a tree before the nineteenth session, as bench_cfr_sp
         return 0.0
 from analyzer.search import TreeSearch  # noqa: E402
 
-PRECISION = 2e-3        # two values closer than this are not told apart (each bracket is within 0.001)
+def precision(tol: float) -> float:
+    """How close two exact values solved to ``tol`` may be and not be told apart: twice ``tol`` (each bracket is within
+    it; 0.002 at the default 0.001)."""
+    return 2 * tol
 DRAWN = 200             # the deals a sampled fair verdict draws first (``settings.WORLDS``)
 
 
@@ -90,7 +93,7 @@ def endgame(variant, size: int, seed: int, game: int):
     return None
 
 
-def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Random) -> dict:
+def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Random, tol: float = TOL) -> dict:
     """:func:`valued`'s row with the budget it had (None: the analysis's, ``cfr_budget`` by the tiles and the deals,
     with its ``cfr_grace`` where the brackets are not within ``CFR_SHOWN`` at its end)."""
     grace = 0.0
@@ -98,12 +101,15 @@ def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Ra
         pos, ranges = public_ranges(rep, k)
         most, deals = max(pos.count(0), pos.count(1)), disjoint_pairs(*ranges)
         budget, grace = cfr_budget(most, deals), cfr_grace(most, deals)
-    return {**valued(rep, k, seat, limit, budget, rng, grace), "budget": budget}
+    row = {**valued(rep, k, seat, limit, budget, rng, grace, tol), "budget": budget}
+    return row if tol == TOL else {**row, "tol": tol}
 
 
-def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random, grace: float = 0.0) -> dict:
+def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random, grace: float = 0.0,
+           tol: float = TOL) -> dict:
     """Both verdicts of one endgame, a row: ``status`` "beyond" (more deals than ``limit``), "too long" (the tree
-    not built within ``budget``), "too large" (past the analysis's memory cap), "open" (a bracket not closed within it: the solver's figures alone) or "solved"."""
+    not built within ``budget``), "too large" (past the analysis's memory cap), "open" (a bracket not closed within it
+    to ``tol`` points a deal of the mover's hand: the solver's figures alone) or "solved"."""
     start = time.process_time()
     pos, ranges = public_ranges(rep, k)
     hands = [len(ranges[0]), len(ranges[1])]
@@ -112,8 +118,8 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
         return {"status": "beyond", "hands": hands, "tiles": tiles}
     most = max(tiles)
     try:
-        solved = cfr_decision(rep.variant, pos, ranges=ranges, budget=budget, memory=CFR_MEMORY, shown=CFR_SHOWN,
-                              grace=grace)
+        solved = cfr_decision(rep.variant, pos, ranges=ranges, tol=tol, budget=budget, memory=CFR_MEMORY,
+                              shown=CFR_SHOWN, grace=grace)
     except BuildTooLong:
         return {"status": "too long", "hands": hands, "tiles": tiles, "time": time.process_time() - start}
     except TreeTooLarge:
@@ -147,8 +153,9 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
         values = [r[m] for r in drawn]
         half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
         covered += abs(statistics.mean(values) - exact[m]) <= half
-    return {"status": "solved", **row, "set": any(loss[m] <= PRECISION for m in best_set),
-            "unique": len(best_set) == 1, "named": len(best_set) == 1 and loss[best_set[0]] <= PRECISION,
+    near = precision(tol)
+    return {"status": "solved", **row, "set": any(loss[m] <= near for m in best_set),
+            "unique": len(best_set) == 1, "named": len(best_set) == 1 and loss[best_set[0]] <= near,
             "loss": loss[followed], "gaps": [fair[m] - exact[m] for m in exact], "covered": covered,
             "fair_time": time.process_time() - start - took}
 
@@ -172,6 +179,9 @@ def run(args, path: Path) -> None:
     variant = find_variant("block", {"players": "2"})
     shard, shards = map(int, args.shard.split("/"))
     saved = load(path)
+    if args.redo:
+        again(args, path, saved, variant, shard, shards)
+        return
     with path.open("a") as out:
         for size in map(int, args.sizes.split(",")):
             mine = [r for r in saved if r.get("seed") == args.seed and r.get("size") == size]
@@ -187,7 +197,8 @@ def run(args, path: Path) -> None:
                         at = None       # (left out, not counted: ``--min-deals``)
                     if at is not None:
                         rep, k, seat = at
-                        row = one(rep, k, seat, args.max_deals, budget, random.Random(f"{args.seed}:{size}:{game}"))
+                        row = one(rep, k, seat, args.max_deals, budget, random.Random(f"{args.seed}:{size}:{game}"),
+                                  args.tol)
                         out.write(json.dumps({"kind": "decision", "seed": args.seed, "size": size, "game": game,
                                               "step": k, "seat": seat, "budget": budget, **row}) + "\n")
                         out.flush()
@@ -197,6 +208,46 @@ def run(args, path: Path) -> None:
                 game += 1
             out.write(json.dumps({"kind": "games", "seed": args.seed, "size": size, "tried": game}) + "\n")
             out.flush()
+
+
+def again(args, path: Path, saved: list[dict], variant, shard: int, shards: int) -> None:
+    """``--redo``: the decisions the rows of ``args.redo`` left open (not closed within their budget), each valued again
+    (``--tol``, ``--budget``) and its row appended to ``path``, where a table of both files takes it in place of the
+    open one (:func:`latest`); those whose rows are in ``path`` already are skipped, the narrowest first."""
+    done = {(r["seed"], r["size"], r["game"]) for r in saved if r["kind"] == "decision"}
+    sizes = set(map(int, args.sizes.split(",")))
+    todo = sorted((r for f in args.redo for r in load(f) if r.get("kind") == "decision" and r["status"] == "open"
+                   and r["seed"] == args.seed and r["size"] in sizes and r["game"] % shards == shard
+                   and (r["seed"], r["size"], r["game"]) not in done), key=lambda r: r.get("width") or math.inf)
+    with path.open("a") as out:
+        for r in todo:
+            rep, k, seat = endgame(variant, r["size"], r["seed"], r["game"])
+            row = one(rep, k, seat, args.max_deals, args.budget, random.Random(f"{r['seed']}:{r['size']}:{r['game']}"),
+                      args.tol)
+            out.write(json.dumps({"kind": "decision", "seed": r["seed"], "size": r["size"], "game": r["game"],
+                                  "step": k, "seat": seat, "budget": row["budget"], **row}) + "\n")
+            out.flush()
+            print(f"  size {r['size']} game {r['game']} step {k} again: {row['status']} {row['time']:.1f} s",
+                  file=sys.stderr, flush=True)
+
+
+def latest(rows: list[dict]) -> list[dict]:
+    """The rows with each decision's last row alone (a decision valued again, ``--redo``, in a file read after the
+    first's), in the order of the first; the other rows (a size's games tried) as they are."""
+    last = {}
+    for r in rows:
+        if r.get("kind") == "decision":
+            last[(r["seed"], r["size"], r["game"])] = r
+    out, seen = [], set()
+    for r in rows:
+        if r.get("kind") != "decision":
+            out.append(r)
+            continue
+        key = (r["seed"], r["size"], r["game"])
+        if key not in seen:
+            seen.add(key)
+            out.append(last[key])
+    return out
 
 
 def table(rows: list[dict], by_hands: bool = False) -> None:
@@ -238,7 +289,7 @@ def print_row(size: str, tried: int, found: list[dict]) -> None:
     if not got:
         print(f"{head:<{len(head) + 125}}" + every)
         return
-    loses = [g["loss"] for g in got if g["loss"] > PRECISION]
+    loses = [g["loss"] for g in got if g["loss"] > precision(g.get("tol", TOL))]
     gaps = [x for g in got for x in g["gaps"]]
     moves = sum(g["moves"] for g in got)
     unique = sum(g["unique"] for g in got)
@@ -273,12 +324,17 @@ def main() -> None:
     ap.add_argument("--table", type=Path, nargs="+", default=None, metavar="FILE",
                     help="print the table of the FILEs' rows alone")
     ap.add_argument("--by-hands", action="store_true", help="a line of the table a size and smaller hand too")
+    ap.add_argument("--tol", type=float, default=TOL,
+                    help="the brackets' width asked, points a deal of the mover's hand (default 0.001; the analysis: "
+                         "0.01)")
+    ap.add_argument("--redo", type=Path, nargs="+", default=None, metavar="FILE",
+                    help="value again the decisions these rows left open (with --tol, --budget), into --rows")
     args = ap.parse_args()
     if args.table is not None:
         for path in args.table:
             if not path.exists():
                 ap.error(f"{path}: no such file")
-        table([r for path in args.table for r in load(path)], args.by_hands)
+        table(latest([r for path in args.table for r in load(path)]), args.by_hands)
         return
     path = args.rows
     if path is None:
@@ -287,7 +343,7 @@ def main() -> None:
         path = Path(tempfile.mkstemp(prefix="cfr-study-", suffix=".jsonl")[1])
         print(f"rows: {path}", file=sys.stderr)
     run(args, path)
-    table(load(path), args.by_hands)
+    table(latest(load(path)), args.by_hands)
 
 
 if __name__ == "__main__":
