@@ -40,8 +40,14 @@ tried, the open ones too (``all s``, ``all MB``), and the open ones' widest brac
 hand: how far from closed they stopped; median, most). ``--by-hands`` adds a line a size and smaller hand (``3/2``:
 the larger hand 3 tiles, the smaller 2).
 
+``--tol`` sets the width a bracket must close to (0.001 by default, each row then without ``tol``; the analysis's is
+0.01 since the twenty-first session, and a row solved to another says ``tol``: its ties and losses are judged to
+twice it). ``--redo FILE ...`` values again, to ``--tol``, the decisions those rows left open (the narrowest first),
+into ``--rows``; a table of both takes each decision's row from the file read last.
+
     nice -n 10 python3 bench/bench_cfr_study.py [--decisions 10] [--sizes 1,2,3] [--games 400] [--seed 85]
-        [--budget SECONDS] [--rows FILE.jsonl] [--shard K/N]
+        [--budget SECONDS] [--rows FILE.jsonl] [--shard K/N] [--tol 0.001]
+    nice -n 10 python3 bench/bench_cfr_study.py --sizes 4 --tol 0.01 --redo OLD.jsonl --rows NEW.jsonl [--shard K/N]
     python3 bench/bench_cfr_study.py --table FILE.jsonl [FILE.jsonl ...] [--by-hands]
 """
 from __future__ import annotations
