@@ -42,8 +42,8 @@ the larger hand 3 tiles, the smaller 2).
 
 ``--tol`` sets the width a bracket must close to (0.001 by default, each row then without ``tol``; the analysis's is
 0.01 since the twenty-first session, and a row solved to another says ``tol``: its ties and losses are judged to
-twice it). ``--redo FILE ...`` values again, to ``--tol``, the decisions those rows left open (the narrowest first),
-into ``--rows``; a table of both takes each decision's row from the file read last.
+twice it). ``--redo FILE ...`` values again, to ``--tol``, the decisions those rows left open (the narrowest first)
+or past the memory cap, into ``--rows``; a table of both takes each decision's row from the file read last.
 
     nice -n 10 python3 bench/bench_cfr_study.py [--decisions 10] [--sizes 1,2,3] [--games 400] [--seed 85]
         [--budget SECONDS] [--rows FILE.jsonl] [--shard K/N] [--tol 0.001]
@@ -217,14 +217,17 @@ def run(args, path: Path) -> None:
 
 
 def again(args, path: Path, saved: list[dict], variant, shard: int, shards: int) -> None:
-    """``--redo``: the decisions the rows of ``args.redo`` left open (not closed within their budget), each valued again
-    (``--tol``, ``--budget``) and its row appended to ``path``, where a table of both files takes it in place of the
-    open one (:func:`latest`); those whose rows are in ``path`` already are skipped, the narrowest first."""
+    """``--redo``: the decisions the rows of ``args.redo`` left open (not closed within their budget) or refused by the
+    memory cap (which the rows made before the nineteenth session's smaller trees may no longer be), each valued
+    again (``--tol``, ``--budget``) and its row appended to ``path``, where a table of both files takes it in place of
+    the first (:func:`latest`); those whose rows are in ``path`` already are skipped; the open ones first, the narrowest
+    first."""
     done = {(r["seed"], r["size"], r["game"]) for r in saved if r["kind"] == "decision"}
     sizes = set(map(int, args.sizes.split(",")))
-    todo = sorted((r for f in args.redo for r in load(f) if r.get("kind") == "decision" and r["status"] == "open"
-                   and r["seed"] == args.seed and r["size"] in sizes and r["game"] % shards == shard
-                   and (r["seed"], r["size"], r["game"]) not in done), key=lambda r: r.get("width") or math.inf)
+    todo = sorted((r for f in args.redo for r in load(f) if r.get("kind") == "decision"
+                   and r["status"] in ("open", "too large") and r["seed"] == args.seed and r["size"] in sizes
+                   and r["game"] % shards == shard and (r["seed"], r["size"], r["game"]) not in done),
+                  key=lambda r: (r["status"] != "open", r.get("width") or math.inf))
     with path.open("a") as out:
         for r in todo:
             rep, k, seat = endgame(variant, r["size"], r["seed"], r["game"])
@@ -334,7 +337,8 @@ def main() -> None:
                     help="the brackets' width asked, points a deal of the mover's hand (default 0.001; the analysis: "
                          "0.01)")
     ap.add_argument("--redo", type=Path, nargs="+", default=None, metavar="FILE",
-                    help="value again the decisions these rows left open (with --tol, --budget), into --rows")
+                    help="value again the decisions these rows left open or past the memory cap (with --tol, "
+                         "--budget), into --rows")
     args = ap.parse_args()
     if args.table is not None:
         for path in args.table:

@@ -112,7 +112,8 @@ def main() -> None:
               f"{s1:>7.1f} {fine.iterations:>6} {'yes' if fine.closed else 'no':>6} {fine.width():>8.5f} | "
               f"{s2:>7.1f} {coarse.iterations:>6} {'yes' if coarse.closed else 'no':>6} {coarse.width():>8.5f} | "
               f"{s1 / max(s2, 1e-9):>5.1f}x {str(b1) if b1 else '-':>12} {str(b2) if b2 else '-':>12} "
-              f"{'yes' if b1 == b2 else 'NO':>4} {'yes' if overlap else 'NO':>7} {moved:>7.4f} {gaps:>7.4f}", flush=True)
+              f"{'yes' if b1 == b2 else 'NO':>4} {'yes' if overlap else 'NO':>7} {moved:>7.4f} {gaps:>7.4f}",
+              flush=True)
     print(f"CPU s in all: {totals[0]:.1f} to {TOL:g}, {totals[1]:.1f} to {CFR_SHOWN:g} "
           f"({totals[0] / max(totals[1], 1e-9):.2f}x)")
 
