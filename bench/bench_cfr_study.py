@@ -133,13 +133,7 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
     took = time.process_time() - start            # (CPU seconds: the machine's load left out)
     row = {"hands": hands, "tiles": tiles, "deals": solved.deals, "time": took, "iterations": solved.iterations,
            "memory": solved.memory, "moves": len(solved.moves)}
-    if not solved.closed:
-        widths = [(hi - lo) / solved.reach for _, lo, hi in solved.move_bounds or ()]
-        if solved.bounds:
-            widths.append((solved.bounds[1] - solved.bounds[0]) / solved.reach)
-        return {"status": "open", **row, "width": max(widths, default=None)}
     sign = 1 if rep.variant.seating.teams[seat] == 0 else -1
-    exact = {m: sign * v for m, v in solved.hand_values()}          # (mover-signed from here)
     search = TreeSearch(rep.variant)
     rows = []
     mine = pos.hands[seat]
@@ -148,9 +142,24 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
             deal = pos.copy()
             deal.hands[1 - seat] = other
             rows.append({m: sign * v for m, v in search.values(deal)})
-    fair = {m: sum(r[m] for r in rows) / len(rows) for m in exact}
-    top, best_exact = max(fair.values()), max(exact.values())
+    fair = {m: sum(r[m] for r in rows) / len(rows) for m, _ in solved.moves}
+    top = max(fair.values())
     best_set = [m for m in fair if fair[m] >= top - 1e-9]
+    if not solved.closed:
+        widths = [(hi - lo) / solved.reach for _, lo, hi in solved.move_bounds or ()]
+        if solved.bounds:
+            widths.append((solved.bounds[1] - solved.bounds[0]) / solved.reach)
+        # what the open brackets certify (mover-signed, the game's scale): a best told apart from every other move,
+        # and whether the fair best (a unique one) is it, or is certified worse than another move
+        mover = {m: sorted((sign * lo, sign * hi)) for m, lo, hi in solved.move_bounds or ()}
+        best = max(mover, key=lambda m: sum(mover[m])) if mover else None
+        certified = best is not None and all(mover[m][1] < mover[best][0] for m in mover if m != best)
+        worse = any(mover[m][0] > mover[best_set[0]][1] for m in mover) if mover and len(best_set) == 1 else False
+        return {"status": "open", **row, "width": max(widths, default=None), "certified": certified,
+                "fair_certified": certified and len(best_set) == 1 and best_set[0] == best,
+                "fair_worse": worse, "fair_time": time.process_time() - start - took}
+    exact = {m: sign * v for m, v in solved.hand_values()}          # (mover-signed from here)
+    best_exact = max(exact.values())
     loss = {m: best_exact - exact[m] for m in exact}
     followed = best_set[0]          # (the fair best; of equal ones, the first: the analysis names them tied)
     drawn = rng.choices(rows, k=DRAWN)
@@ -279,7 +288,18 @@ def table(rows: list[dict], by_hands: bool = False) -> None:
 
 
 def print_row(size: str, tried: int, found: list[dict]) -> None:
-    """One size's line: every comparison over the endgames whose brackets closed (``solved``) alone."""
+    """One size's line: every comparison over the endgames whose brackets closed (``solved``) alone; then, where open
+    ones say what their brackets certify (rows since the twenty-first session), a line of those."""
+    _row(size, tried, found)
+    known = [g for g in found if g["status"] == "open" and "certified" in g]
+    if known:
+        print(f"{'':>5} of {len(known)} open (with what their brackets certify): a best told apart in "
+              f"{sum(g['certified'] for g in known)}, the fair best it in {sum(g['fair_certified'] for g in known)}, "
+              f"the fair best certified worse than another move in {sum(g['fair_worse'] for g in known)}")
+
+
+def _row(size: str, tried: int, found: list[dict]) -> None:
+    """:func:`print_row`'s first line."""
     got = [g for g in found if g["status"] == "solved"]
     beyond = sum(g["status"] == "beyond" for g in found)
     unsolved = sum(g["status"] in ("open", "too long", "too large") for g in found)
