@@ -19,8 +19,11 @@ of the mover's hand: his hand's value under the strategies found, an uncertified
 loss); ``gaps`` the largest change of the gap between two moves' values (the level cancels: what the brackets
 certify, each to its width).
 
+``--only 0.01`` values each decision to that width alone (the study's row gives the other); ``--any`` takes the
+decisions the study's cap refused too, and ``--memory 0`` lifts the cap.
+
     nice -n 5 python3 bench/bench_cfr_width.py --rows bench/timings/cfr-study-85-100-shown.jsonl [--size 3]
-        [--decisions 20] [--budget SECONDS]
+        [--decisions 20] [--budget SECONDS] [--games G,...] [--only 0.01] [--any] [--memory MB]
 """
 from __future__ import annotations
 
@@ -57,10 +60,14 @@ def main() -> None:
     ap.add_argument("--skip", type=int, default=0, help="leave out the first this many decisions of the rows")
     ap.add_argument("--games", default=None, help="these games alone (comma-separated), in the rows' order")
     ap.add_argument("--only", type=float, default=None, help="one precision alone (0.01: the open ones' question)")
+    ap.add_argument("--memory", type=int, default=CFR_MEMORY >> 20,
+                    help="the tree's memory cap, MB (default the analysis's; 0: none)")
+    ap.add_argument("--any", action="store_true", help="the rows past the memory cap too")
     args = ap.parse_args()
     variant = find_variant("block", {"players": "2"})
     rows = [r for path in args.rows for r in load(path)
-            if r.get("kind") == "decision" and r["size"] == args.size and r["status"] in ("solved", "open")]
+            if r.get("kind") == "decision" and r["size"] == args.size
+            and r["status"] in ("solved", "open") + (("too large",) if args.any else ())]
     if args.games is not None:
         rows = [r for r in rows if r["game"] in set(map(int, args.games.split(",")))]
     rows = rows[args.skip:args.skip + args.decisions]
@@ -82,8 +89,8 @@ def main() -> None:
         for tol in tols if args.only is None else (args.only,):
             start = time.process_time()
             try:
-                solved = cfr_decision(rep.variant, pos, ranges=ranges, tol=tol, budget=budget, memory=CFR_MEMORY,
-                                      shown=CFR_SHOWN, grace=grace)
+                solved = cfr_decision(rep.variant, pos, ranges=ranges, tol=tol, budget=budget,
+                                      memory=(args.memory << 20) or None, shown=CFR_SHOWN, grace=grace)
             except (TreeTooLarge, BuildTooLong) as exc:
                 print(f"{row['game']:>5} {type(exc).__name__}", flush=True)
                 break
