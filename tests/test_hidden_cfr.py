@@ -451,7 +451,7 @@ def test_a_decision_its_budget_leaves_wider_than_shown_gets_its_grace_but_not_pa
 
 def test_the_analysis_solves_each_decision_to_the_precision_it_shows(monkeypatch):
     """The fair analysis asks the CFR+ solver for ``CFR_SHOWN`` (0.01 points a deal of the mover's hand: the values are
-    shown to two decimals), not for ``TOL``'s 0.001, which cost 2-7 times the CPU for a digit not shown (the
+    shown to two decimals), not for ``TOL``'s 0.001, which cost 3.5 times the CPU for a digit not shown (the
     twenty-first session; bench/bench_cfr_width.py): game 75 of the study, move 12, over its deals and over the
     players' hands; its brackets meet those of a solve to 0.001."""
     from analyzer.analysis import hiddenfair

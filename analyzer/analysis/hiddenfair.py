@@ -57,7 +57,8 @@ CFR_RANGES_DEALS = 775_200       # past CFR_DEALS by default (``--exact-hand`` C
 CFR_SHOWN = 0.01                 # the precision a CFR+ decision is solved to (points a deal of the mover's hand: the
 #                                  values are shown to two decimals), and a decision whose brackets are none wider
 #                                  (closed or not) is valued by them; a wider one is left to the sampling (to
-#                                  hidden.cfr.TOL, 0.001, until the twenty-first session: 2-7x the CPU; docs/hidden.md)
+#                                  hidden.cfr.TOL, 0.001, until the twenty-first session: 3.5 times the CPU over the
+#                                  study's three-tile decisions; docs/hidden.md, "To the precision shown")
 
 
 CFR_LARGE = 240_000              # a three-tile decision over more deals (3 and 3 tiles drawn from 17 or more) gets
@@ -210,8 +211,8 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             budget = cfr_budget(most, count) if seconds is None else seconds
             grace = cfr_grace(most, count) if seconds is None else 0.0      # (the user's seconds are the limit)
             try:
-                # (to the precision shown, CFR_SHOWN: no closer, which would cost 2-7 times the CPU for a digit the
-                # page does not show)
+                # (to the precision shown, CFR_SHOWN: no closer, which cost 3.5 times the CPU for a digit the page
+                # does not show)
                 if solver == "cfr-ranges":
                     got = cfr_decision(rep.variant, actual, ranges=deals, tol=CFR_SHOWN, budget=budget,
                                        memory=CFR_MEMORY if memory is None else memory, shown=CFR_SHOWN, grace=grace,
