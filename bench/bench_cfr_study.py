@@ -64,7 +64,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyzer.analysis.fair import _decision_points  # noqa: E402
-from analyzer.analysis.hiddenfair import CFR_MEMORY, CFR_SHOWN, cfr_budget  # noqa: E402
+from analyzer.analysis.hiddenfair import CFR_MEMORY, CFR_SHOWN, cfr_budget, told_apart  # noqa: E402
 from analyzer.generate import random_game  # noqa: E402
 from analyzer.hidden import public_ranges  # noqa: E402
 from analyzer.hidden.cfr import TOL, BuildTooLong, TreeTooLarge, cfr_decision, kernel  # noqa: E402
@@ -151,10 +151,10 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
             widths.append((solved.bounds[1] - solved.bounds[0]) / solved.reach)
         # what the open brackets certify (mover-signed, the game's scale): a best told apart from every other move,
         # and whether the fair best (a unique one) is it, or is certified worse than another move
-        mover = {m: sorted((sign * lo, sign * hi)) for m, lo, hi in solved.move_bounds or ()}
-        best = max(mover, key=lambda m: sum(mover[m])) if mover else None
-        certified = best is not None and all(mover[m][1] < mover[best][0] for m in mover if m != best)
-        worse = any(mover[m][0] > mover[best_set[0]][1] for m in mover) if mover and len(best_set) == 1 else False
+        mid = dict(solved.hand_values())
+        best = max(mid, key=lambda m: sign * mid[m])
+        certified = len(told_apart(solved, best, sign)) == len(mid) - 1
+        worse = len(best_set) == 1 and any(best_set[0] in told_apart(solved, m, sign) for m in mid)
         return {"status": "open", **row, "width": max(widths, default=None), "certified": certified,
                 "fair_certified": certified and len(best_set) == 1 and best_set[0] == best,
                 "fair_worse": worse, "fair_time": time.process_time() - start - took}
