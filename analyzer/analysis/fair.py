@@ -122,6 +122,10 @@ class FairDecision:
                               # held (``dealvalues.OverHands``); ``loss`` its mean
     on_scale: GradeOnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))   # its loss
                               # and class on the match scale (``MatchScale.applied``): ``mwc_loss``, ``mwc_class``
+    loss_bracket: tuple[float, float] | None = field(default=None, metadata=key(omit_none=True))   # "exact-hidden"
+                              # by open brackets that certify the best (``hiddenfair.open_brackets``): where the loss
+                              # of the move played certainly lies (its class is the low end's, or the high end's,
+                              # "uncertain", where only that has one)
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "seen": None}
@@ -897,7 +901,7 @@ def _grade_hidden(decision: Decision, rep: Replay, plan: _Plan, thresholds: Fair
                  for alt in decision.alternatives)
     return replace(decision, alternatives=alts, fair=FairDecision(
         rep.players[seat], solved.deals, HIDDEN, got.best, got.loss, got.cls, got.verdict, solved.deals, tied=got.tied,
-        seen=plan.worlds, hidden=got.summary, estimates=GAME_VALUE))
+        seen=plan.worlds, hidden=got.summary, estimates=GAME_VALUE, loss_bracket=got.loss_bracket))
 
 
 def decision_table(rep: Replay, k: int, seat: int, moves: list[Move], per_world: list) -> tuple[dict, Move]:

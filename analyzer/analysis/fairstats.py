@@ -248,6 +248,10 @@ class FairValue:
     worlds: int | None = field(default=None, metadata=key("deals", omit_none=True, retired="worlds"))
     # its match-winning chance on the match scale (``analysis.match_scale.MatchScale.applied``), written as ``mwc``
     on_scale: OnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
+    # where the exact solver's brackets did not narrow to the precision shown but certify the best
+    # (``hiddenfair.open_brackets``): where the value certainly lies, low to high (side 0's points a deal of the
+    # mover's hand, as ``mean``; ``gap_ci`` is then the gap's certified bracket, not an interval); None elsewhere
+    bracket: tuple[float, float] | None = field(default=None, metadata=key(omit_none=True))
 
 
 def fair_verdict(best: list[int], played: list[int], exact: bool, thresholds: FairThresholds,

@@ -3,8 +3,10 @@
 Where a decision of the block game for two (or of a draw game for two with nothing left to draw: docs/hidden.md)
 has at most ``hand`` tiles in every hand (:data:`CFR_HAND` by default,
 ``analyze --exact-hand``), the public-tree CFR+ solver (:mod:`analyzer.hidden.cfr`) values it over every deal the
-public record allows, each value a certified bracket; where every bracket closes (:data:`analyzer.hidden.cfr.TOL`
-points a deal of the mover's hand) within its time budget, its values are the verdict. Where a decision of a
+public record allows, each value a certified bracket; where every bracket closes (to :data:`CFR_SHOWN`, 0.01
+points a deal of the mover's hand) within its time budget, its values are the verdict; where they stay wider than
+:data:`CFR_SHOWN` but certify the best (:func:`one_best`), its brackets are (each move's value with its bracket,
+the loss of the move played graded by what its bracket certifies: :func:`hidden_verdict`). Where a decision of a
 two-player game is small enough for the sequence-form LP (:func:`analyzer.hidden.within_bound`: every hand at
 most 4 tiles and at most 700 deals the public record allows) and the CFR+ solver did not take or close it, the fair
 analysis asks the LP (:mod:`analyzer.hidden`) instead of sampling open hands: each move is valued when both players play
@@ -17,7 +19,7 @@ is graded by its loss in points alone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Sequence
 
@@ -36,7 +38,7 @@ from .readings import points_before
 
 __all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "CFR_MEMORY",
            "CFR_DRAW_WORLDS", "OPEN_MEAN",
-           "GAME_VALUE", "HiddenVerdict", "contradicted", "told_apart", "exact_deals", "exact_points", "hidden_verdict",
+           "GAME_VALUE", "HiddenVerdict", "contradicted", "told_apart", "open_brackets", "one_best", "exact_deals", "exact_points", "hidden_verdict",
            "hidden_unavailable", "cfr_grace"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
@@ -239,14 +241,21 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             if got.closed or got.width() <= CFR_SHOWN:
                 out[(k, seat)] = got
                 continue
+            deals = None
+            if lp and within_bound(actual, got.deals):
+                try:
+                    deals, weights = lp_deals(rep, k)      # (the LP takes positions: its values are exact)
+                except (TooLarge, NoWorld, InferenceUnsupported):
+                    deals = None
+            if deals is None:
+                if one_best(got):       # (open, but its brackets certify the best: they are the verdict)
+                    out[(k, seat)] = got
+                else:
+                    open_ += 1
+                    unclosed[(k, seat)] = got
+                continue
             open_ += 1
             unclosed[(k, seat)] = got
-            if not lp or not within_bound(actual, got.deals):
-                continue
-            try:
-                deals, weights = lp_deals(rep, k)      # (the LP takes positions)
-            except (TooLarge, NoWorld, InferenceUnsupported):
-                continue
             actual = next(d for d in deals if d.hands[seat] == actual.hands[seat])
         if not lp:
             continue
@@ -290,6 +299,29 @@ def told_apart(solved: HiddenDecision, best: Move, sign: int) -> set[Move] | Non
     return {m for m, (_, up) in mine.items() if up < floor}
 
 
+def open_brackets(solved: HiddenDecision) -> bool:
+    """Whether ``solved`` is a CFR+ decision whose brackets did not narrow to :data:`CFR_SHOWN` (the precision its
+    values are shown to): such brackets are a verdict only where they certify the best (:func:`one_best`)."""
+    return solved.method == "cfr" and not solved.closed and solved.width() > CFR_SHOWN
+
+
+def one_best(solved: HiddenDecision) -> bool:
+    """Whether the brackets of a CFR+ decision certify one move the best: its bracket lies wholly above every other
+    move's, for the mover (:func:`told_apart`), however wide they are. An open decision's brackets are then its
+    verdict (each move's value given as its bracket, the loss of the move played graded by what the brackets certify
+    of it: :func:`hidden_verdict`); else it is left to the sampling, which they still check (:func:`contradicted`)."""
+    if solved.method != "cfr" or solved.move_bounds is None:
+        return False
+    sign = 1 if solved.mover == 0 else -1
+    best = max(solved.moves, key=lambda mv: sign * mv[1])[0]
+    return len(told_apart(solved, best, sign)) == len(solved.moves) - 1
+
+
+def _outward(low: float, high: float) -> tuple[float, float]:
+    """A bracket rounded to four decimals outward, so that it still holds what it held."""
+    return math.floor(low * 1e4) / 1e4, math.ceil(high * 1e4) / 1e4
+
+
 @dataclass(frozen=True)
 class HiddenVerdict:
     """A decision's fair verdict from the exact solver: each move's value (``values``, by move), the best,
@@ -303,6 +335,7 @@ class HiddenVerdict:
     verdict: str
     tied: tuple[str, ...]
     summary: dict
+    loss_bracket: tuple[float, float] | None = None    # open brackets (:func:`open_brackets`): the loss certified
 
 
 def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_cls: str | None,
@@ -316,6 +349,18 @@ def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_
     values = {m: FairValue(round(v, 4), (round(v, 4), round(v, 4)), None) for m, v in per_hand.items()}
     best = max(per_hand, key=lambda m: sign * per_hand[m])
     apart = told_apart(solved, best, sign)
+    gaps: dict = {}
+    if open_brackets(solved):
+        # each move's bracket on the scale of its value a deal of the mover's hand (the same shift as its value's),
+        # and its gap to the best's, for the mover: certified, however far from closed
+        mids = dict(solved.moves)
+        ends = {m: (per_hand[m] + (lo - mids[m]) / solved.reach, per_hand[m] + (up - mids[m]) / solved.reach)
+                for m, lo, up in solved.move_bounds}
+        mine = {m: sorted((sign * lo, sign * up)) for m, (lo, up) in ends.items()}
+        gaps = {m: _outward(max(0.0, mine[best][0] - mine[m][1]) if m != best else 0.0,
+                            mine[best][1] - mine[m][0] if m != best else 0.0) for m in per_hand}
+        values = {m: replace(values[m], bracket=_outward(*ends[m]),
+                             gap=round(sign * (per_hand[best] - per_hand[m]), 4), gap_ci=gaps[m]) for m in per_hand}
     order = sorted(per_hand, key=lambda m: -sign * per_hand[m])
     if apart is None:
         tied = tuple(alternative_text(m) for m in order if sign * (per_hand[best] - per_hand[m]) < TIED)
@@ -329,13 +374,20 @@ def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_
         summary.update(bounds=[round(b + offset, 6) for b in solved.bounds],
                        move_bounds={alternative_text(m): [round(lo + offset, 6), round(up + offset, 6)]
                                     for m, lo, up in solved.move_bounds},
+                       closed=not open_brackets(solved),  # (False: wider than shown; a verdict where one_best)
                        iterations=solved.iterations,     # (not its seconds: the same record, the same JSON)
                        width=round(solved.width(), 6))   # (its widest bracket, points a deal of the mover's hand)
     if played is None:
         return HiddenVerdict(values, alternative_text(best), 0.0, None, "none", tied if len(tied) > 1 else (), summary)
     loss = max(0.0, sign * (per_hand[best] - per_hand[played]))
-    exact = Fraction(str(round(loss, 6)))        # (as the thresholds are written: a loss of 10 is a mistake at 10)
-    cls = thresholds.points.classify(exact) if loss >= TIED else None
+    grade = lambda x: thresholds.points.classify(Fraction(str(round(x, 6))))    # noqa: E731  (as the thresholds
+    #                                                                             are written: a loss of 10 is a mistake)
+    cls = grade(loss) if loss >= TIED else None
     verdict = "real" if cls else "hindsight" if open_cls else "none"
+    if gaps:        # open brackets: graded by what they certify of the loss, its low end; where only its high end has
+        low, high = gaps[played]        # a grade, that grade, uncertain
+        cls = grade(low) if low > 0 else None
+        verdict = "real" if cls else "uncertain" if grade(high) else "hindsight" if open_cls else "none"
+        cls = cls or grade(high)
     return HiddenVerdict(values, alternative_text(best), round(loss, 4), cls, verdict,
-                         tied if len(tied) > 1 else (), summary)
+                         tied if len(tied) > 1 else (), summary, gaps.get(played) if played != best else None)

@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (team_range, team_words, OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (bracket_words, team_range, team_words, OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, signed_decimal, tied_words)
 from ..rules.codes import Code
 from ..analysis.grades import grade_word
@@ -179,6 +179,9 @@ def fair_text(d, team: bool = True) -> str:
     how = how_words(f)
     if f.verdict == "real":
         mark = "  " + gettext("REAL {grade}", grade=_grade(f.cls) if f.cls else "")
+    elif f.verdict == "uncertain" and getattr(f, "loss_bracket", None) is not None:    # (certified brackets)
+        mark = "  " + gettext("{grade} by what he knew, not certain: only the high end of its loss's bracket reaches "
+                              "it", grade=grade_word(f.cls))
     elif f.verdict == "uncertain":
         mark = "  " + gettext("{grade} by what he knew, not significant", grade=grade_word(f.cls))
     else:
@@ -215,8 +218,10 @@ def fair_text(d, team: bool = True) -> str:
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)
         return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; {move} played is one of them{mark}",
                                        player=f.view, how=how, verdict=verdict, move=d.played, mark=mark)] + team)
+    bracket = getattr(f, "loss_bracket", None)
+    loss = decimal(f.loss) + (f" ({bracket_words(bracket, '')})" if bracket is not None else "")
     return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; loss {loss}{mark}", player=f.view,
-                                   how=how, verdict=verdict, loss=decimal(f.loss), mark=mark)] + team)
+                                   how=how, verdict=verdict, loss=loss, mark=mark)] + team)
 
 
 def worst_lines(d, whose: str = "") -> list[str]:
@@ -270,8 +275,10 @@ def _fair_columns(alt, holder: str) -> str:
     if getattr(alt, "fair", None) is None:
         return ""
     lo, hi = alt.fair.ci95
+    bracket = getattr(alt.fair, "bracket", None)
     return ("  " + gettext("fair {value}", value=f"{signed_decimal(alt.fair.mean):>7}")
             + (f" [{signed_decimal(lo)}, {signed_decimal(hi)}]" if lo != hi else "")
+            + (f" ({bracket_words(bracket)})" if bracket is not None else "")
             + f"  {chance_text(holder, alt.fair.p_win)}".rstrip() + spread_text(alt.fair))
 
 

@@ -5,12 +5,13 @@ nearly so (a tile a hand cannot hold, one it surely holds, a number a hand has n
 grouped by equal chances. Plain data and strings: no click, no jinja2."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal", "CERTIFIED", "team_words", "team_range",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal", "CERTIFIED", "bracket_words", "team_words", "team_range",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -45,6 +46,10 @@ def how_words(fair) -> str:
     sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
         hidden = getattr(fair, "hidden", None) or {}
+        if hidden.get("closed") is False:    # (brackets wider than the values are shown to, which certify the best)
+            return gettext("certified brackets under hidden information up to {width} wide (CFR+, not closed), "
+                           "{n} public deals", width=decimal(math.ceil(hidden.get("width", 0.0) * 100) / 100),
+                           n=number(fair.worlds))
         if hidden.get("solver") == "cfr":    # (its certified brackets' precision: 0.001 where they closed, else 0.01)
             return gettext("exact under hidden information to {width} (CFR+), {n} public deals",
                            width=decimal(*cfr_precision(hidden)), n=number(fair.worlds))
@@ -58,6 +63,13 @@ def how_words(fair) -> str:
     if fair.method == "exact":
         return gettext("all {n} deals, open-hands mean", n=number(fair.worlds))
     return gettext("open-hands mean of {n} of {total} deals, sampled", n=number(fair.worlds), total=number(fair.total))
+
+
+def bracket_words(bracket, sign: str = "+") -> str:
+    """``certified +11.08 to +12.08``: where a value (or, ``sign`` "", a loss) certainly lies under hidden information,
+    from brackets of the exact solver that did not narrow to the precision shown but certify the best
+    (``FairValue.bracket``, ``FairDecision.loss_bracket``): not an interval of a sample."""
+    return gettext("certified {low} to {high}", low=_decimal(bracket[0], sign), high=_decimal(bracket[1], sign))
 
 
 def team_words(fair, say=str) -> str | None:
@@ -288,7 +300,8 @@ def gap_words(d, say=str) -> str:
     if not gaps or getattr(d.fair, "tied", None):
         return ""
     gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
-    ci = f" [{decimal(lo)}, {decimal(hi)}]" if lo != hi else ""
+    certified = any(getattr(a.fair, "bracket", None) is not None for a in d.alternatives if a.fair is not None)
+    ci = f" ({bracket_words((lo, hi), '')})" if certified else f" [{decimal(lo)}, {decimal(hi)}]" if lo != hi else ""
     return ", " + gettext("ahead of {move} by {gap}{ci} over the same deals", move=say(move), gap=decimal(gap), ci=ci)
 
 

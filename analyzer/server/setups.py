@@ -141,11 +141,16 @@ def _text(value) -> str:
 def _alternative(a) -> dict | None:
     if not isinstance(a, dict) or not isinstance(a.get("move"), str):
         return None
-    ci = a.get("ci95")
-    ci = [float(x) for x in ci] if isinstance(ci, list) and len(ci) == 2 and all(_number(x) is not None
-                                                                                 for x in ci) else None
-    return {"move": a["move"], "fair": _number(a.get("fair")), "ci95": ci, "p_win": _number(a.get("p_win")),
+    bracket = _pair(a.get("bracket"))           # (only where the answer has one: train.decision_answer)
+    return {"move": a["move"], "fair": _number(a.get("fair")), "ci95": _pair(a.get("ci95")),
+            **({"bracket": bracket} if bracket is not None else {}), "p_win": _number(a.get("p_win")),
             "best": a.get("best") is True, "played": a.get("played") is True}
+
+
+def _pair(value) -> list[float] | None:
+    """Two numbers (an interval, a bracket), else None."""
+    return [float(x) for x in value] if isinstance(value, list) and len(value) == 2 and all(
+        _number(x) is not None for x in value) else None
 
 
 def _answer(p: dict) -> dict:

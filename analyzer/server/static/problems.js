@@ -114,8 +114,12 @@ import {_, ngettext, andList} from "./i18n.js";
     var shown = function (alt) {
       if (alt.fair === null) { return "?"; }
       if (exact) { return (alt.fair > 0 ? "+" : "") + alt.fair; }
-      return alt.ci95 ? _("fair {value} (95%: {low} to {high})", {value: B.signedFixed(alt.fair), low: B.signedFixed(alt.ci95[0]),
-        high: B.signedFixed(alt.ci95[1])}) : _("fair {value}", {value: B.signedFixed(alt.fair)});
+      if (alt.bracket) {          // (under hidden information: where the value certainly lies)
+        return _("fair {value} (certified {low} to {high})", {value: B.signedFixed(alt.fair), low: B.signedFixed(alt.bracket[0]),
+          high: B.signedFixed(alt.bracket[1])});
+      }
+      return alt.ci95 && alt.ci95[0] !== alt.ci95[1] ? _("fair {value} (95%: {low} to {high})", {value: B.signedFixed(alt.fair),
+        low: B.signedFixed(alt.ci95[0]), high: B.signedFixed(alt.ci95[1])}) : _("fair {value}", {value: B.signedFixed(alt.fair)});
     };
     var best = a.alternatives.filter(function (x) { return x.best; })[0];
     var mine = chosen === null ? null : a.alternatives.filter(function (x) { return same(x.move, chosen); })[0];

@@ -118,12 +118,19 @@ export function drawValues() {
     tr.appendChild(el("td", "mv", alt.move));
     // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
     var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-    var fairWords = !alt.fair ? "" : alt.fair.ci95 ? _("fair {value} (95%: {low} to {high})", {value: signedFixed(alt.fair.mean),
+    // a certified bracket (brackets under hidden information that tell the best apart), else the sample's 95%
+    // interval where it has one (an exact value is its own)
+    var fairWords = !alt.fair ? "" : alt.fair.bracket ? _("fair {value} (certified {low} to {high})",
+      {value: signedFixed(alt.fair.mean), low: signedFixed(alt.fair.bracket[0]), high: signedFixed(alt.fair.bracket[1])}) :
+      alt.fair.ci95 && alt.fair.ci95[0] !== alt.fair.ci95[1] ? _("fair {value} (95%: {low} to {high})", {value: signedFixed(alt.fair.mean),
       low: signedFixed(alt.fair.ci95[0]), high: signedFixed(alt.fair.ci95[1])}) : _("fair {value}", {value: signedFixed(alt.fair.mean)});
     var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
       over && !alt.fair ? over : over + (alt.fair ? fairWords : "?");
     var cell = el("td", "val", shown);
-    if (fair) { cell.title = _("the mean over the deals {player} could not tell apart, and its 95% interval", {player: d.player}); }
+    if (fair) {
+      cell.title = d.fair.method === "exact-hidden" ? _("the value under hidden information, both players playing their best by what they know") :
+        _("the mean over the deals {player} could not tell apart, and its 95% interval", {player: d.player});
+    }
     tr.appendChild(cell);
     // a sheet's marks come from the server (the fair best, hindsight's pick: report.verdicts.alternative_marks)
     tr.appendChild(el("td", "marks", alt.marks && !ahead ? alt.marks.join(", ") : [played ? _("played") : "", best ? _("best") : "",
