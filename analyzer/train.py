@@ -229,8 +229,8 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
     ``tied`` (the moves the best is not
     told apart from), ``view`` (whose values they are), ``line`` (the best move's line, where the analysis
     has it) and ``alternatives`` (``{"move", "fair", "ci95", "p_win", "mwc", "best", "played"}``, best first:
-    an exact value is its own interval; and ``bracket`` where the value's certified bracket under hidden information
-    is the verdict's, ``FairValue.bracket``). ``match``: a fair decision answered on the match scale (the best
+    an exact value is its own interval; and ``loss_bracket``, where the verdict is by certified brackets under hidden
+    information, for each move but the best: where its loss against the best certainly lies, its ``gap_ci``). ``match``: a fair decision answered on the match scale (the best
     move the one of the highest fair MWC for the mover, the alternatives in that order)."""
     fair = d.get("fair")
     sign = 1 if d["side"] == 0 else -1          # (the values and the MWC are the first side's)
@@ -244,10 +244,12 @@ def decision_answer(game: dict, d: dict, match: bool = False) -> dict:
     else:
         method, worlds, tied = fair["method"], int(fair["deals"]), list(fair.get("tied") or ())
         verdict = fair["verdict"]
+        # (a verdict by certified brackets: each other move's loss against the best, certainly within its gap_ci)
+        bracketed = (fair.get("hidden") or {}).get("closed") is False
         alternatives = [{"move": a["move"], "fair": a["fair"]["mean"], "ci95": list(a["fair"]["ci95"]),
                          "p_win": a["fair"].get("p_win"), "mwc": a["fair"].get("mwc"), "best": False,
-                         "played": a["played"], **({"bracket": list(a["fair"]["bracket"])}
-                                                   if a["fair"].get("bracket") else {})}
+                         "played": a["played"], **({"loss_bracket": list(a["fair"]["gap_ci"])}
+                                                   if bracketed and a["move"] != fair["best"] else {})}
                         for a in d["alternatives"] if a.get("fair")]
 
     def worth(a: dict) -> float:            # (for the mover: higher is better; no MWC: last)

@@ -240,7 +240,9 @@ class FairValue:
     results: tuple | None = field(default=None, repr=False, compare=False, metadata=key(skip=True))
     # what the verdict is tested on: the mean of the paired gaps to the fair best over the worlds both were valued in
     # (for the mover, in points: 0 for the best itself) and its interval at the verdict's ``z`` (:func:`paired_gap`);
-    # None where the verdict is not made so (a sheet's, the exact hidden-information solver's)
+    # None where the verdict is not made so (a sheet's, the exact hidden-information solver's); where the exact
+    # solver's brackets did not narrow to the precision shown but certify the best (``hiddenfair.open_brackets``,
+    # the decision's ``hidden["closed"]`` False), its gap to the best and the bracket that gap certainly lies in
     gap: float | None = field(default=None, metadata=key(omit_none=True))
     gap_ci: tuple[float, float] | None = field(default=None, metadata=key(omit_none=True))
     # the worlds this move was valued in, where fewer than its decision's (a move dropped from contention after a
@@ -248,10 +250,6 @@ class FairValue:
     worlds: int | None = field(default=None, metadata=key("deals", omit_none=True, retired="worlds"))
     # its match-winning chance on the match scale (``analysis.match_scale.MatchScale.applied``), written as ``mwc``
     on_scale: OnScale | None = field(default=None, metadata=key(inline=True, omit_none=True))
-    # where the exact solver's brackets did not narrow to the precision shown but certify the best
-    # (``hiddenfair.open_brackets``): where the value certainly lies, low to high (side 0's points a deal of the
-    # mover's hand, as ``mean``; ``gap_ci`` is then the gap's certified bracket, not an interval); None elsewhere
-    bracket: tuple[float, float] | None = field(default=None, metadata=key(omit_none=True))
 
 
 def fair_verdict(best: list[int], played: list[int], exact: bool, thresholds: FairThresholds,

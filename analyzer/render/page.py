@@ -25,7 +25,8 @@ from .diagram import PIP_LAYOUT  # noqa: F401  (the pips' places: the page's til
 from .model import GameReport, MoveView, ReportModel, move_words, signed
 from .pagedata import deflated, game_data, packed_game, short
 from .verdicts import (fair_best_words, gap_words, hindsight_best_words, how_words, loss_range_words, over_text,
-                       sheet_deals_words, team_range, team_words, tied_words, bracket_words)
+                       sheet_deals_words, team_range, team_words, tied_words, bracket_words,
+                       certified_loss)
 
 __all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "Chart", "chart", "PIP_LAYOUT"]
 
@@ -52,7 +53,8 @@ def environment() -> Environment:
     env.filters["gap"] = lambda d: gap_words(d, move_words)
     env.filters["team"] = lambda fair: _sentence(team_words(fair, move_words))     # (after a sentence: its own)
     env.filters["team_range"] = team_range
-    env.filters["bracket"] = bracket_words        # (a value's certified bracket under hidden information; "": a loss's)
+    env.filters["bracket"] = bracket_words        # (a loss's certified bracket under hidden information)
+    env.filters["certified_loss"] = certified_loss
     env.filters["plural"] = plural
     env.filters["figure"] = lambda x: figure(x) if isinstance(x, float) else x
     # a sheet without hands: a value and a loss over the deals it allows, how a fair verdict over hands was reached

@@ -43,8 +43,8 @@ _("the position as {player} saw it: his hand, the table, the others' tiles face 
 
 _BACK = """{% from "problem.html.j2" import played_verdict, signed_dec %}<p>{{ played_verdict(p) }}</p>
 {% if p.view %}<p>{{ p.view }}</p>{% endif %}
-<ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ signed_dec(a.fair) }} {% if a.get("bracket") %}({{ _("certified {low} to {high}",
-low=signed_dec(a.bracket[0]), high=signed_dec(a.bracket[1])) }}){% else %}[{{ signed_dec(a.ci95[0]) }}, {{
+<ul>{% for a in p.alternatives %}<li>{{ a.move }}: {{ signed_dec(a.fair) }} {% if a.get("loss_bracket") %}({{ _("loss certified {low} to {high}",
+low=a.loss_bracket[0]|dec, high=a.loss_bracket[1]|dec) }}){% else %}[{{ signed_dec(a.ci95[0]) }}, {{
 signed_dec(a.ci95[1]) }}]{% endif %}{% if p.scale == "match" and a.mwc is not none %}, {{ _("{percent}% of match-winning chance", percent=(100 * a.mwc)|dec(1))
 }}{% endif %}{% if a.best %} {{ _("best") }}{% endif %}{% if a.played %} {{ _("played") }}{% endif %}</li>{% endfor %}</ul>
 {% if p.line %}<p>{{ _("Best line, every hand open: {line}", line=p.line|join(" ")) }}</p>{% endif %}

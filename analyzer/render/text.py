@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (bracket_words, team_range, team_words, OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (bracket_words, certified_loss_words, team_range, team_words, OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, signed_decimal, tied_words)
 from ..rules.codes import Code
 from ..analysis.grades import grade_word
@@ -219,7 +219,7 @@ def fair_text(d, team: bool = True) -> str:
         return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; {move} played is one of them{mark}",
                                        player=f.view, how=how, verdict=verdict, move=d.played, mark=mark)] + team)
     bracket = getattr(f, "loss_bracket", None)
-    loss = decimal(f.loss) + (f" ({bracket_words(bracket, '')})" if bracket is not None else "")
+    loss = decimal(f.loss) + (f" ({bracket_words(bracket)})" if bracket is not None else "")
     return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; loss {loss}{mark}", player=f.view,
                                    how=how, verdict=verdict, loss=loss, mark=mark)] + team)
 
@@ -275,11 +275,15 @@ def _fair_columns(alt, holder: str) -> str:
     if getattr(alt, "fair", None) is None:
         return ""
     lo, hi = alt.fair.ci95
-    bracket = getattr(alt.fair, "bracket", None)
     return ("  " + gettext("fair {value}", value=f"{signed_decimal(alt.fair.mean):>7}")
             + (f" [{signed_decimal(lo)}, {signed_decimal(hi)}]" if lo != hi else "")
-            + (f" ({bracket_words(bracket)})" if bracket is not None else "")
             + f"  {chance_text(holder, alt.fair.p_win)}".rstrip() + spread_text(alt.fair))
+
+
+def _certified_column(d, alt) -> str:
+    """An alternative's loss against the best where the decision's verdict is by certified brackets, or nothing."""
+    got = certified_loss_words(d, alt)
+    return f"  ({got})" if got else ""
 
 
 def _team_column(d, alt) -> str:
@@ -304,7 +308,8 @@ def _to_move_text(d, holder: str, view: str) -> str:
         team = team_words(f)
         lines += ["    " + team] if team else []
     for alt in sorted(d.alternatives, key=lambda a: alternative_order(a, d.side)):
-        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}{_team_column(d, alt)}  "
+        lines.append(f"      {alt.move:<10} {signed(alt.value):>5}{_fair_columns(alt, holder)}"
+                     f"{_certified_column(d, alt)}{_team_column(d, alt)}  "
                      f"{_marks(d, alt)}".rstrip())
     return _text(lines)
 
@@ -378,7 +383,7 @@ def _decision_text(d, result) -> str:
             continue
         lines.append(f"      {alt.move:<10} {_value_text(alt):>{width}}"
                      f"{_fair_columns(alt, chance_holder(d, result.sides, bool(result.perspective)))}"
-                     f"{_team_column(d, alt)}  {marks}")
+                     f"{_certified_column(d, alt)}{_team_column(d, alt)}  {marks}")
         if getattr(alt, "line", None) is not None:
             lines.append("          " + gettext("line: {moves}", moves=", ".join(alt.line)))
     return text + _text(lines) + reasons_text(d)

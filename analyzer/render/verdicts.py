@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..analysis.grades import grade_word
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal", "CERTIFIED", "bracket_words", "team_words", "team_range",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal", "CERTIFIED", "bracket_words", "bracketed", "certified_loss", "certified_loss_words", "team_words", "team_range",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -46,7 +46,7 @@ def how_words(fair) -> str:
     sampled estimate of that mean, which is not the game's value under hidden information)."""
     if fair.method == HIDDEN:
         hidden = getattr(fair, "hidden", None) or {}
-        if hidden.get("closed") is False:    # (brackets wider than the values are shown to, which certify the best)
+        if bracketed(fair):     # (brackets wider than the values are shown to, which certify the best)
             return gettext("certified brackets under hidden information up to {width} wide (CFR+, not closed), "
                            "{n} public deals", width=decimal(math.ceil(hidden.get("width", 0.0) * 100) / 100),
                            n=number(fair.worlds))
@@ -65,11 +65,34 @@ def how_words(fair) -> str:
     return gettext("open-hands mean of {n} of {total} deals, sampled", n=number(fair.worlds), total=number(fair.total))
 
 
-def bracket_words(bracket, sign: str = "+") -> str:
-    """``certified +11.08 to +12.08``: where a value (or, ``sign`` "", a loss) certainly lies under hidden information,
-    from brackets of the exact solver that did not narrow to the precision shown but certify the best
-    (``FairValue.bracket``, ``FairDecision.loss_bracket``): not an interval of a sample."""
-    return gettext("certified {low} to {high}", low=_decimal(bracket[0], sign), high=_decimal(bracket[1], sign))
+def bracket_words(bracket) -> str:
+    """``certified 2.27 to 4.27``: where a loss certainly lies under hidden information, from brackets of the exact
+    solver that did not narrow to the precision shown but certify the best (``FairDecision.loss_bracket``, a move's
+    :func:`certified_loss`): not an interval of a sample."""
+    return gettext("certified {low} to {high}", low=decimal(bracket[0]), high=decimal(bracket[1]))
+
+
+def bracketed(fair) -> bool:
+    """Whether a fair verdict is given by the exact solver's brackets that did not narrow to the precision shown but
+    certify the best (its ``hidden["closed"]`` False: ``analysis.hiddenfair.one_best``)."""
+    return getattr(fair, "method", None) == HIDDEN and (getattr(fair, "hidden", None) or {}).get("closed") is False
+
+
+def certified_loss(d, alt) -> tuple[float, float] | None:
+    """Where a move's loss against the best certainly lies, in a decision ``d`` whose verdict is by brackets
+    (:func:`bracketed`): the bracket of its gap to the best (``FairValue.gap_ci``; the moves' own values are not
+    certified, only their gaps); None for the best itself and elsewhere."""
+    fair = getattr(d, "fair", None)
+    if not bracketed(fair) or alt.move == fair.best or getattr(alt, "fair", None) is None:
+        return None
+    return getattr(alt.fair, "gap_ci", None)
+
+
+def certified_loss_words(d, alt) -> str | None:
+    """``loss certified 2.27 to 4.27``: :func:`certified_loss` in words, or None."""
+    got = certified_loss(d, alt)
+    return None if got is None else gettext("loss certified {low} to {high}", low=decimal(got[0]),
+                                            high=decimal(got[1]))
 
 
 def team_words(fair, say=str) -> str | None:
@@ -300,8 +323,7 @@ def gap_words(d, say=str) -> str:
     if not gaps or getattr(d.fair, "tied", None):
         return ""
     gap, (lo, hi), move = min(gaps, key=lambda g: g[0])
-    certified = any(getattr(a.fair, "bracket", None) is not None for a in d.alternatives if a.fair is not None)
-    ci = f" ({bracket_words((lo, hi), '')})" if certified else f" [{decimal(lo)}, {decimal(hi)}]" if lo != hi else ""
+    ci = f" ({bracket_words((lo, hi))})" if bracketed(d.fair) else f" [{decimal(lo)}, {decimal(hi)}]" if lo != hi else ""
     return ", " + gettext("ahead of {move} by {gap}{ci} over the same deals", move=say(move), gap=decimal(gap), ci=ci)
 
 

@@ -141,9 +141,9 @@ def _text(value) -> str:
 def _alternative(a) -> dict | None:
     if not isinstance(a, dict) or not isinstance(a.get("move"), str):
         return None
-    bracket = _pair(a.get("bracket"))           # (only where the answer has one: train.decision_answer)
+    bracket = _pair(a.get("loss_bracket"))      # (only where the answer has one: train.decision_answer)
     return {"move": a["move"], "fair": _number(a.get("fair")), "ci95": _pair(a.get("ci95")),
-            **({"bracket": bracket} if bracket is not None else {}), "p_win": _number(a.get("p_win")),
+            **({"loss_bracket": bracket} if bracket is not None else {}), "p_win": _number(a.get("p_win")),
             "best": a.get("best") is True, "played": a.get("played") is True}
 
 

@@ -114,9 +114,9 @@ import {_, ngettext, andList} from "./i18n.js";
     var shown = function (alt) {
       if (alt.fair === null) { return "?"; }
       if (exact) { return (alt.fair > 0 ? "+" : "") + alt.fair; }
-      if (alt.bracket) {          // (under hidden information: where the value certainly lies)
-        return _("fair {value} (certified {low} to {high})", {value: B.signedFixed(alt.fair), low: B.signedFixed(alt.bracket[0]),
-          high: B.signedFixed(alt.bracket[1])});
+      if (alt.loss_bracket) {     // (under hidden information: where its loss against the best certainly lies)
+        return _("fair {value} (loss certified {low} to {high})", {value: B.signedFixed(alt.fair),
+          low: alt.loss_bracket[0].toFixed(2), high: alt.loss_bracket[1].toFixed(2)});
       }
       return alt.ci95 && alt.ci95[0] !== alt.ci95[1] ? _("fair {value} (95%: {low} to {high})", {value: B.signedFixed(alt.fair),
         low: B.signedFixed(alt.ci95[0]), high: B.signedFixed(alt.ci95[1])}) : _("fair {value}", {value: B.signedFixed(alt.fair)});

@@ -97,7 +97,11 @@ export function drawValues() {
   if (d.reasons && d.reasons.length && !ahead) {
     note.push(_("Why: {reasons}.", {reasons: d.reasons.map(function (r) { return r.sentence; }).join("; ")}));
   }
-  $("valuehead").textContent = fair ? _("fair value (95% interval)") : _("value, all hands open");
+  // (under hidden information: the values, with each loss's certified bracket where the brackets did not close but
+  // tell the best apart: analysis.hiddenfair.one_best; else a sample's means and their 95% intervals)
+  var bracketed = fair && d.fair.method === "exact-hidden" && !!d.fair.hidden && d.fair.hidden.closed === false;
+  $("valuehead").textContent = !fair ? _("value, all hands open") : bracketed ? _("fair value (loss certified)") :
+    d.fair.method === "exact-hidden" ? _("fair value") : _("fair value (95% interval)");
   var worth = function (alt) {
     if (fair) { return alt.fair.mean; }
     if (alt.value !== null && alt.value !== undefined) { return alt.value; }
@@ -118,10 +122,12 @@ export function drawValues() {
     tr.appendChild(el("td", "mv", alt.move));
     // a sheet: the value over the deals it allows (the server's words), then the fair value where there is one
     var over = alt.over_deals ? alt.over_deals.words + (alt.fair ? "; " : "") : "";
-    // a certified bracket (brackets under hidden information that tell the best apart), else the sample's 95%
-    // interval where it has one (an exact value is its own)
-    var fairWords = !alt.fair ? "" : alt.fair.bracket ? _("fair {value} (certified {low} to {high})",
-      {value: signedFixed(alt.fair.mean), low: signedFixed(alt.fair.bracket[0]), high: signedFixed(alt.fair.bracket[1])}) :
+    // a verdict by certified brackets (under hidden information, not closed but telling the best apart): each other
+    // move's loss against the best and the bracket it certainly lies in (its value itself is not certified); else
+    // the sample's 95% interval where it has one (an exact value is its own)
+    var certified = bracketed && alt.move !== d.fair.best && alt.fair && alt.fair.gap_ci ? alt.fair.gap_ci : null;
+    var fairWords = !alt.fair ? "" : certified ? _("fair {value} (loss certified {low} to {high})",
+      {value: signedFixed(alt.fair.mean), low: certified[0].toFixed(2), high: certified[1].toFixed(2)}) :
       alt.fair.ci95 && alt.fair.ci95[0] !== alt.fair.ci95[1] ? _("fair {value} (95%: {low} to {high})", {value: signedFixed(alt.fair.mean),
       low: signedFixed(alt.fair.ci95[0]), high: signedFixed(alt.fair.ci95[1])}) : _("fair {value}", {value: signedFixed(alt.fair.mean)});
     var shown = fair ? fairWords : alt.value !== null && alt.value !== undefined ? signed(alt.value) :
