@@ -375,3 +375,19 @@ def test_the_boards_values_say_certified_for_a_bracket_and_give_an_exact_value_n
             assert page.inner_text("#valuehead") == ("fair value (loss certified)" if on else "fair value")
             title = page.locator("#valuerows tr[data-move] td.val").first.get_attribute("title")
             assert title.startswith("the value under hidden information")
+
+
+def test_the_report_and_text_of_decisions_the_lp_values_still_read(tmp_path):
+    """A decision the LP values (Cut Throat for two near its end: no CFR+ brackets, so no word of them) is drawn by the
+    report and the text as before: the open brackets' words ask whether a verdict is by them of every exact-hidden one
+    (a page that asked the LP's figures for a field only the CFR+ solver's have failed on this record)."""
+    from conftest import RECORDS
+
+    page = tmp_path / "ct.html"
+    res = CliRunner().invoke(main, ["report", "--fair", str(RECORDS / "match-cutthroat-partner-rules.dom"), "-o",
+                                    str(page)])
+    assert res.exit_code == 0, res.output
+    html = unescape(page.read_text(encoding="utf-8"))
+    assert "exact under hidden information" in html and "certified" not in html
+    res = CliRunner().invoke(main, ["analyze", "--fair", str(RECORDS / "match-cutthroat-partner-rules.dom")])
+    assert res.exit_code == 0 and "exact under hidden information, " in res.output and "certified" not in res.output

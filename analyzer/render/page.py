@@ -26,7 +26,7 @@ from .model import GameReport, MoveView, ReportModel, move_words, signed
 from .pagedata import deflated, game_data, packed_game, short
 from .verdicts import (fair_best_words, gap_words, hindsight_best_words, how_words, loss_range_words, over_text,
                        sheet_deals_words, team_range, team_words, tied_words, bracket_words,
-                       certified_loss)
+                       bracketed, certified_loss)
 
 __all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "Chart", "chart", "PIP_LAYOUT"]
 
@@ -55,6 +55,7 @@ def environment() -> Environment:
     env.filters["team_range"] = team_range
     env.filters["bracket"] = bracket_words        # (a loss's certified bracket under hidden information)
     env.filters["certified_loss"] = certified_loss
+    env.filters["bracketed"] = bracketed
     env.filters["plural"] = plural
     env.filters["figure"] = lambda x: figure(x) if isinstance(x, float) else x
     # a sheet without hands: a value and a loss over the deals it allows, how a fair verdict over hands was reached
