@@ -293,7 +293,8 @@ def print_row(size: str, tried: int, found: list[dict]) -> None:
     _row(size, tried, found)
     known = [g for g in found if g["status"] == "open" and "certified" in g]
     if known:
-        print(f"{'':>5} of {len(known)} open (with what their brackets certify): a best told apart in "
+        print(f"{'':>5} of {len(known)} open (with what their brackets certify): a best told apart (the analysis's "
+              f"verdict since the twenty-second session: hiddenfair.one_best) in "
               f"{sum(g['certified'] for g in known)}, the fair best it in {sum(g['fair_certified'] for g in known)}, "
               f"the fair best certified worse than another move in {sum(g['fair_worse'] for g in known)}")
 
