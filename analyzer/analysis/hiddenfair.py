@@ -354,7 +354,7 @@ def hidden_verdict(rep: Replay, k: int, seat: int, solved: HiddenDecision, open_
         # each move's gap to the best, for the mover, a deal of his hand, and the bracket it certainly lies in (from
         # the two moves' brackets): certified, however far from closed. (Not each move's own value: the level of
         # the values a deal of his hand, ``hand_value``, is the strategies found's, which no bracket holds; with the
-        # brackets 2.1 wide, it lay 0.25 from the closed one's)
+        # brackets 2.1 wide, it lay 0.47 from the closed one's: docs/hidden.md)
         mine = {m: sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
         gaps = {m: _outward(max(0.0, mine[best][0] - mine[m][1]) / solved.reach if m != best else 0.0,
                             (mine[best][1] - mine[m][0]) / solved.reach if m != best else 0.0) for m in per_hand}
