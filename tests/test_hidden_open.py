@@ -288,7 +288,10 @@ def test_analyze_json_with_open_brackets_is_valid_by_the_schema(monkeypatch, tmp
     res = CliRunner().invoke(main, ["train", str(record), "--player", d["player"], "--html", str(page)])
     assert res.exit_code == 0, res.output
     html = unescape(page.read_text(encoding="utf-8"))
-    assert "Certified loss" in html
+    assert "Certified loss" in html and "deals, certified brackets under hidden information" in html
+    assert ("not certain: only the high end of its loss's bracket reaches it" in html) == (
+        d["fair"]["verdict"] == "uncertain")
+    assert "not told apart from chance" not in html.split("Certified loss")[0].rsplit("Best:", 1)[-1]
     for a in d["alternatives"]:
         if a["move"] != d["fair"]["best"]:
             low, high = a["fair"]["gap_ci"]
@@ -334,25 +337,23 @@ def test_the_boards_values_say_certified_for_a_bracket_and_give_an_exact_value_n
     res = CliRunner().invoke(main, ["new", "--variant", "block", "--players", "2", "--seed", str(CFR_CASE[0]), "-o",
                                     str(tmp_path / "s.dom")])
     assert res.exit_code == 0, res.output
-    brackets: dict = {}
+    opened = {"on": False}         # (whether this page's answer is marked open)
 
     def bracket(route):
         response = route.fetch(timeout=240_000)       # (a fair analysis on a loaded machine: bounded to catch a hang)
         doc = response.json()
         for game in doc["games"]:
             for d in game["decisions"]:
-                if d["index"] == k and d.get("fair") and brackets.get("on"):
+                if d["index"] == k and d.get("fair") and opened["on"]:
                     d["fair"]["hidden"]["closed"] = False
                     best = next(a["fair"]["mean"] for a in d["alternatives"] if a["move"] == d["fair"]["best"])
                     for a in d["alternatives"]:
                         gap = abs(best - a["fair"]["mean"])
                         a["fair"]["gap"], a["fair"]["gap_ci"] = gap, [max(0.0, gap - 0.5), gap + 0.5]
-                        brackets[a["move"]] = a["fair"]["gap_ci"]
         route.fulfill(response=response, json=doc)
 
     for on in (False, True):
-        brackets.clear()
-        brackets["on"] = on
+        opened["on"] = on
         with board_page(browser, tmp_path, "s.dom") as page:
             page.route("**/api/analyze*", bracket)
             expect(page.locator("#stepinfo")).to_contain_text("the deal")

@@ -5,8 +5,9 @@ has at most ``hand`` tiles in every hand (:data:`CFR_HAND` by default,
 ``analyze --exact-hand``), the public-tree CFR+ solver (:mod:`analyzer.hidden.cfr`) values it over every deal the
 public record allows, each value a certified bracket; where every bracket closes (to :data:`CFR_SHOWN`, 0.01
 points a deal of the mover's hand) within its time budget, its values are the verdict; where they stay wider than
-:data:`CFR_SHOWN` but certify the best (:func:`one_best`), its brackets are (each move's value with its bracket,
-the loss of the move played graded by what its bracket certifies: :func:`hidden_verdict`). Where a decision of a
+:data:`CFR_SHOWN` but certify the best (:func:`one_best`), its brackets are (the best, each other move's loss against
+it with the bracket it certainly lies in, the loss of the move played graded by what its bracket certifies:
+:func:`hidden_verdict`). Where a decision of a
 two-player game is small enough for the sequence-form LP (:func:`analyzer.hidden.within_bound`: every hand at
 most 4 tiles and at most 700 deals the public record allows) and the CFR+ solver did not take or close it, the fair
 analysis asks the LP (:mod:`analyzer.hidden`) instead of sampling open hands: each move is valued when both players play
@@ -246,7 +247,7 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                 try:
                     deals, weights = lp_deals(rep, k)      # (the LP takes positions: its values are exact)
                 except (TooLarge, NoWorld, InferenceUnsupported):
-                    deals = None
+                    pass                                   # (deals stay None: the brackets, or the sampling)
             if deals is None:
                 if one_best(got):       # (open, but its brackets certify the best: they are the verdict)
                     out[(k, seat)] = got
@@ -308,8 +309,9 @@ def open_brackets(solved: HiddenDecision) -> bool:
 def one_best(solved: HiddenDecision) -> bool:
     """Whether the brackets of a CFR+ decision certify one move the best: its bracket lies wholly above every other
     move's, for the mover (:func:`told_apart`), however wide they are. An open decision's brackets are then its
-    verdict (each move's value given as its bracket, the loss of the move played graded by what the brackets certify
-    of it: :func:`hidden_verdict`); else it is left to the sampling, which they still check (:func:`contradicted`)."""
+    verdict (each other move's loss against the best given with the bracket it certainly lies in, the loss of the
+    move played graded by what that bracket certifies: :func:`hidden_verdict`); else it is left to the sampling,
+    which they still check (:func:`contradicted`)."""
     if solved.method != "cfr" or solved.move_bounds is None:
         return False
     sign = 1 if solved.mover == 0 else -1
