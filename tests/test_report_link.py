@@ -48,7 +48,10 @@ def test_copy_link_gives_the_record_byte_for_byte_at_the_move_shown(open_page, p
     link = read_fragment(address)
     assert link.text.encode("utf-8") == RECORD.read_bytes()
     assert (link.game, link.step) == (2, 4)
-    assert page.locator("#g2 .link-said").text_content()           # it says what it did (copied, or: copy from the box)
+    # it says what it did (copied, or: copy from the box), once the clipboard's promise has settled (after the box is
+    # filled: on a loaded machine a read at once can come first; CI saw it once)
+    page.wait_for_function("document.querySelector('#g2 .link-said').textContent !== ''")
+    assert page.locator("#g2 .link-said").text_content()
     assert not seen.errors and all(u.startswith("file:") for u in seen.requests)
 
 
