@@ -153,9 +153,9 @@ def test_a_move_solved_on_the_games_run_has_the_lps_value_in_its_bracket(compile
     # the move the game's solve plays most, held on the game's run with its average and count kept (as
     # ``cfr_decision`` solves it first), its bracket capped by the game's upper bound: it still holds the LP's value
     run = start_run(t, None, compiled)
-    whole = solve(t, tol=tol, budget=600, run=run)
+    whole = solve(t, tol=tol, budget=600, run=run, average=(i, len(t.moves[0])))
     moves = pos.legal_moves()
-    m = max(moves, key=lambda m: whole.average[t.slot[i] + t.moves[0].index(m)])
+    m = max(moves, key=lambda m: whole.average[t.moves[0].index(m)])
     got = solve(t, tol=tol, budget=600, forced=(i, t.moves[0].index(m)), run=run, keep=True, cap=whole.upper)
     exact = forced_value(game, node, node.moves.index(m))
     assert got.closed and got.lower - ROUNDING <= exact <= got.upper + ROUNDING

@@ -86,6 +86,47 @@ def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
 
 
 @pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_one_information_sets_average_is_its_part_of_the_whole_in_every_run():
+    """A decision reads its mover's information set's average strategy alone (``set_average``: the whole is 8 bytes a
+    slot of the tree, a third of a four-tile decision's memory until the twenty-third session). In both forms of the
+    tree, the compiled run's and the Python run's, after a few iterations: every set's, by its node's moves (and with
+    room to spare, zeros past them), is the whole average's slots of that set; both runs refuse a set that is none and
+    room too small for a set's legal moves, with the same words."""
+    from bisect import bisect_right
+
+    from analyzer.hidden.cfr import _CRun, _PyRun
+
+    deals = block_deals(3, 2)
+    trees = [(build_tree(BLOCK, deals, deals[0].turn), _PyRun, _CRun), (range_tree(deals), RangePyRun, RangeCRun)]
+    for t, py_run, c_run in trees:
+        runs = (py_run(t, None), c_run(t, None, kernel()))
+        for run in runs:
+            run.iterate(4)
+        sets = len(t.iset_hand)
+        assert sets > 100
+        read = []
+        for run in runs:
+            whole = list(run.average())
+            read.append([])
+            for i in range(sets):
+                n = bisect_right(t.iset_at, i) - 1
+                moves = t.child_at[n + 1] - t.child_at[n]
+                part = whole[t.slot[i]:t.slot[i] + moves]
+                assert list(run.set_average(i, moves)) == part
+                assert list(run.set_average(i, moves + 2)) == part + [0.0, 0.0]
+                read[-1].extend(part)
+        assert read[1] == pytest.approx(read[0], rel=AVERAGE, abs=1e-12)        # (the compiled run's the Python's)
+        words = []
+        for run in runs:
+            for bad in ((-1, 3), (sets, 3), (0, 0)):
+                with pytest.raises(ValueError) as caught:
+                    run.set_average(*bad)
+                words.append(str(caught.value))
+        assert words[:3] == words[3:] == ["no such information set"] * 2 + [
+            "an information set has more moves than asked for"]
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
 def test_the_extension_reads_the_trees_arrays_in_place_and_gives_the_average_as_doubles():
     """A native run holds the tree's arrays while it lives (an ``array`` it reads cannot be resized under it) and lets
     them go with it; its average strategy is the Python run's, as bytes of 8 a slot (docs/hidden.md, "Less memory a

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from analyzer.hidden import public_ranges
-from analyzer.hidden.ranges import (BuildTooLong, RangeTree, TreeTooLarge, build_ranges, compiled_build_supports,
-                                    compiled_kernel)
+from analyzer.hidden.ranges import (RUN_BYTES, BuildTooLong, RangeTree, TreeTooLarge, build_ranges,
+                                    compiled_build_supports, compiled_kernel)
 from analyzer.match import replay_record
 from analyzer.notation import read
 from analyzer.rules import find_variant
@@ -173,16 +173,20 @@ def _large_position():
 @needs_kernel
 def test_past_its_memory_cap_either_build_stops_and_within_it_builds_the_same_tree():
     """A four-tile decision of ``--exact-hand 4`` over 22 million deals grew past 22 GB before the system killed it
-    (the seventeenth session): a build stops once its arrays pass ``max_bytes``, both builds alike, and a cap it stays
-    within changes nothing."""
+    (the seventeenth session): a build stops once its arrays and the least a run of them needs (``RUN_BYTES`` a legal
+    move) pass ``max_bytes``, both builds alike: at an eighth of its arrays, and at its arrays alone; and a cap it
+    stays within changes nothing: the bytes the tree and a run of it take (``memory()``: a decision under that cap is
+    never stopped in its build; until the twenty-third session the build had half the cap, counted as allocated)."""
     rules, pos, hands, t = _large_position()
     whole = t.array_bytes()
-    for compiled in (False, True):
-        with pytest.raises(TreeTooLarge) as caught:
-            build_ranges(rules, pos, pos.turn, (hands[pos.turn], hands[1 - pos.turn]), compiled=compiled,
-                         max_bytes=whole // 8)
-        assert caught.value.cap == whole // 8 and isinstance(caught.value, MemoryError)
-    assert_same_tree(*both(rules, pos, hands, max_bytes=64 * whole))
+    for cap in (whole // 8, whole):
+        for compiled in (False, True):
+            with pytest.raises(TreeTooLarge) as caught:
+                build_ranges(rules, pos, pos.turn, (hands[pos.turn], hands[1 - pos.turn]), compiled=compiled,
+                             max_bytes=cap)
+            assert caught.value.cap == cap and isinstance(caught.value, MemoryError)
+    assert whole + RUN_BYTES * sum(t.legal) < t.memory("native") < 2 * whole
+    assert_same_tree(*both(rules, pos, hands, max_bytes=t.memory("native")))
 
 
 class _OwnValue(type(RULES[0])):

@@ -627,7 +627,7 @@ class _CfrRecorder:
     on it with its answer (doubles as their bits)."""
 
     def __init__(self, real):
-        self.real, self.runs = real, []
+        self.real, self.runs, self.made = real, [], []
         self.Run = lambda *args: self._made("Run", args)
         self.RangeRun = lambda *args: self._made("RangeRun", args)
 
@@ -645,7 +645,8 @@ class _CfrRecorder:
         record = {"range": int(kind == "RangeRun"), "items": items, **numbers, "forced": list(args[-2:]),
                   "arrays": [_bits(a, int(i)) for a, i in zip(arrays, items)], "calls": []}
         self.runs.append(record)
-        return _CfrCalls(run, record["calls"])
+        self.made.append(_CfrCalls(run, record["calls"]))
+        return self.made[-1]
 
 
 class _CfrCalls:
@@ -673,6 +674,17 @@ class _CfrCalls:
     def average(self):
         got = self.run.average()
         self.calls.append({"op": "average", "got": _bits(got, 8)})
+        return got
+
+    def set_average(self, i, width):
+        call = {"op": "set_average", "set": i, "width": width}
+        self.calls.append(call)
+        try:
+            got = self.run.set_average(i, width)
+        except ValueError as e:
+            call["got"] = [1, str(e)]
+            raise
+        call["got"] = _bits(got, 8)
         return got
 
 
@@ -737,8 +749,9 @@ def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> 
                     hands, weights, deals, _ = _hand_lists(rng)
                     tree = build_ranges(DRAW, deals[0], 0, hands, weights=weights, compiled=False)
                 got = cfr.solve(tree, tol=rng.choice([1e-3, 1e-5, 1e-7]), budget=600, max_iterations=rng.choice(most),
-                                compiled=True, every=rng.choice([1, 10]))
+                                compiled=True, every=rng.choice([1, 10]), average=_root_set(tree))
                 recorder.runs[-1]["iterations"] = got.iterations
+                _read_averages(recorder.made[-1], tree, rng)
                 continue
             rules, pos, hands = _public_game(rng)
             mover = pos.turn
@@ -768,9 +781,37 @@ def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> 
                                     run=run)
                 else:
                     got = cfr.solve(tree, tol=tol, budget=600, forced=forced, max_iterations=limit, compiled=True,
-                                    every=every)
+                                    every=every, average=_root_set(tree))
                 recorder.runs[-1]["iterations"] = got.iterations
+                _read_averages(recorder.made[-1], tree, rng)
     return recorder.runs
+
+
+def _root_set(tree):
+    """The first information set at the root and its node's count of moves (what a decision reads), or None."""
+    if tree.iset_at[1] == tree.iset_at[0]:
+        return None
+    return tree.iset_at[0], tree.child_at[1] - tree.child_at[0]
+
+
+def _read_averages(run, tree, rng) -> None:
+    """The whole average of a solved run, one information set's drawn at random (by its node's moves, now and then
+    more), and now and then a call the kernel refuses: a set that is none, too few moves for a set's legal ones."""
+    from bisect import bisect_right
+
+    run.average()
+    sets = len(tree.iset_hand)
+    if not sets:
+        return
+    i = rng.randrange(sets)
+    n = bisect_right(tree.iset_at, i) - 1
+    run.set_average(i, tree.child_at[n + 1] - tree.child_at[n] + rng.choice([0, 0, 0, 2]))
+    if rng.random() < 0.2:
+        for bad in ((rng.choice([-1, sets]), 1), (i, 0)):
+            try:
+                run.set_average(*bad)
+            except ValueError:
+                pass
 
 
 def run_cfr_native(runs: list[dict], module) -> list:
@@ -802,6 +843,13 @@ def run_cfr_native(runs: list[dict], module) -> list:
             elif c["op"] == "force":
                 run.force(c["set"], c["move"], c.get("keep", 0))
                 got.append(None)
+            elif c["op"] == "set_average":
+                try:
+                    values = memoryview(run.set_average(c["set"], c["width"])).cast("d")
+                except ValueError as e:
+                    got.append([1, str(e)])
+                    continue
+                got.append([struct.pack("<d", v).hex() for v in values])
             else:
                 values = getattr(run, c["op"])()
                 values = memoryview(values).cast("d") if isinstance(values, bytes) else values   # (average's bytes)
@@ -882,5 +930,8 @@ def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_rand
     assert sum(not r["range"] and bool(r["arrays"][16]) for r in runs) > 50           # (trees with draw nodes)
     assert any(r["forced"][0] >= 0 for r in runs) and any(r["forced"][0] < 0 for r in runs)
     assert any(c["op"] == "force" and c["set"] >= 0 for r in runs for c in r["calls"])   # (warm starts too)
+    averages = [c for r in runs for c in r["calls"] if c["op"] == "set_average"]
+    assert sum(isinstance(c["got"][0], str) for c in averages) > 1_000         # (one set's average, read)
+    assert sum(isinstance(c["got"][0], int) for c in averages) > 50            # (and refused, with the same words)
     iterations = [r["iterations"] for r in runs]
     assert sum(iterations) > 20_000 and len(set(iterations)) > 20       # (real runs, of many lengths)

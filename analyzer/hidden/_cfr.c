@@ -8,8 +8,9 @@
  *   ``iterate(count)`` (iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on, -1:
  *   none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
  *   best responses against the averages), ``hand_values()`` (each maximiser's hand's weighted value with both
- *   playing their averages, a list) and ``average()`` (the average strategy's sums by slot: ``bytes`` of native doubles,
- *   8 a slot, read as ``memoryview(...).cast("d")``).
+ *   playing their averages, a list), ``average()`` (the average strategy's sums by slot: ``bytes`` of native doubles,
+ *   8 a slot, read as ``memoryview(...).cast("d")``) and ``set_average(i, width)`` (the same of information set ``i``
+ *   alone, by its node's ``width`` moves: what a decision reads).
  *   ``iterate`` and ``bracket`` release the GIL while they run. The pure-Python twin is cfr.py's ``_PyRun``.
  * ``RangeRun(mask0, mask1, weight0, weight1, player, child_at, child, played0, played1, alive_at0, alive0, alive_at1,
  *   alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at,
@@ -214,6 +215,23 @@ static PyObject *run_average(RunObject *self, PyObject *noargs) {
     return res;
 }
 
+static PyObject *run_set_average(RunObject *self, PyObject *args) {
+    int i, width;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ii", &i, &width)) return NULL;
+    if (width < 0) {
+        PyErr_SetString(PyExc_ValueError, "a negative count of moves");
+        return NULL;
+    }
+    double *out = PyMem_Malloc(sizeof(double) * ((size_t)width + 1));
+    if (out == NULL) return PyErr_NoMemory();
+    const char *err = NULL;
+    int kind = cfr_set_average(&self->run.w, i, width, out, &err);
+    PyObject *res = kind == K_OK ? PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)sizeof(double) * width)
+                                 : (kernel_raise(kind, err), NULL);
+    PyMem_Free(out);
+    return res;
+}
+
 static PyMethodDef run_methods[] = {
     {"iterate", (PyCFunction)run_iterate, METH_VARARGS, "Run CFR+ iterations."},
     {"force", (PyCFunction)run_force, METH_VARARGS,
@@ -222,6 +240,8 @@ static PyMethodDef run_methods[] = {
     {"hand_values", (PyCFunction)run_hand_values, METH_NOARGS,
      "Each maximiser's hand's value under the averages (times its weight)."},
     {"average", (PyCFunction)run_average, METH_NOARGS, "The average strategy's sums by slot: bytes of native doubles."},
+    {"set_average", (PyCFunction)run_set_average, METH_VARARGS,
+     "One information set's average strategy's sums by its node's moves: bytes of native doubles."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -242,8 +262,8 @@ static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
  * (``_ranges_kernel.h``) of the hands ``mask0``, ``mask1`` (buffers of 64-bit tile masks) from ``state`` (``RB_STATE``
  * ints) valued by ``scoring`` (``LeafScoring.ints()``) times ``norm``: ``(arrays, size)``, ``arrays`` a tuple of bytes
  * (``RB_PLAYER``... in order, ``RB_ITEMS`` bytes an item), or None past ``budget`` CPU seconds (< 0: none) or
- * ``max_nodes`` nodes (< 0: none); MemoryError past ``max_bytes`` bytes of its arrays (0 or less: none; the text
- * ``RB_TOO_LARGE``). The GIL is released while it builds. */
+ * ``max_nodes`` nodes (< 0: none); MemoryError past ``max_bytes`` bytes of its arrays and the least a run of them
+ * needs (``rb_bytes``; 0 or less: none; the text ``RB_TOO_LARGE``). The GIL is released while it builds. */
 static PyObject *build_py(PyObject *mod, PyObject *args) {
     PyObject *o[2], *state, *scoring;
     double norm, budget;

@@ -338,6 +338,23 @@ void cfr_average(const CfrWalk *w, double *out) {
         for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) out[t->slot[i] + w->lmove[j]] = w->avg[j];
 }
 
+int cfr_set_average(const CfrWalk *w, int32_t i, int32_t width, double *out, const char **err) {
+    const CfrMoves *t = &w->m;
+    if (i < 0 || i >= t->iset_at[t->nodes] || width < 0) {
+        *err = "no such information set";
+        return K_VALUE;
+    }
+    for (int32_t a = 0; a < width; a++) out[a] = 0.0;
+    for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) {
+        if (w->lmove[j] >= width) {
+            *err = "an information set has more moves than asked for";
+            return K_VALUE;
+        }
+        out[w->lmove[j]] = w->avg[j];
+    }
+    return K_OK;
+}
+
 void cfr_hand_values(CfrWalk *w, double *out) {
     const CfrMoves *t = &w->m;
     walk_root(w, 0, MODE_EVAL);

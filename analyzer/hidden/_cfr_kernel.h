@@ -166,6 +166,10 @@ void cfr_iterate(CfrWalk *w, int64_t count);
 double cfr_best(CfrWalk *w, int p);
 /* The average strategy's sums by the tree's slots (``slot[i] + move``, 0 for an illegal move) into ``out`` (``size``). */
 void cfr_average(const CfrWalk *w, double *out);
+/* Information set ``i``'s average strategy's sums by its node's moves (``width`` of them: ``out[a]`` for move ``a``, 0 for
+ * an illegal one): a decision reads its mover's set alone, not the whole average (8 bytes a slot of the tree). K_VALUE
+ * with its text where ``i`` is no set of the tree or a legal move's index is not below ``width``. */
+int cfr_set_average(const CfrWalk *w, int32_t i, int32_t width, double *out, const char **err);
 /* Each of the maximiser's hands' value (times its root weight) with both playing their averages, into ``out``
  * (``nh[0]``). */
 void cfr_hand_values(CfrWalk *w, double *out);

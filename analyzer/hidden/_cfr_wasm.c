@@ -91,10 +91,20 @@ EXPORT(cfr_hands) int cfr_hands(WasmRun *r) { return r->run.w.m.nh[0]; }
 EXPORT(cfr_average_at) void cfr_average_at(WasmRun *r, double *out) { cfr_average(&r->run.w, out); }
 EXPORT(cfr_size) int cfr_size(WasmRun *r) { return r->run.w.m.size; }
 
+/* Information set ``i``'s average strategy's sums by its node's ``width`` moves into ``out`` (``cfr_set_average``): 0, or
+ * the error's kind (its text in ``cfr_error_text``). */
+EXPORT(cfr_set_average_at) int cfr_set_average_at(WasmRun *r, int i, int width, double *out) {
+    const char *err = NULL;
+    int kind = cfr_set_average(&r->run.w, i, width, out, &err);
+    if (kind != K_OK) r->err_text = err;
+    return kind;
+}
+
 /* The range tree's build (``_ranges_kernel.h``; the extension's ``build``): the hands ``mask0`` (``n0`` 64-bit tile
  * masks) and ``mask1`` (``n1``) from ``state`` (``RB_STATE`` ints) valued by ``scoring`` (``LeafScoring.ints()``,
  * ``nscoring`` ints) times ``norm``, stopped past ``max_nodes`` nodes (< 0: no cap; a freestanding module has no CPU
- * clock: the caller times it) or ``max_bytes`` bytes of its arrays (0 or less: no cap; then ``K_MEMORY``, its text
+ * clock: the caller times it) or ``max_bytes`` bytes of its arrays and the least a run of them needs (0 or less: no
+ * cap; then ``K_MEMORY``, its text
  * ``RB_TOO_LARGE``). NULL: no memory; else check ``rb_error_kind`` (``RB_TOO_LONG``: past the cap), then read
  * array ``k`` (``RB_PLAYER``...) at ``rb_array`` with ``rb_items`` items, and ``rb_delete`` it. */
 EXPORT(rb_new) RangeBuild *rb_new(const uint64_t *mask0, int n0, const uint64_t *mask1, int n1, const int *state,

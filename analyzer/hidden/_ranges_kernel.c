@@ -211,11 +211,13 @@ static int rb_terminal(RangeBuild *b, const RbState *s, int32_t n, const int32_t
     return 0;
 }
 
-/* The bytes the build holds: its arrays as allocated (the output, the children, the tables' keys and their hash). */
+/* The bytes the build holds in its arrays as filled (the output, the children, the tables' keys and their hash; a
+ * vector's room past what it holds is never written, and the system gives such pages no memory until they are), and
+ * the least a run of the tree will add: ``RB_RUN_BYTES`` a legal move. */
 static int64_t rb_bytes(const RangeBuild *b) {
-    int64_t n = b->kids.cap * b->kids.item + b->kid_at.cap * b->kid_at.item + b->keys.cap * b->keys.item
-                + b->nslots * 3 * (int64_t)sizeof(int64_t);
-    for (int k = 0; k < RB_ARRAYS; k++) n += b->out[k].cap * b->out[k].item;
+    int64_t n = b->kids.n * b->kids.item + b->kid_at.n * b->kid_at.item + b->keys.n * b->keys.item
+                + b->nslots * 3 * (int64_t)sizeof(int64_t) + RB_RUN_BYTES * b->legal;
+    for (int k = 0; k < RB_ARRAYS; k++) n += b->out[k].n * b->out[k].item;
     return n;
 }
 
@@ -366,6 +368,7 @@ static int32_t rb_node(RangeBuild *b, const RbState *s, const int32_t *const al[
             goto done;
         }
         b->size += width;
+        b->legal += cnm[c];
         int8_t *row = (int8_t *)legal->v + legal->n;
         memset(row, 0, (size_t)width);
         legal->n += width;

@@ -48,13 +48,15 @@ typedef struct {
     LeafScoring sc;
     double norm;                  /* 1 over the deals' weight: each table value is multiplied by it */
     int64_t max_nodes;            /* past this many nodes the build stops (``RB_TOO_LONG``; -1: no cap) */
-    int64_t max_bytes;            /* past this many bytes of its arrays the build stops (``K_MEMORY``; 0 or less:
-                                   * no cap) */
+    int64_t max_bytes;            /* past this many bytes (``rb_bytes``: its arrays as filled, and the least a run of
+                                   * them will need, ``RB_RUN_BYTES`` a legal move) the build stops (``K_MEMORY``; 0
+                                   * or less: no cap) */
     double budget;                /* past this many seconds of ``clock`` the same (``clock`` NULL: not checked) */
     double (*clock)(void);
     /* the output */
     RbVec out[RB_ARRAYS];
     int64_t size;                 /* the slots of the information sets' moves (``RangeTree.size``) */
+    int64_t legal;                /* the legal moves among them (a run's slots) */
     int err_kind;
     const char *err_text;
     /* the build's own */
@@ -70,6 +72,10 @@ typedef struct {
     RbVec keys;                   /* the keys of the tables made (ints), and the hash of them: */
     int64_t *slots, nslots, used; /* by hash: 1 + the key's start in ``keys`` (0: empty), its length, its table */
 } RangeBuild;
+
+/* The bytes a CFR+ run gives each legal move of an information set (``_cfr_kernel.c``: regrets, averages, a strategy
+ * and the children's values, four doubles, and three indices; analyzer/hidden/ranges.py's ``RUN_BYTES``). */
+#define RB_RUN_BYTES 44
 
 /* The build stopped at ``max_nodes`` or ``budget`` (not an error kind of ``_kernel.h``: the bindings say it). */
 #define RB_TOO_LONG 100

@@ -135,8 +135,7 @@ class PublicTree:
     def memory(self, binding: str | None = "default") -> int:
         """The bytes of the flattened tree's arrays and of one run's (regrets, averages and two scratch arrays, a
         slot per legal move of an information set, with their indices; the value and reach vectors of every depth, as
-        the kernel allocates them), with a solve's average strategy read out, as the run of ``binding`` holds them
-        (:func:`analyzer.hidden.ranges.held_bytes`)."""
+        the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive,
                   *self.parent)
@@ -412,9 +411,6 @@ class _PyRun(ReferenceRun):
         st = self.st
         return _walk(st, 0, 0, [1.0] * st.nh[0], [1.0] * st.nh[1], EVAL, 0)
 
-    def average(self) -> list[float]:
-        return list(self.st.avg)
-
 
 class _CRun(CompiledRun):
     """The same over the compiled kernel."""
@@ -431,7 +427,8 @@ class CfrResult:
     """A solved (or partly solved) tree: the certified bracket ``[lower, upper]`` of the game value (for the
     maximiser), the iterations run, the seconds taken, whether the bracket closed to ``tol``, each of the
     maximiser's hands' value under the average strategies (weighted: divide by the hand's reach) and the
-    average strategy (by the tree's slots; empty where :func:`solve` was not asked for it)."""
+    average strategy of the information set :func:`solve` was asked for (its sums by its node's moves; empty where
+    none was)."""
 
     lower: float
     upper: float
@@ -439,7 +436,7 @@ class CfrResult:
     seconds: float
     closed: bool
     hand_values: tuple[float, ...]
-    average: Sequence[float]            # (read-only doubles: :func:`_doubles`)
+    average: tuple[float, ...]
     compiled: bool
 
     @property
@@ -478,7 +475,8 @@ def next_step(done: int, width: float, before: tuple[int, float] | None, tol: fl
 
 def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tuple[int, int] | None = None,
           max_iterations: int = 1_000_000, compiled: bool | None = None, every: int = 10, run=None,
-          keep: bool = False, floor: float = -math.inf, cap: float = math.inf, average: bool = True) -> CfrResult:
+          keep: bool = False, floor: float = -math.inf, cap: float = math.inf,
+          average: tuple[int, int] | None = None) -> CfrResult:
     """Discounted CFR on ``t`` until the certified bracket is no wider than ``tol`` or ``budget`` seconds are spent (or
     ``max_iterations``; ``budget`` in CPU seconds of this process); the bracket is measured after ``every`` iterations,
     then as :func:`next_step` says (where the bracket's narrowing says it closes; else a quarter of the iterations
@@ -487,8 +485,9 @@ def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tup
     :func:`start_run` over ``t`` to go on with (``forced`` is then held by :meth:`force`: its regrets are the new
     solve's warm start; ``keep``: its average and iteration count too, the run going on). ``floor`` and ``cap``: a
     lower and an upper bound of the value known from elsewhere (certified: a move's value is at most the game's, the
-    game's at least each move's), the bracket narrowed to them. ``average``: False leaves the result's average strategy
-    empty (a decision reads only the game's: at 4 tiles a hand each one is some 200 MB)."""
+    game's at least each move's), the bracket narrowed to them. ``average``: (information set, its node's count of
+    moves), the set whose average strategy the result holds (None: none). A decision reads its mover's set alone: the
+    whole average is 8 bytes a slot of the tree, 1.7 GB at 4 tiles a hand from 5,985 hands a side."""
     if run is None:
         run = start_run(t, forced, compiled)
     else:
@@ -511,17 +510,8 @@ def solve(t: PublicTree, *, tol: float = 1e-6, budget: float = 10.0, forced: tup
         step = next_step(done, up - low, before, tol, max(1, every))
         before = (done, up - low)
     return CfrResult(low, up, done, time.process_time() - start, up - low <= tol, tuple(run.hand_values()),
-                     _doubles(run.average() if average else ()), not isinstance(run, (_PyRun, RangePyRun)))
-
-
-def _doubles(values: Sequence[float]) -> Sequence[float]:
-    """``values`` as a read-only sequence of doubles, 8 bytes each: a decision keeps one average strategy a solve, by
-    the tree's slots (tens of millions at 4 tiles a hand), which as a tuple of Python floats took 32 bytes a slot (the
-    17th session: a four-tile decision's solves held 3 GB of them). A compiled run's (a read-only view of its bytes)
-    is kept as it is: the binding no longer makes a list of it (the 19th session)."""
-    if isinstance(values, memoryview) and values.readonly and values.format == "d":
-        return values
-    return memoryview(array("d", values)).toreadonly()
+                     tuple(run.set_average(*average)) if average is not None else (),
+                     not isinstance(run, (_PyRun, RangePyRun)))
 
 
 #: The default precision of a decision's values: the bracket of each value, per deal that gives the mover his
@@ -551,7 +541,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     (:mod:`.ranges`) where the deals are every disjoint pair of them and the scoring counts pips, else over the deals
     (or with ``by_deals``). ``memory``: the most bytes the tree over the hands and a run of it may take
     (:meth:`RangeTree.memory`): :class:`analyzer.hidden.ranges.TreeTooLarge` past it, its build stopped once its arrays
-    pass half of it (they are copied once on their way out of the kernel). ``shown`` and ``grace``: where ``budget``
+    and the least a run of them needs pass it. ``shown`` and ``grace``: where ``budget``
     is spent and a bracket is still wider than ``shown`` points a deal of his hand (the precision the caller shows),
     up to ``grace`` more CPU seconds go to a further solve of each such bracket, until it is within ``shown``."""
     from .decision import HiddenDecision
@@ -567,12 +557,8 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
         if found is not None:
             ranges = found
     if ranges is not None:
-        try:
-            t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget,
-                             max_bytes=None if memory is None else memory // 2,
-                             weights=None if hand_weights is None else (hand_weights[mover], hand_weights[1 - mover]))
-        except TreeTooLarge:
-            raise TreeTooLarge(memory) from None        # (the decision's cap, of which the build had half)
+        t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget, max_bytes=memory,
+                         weights=None if hand_weights is None else (hand_weights[mover], hand_weights[1 - mover]))
         if memory is not None and t.memory(binding) > memory:
             raise TreeTooLarge(memory)
         h = t.hands[0].index(pos.hands[mover])
@@ -609,14 +595,13 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
                 # set already): its bracket starts near the game's
                 keep = round_ == 0 and x == order[0]
             got = solve(t, tol=goal, budget=left / (len(todo) - j), forced=targets[x], run=run, keep=keep,
-                        floor=floor, cap=cap, average=x == 0)
+                        floor=floor, cap=cap, average=(i, len(t.moves[0])) if x == 0 and split else None)
             got = replace(got, closed=got.width <= width)       # (closed: to ``tol``, whatever the round aimed at)
             iterations += got.iterations
             if results[x] is None or got.width < results[x].width:      # (each bracket holds the value)
                 results[x] = got
             if x == 0 and split:
-                s0 = t.slot[i]
-                played = [got.average[s0 + k] for _, k in targets[1:]]
+                played = [got.average[k] for _, k in targets[1:]]
                 order = sorted(range(1, len(targets)), key=lambda y: -played[y - 1])
                 todo[1:] = [y for y in order if y in todo[1:]]
         # the game's value is at least each move's, a move's at most the game's: each bracket narrowed by the others
@@ -638,10 +623,9 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     whole = results[0]
     if split:
         forced = list(zip(moves, results[1:]))
-        s = t.slot[i]
         at = [k for _, k in targets[1:]]
-        total = sum(whole.average[s + k] for k in at)
-        strategy = tuple((m, whole.average[s + k] / total if total > 0 else 1.0 / len(moves))
+        total = sum(whole.average[k] for k in at)
+        strategy = tuple((m, whole.average[k] / total if total > 0 else 1.0 / len(moves))
                          for m, k in zip(moves, at))
     else:
         forced = [(m, whole) for m in moves]

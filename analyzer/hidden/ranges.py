@@ -278,8 +278,8 @@ class RangeTree:
         their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the subsets
         of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their parent: a
         mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's hands
-        alive at a node where one moves), with a solve's average strategy read out, as the run of ``binding`` holds
-        them (:func:`held_bytes`; "default": :func:`compiled_kernel`'s). Measured against the process's resident
+        alive at a node where one moves), as the run of ``binding`` holds them (:func:`held_bytes`; "default":
+        :func:`compiled_kernel`'s). Measured against the process's resident
         memory in the seventeenth and nineteenth sessions: docs/hidden.md, "A cap on the tree's memory"."""
         vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (self.depth() + 2)
         bits = max((m.bit_length() for ms in self.cmasks for m in ms), default=0)
@@ -327,9 +327,9 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     """The public tree of the game dealt any disjoint pair of ``hands[0]`` (the tile masks of the seat ``first``'s
     possible hands) and ``hands[1]`` (the other seat's), from ``base`` (a position of that moment: its line, turn and
     counts; its hands are replaced as the walk needs), each hand weighing ``weights`` (1 if None). :class:`BuildTooLong`
-    past ``budget`` CPU seconds, :class:`TreeTooLarge` once its arrays pass ``max_bytes`` bytes (as allocated: the
-    kernel's grow by doubling; checked every 64 nodes). Built by the compiled kernel (``_ranges_kernel.c``: the same
-    arrays) where
+    past ``budget`` CPU seconds, :class:`TreeTooLarge` once its arrays (as filled) and the least a run of them needs
+    (:data:`RUN_BYTES` a legal move) pass ``max_bytes`` bytes (checked every 64 nodes). Built by the compiled kernel
+    (``_ranges_kernel.c``: the same arrays) where
     :func:`compiled_build_supports` the position and ``compiled`` is not False (True: ValueError where it does not),
     else here (the reference); ``module``: the kernel's binding to build with (the default: :func:`compiled_kernel`'s)."""
     start = time.process_time()
@@ -376,6 +376,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
                                                     {m: h for h, m in enumerate(masks[1])})
     kids_of: list[list[int]] = []
     ticks = [0]
+    legal_moves = [0]               # the legal moves of the information sets so far (a run's slots)
     chance = [1.0]                  # the chance of the draws since the root (the tables below are times it)
 
     keys: dict = {}                 # a hand's tiles left -> its class (where not its pips alone)
@@ -435,7 +436,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
         if ticks[0] % 64 == 0:
             if budget is not None and time.process_time() - start > budget:
                 raise BuildTooLong(f"the public tree took more than {budget:.0f} CPU seconds to build")
-            if max_bytes is not None and t.array_bytes() > max_bytes:
+            if max_bytes is not None and t.array_bytes() + RUN_BYTES * legal_moves[0] > max_bytes:
                 raise TreeTooLarge(max_bytes)
         n = len(t.player)
         t.player.append(-1)
@@ -570,6 +571,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
             t.slot.append(t.size)
             t.size += width
             t.legal.extend(row)
+            legal_moves[0] += len(at)
             for a in at:
                 subs[a].append(h)
                 if g[0]:
@@ -823,8 +825,11 @@ class RangePyRun(ReferenceRun):
         """Each of player 0's hands' value times its weight (of the game's: summing to the game value)."""
         return [x * y for x, y in zip(self.st.t.weight[0], self._root(0, EVAL))]
 
-    def average(self) -> list[float]:
-        return list(self.st.avg)
+
+#: The bytes a kernel's run gives each legal move of an information set: four doubles (regrets, averages, a strategy,
+#: the children's values) and three indices (``_ranges_kernel.h``'s ``RB_RUN_BYTES``, by which the compiled build
+#: counts what a run of its tree will need at the least)
+RUN_BYTES = 8 * 4 + 4 * 3
 
 
 def run_slots(t) -> int:
@@ -833,23 +838,24 @@ def run_slots(t) -> int:
     indices (``_cfr_kernel.c``'s ``legal_moves``: each set's first slot, each slot's move and, by move, its slots and
     hands)."""
     legal = sum(1 for x in t.legal if x)
-    return 8 * 4 * legal + 4 * (3 * legal + len(t.iset_hand) + len(t.child) + 2)
+    return RUN_BYTES * legal + 4 * (len(t.iset_hand) + len(t.child) + 2)
 
 
 def held_bytes(arrays: int, size: int, binding: str | None = "default") -> int:
     """The bytes a run of ``binding`` (``"native"``, ``"wasm"``, None: the Python run; "default": the binding
-    :func:`compiled_kernel` picks) holds of a tree whose arrays take ``arrays`` bytes and of ``size`` slots, with one
-    solve's average strategy read out: the extension reads the tree's arrays in place and gives the average as bytes
-    (8 a slot); the WebAssembly module copies the arrays into its memory and gives the average from there (twice
-    each); the Python run reads the arrays and makes the average a list of floats (40 bytes a slot while it is read,
-    then 8 kept)."""
+    :func:`compiled_kernel` picks) holds of a tree whose arrays take ``arrays`` bytes and of ``size`` slots, beyond its
+    slots by legal move (:func:`run_slots`): the extension reads the tree's arrays in place; the WebAssembly module
+    copies them into its memory (twice); the Python run reads them and keeps its regrets and averages as two lists by
+    slot (8 bytes a reference; the floats they hold, two a legal move, are about what :func:`run_slots` counts for the
+    kernel's). A decision reads one information set's average strategy (``set_average``), not the whole (8 bytes a
+    slot: a third of what a four-tile decision held until the twenty-third session)."""
     if binding == "default":
         binding = _KERNEL_BINDING
     if binding == "native":
-        return arrays + 8 * size
+        return arrays
     if binding == "wasm":
-        return 2 * arrays + 16 * size
-    return arrays + 48 * size
+        return 2 * arrays
+    return arrays + 16 * size
 
 
 class CompiledRun:
@@ -872,6 +878,10 @@ class CompiledRun:
     def average(self) -> memoryview:
         """The average strategy's sums by slot, read-only doubles (the binding's bytes, not copied)."""
         return memoryview(self.run.average()).cast("d")
+
+    def set_average(self, i: int, width: int) -> memoryview:
+        """Information set ``i``'s average strategy's sums by its node's ``width`` moves, read-only doubles."""
+        return memoryview(self.run.set_average(i, width)).cast("d")
 
 
 class RangeCRun(CompiledRun):

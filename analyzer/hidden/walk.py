@@ -79,6 +79,22 @@ class ReferenceRun:
         if not keep:
             self.it = 0
 
+    def average(self) -> list[float]:
+        """The average strategy's sums by slot (the kernel's ``cfr_average``)."""
+        return list(self.st.avg)
+
+    def set_average(self, i: int, width: int) -> list[float]:
+        """Information set ``i``'s average strategy's sums by its node's ``width`` moves (the kernel's
+        ``cfr_set_average``, with its checks)."""
+        t = self.st.t
+        if not 0 <= i < len(t.iset_hand) or width < 0:
+            raise ValueError("no such information set")
+        n = bisect_right(t.iset_at, i) - 1            # (the set's node)
+        s, moves = t.slot[i], t.child_at[n + 1] - t.child_at[n]
+        if any(t.legal[s + a] for a in range(width, moves)):
+            raise ValueError("an information set has more moves than asked for")
+        return [self.st.avg[s + a] if a < moves and t.legal[s + a] else 0.0 for a in range(width)]
+
 
 def strategy(st: WalkState, i: int, width: int, current: bool) -> list[float]:
     """Information set ``i``'s strategy over its node's ``width`` moves: by regret matching (``current``: the positive

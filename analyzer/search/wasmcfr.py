@@ -1,7 +1,7 @@
 """The CFR+ kernel of the hidden-information solver over its WebAssembly module (``analyzer/hidden/_cfr.wasm``), for
 Python in the browser (Pyodide): the same Python API as the CPython extension ``analyzer.hidden._cfr`` (``Run`` over a
 tree of deals, ``RangeRun`` over a tree of hands, each with ``iterate``, ``force``, ``bracket``, ``hand_values`` and
-``average``, and ``build``, the range tree's build),
+``average`` and ``set_average``, and ``build``, the range tree's build),
 each call one crossing into the module. :mod:`analyzer.hidden.cfr` takes it where the extension is missing, from
 :func:`analyzer.search.core.cfr_wasm` (``js.dominoKernels.cfr``), as the match tables take :mod:`~analyzer.search.wasmrace`.
 
@@ -132,6 +132,18 @@ class _Run(KernelHandle):
         m.x.cfr_average_at(self._d, out)
         return m.read(out, 8 * n)
 
+    def set_average(self, i: int, width: int) -> bytes:
+        """Information set ``i``'s average strategy's sums by its node's ``width`` moves, as :meth:`average` gives them;
+        the extension's error where ``i`` is no set or a legal move's index is not below ``width``."""
+        m = self._m
+        if width < 0:
+            raise ValueError("a negative count of moves")
+        out = m.room(8 * width + 8)
+        kind = m.x.cfr_set_average_at(self._d, i, width, out)
+        if kind:
+            raise KINDS.get(kind, ValueError)(m.text(m.x.cfr_error_text(self._d)))
+        return m.read(out, 8 * width)
+
 
 def _arrays(objs, names, items: str) -> list[bytes]:
     return [_raw(obj, int(item), name) for obj, name, item in zip(objs, names, items)]
@@ -167,7 +179,8 @@ class RangeRun(_Run):
 
 def build(mask0, mask1, state, scoring, norm: float, budget: float, max_nodes: int, max_bytes: int):
     """The range tree's build, as the extension's ``build``: ``(arrays, size)`` (a tuple of bytes, ``BUILD_ITEMS``), or
-    None past ``max_nodes`` nodes; MemoryError past ``max_bytes`` bytes of its arrays (0 or less: no cap). The module
+    None past ``max_nodes`` nodes; MemoryError past ``max_bytes`` bytes of its arrays and the least a run of them
+    needs (0 or less: no cap). The module
     has no CPU clock: ``budget`` is not checked here (the caller times the build)."""
     m = _mod()
     masks = [_raw(mask0, 8, "mask0"), _raw(mask1, 8, "mask1")]

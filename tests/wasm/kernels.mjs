@@ -360,6 +360,10 @@ function cfrRun(c) {
       x.cfr_hand_values_at(r, p);
       return bitsOf(p, n);
     }
+    if (call.op === 'set_average') {
+      const p = scratch.room(8 * call.width + 8), kind = x.cfr_set_average_at(r, call.set, call.width, p);
+      return kind ? [kind, readText(x.cfr_error_text(r))] : bitsOf(p, call.width);
+    }
     const n = x.cfr_size(r), p = scratch.room(8 * n + 8);
     x.cfr_average_at(r, p);
     return bitsOf(p, n);
