@@ -6,7 +6,9 @@ choice where the larger hand holds ``--size`` tiles), the games given (``--games
 the study's ``--rows`` files says "too large". Each is built in a process of its own, as ``cfr_decision`` builds it
 (``build_ranges`` over each player's possible hands, by the compiled kernel), and checked as it checks it:
 
-- ``build``: the build stopped by its cap (``max_bytes``: the analysis's ``CFR_MEMORY``), or with ``--uncapped`` none;
+- ``build``: the build stopped by its cap (``max_bytes``: the analysis's ``CFR_MEMORY``; with ``--before DIR``, that
+  tree's too, built with half of it, as its ``cfr_decision`` did before the twenty-third session), or with
+  ``--uncapped`` none;
 - ``memory()``: the bytes the tree and a run of it take (``RangeTree.memory``), against the cap;
 - the process's peak resident memory (``ru_maxrss``: the build, its copies and Python's own), and the build's CPU s.
 
@@ -17,6 +19,7 @@ built, its ``memory()`` past the cap; ``stopped``: the build passed the cap), th
 
     nice -n 10 python3 bench/bench_cfr_memory.py --rows bench/timings/cfr-study-85-4tiles-0.jsonl ... [--uncapped]
     nice -n 10 python3 bench/bench_cfr_memory.py --games 2,34 [--size 4] [--seed 85] [--out FILE.jsonl]
+    nice -n 10 python3 bench/bench_cfr_memory.py --games 2,34 --before DIR    (DIR: a tree before the 23rd session)
 """
 from __future__ import annotations
 
@@ -32,8 +35,9 @@ from in_tree import in_tree  # noqa: E402
 HERE = Path(__file__).resolve().parents[1]
 
 
-def worker(game: int, size: int, seed: int, uncapped: bool) -> None:
-    """One decision's tree, built as ``cfr_decision`` builds it: one JSON line of its figures."""
+def worker(game: int, size: int, seed: int, uncapped: bool, share: float = 1.0) -> None:
+    """One decision's tree, built as ``cfr_decision`` builds it (its build's cap ``share`` of the decision's): one JSON
+    line of its figures."""
     import resource
     import time
 
@@ -56,7 +60,7 @@ def worker(game: int, size: int, seed: int, uncapped: bool) -> None:
     start = time.process_time()
     try:
         t = build_ranges(variant, pos, mover, (ranges[mover], ranges[1 - mover]),
-                         max_bytes=None if uncapped else CFR_MEMORY)
+                         max_bytes=None if uncapped else int(CFR_MEMORY * share))
     except TreeTooLarge:
         row["verdict"] = "stopped"
     else:
@@ -89,28 +93,39 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=85)
     ap.add_argument("--uncapped", action="store_true", help="build every tree whole (how far past the cap)")
     ap.add_argument("--out", type=Path, help="each decision's row appended to this JSON-lines file")
+    ap.add_argument("--before", type=Path, help="another source tree (its cores built): each decision built there too")
     args = ap.parse_args()
     games = [int(g) for g in args.games.split(",")] if args.games else study_games(args.rows)
     print(f"range trees of {args.size} tiles, block for two, seed {args.seed}, {len(games)} decisions, load "
           f"{os.getloadavg()[0]:.1f}; built {'whole' if args.uncapped else 'with the analysis cap'}")
-    print(f"{'game':>5} {'hands':>11} {'deals':>10} {'nodes':>10} {'arrays':>7} {'slots':>6} {'memory()':>8} "
-          f"{'average':>7} {'verdict':>8} {'build s':>7} {'peak RSS':>8}")
+    print(f"{'tree':>6} {'game':>5} {'hands':>11} {'deals':>10} {'nodes':>10} {'arrays':>7} {'slots':>6} "
+          f"{'memory()':>8} {'average':>7} {'verdict':>8} {'build s':>7} {'peak RSS':>8}")
     rows = []
+    trees = [("this", HERE, 1.0)] + ([("before", args.before.resolve(), 0.5)] if args.before else [])
     for g in games:
-        (row,) = in_tree(HERE, "bench_cfr_memory", f"worker({g}, {args.size}, {args.seed}, {args.uncapped})")
-        rows.append(row)
-        if args.out:
-            with args.out.open("a") as out:
-                out.write(json.dumps(row) + "\n")
-        if row["verdict"] == "none":
-            continue
-        gb = (lambda key: f"{row[key] / 1e9:.2f}" if key in row else "-")
-        print(f"{g:>5} {row['hands'][0]:>5}/{row['hands'][1]:<5} {row['deals']:>10,} {row.get('nodes', 0):>10,} "
-              f"{gb('arrays'):>7} {gb('slots'):>6} {gb('memory'):>8} {gb('average'):>7} {row['verdict']:>8} "
-              f"{row['build_s']:>7.1f} {gb('rss'):>8}", flush=True)
+        for name, tree, share in trees:
+            call = f"worker({g}, {args.size}, {args.seed}, {args.uncapped}, {share})"
+            (row,) = in_tree(tree, "bench_cfr_memory", call)
+            row["tree"] = name
+            _show(row, args.out)
+            if name == "this":
+                rows.append(row)
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ("fits", "past", "stopped")}
-    print(f"of {len(rows)}: {counts['fits']} fit the cap ({rows[0]['cap'] / 2**30:.0f} GiB), {counts['past']} built "
-          f"and past it, {counts['stopped']} stopped in their build" if rows else "no decision")
+    print(f"of {len(rows)} (this tree): {counts['fits']} fit the cap ({rows[0]['cap'] / 2**30:.0f} GiB), "
+          f"{counts['past']} built and past it, {counts['stopped']} stopped in their build" if rows else "no decision")
+
+
+def _show(row: dict, out: Path | None) -> None:
+    """A decision's line of the table (and its row appended to ``out``)."""
+    if out:
+        with out.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+    if row["verdict"] != "none":
+        g = row["game"]
+        gb = (lambda key: f"{row[key] / 1e9:.2f}" if key in row else "-")
+        print(f"{row['tree']:>6} {g:>5} {row['hands'][0]:>5}/{row['hands'][1]:<5} {row['deals']:>10,} "
+              f"{row.get('nodes', 0):>10,} {gb('arrays'):>7} {gb('slots'):>6} {gb('memory'):>8} {gb('average'):>7} "
+              f"{row['verdict']:>8} {row['build_s']:>7.1f} {gb('rss'):>8}", flush=True)
 
 
 if __name__ == "__main__":
