@@ -83,6 +83,6 @@ setup(ext_modules=[Extension(f"analyzer.search.{name}", [f"{SEARCH}/{name}.c", *
                Extension("analyzer.hidden._cfr", ["analyzer/hidden/_cfr.c", "analyzer/hidden/_cfr_kernel.c",
                                                     "analyzer/hidden/_ranges_kernel.c"],
                          depends=[f"{SEARCH}/_kernel.h", f"{SEARCH}/_leaf.h", "analyzer/hidden/_cfr_kernel.h",
-                                  "analyzer/hidden/_ranges_kernel.h"], extra_compile_args=FLAGS,
-                         optional=True)],
+                                  "analyzer/hidden/_ranges_kernel.h"], extra_compile_args=[*FLAGS, "-pthread"],
+                         extra_link_args=["-pthread"], optional=True)],   # (its walks over several threads)
       cmdclass={"build_ext": BuildWithWasm})

@@ -8,7 +8,12 @@ hands). Its range tree is built once (by this tree's build) and each kernel's ex
 iterations, the two alternating, CPU seconds. Then both runs' bracket, hand values and average strategy are compared:
 bit for bit (the same doubles) or the largest difference.
 
+With ``--threads N ...`` (instead of ``--before``) the runs are this tree's kernel's with one thread and with each N
+(``cfr_threads``): the table's times are then wall-clock milliseconds (the threads' CPU seconds add up), and a column
+gives each run's CPU milliseconds an iteration.
+
     nice -n 10 python3 bench/bench_cfr_iteration.py --before DIR [DIR ...] [--which 2] [--iterations 100] [--rounds 3]
+    nice -n 10 python3 bench/bench_cfr_iteration.py --threads 2 [4 ...] [--which 2] [--size 3]
 """
 from __future__ import annotations
 
@@ -41,13 +46,16 @@ def load(tree: Path, name: str):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", type=Path, required=True, nargs="+", help="the other source trees (their cores built)")
+    ap.add_argument("--before", type=Path, nargs="+", default=[], help="the other source trees (their cores built)")
+    ap.add_argument("--threads", type=int, nargs="+", default=[], help="this kernel over these threads against one")
     ap.add_argument("--which", type=int, default=2, help="the study's decision (from 0)")
     ap.add_argument("--size", type=int, default=3, help="the larger hand's tiles")
     ap.add_argument("--seed", type=int, default=85)
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
+    if bool(args.before) == bool(args.threads):
+        ap.error("--before DIR ... or --threads N ...")
 
     from bench_cfr_study import endgame
 
@@ -58,43 +66,55 @@ def main() -> None:
     kernels = {f"before{j}" if len(args.before) > 1 else "before": load(d.resolve(), f"before{j}")
                for j, d in enumerate(args.before)}
     kernels["this"] = load(HERE, "this")
+    threads = {"this": 1}
+    if args.threads:
+        kernels = {"1 thread": kernels["this"], **{f"{n} threads": kernels["this"] for n in args.threads}}
+        threads = {"1 thread": 1, **{f"{n} threads": n for n in args.threads}}
+    clock = time.perf_counter if args.threads else time.process_time
     variant = find_variant("block", {"players": "2"})
     found = (e for e in (endgame(variant, args.size, args.seed, g) for g in range(400)) if e is not None)
     rep, k, _ = next(islice(found, args.which, None))
     pos, ranges = public_ranges(rep, k)
     t = build_ranges(variant, pos, pos.turn, (ranges[pos.turn], ranges[1 - pos.turn]))
     runs = {name: RangeCRun(t, None, module) for name, module in kernels.items()}
+    split = {name: run.threads(threads.get(name, 1)) for name, run in runs.items()}
     took = {name: [] for name in runs}
+    cpu = {name: [] for name in runs}
     best = {name: [] for name in runs}
     for _ in range(args.rounds):
         for name, run in runs.items():
-            start = time.process_time()
+            start, spent = clock(), time.process_time()
             run.iterate(args.iterations)
-            took[name].append(time.process_time() - start)
-            start = time.process_time()
+            took[name].append(clock() - start)
+            cpu[name].append(time.process_time() - spent)
+            start = clock()
             run.bracket()
-            best[name].append(time.process_time() - start)
+            best[name].append(clock() - start)
     print(f"block for two, {args.size} tiles, seed {args.seed}, decision {args.which}: {t.deals:,} deals, "
           f"{t.nodes:,} nodes; {args.rounds} rounds of {args.iterations} iterations and a bracket, alternating; "
-          + ", ".join(f"{name} {d}" for name, d in zip(kernels, args.before)) + f"; this tree ({HERE})")
+          + "".join(f"{name} {d}, " for name, d in zip(kernels, args.before)) + f"this tree ({HERE})"
+          + (f"; split at depth {max(split.values())}" if args.threads else ""))
     first = next(iter(took))
-    print(f"{'kernel':>8} | {'ms an iteration (each round)':>34} | {'all':>6} | {'ratio':>6} | {'median':>6} | "
-          f"{'bracket ms':>10}")
+    unit = "wall ms" if args.threads else "ms"
+    print(f"{'kernel':>10} | {unit + ' an iteration (each round)':>34} | {'all':>6} | {'ratio':>6} | {'median':>6} | "
+          f"{'bracket ' + unit:>15} | {'CPU ms':>7}")
     for name, secs in took.items():
         each = " ".join(f"{1000 * s / args.iterations:6.2f}" for s in secs)
         ratio = sum(took[first]) / sum(secs)
         median = statistics.median(a / b for a, b in zip(took[first], secs))
-        print(f"{name:>8} | {each:>34} | {1000 * sum(secs) / (args.iterations * args.rounds):6.2f} | {ratio:5.3f}x | "
-              f"{median:5.3f}x | {1000 * statistics.median(best[name]):10.2f}")
-    print(f"ratio: {first}'s CPU seconds over each kernel's (all rounds; the median of the rounds' ratios)")
+        print(f"{name:>10} | {each:>34} | {1000 * sum(secs) / (args.iterations * args.rounds):6.2f} | {ratio:5.3f}x | "
+              f"{median:5.3f}x | {1000 * statistics.median(best[name]):15.2f} | "
+              f"{1000 * sum(cpu[name]) / (args.iterations * args.rounds):7.2f}")
+    print(f"ratio: {first}'s {'wall' if args.threads else 'CPU'} seconds over each one's (all rounds; the median of "
+          "the rounds' ratios)")
     got = {name: (run.bracket(), run.hand_values(), run.average()) for name, run in runs.items()}
     for name in kernels:
-        if name == "this":
+        if name == "this" or name == first and args.threads:
             continue
-        for what, a, b in zip(("bracket", "hand values", "average"), got[name], got["this"]):
+        for what, a, b in zip(("bracket", "hand values", "average"), got[name], got[first if args.threads else "this"]):
             diff = max((abs(x - y) for x, y in zip(a, b)), default=0.0)
             same = "the same doubles" if list(a) == list(b) else f"largest difference {diff:.3g}"
-            print(f"{name} against this, {what}: {same}")
+            print(f"{name} against {first if args.threads else 'this'}, {what}: {same}")
 
 
 if __name__ == "__main__":

@@ -657,6 +657,11 @@ class _CfrCalls:
         self.run.iterate(count)
         self.calls.append({"op": "iterate", "count": count})
 
+    def threads(self, count):
+        got = self.run.threads(count)
+        self.calls.append({"op": "threads", "count": count, "got": got})
+        return got
+
     def force(self, forced_set, forced_move, keep=False):
         self.run.force(forced_set, forced_move, keep)
         self.calls.append({"op": "force", "set": forced_set, "move": forced_move, "keep": int(keep)})
@@ -843,6 +848,8 @@ def run_cfr_native(runs: list[dict], module) -> list:
             elif c["op"] == "force":
                 run.force(c["set"], c["move"], c.get("keep", 0))
                 got.append(None)
+            elif c["op"] == "threads":
+                got.append(run.threads(c["count"]))
             elif c["op"] == "set_average":
                 try:
                     values = memoryview(run.set_average(c["set"], c["width"])).cast("d")

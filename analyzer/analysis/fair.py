@@ -618,7 +618,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     unclosed: dict = {}
     if settings.exact_hidden and not individual:        # (the LP without scipy: sampled; the command says so once)
         hidden, failed, unclosed = exact_points(rep, points, settings.exact_hand, hidden_unavailable() is None,
-                                                settings.exact_seconds, settings.exact_memory)
+                                                settings.exact_seconds, settings.exact_memory, run.workers)
         notes += [failed] if failed else []
     teams: dict = {}
     if settings.exact_hidden and settings.team and not individual and variant.seating.sides == 2 and variant.players > 2:

@@ -188,9 +188,9 @@ def lp_deals(rep: Replay, k: int) -> tuple[list, list[int]]:
 
 
 def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], hand: int = CFR_HAND,
-                 lp: bool = True, seconds: float | None = None,
-                 memory: int | None = None) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
-                                           dict[tuple[int, int], HiddenDecision]]:
+                 lp: bool = True, seconds: float | None = None, memory: int | None = None,
+                 threads: int = 1) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
+                                            dict[tuple[int, int], HiddenDecision]]:
     """The decision points (step, seat, legal moves) small enough for an exact solver, each solved:
     ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
     sampling), and the CFR+ solver's decisions whose brackets did not close (by step and seat: what they do
@@ -198,7 +198,9 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
     decisions, and those of a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand; the
     LP (where ``lp``: scipy is there) the others within its bound, and those the CFR+ solver did not close; the CFR+
     solver within ``seconds`` of CPU a decision (None: :func:`cfr_budget`'s) and, over the players' hands, ``memory``
-    bytes (None: :data:`CFR_MEMORY`), to :data:`CFR_SHOWN` points a deal of the mover's hand."""
+    bytes (None: :data:`CFR_MEMORY`), to :data:`CFR_SHOWN` points a deal of the mover's hand, its walks over
+    ``threads`` threads (the fair run's workers: the decisions are solved before its pool is made; the values are the
+    same whatever they are)."""
     out: dict[tuple[int, int], HiddenDecision] = {}
     unclosed: dict[tuple[int, int], HiddenDecision] = {}
     notes: list[str] = []
@@ -219,10 +221,10 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                 if solver == "cfr-ranges":
                     got = cfr_decision(rep.variant, actual, ranges=deals, tol=CFR_SHOWN, budget=budget,
                                        memory=CFR_MEMORY if memory is None else memory, shown=CFR_SHOWN, grace=grace,
-                                       hand_weights=weights)
+                                       hand_weights=weights, threads=threads)
                 else:
                     got = cfr_decision(rep.variant, actual, deals, weights, masks=True, tol=CFR_SHOWN, budget=budget,
-                                       shown=CFR_SHOWN, grace=grace)
+                                       shown=CFR_SHOWN, grace=grace, threads=threads)
             except TreeTooLarge as exc:
                 notes.append(gettext("move {number} not valued exactly under hidden information: its public tree "
                                      "takes more than {size} MB of memory", number=k + 1,

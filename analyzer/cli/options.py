@@ -143,8 +143,9 @@ def jobs_option(f):
     (:func:`analyzer.workers.cores`), ``--jobs 1`` for one."""
     return click.option("-j", "--jobs", type=click.IntRange(1, 4096), default=None, callback=_jobs, metavar="N",
                         show_default=N_("the cores this process may use"),
-                        help=N_("Work in N processes at once: records, or the deals of the fair analysis "
-                                "(--jobs 1: one process). The results are the same whatever N."))(f)
+                        help=N_("Work in N processes at once: records, or the deals of the fair analysis; a "
+                                "decision valued exactly under hidden information walks in N threads (--jobs 1: one "
+                                "process, one thread). The results are the same whatever N."))(f)
 
 
 def passes_option(f):

@@ -10,7 +10,8 @@
  *   best responses against the averages), ``hand_values()`` (each maximiser's hand's weighted value with both
  *   playing their averages, a list), ``average()`` (the average strategy's sums by slot: ``bytes`` of native doubles,
  *   8 a slot, read as ``memoryview(...).cast("d")``) and ``set_average(i, width)`` (the same of information set ``i``
- *   alone, by its node's ``width`` moves: what a decision reads).
+ *   alone, by its node's ``width`` moves: what a decision reads); ``threads(n)`` (the threads its walks may take, 1
+ *   by default: ``cfr_threads``).
  *   ``iterate`` and ``bracket`` release the GIL while they run. The pure-Python twin is cfr.py's ``_PyRun``.
  * ``RangeRun(mask0, mask1, weight0, weight1, player, child_at, child, played0, played1, alive_at0, alive0, alive_at1,
  *   alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at,
@@ -215,6 +216,12 @@ static PyObject *run_average(RunObject *self, PyObject *noargs) {
     return res;
 }
 
+static PyObject *run_threads(RunObject *self, PyObject *args) {
+    int threads;
+    if (!ready(self) || !PyArg_ParseTuple(args, "i", &threads)) return NULL;
+    return PyLong_FromLong(cfr_threads(&self->run.w, threads));
+}
+
 static PyObject *run_set_average(RunObject *self, PyObject *args) {
     int i, width;
     if (!ready(self) || !PyArg_ParseTuple(args, "ii", &i, &width)) return NULL;
@@ -240,6 +247,8 @@ static PyMethodDef run_methods[] = {
     {"hand_values", (PyCFunction)run_hand_values, METH_NOARGS,
      "Each maximiser's hand's value under the averages (times its weight)."},
     {"average", (PyCFunction)run_average, METH_NOARGS, "The average strategy's sums by slot: bytes of native doubles."},
+    {"threads", (PyCFunction)run_threads, METH_VARARGS,
+     "The threads a walk may take (1: one; the values are the same whatever they are): the depth it splits at."},
     {"set_average", (PyCFunction)run_set_average, METH_VARARGS,
      "One information set's average strategy's sums by its node's moves: bytes of native doubles."},
     {NULL, NULL, 0, NULL},

@@ -8,7 +8,23 @@
  */
 #include "_cfr_kernel.h"
 
+#ifndef __wasm__
+#include <pthread.h>
+#define CFR_PARALLEL 1
+#else
+#define CFR_PARALLEL 0          /* (no threads in the WebAssembly module: one walk) */
+#endif
+
 enum { MODE_CFR, MODE_BEST, MODE_EVAL };
+enum { PHASE_WALK, PHASE_FIND, PHASE_JOIN };
+
+/* A task of a walk over several threads: the node at ``edge`` (an index of ``child``) at depth ``level``, walked for
+ * the walk's player with the reaches at ``own`` and ``opp`` (offsets in ``taskbuf``: his hands', the other's), its
+ * values of his hands at ``sub``. */
+typedef struct WalkTask {
+    int32_t edge, node, level, size;  /* (``size``: the nodes of its subtree) */
+    int64_t own, opp, sub;
+} WalkTask;
 
 static int fail(const char **err, int kind, const char *text) {
     *err = text;
@@ -136,6 +152,18 @@ static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced
 }
 
 void cfr_free(CfrWalk *w) {
+    for (int32_t k = 0; k < w->nclones; k++)
+        if (w->clones[k] != NULL) w->unclone(w->clones[k]);
+    free(w->clones);
+    free(w->tasks);
+    free(w->taskbuf);
+    free(w->order);
+    free(w->split_node);
+    free(w->split_size);
+    w->order = w->split_node = w->split_size = NULL, w->nsplit = w->split = 0;
+    w->clones = NULL, w->nclones = 0;
+    w->tasks = NULL, w->taskbuf = NULL;
+    w->ntasks = w->task_cap = 0, w->taskbuf_cap = w->taskbuf_used = 0;
     if (w->release != NULL) w->release(w);
     free(w->regret);
     free(w->avg);
@@ -211,9 +239,67 @@ static void average_add(CfrWalk *w, int32_t i, double reach) {
     for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) w->avg[j] += t * reach * w->strat[j];
 }
 
+static int32_t split_size(const CfrWalk *w, int32_t n);
+
+/* The child ``c`` at ``edge`` (an index of ``child``), at depth ``level``, walked for ``p`` into ``sub``: by the form's
+ * ``node``, except at the depth a walk over several threads splits at. There, finding the tasks (FIND), the child is
+ * a task: its reaches are kept and its values are 0 for now; joining them (JOIN), its values are the task's, found
+ * again in the order FIND made them (the same walk of the same levels). */
+static void walk_child(CfrWalk *w, int32_t edge, int32_t c, int p, const double *own, const double *opp, double *sub,
+                       int mode, int32_t level) {
+    if (w->phase == PHASE_WALK || level != w->split) {
+        w->node(w, c, p, own, opp, sub, mode, level);
+        return;
+    }
+    const CfrMoves *t = &w->m;
+    const int32_t *al = t->alive[p];
+    int32_t np = t->nh[p], nq = t->nh[1 - p];
+    if (w->phase == PHASE_JOIN) {
+        const WalkTask *task = &w->tasks[w->next_task++];
+        const double *got = w->taskbuf + task->sub;
+        for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) sub[al[k]] = got[al[k]];
+        return;
+    }
+    for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) sub[al[k]] = 0.0;
+#if CFR_PARALLEL
+    if (w->failed) return;
+    int64_t need = (int64_t)2 * np + nq;
+    if (w->ntasks == w->task_cap || w->taskbuf_used + need > w->taskbuf_cap) {
+        int32_t cap = w->task_cap ? 2 * w->task_cap : 64;
+        int64_t room = w->taskbuf_cap ? 2 * w->taskbuf_cap : 64 * need;
+        while (room < w->taskbuf_used + need) room *= 2;
+        WalkTask *tasks = w->ntasks == w->task_cap ? realloc(w->tasks, sizeof(WalkTask) * (size_t)cap) : w->tasks;
+        if (tasks == NULL) {
+            w->failed = 1;
+            return;
+        }
+        w->tasks = tasks;
+        if (w->ntasks == w->task_cap) w->task_cap = cap;
+        if (w->taskbuf_used + need > w->taskbuf_cap) {
+            double *buf = realloc(w->taskbuf, sizeof(double) * (size_t)room);
+            if (buf == NULL) {
+                w->failed = 1;
+                return;
+            }
+            w->taskbuf = buf;
+            w->taskbuf_cap = room;
+        }
+    }
+    WalkTask *task = &w->tasks[w->ntasks++];
+    task->edge = edge, task->node = c, task->level = level, task->size = split_size(w, c);
+    task->own = w->taskbuf_used, task->opp = task->own + np, task->sub = task->opp + nq;
+    w->taskbuf_used += need;
+    memcpy(w->taskbuf + task->own, own, sizeof(double) * (size_t)np);
+    memcpy(w->taskbuf + task->opp, opp, sizeof(double) * (size_t)nq);
+#else
+    (void)edge, (void)own, (void)opp, (void)np, (void)nq;     /* (no threads: never a task) */
+#endif
+}
+
 /* Node ``n``'s moves in ``p``'s walk (its terminal values already in ``v``): each child walked with the reach its
  * move leaves, its values summed into ``v`` by the strategy (the other's node) or by ``p``'s own strategy, his best
- * move (``MODE_BEST``), and in ``MODE_CFR`` his regrets and average updated. */
+ * move (``MODE_BEST``), and in ``MODE_CFR`` his regrets and average updated (not while a walk over several threads
+ * finds its tasks: the join does). */
 static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                        int32_t level) {
     const CfrMoves *t = &w->m;
@@ -234,7 +320,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
             int32_t c = t->child[c0 + a];
             if (folded != NULL && folded[c0 + a]) continue;
             reach_by(w, c0 + a, opp, reach);
-            w->node(w, c, p, own, reach, sub, mode, level + 1);
+            walk_child(w, c0 + a, c, p, own, reach, sub, mode, level + 1);
             for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
         }
         return;
@@ -242,7 +328,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     for (int32_t a = 0; a < width; a++) {
         if (folded != NULL && folded[c0 + a]) continue;
         reach_by(w, c0 + a, own, reach);
-        w->node(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
+        walk_child(w, c0 + a, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
         for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) w->vals[w->by_slot[k]] = sub[w->by_hand[k]];
     }
     double tie = 0.0;                 /* (a regret's change within this counts as none: ``CFR_TIE``) */
@@ -266,7 +352,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
         double here = 0.0;
         for (int32_t j = j0; j < j1; j++) here += st[j] * va[j];
         v[h] += here;
-        if (mode == MODE_CFR && i != w->forced_set) {
+        if (mode == MODE_CFR && i != w->forced_set && w->phase != PHASE_FIND) {
             for (int32_t j = j0; j < j1; j++) {
                 double d = va[j] - here;
                 if (d > tie || d < -tie) w->regret[j] += d;
@@ -274,6 +360,92 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
             average_add(w, i, own[h]);
         }
     }
+}
+
+typedef struct {
+    CfrWalk *w, *on;              /* the run, and the run (or copy) this thread walks its tasks on */
+    int p, mode;
+} TaskWorker;
+
+/* Tasks of the run taken one after the other (the next not taken, ``next_task``) and walked on ``x->on``. */
+static void *walk_tasks(void *arg) {
+    TaskWorker *x = arg;
+    CfrWalk *w = x->w;
+    for (;;) {
+        int32_t k = __atomic_fetch_add(&w->next_task, 1, __ATOMIC_RELAXED);
+        if (k >= w->ntasks) return NULL;
+        const WalkTask *task = &w->tasks[w->order[k]];
+        x->on->node(x->on, task->node, x->p, w->taskbuf + task->own, w->taskbuf + task->opp, w->taskbuf + task->sub,
+                    x->mode, task->level);
+    }
+}
+
+#if CFR_PARALLEL
+static int larger_first(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+#endif
+
+/* ``p``'s root walk over several threads, where the run has them (``cfr_threads``): the tasks found, walked (each on
+ * one thread), joined: 1; else 0 (nothing done: the walk is the one-thread walk). */
+static int walk_split(CfrWalk *w, int p, const double *own, const double *opp, double *v, int mode) {
+#if CFR_PARALLEL
+    if (w->threads < 2 || w->split < 1 || w->clone == NULL) return 0;
+    int32_t extra = w->threads - 1;
+    if (w->nclones < extra) {
+        CfrWalk **clones = realloc(w->clones, sizeof(CfrWalk *) * (size_t)extra);
+        if (clones == NULL) return 0;
+        w->clones = clones;
+        for (; w->nclones < extra; w->nclones++) {
+            w->clones[w->nclones] = w->clone(w, NULL);
+            if (w->clones[w->nclones] == NULL) break;
+        }
+        if (w->nclones < 1) return 0;
+    }
+    w->phase = PHASE_FIND;
+    w->ntasks = 0, w->taskbuf_used = 0, w->failed = 0;
+    w->node(w, 0, p, own, opp, v, mode, 0);
+    w->phase = PHASE_WALK;
+    if (w->failed || w->ntasks < 2) {
+        w->ntasks = 0;
+        return 0;
+    }
+    int64_t *by_size = malloc(sizeof(int64_t) * (size_t)w->ntasks);
+    int32_t *order = realloc(w->order, sizeof(int32_t) * (size_t)w->ntasks);
+    if (order != NULL) w->order = order;
+    if (by_size == NULL || order == NULL) {
+        free(by_size);
+        w->ntasks = 0;
+        return 0;
+    }
+    for (int32_t k = 0; k < w->ntasks; k++) by_size[k] = ((int64_t)w->tasks[k].size << 32) | (int64_t)k;
+    qsort(by_size, (size_t)w->ntasks, sizeof(int64_t), larger_first);
+    for (int32_t k = 0; k < w->ntasks; k++) w->order[k] = (int32_t)(by_size[k] & 0xffffffff);
+    free(by_size);
+    pthread_t ids[CFR_THREADS];
+    TaskWorker workers[CFR_THREADS];
+    int32_t started = 0, use = extra < w->nclones ? extra : w->nclones;
+    if (use > w->ntasks - 1) use = w->ntasks - 1;
+    w->next_task = 0;
+    for (int32_t k = 0; k < use; k++) {
+        workers[k] = (TaskWorker){w, w->clone(w, w->clones[k]), p, mode};
+        if (pthread_create(&ids[started], NULL, walk_tasks, &workers[k]) == 0) started++;
+        else break;
+    }
+    TaskWorker self = {w, w, p, mode};
+    walk_tasks(&self);            /* (this thread too, on the run itself: its scratch below the split is free) */
+    for (int32_t k = 0; k < started; k++) pthread_join(ids[k], NULL);
+    w->phase = PHASE_JOIN;
+    w->next_task = 0;
+    w->node(w, 0, p, own, opp, v, mode, 0);
+    w->phase = PHASE_WALK;
+    w->ntasks = 0;
+    return 1;
+#else
+    (void)w, (void)p, (void)own, (void)opp, (void)v, (void)mode;
+    return 0;
+#endif
 }
 
 /* A root walk for ``p`` (the root reaches: each hand's weight, 1 where none): the sum of its hands' values times
@@ -286,10 +458,95 @@ static double walk_root(CfrWalk *w, int p, int mode) {
     for (int q = 0; q < 2; q++)
         for (int32_t h = 0; h < t->nh[q]; h++) r[(q == 0 ? 0 : t->nh[0]) + h] = w->weight[q] ? w->weight[q][h] : 1.0;
     double *own = r + (p == 0 ? 0 : t->nh[0]), *opp = r + (p == 0 ? t->nh[0] : 0);
-    w->node(w, 0, p, own, opp, v, mode, 0);
+    if (!walk_split(w, p, own, opp, v, mode)) w->node(w, 0, p, own, opp, v, mode, 0);
     double total = 0.0;
     for (int32_t k = t->alive_at[p][0]; k < t->alive_at[p][1]; k++) total += v[t->alive[p][k]] * own[t->alive[p][k]];
     return total;
+}
+
+/* A walk's scratch of value and reach vectors, by depth (``walk_init``'s ``buf``). */
+static double *new_buf(const CfrWalk *w) {
+    size_t per = (size_t)2 * ((size_t)w->m.nh[0] + (size_t)w->m.nh[1]);
+    return calloc(per * ((size_t)w->depth + 2) + 1, sizeof(double));
+}
+
+/* The tree over deals' copy of a run for a thread (``clone``): all but its ``buf``. */
+static CfrWalk *deal_clone(const CfrWalk *w, CfrWalk *old) {
+    CfrRun *run = (CfrRun *)old;
+    double *buf = old != NULL ? old->buf : new_buf(w);
+    if (old == NULL) run = malloc(sizeof *run);
+    if (run == NULL || buf == NULL) {
+        free(run);
+        free(buf);
+        return NULL;
+    }
+    *run = *(const CfrRun *)w;
+    run->w.buf = buf;
+    return &run->w;
+}
+
+static void deal_unclone(CfrWalk *copy) {
+    free(copy->buf);
+    free(copy);
+}
+
+int32_t cfr_threads(CfrWalk *w, int32_t threads) {
+    const CfrMoves *t = &w->m;
+    w->threads = threads < 1 ? 1 : threads > CFR_THREADS ? CFR_THREADS : threads;
+    w->split = 0;
+    free(w->split_node), free(w->split_size);
+    w->split_node = w->split_size = NULL, w->nsplit = 0;
+    if (!CFR_PARALLEL || w->threads < 2 || t->nodes < CFR_PARALLEL_NODES) return 0;
+    for (int32_t n = 0; n < t->nodes; n++)
+        if (t->player[n] > 1) return 0;             /* (a draw: one thread) */
+    /* each node's depth and where its subtree ends (the nodes are in preorder: a subtree is the nodes from its root
+     * to the next node of no lower depth) */
+    int32_t depth = w->depth, *count = calloc((size_t)depth + 2, sizeof(int32_t));
+    int32_t *level = malloc(sizeof(int32_t) * (size_t)t->nodes), *end = malloc(sizeof(int32_t) * (size_t)t->nodes);
+    if (count == NULL || level == NULL || end == NULL) goto done;
+    level[0] = 0, end[0] = t->nodes;
+    for (int32_t n = 0; n < t->nodes; n++) {
+        count[level[n]]++;
+        if (t->player[n] < 0) continue;
+        for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) {
+            int32_t x = t->child[c];
+            level[x] = level[n] + 1;
+            end[x] = c + 1 < t->child_at[n + 1] ? t->child[c + 1] : end[n];
+        }
+    }
+    for (int32_t d = 1; d + 2 <= depth; d++)
+        if (count[d] >= 16 * w->threads) {          /* (enough tasks to share out evenly, the largest first) */
+            w->split = d;
+            break;
+        }
+    if (w->split) {
+        w->split_node = malloc(sizeof(int32_t) * (size_t)count[w->split]);
+        w->split_size = malloc(sizeof(int32_t) * (size_t)count[w->split]);
+        if (w->split_node == NULL || w->split_size == NULL) {
+            free(w->split_node), free(w->split_size);
+            w->split_node = w->split_size = NULL, w->split = 0;
+            goto done;
+        }
+        for (int32_t n = 0; n < t->nodes; n++)      /* (ascending: found by bisection) */
+            if (level[n] == w->split) {
+                w->split_node[w->nsplit] = n;
+                w->split_size[w->nsplit++] = end[n] - n;
+            }
+    }
+done:
+    free(count), free(level), free(end);
+    return w->split;
+}
+
+/* The nodes below ``n``, ``n`` with them (``n`` at the depth a walk over several threads splits at). */
+static int32_t split_size(const CfrWalk *w, int32_t n) {
+    int32_t lo = 0, hi = w->nsplit;
+    while (hi - lo > 1) {
+        int32_t mid = (lo + hi) / 2;
+        if (w->split_node[mid] <= n) lo = mid;
+        else hi = mid;
+    }
+    return w->nsplit && w->split_node[lo] == n ? w->split_size[lo] : 1;
 }
 
 int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, int keep, const char **err) {
@@ -517,6 +774,9 @@ int cfr_init(CfrRun *run, const CfrTree *t, int32_t forced_set, int32_t forced_m
         }
     }
     int kind = walk_init(&run->w, m, deal_node, forced_set, forced_move, err);
+    run->w.clone = deal_clone;
+    run->w.unclone = deal_unclone;
+    run->w.threads = 1;
     double top = 0.0;
     for (int32_t k = 0; k < t->term_at[m->nodes]; k++) {
         double x = __builtin_fabs(t->term_value[k]);
@@ -924,7 +1184,7 @@ static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const do
     const int32_t *al = w->m.alive[p];
     for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
     if (!any_reach(&w->m, n, 1 - p, opp)) {
-        if (mode == MODE_CFR) range_average_only(w, n, p, own, level);
+        if (mode == MODE_CFR && w->phase != PHASE_FIND) range_average_only(w, n, p, own, level);
         return;
     }
     if (w->m.player[n] > 1) {
@@ -933,6 +1193,41 @@ static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const do
     }
     range_terminal((RangeRun *)w, n, p, opp, v);
     walk_moves(w, n, p, own, opp, v, mode, level);
+}
+
+/* The tree over hands' copy of a run for a thread (``clone``): all but its ``buf`` and its terminal sums' scratch
+ * (``acc``, ``stamp``, ``wsum``, ``wstamp``, with their generation ``gen``). */
+static CfrWalk *range_clone(const CfrWalk *w, CfrWalk *old) {
+    const RangeRun *from = (const RangeRun *)w;
+    RangeRun *run = (RangeRun *)old, keep;
+    size_t cells = (size_t)from->subsets * (size_t)from->classes;
+    if (old == NULL) {
+        memset(&keep, 0, sizeof keep);
+        run = malloc(sizeof *run);
+        keep.w.buf = new_buf(w);
+        keep.acc = calloc(cells, sizeof(double));
+        keep.stamp = calloc((size_t)from->subsets, sizeof(int32_t));
+        keep.wsum = calloc(cells, sizeof(double));
+        keep.wstamp = calloc(cells, sizeof(int32_t));
+        if (run == NULL || !keep.w.buf || !keep.acc || !keep.stamp || !keep.wsum || !keep.wstamp) {
+            free(run);
+            free(keep.w.buf), free(keep.acc), free(keep.stamp), free(keep.wsum), free(keep.wstamp);
+            return NULL;
+        }
+    } else {
+        keep = *run;
+    }
+    *run = *from;
+    run->w.buf = keep.w.buf;
+    run->acc = keep.acc, run->stamp = keep.stamp, run->gen = keep.gen;
+    run->wsum = keep.wsum, run->wstamp = keep.wstamp;
+    return &run->w;
+}
+
+static void range_unclone(CfrWalk *copy) {
+    RangeRun *run = (RangeRun *)copy;
+    free(run->w.buf), free(run->acc), free(run->stamp), free(run->wsum), free(run->wstamp);
+    free(run);
 }
 
 static void range_release(CfrWalk *w) {
@@ -1087,6 +1382,9 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
     run->w.weight[1] = t->weight[1];
     kind = walk_init(&run->w, m, range_node, forced_set, forced_move, err);
     if (kind != K_OK) return kind;
+    run->w.clone = range_clone;
+    run->w.unclone = range_unclone;
+    run->w.threads = 1;
     double top = 0.0;
     for (int64_t k = 0; k < t->ntable; k++) {
         double x = __builtin_fabs(t->table[k]);

@@ -84,6 +84,24 @@ struct CfrWalk {
     double tie;                   /* ``CFR_TIE`` times the tree's largest terminal value (its size): a regret's change
                                      within this times the other's reach at its node counts as none (``walk_moves``) */
     int64_t it;                   /* iterations run */
+    /* A walk over several threads (``cfr_threads``; the native build's, one thread in the WebAssembly module). It splits
+     * at depth ``split`` into tasks, each a node of that depth with the reaches it is walked with and the values it
+     * gives (``tasks``, ``ntasks``; their vectors in ``taskbuf``). The levels above are walked twice: once to find the
+     * tasks (``phase`` FIND, changing nothing but scratch), once with the tasks' values (JOIN). Each task is walked
+     * by one thread, on this run or on a copy of it with scratch of its own (``clones``, made by the form's ``clone``,
+     * freed by ``unclone``). A task is walked as the one-thread walk walks it, so the values are the same bit for bit. */
+    int32_t threads, split, phase, ntasks, task_cap, next_task;
+    struct WalkTask *tasks;
+    double *taskbuf;
+    int64_t taskbuf_cap, taskbuf_used;
+    CfrWalk **clones;
+    int32_t nclones;
+    CfrWalk *(*clone)(const CfrWalk *w, CfrWalk *old);   /* ``w`` copied, its scratch ``old``'s (NULL: new scratch) */
+    void (*unclone)(CfrWalk *copy);
+    int failed;                   /* a task's scratch could not be had: this walk in one thread */
+    int32_t *split_node, *split_size, nsplit;   /* the nodes at depth ``split`` (ascending) and each one's subtree's
+                                                 * nodes: the tasks are walked the largest first */
+    int32_t *order;               /* the tasks by size, the largest first */
 };
 
 /* A regret's change no larger than this times the most a value at its node can be (the tree's largest terminal value
@@ -162,6 +180,12 @@ int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, int keep, con
  * halved, the average strategy weighted by t^3. Any regret minimiser serves: the brackets come from exact best
  * responses. */
 void cfr_iterate(CfrWalk *w, int64_t count);
+/* The threads a walk may take (at most ``CFR_THREADS``; 1: one, the default): the depth its walks split at (0: none,
+ * one thread). A tree with a draw, or too few nodes for the threads to pay (``CFR_PARALLEL_NODES``), is walked in one
+ * whatever this says; so is every tree in the WebAssembly module. The values are the same whatever the threads. */
+#define CFR_THREADS 64
+#define CFR_PARALLEL_NODES 20000
+int32_t cfr_threads(CfrWalk *w, int32_t threads);
 /* The value for the maximiser when player ``p`` answers best the other's average strategy. */
 double cfr_best(CfrWalk *w, int p);
 /* The average strategy's sums by the tree's slots (``slot[i] + move``, 0 for an illegal move) into ``out`` (``size``). */

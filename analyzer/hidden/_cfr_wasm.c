@@ -77,6 +77,9 @@ EXPORT(cfr_force_at) int cfr_force_at(WasmRun *r, int forced_set, int forced_mov
 
 EXPORT(cfr_iterate_at) void cfr_iterate_at(WasmRun *r, double count) { cfr_iterate(&r->run.w, (int64_t)count); }
 
+/* The threads a walk may take (``cfr_threads``: the module has none, so it walks in one whatever this says: 0). */
+EXPORT(cfr_threads_at) int cfr_threads_at(WasmRun *r, int threads) { return cfr_threads(&r->run.w, threads); }
+
 /* The certified bracket: ``out[0]`` the lower bound, ``out[1]`` the upper. */
 EXPORT(cfr_bracket_at) void cfr_bracket_at(WasmRun *r, double *out) {
     out[1] = cfr_best(&r->run.w, 0);

@@ -37,7 +37,8 @@ from ..position import Position
 from ..tiles import Move
 from .game import side0_value
 from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, TreeTooLarge, build_ranges,
-                     compiled_kernel, held_bytes, pip_valued, ranges_of_deals, run_slots)
+                     compiled_kernel, held_binding, held_bytes, levels_of, pip_valued, ranges_of_deals, run_slots,
+                     thread_bytes)
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
@@ -132,20 +133,18 @@ class PublicTree:
                 out[p] += self.iset_at[n + 1] - self.iset_at[n]
         return out[0], out[1]
 
-    def memory(self, binding: str | None = "default") -> int:
+    def memory(self, binding: str | None = "default", threads: int = 1) -> int:
         """The bytes of the flattened tree's arrays and of one run's (regrets, averages and two scratch arrays, a
         slot per legal move of an information set, with their indices; the value and reach vectors of every depth, as
-        the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`)."""
+        the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`),
+        over ``threads`` threads (:func:`analyzer.hidden.ranges.thread_bytes`)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive,
                   *self.parent)
-        depth, stack = 0, [(0, 1)]
-        while stack:
-            n, d = stack.pop()
-            depth = max(depth, d)
-            stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
-        vectors = 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (depth + 2)
-        return held_bytes(sum(len(a) * a.itemsize for a in arrays), self.size, binding) + 8 * vectors + run_slots(self)
+        levels = levels_of(self)
+        vectors = 8 * 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (len(levels) + 2)
+        return (held_bytes(sum(len(a) * a.itemsize for a in arrays), self.size, binding) + vectors + run_slots(self)
+                + (thread_bytes(self, levels, threads, vectors) if held_binding(binding) == "native" else 0))
 
     def find(self, n: int, hand: int) -> int:
         """The information set of hand index ``hand`` at node ``n`` (-1: none)."""
@@ -448,16 +447,20 @@ class CfrResult:
         return self.upper - self.lower
 
 
-def start_run(t, forced: tuple[int, int] | None = None, compiled: bool | None = None):
+def start_run(t, forced: tuple[int, int] | None = None, compiled: bool | None = None, threads: int = 1):
     """A run over ``t`` (a :class:`PublicTree` or a :class:`RangeTree`): the kernel's where it is built (``compiled``
     None or True; True: RuntimeError where it is not), else the Python reference's. ``forced``: (information set,
-    move), a set held to one move."""
+    move), a set held to one move. ``threads``: the threads its walks may take (the extension's; the values are the
+    same whatever they are)."""
     module = kernel() if compiled in (None, True) else None
     if compiled and module is None:
         raise RuntimeError("the compiled CFR+ kernel is not built")
     if isinstance(t, RangeTree):
-        return RangeCRun(t, forced, module) if module is not None else RangePyRun(t, forced)
-    return _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+        run = RangeCRun(t, forced, module) if module is not None else RangePyRun(t, forced)
+    else:
+        run = _CRun(t, forced, module) if module is not None else _PyRun(t, forced)
+    run.threads(threads)
+    return run
 
 
 def next_step(done: int, width: float, before: tuple[int, float] | None, tol: float, every: int) -> int:
@@ -525,7 +528,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
                  tol: float = TOL, budget: float = BUDGET, compiled: bool | None = None, masks: bool = False,
                  ranges: Sequence[Sequence[int]] | None = None, by_deals: bool = False, memory: int | None = None,
                  shown: float | None = None, grace: float = 0.0,
-                 hand_weights: Sequence[Sequence[float]] | None = None):
+                 hand_weights: Sequence[Sequence[float]] | None = None, threads: int = 1):
     """The decision of the player to move in ``pos`` (his actual hand) in the game dealt one of ``deals`` (positions;
     with ``masks``, each deal the hands' tile masks by seat, ``pos`` the position they fill in), or (``ranges``: each
     seat's possible hands, tile masks; ``hand_weights``: each one's weight, a pair weighing the product, 1 each if
@@ -543,7 +546,9 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     (:meth:`RangeTree.memory`): :class:`analyzer.hidden.ranges.TreeTooLarge` past it, its build stopped once its arrays
     and the least a run of them needs pass it. ``shown`` and ``grace``: where ``budget``
     is spent and a bracket is still wider than ``shown`` points a deal of his hand (the precision the caller shows),
-    up to ``grace`` more CPU seconds go to a further solve of each such bracket, until it is within ``shown``."""
+    up to ``grace`` more CPU seconds go to a further solve of each such bracket, until it is within ``shown``.
+    ``threads``: the threads the kernel's walks may take (the values are the same; ``budget`` and ``grace`` are the CPU
+    seconds of them all, so the same solve ends sooner by the clock)."""
     from .decision import HiddenDecision
 
     start = time.process_time()
@@ -559,7 +564,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     if ranges is not None:
         t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget, max_bytes=memory,
                          weights=None if hand_weights is None else (hand_weights[mover], hand_weights[1 - mover]))
-        if memory is not None and t.memory(binding) > memory:
+        if memory is not None and t.memory(binding, threads) > memory:
             raise TreeTooLarge(memory)
         h = t.hands[0].index(pos.hands[mover])
         reach = t.reach(h)
@@ -577,7 +582,7 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     split = len(moves) > 1 and i >= 0
     targets = [None] + ([(i, t.moves[0].index(m)) for m in moves] if split else [])
     results: list[CfrResult | None] = [None] * len(targets)
-    run = start_run(t, None, compiled)
+    run = start_run(t, None, compiled, threads)
     iterations = 0
     todo = list(range(len(targets)))
     # (a second pass: what the solves that closed left of the budget, to those that did not; then, with ``grace``, a
@@ -640,4 +645,4 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
         t.infosets, t.nodes, float(hand_value), method="cfr", bounds=side0(whole.lower, whole.upper),
         move_bounds=tuple((m, *side0(r.lower, r.upper)) for m, r in forced),
         closed=all(r.closed for r in results), iterations=iterations,
-        seconds=round(time.process_time() - start, 3), memory=t.memory(binding))
+        seconds=round(time.process_time() - start, 3), memory=t.memory(binding, threads))

@@ -273,15 +273,18 @@ class RangeTree:
                 out[p] += self.iset_at[n + 1] - self.iset_at[n]
         return out[0], out[1]
 
-    def memory(self, binding: str | None = "default") -> int:
+    def memory(self, binding: str | None = "default", threads: int = 1) -> int:
         """The bytes of the tree's arrays and of one run's (regrets, averages and two scratch arrays by legal move, with
         their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the subsets
         of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their parent: a
         mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's hands
         alive at a node where one moves), as the run of ``binding`` holds them (:func:`held_bytes`; "default":
-        :func:`compiled_kernel`'s). Measured against the process's resident
-        memory in the seventeenth and nineteenth sessions: docs/hidden.md, "A cap on the tree's memory"."""
-        vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (self.depth() + 2)
+        :func:`compiled_kernel`'s). A run of the extension over ``threads`` threads holds as much scratch again for
+        each thread past the first (value and reach vectors, the terminal sums' tables) and its tasks' vectors
+        (:func:`thread_bytes`). Measured against the process's resident memory in the seventeenth and nineteenth
+        sessions: docs/hidden.md, "A cap on the tree's memory"."""
+        levels = self.levels()
+        vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (len(levels) + 2)
         bits = max((m.bit_length() for ms in self.cmasks for m in ms), default=0)
         most = max((m.bit_count() for ms in self.cmasks for m in ms), default=0)
         from math import comb
@@ -290,8 +293,10 @@ class RangeTree:
         rows = sum(4 * (1 << m.bit_count()) + 12 for ms in self.cmasks for m in ms)
         places = sum(self.alive_at[1 - p][n + 1] - self.alive_at[1 - p][n] for n, p in enumerate(self.player)
                      if p in (0, 1))
-        return (held_bytes(self.array_bytes(), self.size, binding) + 8 * vectors + run_slots(self)
-                + subsets * (8 * classes + 4) + rows + 10 * len(self.child) + 12 * self.nodes + 8 * places)
+        scratch = 8 * vectors + subsets * (20 * classes + 4)
+        return (held_bytes(self.array_bytes(), self.size, binding) + scratch + run_slots(self) + rows
+                + 10 * len(self.child) + 12 * self.nodes + 8 * places
+                + (thread_bytes(self, levels, threads, scratch) if held_binding(binding) == "native" else 0))
 
     def array_bytes(self) -> int:
         """The bytes of the tree's arrays (the moves' codes of a compiled build not counted)."""
@@ -301,12 +306,10 @@ class RangeTree:
         return sum(len(a) * a.itemsize for a in arrays)
 
     def depth(self) -> int:
-        depth, stack = 0, [(0, 1)]
-        while stack:
-            n, d = stack.pop()
-            depth = max(depth, d)
-            stack.extend((c, d + 1) for c in self.child[self.child_at[n]:self.child_at[n + 1]])
-        return depth
+        return len(self.levels())
+
+    def levels(self) -> list[int]:
+        return levels_of(self)
 
     def find(self, n: int, hand: int) -> int:
         """The information set of hand index ``hand`` at node ``n`` (-1: none)."""
@@ -841,6 +844,48 @@ def run_slots(t) -> int:
     return RUN_BYTES * legal + 4 * (len(t.iset_hand) + len(t.child) + 2)
 
 
+def levels_of(t) -> list[int]:
+    """The nodes at each depth of ``t`` (a ``RangeTree`` or a ``PublicTree``; the root's first)."""
+    count: list[int] = []
+    stack = [(0, 0)]
+    while stack:
+        n, d = stack.pop()
+        if d == len(count):
+            count.append(0)
+        count[d] += 1
+        stack.extend((c, d + 1) for c in t.child[t.child_at[n]:t.child_at[n + 1]])
+    return count
+
+
+#: The least nodes a tree has for the kernel to walk it over several threads (``_cfr_kernel.h``'s CFR_PARALLEL_NODES)
+PARALLEL_NODES = 20_000
+
+
+def split_depth(t, levels: list[int], threads: int) -> int:
+    """The depth the kernel's walk over ``threads`` threads splits ``t`` at (``cfr_threads``: the first below the root
+    with 16 nodes a thread, two levels above the deepest at most; 0: one thread, as for a tree with a draw or fewer
+    than :data:`PARALLEL_NODES` nodes)."""
+    if threads < 2 or t.nodes < PARALLEL_NODES or any(p > 1 for p in t.player):
+        return 0
+    return next((d for d in range(1, len(levels) - 1) if levels[d] >= 16 * threads), 0)
+
+
+def thread_bytes(t, levels: list[int], threads: int, scratch: int) -> int:
+    """The bytes a native run over ``threads`` threads holds past a one-thread run's: a copy of its scratch
+    (``scratch`` bytes) for each thread past the first and, where it splits (:func:`split_depth`), each task's reach
+    and value vectors (at most a task a node at that depth)."""
+    d = split_depth(t, levels, min(threads, 64))
+    if not d:
+        return 0
+    nh = len(t.hands[0]), len(t.hands[1])
+    return (min(threads, 64) - 1) * scratch + levels[d] * 8 * (2 * max(nh) + min(nh))
+
+
+def held_binding(binding: str | None) -> str | None:
+    """``binding``, "default" read as the one :func:`compiled_kernel` picks."""
+    return _KERNEL_BINDING if binding == "default" else binding
+
+
 def held_bytes(arrays: int, size: int, binding: str | None = "default") -> int:
     """The bytes a run of ``binding`` (``"native"``, ``"wasm"``, None: the Python run; "default": the binding
     :func:`compiled_kernel` picks) holds of a tree whose arrays take ``arrays`` bytes and of ``size`` slots, beyond its
@@ -849,8 +894,7 @@ def held_bytes(arrays: int, size: int, binding: str | None = "default") -> int:
     slot (8 bytes a reference; the floats they hold, two a legal move, are about what :func:`run_slots` counts for the
     kernel's). A decision reads one information set's average strategy (``set_average``), not the whole (8 bytes a
     slot: a third of what a four-tile decision held until the twenty-third session)."""
-    if binding == "default":
-        binding = _KERNEL_BINDING
+    binding = held_binding(binding)
     if binding == "native":
         return arrays
     if binding == "wasm":
@@ -882,6 +926,11 @@ class CompiledRun:
     def set_average(self, i: int, width: int) -> memoryview:
         """Information set ``i``'s average strategy's sums by its node's ``width`` moves, read-only doubles."""
         return memoryview(self.run.set_average(i, width)).cast("d")
+
+    def threads(self, count: int) -> int:
+        """The threads its walks may take (the values are the same whatever they are): the depth they split at (0:
+        one thread; :func:`split_depth`)."""
+        return self.run.threads(count)
 
 
 class RangeCRun(CompiledRun):

@@ -79,6 +79,11 @@ class ReferenceRun:
         if not keep:
             self.it = 0
 
+    def threads(self, count: int) -> int:
+        """The Python walk takes one thread whatever ``count`` says (the kernel's ``cfr_threads``: the same values): 0,
+        the depth it splits at."""
+        return 0
+
     def average(self) -> list[float]:
         """The average strategy's sums by slot (the kernel's ``cfr_average``)."""
         return list(self.st.avg)

@@ -1,7 +1,7 @@
 """The CFR+ kernel of the hidden-information solver over its WebAssembly module (``analyzer/hidden/_cfr.wasm``), for
 Python in the browser (Pyodide): the same Python API as the CPython extension ``analyzer.hidden._cfr`` (``Run`` over a
 tree of deals, ``RangeRun`` over a tree of hands, each with ``iterate``, ``force``, ``bracket``, ``hand_values`` and
-``average`` and ``set_average``, and ``build``, the range tree's build),
+``average``, ``set_average`` and ``threads``, and ``build``, the range tree's build),
 each call one crossing into the module. :mod:`analyzer.hidden.cfr` takes it where the extension is missing, from
 :func:`analyzer.search.core.cfr_wasm` (``js.dominoKernels.cfr``), as the match tables take :mod:`~analyzer.search.wasmrace`.
 
@@ -100,6 +100,11 @@ class _Run(KernelHandle):
     def iterate(self, count: int) -> None:
         """``count`` CFR+ iterations."""
         self._m.x.cfr_iterate_at(self._d, float(count))
+
+    def threads(self, count: int) -> int:
+        """The threads a walk may take: the module has none, so it walks in one (the values are the same): 0, the
+        depth it splits at."""
+        return self._m.x.cfr_threads_at(self._d, count)
 
     def force(self, forced_set: int, forced_move: int, keep: bool = False) -> None:
         """Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept, the average
