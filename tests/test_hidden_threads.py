@@ -82,3 +82,7 @@ def test_a_decision_is_the_same_over_two_threads_and_counts_their_memory():
     assert 0 < two.memory - one.memory < t.array_bytes()
     assert t.memory("native", 2) == two.memory and t.memory("native", 1) == one.memory
     assert t.memory("wasm", 2) == t.memory("wasm", 1)          # (the WebAssembly module walks in one thread)
+    # a cap the second thread's scratch would pass: not refused (that never depends on the threads), one thread
+    between = (t.memory("native", 1) + t.memory("native", 2)) // 2
+    capped = cfr_decision(BLOCK, actual, ranges=ranges, tol=CFR_SHOWN, budget=1, memory=between, threads=2)
+    assert capped.memory == t.memory("native", 1)

@@ -548,7 +548,8 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     is spent and a bracket is still wider than ``shown`` points a deal of his hand (the precision the caller shows),
     up to ``grace`` more CPU seconds go to a further solve of each such bracket, until it is within ``shown``.
     ``threads``: the threads the kernel's walks may take (the values are the same; ``budget`` and ``grace`` are the CPU
-    seconds of them all, so the same solve ends sooner by the clock)."""
+    seconds of them all, so the same solve ends sooner by the clock); one where their scratch would pass ``memory``
+    (whether the decision is refused does not depend on them)."""
     from .decision import HiddenDecision
 
     start = time.process_time()
@@ -564,8 +565,10 @@ def cfr_decision(rules, pos: Position, deals: Sequence | None = None, weights: S
     if ranges is not None:
         t = build_ranges(rules, pos, mover, (ranges[mover], ranges[1 - mover]), budget=budget, max_bytes=memory,
                          weights=None if hand_weights is None else (hand_weights[mover], hand_weights[1 - mover]))
-        if memory is not None and t.memory(binding, threads) > memory:
+        if memory is not None and t.memory(binding) > memory:
             raise TreeTooLarge(memory)
+        if memory is not None and threads > 1 and t.memory(binding, threads) > memory:
+            threads = 1         # (the threads' scratch would pass the cap: one thread, the same answer)
         h = t.hands[0].index(pos.hands[mover])
         reach = t.reach(h)
         count = t.deals
