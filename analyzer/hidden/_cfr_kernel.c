@@ -289,8 +289,11 @@ static void walk_child(CfrWalk *w, int32_t edge, int32_t c, int p, const double 
     task->edge = edge, task->node = c, task->level = level, task->size = split_size(w, c);
     task->own = w->taskbuf_used, task->opp = task->own + np, task->sub = task->opp + nq;
     w->taskbuf_used += need;
-    memcpy(w->taskbuf + task->own, own, sizeof(double) * (size_t)np);
-    memcpy(w->taskbuf + task->opp, opp, sizeof(double) * (size_t)nq);
+    /* (the hands alive at the task's node alone: a walk reads no other entry of a reach vector) */
+    double *mine = w->taskbuf + task->own, *theirs = w->taskbuf + task->opp;
+    for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) mine[al[k]] = own[al[k]];
+    const int32_t *ao = t->alive[1 - p];
+    for (int32_t k = t->alive_at[1 - p][c]; k < t->alive_at[1 - p][c + 1]; k++) theirs[ao[k]] = opp[ao[k]];
 #else
     (void)edge, (void)own, (void)opp, (void)np, (void)nq;     /* (no threads: never a task) */
 #endif
@@ -313,7 +316,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
     strategies(w, n, mode == MODE_CFR);
     const int8_t *folded = w->folded;
-    if (folded != NULL) w->fold(w, n, p, opp, v);
+    if (folded != NULL && w->phase != PHASE_FIND) w->fold(w, n, p, opp, v);
     if (mover != p) {
         const int32_t *al = t->alive[p];
         for (int32_t a = 0; a < width; a++) {
@@ -693,7 +696,7 @@ static void deal_node(CfrWalk *w, int32_t n, int p, const double *own, const dou
     }
     double sgn = p == 0 ? 1.0 : -1.0;
     const int32_t *mine = t->hand[p], *theirs = t->hand[1 - p];
-    for (int32_t k = t->term_at[n]; k < t->term_at[n + 1]; k++) {
+    for (int32_t k = t->term_at[n]; k < (w->phase == PHASE_FIND ? t->term_at[n] : t->term_at[n + 1]); k++) {
         int32_t d = t->term_deal[k];
         double r = opp[theirs[d]];
         if (r != 0.0) v[mine[d]] += sgn * t->term_value[k] * r;
@@ -1191,7 +1194,7 @@ static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const do
         range_draw(w, n, p, own, opp, v, mode, level);
         return;
     }
-    range_terminal((RangeRun *)w, n, p, opp, v);
+    if (w->phase != PHASE_FIND) range_terminal((RangeRun *)w, n, p, opp, v);     /* (finding tasks: no value) */
     walk_moves(w, n, p, own, opp, v, mode, level);
 }
 
