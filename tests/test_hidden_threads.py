@@ -86,3 +86,30 @@ def test_a_decision_is_the_same_over_two_threads_and_counts_their_memory():
     between = (t.memory("native", 1) + t.memory("native", 2)) // 2
     capped = cfr_decision(BLOCK, actual, ranges=ranges, tol=CFR_SHOWN, budget=1, memory=between, threads=2)
     assert capped.memory == t.memory("native", 1)
+
+
+def test_the_fair_analysis_gives_each_exact_decision_its_workers_as_threads(monkeypatch):
+    """``analyze --fair --jobs N``: the decisions valued exactly under hidden information are solved before the fair
+    run's pool is made, each over N threads (the fair run's workers; ``--jobs 1``: one)."""
+    from pathlib import Path
+
+    from analyzer.analysis import hiddenfair
+    from analyzer.analysis.fair import fair_analyze
+    from analyzer.analysis.settings import FairRun, FairSettings
+    from analyzer.match import replay_record
+    from analyzer.notation import read
+
+    seen = []
+    real = hiddenfair.cfr_decision
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("threads"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hiddenfair, "cfr_decision", spy)
+    (rep,) = replay_record(read(Path(__file__).resolve().parents[1] / "records" / "openspiel-block7-5.dom"))
+    for workers in (3, 1):
+        seen.clear()
+        got = fair_analyze(rep, settings=FairSettings(exact_hidden=True), run=FairRun(workers=workers))
+        assert seen == [workers]          # (its one three-tile decision, move 12)
+        assert sum(d.fair is not None and d.fair.method == hiddenfair.METHOD for d in got.decisions) == 1
