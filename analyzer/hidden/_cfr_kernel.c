@@ -18,11 +18,11 @@
 enum { MODE_CFR, MODE_BEST, MODE_EVAL };
 enum { PHASE_WALK, PHASE_FIND, PHASE_JOIN };
 
-/* A task of a walk over several threads: the node at ``edge`` (an index of ``child``) at depth ``level``, walked for
- * the walk's player with the reaches at ``own`` and ``opp`` (offsets in ``taskbuf``: his hands', the other's), its
- * values of his hands at ``sub``. */
+/* A task of a walk over several threads: the node ``node`` at depth ``level``, walked for the walk's player with the
+ * reaches at ``own`` and ``opp`` (offsets in ``taskbuf``: his hands', the other's), its values of his hands at
+ * ``sub``. */
 typedef struct WalkTask {
-    int32_t edge, node, level, size;  /* (``size``: the nodes of its subtree) */
+    int32_t node, level, size;        /* (``size``: the nodes of its subtree) */
     int64_t own, opp, sub;
 } WalkTask;
 
@@ -241,12 +241,12 @@ static void average_add(CfrWalk *w, int32_t i, double reach) {
 
 static int32_t split_size(const CfrWalk *w, int32_t n);
 
-/* The child ``c`` at ``edge`` (an index of ``child``), at depth ``level``, walked for ``p`` into ``sub``: by the form's
+/* The child ``c``, at depth ``level``, walked for ``p`` into ``sub``: by the form's
  * ``node``, except at the depth a walk over several threads splits at. There, finding the tasks (FIND), the child is
  * a task: its reaches are kept and its values are 0 for now; joining them (JOIN), its values are the task's, found
  * again in the order FIND made them (the same walk of the same levels). */
-static void walk_child(CfrWalk *w, int32_t edge, int32_t c, int p, const double *own, const double *opp, double *sub,
-                       int mode, int32_t level) {
+static void walk_child(CfrWalk *w, int32_t c, int p, const double *own, const double *opp, double *sub, int mode,
+                       int32_t level) {
     if (w->phase == PHASE_WALK || level != w->split) {
         w->node(w, c, p, own, opp, sub, mode, level);
         return;
@@ -286,7 +286,7 @@ static void walk_child(CfrWalk *w, int32_t edge, int32_t c, int p, const double 
         }
     }
     WalkTask *task = &w->tasks[w->ntasks++];
-    task->edge = edge, task->node = c, task->level = level, task->size = split_size(w, c);
+    task->node = c, task->level = level, task->size = split_size(w, c);
     task->own = w->taskbuf_used, task->opp = task->own + np, task->sub = task->opp + nq;
     w->taskbuf_used += need;
     /* (the hands alive at the task's node alone: a walk reads no other entry of a reach vector) */
@@ -295,7 +295,7 @@ static void walk_child(CfrWalk *w, int32_t edge, int32_t c, int p, const double 
     const int32_t *ao = t->alive[1 - p];
     for (int32_t k = t->alive_at[1 - p][c]; k < t->alive_at[1 - p][c + 1]; k++) theirs[ao[k]] = opp[ao[k]];
 #else
-    (void)edge, (void)own, (void)opp, (void)np, (void)nq;     /* (no threads: never a task) */
+    (void)own, (void)opp, (void)np, (void)nq;     /* (no threads: never a task) */
 #endif
 }
 
@@ -323,7 +323,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
             int32_t c = t->child[c0 + a];
             if (folded != NULL && folded[c0 + a]) continue;
             reach_by(w, c0 + a, opp, reach);
-            walk_child(w, c0 + a, c, p, own, reach, sub, mode, level + 1);
+            walk_child(w, c, p, own, reach, sub, mode, level + 1);
             for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
         }
         return;
@@ -331,7 +331,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     for (int32_t a = 0; a < width; a++) {
         if (folded != NULL && folded[c0 + a]) continue;
         reach_by(w, c0 + a, own, reach);
-        walk_child(w, c0 + a, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
+        walk_child(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
         for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) w->vals[w->by_slot[k]] = sub[w->by_hand[k]];
     }
     double tie = 0.0;                 /* (a regret's change within this counts as none: ``CFR_TIE``) */
@@ -370,6 +370,7 @@ typedef struct {
     int p, mode;
 } TaskWorker;
 
+#if CFR_PARALLEL
 /* Tasks of the run taken one after the other (the next not taken, ``next_task``) and walked on ``x->on``. */
 static void *walk_tasks(void *arg) {
     TaskWorker *x = arg;
@@ -383,7 +384,6 @@ static void *walk_tasks(void *arg) {
     }
 }
 
-#if CFR_PARALLEL
 static int larger_first(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return x < y ? 1 : x > y ? -1 : 0;
@@ -696,7 +696,8 @@ static void deal_node(CfrWalk *w, int32_t n, int p, const double *own, const dou
     }
     double sgn = p == 0 ? 1.0 : -1.0;
     const int32_t *mine = t->hand[p], *theirs = t->hand[1 - p];
-    for (int32_t k = t->term_at[n]; k < (w->phase == PHASE_FIND ? t->term_at[n] : t->term_at[n + 1]); k++) {
+    int32_t k1 = w->phase == PHASE_FIND ? t->term_at[n] : t->term_at[n + 1];    /* (finding tasks: no value) */
+    for (int32_t k = t->term_at[n]; k < k1; k++) {
         int32_t d = t->term_deal[k];
         double r = opp[theirs[d]];
         if (r != 0.0) v[mine[d]] += sgn * t->term_value[k] * r;
