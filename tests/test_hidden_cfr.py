@@ -512,3 +512,24 @@ def test_a_decision_whose_tree_passes_the_memory_cap_is_sampled_and_the_note_say
     assert solver == "cfr-ranges"
     with pytest.raises(TreeTooLarge):
         cfr_decision(rep.variant, actual, ranges=ranges, memory=1 << 20)
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_a_decision_whose_hands_the_tree_over_hands_cannot_index_is_sampled(monkeypatch):
+    """A player with more possible hands than the tree over hands indexes (``CFR_HANDS``: in a double-nine block game
+    for two, four tiles from 45 unseen make 148,995) is no error: the decision is left to the sampling, as a draw game's
+    hand past the kernel's 8 tiles is, and the rest goes on. The bundled record's decision with 3 and 4 tiles, with
+    ``--exact-hand 4``, the bound set below its hands."""
+    from analyzer.analysis import hiddenfair
+    from analyzer.hidden import ranges
+
+    (rep,) = replay_record(read(RECORD.parent / "openspiel-block7-5.dom"))
+    k = next(k for k in range(len(rep.game.moves))
+             if max(rep.position_at(k).count(0), rep.position_at(k).count(1)) == 4
+             and len(rep.position_at(k).legal_moves()) > 1)
+    pos = rep.position_at(k)
+    actual, found, _, solver = hiddenfair.exact_deals(rep, k, pos.turn, pos.legal_moves(), 4)
+    assert solver == "cfr-ranges"
+    monkeypatch.setattr(ranges, "CFR_HANDS", max(map(len, found)) - 1)
+    out, note, unclosed = hiddenfair.exact_points(rep, [(k, pos.turn, pos.legal_moves())], 4, lp=False)
+    assert not out and not unclosed and note is None

@@ -148,6 +148,28 @@ def test_the_solver_takes_a_draw_game_with_tiles_still_to_draw():
         assert other[at[n]:at[n + 1]] == other[at[c]:at[c + 1]]           # (the other's hands pass through)
 
 
+def test_the_tree_over_deals_refuses_more_hands_of_a_player_than_it_indexes(monkeypatch):
+    """A hand's index is 16 bits in the tree's lists of hands (``CFR_HANDS``, in both forms): a tree over deals whose
+    player has more hands than that, at the root or with those his draws make, is refused (``HandTooLarge``: the
+    analysis samples such a decision), and the same deals within the bound build it."""
+    from analyzer.hidden import cfr
+    from analyzer.hidden.ranges import HandTooLarge
+
+    pos = early(*EARLY[0])
+    deals = [tuple(early(*d).hands) for d in EARLY[:40]]
+    t = build_tree(DRAW, deals, 0, base=pos)
+    root = max(len({d[s] for d in deals}) for s in (0, 1))
+    assert max(map(len, t.hands)) > root                        # (the hands drawn: more)
+    assert all(a.itemsize == 2 for a in (*t.alive, t.iset_hand))
+    monkeypatch.setattr(cfr, "CFR_HANDS", root - 1)
+    with pytest.raises(HandTooLarge, match=f"a player has {root} hands in the deals, more than the {root - 1} the "
+                                           "tree indexes"):
+        build_tree(DRAW, deals, 0, base=pos)
+    monkeypatch.setattr(cfr, "CFR_HANDS", root)
+    with pytest.raises(HandTooLarge, match=f"more than {root} hands of a player, with those drawn"):
+        build_tree(DRAW, deals, 0, base=pos)
+
+
 @pytest.mark.parametrize("compiled", COMPILED)
 def test_with_tiles_still_to_draw_the_game_value_is_the_lps_over_every_order_of_the_boneyard(compiled):
     """Deals weighing unlike with 2 tiles still to draw, seat 0 or seat 1 the maximiser: the CFR solver's draw nodes
@@ -474,7 +496,7 @@ def test_over_hands_with_draws_the_kernel_runs_the_python_walk():
     right = solve(t, tol=1e-9, budget=60, compiled=True)
     keep = [k for n in range(t.nodes) for k in range(t.draw_at[n], t.draw_at[n + 1])
             if t.draw_child[k] not in t.draw_child[t.draw_at[n]:k]]
-    t.draw_child, t.draw_parent = array("i", [t.draw_child[k] for k in keep]), array("i", [t.draw_parent[k] for k in keep])
+    t.draw_child, t.draw_parent = array("H", [t.draw_child[k] for k in keep]), array("H", [t.draw_parent[k] for k in keep])
     at, kept = array("i"), set(keep)
     for n in range(t.nodes + 1):
         at.append(sum(1 for k in kept if k < t.draw_at[n]))

@@ -36,8 +36,9 @@ def test_the_compiled_kernel_reads_the_layout_the_python_side_fills():
 
 
 def test_the_range_builds_arrays_are_read_as_the_header_declares_them():
-    """``_ranges_kernel.h``'s ``RB_ITEMS`` (each array's bytes an item) and ``RB_TOO_LONG`` are those the Python side
-    reads the build's arrays by (``wasmcfr.BUILD_ITEMS``, ``ranges._RB_CODES``) and stops on."""
+    """``_ranges_kernel.h``'s ``RB_ITEMS`` (each array's bytes an item), ``RB_TOO_LONG`` and ``RB_RUN_BYTES`` are those
+    the Python side reads the build's arrays by (``wasmcfr.BUILD_ITEMS``, ``ranges._RB_CODES``), stops on and counts a
+    run's least by (``ranges.RUN_BYTES``: the build's cap and ``memory()`` count alike)."""
     from array import array
 
     from analyzer.hidden import ranges
@@ -46,4 +47,11 @@ def test_the_range_builds_arrays_are_read_as_the_header_declares_them():
     header = (ROOT / "analyzer" / "hidden" / "_ranges_kernel.h").read_text(encoding="utf-8")
     assert re.search(r'#define RB_ITEMS "(\d+)"', header).group(1) == wasmcfr.BUILD_ITEMS
     assert int(re.search(r"#define RB_TOO_LONG (\d+)", header).group(1)) == wasmcfr.RB_TOO_LONG
+    assert int(re.search(r"#define RB_RUN_BYTES (\d+)", header).group(1)) == ranges.RUN_BYTES
+    # the runs' arrays, of both forms, and the most hands a player's indices of 16 bits hold
+    cfr = (ROOT / "analyzer" / "hidden" / "_cfr_kernel.h").read_text(encoding="utf-8")
+    assert re.search(r'#define CFR_ITEMS "(\d+)"', cfr).group(1) == wasmcfr.DEAL_ITEMS
+    assert re.search(r'#define RANGE_ITEMS "(\d+)"', cfr).group(1) == wasmcfr.RANGE_ITEMS
+    assert int(re.search(r"#define CFR_HANDS (\d+)", cfr).group(1)) == ranges.CFR_HANDS == 2 ** 16 - 1
+    assert re.search(r"typedef uint16_t CfrHand;", cfr)
     assert "".join(str(array(code).itemsize) for code in ranges._RB_CODES) == wasmcfr.BUILD_ITEMS

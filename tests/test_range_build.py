@@ -185,7 +185,7 @@ def test_past_its_memory_cap_either_build_stops_and_within_it_builds_the_same_tr
                 build_ranges(rules, pos, pos.turn, (hands[pos.turn], hands[1 - pos.turn]), compiled=compiled,
                              max_bytes=cap)
             assert caught.value.cap == cap and isinstance(caught.value, MemoryError)
-    assert whole + RUN_BYTES * sum(t.legal) < t.memory("native") < 2 * whole
+    assert whole + RUN_BYTES * sum(t.legal) < t.memory("native")
     assert_same_tree(*both(rules, pos, hands, max_bytes=t.memory("native")))
 
 
@@ -259,6 +259,47 @@ def test_the_wasm_build_equals_the_extensions(tmp_path):
             if item == "8":
                 mine = [data[i:i + 8].hex() for i in range(0, len(data), 8)]
             else:
-                fmt = {"4": "i", "1": "b"}[item]
+                fmt = {"4": "i", "2": "H", "1": "B"}[item]
                 mine = list(struct.unpack(f"<{len(data) // int(item)}{fmt}", data))
             assert w["arrays"][k] == mine, k
+
+
+# -- the terminal hands' compact indices ------------------------------------------------------------------------------
+def test_the_terminal_hands_take_three_bytes_an_entry_and_a_tree_that_needs_more_is_refused(monkeypatch):
+    """The terminal hands are the tree's largest lists after the hands alive (1.0 of game 48's 2.6 GB in the
+    twenty-fourth session): a hand's index is 16 bits and its class 8, in both builds, so a tree over more than
+    ``CFR_HANDS`` hands of a player, or with more than ``RANGE_CLASSES`` classes of a player's hands at a node, is
+    refused (``HandTooLarge``: the analysis samples such a decision) before either build writes past them; the compiled
+    build and a run refuse more hands too, with their own words."""
+    from array import array
+
+    from analyzer.hidden import ranges
+
+    rules, pos, hands, t = _large_position()
+    assert {a.itemsize for a in (*t.term_hand, *t.term_class)} == {2, 1}
+    assert max(len(h) for h in hands) <= ranges.CFR_HANDS
+    pair = (hands[pos.turn], hands[1 - pos.turn])
+    monkeypatch.setattr(ranges, "CFR_HANDS", len(pair[0]) - 1)
+    for compiled in (False, None):
+        with pytest.raises(ranges.HandTooLarge, match=f"{len(pair[0])} possible hands, more than the "
+                                                       f"{len(pair[0]) - 1} the tree over hands indexes"):
+            build_ranges(rules, pos, pos.turn, pair, compiled=compiled)
+    monkeypatch.undo()
+    classes = max(c for q in (0, 1) for c in t.term_class[q]) + 1
+    assert classes > 1
+    monkeypatch.setattr(ranges, "RANGE_CLASSES", classes - 1)
+    with pytest.raises(ranges.HandTooLarge, match=f"more than {classes - 1} classes of hands at a node"):
+        build_ranges(rules, pos, pos.turn, pair, compiled=False)
+    monkeypatch.undo()
+    if KERNEL is None or not hasattr(KERNEL, "build"):
+        return
+    state, scoring = compiled_build_supports(rules, pos, pos.turn, pair)
+    many = array("Q", [1 << (k % 20) for k in range(65536)])
+    with pytest.raises(ValueError, match="more hands of a player than the tree indexes"):
+        KERNEL.build(many, array("Q", pair[1]), state, scoring, 1.0, -1.0, -1, 0)
+    with pytest.raises(ValueError, match="more hands of a player than the tree indexes"):
+        KERNEL.RangeRun(array("i", [0] * 65536), t.cmasks[1], array("d", [1.0] * 65536), array("d", t.weight[1]),
+                        t.player, t.child_at, t.child, t.played[0], t.played[1], t.alive_at[0], t.alive[0],
+                        t.alive_at[1], t.alive[1], t.term_at[0], t.term_hand[0], t.term_class[0], t.term_at[1],
+                        t.term_hand[1], t.term_class[1], t.table_at, t.width, t.table, t.iset_at, t.iset_hand, t.slot,
+                        t.legal, t.draw_at, t.draw_child, t.draw_parent, t.size, -1, -1)

@@ -830,7 +830,7 @@ def run_cfr_native(runs: list[dict], module) -> list:
     out = []
     for r in runs:
         arrays = [array("d", [struct.unpack("<d", bytes.fromhex(v))[0] for v in a]) if item == "8"
-                  else array("b" if item == "1" else "i", a) for a, item in zip(r["arrays"], r["items"])]
+                  else array({"4": "i", "2": "H", "1": "B"}[item], a) for a, item in zip(r["arrays"], r["items"])]
         forced = r["forced"]
         try:
             if r["range"]:
@@ -889,13 +889,13 @@ def wrong_cfr(runs: list[dict]) -> list[dict]:
     changed(draws, "parent0", lambda a: a[:-1] + [len(a)])          # (a hand drawn from one after it)
     changed(draws, "parent1", lambda a: a[:-1])                     # (a parent array too short)
     over = next(r for r in runs if r["range"] and r["arrays"][RANGE_ARRAYS.index("draw_child")])
-    changed(over, "draw_parent", lambda a: [10 ** 6, *a[1:]])       # (a drawn hand out of range)
+    changed(over, "draw_parent", lambda a: [2 ** 16 - 1, *a[1:]])   # (a drawn hand out of range)
     changed(over, "draw_at", lambda a: a[:-1])                      # (the draws' starts too short)
     for run in (deal, hands):
         changed(run, "mask1" if run["range"] else "hand1", lambda a: a[:-1])
         changed(run, "child_at", lambda a: a[:-1] + [a[-1] + 1000])
         changed(run, "child_at", lambda a: [a[0], a[2] + 1, *a[2:]])
-        changed(run, "iset_hand", lambda a: [10 ** 6, *a[1:]])
+        changed(run, "iset_hand", lambda a: [2 ** 16 - 1, *a[1:]])       # (past the hands: 16 bits)
     changed(deal, "hand0", lambda a: [-1, *a[1:]])
     changed(hands, "mask0", lambda a: [-1, *a[1:]])
     changed(hands, "table_at", lambda a: [x + 10 ** 6 for x in a])

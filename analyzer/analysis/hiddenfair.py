@@ -28,7 +28,7 @@ from ..hidden import (MAX_DEALS, MAX_HAND, HiddenDecision, HiddenUnavailable, To
                       public_hands, public_ranges, public_stock_down, stock_down_positions,
                       within_bound)
 from ..hidden.cfr import BUDGET, BuildTooLong, TreeTooLarge, cfr_decision, cfr_supported
-from ..hidden.ranges import RANGE_MOST, disjoint_pairs, hand_key, weighted_ranges
+from ..hidden.ranges import RANGE_MOST, HandTooLarge, disjoint_pairs, hand_key, weighted_ranges
 from ..inference import InferenceUnsupported, NoWorld
 from ..i18n import decimal, gettext, ngettext, number
 from ..replay import Replay
@@ -237,10 +237,12 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             except BuildTooLong:
                 open_ += 1
                 continue
+            except HandTooLarge:
+                continue    # (a game the tree cannot hold, such as a hand past its 8 tiles: sampled)
             except ValueError:
                 if solver != "cfr-ranges" or rep.variant.drawing is None:
                     raise
-                continue    # (a draw game the tree over hands cannot hold, such as a hand past its 8 tiles: sampled)
+                continue    # (a draw game the tree over hands cannot take: sampled)
             if got.closed or got.width() <= CFR_SHOWN:
                 out[(k, seat)] = got
                 continue

@@ -2,7 +2,8 @@
  *
  * ``Run(hand0, hand1, nh0, nh1, player, child_at, child, term_at, term_deal, term_value, iset_at, iset_hand, slot,
  *   legal, size, alive_at0, alive0, alive_at1, alive1, parent0, parent1, forced_set, forced_move)``: a run over a
- *   flattened public tree (the arrays of cfr.py's ``PublicTree``: 32-bit ints, ``term_value`` doubles, ``legal`` bytes;
+ *   flattened public tree (the arrays of cfr.py's ``PublicTree``: 32-bit ints, but the hands' indices in ``iset_hand``,
+ *   ``alive0`` and ``alive1``, 16 bits unsigned; ``term_value`` doubles, ``legal`` bytes; as ``CFR_ITEMS`` says;
  *   read in place, held until the run is gone; ``parent0`` and ``parent1`` empty where no tile is drawn), with
  *   information set ``forced_set`` held to its move ``forced_move`` (-1: none). Its methods:
  *   ``iterate(count)`` (iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on, -1:
@@ -16,8 +17,9 @@
  * ``RangeRun(mask0, mask1, weight0, weight1, player, child_at, child, played0, played1, alive_at0, alive0, alive_at1,
  *   alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at,
  *   iset_hand, slot, legal, draw_at, draw_child, draw_parent, size, forced_set, forced_move)``: the same over a range
- *   tree (analyzer/hidden/ranges.py's ``RangeTree``; ``weight0``, ``weight1`` and ``table`` doubles; the three draw
- *   arrays empty where no tile is drawn), with the same methods; its twin is ``RangePyRun``.
+ *   tree (analyzer/hidden/ranges.py's ``RangeTree``; ``weight0``, ``weight1`` and ``table`` doubles, the hands'
+ *   indices 16 bits, the terminal hands' classes and ``legal`` bytes: ``RANGE_ITEMS``; the three draw arrays empty where
+ *   no tile is drawn), with the same methods; its twin is ``RangePyRun``.
  */
 /* This file is the CPython binding: it holds the buffers (the kernel reads the tree's arrays in place and never writes
  * them; held, an ``array`` cannot be resized under it), calls the kernel (``_cfr_kernel.c``, whose interface

@@ -57,13 +57,13 @@ static int check_node(const CfrMoves *t, int32_t n, int draws, const char **err)
         if (width != 1 || t->iset_at[n] != t->iset_at[n + 1]) return fail(err, K_VALUE, "a draw has one child");
     } else if (p > 1 || (p < 0 && width)) return fail(err, K_VALUE, "a node's player is not 0, 1 or -1");
     for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-        if (p < 0 || t->iset_hand[i] < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
+        if (p < 0 || t->iset_hand[i] >= t->nh[p] || t->slot[i] < 0
             || t->slot[i] + width > t->size)
             return fail(err, K_VALUE, "an information set out of range");
     for (int q = 0; q < 2; q++) {
         if (t->alive_at[q][n] > t->alive_at[q][n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
         for (int32_t k = t->alive_at[q][n]; k < t->alive_at[q][n + 1]; k++)
-            if (t->alive[q][k] < 0 || t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
+            if (t->alive[q][k] >= t->nh[q]) return fail(err, K_VALUE, "a hand out of range");
     }
     return K_OK;
 }
@@ -252,7 +252,7 @@ static void walk_child(CfrWalk *w, int32_t c, int p, const double *own, const do
         return;
     }
     const CfrMoves *t = &w->m;
-    const int32_t *al = t->alive[p];
+    const CfrHand *al = t->alive[p];
     int32_t np = t->nh[p], nq = t->nh[1 - p];
     if (w->phase == PHASE_JOIN) {
         const WalkTask *task = &w->tasks[w->next_task++];
@@ -292,7 +292,7 @@ static void walk_child(CfrWalk *w, int32_t c, int p, const double *own, const do
     /* (the hands alive at the task's node alone: a walk reads no other entry of a reach vector) */
     double *mine = w->taskbuf + task->own, *theirs = w->taskbuf + task->opp;
     for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) mine[al[k]] = own[al[k]];
-    const int32_t *ao = t->alive[1 - p];
+    const CfrHand *ao = t->alive[1 - p];
     for (int32_t k = t->alive_at[1 - p][c]; k < t->alive_at[1 - p][c + 1]; k++) theirs[ao[k]] = opp[ao[k]];
 #else
     (void)own, (void)opp, (void)np, (void)nq;     /* (no threads: never a task) */
@@ -318,7 +318,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     const int8_t *folded = w->folded;
     if (folded != NULL && w->phase != PHASE_FIND) w->fold(w, n, p, opp, v);
     if (mover != p) {
-        const int32_t *al = t->alive[p];
+        const CfrHand *al = t->alive[p];
         for (int32_t a = 0; a < width; a++) {
             int32_t c = t->child[c0 + a];
             if (folded != NULL && folded[c0 + a]) continue;
@@ -336,7 +336,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     }
     double tie = 0.0;                 /* (a regret's change within this counts as none: ``CFR_TIE``) */
     if (mode == MODE_CFR) {
-        const int32_t *ao = t->alive[1 - p];
+        const CfrHand *ao = t->alive[1 - p];
         for (int32_t k = t->alive_at[1 - p][n]; k < t->alive_at[1 - p][n + 1]; k++) tie += opp[ao[k]];
         tie *= w->tie;
     }
@@ -632,7 +632,8 @@ void cfr_hand_values(CfrWalk *w, double *out) {
  * ``k1``: ``child[k]`` and ``parent[k]``, or where ``par`` is given (the tree over deals: one parent a hand)
  * ``child[k]`` and ``par[child[k]]``. */
 typedef struct {
-    const int32_t *child, *parent, *par;
+    const CfrHand *child, *parent;
+    const int32_t *par;
     int32_t k0, k1;
 } DrawPairs;
 
@@ -688,7 +689,7 @@ static void draw_node(CfrWalk *w, const CfrTree *t, int32_t n, int p, const doub
 static void deal_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                       int32_t level) {
     const CfrTree *t = &((CfrRun *)w)->t;
-    const int32_t *al = w->m.alive[p];
+    const CfrHand *al = w->m.alive[p];
     for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
     if (w->m.player[n] > 1) {
         draw_node(w, t, n, p, own, opp, v, mode, level);
@@ -745,6 +746,7 @@ int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t 
         || n[CFR_TERM_DEAL] != n[CFR_TERM_VALUE] || n[CFR_ISET_HAND] != n[CFR_SLOT] || n[CFR_LEGAL] < size || nh0 < 0
         || nh1 < 0 || size < 0)
         return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    if (nh0 > CFR_HANDS || nh1 > CFR_HANDS) return fail(err, K_VALUE, "more hands of a player than the tree indexes");
     int kind = moves_fit(m, n[CFR_CHILD], n[CFR_ISET_HAND], n[CFR_ALIVE0], n[CFR_ALIVE1], err);
     return kind != K_OK ? kind : ascending(t->term_at, N, n[CFR_TERM_DEAL], err);
 }
@@ -1018,7 +1020,8 @@ static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *
         int b = __builtin_ctz(m);
         by[b] = 0.0, cnt[b] = 0;
     }
-    const int32_t *al = w->m.alive[q] + w->m.alive_at[q][n], *mask = run->t.mask[q];
+    const CfrHand *al = w->m.alive[q] + w->m.alive_at[q][n];
+    const int32_t *mask = run->t.mask[q];
     int32_t na = w->m.alive_at[q][n + 1] - w->m.alive_at[q][n];
     const double *fv = run->fval + run->fval_at[n];
     if (p == mover) {
@@ -1185,7 +1188,7 @@ static void range_draw(CfrWalk *w, int32_t n, int p, const double *own, const do
  * draw); nothing below where the other reaches nothing (every value there is 0: only ``p``'s average moves). */
 static void range_node(CfrWalk *w, int32_t n, int p, const double *own, const double *opp, double *v, int mode,
                        int32_t level) {
-    const int32_t *al = w->m.alive[p];
+    const CfrHand *al = w->m.alive[p];
     for (int32_t k = w->m.alive_at[p][n]; k < w->m.alive_at[p][n + 1]; k++) v[al[k]] = 0.0;
     if (!any_reach(&w->m, n, 1 - p, opp)) {
         if (mode == MODE_CFR && w->phase != PHASE_FIND) range_average_only(w, n, p, own, level);
@@ -1286,6 +1289,8 @@ int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, con
     }
     if (N >= INT32_MAX || n[RANGE_MASK0] >= INT32_MAX || n[RANGE_MASK1] >= INT32_MAX)
         return fail(err, K_VALUE, "the tree's arrays do not fit together");
+    if (n[RANGE_MASK0] > CFR_HANDS || n[RANGE_MASK1] > CFR_HANDS)
+        return fail(err, K_VALUE, "more hands of a player than the tree indexes");
     m->nodes = (int32_t)N, m->nh[0] = (int32_t)n[RANGE_MASK0], m->nh[1] = (int32_t)n[RANGE_MASK1], m->size = size;
     t->ntable = n[RANGE_TABLE];
     if (n[RANGE_WEIGHT0] != n[RANGE_MASK0] || n[RANGE_WEIGHT1] != n[RANGE_MASK1] || n[RANGE_CHILD_AT] != N + 1
@@ -1335,8 +1340,7 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
             int32_t q = m->player[n] - 2, c = m->child[m->child_at[n]];
             if (q < 0 && t->draw_at[n] != t->draw_at[n + 1]) return fail(err, K_VALUE, "a draw where none is");
             for (int32_t k = t->draw_at[n]; k < t->draw_at[n + 1]; k++)
-                if (t->draw_child[k] < 0 || t->draw_child[k] >= m->nh[q] || t->draw_parent[k] < 0
-                    || t->draw_parent[k] >= m->nh[q])
+                if (t->draw_child[k] >= m->nh[q] || t->draw_parent[k] >= m->nh[q])
                     return fail(err, K_VALUE, "a drawn hand out of range");
             if (q >= 0 && (m->alive_at[1 - q][c + 1] - m->alive_at[1 - q][c]
                            != m->alive_at[1 - q][n + 1] - m->alive_at[1 - q][n]))
@@ -1346,7 +1350,7 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
         for (int q = 0; q < 2; q++) {
             if (t->term_at[q][n] > t->term_at[q][n + 1]) return fail(err, K_VALUE, "a node's lists run backwards");
             for (int32_t k = t->term_at[q][n]; k < t->term_at[q][n + 1]; k++) {
-                if (t->term_hand[q][k] < 0 || t->term_hand[q][k] >= m->nh[q] || t->term_class[q][k] < 0)
+                if (t->term_hand[q][k] >= m->nh[q])
                     return fail(err, K_VALUE, "a terminal hand out of range");
                 if (t->term_class[q][k] + 1 > cls[q]) cls[q] = t->term_class[q][k] + 1;
             }

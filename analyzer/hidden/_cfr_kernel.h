@@ -11,13 +11,20 @@
 
 #include "../search/_kernel.h"
 
+/* A hand's index, 16 bits: the tree's longest lists are of hands (those alive at each node, each information set's,
+ * the terminal hands of the tree over hands), so a player has at most ``CFR_HANDS`` hands in either form (a tree over
+ * hands at 4 tiles a hand of a double-six set: at most 7,315). */
+typedef uint16_t CfrHand;
+#define CFR_HANDS 65535
+
 /* What both forms of the tree hold alike: the nodes in preorder, each one's player (0, 1, or -1: nothing more to
  * play; in the tree over deals also 2 + q: player q draws a tile, its one child where each of his hands there has
  * become one per tile he may draw, ``CfrTree.parent``), its children, its information sets (the mover's hand, its slots, the legal moves by slot), and each player's
  * hands alive at it. */
 typedef struct {
     int32_t nodes, nh[2], size;
-    const int32_t *player, *child_at, *child, *iset_at, *iset_hand, *slot, *alive_at[2], *alive[2];
+    const int32_t *player, *child_at, *child, *iset_at, *slot, *alive_at[2];
+    const CfrHand *iset_hand, *alive[2];
     const int8_t *legal;
 } CfrMoves;
 
@@ -36,18 +43,22 @@ typedef struct {
 /* The tree over hands: each player's hands (``mask``: compressed tile masks, ``weight``: each hand's root weight);
  * a node's terminal hands of each player with their pip class and its value table; the value of a terminal hand
  * against the other's reach summed over the other's terminal hands disjoint from it by inclusion-exclusion over its
- * tiles. */
+ * tiles. A terminal hand's class is 8 bits (a hand of 8 tiles at most of a double-nine set has at most 145 pip
+ * totals). */
 typedef struct {
     CfrMoves m;
     const int32_t *mask[2];
     const double *weight[2];
-    const int32_t *played[2], *term_at[2], *term_hand[2], *term_class[2], *table_at, *width;
+    const int32_t *played[2], *term_at[2], *table_at, *width;
+    const CfrHand *term_hand[2];
+    const uint8_t *term_class[2];
     const double *table;
     int64_t ntable;               /* the values in ``table`` */
     /* The draws (NULL where none is drawn): at a draw node ``n`` (``player`` 2 + q), each pair of a hand of q's at its
      * child and a hand of his at ``n`` it may have been drawn from, ``draw_child[k]`` and ``draw_parent[k]`` for ``k``
      * from ``draw_at[n]`` to ``draw_at[n + 1]`` (the tile's chance is in the tables below it). */
-    const int32_t *draw_at, *draw_child, *draw_parent;
+    const int32_t *draw_at;
+    const CfrHand *draw_child, *draw_parent;
 } RangeTree;
 
 typedef struct CfrWalk CfrWalk;
@@ -143,13 +154,13 @@ typedef struct {
 } RangeRun;
 
 /* The arrays a binding is given for each form, in this order (the extension's arguments' order): ``CFR_ITEMS`` and
- * ``RANGE_ITEMS`` give each one's bytes an item (a digit each: ints of 4, doubles of 8, bytes of 1). */
+ * ``RANGE_ITEMS`` give each one's bytes an item (a digit each: ints of 4, doubles of 8, hands' indices of 2 (``CfrHand``) and bytes of 1). */
 enum {
     CFR_HAND0, CFR_HAND1, CFR_PLAYER, CFR_CHILD_AT, CFR_CHILD, CFR_TERM_AT, CFR_TERM_DEAL, CFR_TERM_VALUE, CFR_ISET_AT,
     CFR_ISET_HAND, CFR_SLOT, CFR_LEGAL, CFR_ALIVE_AT0, CFR_ALIVE0, CFR_ALIVE_AT1, CFR_ALIVE1, CFR_PARENT0, CFR_PARENT1,
     CFR_ARRAYS
 };
-#define CFR_ITEMS "444444484441444444"
+#define CFR_ITEMS "444444484241424244"
 enum {
     RANGE_MASK0, RANGE_MASK1, RANGE_WEIGHT0, RANGE_WEIGHT1, RANGE_PLAYER, RANGE_CHILD_AT, RANGE_CHILD, RANGE_PLAYED0,
     RANGE_PLAYED1, RANGE_ALIVE_AT0, RANGE_ALIVE0, RANGE_ALIVE_AT1, RANGE_ALIVE1, RANGE_TERM_AT0, RANGE_TERM_HAND0,
@@ -157,7 +168,7 @@ enum {
     RANGE_ISET_AT, RANGE_ISET_HAND, RANGE_SLOT, RANGE_LEGAL, RANGE_DRAW_AT, RANGE_DRAW_CHILD, RANGE_DRAW_PARENT,
     RANGE_ARRAYS
 };
-#define RANGE_ITEMS "44884444444444444444484441444"
+#define RANGE_ITEMS "44884444442424214214484241422"
 
 /* The tree of each form made of its arrays (``p``, in the order above, ``n`` items each; ``nh0``, ``nh1``: each
  * player's hands, ``size``: the regret array's length), checked to fit together (each node's lists inside their

@@ -21,15 +21,28 @@ static int rb_grow(RbVec *v, int64_t more) {
 
 #define I32(vec) ((int32_t *)(vec)->v)
 
+/* ``x`` appended to ``v`` as its items are (ints of 4 bytes, hands' indices of 2, ``CfrHand``, or the terminal hands'
+ * classes of 1: the build keeps them below ``CFR_HANDS`` and ``RB_CLASSES``). */
 static int rb_put(RangeBuild *b, RbVec *v, int32_t x) {
     if (v->n == v->cap && rb_grow(v, 1) < 0) return KERNEL_ERROR(b, K_MEMORY, "no memory for the range tree");
-    I32(v)[v->n++] = x;
+    if (v->item == 4)
+        I32(v)[v->n++] = x;
+    else if (v->item == 2)
+        ((CfrHand *)v->v)[v->n++] = (CfrHand)x;
+    else
+        ((uint8_t *)v->v)[v->n++] = (uint8_t)x;
     return 0;
 }
 
+/* ``x`` (``n`` ints) appended to ``v`` as its items are (ints of 4 bytes, or hands' indices: ``CfrHand``). */
 static int rb_extend(RangeBuild *b, RbVec *v, const int32_t *x, int64_t n) {
     if (rb_grow(v, n) < 0) return KERNEL_ERROR(b, K_MEMORY, "no memory for the range tree");
-    if (n) memcpy(I32(v) + v->n, x, (size_t)n * sizeof(int32_t));
+    if (v->item == 4) {
+        if (n) memcpy(I32(v) + v->n, x, (size_t)n * sizeof(int32_t));
+    } else {
+        CfrHand *to = (CfrHand *)v->v + v->n;
+        for (int64_t k = 0; k < n; k++) to[k] = (CfrHand)x[k];
+    }
     v->n += n;
     return 0;
 }
@@ -149,7 +162,8 @@ static int64_t rb_table_of(RangeBuild *b, const int32_t *key, int n, int64_t add
     return add;
 }
 
-#define RB_CLASSES 512         /* the most pip classes of a player's hands at a node (a hand's pips: 2 * 9 a tile) */
+#define RB_CLASSES 256         /* the most pip classes of a player's hands at a node (``term_class``'s 8 bits; a hand's
+                                * pips: 2 * 9 a tile at most, so 14 tiles have at most 253 totals) */
 
 /* Node ``n``'s terminal hands (``ended``, by player) by pip class, and its table of values: the finished hand's facts
  * of the first pair (``ranges.py``'s ``terminal``: the value depends on the hands by their pips alone), one table a
@@ -422,6 +436,8 @@ int rb_build(RangeBuild *b) {
         || (st[RB_END_A] < 0) != (st[RB_END_B] < 0) || st[RB_END_A] > max_pip || st[RB_END_B] > max_pip
         || b->nh[0] < 1 || b->nh[1] < 1 || b->sc.n != 2)
         return KERNEL_ERROR(b, K_VALUE, "not a position of the line game for two the build takes");
+    if (b->nh[0] > CFR_HANDS || b->nh[1] > CFR_HANDS)
+        return KERNEL_ERROR(b, K_VALUE, "more hands of a player than the tree indexes");
     static const int items[RB_ARRAYS] = {
 #define RB_ITEM(k) (RB_ITEMS[k] - '0')
         RB_ITEM(0), RB_ITEM(1), RB_ITEM(2), RB_ITEM(3), RB_ITEM(4), RB_ITEM(5), RB_ITEM(6), RB_ITEM(7), RB_ITEM(8),

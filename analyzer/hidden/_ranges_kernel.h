@@ -9,6 +9,7 @@
 
 #include "../search/_kernel.h"
 #include "../search/_leaf.h"
+#include "_cfr_kernel.h"          /* (the tree it builds: ``CFR_HANDS``) */
 
 /* The position the build starts from, as ints (``RB_STATE`` of them, in this order: ``ranges.py``'s
  * ``_compiled_state`` writes them): the set (``max_pip``), the maximiser's seat, the seat to move, the open ends
@@ -23,13 +24,14 @@ enum {
 
 /* The arrays built, in this order (the bindings give them so): ``ranges.py``'s ``RangeTree``'s, but for the moves:
  * node ``n``'s moves ``move[move_at[n]:move_at[n + 1]]``, each ``tile * 16 + end`` (``end`` 15: the lead's, no end) or
- * -1 (a pass). ``RB_ITEMS``: each one's bytes an item. */
+ * -1 (a pass). ``RB_ITEMS``: each one's bytes an item (``RANGE_ITEMS``'s digits: the terminal hands 2, their classes
+ * and ``legal`` 1). */
 enum {
     RB_PLAYER, RB_CHILD_AT, RB_CHILD, RB_MOVE_AT, RB_MOVE, RB_PLAYED0, RB_PLAYED1, RB_ALIVE_AT0, RB_ALIVE0,
     RB_ALIVE_AT1, RB_ALIVE1, RB_TERM_AT0, RB_TERM_HAND0, RB_TERM_CLASS0, RB_TERM_AT1, RB_TERM_HAND1, RB_TERM_CLASS1,
     RB_TABLE_AT, RB_WIDTH, RB_TABLE, RB_ISET_AT, RB_ISET_HAND, RB_SLOT, RB_LEGAL, RB_ARRAYS
 };
-#define RB_ITEMS "444444444444444444484441"
+#define RB_ITEMS "444444442424214214484241"
 #define RB_PASS (-1)
 #define RB_NO_END 15
 

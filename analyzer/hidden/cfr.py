@@ -36,7 +36,8 @@ from typing import Sequence
 from ..position import Position
 from ..tiles import Move
 from .game import side0_value
-from .ranges import (BuildTooLong, CompiledRun, RangeCRun, RangePyRun, RangeTree, TreeTooLarge, build_ranges,
+from .ranges import (CFR_HANDS, BuildTooLong, CompiledRun, HandTooLarge, RangeCRun, RangePyRun, RangeTree,
+                     TreeTooLarge, build_ranges,
                      compiled_kernel, held_binding, held_bytes, levels_of, pip_valued, ranges_of_deals, run_slots,
                      thread_bytes)
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
@@ -192,9 +193,13 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
                 hands[p].append(mask)
             hand[p].append(at)
             root[p].append(mask)
+    if max(map(len, hands)) > CFR_HANDS:
+        raise HandTooLarge(f"a player has {max(map(len, hands)):,} hands in the deals, more than the {CFR_HANDS:,} the "
+                           f"tree indexes")
+    # (a hand's index is 16 bits in the lists of hands: those alive at a node, an information set's)
     t = PublicTree(first, hands, hand, weight, array("i"), array("i"), array("i"), [], array("i"), array("i"),
-                   array("d"), array("i"), array("i"), array("i"), array("b"), 0, (array("i"), array("i")),
-                   (array("i"), array("i")))
+                   array("d"), array("i"), array("H"), array("i"), array("b"), 0, (array("i"), array("i")),
+                   (array("H"), array("H")))
     match = pos._match
     every = (1 << len(pos.tiles)) - 1
     drawing = bool(pos.draws and pos.drawable())
@@ -235,6 +240,8 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
                 rest ^= x
                 s = made.get((hand[p][d], x))
                 if s is None:
+                    if len(hands[p]) == CFR_HANDS:
+                        raise HandTooLarge(f"more than {CFR_HANDS:,} hands of a player, with those drawn")
                     s = made[(hand[p][d], x)] = len(hands[p])
                     hands[p].append(root[p][d] | x)
                     t.parent[p].append(hand[p][d])

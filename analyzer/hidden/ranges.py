@@ -44,7 +44,7 @@ from ..tiles import DOUBLES, PASS, Move, tile_set
 from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
-__all__ = ["RangeTree", "build_ranges", "pip_valued", "hand_key", "RANGE_MOST", "BuildTooLong", "TreeTooLarge",
+__all__ = ["RangeTree", "build_ranges", "pip_valued", "hand_key", "RANGE_MOST", "CFR_HANDS", "RANGE_CLASSES", "BuildTooLong", "TreeTooLarge",
            "HandTooLarge", "ranges_of_deals", "disjoint_pairs", "weighted_ranges", "run_slots", "held_bytes", "compiled_kernel", "compiled_build_supports"]
 
 # The one pick of the compiled kernel's binding (the CFR+ iteration and this tree's build): the CPython extension, else
@@ -68,8 +68,12 @@ class BuildTooLong(ValueError):
 
 
 class HandTooLarge(ValueError):
-    """A hand of the public tree would hold more tiles than the kernel takes (:data:`RANGE_MOST`, those played since
-    the root counted): by its draws (or a draw would find no tile off the board to draw)."""
+    """The tree cannot hold the game: a hand of the tree over hands would hold more tiles than the kernel takes
+    (:data:`RANGE_MOST`, those played since the root counted) by its draws (or a draw would find no tile off the board
+    to draw); a player has more hands than either form indexes (:data:`CFR_HANDS`, those drawn counted); or a node's
+    terminal hands of a player fall in more than :data:`RANGE_CLASSES` classes. (Such games are far past any memory
+    cap: at 4 tiles a hand of a double-six set a player has at most 7,315 possible hands, and the study's trees of
+    7,315 a side took 6 to 9 GB; a pip-valued hand of 8 tiles of a double-nine set has at most 145 classes.)"""
 
 
 class TreeTooLarge(MemoryError):
@@ -106,6 +110,12 @@ def pip_valued(rules) -> bool:
 #: The most tiles a hand of the range tree may hold, its tiles played since the root counted (``_cfr_kernel.h``'s
 #: ``RANGE_MOST``)
 RANGE_MOST = 8
+#: The most hands of a player either form of the tree indexes (``_cfr_kernel.h``'s ``CFR_HANDS``): a hand's index is 16
+#: bits in the tree's longest lists (the hands alive at each node, each information set's hand, the terminal hands of
+#: the tree over hands, whose pip classes are 8 bits), so that they take half or less of the bytes of ints)
+CFR_HANDS = 65535
+#: The most classes of a player's terminal hands at a node the range tree holds (8 bits)
+RANGE_CLASSES = 256
 
 
 def hand_key(rules):
@@ -249,8 +259,8 @@ class RangeTree:
     deals: int
     build_seconds: float = 0.0
     draw_at: array = field(default_factory=lambda: array("i"))
-    draw_child: array = field(default_factory=lambda: array("i"))
-    draw_parent: array = field(default_factory=lambda: array("i"))
+    draw_child: array = field(default_factory=lambda: array("H"))
+    draw_parent: array = field(default_factory=lambda: array("H"))
 
     @property
     def nodes(self) -> int:
@@ -342,6 +352,9 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     masks = (list(hands[0]), list(hands[1]))
     if not masks[0] or not masks[1]:
         raise ValueError("no deal to solve")
+    if max(map(len, masks)) > CFR_HANDS:
+        raise HandTooLarge(f"a player has {max(map(len, masks)):,} possible hands, more than the {CFR_HANDS:,} the "
+                           f"tree over hands indexes")
     weight = ([1.0] * len(masks[0]), [1.0] * len(masks[1])) if weights is None else (list(weights[0]), list(weights[1]))
     total = _weighted_pairs(masks, weight)
     if total <= 0:
@@ -365,11 +378,12 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
     unseen = sum(x.bit for x in tiles) & ~board if drawing else 0
     universe = _union(masks) | unseen
     compress = _compressor_of(universe)
+    # (a hand's index is 16 bits in the lists of hands, its class at a terminal 8: the compiled build's types)
     t = RangeTree(first, masks, (array("i"), array("i")), weight,        # (the hands' compressed masks at the end)
                   1.0 / total, array("i"), array("i"), array("i"), [], (array("i"), array("i")),
-                  (array("i"), array("i")), (array("i"), array("i")), (array("i"), array("i")),
-                  (array("i"), array("i")), (array("i"), array("i")), array("i"), array("i"), array("d"), array("i"),
-                  array("i"), array("i"), array("b"), 0, disjoint_pairs(masks[0], masks[1]))
+                  (array("i"), array("i")), (array("H"), array("H")), (array("i"), array("i")),
+                  (array("H"), array("H")), (array("B"), array("B")), array("i"), array("i"), array("d"), array("i"),
+                  array("H"), array("i"), array("B"), 0, disjoint_pairs(masks[0], masks[1]))
     sign = 1 if rules.seating.teams[first] == 0 else -1
     match = pos._match
     every = (1 << 62) - 1
@@ -406,6 +420,8 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
                         left = keys[held] = key_of(held)
                 k = of.get(left)
                 if k is None:
+                    if len(of) == RANGE_CLASSES:
+                        raise HandTooLarge(f"more than {RANGE_CLASSES} classes of hands at a node")
                     k = of[left] = (len(of), mq[h] & ~played[q])
                 hands_out.append(h)
                 classes_out.append(k[0])
@@ -474,6 +490,8 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
                 if j is None:
                     if m.bit_count() > RANGE_MOST:
                         raise HandTooLarge(f"a hand of more than {RANGE_MOST} tiles")
+                    if len(mp) == CFR_HANDS:
+                        raise HandTooLarge(f"more than {CFR_HANDS:,} hands of a player, with those drawn")
                     j = at[m] = len(mp)
                     mp.append(m)
                     wp.append(0.0)
@@ -562,7 +580,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
         t.moves[n] = public
         width = len(public)
         for key, at in rows.items():
-            row = array("b", bytes(width))
+            row = array("B", bytes(width))
             for a in at:
                 row[a] = 1
             rows[key] = (at, row)
@@ -726,8 +744,9 @@ def _compiled_build(module, supported: tuple, base: Position, first: int, masks,
 
 
 #: The compiled build's arrays' type codes, of their bytes an item (``_ranges_kernel.h``'s ``RB_ITEMS``, as
-#: :data:`analyzer.search.wasmcfr.BUILD_ITEMS` gives them: ints, the table doubles, ``legal`` bytes)
-_RB_CODES = BUILD_ITEMS.translate(str.maketrans("481", "idb"))
+#: :data:`analyzer.search.wasmcfr.BUILD_ITEMS` gives them: ints, the table doubles, the hands' indices unsigned ints of
+#: 2 bytes, the terminal hands' classes and ``legal`` unsigned bytes)
+_RB_CODES = BUILD_ITEMS.translate(str.maketrans("4821", "idHB"))
 
 
 def _compressor(masks):

@@ -22,16 +22,16 @@ __all__ = ["Run", "RangeRun", "build", "load"]
 #: ...) and each one's bytes an item (``CFR_ITEMS``, ``RANGE_ITEMS``).
 DEAL_ARRAYS = ("hand0", "hand1", "player", "child_at", "child", "term_at", "term_deal", "term_value", "iset_at",
                "iset_hand", "slot", "legal", "alive_at0", "alive0", "alive_at1", "alive1", "parent0", "parent1")
-DEAL_ITEMS = "444444484441444444"
+DEAL_ITEMS = "444444484241424244"
 RANGE_ARRAYS = ("mask0", "mask1", "weight0", "weight1", "player", "child_at", "child", "played0", "played1",
                 "alive_at0", "alive0", "alive_at1", "alive1", "term_at0", "term_hand0", "term_class0", "term_at1",
                 "term_hand1", "term_class1", "table_at", "width", "table", "iset_at", "iset_hand", "slot", "legal",
                 "draw_at", "draw_child", "draw_parent")
-RANGE_ITEMS = "44884444444444444444484441444"
+RANGE_ITEMS = "44884444442424214214484241422"
 
 #: The range tree build's arrays (``_ranges_kernel.h``'s ``RB_PLAYER``...) and each one's bytes an item (``RB_ITEMS``);
 #: past its cap (``RB_TOO_LONG``) the build gives None
-BUILD_ITEMS = "444444444444444444484441"
+BUILD_ITEMS = "444444442424214214484241"
 RB_TOO_LONG = 100
 #: the text of a build stopped past its cap of bytes (``RB_TOO_LARGE``: a MemoryError with it, in both bindings)
 RB_TOO_LARGE = "the public tree passes its memory cap"
@@ -46,7 +46,7 @@ def load(exports) -> None:
     module = WasmModule(exports)
     ints = lambda *v: struct.pack(f"<{len(v)}i", *v)      # noqa: E731
     arrays = [ints(0), ints(0), ints(-1), ints(0, 0), b"", ints(0, 1), ints(0), struct.pack("<d", 0.25), ints(0, 0),
-              b"", b"", b"", ints(0, 1), ints(0), ints(0, 1), ints(0), b"", b""]
+              b"", b"", b"", ints(0, 1), struct.pack("<H", 0), ints(0, 1), struct.pack("<H", 0), b"", b""]
     try:
         run = _Run(module, 0, arrays, DEAL_ITEMS, 1, 1, 0, -1, -1)
         ok = run.bracket() == (0.25, 0.25) and run.hand_values() == [0.25]

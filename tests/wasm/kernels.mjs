@@ -341,7 +341,7 @@ function cfrRun(c) {
   new Int32Array(x.memory.buffer, block, count).set(offsets.map((o) => block + o));
   new Int32Array(x.memory.buffer, block + 4 * count, count).set(c.arrays.map((a) => a.length));
   c.arrays.forEach((a, i) => {
-    const T = { 4: Int32Array, 8: Float64Array, 1: Int8Array }[c.items[i]];
+    const T = { 4: Int32Array, 8: Float64Array, 2: Uint16Array, 1: Uint8Array }[c.items[i]];
     new T(x.memory.buffer, block + offsets[i], a.length).set(c.items[i] === '8' ? a.map(hexDouble) : a);
   });
   const r = x.cfr_new(c.range, block, c.nh0, c.nh1, c.size, c.forced[0], c.forced[1]);
@@ -376,7 +376,7 @@ function cfrRun(c) {
 // The range tree's build (analyzer/hidden/_ranges_kernel.h): each case's hands (64-bit masks), state, scoring and norm
 // (its 64 bits in hex) as the extension's ``build`` takes them; each array built (ints as they are, the table's doubles
 // as their bits in hex) and the size, or the error's kind and text (null: past the cap).
-const BUILD_ITEMS = '444444444444444444484441';
+const BUILD_ITEMS = '444444442424214214484241';
 function cfrBuild(c) {
   scratch.reset();
   const d = x.rb_new(scratch.u64s(c.mask0), c.mask0.length, scratch.u64s(c.mask1), c.mask1.length, scratch.i32s(c.state),
@@ -388,7 +388,8 @@ function cfrBuild(c) {
     out = { size: x.rb_size(d), arrays: Array.from(BUILD_ITEMS, (item, k) => {
       const p = x.rb_array(d, k), n = x.rb_items(d, k);
       if (item === '8') return bitsOf(p, n);
-      return item === '1' ? Array.from(new Int8Array(x.memory.buffer, p, n)) : readI32(p, n);
+      if (item === '2') return Array.from(new Uint16Array(x.memory.buffer, p, n));
+      return item === '1' ? Array.from(new Uint8Array(x.memory.buffer, p, n)) : readI32(p, n);
     }) };
   }
   x.rb_delete(d);
