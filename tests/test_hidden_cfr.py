@@ -533,3 +533,30 @@ def test_a_decision_whose_hands_the_tree_over_hands_cannot_index_is_sampled(monk
     monkeypatch.setattr(ranges, "CFR_HANDS", max(map(len, found)) - 1)
     out, note, unclosed = hiddenfair.exact_points(rep, [(k, pos.turn, pos.legal_moves())], 4, lp=False)
     assert not out and not unclosed and note is None
+
+
+def _fan(width: int):
+    """The arrays of a run over deals (``_cfr.c``'s ``Run``) of a tree of one deal whose root, player 0's, has ``width``
+    moves, each ending the game worth its index over ``width``."""
+    from array import array
+
+    nodes = width + 1
+    ints = lambda v: array("i", v)                 # noqa: E731
+    hands = lambda v: array("H", v)                # noqa: E731
+    return (ints([0]), ints([0]), 1, 1, ints([0] + [-1] * width), ints([0] + [width] * nodes), ints(range(1, nodes)),
+            ints([0, 0, *range(1, nodes)]), ints([0] * width), array("d", [a / width for a in range(width)]),
+            ints([0] + [1] * nodes), hands([0]), ints([0]), array("b", [1] * width), width, ints(range(nodes + 1)),
+            hands([0] * nodes), ints(range(nodes + 1)), hands([0] * nodes), ints([]), ints([]), -1, -1)
+
+
+@pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
+def test_a_run_indexes_a_nodes_moves_in_a_byte():
+    """A legal move's index among its node's moves is 8 bits in a run (``CFR_WIDTH``, 255: a node of a line game has at
+    most a move a tile an end and a pass, 111 with the double-nine set): a tree with a node of 255 moves runs, and the
+    maximiser takes its best, the last; one of 256 is refused with words that say so."""
+    run = kernel().Run(*_fan(255))
+    run.iterate(500)
+    low, high = run.bracket()
+    assert low - 1e-12 <= 254 / 255 <= high + 1e-12 and high - low < 1e-3
+    with pytest.raises(ValueError, match="a node with more moves than a run indexes"):
+        kernel().Run(*_fan(256))

@@ -85,15 +85,16 @@ static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
     int32_t count = 0;
     for (int32_t n = 0; n < m->nodes; n++) {
         int32_t width = m->child_at[n + 1] - m->child_at[n];
+        if (width > CFR_WIDTH) return fail(err, K_VALUE, "a node with more moves than a run indexes");
         for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++)
             for (int32_t a = 0; a < width; a++) count += m->legal[m->slot[i] + a] != 0;
     }
     w->nlegal = count;
     w->lat = calloc((size_t)nisets + 1, sizeof(int32_t));
-    w->lmove = calloc((size_t)count + 1, sizeof(int32_t));
+    w->lmove = calloc((size_t)count + 1, sizeof(uint8_t));
     w->by_at = calloc((size_t)nchild + 1, sizeof(int32_t));
     w->by_slot = calloc((size_t)count + 1, sizeof(int32_t));
-    w->by_hand = calloc((size_t)count + 1, sizeof(int32_t));
+    w->by_hand = calloc((size_t)count + 1, sizeof(CfrHand));
     int32_t *cur = calloc((size_t)nisets + 1, sizeof(int32_t));
     if (!w->lat || !w->lmove || !w->by_at || !w->by_slot || !w->by_hand || !cur) {
         free(cur);
@@ -105,7 +106,7 @@ static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
         for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++) {
             w->lat[i] = cur[i] = j;
             for (int32_t a = 0; a < width; a++)
-                if (m->legal[m->slot[i] + a]) w->lmove[j++] = a;
+                if (m->legal[m->slot[i] + a]) w->lmove[j++] = (uint8_t)a;
         }
         for (int32_t a = 0; a < width; a++) {
             w->by_at[c0 + a] = k;
@@ -122,8 +123,18 @@ static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
     return forced_legal(w, w->forced_set, w->forced_move, err);
 }
 
+/* The most slots (information sets times moves) of a node at each depth below ``n`` (at ``level``) into ``most``. */
+static void slots_by_depth(const CfrMoves *t, int32_t n, int32_t level, int64_t *most) {
+    if (t->player[n] < 0) return;
+    int32_t width = t->child_at[n + 1] - t->child_at[n];
+    int64_t slots = (int64_t)(t->iset_at[n + 1] - t->iset_at[n]) * width;
+    if (slots > most[level]) most[level] = slots;
+    for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) slots_by_depth(t, t->child[c], level + 1, most);
+}
+
 /* The shared state of a run over ``m`` set up: its depth, its information sets' legal moves, its regrets, averages
- * and scratch arrays (zeroed; a slot per legal move of an information set). */
+ * and strategies (zeroed; a slot per legal move of an information set), and its scratch (``buf``: the value and reach
+ * vectors by depth, then the children's values of a node's legal moves by depth, ``vat``). */
 static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced_set, int32_t forced_move,
                      const char **err) {
     w->m = *m;
@@ -137,14 +148,26 @@ static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced
         return kind;
     }
     size_t per = (size_t)2 * ((size_t)m->nh[0] + (size_t)m->nh[1]);
+    w->vat = calloc((size_t)w->depth + 1, sizeof(int64_t));
+    if (w->vat == NULL) {
+        cfr_free(w);
+        return fail(err, K_MEMORY, "out of memory");
+    }
+    slots_by_depth(m, 0, 0, w->vat);
+    int64_t at = (int64_t)(per * ((size_t)w->depth + 2));
+    for (int32_t d = 0; d <= w->depth; d++) {      /* (each depth's most slots, in turn its values' place) */
+        int64_t most = w->vat[d];
+        w->vat[d] = at;
+        at += most;
+    }
+    w->bufsize = at;
     w->regret = calloc((size_t)w->nlegal + 1, sizeof(double));
     w->avg = calloc((size_t)w->nlegal + 1, sizeof(double));
     w->strat = calloc((size_t)w->nlegal + 1, sizeof(double));
-    w->vals = calloc((size_t)w->nlegal + 1, sizeof(double));
-    w->buf = calloc(per * ((size_t)w->depth + 2) + 1, sizeof(double));
+    w->buf = calloc((size_t)w->bufsize + 1, sizeof(double));
     w->sstamp = calloc((size_t)m->iset_at[m->nodes] + 1, sizeof(int64_t));
     w->ver[0] = w->ver[1] = 1;
-    if (!w->regret || !w->avg || !w->strat || !w->vals || !w->buf || !w->sstamp) {
+    if (!w->regret || !w->avg || !w->strat || !w->buf || !w->sstamp) {
         cfr_free(w);
         return fail(err, K_MEMORY, "out of memory");
     }
@@ -168,8 +191,9 @@ void cfr_free(CfrWalk *w) {
     free(w->regret);
     free(w->avg);
     free(w->strat);
-    free(w->vals);
     free(w->buf);
+    free(w->vat);
+    w->vat = NULL;
     free(w->sstamp);
     w->sstamp = NULL;
     free(w->lat);
@@ -179,8 +203,10 @@ void cfr_free(CfrWalk *w) {
     free(w->by_hand);
     free(w->folded);
     w->folded = NULL;
-    w->regret = w->avg = w->strat = w->vals = w->buf = NULL;
-    w->lat = w->lmove = w->by_at = w->by_slot = w->by_hand = NULL;
+    w->regret = w->avg = w->strat = w->buf = NULL;
+    w->lat = w->by_at = w->by_slot = NULL;
+    w->lmove = NULL;
+    w->by_hand = NULL;
 }
 
 /* Information set ``i``'s strategy over its legal moves (its slots ``lat[i]`` on) into the run's ``strat``: by
@@ -315,8 +341,10 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
     double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
     strategies(w, n, mode == MODE_CFR);
+    double *vals = w->buf + w->vat[level];      /* the children's values by legal move: ``j - lat[i0]`` */
+    int32_t j00 = w->lat[i0];
     const int8_t *folded = w->folded;
-    if (folded != NULL && w->phase != PHASE_FIND) w->fold(w, n, p, opp, v);
+    if (folded != NULL && w->phase != PHASE_FIND) w->fold(w, n, p, opp, v, vals);
     if (mover != p) {
         const CfrHand *al = t->alive[p];
         for (int32_t a = 0; a < width; a++) {
@@ -332,7 +360,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
         if (folded != NULL && folded[c0 + a]) continue;
         reach_by(w, c0 + a, own, reach);
         walk_child(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
-        for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) w->vals[w->by_slot[k]] = sub[w->by_hand[k]];
+        for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) vals[w->by_slot[k] - j00] = sub[w->by_hand[k]];
     }
     double tie = 0.0;                 /* (a regret's change within this counts as none: ``CFR_TIE``) */
     if (mode == MODE_CFR) {
@@ -342,22 +370,22 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     }
     for (int32_t i = i0; i < i1; i++) {
         int32_t h = t->iset_hand[i], j0 = w->lat[i], j1 = w->lat[i + 1];
-        const double *va = w->vals, *st = w->strat;
+        const double *va = vals + (j0 - j00), *st = w->strat;      /* (``va[j - j0]``: slot ``j``'s) */
         if (mode == MODE_BEST) {
             int found = 0;
             double best = 0.0;
             for (int32_t j = j0; j < j1; j++)
-                if (i == w->forced_set ? w->lmove[j] == w->forced_move : !found || va[j] > best)
-                    best = va[j], found = 1;
+                if (i == w->forced_set ? w->lmove[j] == w->forced_move : !found || va[j - j0] > best)
+                    best = va[j - j0], found = 1;
             v[h] += best;
             continue;
         }
         double here = 0.0;
-        for (int32_t j = j0; j < j1; j++) here += st[j] * va[j];
+        for (int32_t j = j0; j < j1; j++) here += st[j] * va[j - j0];
         v[h] += here;
         if (mode == MODE_CFR && i != w->forced_set && w->phase != PHASE_FIND) {
             for (int32_t j = j0; j < j1; j++) {
-                double d = va[j] - here;
+                double d = va[j - j0] - here;
                 if (d > tie || d < -tie) w->regret[j] += d;
             }
             average_add(w, i, own[h]);
@@ -467,10 +495,9 @@ static double walk_root(CfrWalk *w, int p, int mode) {
     return total;
 }
 
-/* A walk's scratch of value and reach vectors, by depth (``walk_init``'s ``buf``). */
+/* A walk's scratch of value and reach vectors, and of a node's children's values, by depth (``walk_init``'s ``buf``). */
 static double *new_buf(const CfrWalk *w) {
-    size_t per = (size_t)2 * ((size_t)w->m.nh[0] + (size_t)w->m.nh[1]);
-    return calloc(per * ((size_t)w->depth + 2) + 1, sizeof(double));
+    return calloc((size_t)w->bufsize + 1, sizeof(double));
 }
 
 /* The tree over deals' copy of a run for a thread (``clone``): all but its ``buf``. */
@@ -1008,11 +1035,12 @@ static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, 
  * sum over those holding ``t`` (a sum by tile, once a node), and for the other a hand's is its ``fval`` times the
  * mover's reach of the leaves less that of the leaves whose tile it holds. A value no reach enters is 0 exactly, as the
  * leaf's own walk gives it. */
-static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *v) {
+static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *v, double *vals) {
     RangeRun *run = (RangeRun *)w;
     int32_t f0 = run->fold_at[n], f1 = run->fold_at[n + 1];
     if (f0 == f1) return;
     int mover = w->m.player[n], q = 1 - mover;
+    int32_t j00 = w->lat[w->m.iset_at[n]];      /* (``vals`` by the node's legal moves: slot ``j`` at ``j - j00``) */
     double sgn = p == 0 ? 1.0 : -1.0, by[32], all = 0.0;
     int32_t cnt[32], count = 0;
     uint32_t tiles = run->fold_tiles[n];
@@ -1037,7 +1065,7 @@ static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *
         }
         for (int32_t f = f0; f < f1; f++) {
             int b = run->fold_tile[f];
-            w->vals[run->fold_slot[f]] = count == cnt[b] ? 0.0 : sgn * (all - by[b]);
+            vals[run->fold_slot[f] - j00] = count == cnt[b] ? 0.0 : sgn * (all - by[b]);
         }
         return;
     }

@@ -16,6 +16,8 @@
  * hands at 4 tiles a hand of a double-six set: at most 7,315). */
 typedef uint16_t CfrHand;
 #define CFR_HANDS 65535
+/* The most moves a node of either form has (a legal move's index among them is 8 bits in a run). */
+#define CFR_WIDTH 255
 
 /* What both forms of the tree hold alike: the nodes in preorder, each one's player (0, 1, or -1: nothing more to
  * play; in the tree over deals also 2 + q: player q draws a tile, its one child where each of his hands there has
@@ -74,13 +76,19 @@ struct CfrWalk {
     CfrNode node;                 /* the form's walk of a node */
     void (*release)(CfrWalk *w);  /* frees what the form holds beyond this (NULL: nothing) */
     int32_t nlegal;               /* the legal moves of every information set: the slots of the arrays below */
-    int32_t *lat, *lmove;         /* information set ``i``'s legal moves: slots ``lat[i]`` to ``lat[i + 1]``, each its
-                                     move ``lmove[j]`` (an index among its node's moves) */
-    int32_t *by_at, *by_slot, *by_hand;  /* the move to ``child[c]``: the slots ``by_slot`` of the information sets
-                                     where it is legal, and their hands ``by_hand``, from ``by_at[c]`` to ``by_at[c + 1]`` */
+    int32_t *lat;                 /* information set ``i``'s legal moves: slots ``lat[i]`` to ``lat[i + 1]``, each its */
+    uint8_t *lmove;               /* move ``lmove[j]`` (an index among its node's moves, fewer than ``CFR_WIDTH``) */
+    int32_t *by_at, *by_slot;     /* the move to ``child[c]``: the slots ``by_slot`` of the information sets where it is
+                                     legal, and their hands ``by_hand``, from ``by_at[c]`` to ``by_at[c + 1]`` */
+    CfrHand *by_hand;
     double *regret, *avg;         /* by slot */
-    double *strat, *vals;         /* scratch: a strategy and the children's values by slot */
-    double *buf;                  /* scratch: per depth, a value vector of each player and a reach vector of each */
+    double *strat;                /* by slot: each set's strategy (computed once a version of its player's regrets) */
+    double *buf;                  /* scratch: per depth, a value vector of each player and a reach vector of each; then
+                                     per depth, the children's values of a node's legal moves (``vat``) */
+    int64_t *vat;                 /* by depth: where in ``buf`` a node's children's values begin, by its legal moves
+                                     (slot ``j`` of the node's first set ``i0``: ``j - lat[i0]``); room for the most
+                                     slots of a node at that depth, its sets times its moves (shared by the copies) */
+    int64_t bufsize;              /* ``buf``'s doubles (a copy for a thread holds as many) */
     int64_t *sstamp;              /* by information set: its player's regrets' version (``ver``) when its current
                                      strategy was put in ``strat`` (0: not there): a strategy is computed once an
                                      iteration, not once a walk */
@@ -90,8 +98,9 @@ struct CfrWalk {
     int8_t *folded;               /* by move (an index of ``child``): 1 where the form values the child at its parent
                                      (``fold``) instead of walking it (NULL: none) */
     /* The form's values of node ``n``'s folded children in ``p``'s walk (``opp``: the other's reach, by hand): added
-     * to ``v`` where ``p`` is not the mover, else put in ``vals`` at the slots of the moves to them. */
-    void (*fold)(CfrWalk *w, int32_t n, int p, const double *opp, double *v);
+     * to ``v`` where ``p`` is not the mover, else put in ``vals`` (the node's, by its legal moves: ``vat``) at the
+     * moves to them. */
+    void (*fold)(CfrWalk *w, int32_t n, int p, const double *opp, double *v, double *vals);
     double tie;                   /* ``CFR_TIE`` times the tree's largest terminal value (its size): a regret's change
                                      within this times the other's reach at its node counts as none (``walk_moves``) */
     int64_t it;                   /* iterations run */

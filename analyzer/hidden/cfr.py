@@ -37,9 +37,8 @@ from ..position import Position
 from ..tiles import Move
 from .game import side0_value
 from .ranges import (CFR_HANDS, BuildTooLong, CompiledRun, HandTooLarge, RangeCRun, RangePyRun, RangeTree,
-                     TreeTooLarge, build_ranges,
-                     compiled_kernel, held_binding, held_bytes, levels_of, pip_valued, ranges_of_deals, run_slots,
-                     thread_bytes)
+                     TreeTooLarge, build_ranges, compiled_kernel, depth_counts, held_binding, held_bytes, pip_valued,
+                     ranges_of_deals, run_slots, thread_bytes)
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
@@ -135,15 +134,15 @@ class PublicTree:
         return out[0], out[1]
 
     def memory(self, binding: str | None = "default", threads: int = 1) -> int:
-        """The bytes of the flattened tree's arrays and of one run's (regrets, averages and two scratch arrays, a
-        slot per legal move of an information set, with their indices; the value and reach vectors of every depth, as
-        the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`),
+        """The bytes of the flattened tree's arrays and of one run's (regrets, averages and strategies, a slot per legal
+        move of an information set, with their indices; the value and reach vectors and the children's values of a
+        node of every depth, as the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`),
         over ``threads`` threads (:func:`analyzer.hidden.ranges.thread_bytes`)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive,
                   *self.parent)
-        levels = levels_of(self)
-        vectors = 8 * 2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (len(levels) + 2)
+        levels, slots = depth_counts(self)
+        vectors = 8 * (2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (len(levels) + 2) + sum(slots))
         return (held_bytes(sum(len(a) * a.itemsize for a in arrays), self.size, binding) + vectors + run_slots(self)
                 + (thread_bytes(self, levels, threads, vectors) if held_binding(binding) == "native" else 0))
 

@@ -45,7 +45,7 @@ from .game import leaf_facts
 from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
 
 __all__ = ["RangeTree", "build_ranges", "pip_valued", "hand_key", "RANGE_MOST", "CFR_HANDS", "RANGE_CLASSES", "BuildTooLong", "TreeTooLarge",
-           "HandTooLarge", "ranges_of_deals", "disjoint_pairs", "weighted_ranges", "run_slots", "held_bytes", "compiled_kernel", "compiled_build_supports"]
+           "HandTooLarge", "depth_counts", "ranges_of_deals", "disjoint_pairs", "weighted_ranges", "run_slots", "held_bytes", "compiled_kernel", "compiled_build_supports"]
 
 # The one pick of the compiled kernel's binding (the CFR+ iteration and this tree's build): the CPython extension, else
 # (in Pyodide) the kernel's WebAssembly module, else none (the Python iteration and build).
@@ -284,8 +284,9 @@ class RangeTree:
         return out[0], out[1]
 
     def memory(self, binding: str | None = "default", threads: int = 1) -> int:
-        """The bytes of the tree's arrays and of one run's (regrets, averages and two scratch arrays by legal move, with
-        their indices: :func:`run_slots`; the value and reach vectors of every depth, the kernel's table of the subsets
+        """The bytes of the tree's arrays and of one run's (regrets, averages and strategies by legal move, with their
+        indices: :func:`run_slots`; the value and reach vectors and a node's children's values of every depth
+        (:func:`depth_counts`), the kernel's table of the subsets
         of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their parent: a
         mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's hands
         alive at a node where one moves), as the run of ``binding`` holds them (:func:`held_bytes`; "default":
@@ -293,8 +294,8 @@ class RangeTree:
         each thread past the first (value and reach vectors, the terminal sums' tables) and its tasks' vectors
         (:func:`thread_bytes`). Measured against the process's resident memory in the seventeenth and nineteenth
         sessions: docs/hidden.md, "A cap on the tree's memory"."""
-        levels = self.levels()
-        vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (len(levels) + 2)
+        levels, slots = depth_counts(self)
+        vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (len(levels) + 2) + sum(slots)
         bits = max((m.bit_length() for ms in self.cmasks for m in ms), default=0)
         most = max((m.bit_count() for ms in self.cmasks for m in ms), default=0)
         from math import comb
@@ -848,32 +849,47 @@ class RangePyRun(ReferenceRun):
         return [x * y for x, y in zip(self.st.t.weight[0], self._root(0, EVAL))]
 
 
-#: The bytes a kernel's run gives each legal move of an information set: four doubles (regrets, averages, a strategy,
-#: the children's values) and three indices (``_ranges_kernel.h``'s ``RB_RUN_BYTES``, by which the compiled build
-#: counts what a run of its tree will need at the least)
-RUN_BYTES = 8 * 4 + 4 * 3
+#: The bytes a kernel's run gives each legal move of an information set: three doubles (regrets, averages, a
+#: strategy) and three indices (its slot, its hand's: 16 bits, its move among its node's: 8), by ``_cfr_kernel.c``'s
+#: ``legal_moves`` (``_ranges_kernel.h``'s ``RB_RUN_BYTES``, by which the compiled build counts what a run of its tree
+#: will need at the least). The children's values of a node's moves are scratch by depth (:func:`level_slots`).
+RUN_BYTES = 8 * 3 + 4 + 2 + 1
 
 
 def run_slots(t) -> int:
     """The bytes a kernel's run over ``t`` (a ``RangeTree`` or a ``PublicTree``) gives its information sets' legal
-    moves: a slot each in four arrays of doubles (regrets, averages, a strategy, the children's values), and their
-    indices (``_cfr_kernel.c``'s ``legal_moves``: each set's first slot, each slot's move and, by move, its slots and
-    hands)."""
+    moves: a slot each in three arrays of doubles (regrets, averages, a strategy), and their indices
+    (``_cfr_kernel.c``'s ``legal_moves``: each set's first slot, each slot's move and, by move, its slots and hands)."""
     legal = sum(1 for x in t.legal if x)
     return RUN_BYTES * legal + 4 * (len(t.iset_hand) + len(t.child) + 2)
 
 
 def levels_of(t) -> list[int]:
     """The nodes at each depth of ``t`` (a ``RangeTree`` or a ``PublicTree``; the root's first)."""
+    return depth_counts(t)[0]
+
+
+def depth_counts(t) -> tuple[list[int], list[int]]:
+    """By depth of ``t`` (a ``RangeTree`` or a ``PublicTree``; the root's first): its nodes (:func:`levels_of`), and the
+    most slots (information sets times moves) of a node there: the room a kernel's walk keeps for the values of a
+    node's children by its legal moves, a double a slot (``_cfr_kernel.c``'s ``vat``: scratch, each thread its own)."""
     count: list[int] = []
+    most: list[int] = []
     stack = [(0, 0)]
+    player, child, child_at, iset_at = t.player, t.child, t.child_at, t.iset_at
     while stack:
         n, d = stack.pop()
         if d == len(count):
             count.append(0)
+            most.append(0)
         count[d] += 1
-        stack.extend((c, d + 1) for c in t.child[t.child_at[n]:t.child_at[n + 1]])
-    return count
+        if player[n] >= 0:
+            a, b = child_at[n], child_at[n + 1]
+            slots = (iset_at[n + 1] - iset_at[n]) * (b - a)
+            if slots > most[d]:
+                most[d] = slots
+            stack.extend((c, d + 1) for c in child[a:b])
+    return count, most
 
 
 #: The least nodes a tree has for the kernel to walk it over several threads (``_cfr_kernel.h``'s CFR_PARALLEL_NODES)
