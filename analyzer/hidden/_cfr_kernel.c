@@ -148,26 +148,26 @@ static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced
         return kind;
     }
     size_t per = (size_t)2 * ((size_t)m->nh[0] + (size_t)m->nh[1]);
-    w->vat = calloc((size_t)w->depth + 1, sizeof(int64_t));
-    if (w->vat == NULL) {
+    int64_t *most = calloc((size_t)w->depth + 1, sizeof(int64_t));
+    w->vat = calloc(2 * ((size_t)w->depth + 1), sizeof(int64_t));
+    if (most == NULL || w->vat == NULL) {
+        free(most);
         cfr_free(w);
         return fail(err, K_MEMORY, "out of memory");
     }
-    slots_by_depth(m, 0, 0, w->vat);
+    slots_by_depth(m, 0, 0, most);
     int64_t at = (int64_t)(per * ((size_t)w->depth + 2));
-    for (int32_t d = 0; d <= w->depth; d++) {      /* (each depth's most slots, in turn its values' place) */
-        int64_t most = w->vat[d];
-        w->vat[d] = at;
-        at += most;
+    for (int32_t d = 0; d <= w->depth; d++) {      /* (each depth's most slots, twice: values and strategies) */
+        w->vat[2 * d] = at;
+        w->vat[2 * d + 1] = at + most[d];
+        at += 2 * most[d];
     }
+    free(most);
     w->bufsize = at;
     w->regret = calloc((size_t)w->nlegal + 1, sizeof(double));
     w->avg = calloc((size_t)w->nlegal + 1, sizeof(double));
-    w->strat = calloc((size_t)w->nlegal + 1, sizeof(double));
     w->buf = calloc((size_t)w->bufsize + 1, sizeof(double));
-    w->sstamp = calloc((size_t)m->iset_at[m->nodes] + 1, sizeof(int64_t));
-    w->ver[0] = w->ver[1] = 1;
-    if (!w->regret || !w->avg || !w->strat || !w->buf || !w->sstamp) {
+    if (!w->regret || !w->avg || !w->buf) {
         cfr_free(w);
         return fail(err, K_MEMORY, "out of memory");
     }
@@ -190,12 +190,9 @@ void cfr_free(CfrWalk *w) {
     if (w->release != NULL) w->release(w);
     free(w->regret);
     free(w->avg);
-    free(w->strat);
     free(w->buf);
     free(w->vat);
     w->vat = NULL;
-    free(w->sstamp);
-    w->sstamp = NULL;
     free(w->lat);
     free(w->lmove);
     free(w->by_at);
@@ -203,18 +200,18 @@ void cfr_free(CfrWalk *w) {
     free(w->by_hand);
     free(w->folded);
     w->folded = NULL;
-    w->regret = w->avg = w->strat = w->buf = NULL;
+    w->regret = w->avg = w->buf = NULL;
     w->lat = w->by_at = w->by_slot = NULL;
     w->lmove = NULL;
     w->by_hand = NULL;
 }
 
-/* Information set ``i``'s strategy over its legal moves (its slots ``lat[i]`` on) into the run's ``strat``: by
- * regret matching (``current``: the positive regrets) or its average, uniform where either is all zero, its forced
- * move where it is the forced set. */
-static void strategy(CfrWalk *w, int32_t i, int current) {
+/* Information set ``i``'s strategy over its legal moves (its slots ``lat[i]`` to ``lat[i + 1]``) into ``out`` (by
+ * slot ``j`` at ``j - lat[i]``): by regret matching (``current``: the positive regrets) or its average, uniform where
+ * either is all zero, its forced move where it is the forced set. */
+static void strategy(const CfrWalk *w, int32_t i, int current, double *out) {
     int32_t j0 = w->lat[i], j1 = w->lat[i + 1];
-    double *out = w->strat;
+    out -= j0;                    /* (then ``out[j]``: slot ``j``'s) */
     if (i == w->forced_set) {
         for (int32_t j = j0; j < j1; j++) out[j] = w->lmove[j] == w->forced_move ? 1.0 : 0.0;
         return;
@@ -232,37 +229,31 @@ static void strategy(CfrWalk *w, int32_t i, int current) {
     for (int32_t j = j0; j < j1; j++) out[j] = 1.0 / (j1 - j0);
 }
 
-/* Each information set's strategy at node ``n`` (the current one computed once for each version of its player's
- * regrets: the other player's walk of an iteration reads the one the first computed). */
-static void strategies(CfrWalk *w, int32_t n, int current) {
+/* Each information set's strategy at node ``n``, at depth ``level``, into that depth's room (returned: by the node's
+ * legal moves, slot ``j`` at ``j - lat[iset_at[n]]``). A walk computes it each time it comes to the node: kept by slot
+ * between walks, it cost a double a legal move and a stamp a set (0.7 GB of a four-tile tree of 7,315 hands a side),
+ * for one computation an iteration in four. */
+static double *strategies(const CfrWalk *w, int32_t n, int current, int32_t level) {
     int32_t i0 = w->m.iset_at[n], i1 = w->m.iset_at[n + 1];
-    if (!current) {
-        for (int32_t i = i0; i < i1; i++) {
-            strategy(w, i, 0);
-            w->sstamp[i] = 0;
-        }
-        return;
-    }
-    int64_t ver = w->ver[w->m.player[n]];
-    if (i0 < i1 && w->sstamp[i0] == ver) return;        /* (a node's sets are computed together) */
-    for (int32_t i = i0; i < i1; i++) {
-        strategy(w, i, 1);
-        w->sstamp[i] = ver;
-    }
+    double *st = w->buf + w->vat[2 * level + 1];
+    for (int32_t i = i0; i < i1; i++) strategy(w, i, current, st + (w->lat[i] - w->lat[i0]));
+    return st;
 }
 
 /* The reach ``from`` leaves to the child at ``c`` (an index of ``child``) of the mover's hands whose move it is: into
- * ``reach`` (by hand; the other hands reach nothing there and are not read below it). */
-static void reach_by(const CfrWalk *w, int32_t c, const double *from, double *reach) {
+ * ``reach`` (by hand; the other hands reach nothing there and are not read below it). ``st``: the node's strategies
+ * (:func:`strategies`), its first slot ``j00``. */
+static void reach_by(const CfrWalk *w, int32_t c, const double *from, double *reach, const double *st, int32_t j00) {
     for (int32_t k = w->by_at[c]; k < w->by_at[c + 1]; k++)
-        reach[w->by_hand[k]] = from[w->by_hand[k]] * w->strat[w->by_slot[k]];
+        reach[w->by_hand[k]] = from[w->by_hand[k]] * st[w->by_slot[k] - j00];
 }
 
-/* Information set ``i``'s average strategy gains its strategy weighted by the iteration's cube and ``reach`` (its
- * hand's). */
-static void average_add(CfrWalk *w, int32_t i, double reach) {
+/* Information set ``i``'s average strategy gains its strategy (``st``, by its legal moves) weighted by the iteration's
+ * cube and ``reach`` (its hand's). */
+static void average_add(CfrWalk *w, int32_t i, double reach, const double *st) {
     double t = (double)w->it * (double)w->it * (double)w->it;
-    for (int32_t j = w->lat[i]; j < w->lat[i + 1]; j++) w->avg[j] += t * reach * w->strat[j];
+    int32_t j0 = w->lat[i];
+    for (int32_t j = j0; j < w->lat[i + 1]; j++) w->avg[j] += t * reach * st[j - j0];
 }
 
 static int32_t split_size(const CfrWalk *w, int32_t n);
@@ -340,17 +331,17 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     double *base = w->buf + (size_t)2 * per * (size_t)(level + 1);
     double *sub = base + (p == 0 ? 0 : t->nh[0]);           /* the child's values (player p's hands) */
     double *reach = base + per + (mover == 0 ? 0 : t->nh[0]);   /* the child's reach of the mover's hands */
-    strategies(w, n, mode == MODE_CFR);
-    double *vals = w->buf + w->vat[level];      /* the children's values by legal move: ``j - lat[i0]`` */
+    const double *st = strategies(w, n, mode == MODE_CFR, level);
+    double *vals = w->buf + w->vat[2 * level];  /* the children's values by legal move: ``j - lat[i0]`` */
     int32_t j00 = w->lat[i0];
     const int8_t *folded = w->folded;
-    if (folded != NULL && w->phase != PHASE_FIND) w->fold(w, n, p, opp, v, vals);
+    if (folded != NULL && w->phase != PHASE_FIND) w->fold(w, n, p, opp, v, vals, st);
     if (mover != p) {
         const CfrHand *al = t->alive[p];
         for (int32_t a = 0; a < width; a++) {
             int32_t c = t->child[c0 + a];
             if (folded != NULL && folded[c0 + a]) continue;
-            reach_by(w, c0 + a, opp, reach);
+            reach_by(w, c0 + a, opp, reach, st, j00);
             walk_child(w, c, p, own, reach, sub, mode, level + 1);
             for (int32_t k = t->alive_at[p][c]; k < t->alive_at[p][c + 1]; k++) v[al[k]] += sub[al[k]];
         }
@@ -358,7 +349,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     }
     for (int32_t a = 0; a < width; a++) {
         if (folded != NULL && folded[c0 + a]) continue;
-        reach_by(w, c0 + a, own, reach);
+        reach_by(w, c0 + a, own, reach, st, j00);
         walk_child(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
         for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) vals[w->by_slot[k] - j00] = sub[w->by_hand[k]];
     }
@@ -370,7 +361,7 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
     }
     for (int32_t i = i0; i < i1; i++) {
         int32_t h = t->iset_hand[i], j0 = w->lat[i], j1 = w->lat[i + 1];
-        const double *va = vals + (j0 - j00), *st = w->strat;      /* (``va[j - j0]``: slot ``j``'s) */
+        const double *va = vals + (j0 - j00), *sa = st + (j0 - j00);    /* (``va[j - j0]``: slot ``j``'s) */
         if (mode == MODE_BEST) {
             int found = 0;
             double best = 0.0;
@@ -381,14 +372,14 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
             continue;
         }
         double here = 0.0;
-        for (int32_t j = j0; j < j1; j++) here += st[j] * va[j - j0];
+        for (int32_t j = j0; j < j1; j++) here += sa[j - j0] * va[j - j0];
         v[h] += here;
         if (mode == MODE_CFR && i != w->forced_set && w->phase != PHASE_FIND) {
             for (int32_t j = j0; j < j1; j++) {
                 double d = va[j - j0] - here;
                 if (d > tie || d < -tie) w->regret[j] += d;
             }
-            average_add(w, i, own[h]);
+            average_add(w, i, own[h], sa);
         }
     }
 }
@@ -584,7 +575,6 @@ int cfr_force(CfrWalk *w, int32_t forced_set, int32_t forced_move, int keep, con
     if (kind != K_OK) return kind;
     w->forced_set = forced_set;
     w->forced_move = forced_move;
-    w->ver[0]++, w->ver[1]++;          /* (the forced set's strategy changed) */
     if (keep) return K_OK;
     memset(w->avg, 0, sizeof(double) * ((size_t)w->nlegal + 1));
     w->it = 0;
@@ -600,7 +590,6 @@ static void discount(CfrWalk *w, int p) {
         if (t->player[n] == p)
             for (int32_t j = w->lat[t->iset_at[n]]; j < w->lat[t->iset_at[n + 1]]; j++)
                 w->regret[j] *= w->regret[j] > 0 ? keep : 0.5;
-    w->ver[p]++;
 }
 
 void cfr_iterate(CfrWalk *w, int64_t count) {
@@ -1020,13 +1009,14 @@ static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, 
     }
     size_t per = (size_t)t->nh[0] + (size_t)t->nh[1];
     double *reach = w->buf + (size_t)2 * per * (size_t)(level + 1) + per + (p == 0 ? 0 : t->nh[0]);
-    strategies(w, n, 1);
+    const double *st = strategies(w, n, 1, level);
+    int32_t j00 = w->lat[t->iset_at[n]];
     for (int32_t a = 0; a < width; a++) {
-        reach_by(w, c0 + a, own, reach);
+        reach_by(w, c0 + a, own, reach, st, j00);
         range_average_only(w, t->child[c0 + a], p, reach, level + 1);
     }
     for (int32_t i = t->iset_at[n]; i < t->iset_at[n + 1]; i++)
-        if (i != w->forced_set) average_add(w, i, own[t->iset_hand[i]]);
+        if (i != w->forced_set) average_add(w, i, own[t->iset_hand[i]], st + (w->lat[i] - j00));
 }
 
 /* Node ``n``'s leaves where its mover goes out (``fold_leaves``), valued together in ``p``'s walk (``opp``: the other's
@@ -1035,7 +1025,7 @@ static void range_average_only(CfrWalk *w, int32_t n, int p, const double *own, 
  * sum over those holding ``t`` (a sum by tile, once a node), and for the other a hand's is its ``fval`` times the
  * mover's reach of the leaves less that of the leaves whose tile it holds. A value no reach enters is 0 exactly, as the
  * leaf's own walk gives it. */
-static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *v, double *vals) {
+static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *v, double *vals, const double *st) {
     RangeRun *run = (RangeRun *)w;
     int32_t f0 = run->fold_at[n], f1 = run->fold_at[n + 1];
     if (f0 == f1) return;
@@ -1070,7 +1060,7 @@ static void range_fold(CfrWalk *w, int32_t n, int p, const double *opp, double *
         return;
     }
     for (int32_t f = f0; f < f1; f++) {
-        double r = opp[run->fold_hand[f]] * w->strat[run->fold_slot[f]];
+        double r = opp[run->fold_hand[f]] * st[run->fold_slot[f] - j00];
         if (r == 0.0) continue;
         int b = run->fold_tile[f];
         all += r, count++;

@@ -82,25 +82,22 @@ struct CfrWalk {
                                      legal, and their hands ``by_hand``, from ``by_at[c]`` to ``by_at[c + 1]`` */
     CfrHand *by_hand;
     double *regret, *avg;         /* by slot */
-    double *strat;                /* by slot: each set's strategy (computed once a version of its player's regrets) */
     double *buf;                  /* scratch: per depth, a value vector of each player and a reach vector of each; then
-                                     per depth, the children's values of a node's legal moves (``vat``) */
-    int64_t *vat;                 /* by depth: where in ``buf`` a node's children's values begin, by its legal moves
-                                     (slot ``j`` of the node's first set ``i0``: ``j - lat[i0]``); room for the most
-                                     slots of a node at that depth, its sets times its moves (shared by the copies) */
+                                     per depth, a node's strategy and its children's values by its legal moves
+                                     (``vat``) */
+    int64_t *vat;                 /* by depth ``d``: where in ``buf`` a node's children's values (``vat[2 d]``) and its
+                                     sets' strategies (``vat[2 d + 1]``) begin, by its legal moves (slot ``j`` of the
+                                     node's first set ``i0`` at ``j - lat[i0]``); room for the most slots of a node at
+                                     that depth, its sets times its moves (shared by the copies) */
     int64_t bufsize;              /* ``buf``'s doubles (a copy for a thread holds as many) */
-    int64_t *sstamp;              /* by information set: its player's regrets' version (``ver``) when its current
-                                     strategy was put in ``strat`` (0: not there): a strategy is computed once an
-                                     iteration, not once a walk */
-    int64_t ver[2];               /* each player's regrets' version (one more after each change of them) */
     int32_t depth;                /* the tree's depth (nodes on the longest path) */
     int32_t forced_set, forced_move;   /* an information set held to one move (-1: none) */
     int8_t *folded;               /* by move (an index of ``child``): 1 where the form values the child at its parent
                                      (``fold``) instead of walking it (NULL: none) */
     /* The form's values of node ``n``'s folded children in ``p``'s walk (``opp``: the other's reach, by hand): added
      * to ``v`` where ``p`` is not the mover, else put in ``vals`` (the node's, by its legal moves: ``vat``) at the
-     * moves to them. */
-    void (*fold)(CfrWalk *w, int32_t n, int p, const double *opp, double *v, double *vals);
+     * moves to them; ``st``: the node's strategies, alike. */
+    void (*fold)(CfrWalk *w, int32_t n, int p, const double *opp, double *v, double *vals, const double *st);
     double tie;                   /* ``CFR_TIE`` times the tree's largest terminal value (its size): a regret's change
                                      within this times the other's reach at its node counts as none (``walk_moves``) */
     int64_t it;                   /* iterations run */

@@ -75,10 +75,10 @@ typedef struct {
     int64_t *slots, nslots, used; /* by hash: 1 + the key's start in ``keys`` (0: empty), its length, its table */
 } RangeBuild;
 
-/* The bytes a CFR+ run gives each legal move of an information set (``_cfr_kernel.c``'s ``legal_moves``: regrets,
- * averages and a strategy, three doubles, and three indices: its slot, its hand's, its move's; analyzer/hidden/ranges.py's
+/* The bytes a CFR+ run gives each legal move of an information set (``_cfr_kernel.c``'s ``legal_moves``: regrets and
+ * averages, two doubles, and three indices: its slot, its hand's, its move's; analyzer/hidden/ranges.py's
  * ``RUN_BYTES``). */
-#define RB_RUN_BYTES 31
+#define RB_RUN_BYTES 23
 
 /* The build stopped at ``max_nodes`` or ``budget`` (not an error kind of ``_kernel.h``: the bindings say it). */
 #define RB_TOO_LONG 100

@@ -134,15 +134,15 @@ class PublicTree:
         return out[0], out[1]
 
     def memory(self, binding: str | None = "default", threads: int = 1) -> int:
-        """The bytes of the flattened tree's arrays and of one run's (regrets, averages and strategies, a slot per legal
-        move of an information set, with their indices; the value and reach vectors and the children's values of a
-        node of every depth, as the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`),
+        """The bytes of the flattened tree's arrays and of one run's (regrets and averages, a slot per legal move of an
+        information set, with their indices; the value and reach vectors, a node's strategies and its children's
+        values of every depth, as the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`),
         over ``threads`` threads (:func:`analyzer.hidden.ranges.thread_bytes`)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive,
                   *self.parent)
         levels, slots = depth_counts(self)
-        vectors = 8 * (2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (len(levels) + 2) + sum(slots))
+        vectors = 8 * (2 * 2 * (len(self.hands[0]) + len(self.hands[1])) * (len(levels) + 2) + 2 * sum(slots))
         return (held_bytes(sum(len(a) * a.itemsize for a in arrays), self.size, binding) + vectors + run_slots(self)
                 + (thread_bytes(self, levels, threads, vectors) if held_binding(binding) == "native" else 0))
 

@@ -284,8 +284,8 @@ class RangeTree:
         return out[0], out[1]
 
     def memory(self, binding: str | None = "default", threads: int = 1) -> int:
-        """The bytes of the tree's arrays and of one run's (regrets, averages and strategies by legal move, with their
-        indices: :func:`run_slots`; the value and reach vectors and a node's children's values of every depth
+        """The bytes of the tree's arrays and of one run's (regrets and averages by legal move, with their indices:
+        :func:`run_slots`; the value and reach vectors, a node's strategies and its children's values of every depth
         (:func:`depth_counts`), the kernel's table of the subsets
         of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their parent: a
         mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's hands
@@ -295,7 +295,7 @@ class RangeTree:
         (:func:`thread_bytes`). Measured against the process's resident memory in the seventeenth and nineteenth
         sessions: docs/hidden.md, "A cap on the tree's memory"."""
         levels, slots = depth_counts(self)
-        vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (len(levels) + 2) + sum(slots)
+        vectors = 2 * 2 * (len(self.masks[0]) + len(self.masks[1])) * (len(levels) + 2) + 2 * sum(slots)
         bits = max((m.bit_length() for ms in self.cmasks for m in ms), default=0)
         most = max((m.bit_count() for ms in self.cmasks for m in ms), default=0)
         from math import comb
@@ -849,17 +849,17 @@ class RangePyRun(ReferenceRun):
         return [x * y for x, y in zip(self.st.t.weight[0], self._root(0, EVAL))]
 
 
-#: The bytes a kernel's run gives each legal move of an information set: three doubles (regrets, averages, a
-#: strategy) and three indices (its slot, its hand's: 16 bits, its move among its node's: 8), by ``_cfr_kernel.c``'s
-#: ``legal_moves`` (``_ranges_kernel.h``'s ``RB_RUN_BYTES``, by which the compiled build counts what a run of its tree
-#: will need at the least). The children's values of a node's moves are scratch by depth (:func:`level_slots`).
-RUN_BYTES = 8 * 3 + 4 + 2 + 1
+#: The bytes a kernel's run gives each legal move of an information set: two doubles (regrets, averages) and three
+#: indices (its slot, its hand's: 16 bits, its move among its node's: 8), by ``_cfr_kernel.c``'s ``legal_moves``
+#: (``_ranges_kernel.h``'s ``RB_RUN_BYTES``, by which the compiled build counts what a run of its tree will need at the
+#: least). A node's strategies and its children's values are scratch by depth (:func:`depth_counts`).
+RUN_BYTES = 8 * 2 + 4 + 2 + 1
 
 
 def run_slots(t) -> int:
     """The bytes a kernel's run over ``t`` (a ``RangeTree`` or a ``PublicTree``) gives its information sets' legal
-    moves: a slot each in three arrays of doubles (regrets, averages, a strategy), and their indices
-    (``_cfr_kernel.c``'s ``legal_moves``: each set's first slot, each slot's move and, by move, its slots and hands)."""
+    moves: a slot each in two arrays of doubles (regrets, averages), and their indices (``_cfr_kernel.c``'s
+    ``legal_moves``: each set's first slot, each slot's move and, by move, its slots and hands)."""
     legal = sum(1 for x in t.legal if x)
     return RUN_BYTES * legal + 4 * (len(t.iset_hand) + len(t.child) + 2)
 
@@ -871,8 +871,9 @@ def levels_of(t) -> list[int]:
 
 def depth_counts(t) -> tuple[list[int], list[int]]:
     """By depth of ``t`` (a ``RangeTree`` or a ``PublicTree``; the root's first): its nodes (:func:`levels_of`), and the
-    most slots (information sets times moves) of a node there: the room a kernel's walk keeps for the values of a
-    node's children by its legal moves, a double a slot (``_cfr_kernel.c``'s ``vat``: scratch, each thread its own)."""
+    most slots (information sets times moves) of a node there: the room a kernel's walk keeps for a node's strategies
+    and for its children's values by its legal moves, a double a slot each (``_cfr_kernel.c``'s ``vat``: scratch, each
+    thread its own)."""
     count: list[int] = []
     most: list[int] = []
     stack = [(0, 0)]
