@@ -27,6 +27,7 @@ from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
 from analyzer.rules.mechanics import position_for  # noqa: E402
 from analyzer.tiles import Move, Tile  # noqa: E402
+from analyzer.hidden.walk import legal_bit  # noqa: E402
 from test_hidden import (BLOCK, PURE_LIMIT, block_deals, infosets, matrix_value, one_hot, play,  # noqa: E402
                          pure_strategies, tiny_games)
 
@@ -91,7 +92,7 @@ def test_the_kernel_runs_the_python_walk():
     for name, deals in small_positions()[:1] + small_positions()[2:3]:
         t = build_tree(BLOCK, deals, deals[0].turn)
         at = t.find(0, 0)
-        forced = (at, next(a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[at] + a]))
+        forced = (at, next(a for a in range(t.child_at[1] - t.child_at[0]) if legal_bit(t.legal, t.slot[at] + a)))
         for fix in (None, forced):
             py, c = _PyRun(t, fix), _CRun(t, fix, kernel())
             for _ in range(4):
@@ -111,7 +112,7 @@ def test_the_kernel_runs_the_python_walk():
             c.iterate(2)
             assert c.bracket() == pytest.approx(py.bracket(), abs=1e-12), name
             assert c.average() == pytest.approx(py.average(), rel=1e-12, abs=1e-12)
-        illegal = [a for a in range(t.child_at[1] - t.child_at[0]) if not t.legal[t.slot[at] + a]]
+        illegal = [a for a in range(t.child_at[1] - t.child_at[0]) if not legal_bit(t.legal, t.slot[at] + a)]
         for run in (py, c):
             with pytest.raises(ValueError, match="not legal"):
                 run.force(at, illegal[0] if illegal else t.child_at[1] - t.child_at[0])
@@ -540,12 +541,16 @@ def _fan(width: int):
     moves, each ending the game worth its index over ``width``."""
     from array import array
 
+    from analyzer.hidden.walk import add_legal
+
     nodes = width + 1
+    legal = array("B")
+    add_legal(legal, 0, width, range(width))
     ints = lambda v: array("i", v)                 # noqa: E731
     hands = lambda v: array("H", v)                # noqa: E731
     return (ints([0]), ints([0]), 1, 1, ints([0] + [-1] * width), ints([0] + [width] * nodes), ints(range(1, nodes)),
             ints([0, 0, *range(1, nodes)]), ints([0] * width), array("d", [a / width for a in range(width)]),
-            ints([0] + [1] * nodes), hands([0]), ints([0]), array("b", [1] * width), width, ints(range(nodes + 1)),
+            ints([0] + [1] * nodes), hands([0]), ints([0]), legal, width, ints(range(nodes + 1)),
             hands([0] * nodes), ints(range(nodes + 1)), hands([0] * nodes), ints([]), ints([]), -1, -1)
 
 

@@ -24,6 +24,7 @@ from analyzer.hidden.ranges import (RangeCRun, RangePyRun, build_ranges, disjoin
 from analyzer.match import replay_record  # noqa: E402
 from analyzer.notation import read  # noqa: E402
 from analyzer.tiles import Tile  # noqa: E402
+from analyzer.hidden.walk import legal_bit  # noqa: E402
 from test_hidden import BLOCK, block_deals  # noqa: E402
 
 ROUNDING = 1e-9
@@ -62,7 +63,7 @@ def test_the_kernel_by_inclusion_exclusion_runs_the_python_walk_over_pairs():
     for name, deals in games():
         t = range_tree(deals)
         at = t.iset_at[0]
-        forced = (at, next(a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[at] + a]))
+        forced = (at, next(a for a in range(t.child_at[1] - t.child_at[0]) if legal_bit(t.legal, t.slot[at] + a)))
         for fix in (None, forced):
             py, c = RangePyRun(t, fix), RangeCRun(t, fix, kernel())
             for _ in range(3):
@@ -198,7 +199,7 @@ def test_the_kernel_runs_the_python_walk_where_hands_weigh_nothing_and_nodes_hav
     fix = None
     if forced:
         at = t.iset_at[0]
-        fix = (at, rng.choice([a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[at] + a]]))
+        fix = (at, rng.choice([a for a in range(t.child_at[1] - t.child_at[0]) if legal_bit(t.legal, t.slot[at] + a)]))
     py, c = RangePyRun(t, fix), RangeCRun(t, fix, kernel())
     for _ in range(2):
         py.iterate(2)

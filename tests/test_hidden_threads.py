@@ -14,6 +14,7 @@ from analyzer.hidden import public_hands
 from analyzer.hidden.cfr import build_tree, cfr_decision, kernel, start_run
 from analyzer.hidden.ranges import PARALLEL_NODES, build_ranges, levels_of, split_depth
 from analyzer.replay import replay
+from analyzer.hidden.walk import legal_bit
 from test_hidden import BLOCK
 
 pytestmark = pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
@@ -47,7 +48,7 @@ def answers(t, threads: int, forced=None) -> list:
     got = []
     i = t.iset_at[0]
     moves = t.child_at[1] - t.child_at[0]
-    legal = next(a for a in range(moves) if t.legal[t.slot[i] + a])
+    legal = next(a for a in range(moves) if legal_bit(t.legal, t.slot[i] + a))
     for step in range(3):
         run.iterate(3)
         got.append((run.bracket(), tuple(run.hand_values()), bytes(run.average()), bytes(run.set_average(i, moves))))
@@ -68,7 +69,7 @@ def test_a_walk_over_several_threads_gives_one_threads_values_bit_for_bit(case):
     for threads in (2, 3, 7):
         assert answers(t, threads) == alone, threads
     i = t.iset_at[0]
-    held = (i, next(a for a in range(t.child_at[1] - t.child_at[0]) if t.legal[t.slot[i] + a]))
+    held = (i, next(a for a in range(t.child_at[1] - t.child_at[0]) if legal_bit(t.legal, t.slot[i] + a)))
     assert answers(t, 3, held) == answers(t, 1, held)
 
 

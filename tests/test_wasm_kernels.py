@@ -25,6 +25,7 @@ from analyzer.rules import find_variant
 from analyzer.search import Solver, blockdeal
 from analyzer.search.core import SearchLimit, arms_core, compiled_core, draw_core
 from analyzer.search.wasm import wasm_path
+from analyzer.hidden.walk import legal_bit
 from test_core import CASES, _deal
 
 HARNESS = Path(__file__).parent / "wasm" / "kernels.mjs"
@@ -776,7 +777,8 @@ def cfr_cases(count: int, seed: int, most: tuple[int, ...] = (20, 100, 300)) -> 
                 forced = None
                 if tree is t:                            # (a forced set: the mover's hand held to one legal move)
                     i = tree.iset_at[0]
-                    legal = [a for a in range(tree.child_at[1] - tree.child_at[0]) if tree.legal[tree.slot[i] + a]]
+                    legal = [a for a in range(tree.child_at[1] - tree.child_at[0])
+                             if legal_bit(tree.legal, tree.slot[i] + a)]
                     forced = (i, rng.choice(legal))
                 every = rng.choice([1, 10])
                 if forced is not None and rng.random() < 0.5:     # (as a decision: the game first, then the move on
@@ -904,7 +906,7 @@ def wrong_cfr(runs: list[dict]) -> list[dict]:
         iset_at, slot, legal, child_at = (run["arrays"][names.index(k)] for k in ("iset_at", "slot", "legal",
                                                                                    "child_at"))
         illegal = [(i, a) for i in range(iset_at[0], iset_at[1]) for a in range(child_at[1] - child_at[0])
-                   if not legal[slot[i] + a]]
+                   if not legal_bit(legal, slot[i] + a)]
         if illegal:
             out.append({**copy.deepcopy(run), "calls": [], "forced": list(illegal[0])})
             break

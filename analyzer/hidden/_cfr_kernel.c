@@ -87,7 +87,7 @@ static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
         int32_t width = m->child_at[n + 1] - m->child_at[n];
         if (width > CFR_WIDTH) return fail(err, K_VALUE, "a node with more moves than a run indexes");
         for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++)
-            for (int32_t a = 0; a < width; a++) count += m->legal[m->slot[i] + a] != 0;
+            for (int32_t a = 0; a < width; a++) count += CFR_LEGAL(m->legal, m->slot[i] + a);
     }
     w->nlegal = count;
     w->lat = calloc((size_t)nisets + 1, sizeof(int32_t));
@@ -106,12 +106,12 @@ static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
         for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++) {
             w->lat[i] = cur[i] = j;
             for (int32_t a = 0; a < width; a++)
-                if (m->legal[m->slot[i] + a]) w->lmove[j++] = (uint8_t)a;
+                if (CFR_LEGAL(m->legal, m->slot[i] + a)) w->lmove[j++] = (uint8_t)a;
         }
         for (int32_t a = 0; a < width; a++) {
             w->by_at[c0 + a] = k;
             for (int32_t i = m->iset_at[n]; i < m->iset_at[n + 1]; i++)
-                if (m->legal[m->slot[i] + a]) {
+                if (CFR_LEGAL(m->legal, m->slot[i] + a)) {
                     w->by_slot[k] = cur[i]++;
                     w->by_hand[k++] = m->iset_hand[i];
                 }
@@ -759,7 +759,7 @@ int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t 
     m->nodes = (int32_t)N, t->deals = (int32_t)n[CFR_HAND0], m->nh[0] = nh0, m->nh[1] = nh1, m->size = size;
     if (n[CFR_HAND1] != n[CFR_HAND0] || n[CFR_CHILD_AT] != N + 1 || n[CFR_TERM_AT] != N + 1
         || n[CFR_ISET_AT] != N + 1 || n[CFR_ALIVE_AT0] != N + 1 || n[CFR_ALIVE_AT1] != N + 1
-        || n[CFR_TERM_DEAL] != n[CFR_TERM_VALUE] || n[CFR_ISET_HAND] != n[CFR_SLOT] || n[CFR_LEGAL] < size || nh0 < 0
+        || n[CFR_TERM_DEAL] != n[CFR_TERM_VALUE] || n[CFR_ISET_HAND] != n[CFR_SLOT] || n[CFR_LEGAL] < ((int64_t)size + 7) / 8 || nh0 < 0
         || nh1 < 0 || size < 0)
         return fail(err, K_VALUE, "the tree's arrays do not fit together");
     if (nh0 > CFR_HANDS || nh1 > CFR_HANDS) return fail(err, K_VALUE, "more hands of a player than the tree indexes");
@@ -1316,7 +1316,7 @@ int range_tree(RangeTree *t, void *const *p, const int64_t *n, int32_t size, con
         || n[RANGE_ALIVE_AT1] != N + 1 || n[RANGE_TERM_AT0] != N + 1 || n[RANGE_TERM_AT1] != N + 1
         || n[RANGE_TERM_HAND0] != n[RANGE_TERM_CLASS0] || n[RANGE_TERM_HAND1] != n[RANGE_TERM_CLASS1]
         || n[RANGE_TABLE_AT] != N || n[RANGE_WIDTH] != N || n[RANGE_ISET_AT] != N + 1
-        || n[RANGE_ISET_HAND] != n[RANGE_SLOT] || n[RANGE_LEGAL] < size || N < 1 || size < 0)
+        || n[RANGE_ISET_HAND] != n[RANGE_SLOT] || n[RANGE_LEGAL] < ((int64_t)size + 7) / 8 || N < 1 || size < 0)
         return fail(err, K_VALUE, "the tree's arrays do not fit together");
     int kind = moves_fit(m, n[RANGE_CHILD], n[RANGE_ISET_HAND], n[RANGE_ALIVE0], n[RANGE_ALIVE1], err);
     if (kind == K_OK) kind = ascending(t->term_at[0], N, n[RANGE_TERM_HAND0], err);

@@ -27,8 +27,11 @@ typedef struct {
     int32_t nodes, nh[2], size;
     const int32_t *player, *child_at, *child, *iset_at, *slot, *alive_at[2];
     const CfrHand *iset_hand, *alive[2];
-    const int8_t *legal;
+    const uint8_t *legal;         /* by slot a bit (``CFR_LEGAL``): 1 where the set's hand may make that move */
 } CfrMoves;
+
+/* Slot ``j``'s bit of ``legal`` (bit ``j & 7`` of byte ``j >> 3``): a bit, not a byte, a public move of a set's node. */
+#define CFR_LEGAL(legal, j) (((legal)[(j) >> 3] >> ((j) & 7)) & 1)
 
 /* The tree over deals: by deal, each player's hand index; a node's deals ending there with their values; by hand
  * index, the hand it was drawn from (``parent[q][h]``: -1 for a hand at the root; NULL where no tile is drawn). A

@@ -376,19 +376,21 @@ static int32_t rb_node(RangeBuild *b, const RbState *s, const int32_t *const al[
     RbVec *legal = &b->out[RB_LEGAL];
     for (int32_t g = 0; g < ngoing; g++) {
         int32_t h = al[p][going[g]], c = of_hand[going[g]];
+        int64_t bytes = (b->size + width + 7) / 8;         /* (``legal``: a bit a slot, ``CFR_LEGAL``) */
         if (rb_put(b, &b->out[RB_ISET_HAND], h) < 0 || rb_put(b, &b->out[RB_SLOT], (int32_t)b->size) < 0
-            || rb_grow(legal, width) < 0) {
+            || rb_grow(legal, bytes - legal->n) < 0) {
             if (!b->err_kind) (void)KERNEL_ERROR(b, K_MEMORY, "no memory for the range tree");
             goto done;
         }
+        uint8_t *bits = legal->v;
+        memset(bits + legal->n, 0, (size_t)(bytes - legal->n));
+        legal->n = bytes;
+        int64_t base = b->size;
         b->size += width;
         b->legal += cnm[c];
-        int8_t *row = (int8_t *)legal->v + legal->n;
-        memset(row, 0, (size_t)width);
-        legal->n += width;
         for (int32_t k = 0; k < cnm[c]; k++) {
             int32_t a = cidx[(size_t)c * (M + 1) + 1 + k];
-            row[a] = 1;
+            bits[(base + a) >> 3] |= (uint8_t)(1u << ((base + a) & 7));
             subs[(size_t)a * ngoing + nsub[a]++] = h;
             if (cend[c]) with_ended[a] = 1;
         }

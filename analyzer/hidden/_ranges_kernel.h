@@ -25,7 +25,7 @@ enum {
 /* The arrays built, in this order (the bindings give them so): ``ranges.py``'s ``RangeTree``'s, but for the moves:
  * node ``n``'s moves ``move[move_at[n]:move_at[n + 1]]``, each ``tile * 16 + end`` (``end`` 15: the lead's, no end) or
  * -1 (a pass). ``RB_ITEMS``: each one's bytes an item (``RANGE_ITEMS``'s digits: the terminal hands 2, their classes
- * and ``legal`` 1). */
+ * and ``legal`` 1, a byte of eight slots' bits: ``CFR_LEGAL``). */
 enum {
     RB_PLAYER, RB_CHILD_AT, RB_CHILD, RB_MOVE_AT, RB_MOVE, RB_PLAYED0, RB_PLAYED1, RB_ALIVE_AT0, RB_ALIVE0,
     RB_ALIVE_AT1, RB_ALIVE1, RB_TERM_AT0, RB_TERM_HAND0, RB_TERM_CLASS0, RB_TERM_AT1, RB_TERM_HAND1, RB_TERM_CLASS1,

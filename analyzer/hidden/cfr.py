@@ -39,7 +39,7 @@ from .game import side0_value
 from .ranges import (CFR_HANDS, BuildTooLong, CompiledRun, HandTooLarge, RangeCRun, RangePyRun, RangeTree,
                      TreeTooLarge, build_ranges, compiled_kernel, depth_counts, held_binding, held_bytes, pip_valued,
                      ranges_of_deals, run_slots, thread_bytes)
-from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
+from .walk import BEST, EVAL, ReferenceRun, WalkState, add_legal, walk_moves
 
 __all__ = ["PublicTree", "CfrResult", "build_tree", "solve", "start_run", "next_step", "cfr_supported", "kernel",
            "cfr_decision", "BuildTooLong", "TreeTooLarge", "RangeTree", "CFR_CORE", "CFR_BINDING", "cfr_core"]
@@ -197,7 +197,7 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
                            f"tree indexes")
     # (a hand's index is 16 bits in the lists of hands: those alive at a node, an information set's)
     t = PublicTree(first, hands, hand, weight, array("i"), array("i"), array("i"), [], array("i"), array("i"),
-                   array("d"), array("i"), array("H"), array("i"), array("b"), 0, (array("i"), array("i")),
+                   array("d"), array("i"), array("H"), array("i"), array("B"), 0, (array("i"), array("i")),
                    (array("H"), array("H")))
     match = pos._match
     every = (1 << len(pos.tiles)) - 1
@@ -308,8 +308,8 @@ def build_tree(rules, deals: Sequence, first: int, weights: Sequence[float] | No
         for h, moves in legal_of.items():
             t.iset_hand.append(h)
             t.slot.append(t.size)
+            add_legal(t.legal, t.size, width, [a for a, m in enumerate(public) if m in moves])
             t.size += width
-            t.legal.extend(1 if m in moves else 0 for m in public)
         kids = []
         for m in public:
             sub = [d for d in going if m in legal_of[hand[p][d]]]

@@ -42,7 +42,7 @@ from ..search.scoring import describe
 from ..search.wasmcfr import BUILD_ITEMS, RB_TOO_LARGE
 from ..tiles import DOUBLES, PASS, Move, tile_set
 from .game import leaf_facts
-from .walk import BEST, EVAL, ReferenceRun, WalkState, walk_moves
+from .walk import BEST, EVAL, ReferenceRun, WalkState, add_legal, legal_count, walk_moves
 
 __all__ = ["RangeTree", "build_ranges", "pip_valued", "hand_key", "RANGE_MOST", "CFR_HANDS", "RANGE_CLASSES", "BuildTooLong", "TreeTooLarge",
            "HandTooLarge", "depth_counts", "ranges_of_deals", "disjoint_pairs", "weighted_ranges", "run_slots", "held_bytes", "compiled_kernel", "compiled_build_supports"]
@@ -569,7 +569,7 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
             return n
         public: list = []
         index: dict = {}
-        rows: dict[int, tuple] = {}             # a class (by id) -> (its moves' indices, its row of ``legal``)
+        rows: dict[int, list[int]] = {}         # a class (by id) -> its moves' indices
         for _, g in going_hands:
             if id(g) not in rows:
                 for m in g[1]:
@@ -580,19 +580,14 @@ def build_ranges(rules, base: Position, first: int, hands: tuple[Sequence[int], 
         t.player[n] = p
         t.moves[n] = public
         width = len(public)
-        for key, at in rows.items():
-            row = array("B", bytes(width))
-            for a in at:
-                row[a] = 1
-            rows[key] = (at, row)
         subs: list[list[int]] = [[] for _ in range(width)]
         with_ended = [False] * width           # whether a hand that ends the game (with some of the other's) moves so
         for h, g in going_hands:
-            at, row = rows[id(g)]
+            at = rows[id(g)]
             t.iset_hand.append(h)
             t.slot.append(t.size)
+            add_legal(t.legal, t.size, width, at)
             t.size += width
-            t.legal.extend(row)
             legal_moves[0] += len(at)
             for a in at:
                 subs[a].append(h)
@@ -860,8 +855,7 @@ def run_slots(t) -> int:
     """The bytes a kernel's run over ``t`` (a ``RangeTree`` or a ``PublicTree``) gives its information sets' legal
     moves: a slot each in two arrays of doubles (regrets, averages), and their indices (``_cfr_kernel.c``'s
     ``legal_moves``: each set's first slot, each slot's move and, by move, its slots and hands)."""
-    legal = sum(1 for x in t.legal if x)
-    return RUN_BYTES * legal + 4 * (len(t.iset_hand) + len(t.child) + 2)
+    return RUN_BYTES * legal_count(t.legal) + 4 * (len(t.iset_hand) + len(t.child) + 2)
 
 
 def levels_of(t) -> list[int]:

@@ -11,7 +11,8 @@ import math
 from bisect import bisect_right
 from typing import Callable
 
-__all__ = ["CFR", "BEST", "EVAL", "TIE", "WalkState", "ReferenceRun", "discount", "force", "strategy", "walk_moves"]
+__all__ = ["CFR", "BEST", "EVAL", "TIE", "WalkState", "ReferenceRun", "discount", "force", "strategy", "walk_moves",
+           "legal_bit", "add_legal", "legal_count"]
 
 #: The walk's modes: CFR (update the walker's regrets and average; the other plays his current strategy), BEST (the
 #: walker answers best, the other plays his average) or EVAL (both their averages).
@@ -25,12 +26,40 @@ CFR, BEST, EVAL = 0, 1, 2
 TIE = 1e-10
 
 
+def legal_bit(legal, j: int) -> int:
+    """Slot ``j``'s bit of a tree's ``legal`` (a byte holds eight slots' bits, the first the lowest: the kernel's
+    ``CFR_LEGAL``): 1 where the set's hand may make that move."""
+    return legal[j >> 3] >> (j & 7) & 1
+
+
+def add_legal(legal, size: int, width: int, moves) -> None:
+    """The bits of a new information set's slots ``size`` to ``size + width`` put in ``legal`` (bytes, grown to hold
+    them): 1 at each of ``moves``, the indices of its legal moves among its node's ``width``."""
+    need = (size + width + 7) >> 3
+    if len(legal) < need:
+        legal.extend(bytes(need - len(legal)))
+    for a in moves:
+        j = size + a
+        legal[j >> 3] |= 1 << (j & 7)
+
+
+def legal_count(legal) -> int:
+    """The slots a tree's ``legal`` marks legal: its information sets' legal moves."""
+    return int.from_bytes(bytes(legal), "little").bit_count()
+
+
+#: each byte's eight bits as eight bytes (a byte of ``legal`` unpacked)
+_BITS = [bytes(x >> k & 1 for k in range(8)) for x in range(256)]
+
+
 class WalkState:
     """A run's regrets and averages (a slot per public move of each information set), its forced information set
-    and move (``(set, move)``, or None), and each player's count of hands."""
+    and move (``(set, move)``, or None), each player's count of hands, and the tree's ``legal`` a byte a slot (the
+    reference walk reads it slot by slot)."""
 
     def __init__(self, t, forced: tuple[int, int] | None):
         self.t = t
+        self.legal = b"".join(_BITS[x] for x in t.legal)[:t.size]
         self.regret = [0.0] * t.size
         self.avg = [0.0] * t.size
         self.forced = forced
@@ -46,7 +75,7 @@ def force(st: WalkState, forced: tuple[int, int] | None, keep: bool = False) -> 
     if forced is not None and 0 <= forced[0] < len(t.iset_hand):
         i, a = forced
         n = bisect_right(t.iset_at, i) - 1           # (the node of set i)
-        if not (0 <= a < t.child_at[n + 1] - t.child_at[n] and t.legal[t.slot[i] + a]):
+        if not (0 <= a < t.child_at[n + 1] - t.child_at[n] and st.legal[t.slot[i] + a]):
             raise ValueError("the forced move is not legal in its information set")
     st.forced = forced if forced is not None and forced[0] >= 0 else None
     if not keep:
@@ -96,9 +125,10 @@ class ReferenceRun:
             raise ValueError("no such information set")
         n = bisect_right(t.iset_at, i) - 1            # (the set's node)
         s, moves = t.slot[i], t.child_at[n + 1] - t.child_at[n]
-        if any(t.legal[s + a] for a in range(width, moves)):
+        legal = self.st.legal
+        if any(legal[s + a] for a in range(width, moves)):
             raise ValueError("an information set has more moves than asked for")
-        return [self.st.avg[s + a] if a < moves and t.legal[s + a] else 0.0 for a in range(width)]
+        return [self.st.avg[s + a] if a < moves and legal[s + a] else 0.0 for a in range(width)]
 
 
 def strategy(st: WalkState, i: int, width: int, current: bool) -> list[float]:
@@ -106,7 +136,7 @@ def strategy(st: WalkState, i: int, width: int, current: bool) -> list[float]:
     regrets) or its average, uniform over its legal moves where either is all zero, its forced move where it is the
     forced set."""
     t = st.t
-    s, legal = t.slot[i], t.legal
+    s, legal = t.slot[i], st.legal
     if st.forced is not None and st.forced[0] == i:
         return [1.0 if a == st.forced[1] else 0.0 for a in range(width)]
     if current:
@@ -159,17 +189,18 @@ def walk_moves(st: WalkState, n: int, p: int, own: list[float], opp: list[float]
         for i in sets:
             reach[t.iset_hand[i]] = own[t.iset_hand[i]] * strat[i][a]
         vals.append(walk(st, c, p, reach, opp, mode, it))
+    legal = st.legal
     for i in sets:
         h, s = t.iset_hand[i], t.slot[i]
         forced = st.forced is not None and st.forced[0] == i
         if mode == BEST:
-            v[h] += vals[st.forced[1]][h] if forced else max(vals[a][h] for a in range(width) if t.legal[s + a])
+            v[h] += vals[st.forced[1]][h] if forced else max(vals[a][h] for a in range(width) if legal[s + a])
             continue
-        here = sum(strat[i][a] * vals[a][h] for a in range(width) if t.legal[s + a])
+        here = sum(strat[i][a] * vals[a][h] for a in range(width) if legal[s + a])
         v[h] += here
         if mode == CFR and not forced:
             for a in range(width):
-                if t.legal[s + a]:
+                if legal[s + a]:
                     d = vals[a][h] - here
                     if d > tie or d < -tie:
                         st.regret[s + a] += d
@@ -181,7 +212,7 @@ def discount(st: WalkState, p: int, it: int) -> None:
     """Player ``p``'s regrets discounted at the end of his walk of iteration ``it`` (Discounted CFR, alpha 1.5, beta 0:
     a positive one kept by it^1.5 / (it^1.5 + 1), a negative one halved), every set of his (the kernel's
     ``discount``)."""
-    t = st.t
+    t, legal = st.t, st.legal
     a = it * math.sqrt(it)
     keep = a / (a + 1.0)
     for n, mover in enumerate(t.player):
@@ -189,5 +220,5 @@ def discount(st: WalkState, p: int, it: int) -> None:
             width = t.child_at[n + 1] - t.child_at[n]
             for i in range(t.iset_at[n], t.iset_at[n + 1]):
                 for j in range(t.slot[i], t.slot[i] + width):
-                    if t.legal[j]:
+                    if legal[j]:
                         st.regret[j] *= keep if st.regret[j] > 0 else 0.5
