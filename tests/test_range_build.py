@@ -304,3 +304,34 @@ def test_the_terminal_hands_take_three_bytes_an_entry_and_a_tree_that_needs_more
                         t.alive_at[1], t.alive[1], t.term_at[0], t.term_hand[0], t.term_class[0], t.term_at[1],
                         t.term_hand[1], t.term_class[1], t.table_at, t.width, t.table, t.iset_at, t.iset_hand, t.slot,
                         t.legal, t.draw_at, t.draw_child, t.draw_parent, t.size, -1, -1)
+
+
+@needs_kernel
+def test_memory_counts_every_byte_a_kernels_run_holds():
+    """``memory()`` decides whether a decision is refused before any run exists, so it must count all that the kernel's
+    run will hold. The kernel counts what its set-up allocates (``cfr_held``: regrets, averages, indices, one thread's
+    scratch, the form's tables); on trees of both forms (a record's 2-and-2 decision and random positions of 1 to 4
+    tiles a hand over the hands; every deal of 2 tiles a hand of the double-3 and double-4 sets, and after a lead, listed) ``memory()`` is at least
+    the tree's arrays and that. (Until the twenty-fourth session it was not: the strategies' stamps, 8 bytes a set,
+    were held and not counted.) Its one bound, the leaves' values at their parent counted at every node where one
+    moves, keeps it within a third of the kernel's count."""
+    from analyzer.hidden.cfr import _CRun, build_tree
+    from analyzer.hidden.ranges import RangeCRun
+    from analyzer.tiles import Tile
+    from test_hidden import BLOCK, block_deals
+
+    trees = [_large_position()[3]]
+    rng = random.Random(3)
+    for _ in range(12):
+        rules, pos, hands = random_position(rng)
+        trees.append(build_ranges(rules, pos, pos.turn, (hands[pos.turn], hands[1 - pos.turn])))
+    for t in trees:
+        held = RangeCRun(t, None, KERNEL).held()
+        assert held > 0 and t.array_bytes() + held <= t.memory("native") <= t.array_bytes() + 4 * held // 3
+    for deals in (block_deals(3, 2), block_deals(4, 2), block_deals(3, 2, Tile(3, 3))):
+        t = build_tree(BLOCK, deals, 0)
+        held = _CRun(t, None, KERNEL).held()
+        arrays = sum(len(a) * a.itemsize for a in (*t.hand, t.player, t.child_at, t.child, t.term_at, t.term_deal,
+                                                   t.term_value, t.iset_at, t.iset_hand, t.slot, t.legal, *t.alive_at,
+                                                   *t.alive, *t.parent))
+        assert held > 0 and arrays + held <= t.memory("native") <= arrays + 4 * held // 3

@@ -12,7 +12,7 @@
  *   playing their averages, a list), ``average()`` (the average strategy's sums by slot: ``bytes`` of native doubles,
  *   8 a slot, read as ``memoryview(...).cast("d")``) and ``set_average(i, width)`` (the same of information set ``i``
  *   alone, by its node's ``width`` moves: what a decision reads); ``threads(n)`` (the threads its walks may take, 1
- *   by default: ``cfr_threads``).
+ *   by default: ``cfr_threads``); ``held()`` (the bytes its set-up allocated beyond the tree's arrays: ``cfr_held``).
  *   ``iterate`` and ``bracket`` release the GIL while they run. The pure-Python twin is cfr.py's ``_PyRun``.
  * ``RangeRun(mask0, mask1, weight0, weight1, player, child_at, child, played0, played1, alive_at0, alive0, alive_at1,
  *   alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at,
@@ -224,6 +224,11 @@ static PyObject *run_threads(RunObject *self, PyObject *args) {
     return PyLong_FromLong(cfr_threads(&self->run.w, threads));
 }
 
+static PyObject *run_held(RunObject *self, PyObject *noargs) {
+    if (!ready(self)) return NULL;
+    return PyLong_FromLongLong((long long)cfr_held(&self->run.w));
+}
+
 static PyObject *run_set_average(RunObject *self, PyObject *args) {
     int i, width;
     if (!ready(self) || !PyArg_ParseTuple(args, "ii", &i, &width)) return NULL;
@@ -253,6 +258,8 @@ static PyMethodDef run_methods[] = {
      "The threads a walk may take (1: one; the values are the same whatever they are): the depth it splits at."},
     {"set_average", (PyCFunction)run_set_average, METH_VARARGS,
      "One information set's average strategy's sums by its node's moves: bytes of native doubles."},
+    {"held", (PyCFunction)run_held, METH_NOARGS,
+     "The bytes the run's set-up allocated beyond the tree's arrays (one thread's): what memory() counts for them."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -34,6 +34,15 @@ static int fail(const char **err, int kind, const char *text) {
 /* -- what both forms share ------------------------------------------------------------------------------------ */
 
 /* The depth of the subtree at ``n`` (the tree is a few dozen deep). */
+/* ``calloc``, the bytes counted in ``w->held`` (what a run holds for as long as it lives: ``cfr_held``). */
+static void *held_calloc(CfrWalk *w, size_t count, size_t size) {
+    void *p = calloc(count, size);
+    if (p != NULL) w->held += (int64_t)(count * size);
+    return p;
+}
+
+int64_t cfr_held(const CfrWalk *w) { return w->held; }
+
 static int32_t depth_of(const CfrMoves *t, int32_t n) {
     int32_t best = 0;
     if (t->player[n] >= 0)
@@ -90,11 +99,11 @@ static int legal_moves(CfrWalk *w, const CfrMoves *m, const char **err) {
             for (int32_t a = 0; a < width; a++) count += CFR_LEGAL(m->legal, m->slot[i] + a);
     }
     w->nlegal = count;
-    w->lat = calloc((size_t)nisets + 1, sizeof(int32_t));
-    w->lmove = calloc((size_t)count + 1, sizeof(uint8_t));
-    w->by_at = calloc((size_t)nchild + 1, sizeof(int32_t));
-    w->by_slot = calloc((size_t)count + 1, sizeof(int32_t));
-    w->by_hand = calloc((size_t)count + 1, sizeof(CfrHand));
+    w->lat = held_calloc(w, (size_t)nisets + 1, sizeof(int32_t));
+    w->lmove = held_calloc(w, (size_t)count + 1, sizeof(uint8_t));
+    w->by_at = held_calloc(w, (size_t)nchild + 1, sizeof(int32_t));
+    w->by_slot = held_calloc(w, (size_t)count + 1, sizeof(int32_t));
+    w->by_hand = held_calloc(w, (size_t)count + 1, sizeof(CfrHand));
     int32_t *cur = calloc((size_t)nisets + 1, sizeof(int32_t));
     if (!w->lat || !w->lmove || !w->by_at || !w->by_slot || !w->by_hand || !cur) {
         free(cur);
@@ -132,9 +141,9 @@ static void slots_by_depth(const CfrMoves *t, int32_t n, int32_t level, int64_t 
     for (int32_t c = t->child_at[n]; c < t->child_at[n + 1]; c++) slots_by_depth(t, t->child[c], level + 1, most);
 }
 
-/* The shared state of a run over ``m`` set up: its depth, its information sets' legal moves, its regrets, averages
- * and strategies (zeroed; a slot per legal move of an information set), and its scratch (``buf``: the value and reach
- * vectors by depth, then the children's values of a node's legal moves by depth, ``vat``). */
+/* The shared state of a run over ``m`` set up: its depth, its information sets' legal moves, its regrets and averages
+ * (zeroed; a slot per legal move of an information set), and its scratch (``buf``: the value and reach vectors by
+ * depth, then by depth a node's children's values and its strategies by its legal moves, ``vat``). */
 static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced_set, int32_t forced_move,
                      const char **err) {
     w->m = *m;
@@ -149,7 +158,7 @@ static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced
     }
     size_t per = (size_t)2 * ((size_t)m->nh[0] + (size_t)m->nh[1]);
     int64_t *most = calloc((size_t)w->depth + 1, sizeof(int64_t));
-    w->vat = calloc(2 * ((size_t)w->depth + 1), sizeof(int64_t));
+    w->vat = held_calloc(w, 2 * ((size_t)w->depth + 1), sizeof(int64_t));
     if (most == NULL || w->vat == NULL) {
         free(most);
         cfr_free(w);
@@ -164,9 +173,9 @@ static int walk_init(CfrWalk *w, const CfrMoves *m, CfrNode node, int32_t forced
     }
     free(most);
     w->bufsize = at;
-    w->regret = calloc((size_t)w->nlegal + 1, sizeof(double));
-    w->avg = calloc((size_t)w->nlegal + 1, sizeof(double));
-    w->buf = calloc((size_t)w->bufsize + 1, sizeof(double));
+    w->regret = held_calloc(w, (size_t)w->nlegal + 1, sizeof(double));
+    w->avg = held_calloc(w, (size_t)w->nlegal + 1, sizeof(double));
+    w->buf = held_calloc(w, (size_t)w->bufsize + 1, sizeof(double));
     if (!w->regret || !w->avg || !w->buf) {
         cfr_free(w);
         return fail(err, K_MEMORY, "out of memory");
@@ -211,22 +220,21 @@ void cfr_free(CfrWalk *w) {
  * either is all zero, its forced move where it is the forced set. */
 static void strategy(const CfrWalk *w, int32_t i, int current, double *out) {
     int32_t j0 = w->lat[i], j1 = w->lat[i + 1];
-    out -= j0;                    /* (then ``out[j]``: slot ``j``'s) */
     if (i == w->forced_set) {
-        for (int32_t j = j0; j < j1; j++) out[j] = w->lmove[j] == w->forced_move ? 1.0 : 0.0;
+        for (int32_t j = j0; j < j1; j++) out[j - j0] = w->lmove[j] == w->forced_move ? 1.0 : 0.0;
         return;
     }
     double total = 0.0;
     for (int32_t j = j0; j < j1; j++) {
         double x = current ? (w->regret[j] > 0 ? w->regret[j] : 0.0) : w->avg[j];
-        out[j] = x;
+        out[j - j0] = x;
         total += x;
     }
     if (total > 0) {
-        for (int32_t j = j0; j < j1; j++) out[j] /= total;
+        for (int32_t j = j0; j < j1; j++) out[j - j0] /= total;
         return;
     }
-    for (int32_t j = j0; j < j1; j++) out[j] = 1.0 / (j1 - j0);
+    for (int32_t j = j0; j < j1; j++) out[j - j0] = 1.0 / (j1 - j0);
 }
 
 /* Each information set's strategy at node ``n``, at depth ``level``, into that depth's room (returned: by the node's
@@ -351,7 +359,8 @@ static void walk_moves(CfrWalk *w, int32_t n, int p, const double *own, const do
         if (folded != NULL && folded[c0 + a]) continue;
         reach_by(w, c0 + a, own, reach, st, j00);
         walk_child(w, t->child[c0 + a], p, reach, opp, sub, mode, level + 1);
-        for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++) vals[w->by_slot[k] - j00] = sub[w->by_hand[k]];
+        for (int32_t k = w->by_at[c0 + a]; k < w->by_at[c0 + a + 1]; k++)
+            vals[w->by_slot[k] - j00] = sub[w->by_hand[k]];
     }
     double tie = 0.0;                 /* (a regret's change within this counts as none: ``CFR_TIE``) */
     if (mode == MODE_CFR) {
@@ -486,7 +495,8 @@ static double walk_root(CfrWalk *w, int p, int mode) {
     return total;
 }
 
-/* A walk's scratch of value and reach vectors, and of a node's children's values, by depth (``walk_init``'s ``buf``). */
+/* A walk's scratch by depth: value and reach vectors, a node's children's values and strategies (``walk_init``'s
+ * ``buf``). */
 static double *new_buf(const CfrWalk *w) {
     return calloc((size_t)w->bufsize + 1, sizeof(double));
 }
@@ -759,8 +769,8 @@ int cfr_tree(CfrTree *t, void *const *p, const int64_t *n, int32_t nh0, int32_t 
     m->nodes = (int32_t)N, t->deals = (int32_t)n[CFR_HAND0], m->nh[0] = nh0, m->nh[1] = nh1, m->size = size;
     if (n[CFR_HAND1] != n[CFR_HAND0] || n[CFR_CHILD_AT] != N + 1 || n[CFR_TERM_AT] != N + 1
         || n[CFR_ISET_AT] != N + 1 || n[CFR_ALIVE_AT0] != N + 1 || n[CFR_ALIVE_AT1] != N + 1
-        || n[CFR_TERM_DEAL] != n[CFR_TERM_VALUE] || n[CFR_ISET_HAND] != n[CFR_SLOT] || n[CFR_LEGAL] < ((int64_t)size + 7) / 8 || nh0 < 0
-        || nh1 < 0 || size < 0)
+        || n[CFR_TERM_DEAL] != n[CFR_TERM_VALUE] || n[CFR_ISET_HAND] != n[CFR_SLOT]
+        || n[CFR_LEGAL] < ((int64_t)size + 7) / 8 || nh0 < 0 || nh1 < 0 || size < 0)
         return fail(err, K_VALUE, "the tree's arrays do not fit together");
     if (nh0 > CFR_HANDS || nh1 > CFR_HANDS) return fail(err, K_VALUE, "more hands of a player than the tree indexes");
     int kind = moves_fit(m, n[CFR_CHILD], n[CFR_ISET_HAND], n[CFR_ALIVE0], n[CFR_ALIVE1], err);
@@ -856,8 +866,8 @@ static int subset_rows(RangeRun *run, const char **err) {
     const CfrMoves *m = &run->t.m;
     for (int q = 0; q < 2; q++) {
         int64_t total = 0;
-        run->srow_at[q] = calloc((size_t)m->nh[q] + 1, sizeof(int32_t));
-        run->stile[q] = calloc((size_t)m->nh[q] * RANGE_MOST + 1, sizeof(int8_t));
+        run->srow_at[q] = held_calloc(&run->w, (size_t)m->nh[q] + 1, sizeof(int32_t));
+        run->stile[q] = held_calloc(&run->w, (size_t)m->nh[q] * RANGE_MOST + 1, sizeof(int8_t));
         if (!run->srow_at[q] || !run->stile[q]) return fail(err, K_MEMORY, "out of memory");
         for (int32_t h = 0; h < m->nh[q]; h++) {
             run->srow_at[q][h] = (int32_t)total;
@@ -865,7 +875,7 @@ static int subset_rows(RangeRun *run, const char **err) {
             if (total >= INT32_MAX) return fail(err, K_MEMORY, "out of memory");
         }
         run->srow_at[q][m->nh[q]] = (int32_t)total;
-        run->srow[q] = calloc((size_t)total + 1, sizeof(int32_t));
+        run->srow[q] = held_calloc(&run->w, (size_t)total + 1, sizeof(int32_t));
         if (!run->srow[q]) return fail(err, K_MEMORY, "out of memory");
         for (int32_t h = 0; h < m->nh[q]; h++) {
             int at[32];
@@ -1139,14 +1149,14 @@ static int fold_leaves(RangeRun *run, const char **err) {
             places += t->m.alive_at[q][n + 1] - t->m.alive_at[q][n];
         }
     if (places >= INT32_MAX) return fail(err, K_MEMORY, "out of memory");
-    w->folded = calloc((size_t)nchild + 1, 1);
-    run->fold_at = calloc((size_t)N + 1, sizeof(int32_t));
-    run->fval_at = calloc((size_t)N + 1, sizeof(int32_t));
-    run->fold_tiles = calloc((size_t)N + 1, sizeof(uint32_t));
-    run->fold_hand = calloc((size_t)nchild + 1, sizeof(int32_t));
-    run->fold_slot = calloc((size_t)nchild + 1, sizeof(int32_t));
-    run->fold_tile = calloc((size_t)nchild + 1, 1);
-    run->fval = calloc((size_t)places + 1, sizeof(double));
+    w->folded = held_calloc(w, (size_t)nchild + 1, 1);
+    run->fold_at = held_calloc(w, (size_t)N + 1, sizeof(int32_t));
+    run->fval_at = held_calloc(w, (size_t)N + 1, sizeof(int32_t));
+    run->fold_tiles = held_calloc(w, (size_t)N + 1, sizeof(uint32_t));
+    run->fold_hand = held_calloc(w, (size_t)nchild + 1, sizeof(int32_t));
+    run->fold_slot = held_calloc(w, (size_t)nchild + 1, sizeof(int32_t));
+    run->fold_tile = held_calloc(w, (size_t)nchild + 1, 1);
+    run->fval = held_calloc(w, (size_t)places + 1, sizeof(double));
     int32_t most = t->m.nh[0] > t->m.nh[1] ? t->m.nh[0] : t->m.nh[1];
     int32_t *at = calloc((size_t)most + 1, sizeof(int32_t));
     int8_t *set = calloc((size_t)most + 1, 1);
@@ -1377,7 +1387,7 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
         if (cls[0] && cls[1] && (t->width[n] < cls[1] || t->table_at[n] < 0))
             return fail(err, K_VALUE, "a value table out of range");
     }
-    run->choose = calloc((size_t)(run->bits + 1) * (size_t)(run->most + 1), sizeof(int64_t));
+    run->choose = held_calloc(&run->w, (size_t)(run->bits + 1) * (size_t)(run->most + 1), sizeof(int64_t));
     if (!run->choose) return fail(err, K_MEMORY, "out of memory");
     for (int b = 0; b <= run->bits; b++)
         for (int k = 0; k <= run->most; k++) {
@@ -1391,10 +1401,10 @@ int range_init(RangeRun *run, const RangeTree *t, int32_t forced_set, int32_t fo
         cfr_free(&run->w);
         return fail(err, K_MEMORY, "out of memory");
     }
-    run->acc = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
-    run->stamp = calloc((size_t)run->subsets, sizeof(int32_t));
-    run->wsum = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(double));
-    run->wstamp = calloc((size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
+    run->acc = held_calloc(&run->w, (size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->stamp = held_calloc(&run->w, (size_t)run->subsets, sizeof(int32_t));
+    run->wsum = held_calloc(&run->w, (size_t)run->subsets * (size_t)run->classes, sizeof(double));
+    run->wstamp = held_calloc(&run->w, (size_t)run->subsets * (size_t)run->classes, sizeof(int32_t));
     if (!run->acc || !run->stamp || !run->wsum || !run->wstamp) {
         cfr_free(&run->w);
         return fail(err, K_MEMORY, "out of memory");

@@ -93,6 +93,7 @@ struct CfrWalk {
                                      node's first set ``i0`` at ``j - lat[i0]``); room for the most slots of a node at
                                      that depth, its sets times its moves (shared by the copies) */
     int64_t bufsize;              /* ``buf``'s doubles (a copy for a thread holds as many) */
+    int64_t held;                 /* the bytes the run's set-up allocated and holds (``cfr_held``) */
     int32_t depth;                /* the tree's depth (nodes on the longest path) */
     int32_t forced_set, forced_move;   /* an information set held to one move (-1: none) */
     int8_t *folded;               /* by move (an index of ``child``): 1 where the form values the child at its parent
@@ -217,5 +218,8 @@ int cfr_set_average(const CfrWalk *w, int32_t i, int32_t width, double *out, con
 /* Each of the maximiser's hands' value (times its root weight) with both playing their averages, into ``out``
  * (``nh[0]``). */
 void cfr_hand_values(CfrWalk *w, double *out);
+/* The bytes the run's set-up allocated and holds beyond the tree's arrays (its regrets, averages, indices, one
+ * thread's scratch, the form's tables): what analyzer/hidden/ranges.py's ``memory()`` counts for them, to check it. */
+int64_t cfr_held(const CfrWalk *w);
 
 #endif

@@ -90,6 +90,9 @@ EXPORT(cfr_bracket_at) void cfr_bracket_at(WasmRun *r, double *out) {
 EXPORT(cfr_hand_values_at) void cfr_hand_values_at(WasmRun *r, double *out) { cfr_hand_values(&r->run.w, out); }
 EXPORT(cfr_hands) int cfr_hands(WasmRun *r) { return r->run.w.m.nh[0]; }
 
+/* The bytes the run's set-up allocated beyond the tree's arrays (``cfr_held``). */
+EXPORT(cfr_held_at) double cfr_held_at(WasmRun *r) { return (double)cfr_held(&r->run.w); }
+
 /* The average strategy's sums by slot into ``out`` (``cfr_size`` doubles). */
 EXPORT(cfr_average_at) void cfr_average_at(WasmRun *r, double *out) { cfr_average(&r->run.w, out); }
 EXPORT(cfr_size) int cfr_size(WasmRun *r) { return r->run.w.m.size; }

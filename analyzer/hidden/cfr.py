@@ -87,8 +87,9 @@ class PublicTree:
     public move leads to) and ``moves[n]`` (the moves themselves); the deals ending there
     ``term_deal[term_at[n]:term_at[n+1]]`` with ``term_value`` (weight times the value for the maximiser); its
     information sets ``iset_hand[iset_at[n]:iset_at[n+1]]`` (the mover's hand index), set ``i`` owning the entries
-    ``slot[i]:slot[i]+A`` (``A`` the node's count of moves) of the regret and strategy arrays, ``legal`` (1 where the
-    hand may make that move)."""
+    ``slot[i]:slot[i]+A`` (``A`` the node's count of moves) of the regret and strategy arrays, ``legal`` (a bit a slot,
+    :func:`analyzer.hidden.walk.legal_bit`: 1 where the hand may make that move). A hand's index is 16 bits in the
+    lists of hands (``iset_hand``, ``alive``: :data:`analyzer.hidden.ranges.CFR_HANDS` at most)."""
 
     first: int
     hands: tuple[list[int], list[int]]
@@ -136,8 +137,9 @@ class PublicTree:
     def memory(self, binding: str | None = "default", threads: int = 1) -> int:
         """The bytes of the flattened tree's arrays and of one run's (regrets and averages, a slot per legal move of an
         information set, with their indices; the value and reach vectors, a node's strategies and its children's
-        values of every depth, as the kernel allocates them), as the run of ``binding`` holds them (:func:`analyzer.hidden.ranges.held_bytes`),
-        over ``threads`` threads (:func:`analyzer.hidden.ranges.thread_bytes`)."""
+        values of every depth, as the kernel allocates them), as the run of ``binding`` holds them
+        (:func:`analyzer.hidden.ranges.held_bytes`), over ``threads`` threads
+        (:func:`analyzer.hidden.ranges.thread_bytes`)."""
         arrays = (self.hand[0], self.hand[1], self.player, self.child_at, self.child, self.term_at, self.term_deal,
                   self.term_value, self.iset_at, self.iset_hand, self.slot, self.legal, *self.alive_at, *self.alive,
                   *self.parent)

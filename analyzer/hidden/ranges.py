@@ -73,7 +73,7 @@ class HandTooLarge(ValueError):
     to draw); a player has more hands than either form indexes (:data:`CFR_HANDS`, those drawn counted); or a node's
     terminal hands of a player fall in more than :data:`RANGE_CLASSES` classes. (Such games are far past any memory
     cap: at 4 tiles a hand of a double-six set a player has at most 7,315 possible hands, and the study's trees of
-    7,315 a side took 6 to 9 GB; a pip-valued hand of 8 tiles of a double-nine set has at most 145 classes.)"""
+    7,315 a side take 3.4 to 5.2 GB; a pip-valued hand of 8 tiles of a double-nine set has at most 145 classes.)"""
 
 
 class TreeTooLarge(MemoryError):
@@ -112,7 +112,7 @@ def pip_valued(rules) -> bool:
 RANGE_MOST = 8
 #: The most hands of a player either form of the tree indexes (``_cfr_kernel.h``'s ``CFR_HANDS``): a hand's index is 16
 #: bits in the tree's longest lists (the hands alive at each node, each information set's hand, the terminal hands of
-#: the tree over hands, whose pip classes are 8 bits), so that they take half or less of the bytes of ints)
+#: the tree over hands, whose pip classes are 8 bits), so that they take half the bytes of ints or less
 CFR_HANDS = 65535
 #: The most classes of a player's terminal hands at a node the range tree holds (8 bits)
 RANGE_CLASSES = 256
@@ -286,10 +286,9 @@ class RangeTree:
     def memory(self, binding: str | None = "default", threads: int = 1) -> int:
         """The bytes of the tree's arrays and of one run's (regrets and averages by legal move, with their indices:
         :func:`run_slots`; the value and reach vectors, a node's strategies and its children's values of every depth
-        (:func:`depth_counts`), the kernel's table of the subsets
-        of the terminal hands, each hand's tiles and the rows of their subsets, and the leaves valued at their parent: a
-        mark, hand, slot and tile by move, three indices by node, and at most a value of each of the other's hands
-        alive at a node where one moves), as the run of ``binding`` holds them (:func:`held_bytes`; "default":
+        (:func:`depth_counts`); the kernel's table of the subsets of the terminal hands, each hand's tiles and the rows
+        of their subsets, and the leaves valued at their parent: a mark, hand, slot and tile by move, three indices by
+        node, and at most a value of each of the other's hands alive at a node where one moves), as the run of ``binding`` holds them (:func:`held_bytes`; "default":
         :func:`compiled_kernel`'s). A run of the extension over ``threads`` threads holds as much scratch again for
         each thread past the first (value and reach vectors, the terminal sums' tables) and its tasks' vectors
         (:func:`thread_bytes`). Measured against the process's resident memory in the seventeenth and nineteenth
@@ -942,6 +941,11 @@ class CompiledRun:
 
     def force(self, forced_set: int, forced_move: int, keep: bool = False) -> None:
         self.run.force(forced_set, forced_move, keep)
+
+    def held(self) -> int:
+        """The bytes the kernel's run allocated beyond the tree's arrays (one thread's; ``cfr_held``): what
+        ``memory()`` counts for them, less its tree's arrays."""
+        return self.run.held()
 
     def bracket(self) -> tuple[float, float]:
         return self.run.bracket()

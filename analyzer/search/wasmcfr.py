@@ -106,6 +106,10 @@ class _Run(KernelHandle):
         depth it splits at."""
         return self._m.x.cfr_threads_at(self._d, count)
 
+    def held(self) -> int:
+        """The bytes the run's set-up allocated in the module's memory beyond the tree's arrays (the extension's)."""
+        return int(self._m.x.cfr_held_at(self._d))
+
     def force(self, forced_set: int, forced_move: int, keep: bool = False) -> None:
         """Information set ``forced_set`` held to ``forced_move`` from now on (-1: none), the regrets kept, the average
         and the iteration count begun again (``keep``: kept too); the extension's error where the move is not legal
