@@ -644,7 +644,8 @@ class _CfrRecorder:
             numbers = {"nh0": 0, "nh1": 0, "size": args[len(RANGE_ARRAYS)]}
         items = DEAL_ITEMS if kind == "Run" else RANGE_ITEMS
         record = {"range": int(kind == "RangeRun"), "items": items, **numbers, "forced": list(args[-2:]),
-                  "arrays": [_bits(a, int(i)) for a, i in zip(arrays, items)], "calls": []}
+                  "arrays": [_bits(a, int(i)) for a, i in zip(arrays, items)],
+                  "calls": [{"op": "held", "got": run.held()}]}       # (the bytes its set-up allocated)
         self.runs.append(record)
         self.made.append(_CfrCalls(run, record["calls"]))
         return self.made[-1]
@@ -852,6 +853,8 @@ def run_cfr_native(runs: list[dict], module) -> list:
                 got.append(None)
             elif c["op"] == "threads":
                 got.append(run.threads(c["count"]))
+            elif c["op"] == "held":
+                got.append(run.held())
             elif c["op"] == "set_average":
                 try:
                     values = memoryview(run.set_average(c["set"], c["width"])).cast("d")
@@ -918,8 +921,9 @@ def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_rand
     """Each CFR+ run the solver makes on a thousand random block-for-two positions, over deals and over hands, made
     again in the wasm module in Node from the same arrays and called as the extension was: every bracket, hand value
     and average the same double, bit for bit (the same C, IEEE doubles, no fused multiply-add on either side: x86-64's
-    baseline and wasm32 have none), so the solver stops after the same iterations; and the runs the extension refuses
-    the module refuses, with the same words."""
+    baseline and wasm32 have none), so the solver stops after the same iterations; each run's set-up allocates the same
+    bytes (``held``: what ``memory()`` counts, tests/test_range_build.py); and the runs the extension refuses the
+    module refuses, with the same words."""
     from analyzer.hidden.cfr import kernel
 
     _module("cfr", kernel())
@@ -939,6 +943,7 @@ def test_the_wasm_cfr_kernel_equals_the_extension_bit_for_bit_on_a_thousand_rand
     assert sum(not r["range"] and bool(r["arrays"][16]) for r in runs) > 50           # (trees with draw nodes)
     assert any(r["forced"][0] >= 0 for r in runs) and any(r["forced"][0] < 0 for r in runs)
     assert any(c["op"] == "force" and c["set"] >= 0 for r in runs for c in r["calls"])   # (warm starts too)
+    assert all(c["got"] > 0 for r in runs for c in r["calls"] if c["op"] == "held")     # (the same bytes, counted)
     averages = [c for r in runs for c in r["calls"] if c["op"] == "set_average"]
     assert sum(isinstance(c["got"][0], str) for c in averages) > 1_000         # (one set's average, read)
     assert sum(isinstance(c["got"][0], int) for c in averages) > 50            # (and refused, with the same words)

@@ -355,6 +355,7 @@ function cfrRun(c) {
     if (call.op === 'iterate') { x.cfr_iterate_at(r, call.count); return undefined; }
     if (call.op === 'force') { x.cfr_force_at(r, call.set, call.move, call.keep || 0); return undefined; }
     if (call.op === 'threads') return x.cfr_threads_at(r, call.count);
+    if (call.op === 'held') return x.cfr_held_at(r);
     if (call.op === 'bracket') { const p = scratch.room(16); x.cfr_bracket_at(r, p); return bitsOf(p, 2); }
     if (call.op === 'hand_values') {
       const n = x.cfr_hands(r), p = scratch.room(8 * n + 8);
