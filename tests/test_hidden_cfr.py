@@ -519,8 +519,10 @@ def test_a_decision_whose_tree_passes_the_memory_cap_is_sampled_and_the_note_say
 def test_a_decision_whose_hands_the_tree_over_hands_cannot_index_is_sampled(monkeypatch):
     """A player with more possible hands than the tree over hands indexes (``CFR_HANDS``: in a double-nine block game
     for two, four tiles from 45 unseen make 148,995) is no error: the decision is left to the sampling, as a draw game's
-    hand past the kernel's 8 tiles is, and the rest goes on. The bundled record's decision with 3 and 4 tiles, with
-    ``--exact-hand 4``, the bound set below its hands."""
+    hand past the kernel's 8 tiles is, the note says why (in the reader's language), and the rest goes on. The bundled
+    record's decision with 3 and 4 tiles, with ``--exact-hand 4``, the bound set below its hands."""
+    from analyzer.i18n import use
+
     from analyzer.analysis import hiddenfair
     from analyzer.hidden import ranges
 
@@ -533,7 +535,12 @@ def test_a_decision_whose_hands_the_tree_over_hands_cannot_index_is_sampled(monk
     assert solver == "cfr-ranges"
     monkeypatch.setattr(ranges, "CFR_HANDS", max(map(len, found)) - 1)
     out, note, unclosed = hiddenfair.exact_points(rep, [(k, pos.turn, pos.legal_moves())], 4, lp=False)
-    assert not out and not unclosed and note is None
+    assert not out and not unclosed
+    assert note == (f"move {k + 1} not valued exactly under hidden information: its public tree cannot hold the hands "
+                    "the players may have")
+    with use("ru"):
+        _, russian, _ = hiddenfair.exact_points(rep, [(k, pos.turn, pos.legal_moves())], 4, lp=False)
+    assert russian != note and f"{k + 1}" in russian
 
 
 def _fan(width: int):

@@ -237,8 +237,10 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
             except BuildTooLong:
                 open_ += 1
                 continue
-            except HandTooLarge:
-                continue    # (a game the tree cannot hold, such as a hand past its 8 tiles: sampled)
+            except HandTooLarge:      # (more hands than it indexes, a hand past its 8 tiles: sampled)
+                notes.append(gettext("move {number} not valued exactly under hidden information: its public tree "
+                                     "cannot hold the hands the players may have", number=k + 1))
+                continue
             except ValueError:
                 if solver != "cfr-ranges" or rep.variant.drawing is None:
                     raise
