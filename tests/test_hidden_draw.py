@@ -496,7 +496,8 @@ def test_over_hands_with_draws_the_kernel_runs_the_python_walk():
     right = solve(t, tol=1e-9, budget=60, compiled=True)
     keep = [k for n in range(t.nodes) for k in range(t.draw_at[n], t.draw_at[n + 1])
             if t.draw_child[k] not in t.draw_child[t.draw_at[n]:k]]
-    t.draw_child, t.draw_parent = array("H", [t.draw_child[k] for k in keep]), array("H", [t.draw_parent[k] for k in keep])
+    t.draw_child = array("H", [t.draw_child[k] for k in keep])
+    t.draw_parent = array("H", [t.draw_parent[k] for k in keep])
     at, kept = array("i"), set(keep)
     for n in range(t.nodes + 1):
         at.append(sum(1 for k in kept if k < t.draw_at[n]))

@@ -311,8 +311,8 @@ def test_memory_counts_every_byte_a_kernels_run_holds():
     """``memory()`` decides whether a decision is refused before any run exists, so it must count all that the kernel's
     run will hold. The kernel counts what its set-up allocates (``cfr_held``: regrets, averages, indices, one thread's
     scratch, the form's tables); on trees of both forms (a record's 2-and-2 decision and random positions of 1 to 4
-    tiles a hand over the hands; every deal of 2 tiles a hand of the double-3 and double-4 sets, and after a lead, listed) ``memory()`` is at least
-    the tree's arrays and that. (Until the twenty-fourth session it was not: the strategies' stamps, 8 bytes a set,
+    tiles a hand over the hands; every deal of 2 tiles a hand of the double-3 and double-4 sets, and after a lead,
+    listed) ``memory()`` is at least the tree's arrays and that. (Until the twenty-fourth session it was not: the strategies' stamps, 8 bytes a set,
     were held and not counted.) Its one bound, the leaves' values at their parent counted at every node where one
     moves, keeps it within a third of the kernel's count."""
     from analyzer.hidden.cfr import _CRun, build_tree

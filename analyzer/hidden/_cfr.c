@@ -2,13 +2,13 @@
  *
  * ``Run(hand0, hand1, nh0, nh1, player, child_at, child, term_at, term_deal, term_value, iset_at, iset_hand, slot,
  *   legal, size, alive_at0, alive0, alive_at1, alive1, parent0, parent1, forced_set, forced_move)``: a run over a
- *   flattened public tree (the arrays of cfr.py's ``PublicTree``: 32-bit ints, but the hands' indices in ``iset_hand``,
- *   ``alive0`` and ``alive1``, 16 bits unsigned; ``term_value`` doubles, ``legal`` a bit a slot in bytes; as ``CFR_ITEMS`` says;
- *   read in place, held until the run is gone; ``parent0`` and ``parent1`` empty where no tile is drawn), with
+ *   flattened public tree (the arrays of cfr.py's ``PublicTree``: 32-bit ints, but the hands' indices in
+ *   ``iset_hand``, ``alive0`` and ``alive1``, 16 bits unsigned; ``term_value`` doubles, ``legal`` a bit a slot in
+ *   bytes; as ``CFR_ITEMS`` says; read in place, held until the run is gone; ``parent0`` and ``parent1`` empty where no tile is drawn), with
  *   information set ``forced_set`` held to its move ``forced_move`` (-1: none). Its methods:
  *   ``iterate(count)`` (iterations), ``force(forced_set, forced_move)`` (another set held to a move from now on, -1:
- *   none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()`` (the certified ``(lower, upper)`` from both players' exact
- *   best responses against the averages), ``hand_values()`` (each maximiser's hand's weighted value with both
+ *   none; the regrets kept as a warm start, the average strategy and the iteration count begun again), ``bracket()``
+ *   (the certified ``(lower, upper)`` from both players' exact best responses against the averages), ``hand_values()`` (each maximiser's hand's weighted value with both
  *   playing their averages, a list), ``average()`` (the average strategy's sums by slot: ``bytes`` of native doubles,
  *   8 a slot, read as ``memoryview(...).cast("d")``) and ``set_average(i, width)`` (the same of information set ``i``
  *   alone, by its node's ``width`` moves: what a decision reads); ``threads(n)`` (the threads its walks may take, 1
@@ -18,8 +18,8 @@
  *   alive1, term_at0, term_hand0, term_class0, term_at1, term_hand1, term_class1, table_at, width, table, iset_at,
  *   iset_hand, slot, legal, draw_at, draw_child, draw_parent, size, forced_set, forced_move)``: the same over a range
  *   tree (analyzer/hidden/ranges.py's ``RangeTree``; ``weight0``, ``weight1`` and ``table`` doubles, the hands'
- *   indices 16 bits, the terminal hands' classes bytes, ``legal`` a bit a slot: ``RANGE_ITEMS``; the three draw arrays empty where
- *   no tile is drawn), with the same methods; its twin is ``RangePyRun``.
+ *   indices 16 bits, the terminal hands' classes bytes, ``legal`` a bit a slot: ``RANGE_ITEMS``; the three draw
+ *   arrays empty where no tile is drawn), with the same methods; its twin is ``RangePyRun``.
  */
 /* This file is the CPython binding: it holds the buffers (the kernel reads the tree's arrays in place and never writes
  * them; held, an ``array`` cannot be resized under it), calls the kernel (``_cfr_kernel.c``, whose interface

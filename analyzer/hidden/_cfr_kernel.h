@@ -30,7 +30,8 @@ typedef struct {
     const uint8_t *legal;         /* by slot a bit (``CFR_LEGAL``): 1 where the set's hand may make that move */
 } CfrMoves;
 
-/* Slot ``j``'s bit of ``legal`` (bit ``j & 7`` of byte ``j >> 3``): a bit, not a byte, a public move of a set's node. */
+/* Slot ``j``'s bit of ``legal`` (bit ``j & 7`` of byte ``j >> 3``): a bit, not a byte, a public move of a set's
+ * node. */
 #define CFR_LEGAL(legal, j) (((legal)[(j) >> 3] >> ((j) & 7)) & 1)
 
 /* The tree over deals: by deal, each player's hand index; a node's deals ending there with their values; by hand
@@ -79,8 +80,10 @@ struct CfrWalk {
     CfrNode node;                 /* the form's walk of a node */
     void (*release)(CfrWalk *w);  /* frees what the form holds beyond this (NULL: nothing) */
     int32_t nlegal;               /* the legal moves of every information set: the slots of the arrays below */
-    int32_t *lat;                 /* information set ``i``'s legal moves: slots ``lat[i]`` to ``lat[i + 1]``, each its */
-    uint8_t *lmove;               /* move ``lmove[j]`` (an index among its node's moves, fewer than ``CFR_WIDTH``) */
+    /* Information set ``i``'s legal moves: slots ``lat[i]`` to ``lat[i + 1]``, each its move ``lmove[j]`` (an index
+     * among its node's moves, fewer than ``CFR_WIDTH``). */
+    int32_t *lat;
+    uint8_t *lmove;
     int32_t *by_at, *by_slot;     /* the move to ``child[c]``: the slots ``by_slot`` of the information sets where it is
                                      legal, and their hands ``by_hand``, from ``by_at[c]`` to ``by_at[c + 1]`` */
     CfrHand *by_hand;
@@ -164,7 +167,8 @@ typedef struct {
 } RangeRun;
 
 /* The arrays a binding is given for each form, in this order (the extension's arguments' order): ``CFR_ITEMS`` and
- * ``RANGE_ITEMS`` give each one's bytes an item (a digit each: ints of 4, doubles of 8, hands' indices of 2 (``CfrHand``) and bytes of 1). */
+ * ``RANGE_ITEMS`` give each one's bytes an item (a digit each: ints of 4, doubles of 8, hands' indices of 2
+ * (``CfrHand``) and bytes of 1). */
 enum {
     CFR_HAND0, CFR_HAND1, CFR_PLAYER, CFR_CHILD_AT, CFR_CHILD, CFR_TERM_AT, CFR_TERM_DEAL, CFR_TERM_VALUE, CFR_ISET_AT,
     CFR_ISET_HAND, CFR_SLOT, CFR_LEGAL, CFR_ALIVE_AT0, CFR_ALIVE0, CFR_ALIVE_AT1, CFR_ALIVE1, CFR_PARENT0, CFR_PARENT1,

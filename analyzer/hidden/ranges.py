@@ -288,8 +288,8 @@ class RangeTree:
         :func:`run_slots`; the value and reach vectors, a node's strategies and its children's values of every depth
         (:func:`depth_counts`); the kernel's table of the subsets of the terminal hands, each hand's tiles and the rows
         of their subsets, and the leaves valued at their parent: a mark, hand, slot and tile by move, three indices by
-        node, and at most a value of each of the other's hands alive at a node where one moves), as the run of ``binding`` holds them (:func:`held_bytes`; "default":
-        :func:`compiled_kernel`'s). A run of the extension over ``threads`` threads holds as much scratch again for
+        node, and at most a value of each of the other's hands alive at a node where one moves), as the run of
+        ``binding`` holds them (:func:`held_bytes`; "default": :func:`compiled_kernel`'s). A run of the extension over ``threads`` threads holds as much scratch again for
         each thread past the first (value and reach vectors, the terminal sums' tables) and its tasks' vectors
         (:func:`thread_bytes`). Measured against the process's resident memory in the seventeenth and nineteenth
         sessions: docs/hidden.md, "A cap on the tree's memory"."""
