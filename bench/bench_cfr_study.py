@@ -6,11 +6,13 @@ are replayed; of each, the first decision with a choice where the larger hand ho
 size H (H = 1, 2, 3 by default), up to ``--decisions`` a size, drawn from at most ``--games`` games a size (few games
 reach a choice at one tile: the table says how many were tried). Each is solved by the public-tree CFR+ solver
 (``analyzer.hidden.cfr.cfr_decision``, its brackets closed to 0.001 points a deal of the mover's hand, within
-``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 40 over more than 240,000 deals, 900 at 4, and
-up to 3 tiles as many again where a bracket is still wider than ``CFR_SHOWN`` (``cfr_grace``, as the analysis); its tree within
-the analysis's memory cap, ``hiddenfair.CFR_MEMORY``) over every deal the public record allows, as each player's possible hands (``hidden.public_ranges``: no deal listed), where
-there are at most ``--max-deals`` deals (default: no bound; those with more are counted, ``beyond``, and left out) and,
-with ``--min-deals``, more than that many (those with fewer are left out and not counted).
+``--budget`` CPU seconds a decision, by default ``hiddenfair.cfr_budget``: 20 up to 3 tiles, 40 over more than 240,000
+deals, 900 at 4, and up to 3 tiles as many again where a bracket is still wider than ``CFR_SHOWN`` (``cfr_grace``, as
+the analysis); its tree within the analysis's memory cap, ``hiddenfair.CFR_MEMORY``, or ``--memory`` MB as ``analyze
+--fair --exact-memory`` sets it, the row then saying ``cap``) over every deal the public record allows, as each
+player's possible hands (``hidden.public_ranges``: no deal listed), where there are at most ``--max-deals`` deals
+(default: no bound; those with more are counted, ``beyond``, and left out) and, with ``--min-deals``, more than that
+many (those with fewer are left out and not counted).
 Each legal move of a solved decision is valued twice, per deal that gives the mover his hand:
 
 - **fair**: the mean of the move's open-hands value (``TreeSearch.values``) over the deals the mover cannot tell
@@ -27,8 +29,8 @@ processes, each with its own ``--rows`` file, share a size's games; ``--table`` 
 
 Columns: the games tried, the endgames found, those past the deal bound (``beyond``), those solved (every bracket
 closed within the solver's CPU budget; the columns after ``open`` are over these alone), those not closed
-(``open``: the bracket not closed, the tree not built in the budget or past the memory cap); ``best set``: the fair best moves (equal
-means) hold an exact best (its exact loss within 0.002, the brackets' precision); ``named``: a unique fair best is
+(``open``: the bracket not closed, the tree not built in the budget or past the memory cap); ``best set``: the fair
+best moves (equal means) hold an exact best (its exact loss within 0.002, the brackets' precision); ``named``: a unique fair best is
 an exact best; ``fair loses``: the endgames where following the fair best loses (exact loss above 0.002), the mean
 loss where it does and the largest (points a deal of his hand); ``|fair-exact|``: a move's value gap, mean and
 largest, and the signed mean (mover-signed: below 0, the fair value is worse for the mover than the game value);
@@ -99,23 +101,27 @@ def endgame(variant, size: int, seed: int, game: int):
     return None
 
 
-def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Random, tol: float = TOL) -> dict:
+def one(rep, k: int, seat: int, limit: int, budget: float | None, rng: random.Random, tol: float = TOL,
+        memory: int = CFR_MEMORY) -> dict:
     """:func:`valued`'s row with the budget it had (None: the analysis's, ``cfr_budget`` by the tiles and the deals,
-    with its ``cfr_grace`` where the brackets are not within ``CFR_SHOWN`` at its end)."""
+    with its ``cfr_grace`` where the brackets are not within ``CFR_SHOWN`` at its end) and, where it is not the
+    analysis's, the memory cap it had (``cap``, bytes)."""
     grace = 0.0
     if budget is None:
         pos, ranges = public_ranges(rep, k)
         most, deals = max(pos.count(0), pos.count(1)), disjoint_pairs(*ranges)
         budget, grace = cfr_budget(most, deals), cfr_grace(most, deals)
-    row = {**valued(rep, k, seat, limit, budget, rng, grace, tol), "budget": budget}
+    row = {**valued(rep, k, seat, limit, budget, rng, grace, tol, memory), "budget": budget}
+    if memory != CFR_MEMORY:
+        row["cap"] = memory
     return row if tol == TOL else {**row, "tol": tol}
 
 
 def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random, grace: float = 0.0,
-           tol: float = TOL) -> dict:
+           tol: float = TOL, memory: int = CFR_MEMORY) -> dict:
     """Both verdicts of one endgame, a row: ``status`` "beyond" (more deals than ``limit``), "too long" (the tree
-    not built within ``budget``), "too large" (past the analysis's memory cap), "open" (a bracket not closed within it
-    to ``tol`` points a deal of the mover's hand: the solver's figures alone) or "solved"."""
+    not built within ``budget``), "too large" (past the memory cap ``memory``, bytes), "open" (a bracket not closed
+    within it to ``tol`` points a deal of the mover's hand: the solver's figures alone) or "solved"."""
     start = time.process_time()
     pos, ranges = public_ranges(rep, k)
     hands = [len(ranges[0]), len(ranges[1])]
@@ -124,7 +130,7 @@ def valued(rep, k: int, seat: int, limit: int, budget: float, rng: random.Random
         return {"status": "beyond", "hands": hands, "tiles": tiles}
     most = max(tiles)
     try:
-        solved = cfr_decision(rep.variant, pos, ranges=ranges, tol=tol, budget=budget, memory=CFR_MEMORY,
+        solved = cfr_decision(rep.variant, pos, ranges=ranges, tol=tol, budget=budget, memory=memory,
                               shown=CFR_SHOWN, grace=grace)
     except BuildTooLong:
         return {"status": "too long", "hands": hands, "tiles": tiles, "time": time.process_time() - start}
@@ -213,7 +219,7 @@ def run(args, path: Path) -> None:
                     if at is not None:
                         rep, k, seat = at
                         row = one(rep, k, seat, args.max_deals, budget, random.Random(f"{args.seed}:{size}:{game}"),
-                                  args.tol)
+                                  args.tol, args.memory)
                         out.write(json.dumps({"kind": "decision", "seed": args.seed, "size": size, "game": game,
                                               "step": k, "seat": seat, "budget": budget, **row}) + "\n")
                         out.flush()
@@ -241,7 +247,7 @@ def again(args, path: Path, saved: list[dict], variant, shard: int, shards: int)
         for r in todo:
             rep, k, seat = endgame(variant, r["size"], r["seed"], r["game"])
             row = one(rep, k, seat, args.max_deals, args.budget, random.Random(f"{r['seed']}:{r['size']}:{r['game']}"),
-                      args.tol)
+                      args.tol, args.memory)
             out.write(json.dumps({"kind": "decision", "seed": r["seed"], "size": r["size"], "game": r["game"],
                                   "step": k, "seat": seat, "budget": row["budget"], **row}) + "\n")
             out.flush()
@@ -297,6 +303,12 @@ def print_row(size: str, tried: int, found: list[dict]) -> None:
               f"verdict since the twenty-second session: hiddenfair.one_best) in "
               f"{sum(g['certified'] for g in known)}, the fair best it in {sum(g['fair_certified'] for g in known)}, "
               f"the fair best certified worse than another move in {sum(g['fair_worse'] for g in known)}")
+    capped = [g for g in found if "cap" in g]
+    if capped:
+        caps = ", ".join(f"{cap >> 20} MB" for cap in sorted({g["cap"] for g in capped}))
+        print(f"{'':>5} {len(capped)} of the {len(found)} valued with a memory cap other than the analysis's "
+              f"(--memory {caps}): games "
+              f"{', '.join(str(g['game']) for g in capped)}")
 
 
 def _row(size: str, tried: int, found: list[dict]) -> None:
@@ -347,6 +359,8 @@ def main() -> None:
                     help="leave out, uncounted, decisions with at most this many deals (0: none)")
     ap.add_argument("--budget", type=float, default=None,
                     help="the solver's CPU seconds a decision (default: analyze --fair's, 20 up to 3 tiles, 900 at 4)")
+    ap.add_argument("--memory", type=int, default=None, metavar="MB",
+                    help="the solver's memory cap a decision, MB (default: analyze --fair's, as its --exact-memory)")
     ap.add_argument("--rows", type=Path, default=None,
                     help="the JSON-lines file the rows go to, and a run stopped goes on from (default: a new "
                          "temporary file)")
@@ -361,6 +375,7 @@ def main() -> None:
                     help="value again the decisions these rows left open or past the memory cap (with --tol, "
                          "--budget), into --rows")
     args = ap.parse_args()
+    args.memory = CFR_MEMORY if args.memory is None else args.memory << 20
     if args.table is not None:
         for path in args.table:
             if not path.exists():
