@@ -30,6 +30,7 @@ from analyzer.tiles import Move, Tile  # noqa: E402
 from analyzer.hidden.walk import legal_bit  # noqa: E402
 from test_hidden import (BLOCK, PURE_LIMIT, block_deals, infosets, matrix_value, one_hot, play,  # noqa: E402
                          pure_strategies, tiny_games)
+from spies import spy_on  # noqa: E402
 
 ROUNDING = 1e-9          # what floating-point sums may move a certified bound by on these games
 COMPILED = [False] + ([True] if kernel() is not None else [])
@@ -464,14 +465,8 @@ def test_the_analysis_solves_each_decision_to_the_precision_it_shows(monkeypatch
     k = 11
     pos = rep.position_at(k)
     points = [(k, pos.turn, pos.legal_moves())]
-    asked = []
     real = hiddenfair.cfr_decision
-
-    def spy(*a, **kw):
-        asked.append(kw.get("tol", TOL))
-        return real(*a, **kw)
-
-    monkeypatch.setattr(hiddenfair, "cfr_decision", spy)
+    asked = spy_on(monkeypatch, hiddenfair, "cfr_decision", "tol", TOL)
     (got,) = hiddenfair.exact_points(rep, points)[0].values()
     fine = real(rep.variant, *hiddenfair.exact_deals(rep, k, pos.turn, pos.legal_moves())[:2], masks=True)
     monkeypatch.setattr(hiddenfair, "CFR_DEALS", 0)           # (over the players' hands)

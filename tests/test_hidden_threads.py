@@ -16,6 +16,7 @@ from analyzer.hidden.ranges import PARALLEL_NODES, build_ranges, levels_of, spli
 from analyzer.replay import replay
 from analyzer.hidden.walk import legal_bit
 from test_hidden import BLOCK
+from spies import spy_on
 
 pytestmark = pytest.mark.skipif(kernel() is None, reason="the CFR+ kernel is not built")
 
@@ -100,14 +101,7 @@ def test_the_fair_analysis_gives_each_exact_decision_its_workers_as_threads(monk
     from analyzer.match import replay_record
     from analyzer.notation import read
 
-    seen = []
-    real = hiddenfair.cfr_decision
-
-    def spy(*args, **kwargs):
-        seen.append(kwargs.get("threads"))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(hiddenfair, "cfr_decision", spy)
+    seen = spy_on(monkeypatch, hiddenfair, "cfr_decision", "threads")
     (rep,) = replay_record(read(Path(__file__).resolve().parents[1] / "records" / "openspiel-block7-5.dom"))
     for workers in (3, 1):
         seen.clear()

@@ -15,6 +15,7 @@ from analyzer.match import replay_record
 from analyzer.tiles import Tile, tile_set
 from conftest import RECORDS
 from slips import break_record
+from spies import spy_on
 
 SEED_ROW_7 = "A pass, B [0-0], C [4-6], D [6-6]"
 
@@ -442,14 +443,7 @@ def test_cli_validate_repair_searches_each_broken_game_once_and_marks_its_errors
     import analyzer.repair.triage as triage_module
 
     runner, main = _cli()
-    calls = []
-    search = triage_module.repair
-
-    def counted(*args, **kwargs):
-        calls.append(kwargs.get("max_nodes"))
-        return search(*args, **kwargs)
-
-    monkeypatch.setattr(triage_module, "repair", counted)
+    calls = spy_on(monkeypatch, triage_module, "repair", "max_nodes")
     result = runner.invoke(main, ["validate", "--repair", "--json", str(RECORDS / "seed1-table.txt")])
     assert calls == [None]              # the full search, not the bounded one of plain validate
     (game,) = json.loads(result.output)["games"]
