@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("scipy")
 
-from analyzer.analysis.hiddenfair import CFR_SHOWN, contradicted  # noqa: E402
+from analyzer.analysis.hiddenfair import CFR_SHOWN, contradicted, surely_worse  # noqa: E402
 from analyzer.cli import main  # noqa: E402
 from analyzer.hidden import HiddenDecision, TooLarge, build_game, hidden_decision, solve_game  # noqa: E402
 from analyzer.hidden.cfr import (_CRun, _PyRun, build_tree, cfr_decision, kernel, next_step, solve,  # noqa: E402
@@ -266,26 +266,27 @@ def test_a_sampled_verdict_an_open_bracket_contradicts_is_not_given():
                               ((a, 0.5), (b, 0.5)), 0.1, (1, 1), 1, method="cfr", bounds=(-1.0, 1.0),
                               move_bounds=tuple((m, lo, up) for m, (lo, up) in zip((a, b), bounds)), closed=False)
 
-    # side 0 moves: a certified below b; the sampled best a is contradicted, b is not
+    # side 0 moves: a certified below b; the sampled best a is contradicted (b is certified better), b is not
     solved = open_(0, [(0.0, 1.0), (1.5, 2.0)])
-    assert "certified worse" in contradicted(solved, "[0-1]@1", None)
-    assert contradicted(solved, "[1-2]@1", "[0-1]@1") is None
-    # b played, certified better than every other move, may not lose against a best the brackets leave open
+    assert contradicted(solved, "[0-1]@1") == "[1-2]@1"
+    assert contradicted(solved, "[1-2]@1") is None
+    # b, certified better than every other move, overturns a sampled best a, whichever move was played
     c = Move(Tile(2, 2), 2)
     three = HiddenDecision(0, 10, 0.0, ((a, 0.5), (b, 1.75), (c, 0.6)), ((a, 0.3), (b, 0.4), (c, 0.3)), 0.1, (1, 1), 1,
                            method="cfr", bounds=(-1.0, 3.0), move_bounds=((a, 0.0, 1.0), (b, 1.5, 2.0), (c, 0.0, 1.2)),
                            closed=False)
-    assert "certified worse" in contradicted(three, "[0-1]@1", "[1-2]@1")
-    assert contradicted(three, "[1-2]@1", "[1-2]@1") is None
+    assert surely_worse(three) == {"[0-1]@1": "[1-2]@1", "[2-2]@2": "[1-2]@1"}
+    assert contradicted(three, "[0-1]@1") == "[1-2]@1" and contradicted(three, "[1-2]@1") is None
     wide = HiddenDecision(0, 10, 0.0, ((a, 0.5), (b, 1.75)), ((a, 0.5), (b, 0.5)), 0.1, (1, 1), 1, method="cfr",
                           bounds=(-1.0, 3.0), move_bounds=((a, 0.0, 1.6), (b, 1.7, 2.0)), closed=False)
-    assert "certified worse" in contradicted(wide, "[0-1]@1", "[1-2]@1")
+    assert contradicted(wide, "[0-1]@1") == "[1-2]@1"
     # side 1 wants lower: the same brackets make a the certified best
     solved = open_(1, [(0.0, 1.0), (1.5, 2.0)])
-    assert contradicted(solved, "[0-1]@1", None) is None
-    assert "certified worse" in contradicted(solved, "[1-2]@1", None)
+    assert contradicted(solved, "[0-1]@1") is None
+    assert contradicted(solved, "[1-2]@1") == "[0-1]@1"
     # overlapping brackets certify nothing
-    assert contradicted(open_(0, [(0.0, 1.6), (1.5, 2.0)]), "[0-1]@1", "[1-2]@1") is None
+    assert contradicted(open_(0, [(0.0, 1.6), (1.5, 2.0)]), "[0-1]@1") is None
+    assert surely_worse(open_(0, [(0.0, 1.6), (1.5, 2.0)])) == {}
 
 
 def test_the_words_say_what_a_fair_verdict_estimates():

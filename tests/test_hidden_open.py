@@ -392,3 +392,100 @@ def test_the_report_and_text_of_decisions_the_lp_values_still_read(tmp_path):
     assert "exact under hidden information" in html and "certified" not in html
     res = CliRunner().invoke(main, ["analyze", "--fair", str(RECORDS / "match-cutthroat-partner-rules.dom")])
     assert res.exit_code == 0 and "exact under hidden information, " in res.output and "certified" not in res.output
+
+
+CONTRADICTED = (85 * 100_003 + 136, 10)     # the three-tile study's game 136 (bench/bench_cfr_study.py, seed 85), move
+#                                            11: 3 legal moves, 36,300 public deals; by the exact solver (closed), the
+#                                            open-hands mean's best loses 0.61 points a deal of the mover's hand
+
+
+def overlapping(solved: HiddenDecision) -> HiddenDecision:
+    """A closed CFR+ decision made open: the bracket of the move whose high end is lowest (for the mover) reaches
+    past the high end of the best's, so no move's bracket lies above every other's; every bracket still holds its
+    value (each only made wider)."""
+    sign = 1 if solved.mover == 0 else -1
+    r = solved.reach
+    ends = {m: sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    best = max(ends, key=lambda m: ends[m][0])
+    low = min(ends, key=lambda m: ends[m][1])
+    more = ends[best][1] - ends[low][1] + 0.1 * r
+    bounds = tuple((m, lo, up + more) if m == low and sign == 1 else (m, lo - more, up) if m == low else (m, lo, up)
+                   for m, lo, up in solved.move_bounds)
+    return replace(solved, closed=False, move_bounds=bounds, bounds=(solved.bounds[0] - r, solved.bounds[1] + r))
+
+
+@pytest.fixture(scope="module")
+def contradicted_verdict():
+    """CONTRADICTED's decision by the open-hands mean alone, its closed CFR+ solve, and the analysis with that solve's
+    brackets left open (:func:`overlapping`): sampled, and checked by them."""
+    seed, k = CONTRADICTED
+    rep = replay(random_game(BLOCK, seed))
+    plain = fair_analyze(rep, analyze_replay(rep), settings=FairSettings(exact_hidden=False, steps=frozenset({k})),
+                         run=FairRun(workers=1))
+    real = hiddenfair.cfr_decision
+    solved = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hiddenfair, "cfr_decision", lambda *a, **kw: overlapping(solved.append(real(*a, **kw)) or solved[-1]))
+        got, d = fair_at(rep, k)
+    return rep, next(x for x in plain.decisions if x.index == k), solved[0], got, d
+
+
+@NEEDS_KERNEL
+def test_a_sampled_best_open_brackets_certify_worse_is_called_best_nowhere(contradicted_verdict, open_page, tmp_path):
+    rep, plain, solved, got, d = contradicted_verdict
+    sign = 1 if d.side == 0 else -1
+    # the facts: by the closed solve, the open-hands mean's best is certified worse than the game's best
+    exact = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    assert solved.closed and hiddenfair.one_best(solved)
+    better = max(exact, key=lambda m: exact[m][0])
+    worse = plain.fair.best
+    assert worse != better and exact[worse][1] < exact[better][0]
+    # left open, the brackets certify no best, but still that one move is worse than another: the sampled verdict
+    # does not stand; the moves no other is certified better than are named, not told apart, and no move is graded
+    assert d.fair.method in ("exact", "sampled") and d.fair.estimates == "open-hands mean"
+    assert d.fair.hidden["overturned"] == worse and d.fair.hidden["better"] == better
+    assert worse not in d.fair.tied and better in d.fair.tied and d.fair.best in d.fair.tied
+    assert (d.fair.loss, d.fair.cls, d.fair.verdict, d.fair.worst) == (0.0, None, "none", None)
+    words = (f"by what the players could know, {better} is surely better than {worse}: {worse}, the best by the "
+             f"open-hands mean, is not called best (certified brackets under hidden information over 36,300 public "
+             f"deals)")
+    assert d.fair.hidden["contradicts"] == words
+    # the text: no best, no loss, and why
+    text = analysis_text(1, got)
+    block = text[text.index(f"move {d.index + 1}, "):].split("\n  move ")[0]
+    assert "no verdict on the move played" in block and words in block
+    assert "are not told apart by the certified brackets under hidden information" in block
+    assert f"best {worse}" not in block and "loss 0.00" not in block
+    # the JSON: a fair verdict by the schema, the same words
+    import jsonschema
+
+    from analyzer import codec
+    from analyzer.schemas import schema
+
+    data = json.loads(json.dumps(codec.to_data(d.fair)))
+    jsonschema.validate(data, {"$ref": "#/$defs/fair_verdict", "$defs": schema()["$defs"]})
+    assert data["hidden"]["contradicts"] == words and data["verdict"] == "none"
+    # the board: its note says why, a sentence of its own, not in the verdict's line
+    from analyzer.server.library import _told_how
+
+    board = next(x for x in _told_how(got)["decisions"] if x["index"] == d.index)["fair"]
+    assert board["contradiction_words"] == words and "surely" not in board["text"]
+    assert "no verdict on the move played" in board["text"]
+    # and in another language: the text's line in Russian, the moves as they are
+    from analyzer.i18n import use
+
+    with use("ru"):
+        russian = analysis_text(1, got)
+    assert f"{better} заведомо лучше, чем {worse}: {worse}, лучший по среднему при открытых руках" in russian
+    # the page: the caption says why, and calls no move best; on a phone too
+    html = render_html(build_report("game.dom", [rep], [got]))
+    path = tmp_path / "contradicted.html"
+    path.write_text(html, encoding="utf-8")
+    page, seen = open_page(path, f"#g1-m{d.index + 1}")
+    caption = page.locator("#g1 section.detail:not([hidden]) table.alts caption")
+    said = caption.inner_text()
+    assert "no verdict on the move played." in said and "is surely better than" in said
+    assert "it is best" not in said
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert caption.is_visible() and page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert seen.errors == []

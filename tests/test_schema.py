@@ -105,7 +105,7 @@ def test_the_schema_names_every_key_the_result_types_write():
     from analyzer.analysis import Alternative, Decision, GameAnalysis
     from analyzer.analysis.fair import FairDecision, FairValue
 
-    board_words = {"how", "text", "verdict_word", "hindsight", "team_words"}
+    board_words = {"how", "text", "verdict_word", "hindsight", "team_words", "contradiction_words"}
     for cls, name in [(GameAnalysis, "analysis"), (Decision, "decision"), (Alternative, "alternative"),
                       (FairDecision, "fair_verdict"), (FairValue, "fair_value")]:
         named = set(schema()["$defs"][name]["properties"])

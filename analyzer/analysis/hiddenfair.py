@@ -38,9 +38,8 @@ from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
 __all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "CFR_MEMORY",
-           "CFR_DRAW_WORLDS", "OPEN_MEAN",
-           "GAME_VALUE", "HiddenVerdict", "contradicted", "told_apart", "open_brackets", "one_best", "exact_deals", "exact_points", "hidden_verdict",
-           "hidden_unavailable", "cfr_grace"]
+           "CFR_DRAW_WORLDS", "OPEN_MEAN", "GAME_VALUE", "HiddenVerdict", "surely_worse", "contradicted", "told_apart", "open_brackets", "one_best", "exact_deals", "exact_points",
+           "hidden_verdict", "hidden_unavailable", "cfr_grace"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
 #                                  in every world, or in the worlds drawn)
@@ -71,7 +70,7 @@ CFR_DRAW_WORLDS = 50_000         # a draw game's decision with tiles still to dr
 #                                  draws grows with them: at most 36,000 of them, every such decision of ten generated
 #                                  records closed in seconds; from 99,360 on, none was built in 30 s; docs/hidden.md)
 CFR_MEMORY = 4 << 30             # the most bytes one decision's tree over the hands and a run of it may take (by
-#                                  RangeTree.memory, within some 12% of the process's peak): past it the decision is
+#                                  RangeTree.memory, within some 7% of the process's peak): past it the decision is
 #                                  left to the sampling and the note says why, before the machine runs out of memory (a
 #                                  four-tile decision of ``--exact-hand 4`` over 22 million deals: 14 million nodes, and
 #                                  past 22 GB before the system killed it); docs/hidden.md, "A cap on the tree's memory"
@@ -280,18 +279,23 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
     return out, "; ".join(notes) or None, unclosed
 
 
-def contradicted(solved: HiddenDecision, best: str, played: str | None) -> str | None:
-    """Where the certified brackets of an open CFR+ decision (``solved``) contradict a sampled verdict naming
-    ``best``: why, else None. A move is certified worse than another where its bracket lies wholly on the mover's
-    wrong side of the other's; the sampled best must not be (then neither its best nor the loss it gives the move
-    ``played`` stands; a move played that is certified better than every other is such a case)."""
+def surely_worse(solved: HiddenDecision) -> dict[str, str]:
+    """The moves of a CFR+ decision (``solved``) certified worse than another, each with the move certified better
+    than it (the one whose bracket's low end lies highest, for the mover): those whose bracket lies wholly on the
+    mover's wrong side of another move's. Empty where there are no brackets."""
     if solved.move_bounds is None:
-        return None
+        return {}
     sign = 1 if solved.mover == 0 else -1
     mine = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
-    if best in mine and any(mine[best][1] < low for name, (low, _) in mine.items() if name != best):
-        return f"{best}, the best by the open-hands mean, is certified worse than another move under hidden information"
-    return None
+    top = max(mine, key=lambda name: mine[name][0])
+    return {name: top for name, (_, up) in mine.items() if up < mine[top][0]}
+
+
+def contradicted(solved: HiddenDecision, best: str) -> str | None:
+    """Where the certified brackets of an open CFR+ decision (``solved``) contradict a sampled verdict naming
+    ``best`` (a move's text): the move certified better than it (then the sampled verdict does not stand: neither its
+    best nor the loss it gives the move played), else None."""
+    return surely_worse(solved).get(best)
 
 
 def told_apart(solved: HiddenDecision, best: Move, sign: int) -> set[Move] | None:

@@ -26,7 +26,7 @@ from .model import GameReport, MoveView, ReportModel, move_words, signed
 from .pagedata import deflated, game_data, packed_game, short
 from .verdicts import (fair_best_words, gap_words, hindsight_best_words, how_words, loss_range_words, over_text,
                        sheet_deals_words, team_range, team_words, tied_words, bracket_words,
-                       bracketed, certified_loss)
+                       bracketed, certified_loss, contradiction_text, overturned)
 
 __all__ = ["environment", "render_html", "with_css", "write_report", "write_page", "Chart", "chart", "PIP_LAYOUT"]
 
@@ -52,6 +52,9 @@ def environment() -> Environment:
     env.filters["fair_best"] = lambda fair: fair_best_words(fair, move_words)
     env.filters["gap"] = lambda d: gap_words(d, move_words)
     env.filters["team"] = lambda fair: _sentence(team_words(fair, move_words))     # (after a sentence: its own)
+    # (a two-player verdict whose best open CFR+ brackets overturn: why, a sentence of its own; no move graded)
+    env.filters["contradiction"] = lambda fair: _sentence(contradiction_text(fair, move_words))
+    env.filters["overturned"] = overturned
     env.filters["team_range"] = team_range
     env.filters["bracket"] = bracket_words        # (a loss's certified bracket under hidden information)
     env.filters["certified_loss"] = certified_loss

@@ -7,7 +7,7 @@ from ..replay import Replay, wins
 from ..replay.json import hand_names, result_text
 from ..rules.layout import arms_text
 from ..rules.modes import Layout
-from .verdicts import (bracket_words, certified_loss_words, team_range, team_words, OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
+from .verdicts import (bracket_words, certified_loss_words, contradiction_text, overturned, team_range, team_words, OVER_HANDS, sheet_deals_words, fair_note_words, hindsight_best_words, verdict_word, loss_range_words, over_text, alternative_marks, bounds_text, sure_value, chance_holder, chance_text, fair_best_words, holds_lines,
                        how_words, gap_words, open_verdict, signed_decimal, tied_words)
 from ..rules.codes import Code
 from ..analysis.grades import grade_word
@@ -173,8 +173,9 @@ SHEET_KEY = N_("Reading: a move's value is its mean over the deals in which its 
              "knew, but not a real mistake in every hand judged) or HINDSIGHT ONLY.")  # noqa: E501
 
 def fair_text(d, team: bool = True) -> str:
-    """The fair verdict of a decision (``analyze --fair``); ``team``: with the line of its partnership bracket
-    (:func:`team_words`), which the board says in a sentence of its own."""
+    """The fair verdict of a decision (``analyze --fair``); ``team``: with the line of what certified brackets under
+    hidden information say of it (a partnership's, :func:`team_words`; or why a two-player verdict's best was
+    overturned, :func:`contradiction_text`), which the board says in a sentence of its own."""
     f = d.fair
     how = how_words(f)
     if f.verdict == "real":
@@ -210,9 +211,9 @@ def fair_text(d, team: bool = True) -> str:
                             "a real mistake in {real} of the {n} hands judged", h.judged, real=number(h.real))
         return _text(["    " + gettext("by what {player} knew (the fair analysis over {how}): {best}{loss}; {real}",
                                        player=f.view, how=how, best=best, loss=loss, real=real)])
-    team = team_words(f) if team else None
-    team = ["    " + team] if team else []
-    if getattr(getattr(f, "team", None), "overturned", None) is not None:     # (no verdict: the bracket says why)
+    # (the brackets' words: a partnership's, or why open CFR+ brackets overturned a two-player verdict's best)
+    team = ["    " + words for words in (team_words(f), contradiction_text(f)) if words] if team else []
+    if overturned(f):                       # (no verdict: the bracket says why)
         return _text(["    " + gettext("fair ({player}'s view, {how}): {verdict}; no verdict on the move played",
                                        player=f.view, how=how, verdict=verdict)] + team)
     if d.played in f.tied:          # not told apart from the best: no loss to show (its gap says why)

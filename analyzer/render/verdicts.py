@@ -9,9 +9,10 @@ import math
 from dataclasses import dataclass
 
 from ..analysis.grades import grade_word
+from ..analysis.hiddenwords import contradiction_words
 from ..i18n import N_, decimal, gettext, ngettext, number
 
-__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal", "CERTIFIED", "bracket_words", "bracketed", "certified_loss", "certified_loss_words", "team_words", "team_range",
+__all__ = ["BEST", "HINDSIGHT", "TIED", "HINDSIGHT_TIED", "deals_words", "cut_words", "sheet_deals_words", "fair_cut_words", "fair_note_words", "hindsight_best_words", "verdict_word", "NEARLY", "HIDDEN", "OVER_HANDS", "over_text", "loss_range_words", "how_words", "tied_words", "gap_words", "fair_best_words", "chance_holder", "chance_text", "alternative_marks", "open_verdict", "holder_words", "signed_decimal", "CERTIFIED", "bracket_words", "bracketed", "certified_loss", "certified_loss_words", "team_words", "team_range", "overturned", "contradiction_text",
            "HoldsGroup", "holds_groups", "void_numbers", "holds_lines"]
 
 #: The mark of the verdict's best move (the fair best where there is a fair analysis).
@@ -124,6 +125,23 @@ def _team_verdict(team, say) -> str:
                    "surely the best", n=n)
 
 
+def overturned(fair) -> bool:
+    """Whether a fair verdict's best was not called best because the certified brackets under hidden information say
+    another move is better: a partnership's bracket (``fair.team``) or an open CFR+ decision's (``fair.hidden``'s
+    ``overturned``, ``analysis.hiddenfair.contradicted``). Such a verdict grades no move."""
+    team = getattr(fair, "team", None)
+    return (team is not None and team.overturned is not None) or "overturned" in (getattr(fair, "hidden", None) or {})
+
+
+def contradiction_text(fair, say=str) -> str | None:
+    """Why a two-player fair verdict's best was not called best, in a player's words (each move said by ``say``): the
+    open CFR+ brackets certify another move better (``analysis.hiddenfair.contradiction_words``); None elsewhere."""
+    hidden = getattr(fair, "hidden", None) or {}
+    if "overturned" not in hidden:
+        return None
+    return contradiction_words(hidden["better"], hidden["overturned"], hidden["deals"], say)
+
+
 def team_range(fair, move: str) -> str | None:
     """A move's bracket under hidden information, ``[+2.0, +3.5]`` (side 0's values on the fair values' scale), or
     None where the decision has none."""
@@ -160,11 +178,14 @@ def _listed(names: list[str], last: str = "and") -> str:
 
 def tied_words(fair, say=str) -> str | None:
     """``"[4-4] and [2-2] are not told apart after 200 deals"``: the moves a fair verdict cannot tell apart from
-    its best (``FairDecision.tied``; each move said by ``say``), None where the best is told apart."""
+    its best (``FairDecision.tied``; each move said by ``say``), None where the best is told apart. Where certified
+    brackets under hidden information overturned its best (:func:`overturned`), the moves they leave open."""
     tied = list(getattr(fair, "tied", None) or ())
     if not tied:
         return None
     names = _listed([say(m) for m in tied])
+    if overturned(fair):        # (its best overturned by certified brackets: those the brackets leave open)
+        return gettext("{moves} are not told apart by the certified brackets under hidden information", moves=names)
     if fair.method in ("exact", HIDDEN):      # every deal solved: the values are equal
         return gettext("{moves} are not told apart: they come to the same over all {n} deals", moves=names,
                        n=number(fair.worlds))

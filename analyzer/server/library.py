@@ -34,7 +34,7 @@ from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, St
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
 from ..render.text import fair_text, view_words
-from ..render.verdicts import OVER_HANDS, fair_cut_words, sheet_deals_words, alternative_marks, how_words, loss_range_words, open_verdict, over_text, team_words, verdict_word
+from ..render.verdicts import OVER_HANDS, contradiction_text, fair_cut_words, sheet_deals_words, alternative_marks, how_words, loss_range_words, open_verdict, over_text, team_words, verdict_word
 from ..rules import UnknownVariant, find_family, find_variant
 from ..rules.catalog import catalog
 from ..rules.modes import Termination
@@ -231,6 +231,9 @@ def _told_how(analysis) -> dict:
             d["fair"]["hindsight"] = open_verdict(decision) if decision.played and decision.loss_over is None else None
             if decision.fair.team is not None:         # a partnership decision's bracket under hidden information
                 d["fair"]["team_words"] = team_words(decision.fair)
+            why = contradiction_text(decision.fair)     # a two-player verdict's best its open brackets overturned
+            if why is not None:
+                d["fair"]["contradiction_words"] = why
             if decision.fair.method == OVER_HANDS:      # a sheet: the verdict over the hands he may have held
                 words = fair_text(decision).strip()
                 d["fair"]["words"] = words[:1].upper() + words[1:]

@@ -92,6 +92,8 @@ export function drawValues() {
     d.loss === 0 && !tied ? _("{player} played {move}, best.", said) : _("{player} played {move}.", said));
   // a partnership decision's bracket under hidden information: the server's words (report.verdicts.team_words)
   if (d.fair && d.fair.team_words && !ahead) { note.push(d.fair.team_words.charAt(0).toUpperCase() + d.fair.team_words.slice(1) + "."); }
+  // a two-player verdict's best that open certified brackets overturned: why (report.verdicts.contradiction_text)
+  if (d.fair && d.fair.contradiction_words && !ahead) { note.push(d.fair.contradiction_words.charAt(0).toUpperCase() + d.fair.contradiction_words.slice(1) + "."); }
   if (fair && d.fair.hindsight && !ahead) { note.push(d.fair.hindsight.charAt(0).toUpperCase() + d.fair.hindsight.slice(1) + "."); }
   // why it lost (the analysis's reasons, each a fact of its lines: docs/reasons.md), as text
   if (d.reasons && d.reasons.length && !ahead) {

@@ -1,0 +1,17 @@
+"""What certified brackets under hidden information say of a fair verdict, in words: made once, for the analysis's
+JSON and for the text, the page and the board alike (docs/hidden.md, "In the fair analysis"). Words alone: this module
+reaches no solver, so the rendering may call it."""
+from __future__ import annotations
+
+from ..i18n import gettext, number
+
+__all__ = ["contradiction_words"]
+
+
+def contradiction_words(better: str, worse: str, deals: int, say=str) -> str:
+    """Why a sampled two-player verdict is not given, in a player's words (each move said by ``say``): the certified
+    brackets of an open CFR+ decision over ``deals`` public deals put ``better`` wholly above ``worse``, the best by
+    the open-hands mean (``analysis.hiddenfair.contradicted``)."""
+    return gettext("by what the players could know, {better} is surely better than {worse}: {worse}, the best by the "
+                   "open-hands mean, is not called best (certified brackets under hidden information over {n} public "
+                   "deals)", better=say(better), worse=say(worse), n=number(deals))
