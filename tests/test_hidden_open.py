@@ -151,10 +151,12 @@ def test_the_analysis_takes_open_brackets_that_certify_the_best_and_leaves_the_o
         else:
             assert not out and hiddenfair.open_brackets(unclosed[(k, seat)])
             assert note.startswith("1 decision not valued exactly under hidden information")
-    # with the LP there (the case is within its bound), the LP's exact values come first
-    monkeypatch.setattr(hiddenfair, "cfr_decision", lambda *a, **kw: widened(real(*a, **kw), 0.05))
-    out, _, _ = hiddenfair.exact_points(rep, points)
-    assert out[(k, seat)].method == "lp"
+    # with the LP there (the case is within its bound), the LP's exact values come first; with brackets that tell
+    # nothing apart too, and then no note says the decision was not valued exactly, nor is it left open
+    for margin in (0.05, 2.0):
+        monkeypatch.setattr(hiddenfair, "cfr_decision", lambda *a, m=margin, **kw: widened(real(*a, **kw), m))
+        out, note, unclosed = hiddenfair.exact_points(rep, points)
+        assert out[(k, seat)].method == "lp" and note is None and not unclosed
 
 
 def cfr_game():

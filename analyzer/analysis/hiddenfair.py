@@ -192,8 +192,9 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                                             dict[tuple[int, int], HiddenDecision]]:
     """The decision points (step, seat, legal moves) small enough for an exact solver, each solved:
     ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
-    sampling), and the CFR+ solver's decisions whose brackets did not close (by step and seat: what they do
-    certify still overrules a sampled verdict, :func:`contradicted`). The CFR+ solver takes block-for-two
+    sampling), and the CFR+ solver's decisions whose brackets did not close and that are left to the sampling (by
+    step and seat: what they do certify still overrules a sampled verdict, :func:`contradicted`; not those the LP
+    values). The CFR+ solver takes block-for-two
     decisions, and those of a draw game for two with nothing left to draw, with at most ``hand`` tiles a hand; the
     LP (where ``lp``: scipy is there) the others within its bound, and those the CFR+ solver did not close; the CFR+
     solver within ``seconds`` of CPU a decision (None: :func:`cfr_budget`'s) and, over the players' hands, ``memory``
@@ -260,14 +261,18 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                     open_ += 1
                     unclosed[(k, seat)] = got
                 continue
-            open_ += 1
-            unclosed[(k, seat)] = got
+            left_open = got             # (the LP's values come first; these only where it cannot run)
             actual = next(d for d in deals if d.hands[seat] == actual.hands[seat])
+        else:
+            left_open = None
         if not lp:
             continue
         try:
             out[(k, seat)] = hidden_decision(rep.variant, actual, deals, weights)
         except HiddenUnavailable as exc:
+            if left_open is not None:   # (left to the sampling after all, its brackets to check it)
+                open_ += 1
+                unclosed[(k, seat)] = left_open
             notes.append(gettext("exact values under hidden information stop: {why}", why=exc))
             break
     if open_:
