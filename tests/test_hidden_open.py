@@ -448,9 +448,16 @@ def test_a_sampled_best_open_brackets_certify_worse_is_called_best_nowhere(contr
     assert d.fair.hidden["overturned"] == worse and d.fair.hidden["better"] == better
     assert worse not in d.fair.tied and better in d.fair.tied and d.fair.best in d.fair.tied
     assert (d.fair.loss, d.fair.cls, d.fair.verdict, d.fair.worst) == (0.0, None, "none", None)
+    # the move played, the overturned best, surely loses at least what the brackets certify, and no more than its
+    # loss by the closed solve
+    assert d.played == worse
+    lost, against = hiddenfair.least_loss(overlapping(solved), worse)
+    assert against == better and 0 < lost <= solved.loss(next(m for m, *_ in solved.move_bounds
+                                                              if alternative_text(m) == worse)) + 1e-9
+    assert (d.fair.hidden["least_loss"], d.fair.hidden["against"]) == (lost, better)
     words = (f"by what the players could know, {better} is surely better than {worse}: {worse}, the best by the "
              f"open-hands mean, is not called best (certified brackets under hidden information over 36,300 public "
-             f"deals)")
+             f"deals); the move played surely loses at least {lost:.2f} against {better}")
     assert d.fair.hidden["contradicts"] == words
     # the text: no best, no loss, and why
     text = analysis_text(1, got)

@@ -50,7 +50,7 @@ from .readings import WorldReading, points_before
 from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
 from .teamfair import TeamBracket, overruled, team_bracket, team_points
 from .hiddenfair import (GAME_VALUE, METHOD as HIDDEN, OPEN_MEAN, HiddenVerdict, contradicted, exact_points,
-                         hidden_unavailable, hidden_verdict, surely_worse)
+                         hidden_unavailable, hidden_verdict, least_loss, surely_worse)
 from .hiddenwords import contradiction_words
 from .fairstats import (EARLY_LOOKS, GROWTH, PERCENTILES, Z95, FairThresholds, FairValue, Spread, early_z, fair_verdict,
                         look_z, looks,
@@ -855,7 +855,7 @@ def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresh
         return _teamed(_checked(replace(decision, fair=FairDecision(rep.players[seat], n, method,
                                                                     alternative_text(best), 0.0, None, "none", count,
                                                                     tied=tied, estimates=OPEN_MEAN)),
-                                rep, plan), rep, plan)
+                                rep, plan, None), rep, plan)
     played = NO_EXTRA if _declined(rep, k, seat, moves) else rep.steps[k].move
     shared = len(table[played])             # (the worlds the move played was valued in: all, or the first ones)
     mine = [sign * v for v in table[best][:shared]], [sign * v for v in table[played]]
@@ -863,16 +863,17 @@ def _grade(decision: Decision, rep: Replay, plan: _Plan, per_world: list, thresh
     return _teamed(_checked(replace(decision, fair=FairDecision(rep.players[seat], n, method, alternative_text(best),
                                                                 round(float(loss), 4), cls, verdict, count, tied=tied,
                                                                 cause=thresholds.cause(*mine), estimates=OPEN_MEAN)),
-                            rep, plan), rep, plan)
+                            rep, plan, played), rep, plan)
 
 
-def _checked(decision: Decision, rep: Replay, plan: _Plan) -> Decision:
+def _checked(decision: Decision, rep: Replay, plan: _Plan, played: Move | None) -> Decision:
     """``decision`` as graded by its open-hands mean, unless the certified brackets of an open CFR+ decision of the
     same point (``plan.bracket``) contradict its verdict (:func:`hiddenfair.contradicted`: another move certified
     better than its best). Then its best is not called best: the moves no other is certified better than are named,
     first by the mean, not told apart; there is no verdict (no loss, no class: "none"); and ``hidden`` holds the
-    brackets, the move overturned, the move certified better and why (``contradicts``), as
-    :func:`teamfair.overruled` does with a partnership's bracket."""
+    brackets, the move overturned, the move certified better, what the move ``played`` surely loses where its bracket
+    lies wholly below another's (``least_loss``, ``against``: :func:`hiddenfair.least_loss`) and why, in words
+    (``contradicts``), as :func:`teamfair.overruled` does with a partnership's bracket."""
     solved = plan.bracket
     fair = decision.fair
     if solved is None or fair is None:
@@ -885,11 +886,13 @@ def _checked(decision: Decision, rep: Replay, plan: _Plan) -> Decision:
     sign = 1 if decision.side == 0 else -1
     means = {alt.move: alt.fair.mean for alt in decision.alternatives if alt.fair is not None}
     alive = sorted((m for m in means if m not in worse), key=lambda m: -sign * means[m])
-    why = contradiction_words(better, fair.best, solved.deals)
+    lost = None if played is None else least_loss(solved, alternative_text(played))
+    why = contradiction_words(better, fair.best, solved.deals, lost=lost)
+    hidden = {**summary, "contradicts": why, "overturned": fair.best, "better": better}
+    if lost is not None:
+        hidden.update(least_loss=lost[0], against=lost[1])
     return replace(decision, fair=replace(fair, best=alive[0], tied=tuple(alive) if len(alive) > 1 else (), loss=0.0,
-                                          cls=None, verdict="none", cause=None, worst=None,
-                                          hidden={**summary, "contradicts": why, "overturned": fair.best,
-                                                  "better": better}))
+                                          cls=None, verdict="none", cause=None, worst=None, hidden=hidden))
 
 
 def _teamed(decision: Decision, rep: Replay, plan: _Plan) -> Decision:

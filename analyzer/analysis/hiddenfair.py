@@ -38,7 +38,7 @@ from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
 __all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "CFR_MEMORY",
-           "CFR_DRAW_WORLDS", "OPEN_MEAN", "GAME_VALUE", "HiddenVerdict", "surely_worse", "contradicted", "told_apart", "open_brackets", "one_best", "exact_deals", "exact_points",
+           "CFR_DRAW_WORLDS", "OPEN_MEAN", "GAME_VALUE", "HiddenVerdict", "surely_worse", "least_loss", "contradicted", "told_apart", "open_brackets", "one_best", "exact_deals", "exact_points",
            "hidden_verdict", "hidden_unavailable", "cfr_grace"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
@@ -294,6 +294,18 @@ def surely_worse(solved: HiddenDecision) -> dict[str, str]:
     mine = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
     top = max(mine, key=lambda name: mine[name][0])
     return {name: top for name, (_, up) in mine.items() if up < mine[top][0]}
+
+
+def least_loss(solved: HiddenDecision, move: str) -> tuple[float, str] | None:
+    """What ``move`` (its text) of a CFR+ decision (``solved``) surely loses, per deal of the mover's hand: the most by
+    which another move's bracket's low end lies above its high end (the gap of their values is at least that), with
+    that other move; None where no other move's bracket lies wholly above its own."""
+    better = surely_worse(solved).get(move)
+    if better is None:
+        return None
+    sign = 1 if solved.mover == 0 else -1
+    mine = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    return math.floor((mine[better][0] - mine[move][1]) / solved.reach * 1e4) / 1e4, better
 
 
 def contradicted(solved: HiddenDecision, best: str) -> str | None:

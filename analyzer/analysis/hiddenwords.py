@@ -3,15 +3,20 @@ JSON and for the text, the page and the board alike (docs/hidden.md, "In the fai
 reaches no solver, so the rendering may call it."""
 from __future__ import annotations
 
-from ..i18n import gettext, number
+from ..i18n import decimal, gettext, number
 
 __all__ = ["contradiction_words"]
 
 
-def contradiction_words(better: str, worse: str, deals: int, say=str) -> str:
+def contradiction_words(better: str, worse: str, deals: int, say=str, lost: tuple[float, str] | None = None) -> str:
     """Why a sampled two-player verdict is not given, in a player's words (each move said by ``say``): the certified
     brackets of an open CFR+ decision over ``deals`` public deals put ``better`` wholly above ``worse``, the best by
-    the open-hands mean (``analysis.hiddenfair.contradicted``)."""
-    return gettext("by what the players could know, {better} is surely better than {worse}: {worse}, the best by the "
-                   "open-hands mean, is not called best (certified brackets under hidden information over {n} public "
-                   "deals)", better=say(better), worse=say(worse), n=number(deals))
+    the open-hands mean (``analysis.hiddenfair.contradicted``); and, with ``lost`` (what the move played surely loses
+    per deal of the mover's hand, and against which move: ``hiddenfair.least_loss``), that too."""
+    words = gettext("by what the players could know, {better} is surely better than {worse}: {worse}, the best by the "
+                    "open-hands mean, is not called best (certified brackets under hidden information over {n} public "
+                    "deals)", better=say(better), worse=say(worse), n=number(deals))
+    if lost is not None:
+        words += "; " + gettext("the move played surely loses at least {loss} against {move}", loss=decimal(lost[0]),
+                                move=say(lost[1]))
+    return words

@@ -139,7 +139,8 @@ def contradiction_text(fair, say=str) -> str | None:
     hidden = getattr(fair, "hidden", None) or {}
     if "overturned" not in hidden:
         return None
-    return contradiction_words(hidden["better"], hidden["overturned"], hidden["deals"], say)
+    lost = (hidden["least_loss"], hidden["against"]) if "least_loss" in hidden else None
+    return contradiction_words(hidden["better"], hidden["overturned"], hidden["deals"], say, lost)
 
 
 def team_range(fair, move: str) -> str | None:
