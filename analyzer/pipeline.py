@@ -374,7 +374,9 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     (their analysis then says why it has no fair part; ``analyze --fair``), else those keep their
     open-hands analysis alone. Its worlds in ``workers`` processes made by ``pool`` (see
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
-    1), a context whose value is the ``progress(done, total)`` of its worlds (or None)."""
+    1), a context whose value is the ``progress(done, total)`` of its worlds (or None), and where it has one, its
+    ``exact(step, number, count, seconds)`` is told as each decision valued exactly under hidden information begins
+    (``FairRun.exact``)."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
     from .analysis.dealreasons import fair_reasons
     from .analysis.settings import FairSettings
@@ -407,8 +409,8 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
             analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
             with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's,
-                analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),
-                                        run=replace(how, progress=progress))     # for the scale)
+                analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),  # for the scale)
+                                        run=replace(how, progress=progress, exact=getattr(progress, "exact", None)))
             # why each move the fair verdict grades lost, over the deals its player could not rule out
             analysis = fair_reasons(rep, analysis, o.budget, seed=o.fair_seed)
         run.analyses[k] = analysis

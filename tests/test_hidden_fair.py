@@ -223,3 +223,27 @@ def test_a_three_tile_decision_over_more_than_240000_deals_gets_twice_the_budget
 
     assert cfr_budget(3, 775_200) == cfr_budget(3, CFR_LARGE + 1) == 2 * cfr_budget(3, CFR_LARGE) == 40
     assert cfr_budget(2, 2_040) == 20 and cfr_budget(4, 4_069_800) == cfr_budget(4) == 900
+
+
+def test_each_exact_decision_is_told_as_it_begins_and_the_terminal_shows_it(monkeypatch):
+    """A decision valued exactly under hidden information takes up to 40 CPU s by default and 15 minutes with
+    ``--exact-hand 4``, before any deal is solved: the fair run is told as each begins (``FairRun.exact``), and
+    ``analyze --fair`` on a terminal says which, of how many, and how long it may take."""
+    from analyzer.analysis.hiddenfair import cfr_budget, cfr_grace
+    from analyzer.cli import output
+
+    path = RECORDS / "openspiel-block7-5.dom"       # one block-for-two decision the solver takes by default: move 12
+    (rep,) = replay_record(read(path))
+    told = []
+    out = fair_analyze(rep, settings=FairSettings(exact_hidden=True),
+                       run=FairRun(workers=1, exact=lambda *args: told.append(args)))
+    exact = [d for d in out.decisions if d.fair is not None and d.fair.method == "exact-hidden"]
+    assert [d.index for d in exact] == [11] and exact[0].fair.hidden["solver"] == "cfr"
+    deals = exact[0].fair.hidden["deals"]
+    seconds = cfr_budget(3, deals) + cfr_grace(3, deals)
+    assert told == [(11, 1, 1, seconds)] and seconds == 40
+    monkeypatch.setattr(output, "_terminal", lambda: True)
+    res = CliRunner().invoke(main, ["analyze", "--fair", "--jobs", "1", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "openspiel-block7-5.dom: move 12 under hidden information (1 of 1, at most 40 s of CPU)" in res.stderr
+    assert "under hidden information (1 of 1" not in res.stdout

@@ -590,7 +590,8 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     others, and the note says so). ``run`` (:class:`~analyzer.analysis.settings.FairRun`) says how, which never
     changes a value: ``run.pool(max_workers=, mp_context=)`` makes the process pool of ``run.workers`` > 1
     (default: 2 where the machine has them); ``run.progress(done, total)`` is called (in this process) as the
-    worlds are solved, counted in worlds."""
+    worlds are solved, counted in worlds, and ``run.exact(step, number, count, seconds)`` as each decision valued
+    exactly under hidden information begins."""
     budget_ = settings.budget
     if base is None:
         base = analyze_replay(rep, AnalysisSettings(settings.thresholds.points, budget=budget_))
@@ -620,7 +621,7 @@ def fair_analyze(rep: Replay, base: GameAnalysis | None = None, *, settings: Fai
     unclosed: dict = {}
     if settings.exact_hidden and not individual:        # (the LP without scipy: sampled; the command says so once)
         hidden, failed, unclosed = exact_points(rep, points, settings.exact_hand, hidden_unavailable() is None,
-                                                settings.exact_seconds, settings.exact_memory, run.workers)
+                                                settings.exact_seconds, settings.exact_memory, run.workers, run.exact)
         notes += [failed] if failed else []
     teams: dict = {}
     if settings.exact_hidden and settings.team and not individual and variant.seating.sides == 2 and variant.players > 2:

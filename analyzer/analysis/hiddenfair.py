@@ -188,8 +188,8 @@ def lp_deals(rep: Replay, k: int) -> tuple[list, list[int]]:
 
 def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], hand: int = CFR_HAND,
                  lp: bool = True, seconds: float | None = None, memory: int | None = None,
-                 threads: int = 1) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
-                                            dict[tuple[int, int], HiddenDecision]]:
+                 threads: int = 1, progress=None) -> tuple[dict[tuple[int, int], HiddenDecision], str | None,
+                                                          dict[tuple[int, int], HiddenDecision]]:
     """The decision points (step, seat, legal moves) small enough for an exact solver, each solved:
     ``{(step, seat): HiddenDecision}``, a note where a solver failed or left decisions open (those left to the
     sampling), and the CFR+ solver's decisions whose brackets did not close and that are left to the sampling (by
@@ -200,21 +200,26 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
     solver within ``seconds`` of CPU a decision (None: :func:`cfr_budget`'s) and, over the players' hands, ``memory``
     bytes (None: :data:`CFR_MEMORY`), to :data:`CFR_SHOWN` points a deal of the mover's hand, its walks over
     ``threads`` threads (the fair run's workers: the decisions are solved before its pool is made; the values are the
-    same whatever they are)."""
+    same whatever they are). ``progress(step, number, count, seconds)``: called as the CFR+ solver begins each of its
+    ``count`` decisions, with the most CPU seconds it may take."""
     out: dict[tuple[int, int], HiddenDecision] = {}
     unclosed: dict[tuple[int, int], HiddenDecision] = {}
     notes: list[str] = []
     open_ = 0
-    for k, seat, moves in points:
-        found = exact_deals(rep, k, seat, moves, hand)
-        if found is None:
-            continue
+    found_at = [(k, seat, found) for k, seat, moves in points
+                if (found := exact_deals(rep, k, seat, moves, hand)) is not None]
+    solving = sum(found[3].startswith("cfr") for _, _, found in found_at)
+    begun = 0
+    for k, seat, found in found_at:
         actual, deals, weights, solver = found
         if solver.startswith("cfr"):
             count = disjoint_pairs(*deals) if solver == "cfr-ranges" else len(deals)
             most = max(actual.count(0), actual.count(1))
             budget = cfr_budget(most, count) if seconds is None else seconds
             grace = cfr_grace(most, count) if seconds is None else 0.0      # (the user's seconds are the limit)
+            begun += 1
+            if progress is not None:
+                progress(k, begun, solving, budget + grace)
             try:
                 # (to the precision shown, CFR_SHOWN: no closer, which cost 3.5 times the CPU for a digit the page
                 # does not show)

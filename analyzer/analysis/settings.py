@@ -65,11 +65,14 @@ class FairRun:
     """How a fair analysis runs, which never changes its values: ``workers`` processes (None or 1: this one),
     made by ``pool(max_workers=, mp_context=)`` (None: ``concurrent.futures.ProcessPoolExecutor``, imported only
     when a pool is made: a single record loads no pool; the command line's ends its workers when it is killed);
-    ``progress(done, total)`` called in this process as the worlds are solved."""
+    ``progress(done, total)`` called in this process as the worlds are solved; ``exact(step, number, count, seconds)``
+    as each decision valued exactly under hidden information begins (the ``number``-th of ``count``, at most
+    ``seconds`` of CPU: a four-tile one takes up to 15 minutes, before any world is solved)."""
 
     workers: int | None = None
     pool: Callable | None = None
     progress: Callable[[int, int], None] | None = None
+    exact: Callable[[int, int, int, float], None] | None = None
 
     def pool_maker(self) -> Callable:
         """What makes the pool: ``pool``, else the standard library's process pool (imported only now)."""

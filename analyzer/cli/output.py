@@ -14,7 +14,7 @@ from ..archive import Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
-from ..i18n import gettext, language
+from ..i18n import gettext, language, number
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
@@ -135,15 +135,29 @@ class WorldsBar:
     ``--max-decision-deals``), re-based as decisions are settled, so it only shrinks and the bar never runs past it."""
 
     def __init__(self, label: str):
-        self.label, self.bar = label, None
+        self.label, self.bar, self.said = label, None, False
 
     def __enter__(self):
         return self
+
+    def exact(self, step: int, number: int, count: int, seconds: float) -> None:
+        """A line on standard error as a decision valued exactly under hidden information begins (the CFR+ solver's:
+        up to 15 minutes of CPU each with ``--exact-hand 4``, before any deal is solved), in place of the one before;
+        nothing when the output is not a terminal."""
+        if not _terminal():
+            return
+        click.echo("\r\033[K" + gettext("{label}: move {move} under hidden information ({number} of {count}, at most "
+                                         "{minutes} of CPU)", label=self.label, move=step + 1, number=number,
+                                         count=count, minutes=_minutes(seconds)), err=True, nl=False)
+        self.said = True
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
             if not _terminal():
                 return
+            if self.said:
+                click.echo("\r\033[K", err=True, nl=False)      # (the exact decisions' line, cleared for the bar)
+                self.said = False
             self.bar = click.progressbar(length=total, label=f"deals of {self.label}", file=sys.stderr,
                                          show_eta=True, show_pos=True)
             self.bar.__enter__()
@@ -154,8 +168,16 @@ class WorldsBar:
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.__exit__(*exc)
+        if self.bar is not None or self.said:
             click.echo("\r\033[K", err=True, nl=False)       # the line is cleared for what is printed
         return False
+
+
+def _minutes(seconds: float) -> str:
+    """``40 s``, ``15 min``: a CPU budget as a person reads it."""
+    if seconds < 120:
+        return gettext("{n} s", n=number(round(seconds)))
+    return gettext("{n} min", n=number(round(seconds / 60)))
 
 
 _settled = False
