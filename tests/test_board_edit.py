@@ -138,7 +138,7 @@ def test_progress_of_a_running_analysis_and_of_none(tmp_path):
     with board_client([str(tmp_path)]) as c:
         assert _post(c, "/api/progress", {"job": "none"}) == (200, {"job": "none", "running": False, "phase": None,
                                                                    "game": None, "games": None,
-                                                                   "done": None, "total": None})
+                                                                   "done": None, "total": None, "words": None})
         answer = {}
         thread = threading.Thread(target=lambda: answer.setdefault("out", c.post(
             "/api/analyze", json={"text": text, "job": "long", "fair": True, "decision_deals": 5000,

@@ -247,3 +247,16 @@ def test_each_exact_decision_is_told_as_it_begins_and_the_terminal_shows_it(monk
     assert res.exit_code == 0, res.output
     assert "openspiel-block7-5.dom: move 12 under hidden information (1 of 1, at most 40 s of CPU)" in res.stderr
     assert "under hidden information (1 of 1" not in res.stdout
+    # the board's progress says it too, before the game's deals, in the request's language
+    from analyzer.i18n import use
+    from analyzer.server.library import AnalysisRequest, BoardRecord, analyze_document
+
+    for lang, words in (("en", "move 12 under hidden information (1 of 1, at most 40 s of CPU)"),
+                        ("ru", "ход 12 при скрытой информации (1 из 1, не более 40 с процессорного времени)")):
+        reports = []
+        with use(lang):
+            analyze_document(BoardRecord(path.read_text(), path.name), AnalysisRequest(fair=True), reports.append)
+        exact = [r for r in reports if r["phase"] == "exact"]
+        assert exact == [{"phase": "exact", "game": 1, "games": 1, "words": words}]
+        first_deals = next(i for i, r in enumerate(reports) if r["phase"] == "deals" and r["done"])
+        assert reports.index(exact[0]) < first_deals

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..i18n import decimal, gettext, number
 
-__all__ = ["contradiction_words"]
+__all__ = ["contradiction_words", "exact_progress_words", "cpu_words"]
 
 
 def contradiction_words(better: str, worse: str, deals: int, say=str, lost: tuple[float, str] | None = None) -> str:
@@ -20,3 +20,18 @@ def contradiction_words(better: str, worse: str, deals: int, say=str, lost: tupl
         words += "; " + gettext("the move played surely loses at least {loss} against {move}", loss=decimal(lost[0]),
                                 move=say(lost[1]))
     return words
+
+
+def exact_progress_words(step: int, number: int, count: int, seconds: float) -> str:
+    """``move 8 under hidden information (1 of 5, at most 15 min of CPU)``: the decision at ``step`` the exact solver
+    begins, the ``number``-th of ``count``, and the most CPU it may take (``FairRun.exact``'s report), as the command
+    line's terminal and the board's progress say it."""
+    return gettext("move {move} under hidden information ({number} of {count}, at most {minutes} of CPU)",
+                   move=step + 1, number=number, count=count, minutes=cpu_words(seconds))
+
+
+def cpu_words(seconds: float) -> str:
+    """``40 s``, ``15 min``: CPU seconds as a person reads them."""
+    if seconds < 120:
+        return gettext("{n} s", n=number(round(seconds)))
+    return gettext("{n} min", n=number(round(seconds / 60)))

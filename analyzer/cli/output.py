@@ -14,7 +14,8 @@ from ..archive import Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
-from ..i18n import gettext, language, number
+from ..analysis.hiddenwords import exact_progress_words
+from ..i18n import gettext, language
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
@@ -146,9 +147,7 @@ class WorldsBar:
         nothing when the output is not a terminal."""
         if not _terminal():
             return
-        click.echo("\r\033[K" + gettext("{label}: move {move} under hidden information ({number} of {count}, at most "
-                                         "{minutes} of CPU)", label=self.label, move=step + 1, number=number,
-                                         count=count, minutes=_minutes(seconds)), err=True, nl=False)
+        click.echo(f"\r\033[K{self.label}: {exact_progress_words(step, number, count, seconds)}", err=True, nl=False)
         self.said = True
 
     def __call__(self, done: int, total: int) -> None:
@@ -172,12 +171,6 @@ class WorldsBar:
             click.echo("\r\033[K", err=True, nl=False)       # the line is cleared for what is printed
         return False
 
-
-def _minutes(seconds: float) -> str:
-    """``40 s``, ``15 min``: a CPU budget as a person reads it."""
-    if seconds < 120:
-        return gettext("{n} s", n=number(round(seconds)))
-    return gettext("{n} min", n=number(round(seconds / 60)))
 
 
 _settled = False

@@ -207,7 +207,7 @@ class _Board:
             raise ApiError(gettext('give the analysis as "job"'))
         done = self.workers.progress(job)
         return {"job": job, "running": done is not None, **{k: (done or {}).get(k) for k in
-                                                              ("phase", "game", "games", "done", "total")}}
+                                                              ("phase", "game", "games", "done", "total", "words")}}
 
     async def answer(self, data, request):
         """The answer to a problem (its position's decision, analysed as ``analyze --json`` does) in a worker."""

@@ -17,6 +17,7 @@ from typing import Callable
 
 from ..archive import Summary
 from ..analysis.gradecounts import grade_counts
+from ..analysis.hiddenwords import exact_progress_words
 from ..archive.inputs import expand
 from ..codec import to_data
 from ..diagnostics import DominoError
@@ -276,11 +277,17 @@ def _progress_bar(report: Callable[[dict], None], games: int):
     """``judge_fairly``'s ``bar``: for game ``number``, the ``progress(done, total)`` of its deals, told to
     ``report`` as it comes: the fair analysis counts every deal solved, its ``total`` the most deals there may
     still be (every decision not told apart counted at its budget), which only shrinks, so a bar never grows
-    longer while it fills, and ends equal to the deals solved."""
+    longer while it fills, and ends equal to the deals solved; before them, as each decision valued exactly under
+    hidden information begins, ``{"phase": "exact", "game", "games", "words"}`` (its ``exact``: ``FairRun.exact``)."""
     @contextlib.contextmanager
     def bar(number: int):
         def progress(done: int, total: int) -> None:
             report({"phase": "deals", "game": number, "games": games, "done": done, "total": total})
+
+        def exact(step: int, at: int, count: int, seconds: float) -> None:     # (before any deal: the exact solver's)
+            report({"phase": "exact", "game": number, "games": games, "words": exact_progress_words(step, at, count,
+                                                                                                    seconds)})
+        progress.exact = exact
         report({"phase": "deals", "game": number, "games": games, "done": 0, "total": None})
         yield progress
     return bar

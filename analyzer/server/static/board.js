@@ -713,7 +713,11 @@ function showProgress(job) {
     api("progress", {job: job}).then(function (r) {
       if (state.job !== job) { return; }
       var d = r.data;
-      if (r.ok && d.running && d.total) {
+      if (r.ok && d.running && d.phase === "exact") {
+        // a decision valued exactly under hidden information, before any deal: the server's words of it
+        bar.removeAttribute("value");
+        words.textContent = (d.games > 1 ? _("game {n} of {games}", {n: d.game, games: d.games}) + ": " : "") + d.words;
+      } else if (r.ok && d.running && d.total) {
         bar.max = d.total;
         bar.value = d.done;
         // (the total is the most deals there may still be: it only shrinks, as moves are told apart)

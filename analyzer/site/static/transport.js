@@ -393,7 +393,8 @@
       var call = analysis && body && analysis.running(body.job);
       var step = call ? analysis.progress[call.id] || {} : {};
       return Promise.resolve({status: 200, data: {job: body && body.job, running: !!call, phase: step.phase || null,
-        game: step.game || null, games: step.games || null, done: step.done || null, total: step.total || null}});
+        game: step.game || null, games: step.games || null, done: step.done || null, total: step.total || null,
+        words: step.words || null}});
     }
     return (LONG[route] ? engine() : board).call(route, body, signal);
   };
