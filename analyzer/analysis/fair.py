@@ -112,7 +112,8 @@ class FairDecision:
     hidden: dict | None = field(default=None, metadata=key(omit_none=True))   # "exact-hidden": the solver's
                               # figures (``hiddenfair.HiddenVerdict.summary``); a sampled verdict an open CFR+
                               # bracket contradicts: those figures, ``overturned`` (its best, not called best),
-                              # ``better`` (the move certified better) and ``contradicts`` (why, in words)
+                              # ``better`` (the move certified better), ``least_loss`` and ``against`` (what the
+                              # move played surely loses, against which) and ``contradicts`` (why, in words)
     team: TeamBracket | None = field(default=None, metadata=key(omit_none=True))   # a partnership block game's
                               # small endgame: each move's certified bracket under hidden information, the best
                               # it certifies, the fair best it overturns (``analysis.teamfair``)

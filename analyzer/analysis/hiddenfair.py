@@ -38,8 +38,9 @@ from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
 __all__ = ["METHOD", "CFR_HAND", "CFR_DEALS", "CFR_RANGES_DEALS", "CFR_SHOWN", "CFR_LARGE", "CFR_MEMORY",
-           "CFR_DRAW_WORLDS", "OPEN_MEAN", "GAME_VALUE", "HiddenVerdict", "surely_worse", "least_loss", "contradicted", "told_apart", "open_brackets", "one_best", "exact_deals", "exact_points",
-           "hidden_verdict", "hidden_unavailable", "cfr_grace"]
+           "CFR_DRAW_WORLDS", "OPEN_MEAN", "GAME_VALUE", "HiddenVerdict", "surely_worse", "least_loss", "contradicted",
+           "told_apart", "open_brackets", "one_best", "exact_deals", "exact_points", "hidden_verdict",
+           "hidden_unavailable", "cfr_grace"]
 
 METHOD = "exact-hidden"          # a fair decision valued by the exact solver (else "exact" or "sampled": open hands
 #                                  in every world, or in the worlds drawn)

@@ -22,12 +22,12 @@ def contradiction_words(better: str, worse: str, deals: int, say=str, lost: tupl
     return words
 
 
-def exact_progress_words(step: int, number: int, count: int, seconds: float) -> str:
+def exact_progress_words(step: int, at: int, count: int, seconds: float) -> str:
     """``move 8 under hidden information (1 of 5, at most 15 min of CPU)``: the decision at ``step`` the exact solver
-    begins, the ``number``-th of ``count``, and the most CPU it may take (``FairRun.exact``'s report), as the command
+    begins, the ``at``-th of ``count``, and the most CPU it may take (``FairRun.exact``'s report), as the command
     line's terminal and the board's progress say it."""
     return gettext("move {move} under hidden information ({number} of {count}, at most {minutes} of CPU)",
-                   move=step + 1, number=number, count=count, minutes=cpu_words(seconds))
+                   move=step + 1, number=at, count=count, minutes=cpu_words(seconds))
 
 
 def cpu_words(seconds: float) -> str:

@@ -135,7 +135,7 @@ def overturned(fair) -> bool:
 
 def contradiction_text(fair, say=str) -> str | None:
     """Why a two-player fair verdict's best was not called best, in a player's words (each move said by ``say``): the
-    open CFR+ brackets certify another move better (``analysis.hiddenfair.contradiction_words``); None elsewhere."""
+    open CFR+ brackets certify another move better (``analysis.hiddenwords.contradiction_words``); None elsewhere."""
     hidden = getattr(fair, "hidden", None) or {}
     if "overturned" not in hidden:
         return None
