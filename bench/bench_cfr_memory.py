@@ -81,7 +81,8 @@ def study_games(paths: list[Path]) -> list[int]:
                 row = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            last[row["game"]] = row.get("status", "")
+            if row.get("kind") == "decision":         # (not a size's count of the games tried)
+                last[row["game"]] = row.get("status", "")
     return sorted(g for g, status in last.items() if status == "too large")
 
 
