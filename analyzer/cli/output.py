@@ -14,7 +14,6 @@ from ..archive import Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..archive.runner import estimate_moves, progress_share
-from ..analysis.hiddenwords import exact_progress_words
 from ..i18n import gettext, language
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
@@ -147,6 +146,8 @@ class WorldsBar:
         nothing when the output is not a terminal."""
         if not _terminal():
             return
+        from ..analysis.hiddenwords import exact_progress_words   # (a fair analysis runs: the package is loaded)
+
         click.echo(f"\r\033[K{self.label}: {exact_progress_words(step, number, count, seconds)}", err=True, nl=False)
         self.said = True
 
