@@ -375,6 +375,8 @@ def main() -> None:
                     help="value again the decisions these rows left open or past the memory cap (with --tol, "
                          "--budget), into --rows")
     args = ap.parse_args()
+    if args.memory is not None and args.memory < 1:
+        ap.error(f"--memory: {args.memory} MB; give at least 1")
     args.memory = CFR_MEMORY if args.memory is None else args.memory << 20
     if args.table is not None:
         for path in args.table:

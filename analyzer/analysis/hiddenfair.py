@@ -296,8 +296,7 @@ def surely_worse(solved: HiddenDecision) -> dict[str, str]:
     mover's wrong side of another move's. Empty where there are no brackets."""
     if solved.move_bounds is None:
         return {}
-    sign = 1 if solved.mover == 0 else -1
-    mine = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    mine = _ends(solved)
     top = max(mine, key=lambda name: mine[name][0])
     return {name: top for name, (_, up) in mine.items() if up < mine[top][0]}
 
@@ -309,9 +308,14 @@ def least_loss(solved: HiddenDecision, move: str) -> tuple[float, str] | None:
     better = surely_worse(solved).get(move)
     if better is None:
         return None
-    sign = 1 if solved.mover == 0 else -1
-    mine = {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    mine = _ends(solved)
     return math.floor((mine[better][0] - mine[move][1]) / solved.reach * 1e4) / 1e4, better
+
+
+def _ends(solved: HiddenDecision) -> dict[str, list[float]]:
+    """Each move's bracket (by its text) of a CFR+ decision, low and high for the mover (side 1's negated)."""
+    sign = 1 if solved.mover == 0 else -1
+    return {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
 
 
 def contradicted(solved: HiddenDecision, best: str) -> str | None:
