@@ -48,6 +48,7 @@ from ..codec import key
 from ..tiles import Move, Tile
 from .readings import WorldReading, points_before
 from .settings import EXACT_BELOW, WORLDS, FairRun, FairSettings  # noqa: F401  (their home; fair's names too)
+from .brackets import not_told_apart
 from .teamfair import TeamBracket, overruled, team_bracket, team_points
 from .hiddenfair import (GAME_VALUE, METHOD as HIDDEN, OPEN_MEAN, HiddenVerdict, contradicted, exact_points,
                          hidden_unavailable, hidden_verdict, least_loss, surely_worse)
@@ -132,6 +133,13 @@ class FairDecision:
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "seen": None}
+
+    def overruled(self, best: str, tied: tuple[str, ...], **brackets) -> FairDecision:
+        """This verdict where certified brackets under hidden information overturn its best: ``best`` named instead,
+        with ``tied`` (the moves not told apart from it, ``best`` first; empty: told apart), no verdict, no loss, no
+        class, no worst deal; ``brackets``: the brackets' figures (``hidden`` or ``team``)."""
+        return replace(self, best=best, tied=tied, loss=0.0, cls=None, verdict="none", cause=None, worst=None,
+                       **brackets)
 
 
 def fair_seats(rep: Replay, chosen: Sequence[str] = ()) -> tuple[list[int], list[str]]:
@@ -884,17 +892,14 @@ def _checked(decision: Decision, rep: Replay, plan: _Plan, played: Move | None) 
     if better is None:
         return decision
     summary = hidden_verdict(rep, plan.k, plan.seat, solved, decision.cls, FairThresholds()).summary
-    worse = surely_worse(solved)
-    sign = 1 if decision.side == 0 else -1
     means = {alt.move: alt.fair.mean for alt in decision.alternatives if alt.fair is not None}
-    alive = sorted((m for m in means if m not in worse), key=lambda m: -sign * means[m])
+    alive = not_told_apart(means, surely_worse(solved), 1 if decision.side == 0 else -1)
     lost = None if played is None else least_loss(solved, alternative_text(played))
     why = contradiction_words(better, fair.best, solved.deals, lost=lost)
     hidden = {**summary, "contradicts": why, "overturned": fair.best, "better": better}
     if lost is not None:
         hidden.update(least_loss=lost[0], against=lost[1])
-    return replace(decision, fair=replace(fair, best=alive[0], tied=tuple(alive) if len(alive) > 1 else (), loss=0.0,
-                                          cls=None, verdict="none", cause=None, worst=None, hidden=hidden))
+    return replace(decision, fair=fair.overruled(alive[0], alive if len(alive) > 1 else (), hidden=hidden))
 
 
 def _teamed(decision: Decision, rep: Replay, plan: _Plan) -> Decision:

@@ -34,6 +34,7 @@ from ..i18n import decimal, gettext, ngettext, number
 from ..replay import Replay
 from ..tiles import Move
 from . import alternative_text
+from .brackets import for_mover, sure_loss, surely_better
 from .fairstats import FairThresholds, FairValue
 from .readings import points_before
 
@@ -293,29 +294,24 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
 def surely_worse(solved: HiddenDecision) -> dict[str, str]:
     """The moves of a CFR+ decision (``solved``) certified worse than another, each with the move certified better
     than it (the one whose bracket's low end lies highest, for the mover): those whose bracket lies wholly on the
-    mover's wrong side of another move's. Empty where there are no brackets."""
-    if solved.move_bounds is None:
-        return {}
-    mine = _ends(solved)
-    top = max(mine, key=lambda name: mine[name][0])
-    return {name: top for name, (_, up) in mine.items() if up < mine[top][0]}
+    mover's wrong side of another move's (:func:`.brackets.surely_better`). Empty where there are no brackets."""
+    return surely_better(_ends(solved))
 
 
 def least_loss(solved: HiddenDecision, move: str) -> tuple[float, str] | None:
-    """What ``move`` (its text) of a CFR+ decision (``solved``) surely loses, per deal of the mover's hand: the most by
-    which another move's bracket's low end lies above its high end (the gap of their values is at least that), with
-    that other move; None where no other move's bracket lies wholly above its own."""
-    better = surely_worse(solved).get(move)
-    if better is None:
-        return None
-    mine = _ends(solved)
-    return math.floor((mine[better][0] - mine[move][1]) / solved.reach * 1e4) / 1e4, better
+    """What ``move`` (its text) of a CFR+ decision (``solved``) surely loses, per deal of the mover's hand, rounded
+    down: the most by which another move's bracket's low end lies above its high end (the gap of their values is at
+    least that), with that other move (:func:`.brackets.sure_loss`); None where no other move's bracket lies wholly
+    above its own."""
+    lost = sure_loss(_ends(solved), move)
+    return None if lost is None else (math.floor(lost[0] / solved.reach * 1e4) / 1e4, lost[1])
 
 
-def _ends(solved: HiddenDecision) -> dict[str, list[float]]:
-    """Each move's bracket (by its text) of a CFR+ decision, low and high for the mover (side 1's negated)."""
-    sign = 1 if solved.mover == 0 else -1
-    return {alternative_text(m): sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+def _ends(solved: HiddenDecision) -> dict[str, tuple[float, float]]:
+    """Each move's bracket (by its text) of a CFR+ decision, low and high for the mover (side 1's negated); empty
+    where there are no brackets."""
+    return {alternative_text(m): ends for m, ends in
+            for_mover(solved.move_bounds or (), 1 if solved.mover == 0 else -1).items()}
 
 
 def contradicted(solved: HiddenDecision, best: str) -> str | None:
@@ -332,7 +328,7 @@ def told_apart(solved: HiddenDecision, best: Move, sign: int) -> set[Move] | Non
     :data:`TIED`)."""
     if solved.method != "cfr" or solved.move_bounds is None:
         return None
-    mine = {m: sorted((sign * lo, sign * up)) for m, lo, up in solved.move_bounds}
+    mine = for_mover(solved.move_bounds, sign)
     floor = mine[best][0]
     return {m for m, (_, up) in mine.items() if up < floor}
 

@@ -31,6 +31,7 @@ from ..inference import InferenceUnsupported, NoWorld
 from ..replay import Replay
 from ..tiles import Move
 from . import alternative_text
+from .brackets import not_told_apart, sure_loss, surely_better
 from .readings import points_before
 
 __all__ = ["TEAM_SECONDS", "TeamMove", "TeamBracket", "team_points", "team_bracket", "overruled"]
@@ -77,21 +78,16 @@ class TeamBracket:
 
     def surely_worse(self, side: int) -> frozenset[str]:
         """The moves whose bracket lies wholly below another's for the mover's ``side``."""
-        mine = self.mine(side)
-        return frozenset(m for m, (_, up) in mine.items()
-                         if any(low > up + EPS for other, (low, _) in mine.items() if other != m))
+        return frozenset(surely_better(self.mine(side), EPS))
 
 
 def least_loss(bracket: TeamBracket, side: int, move: str) -> tuple[float, str] | None:
     """What ``move`` surely loses for the mover's ``side`` (whatever the partners agree): the most by which another
     move's lower bound lies above its upper bound (the best move is worth at least the other's lower bound, and
-    ``move`` at most its upper one), with that other move; None where no other move's bracket lies above it."""
-    mine = bracket.mine(side)
-    if move not in mine:
-        return None
-    gaps = [(low - mine[move][1], other) for other, (low, _) in mine.items() if other != move]
-    gap, other = max(gaps, default=(0.0, None))
-    return (round(gap, 4), other) if gap > EPS and other is not None else None
+    ``move`` at most its upper one), with that other move; None where no other move's bracket lies above it
+    (:func:`.brackets.sure_loss`)."""
+    lost = sure_loss(bracket.mine(side), move, EPS)
+    return None if lost is None else (round(lost[0], 4), lost[1])
 
 
 def team_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]],
@@ -135,13 +131,8 @@ def team_bracket(rep: Replay, k: int, seat: int, team: TeamDecision, fair_best: 
     lost = None if played is None else least_loss(got, team.side, played)
     if lost is not None:
         got = replace(got, least_loss=lost[0], against=lost[1])
-    mine = got.mine(team.side)
-    if fair_best not in mine:
-        return got
-    above = [(low, m) for m, (low, _) in mine.items() if m != fair_best and low > mine[fair_best][1] + EPS]
-    if not above:
-        return got
-    return replace(got, overturned=fair_best, better=max(above)[1])
+    better = surely_better(got.mine(team.side), EPS).get(fair_best)
+    return got if better is None else replace(got, overturned=fair_best, better=better)
 
 
 def overruled(fair, bracket: TeamBracket, side: int, means: dict[str, float]):
@@ -154,12 +145,7 @@ def overruled(fair, bracket: TeamBracket, side: int, means: dict[str, float]):
         if bracket.certified is not None and bracket.certified == fair.best:
             return replace(fair, tied=(), team=bracket)     # (told apart by the bracket, if not by the deals drawn)
         return replace(fair, team=bracket)
-    sign = 1 if side == 0 else -1
-    worse = bracket.surely_worse(side)
-    alive = sorted((m for m in means if m not in worse), key=lambda m: -sign * means[m])
     if bracket.certified is not None:
-        best, tied = bracket.certified, ()
-    else:
-        best, tied = alive[0], tuple(alive)
-    return replace(fair, best=best, tied=tied, loss=0.0, cls=None, verdict="none", cause=None, worst=None,
-                   team=bracket)
+        return fair.overruled(bracket.certified, (), team=bracket)
+    alive = not_told_apart(means, bracket.surely_worse(side), 1 if side == 0 else -1)
+    return fair.overruled(alive[0], alive, team=bracket)
