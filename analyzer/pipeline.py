@@ -37,7 +37,7 @@ from .diagnostics import Severity
 if TYPE_CHECKING:
     from .analysis import AnalysisSettings, Thresholds
 
-__all__ = ["Options", "MODES", "LOST", "RecordRun", "read", "read_text", "analyse", "judge_fairly", "triage",
+__all__ = ["Options", "MODES", "LOST", "RecordRun", "GameProgress", "read", "read_text", "analyse", "judge_fairly", "triage",
            "repaired_text", "process", "run_record", "fair_worlds", "fair_every_game", "repairs_analysed", "mover_views", "safely", "view_inference", "UnknownView", "again",
            "games_data", "game_results", "GameResult", "RecordResult", "ScoredAnalysis", "analysis_data", "scored_analysis", "analyze_entry", "extras", "validation_json", "analyse_game", "grade_on_match_scale", "results_wanted", "record_problem", "internal_error", "worker_died", "check_rules"]
 
@@ -364,6 +364,16 @@ def results_wanted(replays: list) -> list[bool]:
             for rep, (position, leader, _) in zip(replays, match_positions(replays))]
 
 
+@dataclass(frozen=True)
+class GameProgress:
+    """What :func:`judge_fairly`'s ``bar(number)`` gives in a ``with``, for one game: ``deals(done, total)`` as its
+    deals are solved (a sheet's, then the hands judged), and ``exact(step, number, count, seconds)`` as each decision
+    valued exactly under hidden information begins (``FairRun.exact``); None: not told."""
+
+    deals: Callable[[int, int], None] | None = None
+    exact: Callable[[int, int, int, float], None] | None = None
+
+
 def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers: int = 1, pool=None,
                  bar: Callable[[int], ContextManager] | None = None) -> RecordRun:
     """The fair analysis of every game, added to its open-hands analysis (made here, game by game,
@@ -374,9 +384,7 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
     (their analysis then says why it has no fair part; ``analyze --fair``), else those keep their
     open-hands analysis alone. Its worlds in ``workers`` processes made by ``pool`` (see
     :func:`~analyzer.analysis.fair.fair_analyze`); ``bar(number)`` gives, for game ``number`` (from
-    1), a context whose value is the ``progress(done, total)`` of its worlds (or None), and where it has one, its
-    ``exact(step, number, count, seconds)`` is told as each decision valued exactly under hidden information begins
-    (``FairRun.exact``)."""
+    1), a context whose value is its :class:`GameProgress`."""
     from .analysis.fair import GROWTH, FairThresholds, fair_analyze    # (start-up: validate and replay need none of it)
     from .analysis.dealreasons import fair_reasons
     from .analysis.settings import FairSettings
@@ -408,9 +416,9 @@ def judge_fairly(run: RecordRun, *, seats=(), every_deal: bool = False, workers:
         if analysis is None:
             analysis = analyse_game(rep, o)
         if (every_deal or rep.deal_ok) and analysis is not None and (every_game or any(rep.initial.hidden)):
-            with (bar(k + 1) if bar is not None else nullcontext()) as progress:     # (results: each world's,
-                analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),  # for the scale)
-                                        run=replace(how, progress=progress, exact=getattr(progress, "exact", None)))
+            with (bar(k + 1) if bar is not None else nullcontext(GameProgress())) as told:    # (results: each
+                analysis = fair_analyze(rep, analysis, settings=replace(settings, results=wanted[k]),  # world's,
+                                        run=replace(how, progress=told.deals, exact=told.exact))   # for the scale)
             # why each move the fair verdict grades lost, over the deals its player could not rule out
             analysis = fair_reasons(rep, analysis, o.budget, seed=o.fair_seed)
         run.analyses[k] = analysis
@@ -427,7 +435,8 @@ def _judge_sheet(run: RecordRun, k: int, settings, how, bar, analysis=None):
 
     o, rep = run.options, run.replays[k]
     most = o.fair_hands * len(rep.players)          # the most hands judged: the bar's length only shrinks
-    with (bar(k + 1) if bar is not None else nullcontext()) as progress:
+    with (bar(k + 1) if bar is not None else nullcontext(GameProgress())) as told:
+        progress = told.deals
         dealt = [0]
 
         def deals(done: int, total: int) -> None:
@@ -658,8 +667,8 @@ def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) ->
     if o.mode != "validate":
         analyse(run, progress)
         if fair_worlds(run):
-            judge_fairly(run, bar=lambda number: nullcontext(_in_moves(len(run.replays[number - 1].steps),
-                                                                       progress)))
+            judge_fairly(run, bar=lambda number: nullcontext(GameProgress(_in_moves(len(run.replays[number - 1].steps),
+                                                                                    progress))))
     if o.mode == "validate" and (o.triage or o.repair_edits):
         triage(run)
     if o.mode != "validate":

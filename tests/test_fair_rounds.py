@@ -57,13 +57,14 @@ def test_the_progress_counts_against_a_budget_that_only_shrinks():
 
 def test_the_worlds_bar_is_re_based_to_the_budget(monkeypatch):
     monkeypatch.setattr(output, "_terminal", lambda: True)
-    with output.WorldsBar("seed2.dom") as bar:
-        bar(10, 400)
-        assert bar.bar.length == 400 and bar.bar.pos == 10
-        bar(200, 250)                       # decisions settled: fewer deals than the budget allowed
-        assert bar.bar.length == 250 and bar.bar.pos == 200
-        bar(250, 250)
-        assert bar.bar.pos == bar.bar.length == 250
+    shown = output.WorldsBar("seed2.dom")
+    with shown as told:
+        told.deals(10, 400)
+        assert shown.bar.length == 400 and shown.bar.pos == 10
+        told.deals(200, 250)                # decisions settled: fewer deals than the budget allowed
+        assert shown.bar.length == 250 and shown.bar.pos == 200
+        told.deals(250, 250)
+        assert shown.bar.pos == shown.bar.length == 250
 
 
 # ---- a decision past the node limit (issue 55: a report of a mutated French record ran for minutes) ---------

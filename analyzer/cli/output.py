@@ -13,6 +13,7 @@ import click
 from ..archive import Execution, Options, Summary, check_rules, load, run
 from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
+from ..pipeline import GameProgress
 from ..archive.runner import estimate_moves, progress_share
 from ..i18n import gettext, language
 from ..rules import find_variant
@@ -130,15 +131,16 @@ class Progress:
 class WorldsBar:
     """A bar on standard error that counts the worlds of one game solved by the fair analysis (a
     French hand has thousands: minutes), with the time left; nothing when the output is not a terminal.
-    Its value in a ``with`` is the ``progress(done, total)`` of the worlds. Its length is the budget, the
+    Its value in a ``with`` is its ``pipeline.GameProgress``: ``deals`` the bar itself, a ``progress(done, total)``
+    of the worlds, and ``exact`` its line as each decision valued exactly begins. Its length is the budget, the
     most worlds there may be (``fair._sample``: every decision that may still draw more deals counted at
     ``--max-decision-deals``), re-based as decisions are settled, so it only shrinks and the bar never runs past it."""
 
     def __init__(self, label: str):
         self.label, self.bar, self.said = label, None, False
 
-    def __enter__(self):
-        return self
+    def __enter__(self) -> GameProgress:
+        return GameProgress(self, self.exact)
 
     def exact(self, step: int, number: int, count: int, seconds: float) -> None:
         """A line on standard error as a decision valued exactly under hidden information begins (the CFR+ solver's:

@@ -29,8 +29,8 @@ from ..match import replay_record
 from ..notation import parse, write
 from ..notation.setup import is_setup
 from ..notation.writer import rewrite, write_closing, write_comment
-from ..pipeline import (Options, again, analyse, analyze_entry, check_rules, judge_fairly, process, read_text,
-                        run_record, safely, sheet_run, validation_json)
+from ..pipeline import (GameProgress, Options, again, analyse, analyze_entry, check_rules, judge_fairly, process,
+                        read_text, run_record, safely, sheet_run, validation_json)
 from ..record import MAX_DIGITS, NOWHERE, Game, HandEntry, MoveEntry, Record, StatedResult
 from ..render.diagram import position_at, table_svg
 from ..render.model import board_view
@@ -278,7 +278,7 @@ def _progress_bar(report: Callable[[dict], None], games: int):
     ``report`` as it comes: the fair analysis counts every deal solved, its ``total`` the most deals there may
     still be (every decision not told apart counted at its budget), which only shrinks, so a bar never grows
     longer while it fills, and ends equal to the deals solved; before them, as each decision valued exactly under
-    hidden information begins, ``{"phase": "exact", "game", "games", "words"}`` (its ``exact``: ``FairRun.exact``)."""
+    hidden information begins, ``{"phase": "exact", "game", "games", "words"}`` (``GameProgress.exact``)."""
     @contextlib.contextmanager
     def bar(number: int):
         def progress(done: int, total: int) -> None:
@@ -287,9 +287,8 @@ def _progress_bar(report: Callable[[dict], None], games: int):
         def exact(step: int, at: int, count: int, seconds: float) -> None:     # (before any deal: the exact solver's)
             report({"phase": "exact", "game": number, "games": games, "words": exact_progress_words(step, at, count,
                                                                                                     seconds)})
-        progress.exact = exact
         report({"phase": "deals", "game": number, "games": games, "done": 0, "total": None})
-        yield progress
+        yield GameProgress(progress, exact)
     return bar
 
 
