@@ -203,24 +203,7 @@ TABLE_GETTER(ArmSearch, max_entries, WAYS * self->k.max_buckets)
 TABLE_GETTER(ArmSearch, used, self->k.used)
 TABLE_GETTER(ArmSearch, replaced, self->k.replaced)
 
-static int ArmSearch_traverse(ArmSearch *self, visitproc visit, void *arg) {
-    Py_VISIT(self->leaf);
-    return 0;
-}
-
-static int ArmSearch_clear(ArmSearch *self) {
-    Py_CLEAR(self->leaf);
-    self->k.leaf_fn = NULL;
-    self->k.leaf_ctx = NULL;
-    return 0;
-}
-
-static void ArmSearch_dealloc(ArmSearch *self) {
-    PyObject_GC_UnTrack(self);
-    ArmSearch_clear(self);
-    arms_free(&self->k);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+LEAF_SEARCH_GC(ArmSearch, ArmSearch, arms_free)
 
 static PyMethodDef ArmSearch_methods[] = {
     {"search", (PyCFunction)ArmSearch_search, METH_VARARGS,

@@ -1,6 +1,7 @@
 /* What the CPython bindings of the compiled kernels share (``_core.c``, ``_arms.c``, ``_draw.c``): a scoring
  * description read from Python into the kernels' ``LeafScoring``, a kernel's error raised as its exception, and
- * the getters a table shows to Python. Only bindings include it (it includes Python.h); kernels never. */
+ * the getters a table shows to Python, and the garbage collector's functions of a search that calls back a
+ * Python leaf. Only bindings include it (it includes Python.h); kernels never. */
 #ifndef DOMINO_BINDING_H
 #define DOMINO_BINDING_H
 
@@ -62,5 +63,26 @@ static inline PyObject *kernel_raise(int kind, const char *text) {
         return PyLong_FromUnsignedLongLong((unsigned long long)(expr)); \
     }
 #define TABLE_GETSET(Type, name, doc) {#name, (getter)Type##_get_##name, NULL, doc, NULL}
+
+/* The cyclic garbage collector's three functions of a search object (``Prefix_traverse``, ``Prefix_clear`` and
+ * ``Prefix_dealloc``) whose kernel ``k`` calls back its Python ``leaf`` (a bound method of the Python object that
+ * holds it: a cycle); ``free_kernel(&self->k)`` frees the kernel's memory as it goes. */
+#define LEAF_SEARCH_GC(Type, Prefix, free_kernel) \
+    static int Prefix##_traverse(Type *self, visitproc visit, void *arg) { \
+        Py_VISIT(self->leaf); \
+        return 0; \
+    } \
+    static int Prefix##_clear(Type *self) { \
+        Py_CLEAR(self->leaf); \
+        self->k.leaf_fn = NULL; \
+        self->k.leaf_ctx = NULL; \
+        return 0; \
+    } \
+    static void Prefix##_dealloc(Type *self) { \
+        PyObject_GC_UnTrack(self); \
+        Prefix##_clear(self); \
+        free_kernel(&self->k); \
+        Py_TYPE(self)->tp_free((PyObject *)self); \
+    }
 
 #endif

@@ -430,24 +430,7 @@ TABLE_GETTER(DrawSearchObject, nbytes, self->k.size * sizeof(DrawSlot))
 TABLE_GETTER(DrawSearchObject, used, self->k.used)
 TABLE_GETTER(DrawSearchObject, replaced, self->k.replaced)
 
-static int DrawSearch_traverse(DrawSearchObject *self, visitproc visit, void *arg) {
-    Py_VISIT(self->leaf);
-    return 0;
-}
-
-static int DrawSearch_clear(DrawSearchObject *self) {
-    Py_CLEAR(self->leaf);
-    self->k.leaf_fn = NULL;
-    self->k.leaf_ctx = NULL;
-    return 0;
-}
-
-static void DrawSearch_dealloc(DrawSearchObject *self) {
-    PyObject_GC_UnTrack(self);
-    DrawSearch_clear(self);
-    draw_free(&self->k);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+LEAF_SEARCH_GC(DrawSearchObject, DrawSearch, draw_free)
 
 static PyMethodDef DrawSearch_methods[] = {
     {"search", (PyCFunction)DrawSearch_search, METH_VARARGS,
