@@ -17,6 +17,7 @@ import json
 import time
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Callable, ContextManager
 
 from .codec import key, to_data
@@ -659,16 +660,21 @@ def _in_moves(moves: int, progress):
     return step
 
 
-def run_record(run: RecordRun, progress: Callable[[int], None] | None = None) -> dict:
-    """Do with a record read what its options ask, as plain data (see :func:`process`)."""
+def run_record(run: RecordRun, progress: Callable[[int], None] | None = None, *,
+               exact: Callable[[int | None, int, int, int, float], None] | None = None) -> dict:
+    """Do with a record read what its options ask, as plain data (see :func:`process`): ``progress(moves)`` as moves
+    are analysed, and ``exact(game, step, number, count, seconds)`` as each decision valued exactly under hidden
+    information begins (``GameProgress.exact``; ``game``: its number, None in a record of one game)."""
     o = run.options
     if run.problem is not None:
         return run.data()
     if o.mode != "validate":
         analyse(run, progress)
         if fair_worlds(run):
-            judge_fairly(run, bar=lambda number: nullcontext(GameProgress(_in_moves(len(run.replays[number - 1].steps),
-                                                                                    progress))))
+            def bar(number: int):
+                told = None if exact is None else partial(exact, number if len(run.replays) > 1 else None)
+                return nullcontext(GameProgress(_in_moves(len(run.replays[number - 1].steps), progress), told))
+            judge_fairly(run, bar=bar)
     if o.mode == "validate" and (o.triage or o.repair_edits):
         triage(run)
     if o.mode != "validate":

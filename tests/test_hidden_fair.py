@@ -260,3 +260,47 @@ def test_each_exact_decision_is_told_as_it_begins_and_the_terminal_shows_it(monk
         assert exact == [{"phase": "exact", "game": 1, "games": 1, "words": words}]
         first_deals = next(i for i, r in enumerate(reports) if r["phase"] == "deals" and r["done"])
         assert reports.index(exact[0]) < first_deals
+
+
+def test_a_report_says_which_exact_decision_it_is_on_in_place_of_the_records(monkeypatch, tmp_path):
+    """``report --fair`` (and ``stats --fair``) counts moves: while a decision is valued exactly under hidden
+    information (up to 15 minutes each with ``--exact-hand 4``) none is counted, so its bar says which decision it
+    is on, until the moves go on."""
+    import click
+
+    from analyzer.archive import Options, load, run
+    from analyzer.cli import output
+    from spies import spy_on
+
+    path = RECORDS / "openspiel-block7-5.dom"       # one block-for-two decision the solver takes by default: move 12
+    told = []
+    options = Options("report", fair_worlds=20, fair_exact_hidden=True, lines=True)
+    (result,) = run(load([str(path)]), options, exact=lambda *args: told.append(args))
+    assert result["error"] is None and told == [(str(path), None, 11, 1, 1, 40)]
+    monkeypatch.setattr(output, "_terminal", lambda: True)
+    bars, said = [], []
+    make, exact = output.Progress.__init__, output.Progress.exact
+
+    def made(self, *args, **kwargs):
+        make(self, *args, **kwargs)
+        bars.append(self)
+
+    drawn = spy_on(monkeypatch, type(click.progressbar(range(1))), "render_progress", "any")
+
+    def solving(self, *args):
+        before = len(drawn)
+        exact(self, *args)
+        said.append(self._item(None))
+        assert len(drawn) == before + 1             # (drawn at once: no move is counted for minutes)
+    monkeypatch.setattr(output.Progress, "__init__", made)
+    monkeypatch.setattr(output.Progress, "exact", solving)
+    res = CliRunner().invoke(main, ["report", "--fair", "--jobs", "1", str(path), "-o", str(tmp_path / "r.html")])
+    assert res.exit_code == 0, res.output
+    assert said == [f"{path}: move 12 under hidden information (1 of 1, at most 40 s of CPU)"]
+    (bar,) = bars
+    assert bar.solving is None and bar._item(None).startswith("1/1 record, ")     # (the moves went on)
+    from analyzer.i18n import use
+
+    with use("ru"):
+        assert bar._item(None).startswith("1/1 запись, ")
+        assert output.game_label("match.dom", 2) == "match.dom, партия 2"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
@@ -56,7 +57,7 @@ def estimate_moves(source: Source) -> int:
 
 def run(sources: Iterable[Source | RecordFile], options: Options, on: Execution = Execution(), *,
         progress: Callable[[int, dict | None], None] | None = None, counts: dict | None = None,
-        known: dict | None = None) -> Iterator[dict]:
+        known: dict | None = None, exact: Callable | None = None) -> Iterator[dict]:
     """The result of every source, in input order, each as soon as it and those before are done.
 
     Each file is read when the work reaches it (at most a few records ahead of the results: the
@@ -69,7 +70,10 @@ def run(sources: Iterable[Source | RecordFile], options: Options, on: Execution 
     ``lost`` with the cluster (:func:`cluster_lost`: not cached). A result the cache cannot store (a
     full disk) is not cached: see :meth:`Cache.put`. ``known``: the records already read and replayed
     in this process (:class:`~analyzer.pipeline.RecordRun`s by their index in ``sources``, read under
-    ``options``): worked out here from there (``jobs`` 1), not parsed again."""
+    ``options``): worked out here from there (``jobs`` 1), not parsed again. ``exact(label, game, step, number, count,
+    seconds)`` is called in this process as each decision valued exactly under hidden information begins in a
+    record analysed here (``pipeline.run_record``'s ``exact``, with the record's label): such a decision may take
+    minutes with no move counted."""
     jobs, scheduler, cache = on.jobs, on.scheduler, on.cache
     counts = counts if counts is not None else {}
     counts.update(computed=0, cached=0, lost=0)
@@ -118,7 +122,7 @@ def run(sources: Iterable[Source | RecordFile], options: Options, on: Execution 
         if jobs > 1 and len(first) > 1:
             done = _in_pool(jobs, taken, options)
         else:
-            done = _here(taken, options, progress, known or {})
+            done = _here(taken, options, progress, known or {}, exact)
     following = [0]
 
     def ready() -> Iterator[dict]:
@@ -142,10 +146,11 @@ def _moves(result: dict) -> int:
     return sum(g["moves"] for g in result["games"])
 
 
-def _here(todo, options, progress, known: dict):
+def _here(todo, options, progress, known: dict, exact=None):
     """The records of ``todo`` one after the other in this process, as ``(index, result, moves
     counted)``; None as each is taken. A record of ``known`` goes on from its run."""
     for i, source in todo:
+        told = None if exact is None else partial(exact, source.label)
         yield None
         seen = [0]
 
@@ -155,9 +160,9 @@ def _here(todo, options, progress, known: dict):
                 progress(n, None)
         step = step if progress is not None else None
         if i in known:
-            result = safely(source.label, lambda run=known.pop(i): finish(run, step))
+            result = safely(source.label, lambda run=known.pop(i): finish(run, step, told))
         else:
-            result = process(source.label, source.data, options, step)
+            result = process(source.label, source.data, options, step, told)
         yield i, result, seen[0]
 
 

@@ -15,10 +15,10 @@ from ..pipeline import (Options, RecordRun, analyse as analyse_run, fair_worlds,
 __all__ = ["process", "finish", "page", "page_model", "report_model", "position_diagrams"]
 
 
-def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dict:
-    """Do with a record read what its options ask (:func:`analyzer.pipeline.run_record`), with the
-    words of each repair found and, in mode ``report``, the page."""
-    out = run_record(run, progress)
+def finish(run: RecordRun, progress: Callable[[int], None] | None = None, exact: Callable | None = None) -> dict:
+    """Do with a record read what its options ask (:func:`analyzer.pipeline.run_record`, which ``progress`` and
+    ``exact`` are told as it goes), with the words of each repair found and, in mode ``report``, the page."""
+    out = run_record(run, progress, exact=exact)
     for k, found in enumerate(out.get("repairs_found") or ()):
         if found is not None:
             from ..render.text import repair_text       # (start-up: the words, where a repair was found)
@@ -31,13 +31,15 @@ def finish(run: RecordRun, progress: Callable[[int], None] | None = None) -> dic
     return out
 
 
-def process(label: str, data: bytes, options, progress: Callable[[int], None] | None = None) -> dict:
+def process(label: str, data: bytes, options, progress: Callable[[int], None] | None = None,
+            exact: Callable | None = None) -> dict:
     """The task the executors run: read, replay and (by ``options.mode``) analyse one record file, as
     plain data (``{"source", "error", "games": [...], "page"?, "repairs_found"?, "repaired"?}``); a
     failure of the analyser on one record is that record's ``internal-error``
-    (:func:`analyzer.pipeline.safely`); its words in the language ``options.language`` names."""
+    (:func:`analyzer.pipeline.safely`); its words in the language ``options.language`` names. ``progress`` and
+    ``exact``: see :func:`finish` (the executors' processes give neither)."""
     with use(options.language):
-        return safely(label, lambda: finish(read(label, data, options), progress))
+        return safely(label, lambda: finish(read(label, data, options), progress, exact))
 
 
 def page(run: RecordRun):

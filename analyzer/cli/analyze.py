@@ -158,7 +158,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
     from ..codec import to_data
     from ..pipeline import analyze_entry, internal_error, judge_fairly, read, safely
     from ..render.text import analysis_text, draw_luck_text, match_scale_text, no_game
-    from .output import JsonGames, WorldsBar, echo_errors, echo_jsonl, finish
+    from .output import JsonGames, WorldsBar, echo_errors, echo_jsonl, finish, game_label
 
     options = dataclasses.replace(options, **settings)
     summary = Summary()
@@ -184,7 +184,7 @@ def _analyze_fair(inputs, known: dict, options, settings: dict, seats, jobs: int
                                              param_hint="--seat")
 
         def bar(number: int, run=run) -> WorldsBar:
-            return WorldsBar(f"{run.label}, game {number}" if len(run.replays) > 1 else run.label)
+            return WorldsBar(game_label(run.label, number) if len(run.replays) > 1 else run.label)
 
         result = safely(src.label, lambda run=run: _judged(judge_fairly(run, seats=seats, every_deal=True, workers=jobs,
                                                                         pool=worker_pool, bar=bar)))

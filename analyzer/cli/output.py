@@ -15,11 +15,11 @@ from ..archive.inputs import RECORD_EXTENSIONS, Source
 from ..notation import MAX_RECORD_BYTES
 from ..pipeline import GameProgress
 from ..archive.runner import estimate_moves, progress_share
-from ..i18n import gettext, language
+from ..i18n import decimal, gettext, language, ngettext
 from ..rules import find_variant
 from ..search.core import TABLE_MB, pure_python_note
 
-__all__ = ["options_for", "check_variant", "sources", "output_target", "Progress", "WorldsBar", "results",
+__all__ = ["options_for", "check_variant", "sources", "output_target", "Progress", "WorldsBar", "game_label", "results",
            "echo_errors", "echo_jsonl", "JsonGames", "finish"]
 
 
@@ -90,6 +90,11 @@ def output_target(output: str, inputs: list[Source], option: str, kind: str | No
                                        kind=gettext(KINDS[kind][1])))
 
 
+def game_label(label: str, number: int) -> str:
+    """A record's label with the number of one of its games, for a line on the terminal."""
+    return gettext("{record}, game {number}", record=label, number=number)
+
+
 def _terminal() -> bool:
     return sys.stdout.isatty() and sys.stderr.isatty()
 
@@ -97,7 +102,8 @@ def _terminal() -> bool:
 class Progress:
     """A bar on standard error that counts moves analysed (``share`` times each: the fair analysis
     counts them again as its worlds are solved), with records per second and the time left; nothing
-    at all when the output is not a terminal."""
+    at all when the output is not a terminal. While a decision valued exactly under hidden information is being
+    solved (``exact``: minutes, with no move counted), it says which in place of the records."""
 
     def __init__(self, inputs: list[Source], label: str, show: bool, share: int = 1):
         self.show = show and _terminal()
@@ -105,13 +111,29 @@ class Progress:
         total = share * sum(estimate_moves(s) for s in inputs) if self.show else 0
         self.done = 0
         self.start = time.monotonic()
+        self.solving: str | None = None     # (the exact decision being solved, in words, until a move is counted)
         # (no bar at all when none is shown: click's bar loads its terminal code, 3 ms of a start-up)
         self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, show_eta=True,
                                      item_show_func=self._item) if self.show else None
 
     def _item(self, _item) -> str:
+        if self.solving is not None:
+            return self.solving
         rate = self.done / max(time.monotonic() - self.start, 1e-9)
-        return f"{self.done}/{self.records} records, {rate:.1f} records/s"
+        return ngettext("{done}/{records} record, {rate} records/s", "{done}/{records} records, {rate} records/s",
+                        self.records, done=self.done, records=self.records, rate=decimal(rate, 1))
+
+    def exact(self, label: str, game: int | None, step: int, number: int, count: int, seconds: float) -> None:
+        """A decision of record ``label`` (its game ``game``, None in a record of one) valued exactly under hidden
+        information begins: the bar says which, of how many, and the most CPU it may take, until a move is
+        counted (``archive.run``'s ``exact``)."""
+        if not self.show:
+            return
+        from ..analysis.hiddenwords import exact_progress_words   # (a fair analysis runs: the package is loaded)
+
+        where = label if game is None else game_label(label, game)
+        self.solving = f"{where}: {exact_progress_words(step, number, count, seconds)}"
+        self.bar.render_progress()          # (drawn now: no step to count)
 
     def __enter__(self):
         if self.bar is not None:
@@ -124,6 +146,8 @@ class Progress:
     def __call__(self, moves: int, result: dict | None) -> None:
         if result is not None:
             self.done += 1
+        if moves or result is not None:
+            self.solving = None
         if self.show:
             self.bar.update(moves, result)
 
@@ -160,7 +184,7 @@ class WorldsBar:
             if self.said:
                 click.echo("\r\033[K", err=True, nl=False)      # (the exact decisions' line, cleared for the bar)
                 self.said = False
-            self.bar = click.progressbar(length=total, label=f"deals of {self.label}", file=sys.stderr,
+            self.bar = click.progressbar(length=total, label=gettext("deals of {record}", record=self.label), file=sys.stderr,
                                          show_eta=True, show_pos=True)
             self.bar.__enter__()
         if total != self.bar.length:
@@ -199,8 +223,7 @@ def _settle() -> None:
         gc.set_threshold(max(young, _YOUNG), *older)
 
 
-def results(inputs, options: Options, jobs: int, scheduler, cache_dir, label: str = "analysing",
-            known: dict | None = None):
+def results(inputs, options: Options, jobs: int, scheduler, cache_dir, known: dict | None = None):
     """Run ``options`` over ``inputs`` with a progress bar when the work is long; yields results
     (``known``: records read here already, see :func:`analyzer.archive.run`). The start-up ends here
     (:func:`_settle`)."""
@@ -211,9 +234,10 @@ def results(inputs, options: Options, jobs: int, scheduler, cache_dir, label: st
 
         cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
                                                               else f"warning: {text}", err=True))
-    with Progress(inputs, label if options.mode != "validate" else "validating", len(inputs) > 1
+    with Progress(inputs, gettext("analysing") if options.mode != "validate" else gettext("validating"), len(inputs) > 1
                   or options.mode != "validate", progress_share(options)) as bar:
-        for result in run(inputs, options, Execution(jobs, scheduler, cache), progress=bar, known=known):
+        for result in run(inputs, options, Execution(jobs, scheduler, cache), progress=bar, known=known,
+                          exact=bar.exact if bar.show else None):
             if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
                 click.echo("\r\033[K", err=True, nl=False)
             yield result
