@@ -359,7 +359,7 @@ def test_the_solver_time_and_memory_are_options_of_the_fair_analysis():
     fair = {d["index"]: d["fair"] for d in game["decisions"] if d["fair"]}
     assert fair[four]["method"] != "exact-hidden"
     assert (f"move {four + 1} not valued exactly under hidden information: its public tree takes more than 1 MB of "
-            "memory") in game["fair_note"]
+            "memory (--exact-memory raises the cap)") in game["fair_note"]
     small = [k for k, f in fair.items() if max(rep.position_at(k).count(0), rep.position_at(k).count(1)) <= 2]
     assert small and all(fair[k]["method"] == "exact-hidden" and fair[k]["hidden"]["solver"] == "cfr" for k in small)
     quick = fair_json(path, "--exact-seconds", "0.000001")
@@ -501,7 +501,7 @@ def test_a_decision_whose_tree_passes_the_memory_cap_is_sampled_and_the_note_say
     out, note, unclosed = hiddenfair.exact_points(rep, points, 4, lp=False)
     assert not out and not unclosed
     assert note == (f"move {k + 1} not valued exactly under hidden information: its public tree takes more than 1 MB "
-                    "of memory")
+                    "of memory (--exact-memory raises the cap)")
     with use("es"):
         _, spanish, _ = hiddenfair.exact_points(rep, points, 4, lp=False)
     assert spanish != note and f"{k + 1}" in spanish

@@ -234,8 +234,8 @@ def exact_points(rep: Replay, points: Sequence[tuple[int, int, list[Move]]], han
                                        shown=CFR_SHOWN, grace=grace, threads=threads)
             except TreeTooLarge as exc:
                 notes.append(gettext("move {number} not valued exactly under hidden information: its public tree "
-                                     "takes more than {size} MB of memory", number=k + 1,
-                                     size=number(exc.cap >> 20)))
+                                     "takes more than {size} MB of memory (--exact-memory raises the cap)",
+                                     number=k + 1, size=number(exc.cap >> 20)))
                 continue
             except MemoryError:
                 notes.append(gettext("move {number} not valued exactly under hidden information: out of memory",
