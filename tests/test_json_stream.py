@@ -140,10 +140,10 @@ def test_each_record_is_written_before_the_next_is_worked_out(monkeypatch):
     seen = []
     real = runner.process
 
-    def watched(label, data, options, step=None):
+    def watched(label, data, options, step=None, exact=None):
         sys.stdout.flush()
         seen.append((label, sys.stdout.buffer.getvalue().decode("utf-8").count('"file": ')))
-        return real(label, data, options, step)
+        return real(label, data, options, step, exact)
     monkeypatch.setattr(runner, "process", watched)
     result = cli("analyze", ARCHIVE, "--json", "--jobs", "1")
     assert pinned.differences(json.loads(pinned.PINNED["analyze"].read_text(encoding="utf-8")),

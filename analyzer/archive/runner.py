@@ -162,7 +162,7 @@ def _here(todo, options, progress, known: dict, exact=None):
         if i in known:
             result = safely(source.label, lambda run=known.pop(i): finish(run, step, told))
         else:
-            result = process(source.label, source.data, options, step, told)
+            result = process(source.label, source.data, options, step, exact=told)
         yield i, result, seen[0]
 
 
