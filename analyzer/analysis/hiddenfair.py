@@ -310,8 +310,8 @@ def least_loss(solved: HiddenDecision, move: str) -> tuple[float, str] | None:
 def _ends(solved: HiddenDecision) -> dict[str, tuple[float, float]]:
     """Each move's bracket (by its text) of a CFR+ decision, low and high for the mover (side 1's negated); empty
     where there are no brackets."""
-    return {alternative_text(m): ends for m, ends in
-            for_mover(solved.move_bounds or (), 1 if solved.mover == 0 else -1).items()}
+    return for_mover(((alternative_text(m), lo, up) for m, lo, up in solved.move_bounds or ()),
+                     1 if solved.mover == 0 else -1)
 
 
 def contradicted(solved: HiddenDecision, best: str) -> str | None:

@@ -184,7 +184,8 @@ class WorldsBar:
             if self.said:
                 click.echo("\r\033[K", err=True, nl=False)      # (the exact decisions' line, cleared for the bar)
                 self.said = False
-            self.bar = click.progressbar(length=total, label=gettext("deals of {record}", record=self.label), file=sys.stderr,
+            self.bar = click.progressbar(length=total, label=gettext("deals of {record}", record=self.label),
+                                         file=sys.stderr,
                                          show_eta=True, show_pos=True)
             self.bar.__enter__()
         if total != self.bar.length:
@@ -234,10 +235,11 @@ def results(inputs, options: Options, jobs: int, scheduler, cache_dir, known: di
 
         cache = Cache(cache_dir, warn=lambda text: click.echo(f"\r\033[Kwarning: {text}" if _terminal()
                                                               else f"warning: {text}", err=True))
-    with Progress(inputs, gettext("analysing") if options.mode != "validate" else gettext("validating"), len(inputs) > 1
+    label = gettext("analysing") if options.mode != "validate" else gettext("validating")
+    with Progress(inputs, label, len(inputs) > 1
                   or options.mode != "validate", progress_share(options)) as bar:
         for result in run(inputs, options, Execution(jobs, scheduler, cache), progress=bar, known=known,
-                          exact=bar.exact if bar.show else None):
+                          exact=bar.exact):
             if bar.show:                  # clear the bar's line for what is printed; the next update redraws it
                 click.echo("\r\033[K", err=True, nl=False)
             yield result
