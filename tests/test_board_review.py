@@ -61,8 +61,10 @@ def test_every_call_of_the_page_goes_through_its_one_transport(browser, served):
         expect(page.locator("#stepinfo")).not_to_be_empty()
         page.click("#newrecord")
         page.wait_for_selector("#nvariant option", state="attached")
-        routes = page.evaluate("window.transported")
-        assert {"files", "open", "validate", "position", "variants"} <= set(routes)
+        # (the validation waits for the text to rest: 300 ms after the last change)
+        wanted = ["files", "open", "validate", "position", "variants"]
+        page.wait_for_function("wanted => wanted.every(route => window.transported.includes(route))", arg=wanted)
+        assert set(wanted) <= set(page.evaluate("window.transported"))
 
 
 # ---- a whole match by clicks (#66 item 1) ----------------------------------------------------------------------

@@ -290,6 +290,10 @@ def test_a_new_build_replaces_the_old_one_whole_after_the_reload_the_page_offers
 
     folder = tmp_path / "site"
     shutil.copytree(built, folder)
+    # (the old build published an hour before: an HTTP server's Last-Modified counts whole seconds, and two builds
+    # within one second would have it answer the worker's update check "304 Not Modified", so no update is found)
+    for path in folder.rglob("*"):
+        os.utime(path, (path.stat().st_atime - 3600, path.stat().st_mtime - 3600))
     newer = build_site(tmp_path / "newer", pyodide=find_pyodide(ROOT), records=("seed2.dom",)).folder
     old_version = json.loads((folder / "site.json").read_text())["version"]
     new_version = json.loads((newer / "site.json").read_text())["version"]
