@@ -298,9 +298,48 @@ def test_a_report_says_which_exact_decision_it_is_on_in_place_of_the_records(mon
     assert res.exit_code == 0, res.output
     assert said == [f"{path}: move 12 under hidden information (1 of 1, at most 40 s of CPU)"]
     (bar,) = bars
-    assert bar.solving is None and bar._item(None).startswith("1/1 record, ")     # (the moves went on)
+    assert bar.solving == {} and bar._item(None).startswith("1/1 record, ")     # (the moves went on)
     from analyzer.i18n import use
 
     with use("ru"):
         assert bar._item(None).startswith("1/1 запись, ")
         assert output.game_label("match.dom", 2) == "match.dom, партия 2"
+
+
+def test_a_pools_workers_tell_the_exact_decisions_they_begin_as_this_process_would(tmp_path):
+    """With ``--jobs`` the records are analysed in a pool's workers: each exact decision they begin is told to the
+    run as one analysed here would be (the record's label, its game, move, number, count and budget), before the
+    record's result, and the bar shows the latest begun of the records still in work."""
+    import shutil
+
+    from analyzer.archive import Execution, Options, load, run
+
+    for name in ("a.dom", "b.dom", "c.dom"):
+        shutil.copy(RECORDS / "openspiel-block7-5.dom", tmp_path / name)
+    options = Options("report", fair_worlds=20, fair_exact_hidden=True, lines=True)
+    here, pooled, order = [], [], []
+    list(run(load([str(tmp_path)]), options, exact=lambda *args: here.append(args)))
+    for result in run(load([str(tmp_path)]), options, Execution(jobs=2),
+                      exact=lambda *args: (pooled.append(args), order.append(("exact", args[0])))):
+        order.append(("result", result["source"]))
+        assert result["error"] is None
+    assert len(here) == 3 and sorted(pooled) == sorted(here)
+    for label in {label for label, *_ in here}:
+        assert order.index(("exact", label)) < order.index(("result", label))
+
+
+def test_the_bar_shows_the_latest_exact_decision_of_the_records_still_in_work(monkeypatch):
+    from analyzer.cli import output
+
+    monkeypatch.setattr(output, "_terminal", lambda: True)
+    bar = output.Progress([], "analysing", True)
+    with bar:
+        bar.exact("a.dom", None, 11, 1, 2, 40)
+        bar.exact("b.dom", 2, 7, 1, 1, 900)
+        assert bar._item(None) == "b.dom, game 2: move 8 under hidden information (1 of 1, at most 15 min of CPU)"
+        bar(5, {"source": "b.dom"})          # b is done: a's decision is still being solved
+        assert bar._item(None) == "a.dom: move 12 under hidden information (1 of 2, at most 40 s of CPU)"
+        bar.exact("a.dom", None, 13, 2, 2, 40)
+        assert bar._item(None).startswith("a.dom: move 14 under hidden information (2 of 2")
+        bar(0, {"source": "a.dom"})
+        assert "hidden" not in bar._item(None) and bar.done == 2

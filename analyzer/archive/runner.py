@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..pipeline import LOST, Options, record_problem, safely, worker_died
 from .task import finish, process
-from ..workers import worker_pool
+from ..workers import pool_context, worker_pool
 from .inputs import RecordFile, Source
 
 if TYPE_CHECKING:
@@ -72,8 +72,9 @@ def run(sources: Iterable[Source | RecordFile], options: Options, on: Execution 
     in this process (:class:`~analyzer.pipeline.RecordRun`s by their index in ``sources``, read under
     ``options``): worked out here from there (``jobs`` 1), not parsed again. ``exact(label, game, step, number, count,
     seconds)`` is called in this process as each decision valued exactly under hidden information begins in a
-    record analysed here (``pipeline.run_record``'s ``exact``, with the record's label): such a decision may take
-    minutes with no move counted."""
+    record analysed here or in a pool's worker (``pipeline.run_record``'s ``exact``, with the record's label; a
+    worker's told within a quarter of a second): such a decision may take minutes with no move counted. A Dask
+    cluster's workers tell none (their record's result alone)."""
     jobs, scheduler, cache = on.jobs, on.scheduler, on.cache
     counts = counts if counts is not None else {}
     counts.update(computed=0, cached=0, lost=0)
@@ -120,7 +121,7 @@ def run(sources: Iterable[Source | RecordFile], options: Options, on: Execution 
         first = list(itertools.islice(taken, 2))     # (a pool for one record to do: its start-up for nothing)
         taken = itertools.chain(first, taken)
         if jobs > 1 and len(first) > 1:
-            done = _in_pool(jobs, taken, options)
+            done = _in_pool(jobs, taken, options, exact)
         else:
             done = _here(taken, options, progress, known or {}, exact)
     following = [0]
@@ -166,9 +167,27 @@ def _here(todo, options, progress, known: dict, exact=None):
         yield i, result, seen[0]
 
 
-def _in_pool(jobs, todo, options):
+#: in a pool's worker: the queue that :func:`_in_pool`'s ``exact`` is told on (:func:`_listen`), else None
+_told = None
+
+
+def _listen(queue) -> None:
+    """In a pool's worker, as it starts: tell the exact decisions begun (:func:`_tell`) on ``queue``."""
+    global _told
+    _told = queue
+
+
+def _tell(label: str, *decision) -> None:
+    """In a pool's worker: a decision of record ``label`` valued exactly under hidden information begins
+    (``run_record``'s ``exact``), told to the run that made the pool."""
+    _told.put((label, *decision))
+
+
+def _in_pool(jobs, todo, options, exact=None):
     """The records of ``todo`` in ``jobs`` processes, as ``(index, result, 0)`` as each is done (None
-    as each is taken): ``jobs`` at a time, each read when a worker is free for it.
+    as each is taken): ``jobs`` at a time, each read when a worker is free for it. ``exact``: see :func:`run` (the
+    workers tell their decisions on a queue, read here between the records' results, at least every quarter of a
+    second).
 
     A worker that dies (the out-of-memory killer, a crash in a compiled search) breaks the whole pool:
     only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
@@ -179,9 +198,17 @@ def _in_pool(jobs, todo, options):
 
     todo = iter(todo)
     more = True
+    # (the queue made in the workers' own context: a lock made for forked processes cannot go to a fork server's)
+    context = pool_context()
+    told = None if exact is None else context.SimpleQueue()
+    listening = {} if told is None else {"initializer": _listen, "initargs": (told,)}
+
+    def heard() -> None:
+        while told is not None and not told.empty():
+            exact(*told.get())
     while more:
         suspects: dict[int, Source] = {}
-        with worker_pool(jobs) as pool:
+        with worker_pool(jobs, context, **listening) as pool:
             running: dict = {}
             try:
                 while more or running:
@@ -191,11 +218,13 @@ def _in_pool(jobs, todo, options):
                             more = False
                             break
                         i, source = taken
-                        running[pool.submit(process, source.label, source.data, options)] = (i, source)
+                        asked = {} if told is None else {"exact": partial(_tell, source.label)}
+                        running[pool.submit(process, source.label, source.data, options, **asked)] = (i, source)
                         yield None
                     if not running:
                         break
-                    ready, _ = wait(running, return_when=FIRST_COMPLETED)
+                    ready, _ = wait(running, timeout=None if told is None else 0.25, return_when=FIRST_COMPLETED)
+                    heard()             # (a record's decisions before its result: each was told before it ended)
                     for future in ready:
                         i, source = running.pop(future)
                         try:

@@ -103,7 +103,8 @@ class Progress:
     """A bar on standard error that counts moves analysed (``share`` times each: the fair analysis
     counts them again as its worlds are solved), with records per second and the time left; nothing
     at all when the output is not a terminal. While a decision valued exactly under hidden information is being
-    solved (``exact``: minutes, with no move counted), it says which in place of the records."""
+    solved (``exact``: minutes, with no move counted), it says which in place of the records (with ``--jobs``, the
+    latest begun of the records still in work)."""
 
     def __init__(self, inputs: list[Source], label: str, show: bool, share: int = 1):
         self.show = show and _terminal()
@@ -111,14 +112,16 @@ class Progress:
         total = share * sum(estimate_moves(s) for s in inputs) if self.show else 0
         self.done = 0
         self.start = time.monotonic()
-        self.solving: str | None = None     # (the exact decision being solved, in words, until a move is counted)
+        # (the exact decision each record is solving, in words, by its label: until a move is counted, or the record
+        # is done; the latest begun shown)
+        self.solving: dict[str, str] = {}
         # (no bar at all when none is shown: click's bar loads its terminal code, 3 ms of a start-up)
         self.bar = click.progressbar(length=max(total, 1), label=label, file=sys.stderr, show_eta=True,
                                      item_show_func=self._item) if self.show else None
 
     def _item(self, _item) -> str:
-        if self.solving is not None:
-            return self.solving
+        if self.solving:
+            return next(reversed(self.solving.values()))
         rate = self.done / max(time.monotonic() - self.start, 1e-9)
         return ngettext("{done}/{records} record, {rate} records/s", "{done}/{records} records, {rate} records/s",
                         self.records, done=self.done, records=self.records, rate=decimal(rate, 1))
@@ -126,13 +129,14 @@ class Progress:
     def exact(self, label: str, game: int | None, step: int, number: int, count: int, seconds: float) -> None:
         """A decision of record ``label`` (its game ``game``, None in a record of one) valued exactly under hidden
         information begins: the bar says which, of how many, and the most CPU it may take, until a move is
-        counted (``archive.run``'s ``exact``)."""
+        counted or the record is done (``archive.run``'s ``exact``)."""
         if not self.show:
             return
         from ..analysis.hiddenwords import exact_progress_words   # (a fair analysis runs: the package is loaded)
 
         where = label if game is None else game_label(label, game)
-        self.solving = f"{where}: {exact_progress_words(step, number, count, seconds)}"
+        self.solving.pop(label, None)
+        self.solving[label] = f"{where}: {exact_progress_words(step, number, count, seconds)}"
         self.bar.render_progress()          # (drawn now: no step to count)
 
     def __enter__(self):
@@ -146,8 +150,9 @@ class Progress:
     def __call__(self, moves: int, result: dict | None) -> None:
         if result is not None:
             self.done += 1
-        if moves or result is not None:
-            self.solving = None
+            self.solving.pop(result["source"], None)
+        elif moves:                         # (a move of the one record analysed in this process)
+            self.solving.clear()
         if self.show:
             self.bar.update(moves, result)
 
