@@ -167,45 +167,57 @@ def _here(todo, options, progress, known: dict, exact=None):
         yield i, result, seen[0]
 
 
-#: in a pool's worker: the queue that :func:`_in_pool`'s ``exact`` is told on (:func:`_listen`), else None
+#: in a pool's worker: the pipe that :func:`_in_pool`'s ``exact`` is told on (:func:`_listen`), else None
 _told = None
 
 
-def _listen(queue) -> None:
-    """In a pool's worker, as it starts: tell the exact decisions begun (:func:`_tell`) on ``queue``."""
+def _listen(pipe) -> None:
+    """In a pool's worker, as it starts: tell the exact decisions begun (:func:`_tell`) on ``pipe``."""
     global _told
-    _told = queue
+    _told = pipe
 
 
 def _tell(label: str, *decision) -> None:
     """In a pool's worker: a decision of record ``label`` valued exactly under hidden information begins
-    (``run_record``'s ``exact``), told to the run that made the pool."""
-    _told.put((label, *decision))
+    (``run_record``'s ``exact``), told to the run that made the pool. (The workers share the pipe with no lock: a
+    message this small is written whole, in one write; a lock that a worker killed while holding it kept would
+    stop every other worker.)"""
+    _told.send((label, *decision))
 
 
 def _in_pool(jobs, todo, options, exact=None):
     """The records of ``todo`` in ``jobs`` processes, as ``(index, result, 0)`` as each is done (None
     as each is taken): ``jobs`` at a time, each read when a worker is free for it. ``exact``: see :func:`run` (the
-    workers tell their decisions on a queue, read here between the records' results, at least every quarter of a
+    workers tell their decisions on a pipe, read here between the records' results, at least every quarter of a
     second).
 
     A worker that dies (the out-of-memory killer, a crash in a compiled search) breaks the whole pool:
     only ``jobs`` records are in flight at a time, so those are the suspects; each is tried again
     alone, one that kills its worker again gets an ``internal-error`` result, and the rest of the
     archive goes on in a new pool."""
-    from concurrent.futures import FIRST_COMPLETED, wait     # (start-up: a run here needs no pool)
-    from concurrent.futures.process import BrokenProcessPool
-
     todo = iter(todo)
-    more = True
-    # (the queue made in the workers' own context: a lock made for forked processes cannot go to a fork server's)
     context = pool_context()
-    told = None if exact is None else context.SimpleQueue()
+    heard_on, told = (None, None) if exact is None else context.Pipe(duplex=False)
     listening = {} if told is None else {"initializer": _listen, "initargs": (told,)}
 
     def heard() -> None:
-        while told is not None and not told.empty():
-            exact(*told.get())
+        while heard_on is not None and heard_on.poll():
+            exact(*heard_on.recv())
+    try:
+        yield from _pooled(jobs, todo, options, context, listening, heard)
+    finally:
+        for end in (heard_on, told):
+            if end is not None:
+                end.close()
+
+
+def _pooled(jobs, todo, options, context, listening: dict, heard):
+    """:func:`_in_pool`'s work, its workers started in ``context`` with ``listening`` (the initializer that has them
+    tell their exact decisions, if any), ``heard()`` reading what they told."""
+    from concurrent.futures import FIRST_COMPLETED, wait     # (start-up: a run here needs no pool)
+    from concurrent.futures.process import BrokenProcessPool
+
+    more = True
     while more:
         suspects: dict[int, Source] = {}
         with worker_pool(jobs, context, **listening) as pool:
@@ -218,12 +230,12 @@ def _in_pool(jobs, todo, options, exact=None):
                             more = False
                             break
                         i, source = taken
-                        asked = {} if told is None else {"exact": partial(_tell, source.label)}
+                        asked = {"exact": partial(_tell, source.label)} if listening else {}
                         running[pool.submit(process, source.label, source.data, options, **asked)] = (i, source)
                         yield None
                     if not running:
                         break
-                    ready, _ = wait(running, timeout=None if told is None else 0.25, return_when=FIRST_COMPLETED)
+                    ready, _ = wait(running, timeout=0.25 if listening else None, return_when=FIRST_COMPLETED)
                     heard()             # (a record's decisions before its result: each was told before it ended)
                     for future in ready:
                         i, source = running.pop(future)
