@@ -92,6 +92,56 @@ def test_analyze_answers_what_analyze_json_prints(client):
     assert first["player"] == "B" and first["played"] == "[1-1]"
 
 
+def test_the_boards_exact_values_under_hidden_information_are_as_far_as_serve_was_started(client):
+    """``domino serve --exact-hand N`` (and ``--exact-seconds``, ``--exact-memory``) bound the board's fair analysis as
+    ``analyze --fair`` takes them: the board answers what the command prints with the same bound; a page may ask
+    fewer tiles (``exact_hand``), never more than the board was started with."""
+    from analyzer.server.library import ExactBound
+
+    path = str(RECORDS / "openspiel-block7-5.dom")      # move 12: a decision of the block game for two, 1 tile a hand
+    text = (RECORDS / "openspiel-block7-5.dom").read_text(encoding="utf-8")
+    body = {"text": text, "name": path, "fair": True}
+
+    def hidden(doc) -> list[int]:
+        return [k for k, d in enumerate(doc["games"][0]["decisions"]) if "hidden" in d.get("fair", {})]
+    by_default = client.post("/api/analyze", json=body).json()
+    assert _no_file(by_default) == _no_file(_cli("analyze", "--json", "--fair", path)) and hidden(by_default)
+    fewer = client.post("/api/analyze", json={**body, "exact_hand": 0}).json()
+    assert _no_file(fewer) == _no_file(_cli("analyze", "--json", "--fair", "--exact-hand", "0", path))
+    assert hidden(fewer) == []
+    more = client.post("/api/analyze", json={**body, "exact_hand": 4})
+    assert more.status_code == 400 and '"exact_hand" is a whole number from 0 to 3' in more.json()["error"]
+    started = ExactBound(hand=0)
+    with TestClient(create_app([str(RECORDS)], token=BOARD_TOKEN, exact=started), raise_server_exceptions=False,
+                    headers=AUTH) as board:
+        assert board.post("/api/analyze", json=body).json() == fewer
+        assert board.post("/api/analyze", json={**body, "exact_hand": 1}).status_code == 400
+    # its memory cap, as the command's --exact-memory: moves 9 and 10 of this record (3 tiles a hand, 775,200 and
+    # 116,280 deals) take more than 1 MB, move 12 (2,040 deals) less
+    seed372 = CliRunner().invoke(main, ["new", "--variant", "block", "--players", "2", "--seed", "372"]).output
+    capped = analyze_document(BoardRecord(seed372, "seed372.dom"),
+                              AnalysisRequest(fair=True, exact=ExactBound(memory_mb=1)))["games"][0]
+    for move in (9, 10):
+        assert (f"move {move} not valued exactly under hidden information: its public tree takes more than 1 MB of "
+                "memory") in capped["fair_note"]
+    assert [d["index"] + 1 for d in capped["decisions"] if "hidden" in d.get("fair", {})] == [12]     # (index: from 0)
+
+
+def test_serve_starts_the_board_with_its_exact_bound(monkeypatch):
+    import analyzer.server as server
+    from analyzer.server.library import ExactBound
+
+    told = []
+    monkeypatch.setattr(server, "serve", lambda paths, at, started=None, exact=None: told.append(exact))
+    runner = CliRunner()
+    assert runner.invoke(main, ["serve", str(RECORDS)]).exit_code == 0
+    res = runner.invoke(main, ["serve", "--exact-hand", "4", "--exact-seconds", "60", "--exact-memory", "6000",
+                               str(RECORDS)])
+    assert res.exit_code == 0, res.output
+    assert told == [ExactBound(), ExactBound(4, 60.0, 6000)]
+    assert runner.invoke(main, ["serve", "--exact-hand", "6", str(RECORDS)]).exit_code == 2
+
+
 def test_analyze_with_variant_and_rules_as_the_command(client):
     """A record read under another variant's rules (block7: two players, seven tiles) as ``--variant``/``--rule``."""
     text = RECORDS.joinpath("variant-block7.dom").read_text(encoding="utf-8")

@@ -24,8 +24,19 @@ __all__ = ["serve"]
                       "the page's address)."))
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
               help=N_("Another host name the board answers to (besides --host and the loopback names); repeatable."))
+@click.option("--exact-hand", type=click.IntRange(0, 5), default=3, show_default=True, metavar="N",
+              help=N_("The board's fair analysis: in the block game for two, value every decision with at most N "
+                      "tiles in each hand exactly under hidden information by the CFR+ solver, as analyze --fair "
+                      "--exact-hand does (4: minutes and up to 4 GB of memory a decision; 0: none); a page may ask "
+                      "fewer."))
+@click.option("--exact-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="N",
+              help=N_("The board's fair analysis: the CPU seconds the CFR+ solver may take on one decision (default: "
+                      "as analyze --fair's)."))
+@click.option("--exact-memory", type=click.IntRange(min=1), default=None, metavar="MB",
+              help=N_("The board's fair analysis: the most memory, in MB, the CFR+ solver may take for one decision "
+                      "(default: 4096); past it the decision is sampled."))
 @clean_errors
-def serve(paths, host, port, token, allow_hosts):
+def serve(paths, host, port, token, allow_hosts, exact_hand, exact_seconds, exact_memory):
     """Open the analysis board: the record's text beside the board, live validation, moves entered by
     clicking, analysis at any position, saving back to the file.
 
@@ -40,6 +51,7 @@ def serve(paths, host, port, token, allow_hosts):
         from ..server import Listening, PortUnavailable
         from ..server import serve as run
         from ..server.files import FileRefused
+        from ..server.library import ExactBound
     except ImportError as exc:
         raise click.ClickException(gettext("the board needs Starlette and uvicorn: pip install "
                                            "'domino-analyzer[board]' ({reason})", reason=exc)) from None
@@ -49,7 +61,8 @@ def serve(paths, host, port, token, allow_hosts):
     def started(url: str) -> None:
         click.echo(gettext("the board: {url}  (Ctrl-C stops it)", url=url), err=True)
     try:
-        run(list(paths), Listening(host, port, token, tuple(allow_hosts)), started=started)
+        run(list(paths), Listening(host, port, token, tuple(allow_hosts)), started=started,
+            exact=ExactBound(exact_hand, exact_seconds, exact_memory))
     except FileRefused as exc:
         raise click.ClickException(str(exc)) from None
     except PortUnavailable as exc:         # a usage error (exit 2): another --port, or --port 0 for a free one

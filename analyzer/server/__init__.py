@@ -7,6 +7,10 @@ package only."""
 import errno
 import socket
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .library import ExactBound
 
 __all__ = ["create_app", "serve", "Listening", "PortUnavailable"]
 
@@ -56,10 +60,12 @@ def _listening(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(paths: list[str], at: Listening = Listening(), log_level: str = "warning", started=None) -> None:
+def serve(paths: list[str], at: Listening = Listening(), log_level: str = "warning", started=None,
+          exact: "ExactBound | None" = None) -> None:
     """Run the board on the files ``paths`` name until it is stopped (Ctrl-C, SIGTERM: at once, every worker
     ended), listening as ``at`` says (:class:`Listening`); ``started(url)`` is told the page's address once it
-    listens."""
+    listens; its fair analyses value decisions exactly under hidden information as ``exact`` bounds them (None: the
+    pipeline's defaults)."""
     import uvicorn
 
     from .guard import allowed_hosts, new_token
@@ -73,7 +79,7 @@ def serve(paths: list[str], at: Listening = Listening(), log_level: str = "warni
     token = at.token or new_token()
     from .app import create_app
 
-    app = create_app(paths, workers, hosts=allowed_hosts(host, allow_hosts), token=token, checks=checks)
+    app = create_app(paths, workers, hosts=allowed_hosts(host, allow_hosts), token=token, checks=checks, exact=exact)
     from .jobs import settle
 
     settle()                                  # (the board loaded: its objects out of the collector's way)

@@ -9,6 +9,7 @@ A handler takes the request's JSON object (a dict) and returns the answer's; a b
 never a traceback."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import uuid
 
@@ -16,7 +17,7 @@ from ..i18n import gettext, negotiate, number
 from ..inference.memo import DealMemo, remembering
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled
-from .library import (AnalysisRequest, BoardError, BoardRecord, NewGame, branch_text, enter_move, new_record, next_game,
+from .library import (AnalysisRequest, BoardError, BoardRecord, ExactBound, NewGame, branch_text, enter_move, new_record, next_game,
                       position_data, result_entry, variant_tags, variants_data, write_variation)
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 
@@ -256,17 +257,19 @@ def _decision_deals(data: dict) -> tuple[int, int | None]:
     return first, most
 
 
-def analysis_call(data: dict, cap: int) -> dict:
+def analysis_call(data: dict, cap: int, exact: ExactBound = ExactBound()) -> dict:
     """``library.analyze_document``'s keyword arguments for an ``analyze`` request, each decision's search
-    bounded by ``cap`` nodes at most (with ``progress=True``: the caller puts its own reporter there)."""
+    bounded by ``cap`` nodes at most, and its exact values under hidden information by ``exact`` (the request's
+    ``exact_hand`` may ask fewer tiles a hand) (with ``progress=True``: the caller puts its own reporter there)."""
     doc = _record(data)
     first, most = _decision_deals(data)
+    exact = dataclasses.replace(exact, hand=_int(data, "exact_hand", exact.hand, 0, exact.hand))
     return dict(doc=doc, asked=AnalysisRequest(
         fair=bool(data.get("fair", False)), lines=bool(data.get("lines", False)),
         max_nodes=min(_int(data, "max_nodes", cap, 1), cap), seed=_int(data, "seed", 0), decision_deals=first,
         max_decision_deals=most, exact_below=_int(data, "exact_below", 1000, 1, 100_000),
         values_seconds=_seconds(data, "values_seconds", AnalysisRequest.values_seconds),
-        fair_seconds=_seconds(data, "fair_seconds", AnalysisRequest.fair_seconds)), progress=True)
+        fair_seconds=_seconds(data, "fair_seconds", AnalysisRequest.fair_seconds), exact=exact), progress=True)
 
 
 def _seconds(data: dict, key: str, default: float | None) -> float | None:

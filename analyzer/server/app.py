@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from ..i18n import LANGUAGES, PSEUDO, gettext, negotiate, use
 from .api import ROUTES, ApiError, FileRoutes, analysis_call, answer_call, check_call, error_answer, job_name, language
 from .catalogue import board_catalogue
-from .library import BoardError, NODE_LIMIT
+from .library import BoardError, ExactBound, NODE_LIMIT
 from .files import Roots
 from .guard import Gate, cookie_name, new_token
 from .jobs import Busy, Cancelled, Workers
@@ -167,8 +167,8 @@ class _Board:
     """The routes that keep state: the files (``api.FileRoutes`` over ``Roots``), the analyses' workers and the
     checks' workers; what each request asks is read by :mod:`.api`, as the static site's worker reads it."""
 
-    def __init__(self, files: Roots, workers: Workers, checks: Workers, cap: int):
-        self.files, self.workers, self.checks, self.cap = FileRoutes(files), workers, checks, cap
+    def __init__(self, files: Roots, workers: Workers, checks: Workers, cap: int, exact: ExactBound):
+        self.files, self.workers, self.checks, self.cap, self.exact = FileRoutes(files), workers, checks, cap, exact
 
     async def _check(self, request, kind: str, data):
         """A page's check (``kind``: validate, repair) in the checks' workers, its job the page's own: the next of
@@ -192,7 +192,7 @@ class _Board:
         return await self._check(request, "repair", data)
 
     async def analyze(self, data, request):
-        kwargs = {**analysis_call(data, self.cap), "language": language(data), "processes": cores()}
+        kwargs = {**analysis_call(data, self.cap, self.exact), "language": language(data), "processes": cores()}
         return await _watched(request, self.workers, job_name(data)[0], "analyze_document", **kwargs)
 
     async def cancel(self, data):
@@ -223,10 +223,12 @@ class _Board:
 
 
 def create_app(roots: list[str] | None = None, workers: Workers | None = None, max_nodes: int | None = None,
-               hosts: list[str] | None = None, token: str | None = None, checks: Workers | None = None) -> Starlette:
+               hosts: list[str] | None = None, token: str | None = None, checks: Workers | None = None,
+               exact: ExactBound | None = None) -> Starlette:
     """The board's application, reading and writing only the record files of ``roots``; analyses in
     ``workers``' processes, each decision's search bounded by ``max_nodes`` at most (default the library's
-    limit); validations and repairs in ``checks``' (one a page at a time: the next keystroke's ends the
+    limit), the fair analysis's exact values under hidden information by ``exact`` (``domino serve --exact-hand``:
+    the most a request may ask; None: the pipeline's defaults); validations and repairs in ``checks``' (one a page at a time: the next keystroke's ends the
     last); ``hosts``: the names it answers to (another name in a request's Host is refused, so a web site
     cannot reach the board by making its own name point at this machine; None: any); ``token``: the
     secret every API call must carry (default a fresh one, ``app.state.token``)."""
@@ -234,7 +236,7 @@ def create_app(roots: list[str] | None = None, workers: Workers | None = None, m
     workers = workers or Workers()
     checks = checks or Workers(limit=2, queue=True)
     token = token or new_token()
-    board = _Board(files, workers, checks, max_nodes or NODE_LIMIT)
+    board = _Board(files, workers, checks, max_nodes or NODE_LIMIT, exact or ExactBound())
     routes = [Route("/", _page(token)), Route("/static/catalogue/{lang}.json", _catalogue),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     for path, handler, watches in board.routes():

@@ -43,7 +43,7 @@ from ..search import NODE_LIMIT
 from ..tiles import Move, Tile
 from ..workers import worker_pool
 
-__all__ = ["BoardError", "BoardRecord", "AnalysisRequest", "NewGame", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
+__all__ = ["BoardError", "BoardRecord", "AnalysisRequest", "ExactBound", "NewGame", "validate_document", "analyze_document", "position_data", "enter_move", "repair_text",
            "write_variation", "branch_text", "result_entry", "next_game", "variant_tags", "variants_data", "new_record", "record_files",
            "chosen_variant", "seat_names", "tile_list", "NODE_LIMIT", "explained"]
 
@@ -68,13 +68,26 @@ class BoardRecord:
 
 
 @dataclasses.dataclass(frozen=True)
+class ExactBound:
+    """How far a fair analysis values decisions exactly under hidden information (the CFR+ solver's bound, as
+    ``--exact-hand``, ``--exact-seconds`` and ``--exact-memory``): every hand at most ``hand`` tiles (0: none), each
+    decision's CPU ``seconds`` and ``memory_mb`` (None: the pipeline's defaults). The board's is the one ``domino
+    serve`` was started with (its most: a request may ask fewer tiles); the static site's is the default."""
+
+    hand: int = Options.fair_exact_hand
+    seconds: float | None = None
+    memory_mb: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class AnalysisRequest:
     """What the board asks of an analysis, as ``domino analyze --json``'s options: ``fair`` (``--fair``), ``lines``
     (``--lines``), ``max_nodes`` (``--max-nodes``), and for the fair analysis ``seed``, ``decision_deals`` (the deals
     drawn first for each decision, ``--decision-deals``), ``exact_below`` and ``max_decision_deals`` (the most a
     decision may be given where its best is not told apart, ``--max-decision-deals``; None: the command's default
     budget); for a sheet without hands the CPU budgets ``values_seconds`` and ``fair_seconds`` (``--values-seconds``,
-    ``--fair-seconds``: whole seconds, None: no budget; the pipeline's defaults, ``Options``)."""
+    ``--fair-seconds``: whole seconds, None: no budget; the pipeline's defaults, ``Options``); ``exact``, the fair
+    analysis's exact values under hidden information (:class:`ExactBound`)."""
 
     fair: bool = False
     lines: bool = False
@@ -85,6 +98,7 @@ class AnalysisRequest:
     max_decision_deals: int | None = None
     values_seconds: float | None = Options.values_seconds
     fair_seconds: float | None = Options.fair_seconds
+    exact: ExactBound = ExactBound()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,8 +163,11 @@ def analyze_document(doc: BoardRecord, asked: AnalysisRequest = AnalysisRequest(
         return explained({"games": analyses, "summary": summary.as_dict()}, run.analyses or [])
     if max_worlds is not None and max_worlds < worlds:
         raise BoardError(f"max_decision_deals: {max_worlds} is fewer than the {worlds} deals drawn first")
+    exact = asked.exact
     run.options = dataclasses.replace(options, fair_worlds=worlds, fair_seed=asked.seed, fair_exact_below=asked.exact_below,
-                                      fair_max_worlds=max_worlds, fair_hidden_only=hidden_only)
+                                      fair_max_worlds=max_worlds, fair_hidden_only=hidden_only, fair_exact_hand=exact.hand,
+                                      fair_exact_seconds=exact.seconds,
+                                      fair_exact_memory=None if exact.memory_mb is None else exact.memory_mb << 20)
     pool = worker_pool if processes > 1 else None
     if progress is None:
         result = safely(label, lambda: judge_fairly(run, every_deal=True, workers=processes, pool=pool).data())
