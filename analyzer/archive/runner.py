@@ -10,6 +10,7 @@ options are unchanged is not redone."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from dataclasses import dataclass
 from functools import partial
@@ -172,17 +173,23 @@ _told = None
 
 
 def _listen(pipe) -> None:
-    """In a pool's worker, as it starts: tell the exact decisions begun (:func:`_tell`) on ``pipe``."""
+    """In a pool's worker, as it starts: tell the exact decisions begun (:func:`_tell`) on ``pipe``, which never
+    blocks it."""
     global _told
+    os.set_blocking(pipe.fileno(), False)
     _told = pipe
 
 
 def _tell(label: str, *decision) -> None:
     """In a pool's worker: a decision of record ``label`` valued exactly under hidden information begins
-    (``run_record``'s ``exact``), told to the run that made the pool. (The workers share the pipe with no lock: a
-    message this small is written whole, in one write; a lock that a worker killed while holding it kept would
-    stop every other worker.)"""
-    _told.send((label, *decision))
+    (``run_record``'s ``exact``), told to the run that made the pool. The workers share the pipe with no lock: a
+    message this small is written whole in one write, or not at all (a lock that a worker killed while holding it
+    kept would stop every other worker). Where the pipe is full (the run reads it only between results; a run given
+    up no longer reads it while it waits for its workers to end) the line is dropped: it only words a bar."""
+    try:
+        _told.send((label, *decision))
+    except BlockingIOError:
+        pass
 
 
 def _in_pool(jobs, todo, options, exact=None):
