@@ -242,6 +242,37 @@ def test_a_worker_that_dies_loses_only_its_own_record(tmp_path, monkeypatch, uni
             assert got == want
 
 
+def _tells_much(label, data, options, progress=None, exact=None):
+    """The task, after telling 50,000 exact decisions begun (far more than the pipe they go on holds unread)."""
+    for k in range(50_000):
+        exact(None, k, 1, 1, 1.0)
+    return process(label, data, options, progress, exact=exact)
+
+
+def test_a_worker_that_tells_more_than_the_run_reads_is_never_held_up(tmp_path, monkeypatch):
+    """A pool's workers tell the exact decisions they begin on a pipe the run reads only between results, and not
+    at all once it is given up (it then waits for the records in work to end): where the pipe is full a worker drops
+    the line and goes on, so neither a run nor one given up waits on its bar's words."""
+    import threading
+
+    import analyzer.archive.runner as runner
+    for k in range(4):
+        shutil.copy(SEED1, tmp_path / f"g{k}.dom")
+    sources = load([str(tmp_path)])
+    expected = list(run(sources, Options()))
+    monkeypatch.setattr(runner, "process", _tells_much)
+    told = []
+    results = list(run(sources, Options(), Execution(jobs=2), exact=lambda *args: told.append(args)))
+    assert results == expected
+    assert 0 < len(told) < 4 * 50_000 and {label for label, *_ in told} <= {s.label for s in sources}
+    given_up = run(sources, Options(), Execution(jobs=2), exact=lambda *args: None)
+    assert next(given_up) == expected[0]
+    closing = threading.Thread(target=given_up.close, daemon=True)     # (waits for the record still in work)
+    closing.start()
+    closing.join(HANG_SECONDS)
+    assert not closing.is_alive()
+
+
 def _children(pid: int) -> list[int]:
     out = []
     for entry in os.listdir("/proc"):
