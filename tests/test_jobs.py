@@ -85,9 +85,9 @@ def test_an_archive_is_analysed_alike_whatever_the_jobs(jobs, monkeypatch):
     pooled = []
     real = runner._in_pool
 
-    def watched(n, todo, options):
+    def watched(n, todo, options, exact=None):
         pooled.append(n)
-        return real(n, todo, options)
+        return real(n, todo, options, exact)
     monkeypatch.setattr(runner, "_in_pool", watched)
     result = cli("analyze", ARCHIVE, "--json", *jobs)
     assert pinned.differences(EXPECTED, json.loads(result.stdout)) == []
