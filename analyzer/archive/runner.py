@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import pickle
 import re
+import select
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
@@ -183,11 +185,15 @@ def _listen(pipe) -> None:
 def _tell(label: str, *decision) -> None:
     """In a pool's worker: a decision of record ``label`` valued exactly under hidden information begins
     (``run_record``'s ``exact``), told to the run that made the pool. The workers share the pipe with no lock: a
-    message this small is written whole in one write, or not at all (a lock that a worker killed while holding it
-    kept would stop every other worker). Where the pipe is full (the run reads it only between results; a run given
+    message of at most ``PIPE_BUF`` bytes, its length's 4 with it, is written whole in one write, or not at all (a
+    lock that a worker killed while holding it kept would stop every other worker); a longer one (a label of
+    thousands of characters) is not sent. Where the pipe is full (the run reads it only between results; a run given
     up no longer reads it while it waits for its workers to end) the line is dropped: it only words a bar."""
+    message = pickle.dumps((label, *decision))
+    if len(message) + 4 > select.PIPE_BUF:
+        return
     try:
-        _told.send((label, *decision))
+        _told.send_bytes(message)
     except BlockingIOError:
         pass
 
@@ -204,7 +210,8 @@ def _in_pool(jobs, todo, options, exact=None):
     archive goes on in a new pool."""
     todo = iter(todo)
     context = pool_context()
-    heard_on, told = (None, None) if exact is None else context.Pipe(duplex=False)
+    # (a pipe a worker writes without blocking, whole messages or none: POSIX's; elsewhere the workers tell nothing)
+    heard_on, told = (None, None) if exact is None or os.name != "posix" else context.Pipe(duplex=False)
     listening = {} if told is None else {"initializer": _listen, "initargs": (told,)}
 
     def heard() -> None:
