@@ -249,6 +249,7 @@ def _tells_much(label, data, options, progress=None, exact=None):
     return process(label, data, options, progress, exact=exact)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="the workers tell on a POSIX pipe (elsewhere they tell nothing)")
 def test_a_worker_that_tells_more_than_the_run_reads_is_never_held_up(tmp_path, monkeypatch):
     """A pool's workers tell the exact decisions they begin on a pipe the run reads only between results, and not
     at all once it is given up (it then waits for the records in work to end): where the pipe is full a worker drops

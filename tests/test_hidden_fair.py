@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import os
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -306,10 +307,11 @@ def test_a_report_says_which_exact_decision_it_is_on_in_place_of_the_records(mon
         assert output.game_label("match.dom", 2) == "match.dom, партия 2"
 
 
+@pytest.mark.skipif(os.name != "posix", reason="the workers tell on a POSIX pipe (elsewhere they tell nothing)")
 def test_a_pools_workers_tell_the_exact_decisions_they_begin_as_this_process_would(tmp_path):
     """With ``--jobs`` the records are analysed in a pool's workers: each exact decision they begin is told to the
     run as one analysed here would be (the record's label, its game, move, number, count and budget), before the
-    record's result, and the bar shows the latest begun of the records still in work."""
+    record's result."""
     import shutil
 
     from analyzer.archive import Execution, Options, load, run

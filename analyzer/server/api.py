@@ -17,8 +17,8 @@ from ..i18n import gettext, negotiate, number
 from ..inference.memo import DealMemo, remembering
 from .files import FileConflict, FileRefused, Roots
 from .jobs import Busy, Cancelled
-from .library import (AnalysisRequest, BoardError, BoardRecord, ExactBound, NewGame, branch_text, enter_move, new_record, next_game,
-                      position_data, result_entry, variant_tags, variants_data, write_variation)
+from .library import (AnalysisRequest, BoardError, BoardRecord, ExactBound, NewGame, branch_text, enter_move, new_record,
+                      next_game, position_data, result_entry, variant_tags, variants_data, write_variation)
 from .setups import PROBLEM_TAG, book_data, problem_set_data, setup_text
 
 __all__ = ["ApiError", "ROUTES", "MAX_DECISION_DEALS", "RETIRED_KEYS", "current_keys", "DEALS", "remembered_route", "check_call", "analysis_call", "answer_call", "job_name", "FileRoutes",
